@@ -1,0 +1,46 @@
+# syntax=docker/dockerfile:1
+#
+# The production image: used by `fly deploy` (fly.toml) for the app, the worker and the release
+# command (migrations). Strict mode is on (APP_ENV=production): the app refuses to start unless
+# every real service and secret is configured (see .env.example and docs/decisions/002-*).
+
+# --- all dependencies, for the build --------------------------------------------------------
+FROM node:20-bookworm-slim AS deps
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --no-audit --no-fund
+
+# --- the Remix build: build/ (server) and public/build/ (browser assets) ---------------------
+FROM deps AS build
+COPY . .
+RUN npm run build
+
+# --- production dependencies only ------------------------------------------------------------
+# tsx is a runtime dependency: the start script, the worker and the migration script run under it.
+FROM node:20-bookworm-slim AS prod-deps
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
+
+# --- runtime ---------------------------------------------------------------------------------
+FROM node:20-bookworm-slim AS runtime
+ENV APP_ENV=production NODE_ENV=production PORT=3000
+WORKDIR /app
+
+COPY --from=prod-deps /app/node_modules ./node_modules
+COPY --from=build /app/package.json /app/package-lock.json /app/tsconfig.json /app/remix.config.js /app/server.mts ./
+COPY --from=build /app/build ./build
+COPY --from=build /app/public ./public
+# The start script imports app modules (config, db, jobs, storage) and the migrations directly.
+COPY --from=build /app/app ./app
+COPY --from=build /app/db ./db
+COPY --from=build /app/locales ./locales
+COPY --from=build /app/scripts ./scripts
+
+# Files stay owned by root and read-only for the app. DATA_DIR (./data) is only written outside
+# strict mode (embedded defaults, e.g. `docker run -e APP_ENV=development`), so give it to `node`.
+RUN mkdir -p /app/data && chown node:node /app/data
+USER node
+
+EXPOSE 3000
+CMD ["node", "--import", "tsx", "scripts/start.mts"]

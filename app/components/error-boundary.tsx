@@ -1,0 +1,37 @@
+import { isRouteErrorResponse, Link, useRouteError } from "@remix-run/react";
+import { useTranslation } from "~/modules/i18n/i18n-context";
+
+/** One error boundary for every route: status-specific messages, never a stack trace. */
+export function GeneralErrorBoundary() {
+  const error = useRouteError();
+  const { t } = useTranslation();
+  const status = isRouteErrorResponse(error) ? error.status : 500;
+  if (status === 404) return <NotFound />;
+  const key = status === 403 ? "forbidden" : status === 400 ? "badRequest" : status === 429 ? "tooMany" : "unexpected";
+  if (!isRouteErrorResponse(error)) console.error(error);
+  return (
+    <section className="container error-page">
+      <h1>{t(`errors.${key}.title`)}</h1>
+      <p>{t(`errors.${key}.text`)}</p>
+      <Link className="button" to="/">
+        {t("errors.home")}
+      </Link>
+    </section>
+  );
+}
+
+export function NotFound() {
+  const { t } = useTranslation();
+  return (
+    <section className="container error-page">
+      <p className="error-code" aria-hidden="true">
+        404
+      </p>
+      <h1>{t("errors.notFound.title")}</h1>
+      <p>{t("errors.notFound.text")}</p>
+      <Link className="button" to="/">
+        {t("errors.home")}
+      </Link>
+    </section>
+  );
+}

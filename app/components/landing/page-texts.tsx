@@ -1,0 +1,20 @@
+import { useMemo } from "react";
+import { useRouteLoaderData } from "@remix-run/react";
+import { I18nProvider } from "~/modules/i18n/i18n-context";
+import type { Messages } from "~/modules/i18n/translate";
+import type { RootLoaderData } from "~/root";
+
+/**
+ * Texts only one page needs (the landing, the legal documents) come from that page's loader rather
+ * than with every page from the root loader; this adds them to the shared texts for the page's tree.
+ */
+export function PageTexts({ scope, texts, children }: { scope: string; texts: Messages; children: React.ReactNode }) {
+  const root = useRouteLoaderData("root") as RootLoaderData | undefined;
+  const shared = root?.i18n.messages;
+  const messages = useMemo(() => ({ ...(shared ?? {}), [scope]: texts }), [shared, scope, texts]);
+  return (
+    <I18nProvider language={root?.i18n.locale ?? "ru"} messages={messages} strict={root?.i18n.strict ?? false}>
+      {children}
+    </I18nProvider>
+  );
+}

@@ -1,0 +1,276 @@
+import { unstable_usePrompt, useRevalidator } from "@remix-run/react";
+import { useCallback, useEffect, useRef, useState } from "react";
+import type { ToastMessage } from "~/components/toast";
+import { useTranslation } from "~/modules/i18n/i18n-context";
+import { formatFileSize } from "~/modules/uploads/file-names";
+import type { UploadReply, UploadTarget } from "./tus-upload.client";
+
+/**
+ * The upload step with JavaScript (issue 4): chosen files go through the resumable tus upload
+ * (loaded on demand), each with a progress bar, bytes and time left; the overall count; the
+ * spec's stages (50 % once stored, 100 % once recorded with its queue entry; the display hides
+ * 1.5 s after the end); the "Загружено файлов: X/Y" toast; a guard against leaving mid-upload.
+ * Without JavaScript none of this runs and the step stays a plain multipart form.
+ */
+
+export type Toast = Parameters<typeof ToastMessage>[0]["toast"];
+export type Notify = (toast: Toast) => void;
+
+type Stage = "waiting" | "sending" | "finishing" | "done" | "failed";
+export interface UploadItem {
+  id: number;
+  name: string;
+  size: number;
+  sent: number;
+  stage: Stage;
+  /** Bytes per second, smoothed. */
+  rate: number;
+  error?: string;
+  cancel?: () => void;
+}
+
+const MAX_BYTES = 104_857_600;
+const PARALLEL = 2;
+const HIDE_AFTER_MS = 1500;
+let nextId = 1;
+
+/** The content check's first look, before sending a byte: binary size rule or "solid" text. */
+async function looksLikeStl(file: File): Promise<boolean> {
+  const head = new Uint8Array(await file.slice(0, 84).arrayBuffer());
+  if (head.length === 84 && file.size === 84 + 50 * new DataView(head.buffer).getUint32(80, true) && file.size > 84) return true;
+  return /^(\u00ef\u00bb\u00bf)?\s*solid\s/i.test(String.fromCharCode(...head));
+}
+
+export function useResumableUploads(target: UploadTarget | null, notify: Notify) {
+  const { t } = useTranslation();
+  const revalidator = useRevalidator();
+  const [items, setItems] = useState<UploadItem[]>([]);
+  const active = items.some((item) => item.stage !== "done" && item.stage !== "failed");
+  const update = (id: number, change: Partial<UploadItem> | ((item: UploadItem) => Partial<UploadItem>)) =>
+    setItems((list) => list.map((item) => (item.id === id ? { ...item, ...(typeof change === "function" ? change(item) : change) } : item)));
+
+  const start = useCallback(
+    async (files: File[]) => {
+      if (!target || files.length === 0) return;
+      const refused = { format: 0, size: 0 };
+      const lines: NonNullable<Toast["lines"]> = [];
+      const accepted: Array<{ file: File; item: UploadItem }> = [];
+      for (const file of files) {
+        if (!/\.stl$/i.test(file.name)) refused.format++;
+        else if (file.size > MAX_BYTES) refused.size++;
+        else if (!file.size || !(await looksLikeStl(file))) lines.push({ key: "wizard.upload.fileFailed", values: { name: file.name, causeKey: `wizard.upload.causes.${file.size ? "not_stl" : "empty"}` } });
+        else accepted.push({ file, item: { id: nextId++, name: file.name, size: file.size, sent: 0, stage: "waiting", rate: 0 } });
+      }
+      if (refused.format) notify({ type: "error", title: "uploads.errors.formatTitle", description: "wizard.upload.formatError", values: { count: refused.format } });
+      if (refused.size) notify({ type: "error", title: "uploads.errors.sizeTitle", description: "wizard.upload.sizeError", values: { count: refused.size } });
+      if (accepted.length === 0) {
+        if (!refused.format && !refused.size) notify({ type: "error", title: "wizard.upload.noValidTitle", description: "wizard.upload.noValidText", lines });
+        return;
+      }
+      setItems((list) => [...list.filter((item) => item.stage !== "done" && item.stage !== "failed"), ...accepted.map(({ item }) => item)]);
+
+      const { startUpload } = await import("./tus-upload.client");
+      let stored = 0;
+      const queue = [...accepted];
+      const worker = async () => {
+        for (let next = queue.shift(); next; next = queue.shift()) {
+          const { file, item } = next;
+          let last = { at: performance.now(), sent: 0 };
+          const running = startUpload(file, target, {
+            onProgress(sent, total) {
+              const now = performance.now();
+              const seconds = (now - last.at) / 1000;
+              const fresh = seconds > 0.5 ? (sent - last.sent) / seconds : -1;
+              if (fresh >= 0) last = { at: now, sent };
+              update(item.id, (current) => ({ sent, stage: sent >= total ? "finishing" : "sending", rate: fresh < 0 ? current.rate : current.rate ? current.rate * 0.7 + fresh * 0.3 : fresh }));
+            },
+          });
+          update(item.id, { stage: "sending", cancel: running.cancel });
+          const reply: UploadReply = await running.done;
+          if (reply.ok) stored++;
+          else lines.push({ key: "wizard.upload.fileFailed", values: { name: file.name, causeKey: `uploads.causes.${reply.error}` } });
+          update(item.id, reply.ok ? { stage: "done", sent: file.size, cancel: undefined } : { stage: "failed", error: reply.error, cancel: undefined });
+        }
+      };
+      await Promise.all(Array.from({ length: Math.min(PARALLEL, accepted.length) }, worker));
+      notify(
+        stored
+          ? { type: lines.length ? "warning" : "success", title: "wizard.upload.successTitle", description: "wizard.upload.successText", values: { done: stored, total: files.length }, lines }
+          : { type: "error", title: "uploads.errors.failedTitle", description: "wizard.upload.noValidText", lines },
+      );
+      revalidator.revalidate();
+    },
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [target?.orderId, target?.patientId, target?.type, notify],
+  );
+
+  // The display hides 1.5 s after everything reached 100 % (customer-side §4 "File upload").
+  useEffect(() => {
+    if (active || items.length === 0) return;
+    const timer = setTimeout(() => setItems([]), HIDE_AFTER_MS);
+    return () => clearTimeout(timer);
+  }, [active, items.length]);
+
+  // Leaving mid-upload asks first: the browser's own prompt, and one for links inside the app.
+  useEffect(() => {
+    if (!active) return;
+    const guard = (event: BeforeUnloadEvent) => {
+      event.preventDefault();
+      event.returnValue = "";
+    };
+    window.addEventListener("beforeunload", guard);
+    return () => window.removeEventListener("beforeunload", guard);
+  }, [active]);
+  unstable_usePrompt({ when: active, message: t("uploads.leaveConfirm") });
+
+  return { items, active, start };
+}
+
+function useOnline() {
+  const [online, setOnline] = useState(true);
+  useEffect(() => {
+    const sync = () => setOnline(navigator.onLine);
+    sync();
+    window.addEventListener("online", sync);
+    window.addEventListener("offline", sync);
+    return () => {
+      window.removeEventListener("online", sync);
+      window.removeEventListener("offline", sync);
+    };
+  }, []);
+  return online;
+}
+
+/** Per file: name, stage, bar with percentage, bytes and time left; overall completed/total. */
+export function UploadProgress({ items }: { items: UploadItem[] }) {
+  const { t, i18n } = useTranslation();
+  const online = useOnline();
+  if (items.length === 0) return null;
+  const size = (bytes: number) => formatFileSize(bytes, i18n.language);
+  const done = items.filter((item) => item.stage === "done").length;
+  return (
+    <section className="upload-progress" aria-live="polite" aria-label={t("uploads.progress.label")}>
+      <p className="upload-overall">
+        <strong>{t("uploads.progress.overall", { done, total: items.length })}</strong>
+        {online ? null : <span className="upload-offline"> {t("uploads.progress.offline")}</span>}
+      </p>
+      <ul className="plain-list">
+        {items.map((item) => {
+          const percent = item.stage === "done" ? 100 : item.stage === "finishing" ? 50 : Math.floor((item.sent / item.size) * 50);
+          const left = item.rate > 0 && item.stage === "sending" ? Math.ceil((item.size - item.sent) / item.rate) : null;
+          return (
+            <li key={item.id} className={`upload-item upload-${item.stage}`}>
+              <div className="upload-line">
+                <span className="file-name">{item.name}</span>
+                <span className="small">
+                  {t(`uploads.progress.${item.stage}`)} · {percent} %
+                </span>
+              </div>
+              <div className="progress-bar" role="progressbar" aria-valuemin={0} aria-valuemax={100} aria-valuenow={percent} aria-label={item.name}>
+                <span style={{ width: `${percent}%` }} />
+              </div>
+              <div className="upload-line small muted">
+                <span>
+                  {t("uploads.progress.bytes", { sent: size(item.sent), total: size(item.size) })}
+                  {left === null ? "" : ` · ${t("uploads.progress.eta", { time: left < 90 ? t("uploads.progress.seconds", { count: left }) : t("uploads.progress.minutes", { count: Math.ceil(left / 60) }) })}`}
+                  {item.error ? ` · ${t(`uploads.causes.${item.error}`)}` : ""}
+                </span>
+                {item.cancel ? (
+                  <button type="button" className="link-button" onClick={item.cancel}>
+                    {t("uploads.progress.cancel")}
+                  </button>
+                ) : null}
+              </div>
+            </li>
+          );
+        })}
+      </ul>
+    </section>
+  );
+}
+
+/** Uploads this browser began for the step and did not finish (closed tab, reload): choose them again to continue. */
+export function InterruptedUploads({ target }: { target: UploadTarget }) {
+  const { t } = useTranslation();
+  const [names, setNames] = useState<string[]>([]);
+  const { orderId, patientId, type } = target;
+  useEffect(() => {
+    try {
+      const prefix = `tus::tus-ord/${orderId}/${patientId}/${type}/`;
+      setNames([...new Set(Object.keys(localStorage).filter((key) => key.startsWith(prefix)).map((key) => key.slice(prefix.length).split("/")[0]!))]);
+    } catch {
+      setNames([]);
+    }
+  }, [orderId, patientId, type]);
+  if (names.length === 0) return null;
+  return (
+    <div className="note upload-resume" role="status">
+      <strong>{t("uploads.resume.title")}</strong> {t("uploads.resume.hint")} {names.join(", ")}
+    </div>
+  );
+}
+
+/** Production file server status of the files, polled while the tab is visible (less often when nothing changes). */
+export function useLiveSync(orderId: string | undefined, initial: Record<string, string>) {
+  const [statuses, setStatuses] = useState(initial);
+  const key = JSON.stringify(initial);
+  const pending = Object.values(initial).some((status) => status !== "completed");
+  const delay = useRef(5000);
+  useEffect(() => setStatuses(JSON.parse(key)), [key]);
+  useEffect(() => {
+    if (!orderId || !pending) return;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let last = key;
+    const poll = async () => {
+      if (document.hidden) return; // resumed by visibilitychange
+      try {
+        const response = await fetch(`/uploads/status?order=${orderId}`, { headers: { Accept: "application/json" } });
+        const { files } = (await response.json()) as { files: Record<string, string> };
+        const seen = JSON.stringify(files);
+        delay.current = seen === last ? Math.min(delay.current * 2, 60000) : 5000;
+        last = seen;
+        setStatuses((current) => ({ ...current, ...files }));
+      } catch {
+        delay.current = Math.min(delay.current * 2, 60000);
+      }
+      timer = setTimeout(poll, delay.current);
+    };
+    const onVisible = () => {
+      if (document.hidden) return;
+      clearTimeout(timer);
+      delay.current = 5000;
+      void poll();
+    };
+    timer = setTimeout(poll, delay.current);
+    document.addEventListener("visibilitychange", onVisible);
+    return () => {
+      clearTimeout(timer);
+      document.removeEventListener("visibilitychange", onVisible);
+    };
+  }, [orderId, pending, key]);
+  return statuses;
+}
+
+/** Customer-side §4 "Tab visibility": 500 ms after the tab shows again, say what goes on; refetch the order when idle. */
+export function useTabReturn(uploading: boolean, notify: Notify) {
+  const revalidator = useRevalidator();
+  const state = useRef({ uploading, revalidator });
+  state.current = { uploading, revalidator };
+  useEffect(() => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const onChange = () => {
+      clearTimeout(timer);
+      if (document.hidden) return;
+      timer = setTimeout(() => {
+        if (state.current.uploading) return notify({ type: "info", title: "uploads.tab.uploading" });
+        notify({ type: "info", title: "uploads.tab.continue" });
+        state.current.revalidator.revalidate();
+      }, 500);
+    };
+    document.addEventListener("visibilitychange", onChange);
+    return () => {
+      clearTimeout(timer);
+      document.removeEventListener("visibilitychange", onChange);
+    };
+  }, [notify]);
+}

@@ -1,0 +1,135 @@
+import { type DetailedError, Upload } from "tus-js-client";
+
+/**
+ * One resumable upload in the browser (ADR 017). This module and tus-js-client are loaded only
+ * when a file is chosen (a dynamic import), never with the page.
+ *
+ * - 5 MiB chunks (S3's smallest part, TUS_PART_BYTES on the server): a dropped connection costs
+ *   at most the chunk in flight.
+ * - Retries with backoff; while the browser is offline tus-js-client does not retry at all, so the
+ *   upload waits for the `online` event and starts again from the server's offset.
+ * - The upload's address is kept in localStorage under a fingerprint of the order, patient, step
+ *   and file, so after a reload or a closed tab the same file chosen again continues where it
+ *   stopped, with the same upload key (the server records a key once).
+ */
+
+export interface UploadTarget {
+  orderId: string;
+  patientId: string;
+  type: string;
+}
+
+export type UploadReply =
+  | { ok: true; file: { name: string; path: string; size: number; triangles: number } }
+  | { ok: false; error: string };
+
+export interface UploadEvents {
+  onProgress(sent: number, total: number): void;
+}
+
+const CHUNK_BYTES = 5 * 1024 * 1024;
+const RETRY_DELAYS = [0, 1000, 3000, 5000, 10000, 20000, 30000];
+/** After the retries, try again this long later (or when the browser is back online). */
+const RESTART_MS = 30000;
+
+/** Same scheme as the page's list of interrupted uploads (resumable-upload.tsx). */
+export const fingerprintOf = (target: UploadTarget, file: File) => ["tus-ord", target.orderId, target.patientId, target.type, file.name, file.size, file.lastModified].join("/");
+
+/** 32 hex characters; crypto.randomUUID needs a secure context, getRandomValues does not. */
+const randomKey = () => Array.from(crypto.getRandomValues(new Uint8Array(16)), (byte) => byte.toString(16).padStart(2, "0")).join("");
+
+function forget(fingerprint: string) {
+  try {
+    for (const key of Object.keys(localStorage)) if (key.startsWith(`tus::${fingerprint}::`)) localStorage.removeItem(key);
+  } catch {
+    // storage unavailable (private mode): nothing was kept
+  }
+}
+
+function parse(text: string | undefined): UploadReply | null {
+  try {
+    const reply = JSON.parse(text ?? "") as UploadReply;
+    return typeof reply?.ok === "boolean" ? reply : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Asks the server for the finishing step again (its reply was lost), a few times. */
+async function finishAgain(url: string, uploadKey: string): Promise<UploadReply> {
+  const body = new FormData();
+  body.set("id", url.slice(url.lastIndexOf("/") + 1));
+  body.set("uploadKey", uploadKey);
+  for (let attempt = 0; attempt < 5; attempt++) {
+    try {
+      const response = await fetch("/uploads/finish", { method: "POST", body });
+      const reply = parse(await response.text());
+      if (reply) return reply;
+    } catch {
+      // network: try again
+    }
+    await new Promise((resolve) => setTimeout(resolve, 2000 * (attempt + 1)));
+  }
+  return { ok: false, error: "network" };
+}
+
+export function startUpload(file: File, target: UploadTarget, events: UploadEvents): { done: Promise<UploadReply>; cancel(): void } {
+  const fingerprint = fingerprintOf(target, file);
+  let cancelled = false;
+  let settle: (reply: UploadReply) => void = () => {};
+  const done = new Promise<UploadReply>((resolve) => (settle = resolve));
+  const metadata: Record<string, string> = { filename: file.name, orderId: target.orderId, patientId: target.patientId, type: target.type, uploadKey: randomKey() };
+
+  const upload = new Upload(file, {
+    endpoint: "/uploads/tus",
+    chunkSize: CHUNK_BYTES,
+    retryDelays: RETRY_DELAYS,
+    metadata,
+    fingerprint: () => Promise.resolve(fingerprint),
+    removeFingerprintOnSuccess: true,
+    onProgress: events.onProgress,
+    onShouldRetry(error) {
+      const status = error.originalResponse?.getStatus() ?? 0;
+      return navigator.onLine && (status === 0 || status >= 500 || status === 409 || status === 423);
+    },
+    onError(error) {
+      if (cancelled) return;
+      const response = (error as DetailedError).originalResponse;
+      const status = response?.getStatus() ?? 0;
+      if (status >= 400 && status < 500 && status !== 409 && status !== 423) {
+        // Refused (format, size, content, quota…): the server kept nothing; neither do we.
+        forget(fingerprint);
+        settle(parse(response?.getBody()) ?? { ok: false, error: status === 404 ? "gone" : "storage" });
+        return;
+      }
+      const restart = () => !cancelled && upload.start();
+      if (!navigator.onLine) window.addEventListener("online", restart, { once: true });
+      else setTimeout(restart, RESTART_MS);
+    },
+    async onSuccess({ lastResponse }) {
+      settle(parse(lastResponse.getBody()) ?? (await finishAgain(upload.url ?? "", metadata.uploadKey)));
+    },
+  });
+
+  void upload
+    .findPreviousUploads()
+    .then((previous) => {
+      const earlier = previous.find((candidate) => candidate.uploadUrl);
+      if (earlier) {
+        upload.resumeFromPreviousUpload(earlier);
+        if (earlier.metadata.uploadKey) metadata.uploadKey = earlier.metadata.uploadKey;
+      }
+    })
+    .catch(() => undefined)
+    .then(() => !cancelled && upload.start());
+
+  return {
+    done,
+    cancel() {
+      cancelled = true;
+      void upload.abort(true).catch(() => undefined);
+      forget(fingerprint);
+      settle({ ok: false, error: "cancelled" });
+    },
+  };
+}

@@ -1,0 +1,13 @@
+import { describe, expect, it } from "vitest";
+import { safeRedirect } from "./guards.server";
+
+describe("redirect after sign-in or gate", () => {
+  it("keeps local paths", () => {
+    expect(safeRedirect("/backoffice/ftp?page=2")).toBe("/backoffice/ftp?page=2");
+  });
+  it("refuses other sites and odd values", () => {
+    for (const value of ["https://evil.test", "//evil.test", "/\\evil.test", "javascript:alert(1)", "", null, undefined]) {
+      expect(safeRedirect(value, "/cabinet")).toBe("/cabinet");
+    }
+  });
+});

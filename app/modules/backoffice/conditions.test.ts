@@ -1,0 +1,77 @@
+import { parseWithZod } from "@conform-to/zod/v4";
+import { describe, expect, it } from "vitest";
+import { conditionsFormDefaults } from "./conditions";
+import { conditionsSchema, toConditionsValues } from "./conditions.server";
+
+function form(values: Record<string, string>) {
+  const data = new FormData();
+  for (const [name, value] of Object.entries(values)) data.append(name, value);
+  return parseWithZod(data, { schema: conditionsSchema });
+}
+
+describe("the conditions form", () => {
+  it("shows stored minor units as major units and falls back to the general aligner price", () => {
+    expect(
+      conditionsFormDefaults(
+        {
+          currency: "eur",
+          aligner_price: 1290,
+          aligner_single_layer_price: null,
+          aligner_three_layer_price: 1390,
+          matrix_price: null,
+          retainer_standard_price: 90_000,
+          retainer_premium_price: null,
+          discount_percentage: "7.50",
+          personal_comment: null,
+        },
+        "rub",
+      ),
+    ).toEqual({
+      currency: "eur",
+      alignerPrice: "12.9",
+      alignerSingleLayerPrice: "12.9",
+      alignerThreeLayerPrice: "13.9",
+      matrixPrice: "",
+      retainerStandardPrice: "900",
+      retainerPremiumPrice: "",
+      discountPercentage: "7.5",
+      personalComment: "",
+    });
+    expect(conditionsFormDefaults(null, "eur").currency).toBe("eur");
+  });
+
+  it("saves empty, zero and missing numbers as null and parses strings as numbers", () => {
+    const submission = form({ email: " Clinic@Example.RU ", currency: "rub", alignerPrice: "0", alignerSingleLayerPrice: "850", matrixPrice: "12.5", discountPercentage: "0", personalComment: "  " });
+    expect(submission.status).toBe("success");
+    if (submission.status !== "success") return;
+    expect(submission.value.email).toBe("clinic@example.ru");
+    expect(toConditionsValues(submission.value)).toEqual({
+      currency: "rub",
+      aligner_price: null,
+      aligner_single_layer_price: 85_000,
+      aligner_three_layer_price: null,
+      matrix_price: 1_250,
+      retainer_standard_price: null,
+      retainer_premium_price: null,
+      discount_percentage: null,
+      personal_comment: null,
+    });
+  });
+
+  it.each([
+    [{ alignerPrice: "-1" }, "alignerPrice", "bo.conditions.errors.negative"],
+    [{ matrixPrice: "abc" }, "matrixPrice", "bo.conditions.errors.number"],
+    [{ discountPercentage: "100.5" }, "discountPercentage", "bo.conditions.errors.discountMax"],
+    [{ discountPercentage: "-0.5" }, "discountPercentage", "bo.conditions.errors.negative"],
+    [{ retainerStandardPrice: "10.005" }, "retainerStandardPrice", "bo.conditions.errors.decimals"],
+    [{ currency: "usd" }, "currency", "bo.conditions.errors.currency"],
+  ])("refuses %o", (values, field, message) => {
+    const submission = form({ email: "clinic@example.ru", currency: "rub", ...values });
+    expect(submission.status).toBe("error");
+    expect(submission.reply().error?.[field]).toEqual([message]);
+  });
+
+  it("accepts the limits: 0 and 100 % discount, cents", () => {
+    expect(form({ email: "a@b.ru", currency: "eur", discountPercentage: "100", alignerPrice: "12.99" }).status).toBe("success");
+  });
+});

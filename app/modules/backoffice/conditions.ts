@@ -1,0 +1,62 @@
+import type { Currency } from "~db/schema";
+
+/**
+ * The personal conditions form (staff side §5 "Client conditions form"). Pure: the field names,
+ * and the conversions between `client_settings` (minor units) and the form (major units).
+ * The zod check that decides lives in conditions.server.ts, so zod never reaches the browser.
+ */
+
+export const PRICE_FIELDS = [
+  "alignerPrice",
+  "alignerSingleLayerPrice",
+  "alignerThreeLayerPrice",
+  "matrixPrice",
+  "retainerStandardPrice",
+  "retainerPremiumPrice",
+] as const;
+export type PriceField = (typeof PRICE_FIELDS)[number];
+
+export const PRICE_COLUMNS = {
+  alignerPrice: "aligner_price",
+  alignerSingleLayerPrice: "aligner_single_layer_price",
+  alignerThreeLayerPrice: "aligner_three_layer_price",
+  matrixPrice: "matrix_price",
+  retainerStandardPrice: "retainer_standard_price",
+  retainerPremiumPrice: "retainer_premium_price",
+} as const satisfies Record<PriceField, string>;
+type PriceColumn = (typeof PRICE_COLUMNS)[PriceField];
+
+export const CURRENCIES: readonly Currency[] = ["rub", "eur"];
+
+export interface StoredConditions extends Record<PriceColumn, number | null> {
+  currency: Currency;
+  discount_percentage: string | number | null;
+  personal_comment: string | null;
+}
+
+export type ConditionsFormValues = Record<PriceField | "discountPercentage" | "personalComment", string> & { currency: Currency };
+
+/** 85000 kopecks → "850"; 1290 cents → "12.9"; null → "". */
+export function toMajorUnits(minor: number | null): string {
+  return minor === null ? "" : String(minor / 100);
+}
+
+/**
+ * What the form shows: stored prices in major units; the layer prices fall back to the general
+ * aligner price when they have none (the spec's rule when the form is populated).
+ */
+export function conditionsFormDefaults(stored: StoredConditions | null | undefined, fallbackCurrency: Currency): ConditionsFormValues {
+  const general = stored?.aligner_price ?? null;
+  const discount = stored?.discount_percentage ?? null;
+  return {
+    currency: stored?.currency ?? fallbackCurrency,
+    alignerPrice: toMajorUnits(general),
+    alignerSingleLayerPrice: toMajorUnits(stored?.aligner_single_layer_price ?? general),
+    alignerThreeLayerPrice: toMajorUnits(stored?.aligner_three_layer_price ?? general),
+    matrixPrice: toMajorUnits(stored?.matrix_price ?? null),
+    retainerStandardPrice: toMajorUnits(stored?.retainer_standard_price ?? null),
+    retainerPremiumPrice: toMajorUnits(stored?.retainer_premium_price ?? null),
+    discountPercentage: discount === null ? "" : String(Number(discount)),
+    personalComment: stored?.personal_comment ?? "",
+  };
+}

@@ -1,0 +1,300 @@
+import { Form, Link, useSubmit } from "@remix-run/react";
+import type { FileType, OrderStatus } from "~db/schema";
+import { useTranslation } from "~/modules/i18n/i18n-context";
+import { formatMoney } from "~/modules/money/format";
+import type { DashboardOrder } from "./dashboard.server";
+import type { Figure, Statistics } from "./statistics";
+
+/** The pieces of the orders dashboard: statistics cards and order cards with their actions. */
+
+const localeOf = (language: string) => (language === "ru" ? "ru-RU" : language);
+
+function Change({ figure, format }: { figure: Figure; format: (value: number) => string }) {
+  const { t } = useTranslation();
+  const sign = figure.change > 0 ? "+" : "";
+  return (
+    <p className={`bo-stat-change ${figure.change > 0 ? "bo-up" : figure.change < 0 ? "bo-down" : ""}`}>
+      {t("bo.stats.change", { change: `${sign}${figure.change}%`, previous: format(figure.previous) })}
+    </p>
+  );
+}
+
+export function StatisticsCards({ statistics }: { statistics: Statistics }) {
+  const { t, i18n } = useTranslation();
+  const number = (value: number) => new Intl.NumberFormat(localeOf(i18n.language)).format(value);
+  return (
+    <section className="bo-stats" aria-labelledby="stats-title">
+      <h2 id="stats-title" className="bo-stats-title">
+        {t("bo.stats.title")}
+      </h2>
+      <div className="bo-stat card" role="group" aria-labelledby="stat-count">
+        <h3 id="stat-count">{t("bo.stats.count")}</h3>
+        <p className="bo-stat-value">{number(statistics.count.current)}</p>
+        <Change figure={statistics.count} format={number} />
+      </div>
+      {statistics.money.map(({ currency, revenue, average }) => {
+        const money = (value: number) => formatMoney(value, currency, i18n.language);
+        return [
+          <div key={`${currency}-revenue`} className="bo-stat card" role="group" aria-labelledby={`stat-revenue-${currency}`}>
+            <h3 id={`stat-revenue-${currency}`}>{t("bo.stats.revenue", { currency: currency.toUpperCase() })}</h3>
+            <p className="bo-stat-value">{money(revenue.current)}</p>
+            <Change figure={revenue} format={money} />
+          </div>,
+          <div key={`${currency}-average`} className="bo-stat card" role="group" aria-labelledby={`stat-average-${currency}`}>
+            <h3 id={`stat-average-${currency}`}>{t("bo.stats.average", { currency: currency.toUpperCase() })}</h3>
+            <p className="bo-stat-value">{money(average.current)}</p>
+            <Change figure={average} format={money} />
+          </div>,
+        ];
+      })}
+    </section>
+  );
+}
+
+const FILE_KINDS: Array<{ type: FileType; label: string }> = [
+  { type: "matrix", label: "wizard.summary.matrix" },
+  { type: "aligners", label: "wizard.summary.aligners" },
+  { type: "retainer", label: "wizard.summary.retainers" },
+];
+const MATERIAL_LABELS = { single_layer: "wizard.material.singleLayer", three_layer: "wizard.material.threeLayer" } as const;
+const CUT_LABELS = { wavy: "wizard.cut.wavy", straight: "wizard.cut.straight" } as const;
+const MATRIX_LABELS = { soft: "wizard.matrix.soft", hard: "wizard.matrix.hard" } as const;
+const COMPLETABLE: readonly OrderStatus[] = ["paid", "processing", "shipped"];
+const CANCELLABLE: readonly OrderStatus[] = ["draft", "pending", "paid", "processing"];
+
+interface OrderCardProps {
+  order: DashboardOrder;
+  /** Where the card's forms return to (this page with its filters). */
+  back: string;
+  number: string;
+  canPaymentLink: boolean;
+  canTracker: boolean;
+}
+
+export function OrderCard({ order, back, number, canPaymentLink, canTracker }: OrderCardProps) {
+  const { t, i18n } = useTranslation();
+  const locale = localeOf(i18n.language);
+  const when = (iso: string) => new Date(iso).toLocaleString(locale, { dateStyle: "short", timeStyle: "short" });
+  const statusUrl = `/backoffice/orders/${order.id}/status`;
+  const titleId = `order-${order.id}`;
+
+  return (
+    <article className="card bo-order" aria-labelledby={titleId}>
+      <header className="bo-order-head">
+        <h2 id={titleId}>{t("bo.orders.number", { number })}</h2>
+        <span className={`badge badge-${order.status}`}>{t(`orderStatus.${order.status}`)}</span>
+      </header>
+      <p className="small muted">{when(order.createdAt)}</p>
+      <div className="bo-order-body">
+        <dl className="bo-facts">
+          <dt>{t("bo.orders.client")}</dt>
+          <dd>{order.fullName || "—"}</dd>
+          <dt>{t("bo.orders.contacts")}</dt>
+          <dd>
+            {order.email ? <a href={`mailto:${order.email}`}>{order.email}</a> : "—"}
+            {order.phone ? (
+              <>
+                {" · "}
+                <a href={`tel:${order.phone.replace(/[^+\d]/g, "")}`}>{order.phone}</a>
+              </>
+            ) : null}
+          </dd>
+          <dt>{t("bo.orders.address")}</dt>
+          <dd>{order.address || "—"}</dd>
+          {order.deliveryComment ? (
+            <>
+              <dt>{t("bo.orders.deliveryComment")}</dt>
+              <dd>{order.deliveryComment}</dd>
+            </>
+          ) : null}
+          {order.comment?.trim() ? (
+            <>
+              <dt>{t("bo.orders.comment")}</dt>
+              <dd>{order.comment}</dd>
+            </>
+          ) : null}
+          {order.trackingNumber ? (
+            <>
+              <dt>{t("bo.orders.trackingNumber")}</dt>
+              <dd>
+                <code>{order.trackingNumber}</code>
+              </dd>
+            </>
+          ) : null}
+        </dl>
+
+        {order.patients.length === 0 ? (
+          <p className="muted small">{t("bo.orders.noPatients")}</p>
+        ) : (
+          <div className="table-wrap bo-patients">
+            <table>
+              <caption className="visually-hidden">{t("bo.orders.patientsOf", { number })}</caption>
+              <thead>
+                <tr>
+                  <th scope="col">{t("bo.orders.columns.patient")}</th>
+                  <th scope="col">{t("bo.orders.columns.material")}</th>
+                  <th scope="col">{t("bo.orders.columns.cut")}</th>
+                  <th scope="col">{t("bo.orders.columns.matrix")}</th>
+                  <th scope="col">{t("bo.orders.columns.files")}</th>
+                </tr>
+              </thead>
+              <tbody>
+                {order.patients.map((patient) => (
+                  <tr key={patient.id}>
+                    <th scope="row">
+                      {patient.name}
+                      <div className="small muted">{patient.folder}</div>
+                      {patient.comment ? <div className="small bo-patient-comment">{patient.comment}</div> : null}
+                    </th>
+                    <td>{patient.material ? t(MATERIAL_LABELS[patient.material]) : "—"}</td>
+                    <td>{patient.cut ? t(CUT_LABELS[patient.cut]) : "—"}</td>
+                    <td>{patient.matrix ? t(MATRIX_LABELS[patient.matrix]) : "—"}</td>
+                    <td className="bo-files">
+                      {FILE_KINDS.map(({ type, label }) => {
+                        const files = patient.files[type];
+                        if (files === null)
+                          return (
+                            <div key={type} className="small muted">
+                              {t(label)}: {t("bo.orders.skipped")}
+                            </div>
+                          );
+                        if (files.length === 0)
+                          return (
+                            <div key={type} className="small muted">
+                              {t(label)}: 0
+                            </div>
+                          );
+                        return (
+                          <details key={type} className="small">
+                            <summary>
+                              {t(label)}: {files.length}
+                            </summary>
+                            <ul className="plain-list">
+                              {files.map((file) => (
+                                <li key={file.url}>
+                                  <a href={file.url}>{file.name}</a>
+                                </li>
+                              ))}
+                            </ul>
+                          </details>
+                        );
+                      })}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </div>
+
+      <p className="bo-order-total">
+        {t("bo.orders.total")}: <strong>{order.total === null ? "—" : formatMoney(order.total, order.currency, i18n.language)}</strong>
+      </p>
+
+      <details className="bo-history">
+        <summary>{t("bo.orders.history", { count: order.history.length })}</summary>
+        <ol>
+          {order.history.map((entry, index) => (
+            <li key={index}>
+              <time dateTime={entry.at}>{when(entry.at)}</time>{" "}
+              {entry.from
+                ? `${t(`orderStatus.${entry.from}`)} → ${t(`orderStatus.${entry.to}`)}`
+                : t("bo.orders.created", { status: t(`orderStatus.${entry.to}`) })}
+              <span className="muted"> · {entry.actor}</span>
+              {entry.trackingNumber ? <div className="small">{t("bo.orders.trackingShort", { number: entry.trackingNumber })}</div> : null}
+              {entry.note ? <div className="small">{entry.note}</div> : null}
+            </li>
+          ))}
+        </ol>
+      </details>
+
+      <div className="bo-order-actions">
+        {order.status !== "draft" ? (
+          <Form method="post" action={statusUrl}>
+            <input type="hidden" name="back" value={back} />
+            <input type="hidden" name="to" value="completed" />
+            <button type="submit" className="button button-small" disabled={!COMPLETABLE.includes(order.status)}>
+              {t("bo.orders.actions.complete")}
+            </button>
+          </Form>
+        ) : null}
+        {order.status === "paid" ? (
+          <Form method="post" action={statusUrl}>
+            <input type="hidden" name="back" value={back} />
+            <input type="hidden" name="to" value="processing" />
+            <button type="submit" className="button button-secondary button-small">
+              {t("bo.orders.actions.processing")}
+            </button>
+          </Form>
+        ) : null}
+        {order.status === "processing" ? (
+          <details className="bo-confirm">
+            <summary className="button button-secondary button-small">{t("bo.orders.actions.shipped")}</summary>
+            <Form method="post" action={statusUrl} className="bo-confirm-body">
+              <input type="hidden" name="back" value={back} />
+              <input type="hidden" name="to" value="shipped" />
+              <label htmlFor={`tracking-${order.id}`}>{t("bo.orders.trackingNumber")}</label>
+              <input id={`tracking-${order.id}`} type="text" name="trackingNumber" required autoComplete="off" />
+              <button type="submit" className="button button-small">
+                {t("bo.orders.actions.ship")}
+              </button>
+            </Form>
+          </details>
+        ) : null}
+        {canPaymentLink ? (
+          <Form method="post" action="/backoffice?index">
+            <input type="hidden" name="orderId" value={order.id} />
+            <button type="submit" name="intent" value="payment_link" className="button button-secondary button-small">
+              {t("payments.backoffice.createLink")}
+            </button>
+          </Form>
+        ) : null}
+        {canTracker ? (
+          <Link to={`/backoffice/orders/${order.id}/tracker?back=${encodeURIComponent(back)}`} className="button button-secondary button-small">
+            {t("bo.tracker.action")}
+          </Link>
+        ) : null}
+        {CANCELLABLE.includes(order.status) ? (
+          <details className="bo-confirm">
+            <summary className="button button-secondary button-small">{t("bo.orders.actions.cancel")}</summary>
+            <Form method="post" action={statusUrl} className="bo-confirm-body">
+              <input type="hidden" name="back" value={back} />
+              <input type="hidden" name="to" value="cancelled" />
+              <label htmlFor={`note-${order.id}`}>
+                {order.status === "paid" || order.status === "processing" ? t("bo.orders.noteRequired") : t("bo.orders.noteOptional")}
+              </label>
+              <textarea id={`note-${order.id}`} name="note" rows={2} required={order.status === "paid" || order.status === "processing"} />
+              <button type="submit" className="button button-small bo-danger">
+                {t("bo.orders.actions.cancelYes")}
+              </button>
+            </Form>
+          </details>
+        ) : null}
+        {order.deletable ? <DeleteLink orderId={order.id} back={back} /> : null}
+      </div>
+    </article>
+  );
+}
+
+/**
+ * Without JavaScript: a link to the confirmation page. With it: the browser's own confirmation
+ * ("Вы уверены, что хотите удалить этот заказ?"), then the same POST the page would send.
+ */
+function DeleteLink({ orderId, back }: { orderId: string; back: string }) {
+  const { t } = useTranslation();
+  const submit = useSubmit();
+  const url = `/backoffice/orders/${orderId}/delete`;
+  return (
+    <Link
+      to={`${url}?back=${encodeURIComponent(back)}`}
+      className="button button-secondary button-small bo-danger-link"
+      onClick={(event) => {
+        event.preventDefault();
+        if (window.confirm(t("bo.orders.delete.confirm"))) submit({ back }, { method: "post", action: url });
+      }}
+    >
+      {t("bo.orders.actions.delete")}
+    </Link>
+  );
+}

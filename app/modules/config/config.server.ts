@@ -1,0 +1,324 @@
+import { randomBytes } from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import { z } from "zod";
+
+/**
+ * All configuration, read once from the environment and validated with zod.
+ *
+ * Without APP_ENV=production every missing service falls back to an embedded default
+ * (PGlite, folders, outbox, sandbox payments) and missing secrets are generated once into
+ * DATA_DIR/secrets.json. With APP_ENV=production (strict mode) none of that is allowed:
+ * `loadConfig` throws a ConfigError naming every missing variable.
+ */
+
+const optional = z
+  .string()
+  .trim()
+  .transform((value) => (value === "" ? undefined : value))
+  .optional();
+
+const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+
+export const envSchema = z.object({
+  APP_ENV: z.enum(["development", "test", "production"]).default("development"),
+  PORT: positiveInt(3000),
+  DATA_DIR: z.string().default("./data"),
+  PUBLIC_URL: optional,
+
+  DATABASE_URL: optional,
+
+  S3_ENDPOINT: optional,
+  S3_REGION: z.string().default("us-east-1"),
+  S3_ACCESS_KEY_ID: optional,
+  S3_SECRET_ACCESS_KEY: optional,
+  S3_BUCKET_ORDERS: z.string().default("orders"),
+  S3_BUCKET_LOGOS: z.string().default("logos"),
+  S3_FORCE_PATH_STYLE: z.enum(["true", "false"]).default("true"),
+
+  SFTP_URL: optional,
+  SFTP_PRIVATE_KEY_PATH: optional,
+  SFTP_ROOT: z.string().default("/AlignersFactory"),
+
+  SMTP_URL: optional,
+  MAIL_FROM: z.string().default("Aligner Lab <no-reply@aligner.local>"),
+
+  YOOKASSA_SHOP_ID: optional,
+  YOOKASSA_SECRET_KEY: optional,
+  YOOKASSA_API_URL: z.string().url().default("https://api.yookassa.ru/v3"),
+  STRIPE_SECRET_KEY: optional,
+  STRIPE_WEBHOOK_SECRET: optional,
+  // Only for pointing the Stripe module at a local double in tests; unset means Stripe's own API.
+  STRIPE_API_URL: z.string().url().optional(),
+  PAYMENT_TIMEOUT_MS: positiveInt(15_000),
+
+  PYRUS_LOGIN: optional,
+  PYRUS_SECURITY_KEY: optional,
+  PYRUS_FORM_ID: optional,
+  PYRUS_API_URL: z.string().url().default("https://api.pyrus.com/v4"),
+
+  TRANSLATE_API_URL: optional,
+  TRANSLATE_API_KEY: optional,
+
+  SESSION_SECRET: optional,
+  BACKOFFICE_PASSWORD: optional,
+  PACKER_PASSWORD: optional,
+  CRON_SECRET: optional,
+
+  ADMIN_EMAILS: z.string().default(""),
+  INTERNATIONAL_HOSTS: z.string().default("*.com"),
+  ENABLED_MARKETS: z.string().default("domestic,international"),
+
+  QUEUE_LEASE_SECONDS: positiveInt(300),
+  QUEUE_MAX_ATTEMPTS: positiveInt(8),
+  QUEUE_CONCURRENCY: positiveInt(3),
+  QUEUE_IN_PROCESS: z.enum(["auto", "true", "false"]).default("auto"),
+
+  CONTACTS_DOMESTIC_MESSENGER_NUMBER: optional,
+  CONTACTS_DOMESTIC_MESSENGER_LINK: optional,
+  CONTACTS_DOMESTIC_SUPPORT_EMAIL: optional,
+  CONTACTS_DOMESTIC_WHATSAPP_NUMBER: optional,
+  CONTACTS_INTERNATIONAL_MESSENGER_NUMBER: optional,
+  CONTACTS_INTERNATIONAL_MESSENGER_LINK: optional,
+  CONTACTS_INTERNATIONAL_SUPPORT_EMAIL: optional,
+  CONTACTS_INTERNATIONAL_WHATSAPP_NUMBER: optional,
+});
+
+export type Env = z.infer<typeof envSchema>;
+export type Market = "domestic" | "international";
+export const MARKETS: readonly Market[] = ["domestic", "international"];
+
+export interface Contacts {
+  messengerNumber: string;
+  messengerLink: string;
+  supportEmail: string;
+  whatsappNumber: string;
+}
+
+const DEMO_CONTACTS: Record<Market, Contacts> = {
+  domestic: {
+    messengerNumber: "+7 900 000-00-00",
+    messengerLink: "https://wa.me/79000000000",
+    supportEmail: "support@aligner.local",
+    whatsappNumber: "+7 900 000-00-00",
+  },
+  international: {
+    messengerNumber: "+49 30 0000000",
+    messengerLink: "https://wa.me/49300000000",
+    supportEmail: "support@aligner.local",
+    whatsappNumber: "+49 30 0000000",
+  },
+};
+
+const SECRET_NAMES = ["SESSION_SECRET", "BACKOFFICE_PASSWORD", "PACKER_PASSWORD", "CRON_SECRET"] as const;
+type SecretName = (typeof SECRET_NAMES)[number];
+
+export interface AppConfig {
+  strict: boolean;
+  env: Env["APP_ENV"];
+  port: number;
+  dataDir: string;
+  publicUrl: string | undefined;
+  database: { kind: "postgres"; url: string } | { kind: "pglite"; dir: string };
+  storage:
+    | { kind: "folder"; dir: string }
+    | {
+        kind: "s3";
+        endpoint: string | undefined;
+        region: string;
+        accessKeyId: string;
+        secretAccessKey: string;
+        forcePathStyle: boolean;
+      };
+  buckets: { orders: string; logos: string };
+  fileServer: { kind: "folder"; dir: string; root: string } | { kind: "sftp"; url: string; privateKeyPath: string | undefined; root: string };
+  mail: { kind: "outbox"; dir: string; from: string } | { kind: "smtp"; url: string; from: string };
+  payments: {
+    yookassa: { shopId: string; secretKey: string; apiUrl: string } | null;
+    stripe: { secretKey: string; webhookSecret: string; apiUrl: string | undefined } | null;
+    sandbox: boolean;
+    /** How long a call to a provider may take before it counts as an outage. */
+    timeoutMs: number;
+  };
+  pyrus: { login: string; securityKey: string; formId: string; apiUrl: string } | null;
+  translation: { url: string; key: string | undefined } | null;
+  secrets: Record<SecretName, string>;
+  generatedSecrets: SecretName[];
+  adminEmails: string[];
+  internationalHosts: string[];
+  enabledMarkets: Market[];
+  queue: { leaseSeconds: number; maxAttempts: number; concurrency: number; inProcess: boolean };
+  contacts: Record<Market, Contacts>;
+  usingDemoContacts: boolean;
+}
+
+export class ConfigError extends Error {
+  constructor(public readonly missing: string[]) {
+    super(
+      `Refusing to start with APP_ENV=production: set ${missing.join(", ")}. ` +
+        "Strict mode allows no embedded default, generated secret or sandbox payment.",
+    );
+    this.name = "ConfigError";
+  }
+}
+
+function contactsFor(env: Env, market: Market): Contacts | null {
+  const prefix = market === "domestic" ? "CONTACTS_DOMESTIC_" : "CONTACTS_INTERNATIONAL_";
+  const read = (name: string) => env[`${prefix}${name}` as keyof Env] as string | undefined;
+  const values = {
+    messengerNumber: read("MESSENGER_NUMBER"),
+    messengerLink: read("MESSENGER_LINK"),
+    supportEmail: read("SUPPORT_EMAIL"),
+    whatsappNumber: read("WHATSAPP_NUMBER"),
+  };
+  if (Object.values(values).every((value) => value === undefined)) return null;
+  return { ...DEMO_CONTACTS[market], ...Object.fromEntries(Object.entries(values).filter(([, v]) => v)) };
+}
+
+function readOrGenerateSecrets(env: Env, dataDir: string): { secrets: Record<SecretName, string>; generated: SecretName[] } {
+  const file = path.join(dataDir, "secrets.json");
+  let stored: Partial<Record<SecretName, string>> = {};
+  if (fs.existsSync(file)) stored = JSON.parse(fs.readFileSync(file, "utf8"));
+  const generated: SecretName[] = [];
+  const secrets = {} as Record<SecretName, string>;
+  let changed = false;
+  for (const name of SECRET_NAMES) {
+    const fromEnv = env[name];
+    if (fromEnv) {
+      secrets[name] = fromEnv;
+      continue;
+    }
+    if (!stored[name]) {
+      // Passwords are typed by people: keep them short and unambiguous.
+      stored[name] = name.endsWith("PASSWORD") ? randomBytes(6).toString("base64url") : randomBytes(32).toString("hex");
+      changed = true;
+    }
+    secrets[name] = stored[name]!;
+    generated.push(name);
+  }
+  if (changed) {
+    fs.mkdirSync(dataDir, { recursive: true });
+    fs.writeFileSync(file, JSON.stringify(stored, null, 2), { mode: 0o600 });
+  }
+  return { secrets, generated };
+}
+
+/** Builds the configuration from an environment object; throws ConfigError in strict mode. */
+export function loadConfig(source: Record<string, string | undefined> = process.env): AppConfig {
+  // An empty variable means "not set", as in most deployment tools.
+  const present = Object.fromEntries(Object.entries(source).filter(([, value]) => value !== undefined && value !== ""));
+  const parsed = envSchema.safeParse(present);
+  if (!parsed.success) {
+    const fields = parsed.error.issues.map((issue) => `${issue.path.join(".")} (${issue.message})`);
+    throw new Error(`Invalid configuration: ${fields.join("; ")}`);
+  }
+  const env = parsed.data;
+  const strict = env.APP_ENV === "production";
+  const dataDir = path.resolve(env.DATA_DIR);
+  const enabledMarkets = env.ENABLED_MARKETS.split(",")
+    .map((market) => market.trim())
+    .filter((market): market is Market => (MARKETS as string[]).includes(market));
+
+  const missing: string[] = [];
+  if (strict) {
+    if (!env.DATABASE_URL) missing.push("DATABASE_URL");
+    for (const name of ["S3_ACCESS_KEY_ID", "S3_SECRET_ACCESS_KEY"] as const) if (!env[name]) missing.push(name);
+    if (!env.SFTP_URL) missing.push("SFTP_URL");
+    if (!env.SMTP_URL) missing.push("SMTP_URL");
+    for (const name of SECRET_NAMES) if (!env[name]) missing.push(name);
+    if (enabledMarkets.includes("domestic")) {
+      for (const name of ["YOOKASSA_SHOP_ID", "YOOKASSA_SECRET_KEY"] as const) if (!env[name]) missing.push(name);
+      for (const name of ["MESSENGER_NUMBER", "MESSENGER_LINK", "SUPPORT_EMAIL", "WHATSAPP_NUMBER"])
+        if (!env[`CONTACTS_DOMESTIC_${name}` as keyof Env]) missing.push(`CONTACTS_DOMESTIC_${name}`);
+    }
+    if (enabledMarkets.includes("international")) {
+      for (const name of ["STRIPE_SECRET_KEY", "STRIPE_WEBHOOK_SECRET"] as const) if (!env[name]) missing.push(name);
+      for (const name of ["MESSENGER_NUMBER", "MESSENGER_LINK", "SUPPORT_EMAIL", "WHATSAPP_NUMBER"])
+        if (!env[`CONTACTS_INTERNATIONAL_${name}` as keyof Env]) missing.push(`CONTACTS_INTERNATIONAL_${name}`);
+    }
+    if (enabledMarkets.length === 0) missing.push("ENABLED_MARKETS");
+    if (missing.length > 0) throw new ConfigError(missing);
+  }
+
+  const { secrets, generated } = strict
+    ? { secrets: Object.fromEntries(SECRET_NAMES.map((name) => [name, env[name]!])) as Record<SecretName, string>, generated: [] }
+    : readOrGenerateSecrets(env, dataDir);
+
+  const s3Configured = Boolean(env.S3_ACCESS_KEY_ID && env.S3_SECRET_ACCESS_KEY);
+  const domesticContacts = contactsFor(env, "domestic");
+  const internationalContacts = contactsFor(env, "international");
+  const database: AppConfig["database"] = env.DATABASE_URL
+    ? { kind: "postgres", url: env.DATABASE_URL }
+    : { kind: "pglite", dir: path.join(dataDir, "pglite") };
+
+  return {
+    strict,
+    env: env.APP_ENV,
+    port: env.PORT,
+    dataDir,
+    publicUrl: env.PUBLIC_URL,
+    database,
+    storage: s3Configured
+      ? {
+          kind: "s3",
+          endpoint: env.S3_ENDPOINT,
+          region: env.S3_REGION,
+          accessKeyId: env.S3_ACCESS_KEY_ID!,
+          secretAccessKey: env.S3_SECRET_ACCESS_KEY!,
+          forcePathStyle: env.S3_FORCE_PATH_STYLE === "true",
+        }
+      : { kind: "folder", dir: path.join(dataDir, "storage") },
+    buckets: { orders: env.S3_BUCKET_ORDERS, logos: env.S3_BUCKET_LOGOS },
+    fileServer: env.SFTP_URL
+      ? { kind: "sftp", url: env.SFTP_URL, privateKeyPath: env.SFTP_PRIVATE_KEY_PATH, root: env.SFTP_ROOT }
+      : { kind: "folder", dir: path.join(dataDir, "ftp"), root: env.SFTP_ROOT },
+    mail: env.SMTP_URL
+      ? { kind: "smtp", url: env.SMTP_URL, from: env.MAIL_FROM }
+      : { kind: "outbox", dir: path.join(dataDir, "outbox"), from: env.MAIL_FROM },
+    payments: {
+      yookassa:
+        env.YOOKASSA_SHOP_ID && env.YOOKASSA_SECRET_KEY
+          ? { shopId: env.YOOKASSA_SHOP_ID, secretKey: env.YOOKASSA_SECRET_KEY, apiUrl: env.YOOKASSA_API_URL }
+          : null,
+      stripe:
+        env.STRIPE_SECRET_KEY && env.STRIPE_WEBHOOK_SECRET
+          ? { secretKey: env.STRIPE_SECRET_KEY, webhookSecret: env.STRIPE_WEBHOOK_SECRET, apiUrl: env.STRIPE_API_URL }
+          : null,
+      sandbox: !strict,
+      timeoutMs: env.PAYMENT_TIMEOUT_MS,
+    },
+    pyrus:
+      env.PYRUS_LOGIN && env.PYRUS_SECURITY_KEY && env.PYRUS_FORM_ID
+        ? { login: env.PYRUS_LOGIN, securityKey: env.PYRUS_SECURITY_KEY, formId: env.PYRUS_FORM_ID, apiUrl: env.PYRUS_API_URL }
+        : null,
+    translation: env.TRANSLATE_API_URL ? { url: env.TRANSLATE_API_URL, key: env.TRANSLATE_API_KEY } : null,
+    secrets,
+    generatedSecrets: generated,
+    adminEmails: env.ADMIN_EMAILS.split(",")
+      .map((email) => email.trim().toLowerCase())
+      .filter(Boolean),
+    internationalHosts: env.INTERNATIONAL_HOSTS.split(",")
+      .map((host) => host.trim().toLowerCase())
+      .filter(Boolean),
+    enabledMarkets,
+    queue: {
+      leaseSeconds: env.QUEUE_LEASE_SECONDS,
+      maxAttempts: env.QUEUE_MAX_ATTEMPTS,
+      concurrency: env.QUEUE_CONCURRENCY,
+      inProcess: env.QUEUE_IN_PROCESS === "auto" ? database.kind === "pglite" : env.QUEUE_IN_PROCESS === "true",
+    },
+    contacts: {
+      domestic: domesticContacts ?? DEMO_CONTACTS.domestic,
+      international: internationalContacts ?? DEMO_CONTACTS.international,
+    },
+    usingDemoContacts: !domesticContacts || !internationalContacts,
+  };
+}
+
+let current: AppConfig | undefined;
+
+/** The process-wide configuration, parsed on first use. */
+export function getConfig(): AppConfig {
+  current ??= loadConfig();
+  return current;
+}

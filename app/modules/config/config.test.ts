@@ -1,0 +1,103 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { ConfigError, loadConfig } from "./config.server";
+
+const tempDir = () => fs.mkdtempSync(path.join(os.tmpdir(), "aligner-config-"));
+
+const PRODUCTION = {
+  APP_ENV: "production",
+  DATABASE_URL: "postgres://app@db/aligner",
+  S3_ACCESS_KEY_ID: "key",
+  S3_SECRET_ACCESS_KEY: "secret",
+  SFTP_URL: "sftp://factory@files.example:22",
+  SMTP_URL: "smtp://mail.example:587",
+  SESSION_SECRET: "s".repeat(64),
+  BACKOFFICE_PASSWORD: "office-pass",
+  PACKER_PASSWORD: "packer-pass",
+  CRON_SECRET: "c".repeat(64),
+  YOOKASSA_SHOP_ID: "1",
+  YOOKASSA_SECRET_KEY: "live_x",
+  STRIPE_SECRET_KEY: "sk_live_x",
+  STRIPE_WEBHOOK_SECRET: "whsec_x",
+  CONTACTS_DOMESTIC_MESSENGER_NUMBER: "+7 900 000-00-01",
+  CONTACTS_DOMESTIC_MESSENGER_LINK: "https://wa.me/79000000001",
+  CONTACTS_DOMESTIC_SUPPORT_EMAIL: "support@aligners.ru",
+  CONTACTS_DOMESTIC_WHATSAPP_NUMBER: "+7 900 000-00-01",
+  CONTACTS_INTERNATIONAL_MESSENGER_NUMBER: "+49 30 1",
+  CONTACTS_INTERNATIONAL_MESSENGER_LINK: "https://wa.me/49301",
+  CONTACTS_INTERNATIONAL_SUPPORT_EMAIL: "support@aligners.com",
+  CONTACTS_INTERNATIONAL_WHATSAPP_NUMBER: "+49 30 1",
+};
+
+describe("configuration without APP_ENV=production", () => {
+  it("comes up on embedded defaults with generated secrets kept in the data folder", () => {
+    const dir = tempDir();
+    const config = loadConfig({ DATA_DIR: dir });
+    expect(config.strict).toBe(false);
+    expect(config.database).toEqual({ kind: "pglite", dir: path.join(dir, "pglite") });
+    expect(config.storage.kind).toBe("folder");
+    expect(config.fileServer.kind).toBe("folder");
+    expect(config.mail.kind).toBe("outbox");
+    expect(config.payments.sandbox).toBe(true);
+    expect(config.generatedSecrets.sort()).toEqual(["BACKOFFICE_PASSWORD", "CRON_SECRET", "PACKER_PASSWORD", "SESSION_SECRET"]);
+    expect(config.queue.inProcess).toBe(true);
+    // Generated once: a second start reads the same secrets.
+    expect(loadConfig({ DATA_DIR: dir }).secrets).toEqual(config.secrets);
+  });
+
+  it("switches each part to the real service when its variable is set", () => {
+    const config = loadConfig({ DATA_DIR: tempDir(), DATABASE_URL: "postgres://x@y/z", SMTP_URL: "smtp://m:25", SFTP_URL: "sftp://u@h:22", S3_ACCESS_KEY_ID: "a", S3_SECRET_ACCESS_KEY: "b", BACKOFFICE_PASSWORD: "pw" });
+    expect(config.database.kind).toBe("postgres");
+    expect(config.mail.kind).toBe("smtp");
+    expect(config.fileServer.kind).toBe("sftp");
+    expect(config.storage.kind).toBe("s3");
+    expect(config.secrets.BACKOFFICE_PASSWORD).toBe("pw");
+    expect(config.generatedSecrets).not.toContain("BACKOFFICE_PASSWORD");
+    expect(config.queue.inProcess).toBe(false);
+  });
+
+  it("reads the international hosts and admin e-mails as lists", () => {
+    const config = loadConfig({ DATA_DIR: tempDir(), INTERNATIONAL_HOSTS: "eu.example.io, *.com", ADMIN_EMAILS: " Boss@Example.ru ,ops@example.ru" });
+    expect(config.internationalHosts).toEqual(["eu.example.io", "*.com"]);
+    expect(config.adminEmails).toEqual(["boss@example.ru", "ops@example.ru"]);
+  });
+});
+
+describe("strict mode (APP_ENV=production)", () => {
+  it("refuses to start with nothing set, naming every missing variable", () => {
+    let error: unknown;
+    try {
+      loadConfig({ APP_ENV: "production", DATA_DIR: tempDir() });
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    const missing = (error as ConfigError).missing;
+    for (const name of ["DATABASE_URL", "S3_ACCESS_KEY_ID", "SFTP_URL", "SMTP_URL", "SESSION_SECRET", "BACKOFFICE_PASSWORD", "PACKER_PASSWORD", "CRON_SECRET", "YOOKASSA_SHOP_ID", "STRIPE_SECRET_KEY", "CONTACTS_DOMESTIC_SUPPORT_EMAIL"]) {
+      expect(missing).toContain(name);
+    }
+    expect((error as Error).message).toContain("DATABASE_URL");
+  });
+
+  it("refuses a single missing secret", () => {
+    const { PACKER_PASSWORD: _omitted, ...rest } = PRODUCTION;
+    expect(() => loadConfig(rest)).toThrow(/PACKER_PASSWORD/);
+  });
+
+  it("asks only for the payment provider and contacts of enabled markets", () => {
+    const { STRIPE_SECRET_KEY: _a, STRIPE_WEBHOOK_SECRET: _b, ...domesticOnly } = PRODUCTION;
+    expect(() => loadConfig({ ...domesticOnly, ENABLED_MARKETS: "domestic" })).not.toThrow();
+    expect(() => loadConfig(domesticOnly)).toThrow(/STRIPE_SECRET_KEY/);
+  });
+
+  it("starts with everything real, never the sandbox, generated secrets or demo contacts", () => {
+    const config = loadConfig(PRODUCTION);
+    expect(config.strict).toBe(true);
+    expect(config.payments.sandbox).toBe(false);
+    expect(config.generatedSecrets).toEqual([]);
+    expect(config.usingDemoContacts).toBe(false);
+    expect(config.contacts.international.supportEmail).toBe("support@aligners.com");
+  });
+});

@@ -1,0 +1,43 @@
+import { Kysely, PostgresDialect } from "kysely";
+import pg from "pg";
+import type { Database } from "~db/schema";
+import { type AppConfig, getConfig } from "~/modules/config/config.server";
+
+export type DB = Kysely<Database>;
+
+const INT8_OID = 20;
+
+/** Opens a database: PostgreSQL when a URL is given, otherwise embedded PGlite in a folder. */
+export async function openDatabase(target: AppConfig["database"], options: { poolSize?: number } = {}): Promise<DB> {
+  if (target.kind === "postgres") {
+    const pool = new pg.Pool({
+      connectionString: target.url,
+      max: options.poolSize ?? 10,
+      types: {
+        getTypeParser: ((oid: number, format?: "text" | "binary") =>
+          oid === INT8_OID ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format as "text")) as typeof pg.types.getTypeParser,
+      },
+    });
+    // An idle connection dropped by the server must not crash the process; the pool replaces it.
+    pool.on("error", (error) => console.error("database connection lost:", error.message));
+    return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  }
+  const [{ PGlite }, { PGliteDialect }] = await Promise.all([import("@electric-sql/pglite"), import("kysely-pglite-dialect")]);
+  const pglite = await PGlite.create(target.dir, { parsers: { [INT8_OID]: (value: string) => Number(value) } });
+  return new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
+}
+
+declare global {
+  // One database client per process, kept across dev rebuilds.
+  var __alignerDb: Promise<DB> | undefined;
+}
+
+export function getDb(): Promise<DB> {
+  globalThis.__alignerDb ??= openDatabase(getConfig().database);
+  return globalThis.__alignerDb;
+}
+
+/** Lets tests and scripts use a database they opened themselves. */
+export function setDb(db: DB) {
+  globalThis.__alignerDb = Promise.resolve(db);
+}

@@ -1,0 +1,40 @@
+import { z } from "zod";
+import { parseQueueFilters, queueFiltersSearch } from "./queue";
+
+/** The forms of /backoffice/ftp, checked on the server (the only check that counts). */
+
+const uuid = z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i);
+
+const intent = z.union([
+  z.literal("process"),
+  z.literal("delete"),
+  z.string().transform((value, context) => {
+    const id = value.startsWith("upload:") ? value.slice("upload:".length) : "";
+    if (!uuid.safeParse(id).success) {
+      context.addIssue({ code: "custom", message: "unknown intent" });
+      return z.NEVER;
+    }
+    return { upload: id.toLowerCase() };
+  }),
+]);
+
+export const queueActionSchema = z.object({
+  intent,
+  /** Selected rows (bulk delete); unknown values are dropped rather than failing the form. */
+  ids: z.array(z.string()).transform((ids) => [...new Set(ids.filter((id) => uuid.safeParse(id).success).map((id) => id.toLowerCase()))]),
+  /** The list's query string, to come back to the same filters and page. */
+  back: z
+    .string()
+    .optional()
+    .transform((search) => queueFiltersSearch(parseQueueFilters(new URLSearchParams(search?.startsWith("?") ? search.slice(1) : ""))) ),
+});
+
+export type QueueAction = z.infer<typeof queueActionSchema>;
+
+export function parseQueueAction(form: FormData) {
+  return queueActionSchema.safeParse({
+    intent: form.get("intent") ?? "",
+    ids: form.getAll("ids").map(String),
+    back: typeof form.get("back") === "string" ? String(form.get("back")) : undefined,
+  });
+}

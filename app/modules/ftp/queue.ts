@@ -1,0 +1,84 @@
+import { FILE_TYPES, type FileType, type QueueStatus } from "~db/schema";
+
+/**
+ * The pure side of the production file server queue (DESIGN §4.15–4.17, staff-partner-packer §4
+ * "FTP queue", §9): filters of the back-office page, labels, retry delays and how stored error
+ * messages are shown. Usable in the browser; the database side is queue.server.ts.
+ */
+
+/** Rows per page of /backoffice/ftp. */
+export const QUEUE_PAGE_SIZE = 50;
+/** The page refreshes itself this often while visible (JavaScript only). */
+export const QUEUE_REFRESH_MS = 5_000;
+
+export const STATUS_FILTERS = ["pending", "completed", "failed"] as const;
+export type StatusFilter = (typeof STATUS_FILTERS)[number];
+export const TYPE_FILTERS = ["all", ...FILE_TYPES] as const;
+export type TypeFilter = (typeof TYPE_FILTERS)[number];
+
+/** "Ожидает" lists the entries being sent as well: they are not delivered yet. */
+export const STATUSES_OF_FILTER: Record<StatusFilter, readonly QueueStatus[]> = {
+  pending: ["pending", "uploading"],
+  completed: ["completed"],
+  failed: ["failed"],
+};
+
+export interface QueueFilters {
+  status: StatusFilter;
+  type: TypeFilter;
+  page: number;
+}
+
+/** Reads the page's query string; anything unknown falls back to the defaults (pending, all types, page 1). */
+export function parseQueueFilters(params: URLSearchParams): QueueFilters {
+  const status = params.get("status");
+  const type = params.get("type");
+  const page = Number.parseInt(params.get("page") ?? "1", 10);
+  return {
+    status: (STATUS_FILTERS as readonly string[]).includes(status ?? "") ? (status as StatusFilter) : "pending",
+    type: (TYPE_FILTERS as readonly string[]).includes(type ?? "") ? (type as TypeFilter) : "all",
+    page: Number.isSafeInteger(page) && page >= 1 ? page : 1,
+  };
+}
+
+/** The query string of a filter state, leaving out defaults ("" for the default view). */
+export function queueFiltersSearch(filters: QueueFilters): string {
+  const params = new URLSearchParams();
+  if (filters.status !== "pending") params.set("status", filters.status);
+  if (filters.type !== "all") params.set("type", filters.type);
+  if (filters.page > 1) params.set("page", String(filters.page));
+  const search = params.toString();
+  return search ? `?${search}` : "";
+}
+
+export const queueStatusLabelKey = (status: QueueStatus) => `ftp.status.${status}`;
+export const fileTypeLabelKey = (type: FileType) => `ftp.fileType.${type}`;
+
+export const DEFAULT_RETRY_BASE_MS = 60_000;
+export const DEFAULT_RETRY_MAX_MS = 6 * 60 * 60_000;
+
+/**
+ * Exponential backoff after a failed attempt: base, 2 × base, 4 × base… capped at `maxMs`.
+ * `attempts` counts the attempt that just failed (1 after the first failure).
+ */
+export function retryDelayMs(attempts: number, baseMs = DEFAULT_RETRY_BASE_MS, maxMs = DEFAULT_RETRY_MAX_MS): number {
+  const exponent = Math.min(Math.max(attempts, 1) - 1, 30);
+  return Math.min(baseMs * 2 ** exponent, maxMs);
+}
+
+/** The spec's text for a file that could not be read from storage (§8), stored as the entry's error. */
+export const STORAGE_ERROR_PREFIX = "Ошибка загрузки файла из storage: ";
+
+export function storageErrorMessage(detail: string): string {
+  return `${STORAGE_ERROR_PREFIX}${detail}`;
+}
+
+/**
+ * How a stored error message is shown: storage errors through the translated spec text, anything
+ * else (messages of the SFTP server or the network) as it is, since it is a diagnostic.
+ */
+export function describeQueueError(message: string | null | undefined): { key: string; values: Record<string, string> } | null {
+  if (!message) return null;
+  if (message.startsWith(STORAGE_ERROR_PREFIX)) return { key: "ftp.errors.storage", values: { message: message.slice(STORAGE_ERROR_PREFIX.length) } };
+  return { key: "ftp.errors.server", values: { message } };
+}

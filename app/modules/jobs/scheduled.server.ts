@@ -1,0 +1,112 @@
+import { sql } from "kysely";
+import type { DB } from "~/modules/db/db.server";
+import { processQueue, type QueueDeps, type QueueSettings } from "~/modules/ftp/transfer.server";
+import type { FileStorage } from "~/modules/storage/storage.server";
+import { releaseExpiredOrderCodes } from "~/modules/orders/orders.server";
+import { purgeExpiredRateLimits } from "~/modules/security/rate-limit.server";
+import { sendStatusMails } from "~/modules/notifications/status-mail.server";
+import { purgeExpiredUploads } from "~/modules/uploads/tus.server";
+
+/**
+ * The scheduled job (DESIGN §4.8, §4.16–4.17): one run sends due files of the production file
+ * server queue for a bounded time, does a bounded amount of housekeeping and reports what it did.
+ * The cron route runs it whole; `npm run queue:work` and the in-process worker run the same two
+ * parts on their own rhythm (scheduler.server.ts).
+ */
+export const ABANDONED_DRAFT_DAYS = 30;
+
+export interface HousekeepingSummary {
+  abandonedDraftsDeleted: number;
+  storageFilesDeleted: number;
+  orderCodesReleased: number;
+  rateLimitsPurged: number;
+  sessionsExpired: number;
+  signInTokensPurged: number;
+  statusMailsSent: number;
+  ms: number;
+}
+
+export async function purgeAbandonedDrafts(db: DB, storage: FileStorage, limit = 100) {
+  const drafts = await db
+    .selectFrom("orders")
+    .select("id")
+    .where("status", "=", "draft")
+    .where("updated_at", "<", sql<Date>`now() - make_interval(days => ${ABANDONED_DRAFT_DAYS})`)
+    .orderBy("updated_at")
+    .limit(limit)
+    .execute();
+  let files = 0;
+  let deleted = 0;
+  for (const { id } of drafts) {
+    // Files first: a draft whose files could not be removed stays for the next run.
+    const keys = (await storage.list("orders", `order_${id}/`)).map((object) => object.key);
+    if (keys.length) await storage.delete("orders", keys);
+    files += keys.length;
+    const result = await db.deleteFrom("orders").where("id", "=", id).where("status", "=", "draft").executeTakeFirst();
+    deleted += Number(result.numDeletedRows);
+  }
+  return { deleted, files };
+}
+
+/** Drafts, order codes, rate limits, sessions, sign-in tokens. */
+export async function runHousekeeping(db: DB, storage: FileStorage): Promise<HousekeepingSummary> {
+  const started = Date.now();
+  const drafts = await purgeAbandonedDrafts(db, storage);
+  const orderCodesReleased = await releaseExpiredOrderCodes(db);
+  const rateLimitsPurged = await purgeExpiredRateLimits(db);
+  const sessions = await db.deleteFrom("sessions").where("expires_at", "<", sql<Date>`now()`).executeTakeFirst();
+  const tokens = await db.deleteFrom("sign_in_tokens").where("expires_at", "<", sql<Date>`now() - interval '1 day'`).executeTakeFirst();
+  const mails = await sendStatusMails(db);
+  await purgeExpiredUploads(); // partial resumable uploads older than a day (issue 4)
+  return {
+    abandonedDraftsDeleted: drafts.deleted,
+    storageFilesDeleted: drafts.files,
+    orderCodesReleased,
+    rateLimitsPurged,
+    sessionsExpired: Number(sessions.numDeletedRows),
+    signInTokensPurged: Number(tokens.numDeletedRows),
+    statusMailsSent: mails.sent,
+    ms: Date.now() - started,
+  };
+}
+
+export interface JobSummary extends HousekeepingSummary {
+  /** Queue entries claimed, delivered, failed and released (shutdown) in this run. */
+  claimed: number;
+  completed: number;
+  failed: number;
+  released: number;
+  /** Queue entries still to deliver after the run. */
+  remaining: number;
+}
+
+export interface ScheduledJobOptions {
+  /** How long the queue part may claim new entries. */
+  budgetMs: number;
+  /** How long files in flight may run past the budget before they are released. */
+  graceMs: number;
+}
+
+/** The whole job once: the queue for a bounded time, then housekeeping. One part failing does not skip the other. */
+export async function runScheduledJobs(deps: QueueDeps, settings: QueueSettings, options: ScheduledJobOptions): Promise<JobSummary> {
+  const started = Date.now();
+  const errors: unknown[] = [];
+  const queue = await processQueue(deps, settings, { budgetMs: options.budgetMs, graceMs: options.graceMs }).catch((error) => {
+    errors.push(error);
+    return null;
+  });
+  const housekeeping = await runHousekeeping(deps.db, deps.storage).catch((error) => {
+    errors.push(error);
+    return null;
+  });
+  if (!queue || !housekeeping) throw errors[0];
+  return {
+    ...housekeeping,
+    claimed: queue.claimed,
+    completed: queue.completed,
+    failed: queue.failed,
+    released: queue.released,
+    remaining: queue.remaining,
+    ms: Date.now() - started,
+  };
+}

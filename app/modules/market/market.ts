@@ -1,0 +1,38 @@
+import type { Language } from "~/modules/i18n/languages";
+
+/** Markets replace the specs' "production host" (DESIGN §3). */
+export type Market = "domestic" | "international";
+
+export interface MarketTraits {
+  currency: "rub" | "eur";
+  defaultLanguage: Language;
+  softMatrix: boolean;
+  /** Consent checkbox on step 3, minimum-order and monthly-discount notes. */
+  domesticNotices: boolean;
+  /** The two landing sections and the public-offer/data-consent footer links. */
+  legalLinks: boolean;
+}
+
+export const MARKET_TRAITS: Record<Market, MarketTraits> = {
+  domestic: { currency: "rub", defaultLanguage: "ru", softMatrix: true, domesticNotices: true, legalLinks: true },
+  international: { currency: "eur", defaultLanguage: "en", softMatrix: false, domesticNotices: false, legalLinks: false },
+};
+
+/** Host without port, lower-cased. */
+export function hostName(hostHeader: string | null | undefined): string {
+  const host = (hostHeader ?? "").trim().toLowerCase();
+  if (host.startsWith("[")) return host.slice(0, host.indexOf("]") + 1);
+  return host.split(":")[0] ?? "";
+}
+
+/**
+ * International when the host matches INTERNATIONAL_HOSTS: exact names, or `*.suffix` patterns
+ * (the default `*.com` matches any host ending in `.com`).
+ */
+export function marketForHost(hostHeader: string | null | undefined, internationalHosts: readonly string[]): Market {
+  const host = hostName(hostHeader);
+  const international = internationalHosts.some((pattern) =>
+    pattern.startsWith("*.") ? host.endsWith(pattern.slice(1)) && host.length > pattern.length - 1 : host === pattern,
+  );
+  return international ? "international" : "domestic";
+}

@@ -1,0 +1,15 @@
+/** Money is kept in integer minor units (kopecks, cents) everywhere (DESIGN §4.11). */
+export type CurrencyCode = "rub" | "eur";
+
+const LOCALES: Record<string, string> = { ru: "ru-RU", en: "en-GB", de: "de-DE", es: "es-ES", fr: "fr-FR", it: "it-IT" };
+
+/** Rubles without decimals, euros with them, grouped per the viewer's language. */
+export function formatMoney(minorUnits: number, currency: CurrencyCode, language = "ru"): string {
+  const major = minorUnits / 100;
+  return new Intl.NumberFormat(LOCALES[language] ?? "ru-RU", {
+    style: "currency",
+    currency: currency.toUpperCase(),
+    minimumFractionDigits: currency === "rub" ? 0 : 2,
+    maximumFractionDigits: currency === "rub" ? 0 : 2,
+  }).format(major);
+}

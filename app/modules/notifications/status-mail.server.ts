@@ -1,0 +1,77 @@
+import { sql } from "kysely";
+import type { DB } from "~/modules/db/db.server";
+import { getConfig } from "~/modules/config/config.server";
+import { remixI18n } from "~/modules/i18n/i18n.server";
+import { MARKET_TRAITS } from "~/modules/market/market";
+import { createMailer, type Mailer } from "~/modules/mail/mailer.server";
+import { longOrderNumber } from "~/modules/orders/orders.server";
+
+/**
+ * Status mails (DESIGN §4.32): when an order becomes paid, shipped or completed and its client's
+ * channel is e-mail, one short mail goes out per change. Driven by the status history: each row
+ * is claimed once (`notified_at`), so a retry or a second worker never sends it twice.
+ */
+export const NOTIFIED_STATUSES = ["paid", "shipped", "completed"] as const;
+
+let mailer: Mailer | undefined;
+
+export async function sendStatusMails(db: DB, options: { limit?: number; mailer?: Mailer; publicUrl?: string } = {}): Promise<{ sent: number; skipped: number }> {
+  const sender = options.mailer ?? (mailer ??= createMailer(getConfig()));
+  const claimed = await db
+    .updateTable("order_status_history")
+    .set({ notified_at: sql<Date>`now()` })
+    .where(
+      "id",
+      "in",
+      db
+        .selectFrom("order_status_history")
+        .select("id")
+        .where("notified_at", "is", null)
+        .orderBy("created_at")
+        .limit(options.limit ?? 50)
+        .forUpdate()
+        .skipLocked(),
+    )
+    .returning(["id", "order_id", "to_status", "tracking_number"])
+    .execute();
+  let sent = 0;
+  let skipped = 0;
+  for (const change of claimed) {
+    if (!(NOTIFIED_STATUSES as readonly string[]).includes(change.to_status)) {
+      skipped++;
+      continue;
+    }
+    const order = await db.selectFrom("orders").select(["id", "email", "market"]).where("id", "=", change.order_id).executeTakeFirst();
+    if (!order?.email) {
+      skipped++;
+      continue;
+    }
+    const settings = await db.selectFrom("client_settings").select("notification_channel").where("email", "=", order.email).executeTakeFirst();
+    if ((settings?.notification_channel ?? "email") !== "email") {
+      skipped++;
+      continue;
+    }
+    const t = await remixI18n.getFixedT(MARKET_TRAITS[order.market].defaultLanguage, "common");
+    const number = longOrderNumber(order.id);
+    const status = t(`orderStatus.${change.to_status}`);
+    const base = options.publicUrl ?? getConfig().publicUrl ?? "";
+    try {
+      await sender.send({
+        to: order.email,
+        subject: t("notifications.subject", { number, status }),
+        text: t("notifications.text", {
+          number,
+          status,
+          tracking: change.tracking_number ? t("notifications.tracking", { number: change.tracking_number }) : "",
+          link: `${base}/cabinet`,
+        }),
+      });
+      sent++;
+    } catch (error) {
+      // Give it back to the next run.
+      console.error("status mail failed:", error);
+      await db.updateTable("order_status_history").set({ notified_at: null }).where("id", "=", change.id).execute();
+    }
+  }
+  return { sent, skipped };
+}

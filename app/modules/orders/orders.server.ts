@@ -1,0 +1,172 @@
+import { randomUUID } from "node:crypto";
+import { sql } from "kysely";
+import type { Currency, MarketColumn, Order, OrderStatus } from "~db/schema";
+import type { DB } from "~/modules/db/db.server";
+import { type Actor, checkTransition } from "./status";
+
+/** The order code names folders on the production file server: the first 4 characters of the id. */
+export const orderCode = (orderId: string) => orderId.slice(0, 4);
+/** Order numbers as shown: 4 characters in titles and cards, 6 in summaries and payments. */
+export const shortOrderNumber = (orderId: string) => orderId.slice(0, 4).toUpperCase();
+export const longOrderNumber = (orderId: string) => orderId.slice(0, 6).toUpperCase();
+
+
+export interface NewOrderInput {
+  market: MarketColumn;
+  currency: Currency;
+  email?: string | null;
+  fullName?: string | null;
+  phone?: string | null;
+  address?: string | null;
+  /** Lets tests and the seed create orders in the past. */
+  createdAt?: Date;
+}
+
+export class OrderCodeExhaustedError extends Error {
+  constructor() {
+    super("Could not reserve a free order code");
+  }
+}
+
+const MAX_CODE_ATTEMPTS = 50;
+
+/**
+ * Creates a draft order with its order code reserved in the same transaction (DESIGN §4.6).
+ * A code still held by another order (or not yet released) draws a new id.
+ */
+export async function createOrder(db: DB, input: NewOrderInput, actor: Actor): Promise<Order> {
+  for (let attempt = 0; attempt < MAX_CODE_ATTEMPTS; attempt++) {
+    const id = randomUUID();
+    const code = orderCode(id);
+    const created = await db.transaction().execute(async (trx) => {
+      // A code whose year has passed is free again; the old order keeps its code column.
+      await trx.deleteFrom("order_codes").where("code", "=", code).where("release_after", "<", sql<Date>`now()`).execute();
+      const reserved = await trx
+        .insertInto("order_codes")
+        .values({ code, ...(input.createdAt ? { reserved_at: input.createdAt, release_after: addDays(input.createdAt, 365) } : {}) })
+        .onConflict((oc) => oc.column("code").doNothing())
+        .returning("code")
+        .executeTakeFirst();
+      if (!reserved) return null;
+      const order = await trx
+        .insertInto("orders")
+        .values({
+          id,
+          code,
+          status: "draft",
+          market: input.market,
+          currency: input.currency,
+          email: normalizeEmail(input.email),
+          full_name: input.fullName ?? null,
+          phone: input.phone ?? null,
+          address: input.address ?? null,
+          ...(input.createdAt ? { created_at: input.createdAt, updated_at: input.createdAt } : {}),
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      await trx.updateTable("order_codes").set({ order_id: id }).where("code", "=", code).execute();
+      await trx
+        .insertInto("order_status_history")
+        .values({ order_id: id, from_status: null, to_status: "draft", actor: actor.label, ...(input.createdAt ? { created_at: input.createdAt } : {}) })
+        .execute();
+      return order;
+    });
+    if (created) return created;
+  }
+  throw new OrderCodeExhaustedError();
+}
+
+export class OrderTransitionError extends Error {
+  constructor(
+    public readonly from: OrderStatus,
+    public readonly to: OrderStatus,
+    public readonly reason: string,
+  ) {
+    super(`Order cannot go from ${from} to ${to}: ${reason}`);
+    this.name = "OrderTransitionError";
+  }
+}
+
+export class OrderNotFoundError extends Error {
+  constructor(public readonly orderId: string) {
+    super(`Order ${orderId} not found`);
+    this.name = "OrderNotFoundError";
+  }
+}
+
+export interface StatusChange {
+  order: Order;
+  changed: boolean;
+}
+
+/**
+ * Moves an order to another status under a row lock and records who did it.
+ * Asking for the status the order already has changes nothing (a webhook delivered twice).
+ */
+export async function changeOrderStatus(
+  db: DB,
+  orderId: string,
+  to: OrderStatus,
+  actor: Actor,
+  details: { note?: string | null; trackingNumber?: string | null; at?: Date } = {},
+): Promise<StatusChange> {
+  return db.transaction().execute(async (trx) => {
+    const current = await trx.selectFrom("orders").selectAll().where("id", "=", orderId).forUpdate().executeTakeFirst();
+    if (!current) throw new OrderNotFoundError(orderId);
+    if (current.status === to) return { order: current, changed: false };
+    const check = checkTransition(current.status, to, actor.kind, details);
+    if (!check.ok) throw new OrderTransitionError(current.status, to, check.reason);
+    const at = details.at ?? new Date();
+    const order = await trx
+      .updateTable("orders")
+      .set({
+        status: to,
+        updated_at: at,
+        ...(to === "paid" ? { paid_at: at } : {}),
+        ...(to === "shipped" ? { tracking_number: details.trackingNumber!.trim() } : {}),
+      })
+      .where("id", "=", orderId)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    await trx
+      .insertInto("order_status_history")
+      .values({
+        order_id: orderId,
+        from_status: current.status,
+        to_status: to,
+        actor: actor.label,
+        note: details.note?.trim() || null,
+        tracking_number: to === "shipped" ? details.trackingNumber!.trim() : null,
+        created_at: at,
+      })
+      .execute();
+    return { order, changed: true };
+  });
+}
+
+export async function findOrder(db: DB, orderId: string): Promise<Order | undefined> {
+  if (!isUuid(orderId)) return undefined;
+  return db.selectFrom("orders").selectAll().where("id", "=", orderId).executeTakeFirst();
+}
+
+export async function orderHistory(db: DB, orderId: string) {
+  return db.selectFrom("order_status_history").selectAll().where("order_id", "=", orderId).orderBy("created_at").orderBy("id").execute();
+}
+
+/** Order codes are released a year after their order was created (DESIGN §4.6). */
+export async function releaseExpiredOrderCodes(db: DB): Promise<number> {
+  const result = await db.deleteFrom("order_codes").where("release_after", "<", sql<Date>`now()`).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export const isUuid = (value: string) => UUID.test(value);
+
+export function normalizeEmail(email: string | null | undefined): string | null {
+  const value = email?.trim().toLowerCase();
+  return value ? value : null;
+}
+
+function addDays(date: Date, days: number) {
+  return new Date(date.getTime() + days * 86_400_000);
+}

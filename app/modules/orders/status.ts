@@ -1,0 +1,77 @@
+import { ORDER_STATUSES, type OrderStatus } from "~db/schema";
+
+/**
+ * The order state machine (DESIGN §4.1–4.3). Pure: no database, usable on both sides.
+ * Every change goes through `checkTransition`; orders.server.ts applies it with history.
+ */
+
+export { ORDER_STATUSES, type OrderStatus };
+
+/** Who asks for a change. `payment` means a payment verified with the provider. */
+export type ActorKind = "customer" | "staff" | "payment" | "system";
+
+export interface Actor {
+  kind: ActorKind;
+  /** Recorded in history: the user's e-mail, "back-office password (ip)", a provider name… */
+  label: string;
+}
+
+interface Rule {
+  from: OrderStatus;
+  to: OrderStatus;
+  by: readonly ActorKind[];
+  requires?: "note" | "trackingNumber";
+}
+
+export const TRANSITIONS: readonly Rule[] = [
+  { from: "draft", to: "pending", by: ["customer", "staff"] },
+  { from: "pending", to: "draft", by: ["customer", "staff"] },
+  { from: "pending", to: "paid", by: ["payment"] },
+  { from: "paid", to: "processing", by: ["staff"] },
+  { from: "processing", to: "shipped", by: ["staff"], requires: "trackingNumber" },
+  { from: "shipped", to: "completed", by: ["staff"] },
+  { from: "paid", to: "completed", by: ["staff"] },
+  { from: "processing", to: "completed", by: ["staff"] },
+  { from: "draft", to: "cancelled", by: ["staff"] },
+  { from: "pending", to: "cancelled", by: ["staff"] },
+  { from: "paid", to: "cancelled", by: ["staff"], requires: "note" },
+  { from: "processing", to: "cancelled", by: ["staff"], requires: "note" },
+];
+
+/** Orders that were paid for: rewards, client sums, "ever paid" marks, statistics. */
+export const PAID_SET: readonly OrderStatus[] = ["paid", "processing", "shipped", "completed"];
+/** Orders that make an e-mail an existing customer (no new-customer discount). */
+export const EXISTING_CUSTOMER_SET: readonly OrderStatus[] = ["pending", ...PAID_SET];
+/** Composition and total are frozen outside draft (DESIGN §4.3). */
+export const EDITABLE_STATUSES: readonly OrderStatus[] = ["draft"];
+
+export const isPaid = (status: OrderStatus) => PAID_SET.includes(status);
+export const isEditable = (status: OrderStatus) => EDITABLE_STATUSES.includes(status);
+/** "Pay order" shows only for a pending order with something to pay. */
+export const canPay = (status: OrderStatus, totalCost: number | null) => status === "pending" && (totalCost ?? 0) > 0;
+
+export type TransitionCheck =
+  | { ok: true }
+  | { ok: false; reason: "not_allowed" | "actor_not_allowed" | "note_required" | "tracking_required" };
+
+export function checkTransition(
+  from: OrderStatus,
+  to: OrderStatus,
+  actor: ActorKind,
+  details: { note?: string | null; trackingNumber?: string | null } = {},
+): TransitionCheck {
+  const rule = TRANSITIONS.find((candidate) => candidate.from === from && candidate.to === to);
+  if (!rule) return { ok: false, reason: "not_allowed" };
+  if (!rule.by.includes(actor)) return { ok: false, reason: "actor_not_allowed" };
+  if (rule.requires === "note" && !details.note?.trim()) return { ok: false, reason: "note_required" };
+  if (rule.requires === "trackingNumber" && !details.trackingNumber?.trim()) return { ok: false, reason: "tracking_required" };
+  return { ok: true };
+}
+
+/** Statuses an actor may move an order to from its current status (for buttons). */
+export function nextStatuses(from: OrderStatus, actor: ActorKind): OrderStatus[] {
+  return TRANSITIONS.filter((rule) => rule.from === from && rule.by.includes(actor)).map((rule) => rule.to);
+}
+
+/** Translation key of a status label ("Ожидает оплаты", "В работе"…). */
+export const statusLabelKey = (status: OrderStatus) => `orderStatus.${status}` as const;

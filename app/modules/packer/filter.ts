@@ -1,0 +1,36 @@
+import type { OrderStatus } from "~db/schema";
+import { ORDER_STATUSES } from "~/modules/orders/status";
+
+/** The packer list's search, status filter and page, read from and written to the query string. */
+export interface PackerFilter {
+  q: string;
+  status: OrderStatus | null;
+  page: number;
+}
+
+/** The packer never sees drafts (staff-partner-packer §4). */
+export const PACKER_STATUSES: readonly OrderStatus[] = ORDER_STATUSES.filter((status) => status !== "draft");
+
+export function parsePackerFilter(params: URLSearchParams): PackerFilter {
+  const status = params.get("status");
+  return {
+    q: (params.get("q") ?? "").trim().slice(0, 100),
+    status: PACKER_STATUSES.includes(status as OrderStatus) ? (status as OrderStatus) : null,
+    page: Math.min(10_000, Math.max(1, Number.parseInt(params.get("page") ?? "1", 10) || 1)),
+  };
+}
+
+/** "?q=…&status=…&page=…" with defaults left out ("" for the plain list). */
+export function filterQuery(filter: PackerFilter, page = filter.page): string {
+  const params = new URLSearchParams();
+  if (filter.q) params.set("q", filter.q);
+  if (filter.status) params.set("status", filter.status);
+  if (page > 1) params.set("page", String(page));
+  const query = params.toString();
+  return query ? `?${query}` : "";
+}
+
+/** Where the packer goes back to after a form: the list with the filter it had, nothing else. */
+export function packerListUrl(query: string | null, anchor?: string): string {
+  return `/packer${filterQuery(parsePackerFilter(new URLSearchParams(query ?? "")))}${anchor ? `#${anchor}` : ""}`;
+}

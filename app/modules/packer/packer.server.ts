@@ -1,0 +1,132 @@
+import { sql } from "kysely";
+import { FILE_TYPES, type FileType, type OrderStatus } from "~db/schema";
+import type { DB } from "~/modules/db/db.server";
+import { shortOrderNumber } from "~/modules/orders/orders.server";
+import { getStorage } from "~/modules/storage/storage.server";
+import { filesOf } from "~/modules/wizard/wizard.server";
+import { comparePatientFolders } from "./bag-labels";
+import type { PackerFilter } from "./filter";
+import { isLogoFolder, logoFolder, logoKey } from "./logo-names.server";
+
+/**
+ * What the packer station reads (DESIGN §4.25): non-draft orders with their number, client, address,
+ * patients and file names — never prices, payments, phones, comments or anything else of the
+ * back-office. Every query here selects its columns by name for that reason.
+ */
+
+export const PACKER_PAGE_SIZE = 50;
+/** The built-in logo, for clients without one (public/packer-logo.svg). */
+export const DEFAULT_LOGO_URL = "/packer-logo.svg";
+
+export interface PackerPatient {
+  name: string;
+  folder: string;
+  /** Original file names per kind, in upload order. */
+  files: Record<FileType, string[]>;
+}
+
+export interface PackerOrder {
+  id: string;
+  /** 4 characters, as packers and labels show it (DESIGN §4.6). */
+  number: string;
+  /** The order code naming its folder on the production file server. */
+  code: string;
+  status: OrderStatus;
+  client: string | null;
+  email: string | null;
+  address: string | null;
+  /** Sorted by the numeric prefix of the folder name. */
+  patients: PackerPatient[];
+}
+
+const ORDER_COLUMNS = ["orders.id", "orders.code", "orders.status", "orders.full_name", "orders.email", "orders.address"] as const;
+
+const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
+
+async function patientsOf(db: DB, orderIds: string[]): Promise<Map<string, PackerPatient[]>> {
+  const byOrder = new Map<string, PackerPatient[]>(orderIds.map((id) => [id, []]));
+  if (orderIds.length === 0) return byOrder;
+  const rows = await db
+    .selectFrom("orders_patients")
+    .select(["order_id", "patient_name", "folder_name", "matrix_files_info", "aligner_files_info", "retainer_files_info"])
+    .where("order_id", "in", orderIds)
+    .orderBy("created_at")
+    .execute();
+  for (const row of rows) {
+    const files = Object.fromEntries(FILE_TYPES.map((type) => [type, filesOf(row, type).map((file) => file.originalName)])) as Record<FileType, string[]>;
+    byOrder.get(row.order_id)?.push({ name: row.patient_name, folder: row.folder_name, files });
+  }
+  for (const patients of byOrder.values()) patients.sort((a, b) => comparePatientFolders(a.folder, b.folder));
+  return byOrder;
+}
+
+type OrderRow = { id: string; code: string; status: OrderStatus; full_name: string | null; email: string | null; address: string | null };
+
+function toPackerOrder(row: OrderRow, patients: PackerPatient[]): PackerOrder {
+  return { id: row.id, number: shortOrderNumber(row.id), code: row.code, status: row.status, client: row.full_name, email: row.email, address: row.address, patients };
+}
+
+/** Non-draft orders, newest first, filtered by order number, client or patient and by status; one page. */
+export async function listPackerOrders(db: DB, filter: PackerFilter): Promise<{ orders: PackerOrder[]; hasMore: boolean }> {
+  let query = db.selectFrom("orders").select(ORDER_COLUMNS).where("orders.status", "!=", "draft");
+  if (filter.status) query = query.where("orders.status", "=", filter.status);
+  if (filter.q) {
+    const pattern = likePattern(filter.q);
+    const prefix = `${filter.q.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
+    query = query.where((eb) =>
+      eb.or([
+        eb(sql<string>`orders.id::text`, "ilike", prefix),
+        eb("orders.full_name", "ilike", pattern),
+        eb("orders.email", "ilike", pattern),
+        eb.exists(eb.selectFrom("orders_patients").select(sql`1`.as("one")).whereRef("orders_patients.order_id", "=", "orders.id").where("orders_patients.patient_name", "ilike", pattern)),
+      ]),
+    );
+  }
+  const rows = await query
+    .orderBy("orders.created_at", "desc")
+    .orderBy("orders.id")
+    .limit(PACKER_PAGE_SIZE + 1)
+    .offset((filter.page - 1) * PACKER_PAGE_SIZE)
+    .execute();
+  const page = rows.slice(0, PACKER_PAGE_SIZE);
+  const patients = await patientsOf(
+    db,
+    page.map((row) => row.id),
+  );
+  return { orders: page.map((row) => toPackerOrder(row, patients.get(row.id) ?? [])), hasMore: rows.length > PACKER_PAGE_SIZE };
+}
+
+/** One non-draft order for its labels; null for a draft, an unknown id or something that is not an id. */
+export async function getPackerOrder(db: DB, orderId: string): Promise<PackerOrder | null> {
+  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(orderId)) return null;
+  const row = await db.selectFrom("orders").select(ORDER_COLUMNS).where("orders.id", "=", orderId).where("orders.status", "!=", "draft").executeTakeFirst();
+  if (!row) return null;
+  const patients = await patientsOf(db, [row.id]);
+  return toPackerOrder(row, patients.get(row.id) ?? []);
+}
+
+/** The logo URL of each e-mail: the stored logo (versioned by its time, so a replaced logo shows at once), else the built-in one. */
+export async function logoUrls(emails: Iterable<string | null>): Promise<Map<string, string>> {
+  const wanted = [...new Set([...emails].filter((email): email is string => Boolean(email)))];
+  const urls = new Map<string, string>();
+  if (wanted.length === 0) return urls;
+  const stored = new Map((await getStorage().list("logos")).map((object) => [object.key, object.lastModified.getTime()]));
+  for (const email of wanted) {
+    const version = stored.get(logoKey(email));
+    urls.set(email, version === undefined ? DEFAULT_LOGO_URL : `/packer/logos/${logoFolder(email)}?v=${version}`);
+  }
+  return urls;
+}
+
+/** The storage key behind a logo URL's folder, or null when the folder is not one `logoFolder` makes. */
+export function logoKeyOfFolder(folder: string): string | null {
+  if (!isLogoFolder(folder)) return null;
+  return `${folder}/${folder.slice(0, -9)}`;
+}
+
+/** The logo URL of one client (box label): the stored logo, else the built-in one. */
+export async function logoUrl(email: string | null): Promise<string> {
+  if (!email) return DEFAULT_LOGO_URL;
+  const stored = await getStorage().head("logos", logoKey(email));
+  return stored ? `/packer/logos/${logoFolder(email)}?v=${stored.lastModified.getTime()}` : DEFAULT_LOGO_URL;
+}

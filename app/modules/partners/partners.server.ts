@@ -1,0 +1,169 @@
+import { randomInt } from "node:crypto";
+import { sql } from "kysely";
+import type { DB } from "~/modules/db/db.server";
+import { normalizeEmail, shortOrderNumber } from "~/modules/orders/orders.server";
+import { PAID_SET } from "~/modules/orders/status";
+import type { OrderStatus } from "~db/schema";
+import { drawPartnerCode } from "./codes";
+import type { ActivityFilter, ContactsInput, ReferralStatusFilter } from "./validation";
+
+/**
+ * The partner side (staff-partner-packer §2 "/partner", §4 "Partner code"): one code per e-mail,
+ * drawn on the first visit; the economics come from the SQL views (partner_balance_summary,
+ * partner_affiliate_order_stats), never from application arithmetic.
+ */
+
+export type PartnerCode = NonNullable<Awaited<ReturnType<typeof findPartnerCode>>>;
+
+const CODE_COLUMNS = [
+  "id",
+  "code",
+  "user_email",
+  "user_name",
+  "contact_email",
+  "contact_phone",
+  "offer_accepted_at",
+  "reward_percentage",
+  "created_at",
+] as const;
+
+/** Statuses a referral's order is listed with: everything past the draft, except cancelled. */
+export const LISTED_STATUSES: readonly OrderStatus[] = ["pending", ...PAID_SET];
+const PAID_LIST = sql.join(PAID_SET.map((status) => sql.lit(status)));
+
+export async function findPartnerCode(db: DB, email: string) {
+  return db.selectFrom("partner_codes").select(CODE_COLUMNS).where("user_email", "=", normalizeEmail(email)!).executeTakeFirst();
+}
+
+/**
+ * The user's code, created on the first visit. `user_email` is unique, so there is never a second
+ * code per e-mail: two first visits at once both end with the code that was inserted first
+ * (the spec's "duplicates are deleted, keeping the first"). A drawn code that is taken is redrawn.
+ */
+export async function ensurePartnerCode(db: DB, email: string, randomIndex: (n: number) => number = randomInt) {
+  const owner = normalizeEmail(email)!;
+  for (let attempt = 0; attempt < 20; attempt++) {
+    const existing = await findPartnerCode(db, owner);
+    if (existing) return existing;
+    const inserted = await db
+      .insertInto("partner_codes")
+      .values({ code: drawPartnerCode(randomIndex), user_email: owner })
+      .onConflict((oc) => oc.doNothing())
+      .returning(CODE_COLUMNS)
+      .executeTakeFirst();
+    if (inserted) return inserted;
+  }
+  throw new Error("no free partner code after 20 draws");
+}
+
+export async function savePartnerName(db: DB, partnerCodeId: string, name: string): Promise<void> {
+  await db.updateTable("partner_codes").set({ user_name: name }).where("id", "=", partnerCodeId).executeTakeFirstOrThrow();
+}
+
+/** Contacts; the offer's acceptance time is set once, at the first acceptance, and kept afterwards. */
+export async function savePartnerContacts(db: DB, partnerCodeId: string, input: ContactsInput): Promise<void> {
+  await db
+    .updateTable("partner_codes")
+    .set({
+      contact_email: input.contactEmail,
+      contact_phone: input.contactPhone,
+      offer_accepted_at: input.acceptOffer ? sql<Date>`coalesce(offer_accepted_at, now())` : sql<Date>`offer_accepted_at`,
+    })
+    .where("id", "=", partnerCodeId)
+    .executeTakeFirstOrThrow();
+}
+
+export interface Balance {
+  accrued: number;
+  paid: number;
+  due: number;
+}
+
+export async function partnerBalance(db: DB, partnerCodeId: string): Promise<Balance> {
+  const row = await db
+    .selectFrom("partner_balance_summary")
+    .select(["accrued_total", "paid_total", "due_total"])
+    .where("partner_code_id", "=", partnerCodeId)
+    .executeTakeFirst();
+  return { accrued: Number(row?.accrued_total ?? 0), paid: Number(row?.paid_total ?? 0), due: Number(row?.due_total ?? 0) };
+}
+
+export async function referralCounts(db: DB, partnerCodeId: string): Promise<{ total: number; active: number }> {
+  const row = await db
+    .selectFrom("partner_affiliate_order_stats")
+    .select([sql<number>`count(*)::int`.as("total"), sql<number>`(count(*) filter (where is_active))::int`.as("active")])
+    .where("partner_code_id", "=", partnerCodeId)
+    .executeTakeFirstOrThrow();
+  return { total: Number(row.total), active: Number(row.active) };
+}
+
+export interface ReferralOrderQuery {
+  search: string;
+  status: ReferralStatusFilter | null;
+  activity: ActivityFilter | null;
+  page: number;
+  pageSize: number;
+}
+
+/** `%text%` for ILIKE with the pattern characters escaped. */
+export const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/**
+ * Orders of the partner's referrals, newest first: searchable by name, e-mail and order number,
+ * filtered by status and by the referral's activity. `counts` marks an order that earns a reward.
+ */
+export async function referralOrders(db: DB, partnerCodeId: string, query: ReferralOrderQuery) {
+  let select = db
+    .selectFrom("orders as o")
+    .innerJoin("partner_affiliate_order_stats as s", "s.affiliate_email", "o.email")
+    .where("s.partner_code_id", "=", partnerCodeId)
+    .where("o.status", "in", LISTED_STATUSES);
+  if (query.status) select = select.where("o.status", "=", query.status);
+  if (query.activity) select = select.where("s.is_active", "=", query.activity === "active");
+  if (query.search) {
+    const pattern = likePattern(query.search);
+    const number = query.search.toLowerCase().replace(/^#|^№/, "").trim();
+    select = select.where((eb) =>
+      eb.or([
+        eb("o.full_name", "ilike", pattern),
+        eb("o.email", "ilike", pattern),
+        ...(/^[0-9a-f]{1,8}$/.test(number) ? [eb(sql<string>`o.id::text`, "like", `${number}%`)] : []),
+      ]),
+    );
+  }
+  const rows = await select
+    .select([
+      "o.id",
+      "o.status",
+      "o.full_name",
+      "o.email",
+      "o.total_cost",
+      "o.currency",
+      "o.created_at",
+      "o.paid_at",
+      "s.is_active",
+      "s.expires_at",
+      sql<boolean>`coalesce(o.status in (${PAID_LIST}) and o.currency = 'rub' and o.paid_at < s.expires_at, false)`.as("counts"),
+    ])
+    .orderBy("o.created_at", "desc")
+    .orderBy("o.id")
+    .limit(query.pageSize + 1)
+    .offset((query.page - 1) * query.pageSize)
+    .execute();
+  return {
+    hasMore: rows.length > query.pageSize,
+    orders: rows.slice(0, query.pageSize).map((row) => ({
+      id: row.id,
+      number: shortOrderNumber(row.id),
+      status: row.status,
+      client: row.full_name,
+      email: row.email,
+      total: row.total_cost === null ? null : Number(row.total_cost),
+      currency: row.currency,
+      createdAt: row.created_at.toISOString(),
+      active: row.is_active,
+      expiresAt: row.expires_at ? new Date(row.expires_at).toISOString() : null,
+      counts: Boolean(row.counts),
+    })),
+  };
+}

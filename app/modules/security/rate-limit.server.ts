@@ -1,0 +1,49 @@
+import { sql } from "kysely";
+import type { DB } from "~/modules/db/db.server";
+
+export interface RateLimitResult {
+  allowed: boolean;
+  count: number;
+  retryAfterSeconds: number;
+}
+
+/**
+ * Counts `amount` (one hit, or e.g. megabytes) against `key` in a fixed window, atomically, in PostgreSQL (shared by every app
+ * instance). Allowed while the count stays within `limit`.
+ */
+export async function hitRateLimit(db: DB, key: string, limit: number, windowSeconds: number, amount = 1): Promise<RateLimitResult> {
+  const window = sql`make_interval(secs => ${windowSeconds})`;
+  const row = await db
+    .insertInto("rate_limits")
+    .values({ key, count: amount, window_started_at: sql`now()`, expires_at: sql`now() + ${window}` })
+    .onConflict((oc) =>
+      oc.column("key").doUpdateSet({
+        count: sql`case when rate_limits.expires_at <= now() then ${amount}::int else rate_limits.count + ${amount}::int end`,
+        window_started_at: sql`case when rate_limits.expires_at <= now() then now() else rate_limits.window_started_at end`,
+        expires_at: sql`case when rate_limits.expires_at <= now() then now() + ${window} else rate_limits.expires_at end`,
+      }),
+    )
+    .returning(["count", sql<number>`greatest(0, ceil(extract(epoch from (expires_at - now()))))::int`.as("retry_after")])
+    .executeTakeFirstOrThrow();
+  return { allowed: row.count <= limit, count: row.count, retryAfterSeconds: Number(row.retry_after) };
+}
+
+/** Whether `key` is already over its limit, without counting a hit. */
+export async function isRateLimited(db: DB, key: string, limit: number): Promise<boolean> {
+  const row = await db
+    .selectFrom("rate_limits")
+    .select("count")
+    .where("key", "=", key)
+    .where("expires_at", ">", sql<Date>`now()`)
+    .executeTakeFirst();
+  return (row?.count ?? 0) >= limit;
+}
+
+export async function clearRateLimit(db: DB, key: string) {
+  await db.deleteFrom("rate_limits").where("key", "=", key).execute();
+}
+
+export async function purgeExpiredRateLimits(db: DB): Promise<number> {
+  const result = await db.deleteFrom("rate_limits").where("expires_at", "<", sql<Date>`now()`).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

@@ -1,0 +1,151 @@
+import {
+  CreateBucketCommand,
+  DeleteObjectsCommand,
+  GetObjectCommand,
+  HeadBucketCommand,
+  HeadObjectCommand,
+  ListObjectsV2Command,
+  S3Client,
+  S3ServiceException,
+} from "@aws-sdk/client-s3";
+import { Upload } from "@aws-sdk/lib-storage";
+import { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import type { AppConfig } from "~/modules/config/config.server";
+import { ByteCounter } from "./body-length";
+import { assertValidKey, assertValidPrefix } from "./keys";
+import type { BucketName, FileStorage, ListedObject, PutOptions } from "./storage.server";
+
+type S3StorageConfig = Extract<AppConfig["storage"], { kind: "s3" }>;
+
+// lib-storage holds up to QUEUE_SIZE parts of PART_SIZE in memory per upload (plus the one being
+// filled). 5 MiB is S3's minimum part size; bodies arrive from browsers far slower than S3 takes
+// them, so two parts in flight keep up while several uploads at once stay cheap.
+const PART_SIZE = 5 * 1024 * 1024;
+const QUEUE_SIZE = 2;
+const DELETE_BATCH = 100;
+
+function isNotFound(error: unknown): boolean {
+  if (!(error instanceof S3ServiceException)) return false;
+  return error.name === "NoSuchKey" || error.name === "NotFound" || error.name === "NoSuchBucket" || error.$metadata.httpStatusCode === 404;
+}
+
+export function createS3Client(config: S3StorageConfig): S3Client {
+  return new S3Client({
+    endpoint: config.endpoint,
+    region: config.region,
+    credentials: { accessKeyId: config.accessKeyId, secretAccessKey: config.secretAccessKey },
+    forcePathStyle: config.forcePathStyle,
+    // The SDK's default checksums wrap streamed bodies in aws-chunked framing, which some
+    // S3-compatible servers (s3rver among them) store as data. Only checksum where S3 demands it.
+    requestChecksumCalculation: "WHEN_REQUIRED",
+    responseChecksumValidation: "WHEN_REQUIRED",
+  });
+}
+
+export function createS3Storage(config: S3StorageConfig, buckets: AppConfig["buckets"], client = createS3Client(config)): FileStorage {
+  const bucketName = (bucket: BucketName) => buckets[bucket];
+
+  return {
+    kind: "s3",
+
+    async put(bucket: BucketName, key: string, body: Readable, options: PutOptions = {}) {
+      assertValidKey(key);
+      const counter = new ByteCounter(options.contentLength);
+      const upload = new Upload({
+        client,
+        params: { Bucket: bucketName(bucket), Key: key, Body: counter, ContentType: options.contentType },
+        partSize: PART_SIZE,
+        queueSize: QUEUE_SIZE,
+        leavePartsOnError: false, // abort the multipart upload so no half object or orphan parts remain
+      });
+      const pumping = pipeline(body, counter);
+      const uploading = upload.done().catch((error: unknown) => {
+        // Stop reading the source when S3 gave up, otherwise the pipeline waits forever.
+        counter.destroy(error instanceof Error ? error : new Error(String(error)));
+        throw error;
+      });
+      const [pumped, uploaded] = await Promise.allSettled([pumping, uploading]);
+      if (pumped.status === "rejected") throw pumped.reason;
+      if (uploaded.status === "rejected") throw uploaded.reason;
+      return { size: counter.bytes };
+    },
+
+    async get(bucket: BucketName, key: string) {
+      assertValidKey(key);
+      try {
+        const response = await client.send(new GetObjectCommand({ Bucket: bucketName(bucket), Key: key }));
+        if (!(response.Body instanceof Readable)) throw new Error("S3 GetObject returned no Node.js stream");
+        return { body: response.Body, size: response.ContentLength ?? 0, contentType: response.ContentType };
+      } catch (error) {
+        if (isNotFound(error)) return null;
+        throw error;
+      }
+    },
+
+    async head(bucket: BucketName, key: string) {
+      assertValidKey(key);
+      try {
+        const response = await client.send(new HeadObjectCommand({ Bucket: bucketName(bucket), Key: key }));
+        return { size: response.ContentLength ?? 0, contentType: response.ContentType, lastModified: response.LastModified ?? new Date(0) };
+      } catch (error) {
+        if (isNotFound(error)) return null;
+        throw error;
+      }
+    },
+
+    async delete(bucket: BucketName, keys: string[]) {
+      for (const key of keys) assertValidKey(key);
+      for (let start = 0; start < keys.length; start += DELETE_BATCH) {
+        const batch = keys.slice(start, start + DELETE_BATCH);
+        const response = await client.send(
+          new DeleteObjectsCommand({
+            Bucket: bucketName(bucket),
+            Delete: { Objects: batch.map((Key) => ({ Key })), Quiet: true },
+          }),
+        );
+        // DeleteObjects answers 200 even when single keys fail; surface those.
+        const failed = response.Errors ?? [];
+        if (failed.length > 0) {
+          const details = failed.map((failure) => `${failure.Key}: ${failure.Code} ${failure.Message ?? ""}`.trim());
+          throw new Error(`S3 could not delete ${failed.length} object(s): ${details.join("; ")}`);
+        }
+      }
+    },
+
+    async list(bucket: BucketName, prefix = "") {
+      assertValidPrefix(prefix);
+      const found: ListedObject[] = [];
+      let continuationToken: string | undefined;
+      do {
+        const page = await client.send(
+          new ListObjectsV2Command({ Bucket: bucketName(bucket), Prefix: prefix || undefined, ContinuationToken: continuationToken }),
+        );
+        for (const object of page.Contents ?? []) {
+          if (object.Key === undefined) continue;
+          found.push({ key: object.Key, size: object.Size ?? 0, lastModified: object.LastModified ?? new Date(0) });
+        }
+        continuationToken = page.IsTruncated ? page.NextContinuationToken : undefined;
+      } while (continuationToken);
+      return found;
+    },
+
+    async ensureBuckets() {
+      for (const name of new Set(Object.values(buckets))) {
+        try {
+          await client.send(new HeadBucketCommand({ Bucket: name }));
+          continue;
+        } catch (error) {
+          if (!isNotFound(error)) throw error;
+        }
+        try {
+          await client.send(new CreateBucketCommand({ Bucket: name }));
+        } catch (error) {
+          // Another instance starting at the same time may have created it first.
+          if (error instanceof S3ServiceException && error.name === "BucketAlreadyOwnedByYou") continue;
+          throw error;
+        }
+      }
+    },
+  };
+}

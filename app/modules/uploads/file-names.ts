@@ -1,0 +1,137 @@
+import { FILE_TYPES, type FileType } from "~db/schema";
+
+/**
+ * Names of uploaded STL files (DESIGN §4.12, customer-side §5): the stored name and the storage
+ * key are built by the server only, from parts that cannot escape their folder.
+ */
+
+/** Longest base (the part before `_{timestamp}.stl`) of a stored name. */
+export const MAX_STORED_BASE_LENGTH = 80;
+
+// A simple GOST-like table (passport style, no diacritics); Ukrainian and Belarusian letters too.
+// prettier-ignore
+const CYRILLIC: Record<string, string> = {
+  а: "a", б: "b", в: "v", г: "g", д: "d", е: "e", ё: "yo", ж: "zh", з: "z", и: "i", й: "y",
+  к: "k", л: "l", м: "m", н: "n", о: "o", п: "p", р: "r", с: "s", т: "t", у: "u", ф: "f",
+  х: "kh", ц: "ts", ч: "ch", ш: "sh", щ: "shch", ъ: "", ы: "y", ь: "", э: "e", ю: "yu", я: "ya",
+  і: "i", ї: "yi", є: "ye", ґ: "g", ў: "u",
+};
+
+function isUpperLetter(char: string | undefined): boolean {
+  return char !== undefined && char !== char.toLowerCase() && char === char.toUpperCase();
+}
+
+/**
+ * Cyrillic to Latin. An upper-case letter becomes "Zh"-style, or "ZH" inside an all-caps word
+ * ("ЩУКА" → "SHCHUKA", "Щука" → "Shchuka"). Other characters are left alone.
+ */
+export function transliterate(text: string): string {
+  const chars = Array.from(text.normalize("NFC"));
+  let out = "";
+  chars.forEach((char, index) => {
+    const lower = char.toLowerCase();
+    const latin = CYRILLIC[lower];
+    if (latin === undefined) {
+      out += char;
+      return;
+    }
+    if (lower === char || latin === "") {
+      out += latin;
+      return;
+    }
+    const next = chars[index + 1];
+    const previous = chars[index - 1];
+    const allCaps = isUpperLetter(next) || (!/\p{L}/u.test(next ?? "") && isUpperLetter(previous));
+    out += allCaps ? latin.toUpperCase() : latin.charAt(0).toUpperCase() + latin.slice(1);
+  });
+  return out;
+}
+
+/** Whether the name ends in `.stl`, in any case. */
+export function hasStlExtension(name: string): boolean {
+  return /\.stl$/i.test(name);
+}
+
+/**
+ * The name a file is stored under: the original's last path segment, transliterated, every
+ * character other than ASCII letters, digits, dot and hyphen turned into `_` (runs collapsed, no
+ * leading/trailing dots or underscores, no `..`), at most 80 characters, then `_{ms timestamp}.stl`.
+ * "Шаг 01 верх.STL" → "Shag_01_verkh_1700000000000.stl". A name without `.stl` keeps its whole
+ * text as the base; a name with nothing usable left becomes "file".
+ */
+export function storedFileName(originalName: string, now: Date): string {
+  const time = now.getTime();
+  if (!Number.isFinite(time)) throw new RangeError("storedFileName: invalid date");
+  const lastSegment = originalName.split(/[/\\]/).pop() ?? "";
+  const withoutExtension = hasStlExtension(lastSegment) ? lastSegment.slice(0, -4) : lastSegment;
+  const base = transliterate(withoutExtension)
+    .normalize("NFKD")
+    .replace(/\p{M}/gu, "") // "é" → "e" once the accent is a separate mark
+    .replace(/[^A-Za-z0-9.-]/g, "_")
+    .replace(/\.{2,}/g, ".")
+    .replace(/_{2,}/g, "_")
+    .replace(/^[._-]+/, "")
+    .slice(0, MAX_STORED_BASE_LENGTH)
+    .replace(/[._-]+$/, "");
+  return `${base || "file"}_${time}.stl`;
+}
+
+export class StorageKeyError extends Error {
+  constructor(part: string, value: string) {
+    super(`Invalid ${part} for a storage key: ${JSON.stringify(value)}`);
+    this.name = "StorageKeyError";
+  }
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const PATIENT_FOLDER = /^[0-9A-Za-z_-]{1,200}$/;
+const STORED_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,254}$/;
+
+export function isFileType(value: unknown): value is FileType {
+  return typeof value === "string" && (FILE_TYPES as readonly string[]).includes(value);
+}
+
+/**
+ * `order_{orderId}/{patientFolder}/{fileType}/{storedName}`. Throws StorageKeyError unless the
+ * order id is a UUID, the folder matches `^[0-9A-Za-z_-]+$`, the type is matrix/aligners/retainer
+ * and the stored name is a plain file name (letters, digits, `.`, `_`, `-`; no `..`).
+ */
+export function storageKey(orderId: string, patientFolder: string, fileType: FileType, storedName: string): string {
+  if (!UUID.test(orderId)) throw new StorageKeyError("order id", orderId);
+  if (!PATIENT_FOLDER.test(patientFolder)) throw new StorageKeyError("patient folder", patientFolder);
+  if (!isFileType(fileType)) throw new StorageKeyError("file type", String(fileType));
+  if (!STORED_NAME.test(storedName) || storedName.includes("..")) throw new StorageKeyError("stored file name", storedName);
+  return `order_${orderId.toLowerCase()}/${patientFolder}/${fileType}/${storedName}`;
+}
+
+const UNITS = {
+  ru: ["Байт", "КБ", "МБ", "ГБ"],
+  other: ["B", "KB", "MB", "GB"],
+} as const;
+
+function numberFormat(language: string, digits: number): Intl.NumberFormat {
+  const options = { minimumFractionDigits: digits, maximumFractionDigits: digits, useGrouping: false };
+  try {
+    return new Intl.NumberFormat(language, options);
+  } catch {
+    return new Intl.NumberFormat("en", options); // not a valid language tag
+  }
+}
+
+/**
+ * "1,50 МБ" (ru) / "1.50 MB" (en): base 1024, two decimals with the language's decimal separator,
+ * whole bytes below 1 KB ("512 Байт"), GB at most. Negative or non-finite sizes show as 0.
+ */
+export function formatFileSize(bytes: number, language: string): string {
+  const units = language === "ru" || language.startsWith("ru-") ? UNITS.ru : UNITS.other;
+  const size = Number.isFinite(bytes) && bytes > 0 ? Math.round(bytes) : 0;
+  if (size < 1024) return `${numberFormat(language, 0).format(size)} ${units[0]}`;
+  let unit = 1;
+  let value = size / 1024;
+  // Step up while the value would print as 1024.00 or more.
+  while (unit < units.length - 1 && Math.round(value * 100) / 100 >= 1024) {
+    value /= 1024;
+    unit++;
+  }
+  return `${numberFormat(language, 2).format(value)} ${units[unit]}`;
+}

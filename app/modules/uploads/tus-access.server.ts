@@ -1,0 +1,33 @@
+import type { Order } from "~db/schema";
+import { getStaff } from "~/modules/auth/guards.server";
+import { getSessionUser } from "~/modules/auth/session.server";
+import type { DB } from "~/modules/db/db.server";
+import { canOpenOrder } from "~/modules/orders/access";
+import { findOrder } from "~/modules/orders/orders.server";
+import { readBrowserOrderIds } from "~/modules/wizard/order-cookies.server";
+
+/**
+ * Who may upload to, poll or download the files of an order: the same rule as the wizard page
+ * (DESIGN §4.4) — the browser that created it, a signed-in user with its e-mail, or staff. The
+ * resource routes of uploads answer 404 to anyone else, as if the order did not exist.
+ */
+export interface UploadViewer {
+  userEmail: string | null;
+  isStaff: boolean;
+  browserOrderIds: string[];
+}
+
+export async function uploadViewerOf(request: Request, context: unknown): Promise<UploadViewer> {
+  const [user, staff, browserOrderIds] = await Promise.all([getSessionUser(request), getStaff(request, context), readBrowserOrderIds(request)]);
+  return { userEmail: user?.email ?? null, isStaff: Boolean(staff), browserOrderIds };
+}
+
+/** Anonymous uploads count against the per-IP volume limit (DESIGN §4.14). */
+export const isAnonymous = (viewer: UploadViewer) => !viewer.userEmail && !viewer.isStaff;
+
+/** The order when this viewer may open it, else undefined. */
+export async function openableOrder(db: DB, viewer: UploadViewer, orderId: string): Promise<Order | undefined> {
+  const order = await findOrder(db, orderId);
+  if (!order || !canOpenOrder(order, viewer)) return undefined;
+  return order;
+}

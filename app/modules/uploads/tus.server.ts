@@ -1,0 +1,323 @@
+import { randomBytes } from "node:crypto";
+import path from "node:path";
+import { Readable } from "node:stream";
+import { FileStore } from "@tus/file-store";
+import { S3Store } from "@tus/s3-store";
+import { type DataStore, Server, type Upload } from "@tus/server";
+import type { FileType } from "~db/schema";
+import { type AppConfig, getConfig } from "~/modules/config/config.server";
+import { type DB, getDb } from "~/modules/db/db.server";
+import { clientIp } from "~/modules/http/request.server";
+import { isUuid } from "~/modules/orders/orders.server";
+import { hitRateLimit } from "~/modules/security/rate-limit.server";
+import { type FileStorage, getStorage } from "~/modules/storage/storage.server";
+import { ANONYMOUS_UPLOAD_MIB_PER_HOUR } from "~/modules/wizard/upload-quota.server";
+import { appendFiles, filesOf, listPatients, ORDER_BYTES_LIMIT, ORDER_FILE_LIMIT, OrderFrozenError, orderFileUsage, type RecordedFile, recordedUpload } from "~/modules/wizard/wizard.server";
+import { hasStlExtension, isFileType, storageKey, storedFileName } from "./file-names";
+import { createStlScanner, type ScanSummary } from "./scan";
+import { isAnonymous, openableOrder, uploadViewerOf, type UploadViewer } from "./tus-access.server";
+import { MAX_STL_FILE_BYTES, STL_CONTENT_TYPE } from "./upload-handler.server";
+
+/**
+ * Resumable uploads (issue 4, ADR 017): the tus protocol at /uploads/tus, parts kept by
+ * `@tus/file-store` (folder storage) or `@tus/s3-store` (S3) until the file is complete. Every
+ * request is checked like the plain form (the order must be one this browser may open, the
+ * patient of that order, `.stl`, ≤ 100 MiB declared — and so actual — size, quotas, the anonymous
+ * volume limit); a complete upload is content-checked and scanned while it is copied to its
+ * storage key, then recorded through `appendFiles`, the finishing step of the plain path too.
+ */
+
+export const TUS_PATH = "/uploads/tus";
+/** S3's smallest part; the browser sends chunks of this size, so a dropped chunk costs at most this. */
+export const TUS_PART_BYTES = 5 * 1024 * 1024;
+/** An upload must complete within a day of its creation; the scheduled job removes the rest. */
+export const TUS_EXPIRY_MS = 24 * 60 * 60 * 1000;
+
+/** Upload ids carry their order, so every request is checked without reading the upload first. */
+const UPLOAD_ID = /^tus-([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})-([0-9a-f]{32})$/;
+
+export const orderIdOfUpload = (id: string): string | null => UPLOAD_ID.exec(id)?.[1] ?? null;
+
+export interface UploadMetadata {
+  filename: string;
+  orderId: string;
+  patientId: string;
+  type: FileType;
+  uploadKey: string;
+}
+
+/** What the browser gets when an upload ends: the recorded file, or why it was refused. */
+export type FinishReply =
+  | { ok: true; file: { name: string; path: string; size: number; triangles: number; scan: ScanSummary | null } }
+  | { ok: false; error: UploadRefusal };
+
+export type UploadRefusal = "format" | "size" | "not_stl" | "empty" | "quota" | "too_many" | "rate_limited" | "frozen" | "no_patient" | "gone";
+
+/** A refusal in the shape @tus/server sends back: the status and a JSON body the page reads. */
+class Refusal {
+  readonly body: string;
+  constructor(
+    readonly error: UploadRefusal,
+    readonly status_code: number,
+  ) {
+    this.body = JSON.stringify({ ok: false, error } satisfies FinishReply);
+  }
+}
+
+export function readMetadata(metadata: Upload["metadata"]): UploadMetadata | null {
+  const value = (name: string) => metadata?.[name] ?? "";
+  const filename = value("filename");
+  const orderId = value("orderId");
+  const patientId = value("patientId");
+  const type = value("type");
+  const uploadKey = value("uploadKey");
+  if (!filename || filename.length > 255 || !isUuid(orderId) || !isUuid(patientId) || !isFileType(type) || !/^[0-9a-zA-Z-]{8,64}$/.test(uploadKey)) return null;
+  return { filename, orderId, patientId, type, uploadKey };
+}
+
+/** The loaders and actions of the tus route pass their context here (client IP for the hooks). */
+const contexts = new WeakMap<Request, unknown>();
+
+async function viewerOf(request: Request): Promise<UploadViewer> {
+  return uploadViewerOf(request, contexts.get(request));
+}
+
+/** Where the parts wait: beside the folder storage's own .tmp and .meta, or in the orders bucket under `tus-…`. */
+export function createDataStore(config: Pick<AppConfig, "storage" | "buckets">, expiryMs = TUS_EXPIRY_MS): ReadableDataStore {
+  if (config.storage.kind === "folder") {
+    return new FileStore({ directory: path.join(config.storage.dir, ".tus"), expirationPeriodInMilliseconds: expiryMs });
+  }
+  const s3 = config.storage;
+  return new S3Store({
+    partSize: TUS_PART_BYTES,
+    expirationPeriodInMilliseconds: expiryMs,
+    useTags: false,
+    s3ClientConfig: {
+      bucket: config.buckets.orders,
+      endpoint: s3.endpoint,
+      region: s3.region,
+      credentials: { accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey },
+      forcePathStyle: s3.forcePathStyle,
+      // As for the storage client: some S3-compatible servers store aws-chunked framing as data.
+      requestChecksumCalculation: "WHEN_REQUIRED",
+      responseChecksumValidation: "WHEN_REQUIRED",
+    },
+  });
+}
+
+/** Both stores can read a complete upload back, though DataStore does not declare it. */
+export type ReadableDataStore = DataStore & { read(id: string): Readable | Promise<Readable> };
+
+export interface TusDeps {
+  db: () => Promise<DB>;
+  storage: () => FileStorage;
+  datastore: ReadableDataStore;
+}
+
+/**
+ * The finishing step of a complete upload: copy it to its storage key through the content check
+ * and the scan (nothing is stored when the check fails), record it, drop the parts. Safe to run
+ * again for the same upload: a file with the same upload key is recorded once.
+ */
+export async function finishUpload(deps: TusDeps, upload: Upload): Promise<FinishReply> {
+  const meta = readMetadata(upload.metadata);
+  if (!meta) throw new Refusal("gone", 400);
+  const db = await deps.db();
+  const storage = deps.storage();
+  const drop = () => deps.datastore.remove(upload.id).catch(() => undefined);
+  const refuse = async (error: UploadRefusal, status = 422): Promise<never> => {
+    await drop();
+    throw new Refusal(error, status);
+  };
+
+  const patients = await listPatients(db, meta.orderId);
+  const patient = patients.find((candidate) => candidate.id === meta.patientId);
+  if (!patient) return refuse("no_patient", 404);
+  const earlier = await recordedUpload(db, patient.id, meta.type, [meta.uploadKey]);
+  if (earlier) {
+    await drop();
+    return { ok: true, file: { name: earlier.originalName, path: earlier.storagePath, size: earlier.size, triangles: earlier.triangles ?? 0, scan: earlier.scan ?? null } };
+  }
+  const order = await db.selectFrom("orders").select(["id", "code", "status"]).where("id", "=", meta.orderId).executeTakeFirst();
+  if (!order) return refuse("gone", 404);
+  if (order.status !== "draft") return refuse("frozen", 409);
+  const size = upload.size ?? 0;
+  const usage = await orderFileUsage(db, order.id);
+  if (usage.files + 1 > ORDER_FILE_LIMIT) return refuse("too_many");
+  if (usage.bytes + size > ORDER_BYTES_LIMIT) return refuse("quota");
+
+  let key = storageKey(order.id, patient.folder_name, meta.type, storedFileName(meta.filename, new Date()));
+  // Never overwrite a file another upload stored in the same millisecond under the same name.
+  while (await storage.head("orders", key)) key = storageKey(order.id, patient.folder_name, meta.type, storedFileName(meta.filename, new Date(Date.now() + 1)));
+
+  const scanner = createStlScanner();
+  let refused: UploadRefusal | null = null;
+  const source = await deps.datastore.read(upload.id);
+  async function* checked() {
+    for await (const chunk of source) {
+      scanner.update(chunk as Uint8Array);
+      yield chunk as Uint8Array;
+    }
+    const { verdict } = scanner.finish();
+    // Failing before the end of the body makes the put fail: a refused file is never stored.
+    if (!verdict.ok) {
+      refused = verdict.reason;
+      throw new Error(`not an STL file (${verdict.reason})`);
+    }
+  }
+  const body = Readable.from(checked(), { objectMode: false, highWaterMark: 64 * 1024 });
+  try {
+    await storage.put("orders", key, body, { contentType: STL_CONTENT_TYPE, contentLength: size });
+  } catch (error) {
+    if (refused) return refuse(refused);
+    throw error; // storage trouble: the parts stay, the browser asks again (uploads.finish)
+  } finally {
+    body.destroy();
+    source.destroy();
+  }
+
+  const { verdict, scan } = scanner.finish();
+  const triangles = verdict.ok ? verdict.triangles : 0;
+  let outcome: "recorded" | "duplicate";
+  try {
+    outcome = await appendFiles(db, order, patient, meta.type, [{ originalName: meta.filename, key, size, triangles, scan, uploadKey: meta.uploadKey }]);
+  } catch (error) {
+    await storage.delete("orders", [key]).catch(() => undefined);
+    if (error instanceof OrderFrozenError) return refuse("frozen", 409);
+    throw error;
+  }
+  if (outcome === "duplicate") {
+    await storage.delete("orders", [key]).catch(() => undefined);
+    const recorded = await recordedUpload(db, patient.id, meta.type, [meta.uploadKey]);
+    await drop();
+    return { ok: true, file: { name: meta.filename, path: recorded?.storagePath ?? key, size, triangles, scan: recorded?.scan ?? scan } };
+  }
+  await drop();
+  return { ok: true, file: { name: meta.filename, path: key, size, triangles, scan } };
+}
+
+/** The checks of a new upload, before anything is stored (the same rules as the plain form). */
+async function checkNewUpload(db: DB, request: Request, upload: Upload): Promise<void> {
+  const meta = readMetadata(upload.metadata);
+  if (!meta) throw new Refusal("gone", 400);
+  if (!hasStlExtension(meta.filename)) throw new Refusal("format", 415);
+  if (upload.size === undefined) throw new Refusal("size", 411); // the length is declared up front
+  if (upload.size > MAX_STL_FILE_BYTES) throw new Refusal("size", 413);
+  if (upload.size === 0) throw new Refusal("empty", 422);
+  const viewer = await viewerOf(request);
+  const order = await openableOrder(db, viewer, meta.orderId);
+  if (!order) throw new Refusal("gone", 404);
+  if (order.status !== "draft") throw new Refusal("frozen", 409);
+  const patients = await listPatients(db, order.id);
+  if (!patients.some((patient) => patient.id === meta.patientId)) throw new Refusal("no_patient", 404);
+  const usage = await orderFileUsage(db, order.id);
+  if (usage.files + 1 > ORDER_FILE_LIMIT) throw new Refusal("too_many", 422);
+  if (usage.bytes + upload.size > ORDER_BYTES_LIMIT) throw new Refusal("quota", 422);
+  if (isAnonymous(viewer)) {
+    // The same per-IP budget as the plain form, counted once per upload, by its declared size.
+    const mebibytes = Math.max(1, Math.ceil(upload.size / 1_048_576));
+    const limit = await hitRateLimit(db, `upload:${clientIp(request, contexts.get(request))}`, ANONYMOUS_UPLOAD_MIB_PER_HOUR, 3600, mebibytes);
+    if (!limit.allowed) throw new Refusal("rate_limited", 429);
+  }
+}
+
+export function createTusServer(deps: TusDeps): Server {
+  return new Server({
+    path: TUS_PATH,
+    datastore: deps.datastore,
+    relativeLocation: true,
+    maxSize: MAX_STL_FILE_BYTES,
+    namingFunction: (_request, metadata) => {
+      const orderId = metadata?.orderId ?? "";
+      if (!isUuid(orderId)) throw new Refusal("gone", 400);
+      return `tus-${orderId.toLowerCase()}-${randomBytes(16).toString("hex")}`;
+    },
+    async onIncomingRequest(request, id) {
+      const orderId = orderIdOfUpload(id);
+      if (!orderId) throw new Refusal("gone", 404);
+      if (request.method === "POST") return; // checked with the metadata in onUploadCreate
+      const order = await openableOrder(await deps.db(), await viewerOf(request as unknown as Request), orderId);
+      if (!order) throw new Refusal("gone", 404);
+    },
+    async onUploadCreate(request, upload) {
+      await checkNewUpload(await deps.db(), request as unknown as Request, upload);
+      return {};
+    },
+    async onUploadFinish(_request, upload) {
+      const reply = await finishUpload(deps, upload);
+      return { status_code: 200, headers: { "Content-Type": "application/json" }, body: JSON.stringify(reply) };
+    },
+    onResponseError(_request, error) {
+      if (error instanceof Refusal) return { status_code: error.status_code, body: error.body };
+      if (!("status_code" in error)) console.error("resumable upload failed:", error);
+      return undefined;
+    },
+  });
+}
+
+let shared: { server: Server; deps: TusDeps } | undefined;
+
+function sharedTus() {
+  if (!shared) {
+    const deps: TusDeps = { db: getDb, storage: getStorage, datastore: createDataStore(getConfig()) };
+    shared = { server: createTusServer(deps), deps };
+  }
+  return shared;
+}
+
+/** Answers one tus request (OPTIONS, HEAD, POST, PATCH, DELETE) of a resource route. */
+export async function handleTusRequest(request: Request, context: unknown): Promise<Response> {
+  if (request.method === "GET") return new Response("Method not allowed\n", { status: 405, headers: { Allow: "OPTIONS, HEAD, POST, PATCH, DELETE" } });
+  contexts.set(request, context);
+  const response = await sharedTus().server.handleWeb(request);
+  response.headers.set("Cache-Control", "no-store");
+  return response;
+}
+
+/**
+ * The browser asks for the finishing step again when it saw the upload complete but no reply (the
+ * last response was lost, or the step failed for a moment). Answers with the recorded file if the
+ * step already ran, else runs it.
+ */
+export async function finishAgain(request: Request, context: unknown, id: string, uploadKey: string): Promise<{ status: number; reply: FinishReply | null }> {
+  const orderId = orderIdOfUpload(id);
+  if (!orderId) return { status: 404, reply: null };
+  const { deps } = sharedTus();
+  const db = await deps.db();
+  const viewer = await uploadViewerOf(request, context);
+  if (!(await openableOrder(db, viewer, orderId))) return { status: 404, reply: null };
+  let upload: Upload | null = null;
+  try {
+    upload = await deps.datastore.getUpload(id);
+  } catch {
+    upload = null;
+  }
+  if (!upload || upload.offset !== upload.size) {
+    // No complete upload: it was finished already (look it up) or is gone.
+    for (const patient of await listPatients(db, orderId)) {
+      for (const type of ["matrix", "aligners", "retainer"] as const) {
+        const file = (filesOf(patient, type) as RecordedFile[]).find((candidate) => candidate.uploadKey === uploadKey);
+        if (file) return { status: 200, reply: { ok: true, file: { name: file.originalName, path: file.storagePath, size: file.size, triangles: file.triangles ?? 0, scan: file.scan ?? null } } };
+      }
+    }
+    return { status: 404, reply: { ok: false, error: "gone" } };
+  }
+  try {
+    return { status: 200, reply: await finishUpload(deps, upload) };
+  } catch (error) {
+    if (error instanceof Refusal) return { status: error.status_code, reply: { ok: false, error: error.error } };
+    throw error;
+  }
+}
+
+/** Removes partial uploads older than TUS_EXPIRY_MS (the scheduled job). Never throws. */
+export async function purgeExpiredUploads(): Promise<number> {
+  try {
+    const removed = await sharedTus().server.cleanUpExpiredUploads();
+    if (removed > 0) console.log(`expired partial uploads removed: ${removed}`);
+    return removed;
+  } catch (error) {
+    console.error("expired partial uploads not removed:", error);
+    return 0;
+  }
+}

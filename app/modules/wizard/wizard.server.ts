@@ -1,0 +1,291 @@
+import { sql } from "kysely";
+import type { FileInfo, FileType, Order, Patient } from "~db/schema";
+import type { DB } from "~/modules/db/db.server";
+import { normalizeEmail } from "~/modules/orders/orders.server";
+import { EXISTING_CUSTOMER_SET } from "~/modules/orders/status";
+import { destinationPath } from "~/modules/ftp/paths";
+import { getConfig } from "~/modules/config/config.server";
+import type { ScanSummary } from "~/modules/uploads/scan";
+import type { Skips } from "./navigation";
+
+/**
+ * The wizard's data: order fields, patients, file lists and their queue entries. Composition
+ * changes only while the order is a draft (DESIGN §4.3): every write below checks that in SQL.
+ */
+
+export class OrderFrozenError extends Error {
+  constructor() {
+    super("The order is no longer a draft; return it to draft to change it");
+    this.name = "OrderFrozenError";
+  }
+}
+
+export const FILE_COLUMNS = {
+  matrix: "matrix_files_info",
+  aligners: "aligner_files_info",
+  retainer: "retainer_files_info",
+} as const satisfies Record<FileType, keyof Patient>;
+
+/** At most 300 files and 5 GiB per order (DESIGN §4.14). */
+export const ORDER_FILE_LIMIT = 300;
+export const ORDER_BYTES_LIMIT = 5 * 1024 ** 3;
+
+export function filesOf(patient: Pick<Patient, "matrix_files_info" | "aligner_files_info" | "retainer_files_info">, type: FileType): FileInfo[] {
+  const value = patient[FILE_COLUMNS[type]] as unknown;
+  const list = typeof value === "string" ? (JSON.parse(value) as unknown) : value;
+  // Entries missing storagePath, originalName or url are discarded (customer-side §3).
+  return Array.isArray(list) ? (list as FileInfo[]).filter((file) => file && file.storagePath && file.originalName && file.url) : [];
+}
+
+export const skipsOf = (patient: Patient | null | undefined): Skips => ({
+  skipMatrix: Boolean(patient?.skip_matrix),
+  skipAligners: Boolean(patient?.skip_aligners),
+  skipRetainers: Boolean(patient?.skip_retainers),
+});
+
+export async function listPatients(db: DB, orderId: string): Promise<Patient[]> {
+  return db.selectFrom("orders_patients").selectAll().where("order_id", "=", orderId).orderBy("created_at").orderBy("folder_name").execute();
+}
+
+type OrderFields = Partial<Pick<Order, "email" | "phone" | "full_name" | "address" | "delivery_comment" | "additional_comments" | "wizard_step" | "current_patient_id">>;
+
+export async function updateDraft(db: DB, orderId: string, fields: OrderFields): Promise<void> {
+  const values = { ...fields, ...(fields.email !== undefined ? { email: normalizeEmail(fields.email) } : {}), updated_at: new Date() };
+  const result = await db.updateTable("orders").set(values).where("id", "=", orderId).where("status", "=", "draft").executeTakeFirst();
+  if (Number(result.numUpdatedRows) === 0) throw new OrderFrozenError();
+}
+
+/** The step may be stored for any order (a pending order is shown on its summary). */
+export async function setWizardStep(db: DB, orderId: string, step: number) {
+  await db.updateTable("orders").set({ wizard_step: step }).where("id", "=", orderId).execute();
+}
+
+/** Adds a patient with the next folder name (order code + running number from 1) and selects it. */
+export async function addPatient(db: DB, order: Pick<Order, "id" | "code">, name: string): Promise<Patient> {
+  return db.transaction().execute(async (trx) => {
+    const locked = await trx.selectFrom("orders").select("status").where("id", "=", order.id).forUpdate().executeTakeFirst();
+    if (locked?.status !== "draft") throw new OrderFrozenError();
+    const { next } = await trx
+      .selectFrom("orders_patients")
+      .select(sql<number>`coalesce(max(nullif(regexp_replace(folder_name, '^.*_', ''), '')::int), 0) + 1`.as("next"))
+      .where("order_id", "=", order.id)
+      .where("folder_name", "~", "_[0-9]+$")
+      .executeTakeFirstOrThrow();
+    const patient = await trx
+      .insertInto("orders_patients")
+      .values({
+        order_id: order.id,
+        patient_name: name.trim(),
+        folder_name: `${order.code}_${next}`,
+        matrix_files_info: "[]",
+        aligner_files_info: "[]",
+        retainer_files_info: "[]",
+        matrix_type: null,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    await trx.updateTable("orders").set({ current_patient_id: patient.id, updated_at: new Date() }).where("id", "=", order.id).execute();
+    return patient;
+  });
+}
+
+type PatientFields = Partial<Pick<Patient, "material_type" | "cut_type" | "matrix_type" | "additional_comments" | "skip_matrix" | "skip_aligners" | "skip_retainers">>;
+
+export async function updatePatient(db: DB, orderId: string, patientId: string, fields: PatientFields): Promise<void> {
+  if (Object.keys(fields).length === 0) return;
+  const result = await db
+    .updateTable("orders_patients")
+    .set({ ...fields, updated_at: new Date() })
+    .where("id", "=", patientId)
+    .where("order_id", "=", orderId)
+    .where((eb) => eb.exists(eb.selectFrom("orders").select("id").where("id", "=", orderId).where("status", "=", "draft")))
+    .executeTakeFirst();
+  if (Number(result.numUpdatedRows) === 0) throw new OrderFrozenError();
+}
+
+/** Storage key and production-server folder of the queue entry (DESIGN §4.15–4.16). */
+export function queueDestination(order: Pick<Order, "code">, patient: Pick<Patient, "folder_name">, type: FileType) {
+  return destinationPath(getConfig().fileServer.root, order.code, patient.folder_name, type);
+}
+
+export interface StoredUpload {
+  originalName: string;
+  key: string;
+  size: number;
+  triangles: number;
+  /** The scan checks (uploads/scan.ts), shown with the file. */
+  scan?: ScanSummary | null;
+  /**
+   * A resumable upload's own key: a file with this key is recorded once, however often its
+   * finishing step runs (a lost response, a retry, a second request racing the first).
+   */
+  uploadKey?: string;
+}
+
+/** A file of a patient's list, with what the upload step adds to the spec's fields. */
+export type RecordedFile = FileInfo & { scan?: ScanSummary | null; uploadKey?: string };
+
+/**
+ * Appends stored files to a patient's list and creates their queue entries, in one transaction:
+ * the one finishing step of every upload, plain form or resumable. The list grows by a single SQL
+ * statement (DESIGN §4.13), so two uploads at once never lose a file. Returns "duplicate" (and
+ * changes nothing) when a file with one of the uploads' `uploadKey` is already on the list.
+ */
+export async function appendFiles(db: DB, order: Pick<Order, "id" | "code">, patient: Patient, type: FileType, uploads: StoredUpload[]): Promise<"recorded" | "duplicate"> {
+  if (uploads.length === 0) return "recorded";
+  const now = new Date().toISOString();
+  const uploadKeys = uploads.flatMap((upload) => (upload.uploadKey ? [upload.uploadKey] : []));
+  const infos: RecordedFile[] = uploads.map((upload) => ({
+    originalName: upload.originalName,
+    storagePath: upload.key,
+    url: `/files/orders/${upload.key}`,
+    type: "model/stl",
+    size: upload.size,
+    triangles: upload.triangles,
+    uploadedAt: now,
+    ...(upload.scan ? { scan: upload.scan } : {}),
+    ...(upload.uploadKey ? { uploadKey: upload.uploadKey } : {}),
+  }));
+  const column = FILE_COLUMNS[type];
+  const skipColumn = type === "matrix" ? "skip_matrix" : type === "aligners" ? "skip_aligners" : "skip_retainers";
+  return db.transaction().execute(async (trx) => {
+    const result = await trx
+      .updateTable("orders_patients")
+      .set({
+        [column]: sql`${sql.ref(column)} || ${JSON.stringify(infos)}::jsonb`,
+        [skipColumn]: false,
+        updated_at: new Date(),
+      } as never)
+      .where("id", "=", patient.id)
+      .where("order_id", "=", order.id)
+      .where((eb) => eb.exists(eb.selectFrom("orders").select("id").where("id", "=", order.id).where("status", "=", "draft")))
+      // Checked again on the locked row, so of two finishing steps at once only one appends.
+      .$if(uploadKeys.length > 0, (query) =>
+        query.where(sql<boolean>`not exists (select 1 from jsonb_array_elements(${sql.ref(column)}) e where e->>'uploadKey' = any(${uploadKeys}::text[]))`),
+      )
+      .executeTakeFirst();
+    if (Number(result.numUpdatedRows) === 0) {
+      if (uploadKeys.length > 0 && (await isRecorded(trx, patient.id, type, uploadKeys))) return "duplicate";
+      throw new OrderFrozenError();
+    }
+    await trx
+      .insertInto("ftp_uploads_queue")
+      .values(
+        uploads.map((upload) => ({
+          order_id: order.id,
+          patient_id: patient.id,
+          file_path: upload.key,
+          original_name: upload.originalName,
+          destination_path: queueDestination(order, patient, type),
+          order_prefix: order.code,
+          patient_name: patient.patient_name,
+          file_type: type,
+          file_size: upload.size,
+        })),
+      )
+      .execute();
+    return "recorded";
+  });
+}
+
+/** Whether a file with one of these upload keys is on the patient's list. */
+async function isRecorded(db: DB, patientId: string, type: FileType, uploadKeys: string[]): Promise<boolean> {
+  return Boolean(await recordedUpload(db, patientId, type, uploadKeys));
+}
+
+/** The recorded file with one of these upload keys, if any. */
+export async function recordedUpload(db: DB, patientId: string, type: FileType, uploadKeys: string[]): Promise<RecordedFile | undefined> {
+  const patient = await db.selectFrom("orders_patients").selectAll().where("id", "=", patientId).executeTakeFirst();
+  if (!patient) return undefined;
+  return (filesOf(patient, type) as RecordedFile[]).find((file) => file.uploadKey !== undefined && uploadKeys.includes(file.uploadKey));
+}
+
+/**
+ * Removes one file from a patient's list (one statement). Its queue entry goes with it unless the
+ * file already reached the production server; then the removal is recorded for staff.
+ * Returns false when the file is not on this patient's list.
+ */
+export async function removeFile(db: DB, orderId: string, patientId: string, type: FileType, storagePath: string): Promise<boolean> {
+  const column = FILE_COLUMNS[type];
+  return db.transaction().execute(async (trx) => {
+    const result = await trx
+      .updateTable("orders_patients")
+      .set({
+        [column]: sql`(select coalesce(jsonb_agg(e), '[]'::jsonb) from jsonb_array_elements(${sql.ref(column)}) e where e->>'storagePath' <> ${storagePath})`,
+        updated_at: new Date(),
+      } as never)
+      .where("id", "=", patientId)
+      .where("order_id", "=", orderId)
+      .where(sql<boolean>`${sql.ref(column)} @> ${JSON.stringify([{ storagePath }])}::jsonb`)
+      .where((eb) => eb.exists(eb.selectFrom("orders").select("id").where("id", "=", orderId).where("status", "=", "draft")))
+      .executeTakeFirst();
+    if (Number(result.numUpdatedRows) === 0) return false;
+    await trx.deleteFrom("ftp_uploads_queue").where("file_path", "=", storagePath).where("status", "<>", "completed").execute();
+    await trx.updateTable("ftp_uploads_queue").set({ removed_at: new Date() }).where("file_path", "=", storagePath).where("status", "=", "completed").execute();
+    return true;
+  });
+}
+
+/** Files and bytes already in an order, for the quotas. */
+export async function orderFileUsage(db: DB, orderId: string): Promise<{ files: number; bytes: number }> {
+  const row = await db
+    .selectFrom("ftp_uploads_queue")
+    .select([sql<number>`count(*)::int`.as("files"), sql<number>`coalesce(sum(file_size), 0)::bigint`.as("bytes")])
+    .where("order_id", "=", orderId)
+    .where("removed_at", "is", null)
+    .executeTakeFirstOrThrow();
+  return { files: Number(row.files), bytes: Number(row.bytes) };
+}
+
+/** Queue status of each stored file (for the per-file sync label). */
+export async function queueStatuses(db: DB, orderId: string): Promise<Record<string, string>> {
+  const rows = await db.selectFrom("ftp_uploads_queue").select(["file_path", "status"]).where("order_id", "=", orderId).execute();
+  return Object.fromEntries(rows.map((row) => [row.file_path, row.status]));
+}
+
+/** Contact fields of a signed-in user's last non-draft order, to prefill a new one. */
+export async function lastOrderContacts(db: DB, email: string) {
+  return db
+    .selectFrom("orders")
+    .select(["phone", "email", "full_name", "address"])
+    .where("email", "=", normalizeEmail(email))
+    .where("status", "<>", "draft")
+    .orderBy("created_at", "desc")
+    .limit(1)
+    .executeTakeFirst();
+}
+
+/** New-customer rule: no order of this e-mail in pending or the paid set (besides this one). */
+export async function isNewCustomer(db: DB, email: string | null, exceptOrderId: string): Promise<boolean> {
+  if (!email) return true;
+  const row = await db
+    .selectFrom("orders")
+    .select("id")
+    .where("email", "=", normalizeEmail(email))
+    .where("status", "in", [...EXISTING_CUSTOMER_SET])
+    .where("id", "<>", exceptOrderId)
+    .limit(1)
+    .executeTakeFirst();
+  return !row;
+}
+
+/**
+ * Partner linkage at hand-off (customer-side §4, DESIGN §4.29): once, when the saved code exists,
+ * the e-mail has no non-draft order and no affiliate yet, and it is not the partner's own e-mail.
+ */
+export async function linkPartnerAtHandOff(db: DB, order: Pick<Order, "id" | "email">, partnerCode: string | null): Promise<boolean> {
+  const email = normalizeEmail(order.email);
+  if (!partnerCode || !email) return false;
+  const partner = await db.selectFrom("partner_codes").select(["id", "user_email"]).where("code", "=", partnerCode.toUpperCase()).executeTakeFirst();
+  if (!partner || partner.user_email === email) return false;
+  const earlier = await db.selectFrom("orders").select("id").where("email", "=", email).where("status", "<>", "draft").where("id", "<>", order.id).limit(1).executeTakeFirst();
+  if (earlier) return false;
+  const inserted = await db
+    .insertInto("partner_affiliates")
+    .values({ partner_code_id: partner.id, affiliate_email: email, first_order_id: order.id })
+    .onConflict((oc) => oc.column("affiliate_email").doNothing())
+    .returning("id")
+    .executeTakeFirst();
+  if (inserted) await db.updateTable("orders").set({ partner_code_id: partner.id }).where("id", "=", order.id).execute();
+  return Boolean(inserted);
+}

@@ -1,0 +1,123 @@
+import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data, Links, Meta, Outlet, Scripts, ScrollRestoration, useLoaderData, useLocation, useMatches, useRouteLoaderData } from "@remix-run/react";
+import { I18nProvider, useTranslation } from "~/modules/i18n/i18n-context";
+import { CookieNotice } from "~/components/cookie-notice";
+import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { Footer } from "~/components/footer";
+import { GuaranteeBanner } from "~/components/guarantee-banner";
+import { Header } from "~/components/header";
+import { MessengerButton } from "~/components/messenger-button";
+import { ToastMessage } from "~/components/toast";
+import { getSessionUser } from "~/modules/auth/session.server";
+import { getConfig } from "~/modules/config/config.server";
+import { getDb } from "~/modules/db/db.server";
+import { cookies } from "~/modules/http/cookies.server";
+import { readToast } from "~/modules/http/toast.server";
+import { getLanguage } from "~/modules/i18n/i18n.server";
+import { layoutFor } from "~/modules/layout/layout";
+import { MARKET_TRAITS } from "~/modules/market/market";
+import { getContacts, getMarket } from "~/modules/market/market.server";
+import { sharedTexts } from "~/modules/translations/overrides.server";
+import stylesheet from "~/styles/app.css";
+
+export const links: LinksFunction = () => [
+  { rel: "stylesheet", href: stylesheet },
+  { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
+];
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const locale = await getLanguage(request);
+  const market = getMarket(request);
+  // The shell renders even when the database is away (the health check reports it).
+  const { user, partner } = await getSessionUser(request)
+    .then(async (user) => ({
+      user,
+      partner: user ? await (await getDb()).selectFrom("partner_codes").select("code").where("user_email", "=", user.email).executeTakeFirst() : undefined,
+    }))
+    .catch((error) => {
+      console.error("root loader: session lookup failed:", error);
+      return { user: null, partner: undefined };
+    });
+  const { toast, headers } = await readToast(request);
+  const cookieConsent = Boolean(await cookies.cookieConsent().parse(request.headers.get("Cookie")));
+  const contacts = getContacts(market);
+  return data(
+    {
+      i18n: { locale, messages: await sharedTexts(locale), strict: getConfig().env === "test" || process.env.I18N_STRICT === "1" },
+      market,
+      marketTraits: MARKET_TRAITS[market],
+      contacts: { messengerLink: contacts.messengerLink, supportEmail: contacts.supportEmail, whatsappNumber: contacts.whatsappNumber },
+      user: user ? { email: user.email, hasPartnerCode: Boolean(partner) } : null,
+      toast,
+      cookieConsent,
+      sandbox: getConfig().payments.sandbox,
+    },
+    { headers },
+  );
+}
+
+export type RootLoaderData = Awaited<ReturnType<typeof loader>>["data"];
+
+export const meta: MetaFunction = () => [{ title: "Aligner Lab" }];
+
+export function useRootData() {
+  return useRouteLoaderData<typeof loader>("root");
+}
+
+export function Layout({ children }: { children: React.ReactNode }) {
+  const root = useRootData();
+  const locale = root?.i18n.locale ?? "ru";
+  return (
+    <I18nProvider language={locale} messages={root?.i18n.messages ?? {}} strict={root?.i18n.strict ?? false}>
+      <Document>{children}</Document>
+    </I18nProvider>
+  );
+}
+
+function Document({ children }: { children: React.ReactNode }) {
+  const root = useRootData();
+  const { t } = useTranslation();
+  const { pathname } = useLocation();
+  const locale = root?.i18n.locale ?? "ru";
+  const parts = layoutFor(pathname);
+  // Pages that need no client code (the packer's, on shared low-end PCs) say so with
+  // `handle = { hydrate: false }`: they ship no JavaScript bundle at all.
+  const hydrate = !useMatches().some((match) => (match.handle as { hydrate?: boolean } | undefined)?.hydrate === false);
+  return (
+    <html lang={locale}>
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <Meta />
+        <Links />
+      </head>
+      <body>
+        {parts.cookieNotice && root && !root.cookieConsent ? <CookieNotice /> : null}
+        <a className="skip-link" href="#main">
+          {t("shell.skipToContent")}
+        </a>
+        {parts.header && root ? <Header user={root.user} locale={locale} /> : null}
+        {root?.toast ? <ToastMessage toast={root.toast} /> : null}
+        <main id="main">{children}</main>
+        {parts.banner ? <GuaranteeBanner /> : null}
+        {parts.footer && root ? <Footer contacts={root.contacts} legalLinks={root.marketTraits.legalLinks} /> : null}
+        {parts.messenger && root ? <MessengerButton href={root.contacts.messengerLink} /> : null}
+        {hydrate ? (
+          <>
+            <ScrollRestoration />
+            <Scripts />
+          </>
+        ) : null}
+      </body>
+    </html>
+  );
+}
+
+export default function App() {
+  useLoaderData<typeof loader>();
+  return <Outlet />;
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
+}

@@ -1,0 +1,126 @@
+import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { isRouteErrorResponse, useLoaderData, useRouteLoaderData } from "@remix-run/react";
+import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { FinalCta } from "~/components/landing/final-cta";
+import { Guarantees } from "~/components/landing/guarantees";
+import { Hero } from "~/components/landing/hero";
+import { Materials } from "~/components/landing/materials";
+import { PageTexts } from "~/components/landing/page-texts";
+import { Partners } from "~/components/landing/partners";
+import { Pricing, type PriceList } from "~/components/landing/pricing";
+import { Process } from "~/components/landing/process";
+import { WhyUs } from "~/components/landing/why-us";
+import videoSrc from "~/components/landing/production.webm";
+import { getConfig } from "~/modules/config/config.server";
+import { getDb } from "~/modules/db/db.server";
+import { cookies } from "~/modules/http/cookies.server";
+import { getLanguage } from "~/modules/i18n/i18n.server";
+import { isLanguage, LANGUAGES } from "~/modules/i18n/languages";
+import { MARKET_TRAITS } from "~/modules/market/market";
+import { getContacts, getMarket } from "~/modules/market/market.server";
+import { formatPriceSetAmount, PRICE_SETS } from "~/modules/pricing/price-sets";
+import { pageTexts, textTranslator } from "~/modules/translations/overrides.server";
+import type { RootLoaderData } from "~/root";
+
+/**
+ * The landing ships no JavaScript (root.tsx: `handle.hydrate`): every part of it is HTML — the calls
+ * to order are form posts, the menus <details>, the film a <details> with a lazy player — so a
+ * doctor on a slow clinic line gets the page as fast as its HTML and CSS arrive.
+ */
+export const handle = { hydrate: false };
+
+/** A partner code that exists (six Latin letters, any case; stored upper-case), or null. */
+async function existingPartnerCode(value: string): Promise<string | null> {
+  if (!/^[A-Za-z]{6}$/.test(value)) return null;
+  const code = value.toUpperCase();
+  const row = await (await getDb()).selectFrom("partner_codes").select("code").where("code", "=", code).executeTakeFirst();
+  return row?.code ?? null;
+}
+
+/**
+ * `/`, `/{lang}` and `/{code}` (DESIGN §4.29): the one-segment path is a language, else an existing
+ * partner code — kept in a cookie for 30 days, the landing shown — else the 404 page. `?partner=`
+ * does the same on any landing URL; an unknown code there is ignored.
+ */
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const url = new URL(request.url);
+  const headers = new Headers();
+  let partner: string | null = null;
+  if (params.lang !== undefined && !isLanguage(params.lang)) {
+    partner = await existingPartnerCode(params.lang);
+    if (!partner) throw new Response("Not found", { status: 404 });
+  }
+  const fromQuery = url.searchParams.get("partner");
+  if (fromQuery) partner = (await existingPartnerCode(fromQuery).catch(() => null)) ?? partner;
+  if (partner) headers.append("Set-Cookie", await cookies.partnerCode().serialize(partner));
+
+  const language = await getLanguage(request);
+  const market = getMarket(request);
+  const traits = MARKET_TRAITS[market];
+  const set = PRICE_SETS[traits.currency];
+  const money = (minorUnits: number) => formatPriceSetAmount(minorUnits, set.currency, language);
+  const prices: PriceList = {
+    rows: [
+      { key: "singleLayer" as const, amount: money(set.singleLayerMaterial) },
+      { key: "threeLayer" as const, amount: money(set.threeLayerMaterial) },
+      ...(traits.softMatrix ? [{ key: "softMatrix" as const, amount: money(set.softMatrix) }] : []),
+      { key: "hardMatrix" as const, amount: money(set.hardMatrix) },
+      { key: "retainer" as const, amount: money(set.retainer) },
+      { key: "delivery" as const, amount: money(set.delivery) },
+    ],
+    minimumOrder: money(set.minimumOrder),
+    monthlyThreshold: money(set.monthlyThreshold),
+  };
+
+  const t = await textTranslator(language);
+  const origin = (getConfig().publicUrl ?? url.origin).replace(/\/$/, "");
+  const own = params.lang && isLanguage(params.lang) ? `/${params.lang}` : "/";
+  return data(
+    {
+      title: t("home.metaTitle"),
+      description: t("home.metaDescription"),
+      language,
+      texts: await pageTexts(language, "landing"),
+      prices,
+      messengerLink: getContacts(market).messengerLink,
+      seo: {
+        canonical: `${origin}${own}`,
+        alternates: [...LANGUAGES.map((code) => ({ hrefLang: code, href: `${origin}/${code}` })), { hrefLang: "x-default", href: `${origin}/` }],
+      },
+    },
+    { headers },
+  );
+}
+
+export default function Landing() {
+  const { texts, prices, messengerLink } = useLoaderData<typeof loader>();
+  const root = useRouteLoaderData("root") as RootLoaderData | undefined;
+  const traits = root?.marketTraits ?? MARKET_TRAITS.domestic;
+  return (
+    <PageTexts scope="landing" texts={texts}>
+      <Hero />
+      <WhyUs videoSrc={videoSrc} />
+      <Process />
+      <Materials softMatrix={traits.softMatrix} />
+      {/* The two sections the international market does not show (DESIGN §3). */}
+      {traits.legalLinks ? <Guarantees /> : null}
+      <Pricing prices={prices} domesticNotices={traits.domesticNotices} messengerLink={messengerLink} alt={!traits.legalLinks} />
+      {traits.legalLinks ? <Partners /> : null}
+      <FinalCta messengerLink={messengerLink} />
+    </PageTexts>
+  );
+}
+
+export const meta: MetaFunction<typeof loader> = ({ data, error }) => {
+  if (!data) return [{ title: isRouteErrorResponse(error) && error.status === 404 ? "Oops! Page not found" : "Aligner Lab" }];
+  return [
+    { title: data.title },
+    { name: "description", content: data.description },
+    { tagName: "link", rel: "canonical", href: data.seo.canonical },
+    ...data.seo.alternates.map((alternate) => ({ tagName: "link", rel: "alternate", hrefLang: alternate.hrefLang, href: alternate.href })),
+  ];
+};
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
+}

@@ -1,0 +1,35 @@
+import type { ActionFunctionArgs } from "@remix-run/node";
+import { safeEqual } from "~/modules/auth/tokens.server";
+import { getConfig } from "~/modules/config/config.server";
+import { getDb } from "~/modules/db/db.server";
+import { getFileServer } from "~/modules/ftp/file-server.server";
+import { runScheduledJobs } from "~/modules/jobs/scheduled.server";
+import { getStorage } from "~/modules/storage/storage.server";
+
+/** The queue claims new files for this long per call; files in flight may take the grace period on top. */
+const QUEUE_BUDGET_MS = 20_000;
+const QUEUE_GRACE_MS = 20_000;
+
+/**
+ * The cron route: `POST /api/cron` with `Authorization: Bearer $CRON_SECRET`. Runs the scheduled
+ * job once — the file server queue for a bounded time, then housekeeping — and answers with its
+ * JSON summary (claimed, completed, failed, released, remaining, abandonedDraftsDeleted…).
+ * Exempt from the cross-site check; the secret guards it.
+ */
+export async function action({ request }: ActionFunctionArgs) {
+  const config = getConfig();
+  const header = request.headers.get("Authorization") ?? "";
+  const token = header.startsWith("Bearer ") ? header.slice(7) : "";
+  if (!token || !safeEqual(token, config.secrets.CRON_SECRET)) {
+    return Response.json({ error: "unauthorized" }, { status: 401, headers: { "WWW-Authenticate": "Bearer" } });
+  }
+  const summary = await runScheduledJobs({ db: await getDb(), storage: getStorage(), fileServer: getFileServer() }, config.queue, {
+    budgetMs: QUEUE_BUDGET_MS,
+    graceMs: QUEUE_GRACE_MS,
+  });
+  return Response.json({ ok: true, ...summary });
+}
+
+export async function loader() {
+  return Response.json({ error: "use POST" }, { status: 405, headers: { Allow: "POST" } });
+}

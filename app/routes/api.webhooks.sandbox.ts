@@ -1,0 +1,15 @@
+import type { ActionFunctionArgs } from "@remix-run/node";
+import { webhookMethodNotAllowed, webhookResponse } from "~/modules/payments/webhooks.server";
+
+/**
+ * Notifications of the development sandbox provider, signed with a key derived from SESSION_SECRET
+ * and checked against the sandbox's own store. Not configured (404) in strict mode.
+ */
+export async function action({ request }: ActionFunctionArgs) {
+  if (request.method !== "POST") return webhookMethodNotAllowed();
+  return webhookResponse(request, "sandbox");
+}
+
+export async function loader() {
+  return webhookMethodNotAllowed();
+}

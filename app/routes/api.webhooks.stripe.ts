@@ -1,0 +1,15 @@
+import type { ActionFunctionArgs } from "@remix-run/node";
+import { webhookMethodNotAllowed, webhookResponse } from "~/modules/payments/webhooks.server";
+
+/**
+ * Stripe events (checkout.session.completed, async payment succeeded/failed, expired): the
+ * Stripe-Signature header is verified over the raw body; a bad signature gets 400.
+ */
+export async function action({ request }: ActionFunctionArgs) {
+  if (request.method !== "POST") return webhookMethodNotAllowed();
+  return webhookResponse(request, "stripe");
+}
+
+export async function loader() {
+  return webhookMethodNotAllowed();
+}

@@ -1,0 +1,15 @@
+import type { ActionFunctionArgs } from "@remix-run/node";
+import { webhookMethodNotAllowed, webhookResponse } from "~/modules/payments/webhooks.server";
+
+/**
+ * YooKassa notifications (payment.succeeded, payment.canceled): each one is checked again with
+ * GET /payments/{id}; the notification's own fields are never trusted.
+ */
+export async function action({ request }: ActionFunctionArgs) {
+  if (request.method !== "POST") return webhookMethodNotAllowed();
+  return webhookResponse(request, "yookassa");
+}
+
+export async function loader() {
+  return webhookMethodNotAllowed();
+}

@@ -1,0 +1,127 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data, redirect } from "@remix-run/node";
+import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { FieldError } from "~/components/wizard/fields";
+import { safeRedirect } from "~/modules/auth/guards.server";
+import { getSessionUser, createUserSession } from "~/modules/auth/session.server";
+import { consumeCode, sendSignInLink } from "~/modules/auth/sign-in.server";
+import { getDb } from "~/modules/db/db.server";
+import { clientIp } from "~/modules/http/request.server";
+import { redirectWithToast } from "~/modules/http/toast.server";
+import { getTranslator } from "~/modules/i18n/i18n.server";
+import { useTranslation } from "~/modules/i18n/i18n-context";
+import { isEmail } from "~/modules/wizard/validation";
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const url = new URL(request.url);
+  const redirectTo = safeRedirect(url.searchParams.get("redirectTo"), "/cabinet");
+  if (await getSessionUser(request)) throw redirect(redirectTo);
+  const { t } = await getTranslator(request);
+  return { title: t("auth.title"), sentTo: url.searchParams.get("sent"), redirectTo };
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const form = await request.formData();
+  const intent = form.get("intent");
+  const email = String(form.get("email") ?? "").trim().toLowerCase();
+  const redirectTo = safeRedirect(form.get("redirectTo"), "/cabinet");
+  const db = await getDb();
+
+  if (intent === "code") {
+    const signedIn = await consumeCode(db, email, String(form.get("code") ?? "").trim());
+    if (!signedIn) return data({ errors: { code: "auth.errors.badCode" } }, { status: 400 });
+    const cookie = await createUserSession(db, signedIn.userId, { ip: clientIp(request, context), userAgent: request.headers.get("User-Agent") });
+    return redirect(safeRedirect(signedIn.redirectTo, redirectTo), { headers: { "Set-Cookie": cookie } });
+  }
+
+  if (!email) return data({ errors: { email: "auth.errors.emailRequired" } }, { status: 400 });
+  if (!isEmail(email)) return data({ errors: { email: "auth.errors.emailInvalid" } }, { status: 400 });
+  const { t } = await getTranslator(request);
+  const result = await sendSignInLink(db, {
+    email,
+    redirectTo,
+    origin: new URL(request.url).origin,
+    clientIp: clientIp(request, context),
+    mail: { subject: t("auth.mail.subject"), text: (link, code) => t("auth.mail.text", { link, code, minutes: 15 }) },
+  });
+  if (!result.ok) {
+    const description = result.reason === "rate_limited" ? "auth.errors.rateLimited" : "auth.toasts.sendFailedText";
+    return data({ errors: { email: description } }, { status: result.reason === "rate_limited" ? 429 : 502 });
+  }
+  const params = new URLSearchParams({ sent: email, redirectTo });
+  return redirectWithToast(`/auth?${params}`, { type: "success", title: "auth.toasts.sentTitle", description: "auth.toasts.sentText" });
+}
+
+export default function SignIn() {
+  const { sentTo, redirectTo } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const { t } = useTranslation();
+  const errors = (actionData?.errors ?? {}) as Record<string, string>;
+  const sending = navigation.state === "submitting";
+  return (
+    <section className="gate auth">
+      <h1>{t("auth.title")}</h1>
+      {sentTo ? (
+        <div className="stack">
+          <p role="status">
+            <strong>{t("auth.sentTitle")}</strong> {t("auth.sentText", { email: sentTo })}
+          </p>
+          <Form method="post" className="stack" noValidate>
+            <input type="hidden" name="intent" value="code" />
+            <input type="hidden" name="email" value={sentTo} />
+            <input type="hidden" name="redirectTo" value={redirectTo} />
+            <label htmlFor="auth-code">{t("auth.codeLabel")}</label>
+            <input
+              id="auth-code"
+              name="code"
+              inputMode="numeric"
+              autoComplete="one-time-code"
+              pattern="[0-9]{6}"
+              maxLength={6}
+              aria-invalid={errors.code ? true : undefined}
+              aria-describedby={errors.code ? "auth-code-error" : undefined}
+            />
+            <FieldError id="auth-code" error={errors.code} />
+            <button type="submit" className="button" disabled={sending}>
+              {t("auth.signInWithCode")}
+            </button>
+          </Form>
+          <Form method="post" className="stack">
+            <input type="hidden" name="email" value={sentTo} />
+            <input type="hidden" name="redirectTo" value={redirectTo} />
+            <button type="submit" className="button button-secondary" disabled={sending}>
+              {t("auth.sendAgain")}
+            </button>
+          </Form>
+        </div>
+      ) : (
+        <Form method="post" className="stack" noValidate>
+          <p className="muted">{t("auth.intro")}</p>
+          <input type="hidden" name="redirectTo" value={redirectTo} />
+          <label htmlFor="auth-email">{t("auth.emailLabel")}</label>
+          <input
+            id="auth-email"
+            name="email"
+            type="email"
+            autoComplete="email"
+            required
+            aria-invalid={errors.email ? true : undefined}
+            aria-describedby={errors.email ? "auth-email-error" : undefined}
+          />
+          <FieldError id="auth-email" error={errors.email} />
+          <button type="submit" className="button" disabled={sending} aria-busy={sending || undefined}>
+            {sending ? t("auth.sending") : t("auth.sendLink")}
+          </button>
+        </Form>
+      )}
+    </section>
+  );
+}
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title }, { name: "robots", content: "noindex" }];
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
+}

@@ -1,0 +1,246 @@
+import { getFormProps, getInputProps, getSelectProps, getTextareaProps, type SubmissionResult, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
+import { useState } from "react";
+import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { requireStaff } from "~/modules/auth/guards.server";
+import { findConditions, isKnownClient, listClients, parseClientFilter, saveConditions } from "~/modules/backoffice/clients.server";
+import { CURRENCIES, conditionsFormDefaults, PRICE_FIELDS, type ConditionsFormValues } from "~/modules/backoffice/conditions";
+import { conditionsSchema, toConditionsValues } from "~/modules/backoffice/conditions.server";
+import { getDb } from "~/modules/db/db.server";
+import { redirectWithToast } from "~/modules/http/toast.server";
+import { getTranslator } from "~/modules/i18n/i18n.server";
+import { useTranslation } from "~/modules/i18n/i18n-context";
+import { formatMoney } from "~/modules/money/format";
+import { normalizeEmail } from "~/modules/orders/orders.server";
+import { FieldErrors, PageDialog, Pagination } from "~/modules/backoffice/ui";
+
+/** Query string of the list without the open dialog (where "close" and "saved" lead). */
+function listSearch(params: URLSearchParams) {
+  const next = new URLSearchParams(params);
+  next.delete("client");
+  const search = next.toString();
+  return search ? `?${search}` : "";
+}
+
+type Editing =
+  | { email: string; defaults: ConditionsFormValues; hasSettings: boolean; error: null }
+  | { email: string; defaults: null; hasSettings: false; error: string };
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  await requireStaff(request, context);
+  const { t } = await getTranslator(request);
+  const url = new URL(request.url);
+  const filter = parseClientFilter(url.searchParams);
+  const db = await getDb();
+  const { clients, hasMore } = await listClients(db, filter);
+
+  let editing: Editing | null = null;
+  const client = normalizeEmail(url.searchParams.get("client"));
+  if (client) {
+    try {
+      const [settings, known] = await Promise.all([findConditions(db, client), isKnownClient(db, client)]);
+      const fallbackCurrency = known?.currency ?? "rub";
+      editing = {
+        email: client,
+        defaults: conditionsFormDefaults(settings, fallbackCurrency),
+        hasSettings: Boolean(settings),
+        error: null,
+      };
+    } catch (error) {
+      console.error("back-office: loading client conditions failed:", error);
+      editing = { email: client, defaults: null, hasSettings: false, error: error instanceof Error ? error.message : String(error) };
+    }
+  }
+
+  return {
+    title: t("bo.clients.title"),
+    filter,
+    hasMore,
+    clients: clients.map((row) => ({ ...row, lastOrderAt: row.lastOrderAt.toISOString() })),
+    editing,
+  };
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  await requireStaff(request, context);
+  const url = new URL(request.url);
+  const submission = parseWithZod(await request.formData(), { schema: conditionsSchema });
+  if (submission.status !== "success") {
+    return data({ result: submission.reply() as SubmissionResult<string[]>, failure: null }, { status: 400 });
+  }
+  try {
+    await saveConditions(await getDb(), submission.value.email, toConditionsValues(submission.value));
+  } catch (error) {
+    console.error("back-office: saving client conditions failed:", error);
+    const message = error instanceof Error ? error.message : String(error);
+    return data({ result: submission.reply({ formErrors: ["bo.conditions.saveFailed"] }) as SubmissionResult<string[]>, failure: message }, { status: 500 });
+  }
+  return redirectWithToast(`/backoffice/clients${listSearch(url.searchParams)}`, { type: "success", title: "bo.conditions.saved" });
+}
+
+export default function BackofficeClients() {
+  const { filter, clients, hasMore, editing } = useLoaderData<typeof loader>();
+  const { t, i18n } = useTranslation();
+  const location = useLocation();
+  const params = new URLSearchParams(location.search);
+  const [search, setSearch] = useState(filter.search);
+  const locale = i18n.language === "ru" ? "ru-RU" : i18n.language;
+  const emptyKey = filter.search ? "bo.clients.emptySearch" : filter.showAll ? "bo.clients.empty" : "bo.clients.emptyPaid";
+  const conditionsLink = (email: string) => {
+    const next = new URLSearchParams(params);
+    next.set("client", email);
+    return `?${next}`;
+  };
+
+  return (
+    <section className="bo-page">
+      <h1>{t("bo.clients.title")}</h1>
+      <Form method="get" className="filters" role="search">
+        <label htmlFor="clients-q" className="visually-hidden">
+          {t("bo.clients.search")}
+        </label>
+        <input id="clients-q" type="search" name="q" defaultValue={filter.search} placeholder={t("bo.clients.search")} onChange={(event) => setSearch(event.currentTarget.value.trim())} />
+        <label className="checkbox bo-toggle">
+          <input type="checkbox" name="all" value="1" defaultChecked={filter.showAll} disabled={search !== ""} aria-describedby="clients-all-hint" />
+          <span>{t("bo.clients.showAll")}</span>
+        </label>
+        <button type="submit" className="button button-secondary button-small">
+          {t("bo.clients.find")}
+        </button>
+        <p id="clients-all-hint" className="hint bo-filter-hint">
+          {search ? t("bo.clients.searchAllHint") : t("bo.clients.showAllHint")}
+        </p>
+      </Form>
+
+      {clients.length === 0 ? (
+        <p className="empty">{t(emptyKey, { q: filter.search })}</p>
+      ) : (
+        <div className="table-wrap">
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">{t("bo.clients.columns.email")}</th>
+                <th scope="col">{t("bo.clients.columns.name")}</th>
+                <th scope="col" className="num">
+                  {t("bo.clients.columns.orders")}
+                </th>
+                <th scope="col" className="num">
+                  {t("bo.clients.columns.paid30")}
+                </th>
+                <th scope="col">{t("bo.clients.columns.lastOrder")}</th>
+                <th scope="col">
+                  <span className="visually-hidden">{t("bo.clients.columns.actions")}</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {clients.map((client) => (
+                <tr key={client.email}>
+                  <td>
+                    <span className="bo-email">{client.email}</span>
+                    {client.everPaid ? <span className="badge badge-paid bo-mark">{t("bo.clients.everPaid")}</span> : null}
+                  </td>
+                  <td>{client.name ?? "—"}</td>
+                  <td className="num">{client.orders}</td>
+                  <td className="num">{client.paidLast30.length ? client.paidLast30.map((sum) => formatMoney(sum.amount, sum.currency, i18n.language)).join(" + ") : "—"}</td>
+                  <td>{new Date(client.lastOrderAt).toLocaleDateString(locale)}</td>
+                  <td>
+                    <Link to={conditionsLink(client.email)} className="button button-secondary button-small" preventScrollReset aria-label={t("bo.clients.conditionsFor", { email: client.email })}>
+                      {t("bo.clients.conditions")}
+                      {client.hasConditions ? <span aria-hidden="true"> ★</span> : null}
+                    </Link>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <Pagination page={filter.page} hasMore={hasMore} />
+      {editing ? <ConditionsDialog editing={editing} closeTo={`/backoffice/clients${listSearch(params)}`} /> : null}
+    </section>
+  );
+}
+
+function ConditionsDialog({ editing, closeTo }: { editing: Editing; closeTo: string }) {
+  const { t } = useTranslation();
+  const navigation = useNavigation();
+  const actionData = useActionData<typeof action>();
+  const [form, fields] = useForm({
+    id: `conditions-${editing.email}`,
+    lastResult: actionData?.result,
+    defaultValue: editing.defaults ?? undefined,
+  });
+  const euro = (fields.currency.value ?? editing.defaults?.currency) === "eur";
+
+  return (
+    <PageDialog titleId="conditions-title" title={t("bo.conditions.title")} closeTo={closeTo}>
+      <p className="muted">{t("bo.conditions.for", { email: editing.email })}</p>
+      {editing.error !== null ? (
+        <p className="field-error" role="alert">
+          {t("bo.conditions.loadFailed", { message: editing.error })}
+        </p>
+      ) : (
+        <Form method="post" {...getFormProps(form)} className="stack bo-conditions">
+          <input type="hidden" name="email" value={editing.email} />
+          {form.errors?.length ? (
+            <p id={form.errorId} className="field-error" role="alert">
+              {form.errors.map((error) => t(error, { message: actionData?.failure ?? "" })).join(" ")}
+            </p>
+          ) : null}
+          <div className="field">
+            <label htmlFor={fields.currency.id}>{t("bo.conditions.currency")}</label>
+            <select {...getSelectProps(fields.currency)} key={fields.currency.key}>
+              {CURRENCIES.map((currency) => (
+                <option key={currency} value={currency}>
+                  {t(`bo.conditions.currencies.${currency}`)}
+                </option>
+              ))}
+            </select>
+            <FieldErrors id={fields.currency.errorId} errors={fields.currency.errors} />
+          </div>
+          <div className="bo-form-grid">
+            {PRICE_FIELDS.map((name) => {
+              const field = fields[name];
+              return (
+                <div className="field" key={name}>
+                  <label htmlFor={field.id}>{t(`bo.conditions.${name}`)}</label>
+                  <input {...getInputProps(field, { type: "number" })} key={field.key} min={0} step={euro ? 0.01 : 1} inputMode="decimal" />
+                  <FieldErrors id={field.errorId} errors={field.errors} />
+                </div>
+              );
+            })}
+            <div className="field">
+              <label htmlFor={fields.discountPercentage.id}>{t("bo.conditions.discountPercentage")}</label>
+              <input {...getInputProps(fields.discountPercentage, { type: "number" })} key={fields.discountPercentage.key} min={0} max={100} step={1} inputMode="decimal" />
+              <FieldErrors id={fields.discountPercentage.errorId} errors={fields.discountPercentage.errors} />
+            </div>
+          </div>
+          <div className="field">
+            <label htmlFor={fields.personalComment.id}>{t("bo.conditions.personalComment")}</label>
+            <textarea {...getTextareaProps(fields.personalComment)} key={fields.personalComment.key} rows={3} />
+            <FieldErrors id={fields.personalComment.errorId} errors={fields.personalComment.errors} />
+          </div>
+          <p className="hint">{t("bo.conditions.hint")}</p>
+          <div className="bo-dialog-actions">
+            <Link to={closeTo} className="button button-secondary" preventScrollReset>
+              {t("bo.dialog.cancel")}
+            </Link>
+            <button type="submit" className="button" disabled={navigation.state === "submitting"}>
+              {t("bo.conditions.save")}
+            </button>
+          </div>
+        </Form>
+      )}
+    </PageDialog>
+  );
+}
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title }, { name: "robots", content: "noindex" }];
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
+}

@@ -1,0 +1,15 @@
+import { type ActionFunctionArgs, redirect } from "@remix-run/node";
+import { safeRedirect } from "~/modules/auth/guards.server";
+import { cookies } from "~/modules/http/cookies.server";
+
+/** The cookie notice's "OK": remembered for a year. */
+export async function action({ request }: ActionFunctionArgs) {
+  const form = await request.formData();
+  return redirect(safeRedirect(form.get("redirectTo"), "/"), {
+    headers: { "Set-Cookie": await cookies.cookieConsent().serialize("1") },
+  });
+}
+
+export async function loader() {
+  return redirect("/");
+}

@@ -1,0 +1,26 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { useLoaderData } from "@remix-run/react";
+import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { LegalDocumentPage } from "~/components/landing/legal-document";
+import { legalDocument } from "~/modules/translations/legal.server";
+
+/** A document: nothing on it needs JavaScript (root.tsx: `handle.hydrate`). */
+export const handle = { hydrate: false };
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  return { document: await legalDocument(request, "dataConsent") };
+}
+
+export default function LegalPage() {
+  const { document } = useLoaderData<typeof loader>();
+  return <LegalDocumentPage document={document} />;
+}
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: data ? `${data.document.title} — Aligner Lab` : "Aligner Lab" },
+  { name: "description", content: data?.document.metaDescription ?? "" },
+];
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
+}

@@ -1,0 +1,32 @@
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { Readable } from "node:stream";
+import { getDb } from "~/modules/db/db.server";
+import { getStorage } from "~/modules/storage/storage.server";
+import { openableOrder, uploadViewerOf } from "~/modules/uploads/tus-access.server";
+
+/**
+ * GET /files/orders/{storagePath}: a stored model of an order (FileInfo.url), streamed, for the
+ * 3D preview. The key names its order (`order_{id}/…`); only who may open that order gets it.
+ */
+export async function loader({ request, params, context }: LoaderFunctionArgs) {
+  const key = params["*"] ?? "";
+  const orderId = /^order_([0-9a-f-]{36})\//.exec(key)?.[1];
+  const notFound = () => new Response("Not found", { status: 404 });
+  if (!orderId || !key.endsWith(".stl")) return notFound();
+  if (!(await openableOrder(await getDb(), await uploadViewerOf(request, context), orderId))) return notFound();
+  let object;
+  try {
+    object = await getStorage().get("orders", key);
+  } catch {
+    return notFound(); // an invalid key
+  }
+  if (!object) return notFound();
+  return new Response(Readable.toWeb(object.body) as ReadableStream, {
+    headers: {
+      "Content-Type": "model/stl",
+      "Content-Length": String(object.size),
+      "Cache-Control": "private, no-store",
+      "Content-Disposition": "attachment",
+    },
+  });
+}

@@ -1,0 +1,202 @@
+import type { ActionFunctionArgs, HeadersFunction, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data, redirect } from "@remix-run/node";
+import { useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
+import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { PasswordGate } from "~/components/password-gate";
+import { hasGatePass, tryGatePassword } from "~/modules/auth/gate.server";
+import { safeRedirect } from "~/modules/auth/guards.server";
+import { getDb } from "~/modules/db/db.server";
+import { clientIp } from "~/modules/http/request.server";
+import { getTranslator } from "~/modules/i18n/i18n.server";
+import { useTranslation } from "~/modules/i18n/i18n-context";
+import { statusLabelKey } from "~/modules/orders/status";
+import { LABEL_KINDS } from "~/modules/packer/bag-labels";
+import { filterQuery, PACKER_STATUSES, parsePackerFilter } from "~/modules/packer/filter";
+import { DEFAULT_LOGO_URL, listPackerOrders, logoUrls } from "~/modules/packer/packer.server";
+import packerStyles from "~/styles/packer.css";
+
+/**
+ * The packer station (staff-partner-packer §2 "/packer"): a password gate, then the non-draft orders
+ * as cards with the client's logo, a logo upload and links to the box and bag label print pages.
+ * Plain links and forms only: nothing here needs JavaScript.
+ */
+
+export const links: LinksFunction = () => [{ rel: "stylesheet", href: packerStyles }];
+
+/** The packer pages need no client JavaScript; a root that honours this can leave its scripts out. */
+export const handle = { hydrate: false };
+
+const NO_STORE = { "Cache-Control": "no-store" };
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const { t } = await getTranslator(request);
+  const title = t("gate.packerTitle");
+  if (!(await hasGatePass("packer", request))) return data({ gate: true as const, title }, { headers: NO_STORE });
+  const filter = parsePackerFilter(new URL(request.url).searchParams);
+  try {
+    const { orders, hasMore } = await listPackerOrders(await getDb(), filter);
+    const logos = await logoUrls(orders.map((order) => order.email));
+    return data(
+      {
+        gate: false as const,
+        title,
+        filter,
+        statuses: PACKER_STATUSES,
+        hasMore,
+        loadFailed: false,
+        orders: orders.map((order) => ({ ...order, logo: (order.email && logos.get(order.email)) || DEFAULT_LOGO_URL })),
+      },
+      { headers: NO_STORE },
+    );
+  } catch (cause) {
+    console.error("packer: orders could not be read:", cause);
+    return data({ gate: false as const, title, filter, statuses: PACKER_STATUSES, hasMore: false, loadFailed: true, orders: [] }, { status: 503, headers: NO_STORE });
+  }
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const form = await request.formData();
+  const password = String(form.get("password") ?? "");
+  const target = safeRedirect(form.get("redirectTo"), "/packer");
+  const redirectTo = target === "/packer" || target.startsWith("/packer/") || target.startsWith("/packer?") ? target : "/packer";
+  try {
+    const attempt = await tryGatePassword(await getDb(), "packer", password, clientIp(request, context));
+    if (attempt.ok) return redirect(redirectTo, { headers: { "Set-Cookie": attempt.setCookie } });
+    const error = attempt.reason === "limited" ? "gate.tooManyAttempts" : "gate.wrongPasswordPacker";
+    return data({ error }, { status: attempt.reason === "limited" ? 429 : 401 });
+  } catch (cause) {
+    console.error("packer password check failed:", cause);
+    return data({ error: "gate.checkFailed" }, { status: 500 });
+  }
+}
+
+/** Order data never sits in a shared cache (cookies of all loaders are kept by Remix itself). */
+export const headers: HeadersFunction = () => NO_STORE;
+
+export default function PackerPage() {
+  const loaded = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const [params] = useSearchParams();
+  const { t } = useTranslation();
+  if (loaded.gate) return <PasswordGate titleKey="gate.packerTitle" error={actionData?.error} redirectTo={params.get("redirectTo") ?? "/packer"} />;
+
+  const { filter, orders, statuses, hasMore, loadFailed } = loaded;
+  const back = filterQuery(filter);
+  return (
+    <div className="pk">
+      <header className="pk-bar">
+        <h1>{t("gate.packerTitle")}</h1>
+        <form method="get" className="pk-search" role="search">
+          <label>
+            <span>{t("packer.search.label")}</span>
+            <input type="search" name="q" defaultValue={filter.q} placeholder={t("packer.search.placeholder")} maxLength={100} />
+          </label>
+          <label>
+            <span>{t("packer.search.status")}</span>
+            <select name="status" defaultValue={filter.status ?? ""}>
+              <option value="">{t("packer.search.allStatuses")}</option>
+              {statuses.map((status) => (
+                <option key={status} value={status}>
+                  {t(statusLabelKey(status))}
+                </option>
+              ))}
+            </select>
+          </label>
+          <button type="submit" className="button button-small">
+            {t("packer.search.submit")}
+          </button>
+          {filter.q || filter.status ? <a href="/packer">{t("packer.search.reset")}</a> : null}
+        </form>
+        <form method="post" action="/packer/logout">
+          <button type="submit" className="link-button">
+            {t("packer.signOut")}
+          </button>
+        </form>
+      </header>
+
+      {loadFailed ? (
+        <p className="empty" role="alert">
+          {t("packer.loadFailed")}
+        </p>
+      ) : orders.length === 0 ? (
+        <p className="empty">{t("packer.empty")}</p>
+      ) : (
+        <div className="pk-grid">
+          {orders.map((order) => (
+            <article key={order.id} id={`o-${order.id}`} className="pk-card">
+              <div className="pk-head">
+                <h2>{order.number}</h2>
+                <span className={`badge badge-${order.status}`}>{t(statusLabelKey(order.status))}</span>
+                <img className="pk-logo" src={order.logo} alt={t("packer.logo.alt")} width={96} height={40} loading="lazy" />
+              </div>
+              <p>
+                <b>{order.client ?? t("packer.card.noClient")}</b>
+                {order.email ? <span className="muted"> · {order.email}</span> : null}
+                <br />
+                {order.address ?? <span className="muted">{t("packer.card.noAddress")}</span>}
+              </p>
+              {order.patients.length === 0 ? (
+                <p className="muted">{t("packer.noPatients")}</p>
+              ) : (
+                <ol className="pk-patients">
+                  {order.patients.map((patient) => (
+                    <li key={patient.folder}>
+                      <b>{patient.name}</b> <code>{patient.folder}</code>
+                      {LABEL_KINDS.map((kind) =>
+                        patient.files[kind].length > 0 ? (
+                          <p key={kind}>
+                            <i>{t(`packer.kinds.${kind}`)}:</i> {patient.files[kind].join(", ")}
+                          </p>
+                        ) : null,
+                      )}
+                      {LABEL_KINDS.every((kind) => patient.files[kind].length === 0) ? <p className="muted">{t("packer.card.noFiles")}</p> : null}
+                    </li>
+                  ))}
+                </ol>
+              )}
+              {order.email ? (
+                <form method="post" action={`/packer/logo?order=${order.id}${back ? `&back=${encodeURIComponent(back)}` : ""}`} encType="multipart/form-data" className="pk-logo-form">
+                  <label>
+                    {t("packer.logo.choose")}
+                    <input type="file" name="logo" accept=".png,.jpg,.jpeg,.webp,.svg" required />
+                  </label>
+                  <button type="submit" className="button button-small button-secondary">
+                    {t("packer.logo.upload")}
+                  </button>
+                </form>
+              ) : (
+                <p className="muted">{t("packer.logo.noEmail")}</p>
+              )}
+              <p className="pk-actions">
+                <a className="button button-small" href={`/packer/box/${order.id}`} target="_blank" rel="noopener">
+                  {t("packer.labels.box")}
+                </a>
+                {order.patients.length > 0 ? (
+                  <a className="button button-small" href={`/packer/bags/${order.id}`} target="_blank" rel="noopener">
+                    {t("packer.labels.bags")}
+                  </a>
+                ) : (
+                  <span className="muted">{t("packer.noPatients")}</span>
+                )}
+              </p>
+            </article>
+          ))}
+        </div>
+      )}
+
+      {filter.page > 1 || hasMore ? (
+        <nav className="pagination" aria-label={t("pagination.label")}>
+          {filter.page > 1 ? <a href={`/packer${filterQuery(filter, filter.page - 1)}`}>{t("pagination.previous")}</a> : <span />}
+          <span>{t("pagination.page", { page: filter.page })}</span>
+          {hasMore ? <a href={`/packer${filterQuery(filter, filter.page + 1)}`}>{t("pagination.next")}</a> : <span />}
+        </nav>
+      ) : null}
+    </div>
+  );
+}
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title }, { name: "robots", content: "noindex" }];
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
+}

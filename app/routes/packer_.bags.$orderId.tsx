@@ -1,0 +1,107 @@
+import type { HeadersFunction, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { redirect } from "@remix-run/node";
+import { useLoaderData } from "@remix-run/react";
+import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { hasGatePass } from "~/modules/auth/gate.server";
+import { getDb } from "~/modules/db/db.server";
+import { getTranslator } from "~/modules/i18n/i18n.server";
+import { useTranslation } from "~/modules/i18n/i18n-context";
+import { buildBagLabels } from "~/modules/packer/bag-labels";
+import { getPackerOrder } from "~/modules/packer/packer.server";
+import { PageSize, PrintSoon } from "~/modules/packer/print-soon";
+import { QR_QUIET_ZONE, qrPath } from "~/modules/packer/qr.server";
+import packerStyles from "~/styles/packer.css";
+
+/**
+ * Bag labels (staff-partner-packer §9): one 80×80 mm label per step and jaw, each with a QR code of
+ * the order code and patient folder. A patient's QR code is drawn once and reused by every label.
+ */
+
+export const links: LinksFunction = () => [{ rel: "stylesheet", href: packerStyles }];
+export const handle = { hydrate: false };
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  if (!(await hasGatePass("packer", request))) throw redirect(`/packer?redirectTo=${encodeURIComponent(new URL(request.url).pathname)}`);
+  const order = await getPackerOrder(await getDb(), params.orderId ?? "");
+  if (!order) throw new Response("Not found", { status: 404 });
+  const { t } = await getTranslator(request);
+  const labels = buildBagLabels(
+    order,
+    order.patients.map((patient) => ({ patientName: patient.name, folderName: patient.folder, files: patient.files })),
+  );
+  const codes = [...new Set(labels.map((label) => label.qrText))];
+  return {
+    title: t("packer.bags.title", { number: order.number }),
+    hasPatients: order.patients.length > 0,
+    codes: codes.map((text) => {
+      const { size, path } = qrPath(text);
+      // The symbol's square, quiet zone included, in module units.
+      const side = size + 2 * QR_QUIET_ZONE;
+      return { text, path, side, origin: -QR_QUIET_ZONE };
+    }),
+    labels: labels.map(({ qrText, ...label }) => ({ ...label, code: codes.indexOf(qrText) })),
+  };
+}
+
+export const headers: HeadersFunction = () => ({ "Cache-Control": "no-store" });
+
+export default function BagLabels() {
+  const { title, hasPatients, codes, labels } = useLoaderData<typeof loader>();
+  const { t } = useTranslation();
+  const message = !hasPatients ? t("packer.noPatients") : labels.length === 0 ? t("packer.bags.noFiles") : null;
+  return (
+    <>
+      <p className="pk-print-bar">
+        <a href="/packer">{t("packer.back")}</a>
+        {message ? null : <span>{t("packer.bags.count", { count: labels.length })}</span>}
+        {message ? null : <span>{t("packer.printHint")}</span>}
+      </p>
+      {message ? (
+        <p className="empty" role="alert">
+          {message}
+        </p>
+      ) : (
+        <>
+          <PageSize size="80mm 80mm" />
+          <svg width="0" height="0" className="pk-defs" aria-hidden="true">
+            {codes.map((code, index) => (
+              <symbol key={code.text} id={`qr${index}`} viewBox={`${code.origin} ${code.origin} ${code.side} ${code.side}`}>
+                <rect x={code.origin} y={code.origin} width={code.side} height={code.side} fill="#fff" />
+                <path d={code.path} fill="#000" shapeRendering="crispEdges" />
+              </symbol>
+            ))}
+          </svg>
+          <div className="pk-sheet">
+            {labels.map((label, index) => (
+              <section key={index} className="bag-label" aria-label={title}>
+                <div className="bag-kind">
+                  <span>{t(`packer.kinds.${label.kind}`)}</span>
+                  <span>{label.orderNumber}</span>
+                </div>
+                <div className="bag-patient">{label.patientName}</div>
+                <div className="bag-main">
+                  <svg role="img" aria-label={t("packer.bags.qr", { text: codes[label.code]!.text })}>
+                    <use href={`#qr${label.code}`} />
+                  </svg>
+                  <div>
+                    <div className="bag-jaw">{t(`packer.jaw.${label.jaw}`)}</div>
+                    {label.step ? <div className="bag-step">{t("packer.bags.step", { step: label.step })}</div> : null}
+                    <div className="bag-file">{label.folderName}</div>
+                    <div className="bag-file">{label.fileName}</div>
+                  </div>
+                </div>
+              </section>
+            ))}
+          </div>
+          <PrintSoon />
+        </>
+      )}
+    </>
+  );
+}
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title }, { name: "robots", content: "noindex" }];
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
+}

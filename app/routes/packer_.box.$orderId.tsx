@@ -1,0 +1,74 @@
+import type { HeadersFunction, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { redirect } from "@remix-run/node";
+import { useLoaderData } from "@remix-run/react";
+import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { hasGatePass } from "~/modules/auth/gate.server";
+import { getDb } from "~/modules/db/db.server";
+import { getTranslator } from "~/modules/i18n/i18n.server";
+import { useTranslation } from "~/modules/i18n/i18n-context";
+import { getPackerOrder, logoUrl } from "~/modules/packer/packer.server";
+import { PageSize, PrintSoon } from "~/modules/packer/print-soon";
+import packerStyles from "~/styles/packer.css";
+
+/** Box label (staff-partner-packer §9): 400×600 px with the client's logo, order number, client, address and patient count. */
+
+export const links: LinksFunction = () => [{ rel: "stylesheet", href: packerStyles }];
+export const handle = { hydrate: false };
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  if (!(await hasGatePass("packer", request))) throw redirect(`/packer?redirectTo=${encodeURIComponent(new URL(request.url).pathname)}`);
+  const order = await getPackerOrder(await getDb(), params.orderId ?? "");
+  if (!order) throw new Response("Not found", { status: 404 });
+  const { t } = await getTranslator(request);
+  return {
+    title: t("packer.box.title", { number: order.number }),
+    logo: await logoUrl(order.email),
+    number: order.number,
+    client: order.client,
+    address: order.address,
+    patients: order.patients.length,
+  };
+}
+
+export const headers: HeadersFunction = () => ({ "Cache-Control": "no-store" });
+
+export default function BoxLabel() {
+  const label = useLoaderData<typeof loader>();
+  const { t } = useTranslation();
+  return (
+    <>
+      <PageSize size="400px 600px" />
+      <p className="pk-print-bar">
+        <a href="/packer">{t("packer.back")}</a>
+        <span>{t("packer.printHint")}</span>
+      </p>
+      <div className="pk-sheet">
+        <section className="box-label" aria-label={label.title}>
+          <img src={label.logo} alt={t("packer.logo.alt")} />
+          <div className="box-number">{label.number}</div>
+          <dl>
+            <div>
+              <dt>{t("packer.box.client")}</dt>
+              <dd>{label.client ?? "—"}</dd>
+            </div>
+            <div>
+              <dt>{t("packer.box.address")}</dt>
+              <dd>{label.address ?? "—"}</dd>
+            </div>
+            <div>
+              <dt>{t("packer.box.patients")}</dt>
+              <dd>{label.patients}</dd>
+            </div>
+          </dl>
+        </section>
+      </div>
+      <PrintSoon />
+    </>
+  );
+}
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title }, { name: "robots", content: "noindex" }];
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
+}

@@ -1,0 +1,52 @@
+import { type ActionFunctionArgs, redirect, unstable_parseMultipartFormData } from "@remix-run/node";
+import { hasGatePass } from "~/modules/auth/gate.server";
+import { getDb } from "~/modules/db/db.server";
+import { redirectWithToast, type Toast } from "~/modules/http/toast.server";
+import { packerListUrl } from "~/modules/packer/filter";
+import { logoKey } from "~/modules/packer/logo-names.server";
+import { createLogoUploadHandler, LogoRequestTooLarge, MAX_LOGO_REQUEST_BYTES } from "~/modules/packer/logo-upload.server";
+import { getPackerOrder } from "~/modules/packer/packer.server";
+import { getStorage } from "~/modules/storage/storage.server";
+
+/**
+ * Logo upload from an order card (staff-partner-packer §5): `POST /packer/logo?order=<id>&back=<list query>`,
+ * multipart with one `logo` file. The logo belongs to the order's e-mail and replaces the one there was.
+ */
+
+const failed = (reasonKey: string): Toast => ({
+  type: "error",
+  title: "packer.toasts.error",
+  description: "packer.toasts.logoFailed",
+  lines: [{ key: reasonKey }],
+});
+
+export async function action({ request }: ActionFunctionArgs) {
+  if (!(await hasGatePass("packer", request))) return redirect("/packer");
+  const url = new URL(request.url);
+  const order = await getPackerOrder(await getDb(), url.searchParams.get("order") ?? "");
+  if (!order) throw new Response("Not found", { status: 404 });
+  const back = packerListUrl(url.searchParams.get("back"), `o-${order.id}`);
+  if (!order.email) return redirectWithToast(back, failed("packer.logo.noEmail"));
+  if (!(request.headers.get("Content-Type") ?? "").startsWith("multipart/form-data")) return redirectWithToast(back, failed("packer.logo.errors.empty"));
+  if (Number(request.headers.get("Content-Length") ?? 0) > MAX_LOGO_REQUEST_BYTES) return redirectWithToast(back, failed("packer.logo.errors.size"));
+
+  const upload = createLogoUploadHandler({ storage: getStorage(), key: logoKey(order.email) });
+  try {
+    await unstable_parseMultipartFormData(request, upload.handler);
+  } catch (error) {
+    if (error instanceof LogoRequestTooLarge) return redirectWithToast(back, failed("packer.logo.errors.size"));
+    console.error("packer: logo upload failed:", error);
+    return redirectWithToast(back, failed("packer.logo.errors.storage"));
+  }
+  const result = upload.result();
+  if (!result) return redirectWithToast(back, failed("packer.logo.errors.empty"));
+  if (!result.ok) {
+    if (result.reason === "storage") console.error("packer: logo could not be stored:", result.message);
+    return redirectWithToast(back, failed(`packer.logo.errors.${result.reason}`));
+  }
+  return redirectWithToast(back, { type: "success", title: "packer.toasts.logoUpdated" });
+}
+
+export async function loader() {
+  return redirect("/packer");
+}

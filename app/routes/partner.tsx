@@ -1,0 +1,349 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
+import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { FieldError } from "~/components/wizard/fields";
+import { requireUser } from "~/modules/auth/guards.server";
+import { getConfig } from "~/modules/config/config.server";
+import { getDb } from "~/modules/db/db.server";
+import { redirectWithToast } from "~/modules/http/toast.server";
+import { getTranslator } from "~/modules/i18n/i18n.server";
+import { useTranslation } from "~/modules/i18n/i18n-context";
+import { formatMoney } from "~/modules/money/format";
+import { isPaid, statusLabelKey } from "~/modules/orders/status";
+import { CopyLinkField } from "~/modules/partners/copy-link-field";
+import { formatDate, formatPercent } from "~/modules/partners/format";
+import { ensurePartnerCode, partnerBalance, referralCounts, referralOrders, savePartnerContacts, savePartnerName } from "~/modules/partners/partners.server";
+import { ACTIVITY_FILTERS, checkContacts, checkName, NAME_MAX, readFilter, REFERRAL_STATUS_FILTERS } from "~/modules/partners/validation";
+
+const PAGE_SIZE = 25;
+
+type ActionReply = { intent: "name" | "contacts"; errors: Record<string, string>; summary?: string; values: Record<string, string> };
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await requireUser(request);
+  const { t } = await getTranslator(request);
+  const url = new URL(request.url);
+  const search = (url.searchParams.get("q") ?? "").trim().slice(0, 100);
+  const status = readFilter(url.searchParams.get("status"), REFERRAL_STATUS_FILTERS);
+  const activity = readFilter(url.searchParams.get("activity"), ACTIVITY_FILTERS);
+  const page = Math.max(1, Number.parseInt(url.searchParams.get("page") ?? "1", 10) || 1);
+  const db = await getDb();
+  // Created on the first visit (spec §4 "Partner code").
+  const partner = await ensurePartnerCode(db, user.email);
+  const [balance, counts, list] = await Promise.all([
+    partnerBalance(db, partner.id),
+    referralCounts(db, partner.id),
+    referralOrders(db, partner.id, { search, status, activity, page, pageSize: PAGE_SIZE }),
+  ]);
+  const origin = getConfig().publicUrl ?? url.origin;
+  return {
+    title: t("partners.title"),
+    code: partner.code,
+    name: partner.user_name,
+    // The link is shown once a name is saved (spec §2 "/partner").
+    link: partner.user_name ? `${origin.replace(/\/$/, "")}/${partner.code}` : null,
+    contactEmail: partner.contact_email ?? user.email,
+    contactPhone: partner.contact_phone ?? "",
+    offerAcceptedAt: partner.offer_accepted_at ? new Date(partner.offer_accepted_at).toISOString() : null,
+    percentage: Number(partner.reward_percentage).toFixed(2),
+    balance,
+    referrals: counts,
+    search,
+    status,
+    activity,
+    page,
+    ...list,
+  };
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const user = await requireUser(request);
+  const form = await request.formData();
+  const intent = form.get("intent");
+  const db = await getDb();
+  const partner = await ensurePartnerCode(db, user.email);
+
+  if (intent === "name") {
+    const name = checkName(String(form.get("user_name") ?? ""));
+    if (name.error !== null) {
+      return data<ActionReply>({ intent, errors: { user_name: name.error }, values: { user_name: String(form.get("user_name") ?? "") } }, { status: 400 });
+    }
+    try {
+      await savePartnerName(db, partner.id, name.value);
+    } catch (error) {
+      console.error("partner name not saved:", error);
+      return redirectWithToast("/partner", { type: "error", title: "partners.toasts.errorTitle", description: "partners.toasts.nameFailed" });
+    }
+    return redirectWithToast("/partner", { type: "success", title: "partners.toasts.nameSaved" });
+  }
+
+  if (intent === "contacts") {
+    const contacts = checkContacts(form, partner.offer_accepted_at !== null);
+    if (contacts.errors !== null) {
+      const values = { contact_email: String(form.get("contact_email") ?? ""), contact_phone: String(form.get("contact_phone") ?? "") };
+      return data<ActionReply>({ intent, errors: contacts.errors, summary: contacts.summary, values }, { status: 400 });
+    }
+    try {
+      await savePartnerContacts(db, partner.id, contacts.value);
+    } catch (error) {
+      console.error("partner contacts not saved:", error);
+      return redirectWithToast("/partner", { type: "error", title: "partners.toasts.errorTitle", description: "partners.toasts.contactsFailed" });
+    }
+    return redirectWithToast("/partner", { type: "success", title: "partners.toasts.contactsSavedTitle", description: "partners.toasts.contactsSavedText" });
+  }
+
+  throw new Response("Unknown action", { status: 400 });
+}
+
+export default function PartnerCabinet() {
+  const view = useLoaderData<typeof loader>();
+  const reply = useActionData<typeof action>() as ActionReply | undefined;
+  const { t, i18n } = useTranslation();
+  const language = i18n.language;
+  const navigation = useNavigation();
+  const busy = navigation.state === "submitting";
+  const [params] = useSearchParams();
+  const nameErrors = reply?.intent === "name" ? reply.errors : {};
+  const contactErrors = reply?.intent === "contacts" ? reply.errors : {};
+  const contactValues = reply?.intent === "contacts" ? reply.values : null;
+  const money = (minor: number) => formatMoney(minor, "rub", language);
+  const pageLink = (n: number) => {
+    const next = new URLSearchParams(params);
+    next.set("page", String(n));
+    return `?${next}`;
+  };
+
+  return (
+    <section className="container partner-page">
+      <h1>{t("partners.title")}</h1>
+
+      <aside className="note partner-intro" aria-labelledby="partner-intro-title">
+        <h2 id="partner-intro-title">{t("partners.intro.title")}</h2>
+        <ol>
+          <li>{t("partners.intro.step1")}</li>
+          <li>{t("partners.intro.step2")}</li>
+          <li>{t("partners.intro.step3", { percentage: formatPercent(view.percentage, language) })}</li>
+        </ol>
+        <p>
+          <Link to="/refdoc">{t("partners.intro.offerLink")}</Link>
+        </p>
+      </aside>
+
+      <div className="partner-grid">
+        <section className="card stack" aria-labelledby="partner-code-title">
+          <h2 id="partner-code-title">{t("partners.code.title")}</h2>
+          <p className="partner-code-line">
+            {t("partners.code.label")}: <strong className="partner-code">{view.code}</strong>
+          </p>
+          <Form method="post" className="stack" noValidate>
+            <input type="hidden" name="intent" value="name" />
+            <div className="field">
+              <label htmlFor="partner-name">{t("partners.code.nameLabel")}</label>
+              <input
+                id="partner-name"
+                name="user_name"
+                type="text"
+                maxLength={NAME_MAX}
+                autoComplete="organization"
+                defaultValue={reply?.intent === "name" ? reply.values.user_name : (view.name ?? "")}
+                aria-invalid={nameErrors.user_name ? true : undefined}
+                aria-describedby={nameErrors.user_name ? "partner-name-error" : undefined}
+              />
+              <FieldError id="partner-name" error={nameErrors.user_name} />
+            </div>
+            <div>
+              <button type="submit" className="button button-small" disabled={busy}>
+                {t("partners.code.nameSave")}
+              </button>
+            </div>
+          </Form>
+          {view.link ? <CopyLinkField id="partner-link" label={t("partners.code.linkLabel")} link={view.link} /> : <p className="hint">{t("partners.code.linkHint")}</p>}
+        </section>
+
+        <section className="card stack" aria-labelledby="partner-contacts-title" id="partner-contacts">
+          <h2 id="partner-contacts-title">{t("partners.contacts.title")}</h2>
+          <Form method="post" className="stack" noValidate>
+            <input type="hidden" name="intent" value="contacts" />
+            {reply?.intent === "contacts" && reply.summary ? (
+              <p className="field-error" role="alert">
+                <strong>{t(reply.summary)}</strong>
+              </p>
+            ) : null}
+            <div className="field">
+              <label htmlFor="partner-contact-email">{t("partners.contacts.email")}</label>
+              <input
+                id="partner-contact-email"
+                name="contact_email"
+                type="email"
+                autoComplete="email"
+                defaultValue={contactValues?.contact_email ?? view.contactEmail}
+                aria-invalid={contactErrors.contact_email ? true : undefined}
+                aria-describedby={contactErrors.contact_email ? "partner-contact-email-error" : undefined}
+              />
+              <FieldError id="partner-contact-email" error={contactErrors.contact_email} />
+            </div>
+            <div className="field">
+              <label htmlFor="partner-contact-phone">{t("partners.contacts.phone")}</label>
+              <input
+                id="partner-contact-phone"
+                name="contact_phone"
+                type="tel"
+                autoComplete="tel"
+                defaultValue={contactValues?.contact_phone ?? view.contactPhone}
+                aria-invalid={contactErrors.contact_phone ? true : undefined}
+                aria-describedby={contactErrors.contact_phone ? "partner-contact-phone-error" : undefined}
+              />
+              <FieldError id="partner-contact-phone" error={contactErrors.contact_phone} />
+            </div>
+            {view.offerAcceptedAt ? (
+              <p className="hint">
+                {t("partners.contacts.offerAccepted", { date: formatDate(view.offerAcceptedAt, language) })} <Link to="/refdoc">{t("partners.contacts.offerDocument")}</Link>
+              </p>
+            ) : (
+              <div className="field">
+                <label className="checkbox" htmlFor="partner-offer">
+                  <input
+                    id="partner-offer"
+                    name="offer"
+                    type="checkbox"
+                    aria-invalid={contactErrors.offer ? true : undefined}
+                    aria-describedby={contactErrors.offer ? "partner-offer-error" : undefined}
+                  />
+                  <span>
+                    {t("partners.contacts.offer")} <Link to="/refdoc">{t("partners.contacts.offerLink")}</Link>
+                  </span>
+                </label>
+                <FieldError id="partner-offer" error={contactErrors.offer} />
+              </div>
+            )}
+            <div>
+              <button type="submit" className="button button-small" disabled={busy}>
+                {t("partners.contacts.save")}
+              </button>
+            </div>
+          </Form>
+        </section>
+
+        <section className="card stack partner-balance" aria-labelledby="partner-balance-title">
+          <h2 id="partner-balance-title">{t("partners.balance.title")}</h2>
+          <dl>
+            <div>
+              <dt>{t("partners.balance.accrued")}</dt>
+              <dd>{money(view.balance.accrued)}</dd>
+            </div>
+            <div>
+              <dt>{t("partners.balance.paid")}</dt>
+              <dd>{money(view.balance.paid)}</dd>
+            </div>
+            <div className="partner-due">
+              <dt>{t("partners.balance.due")}</dt>
+              <dd>{money(view.balance.due)}</dd>
+            </div>
+          </dl>
+          <p className="hint">
+            {t("partners.balance.percentage")}: <strong>{`${formatPercent(view.percentage, language)} %`}</strong>
+          </p>
+          <p className="hint">{t("partners.balance.referrals", { total: view.referrals.total, active: view.referrals.active })}</p>
+          <p className="hint">{t("partners.balance.rule")}</p>
+        </section>
+      </div>
+
+      <section className="partner-orders" aria-labelledby="partner-orders-title">
+        <h2 id="partner-orders-title">{t("partners.orders.title")}</h2>
+        <Form method="get" className="filters" role="search">
+          <label htmlFor="partner-q" className="visually-hidden">
+            {t("partners.orders.search")}
+          </label>
+          <input id="partner-q" type="search" name="q" defaultValue={view.search} placeholder={t("partners.orders.search")} />
+          <label htmlFor="partner-status" className="visually-hidden">
+            {t("partners.orders.status")}
+          </label>
+          <select id="partner-status" name="status" defaultValue={view.status ?? ""}>
+            <option value="">{t("partners.orders.allStatuses")}</option>
+            {REFERRAL_STATUS_FILTERS.map((status) => (
+              <option key={status} value={status}>
+                {t(statusLabelKey(status))}
+              </option>
+            ))}
+          </select>
+          <label htmlFor="partner-activity" className="visually-hidden">
+            {t("partners.orders.activity")}
+          </label>
+          <select id="partner-activity" name="activity" defaultValue={view.activity ?? ""}>
+            <option value="">{t("partners.orders.allActivity")}</option>
+            <option value="active">{t("partners.orders.active")}</option>
+            <option value="inactive">{t("partners.orders.inactive")}</option>
+          </select>
+          <button type="submit" className="button button-secondary button-small">
+            {t("partners.orders.apply")}
+          </button>
+        </Form>
+
+        {view.orders.length === 0 ? (
+          <p className="empty">{view.search || view.status || view.activity ? t("partners.orders.nothingFound") : t("partners.orders.empty")}</p>
+        ) : (
+          <div className="table-wrap">
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">{t("partners.orders.columns.date")}</th>
+                  <th scope="col">{t("partners.orders.columns.number")}</th>
+                  <th scope="col">{t("partners.orders.columns.client")}</th>
+                  <th scope="col">{t("partners.orders.columns.status")}</th>
+                  <th scope="col">{t("partners.orders.columns.referral")}</th>
+                  <th scope="col" className="num">
+                    {t("partners.orders.columns.amount")}
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {view.orders.map((order) => (
+                  <tr key={order.id}>
+                    <td>{formatDate(order.createdAt, language)}</td>
+                    <td>
+                      <code>{order.number}</code>
+                    </td>
+                    <td>
+                      {order.client ?? "—"}
+                      <div className="muted small">{order.email}</div>
+                    </td>
+                    <td>
+                      <span className={`badge badge-${order.status}`}>{t(statusLabelKey(order.status))}</span>
+                    </td>
+                    <td className="small">
+                      {order.expiresAt === null
+                        ? t("partners.orders.awaitingPayment")
+                        : order.active
+                          ? t("partners.orders.activeUntil", { date: formatDate(order.expiresAt, language) })
+                          : t("partners.orders.expiredOn", { date: formatDate(order.expiresAt, language) })}
+                    </td>
+                    <td className="num">
+                      {order.total === null ? "—" : formatMoney(order.total, order.currency, language)}
+                      {isPaid(order.status) ? (
+                        <div className={order.counts ? "small partner-counts" : "small muted"}>{order.counts ? t("partners.orders.counts") : t("partners.orders.notCounted")}</div>
+                      ) : null}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+        {view.page > 1 || view.hasMore ? (
+          <nav className="pagination" aria-label={t("pagination.label")}>
+            {view.page > 1 ? <Link to={pageLink(view.page - 1)}>{t("pagination.previous")}</Link> : <span />}
+            <span>{t("pagination.page", { page: view.page })}</span>
+            {view.hasMore ? <Link to={pageLink(view.page + 1)}>{t("pagination.next")}</Link> : <span />}
+          </nav>
+        ) : null}
+      </section>
+    </section>
+  );
+}
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title }, { name: "robots", content: "noindex" }];
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
+}

@@ -1,0 +1,77 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Form, Link, useLoaderData } from "@remix-run/react";
+import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { getConfig } from "~/modules/config/config.server";
+import { getDb } from "~/modules/db/db.server";
+import { useTranslation } from "~/modules/i18n/i18n-context";
+import { findOrder, shortOrderNumber } from "~/modules/orders/orders.server";
+import { reconcileOrder } from "~/modules/payments/payments.server";
+
+/**
+ * Return page after payment (DESIGN §4.19): the order becomes paid only when the provider confirms
+ * a successful payment for this order and amount (the one GET that may change state, because the
+ * change is verified with the provider). A forged return URL changes nothing. While unconfirmed,
+ * the page checks again by itself (a meta refresh, so also without JavaScript).
+ */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const url = new URL(request.url);
+  const db = await getDb();
+  const order = await findOrder(db, url.searchParams.get("orderId") ?? "");
+  if (!order) throw new Response("Not found", { status: 404 });
+  const state = await reconcileOrder(db, getConfig(), order, { paymentId: url.searchParams.get("paymentId") });
+  return { orderId: order.id, number: shortOrderNumber(order.id), state, canPayAgain: state !== "paid" && order.status === "pending" };
+}
+
+export default function PaymentSuccess() {
+  const { orderId, number, state, canPayAgain } = useLoaderData<typeof loader>();
+  const { t } = useTranslation();
+  return (
+    <section className="container narrow-page">
+      {state === "update_failed" ? (
+        <>
+          <h1>{t("payments.success.updateFailedTitle", { number })}</h1>
+          <p role="alert">{t("payments.success.updateFailed")}</p>
+        </>
+      ) : (
+        <>
+          <h1>{t(`paymentResult.${state}.title`, { number })}</h1>
+          <p>{t(`paymentResult.${state}.text`)}</p>
+        </>
+      )}
+      {state === "waiting" ? (
+        <p className="small muted">
+          {t("payments.success.autoCheck")}{" "}
+          <a href={`/payment/success?orderId=${orderId}`} className="link-button">
+            {t("payments.success.checkAgain")}
+          </a>
+        </p>
+      ) : null}
+      <div className="actions">
+        {canPayAgain ? (
+          <Link to={`/pay/${orderId}`} className="button">
+            {t("payments.success.payAgain")}
+          </Link>
+        ) : null}
+        <Form method="post" action="/order/new" reloadDocument>
+          <button type="submit" className="button button-secondary">
+            {t("paymentResult.newOrder")}
+          </button>
+        </Form>
+        <Link to="/" className="button button-secondary">
+          {t("errors.home")}
+        </Link>
+      </div>
+    </section>
+  );
+}
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: "Aligner Lab" },
+  { name: "robots", content: "noindex" },
+  // Not confirmed yet: look again in a few seconds, with or without JavaScript.
+  ...(data?.state === "waiting" ? [{ httpEquiv: "refresh", content: "5" }] : []),
+];
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
+}

@@ -1,0 +1,32 @@
+import type { ActionFunctionArgs } from "@remix-run/node";
+import { sendSignInLink } from "~/modules/auth/sign-in.server";
+import { getDb } from "~/modules/db/db.server";
+import { clientIp } from "~/modules/http/request.server";
+import { redirectWithToast } from "~/modules/http/toast.server";
+import { getTranslator } from "~/modules/i18n/i18n.server";
+import { openableOrder, uploadViewerOf } from "~/modules/uploads/tus-access.server";
+
+/**
+ * POST /uploads/continue {orderId}: "continue on another device" — a sign-in link to the order's
+ * e-mail that leads back to this order (`/order?id=…`), for a doctor whose models are on another
+ * computer. Answers with the spec's toasts ("Письмо отправлено" or the failure text).
+ */
+export async function action({ request, context }: ActionFunctionArgs) {
+  const form = await request.formData();
+  const db = await getDb();
+  const order = await openableOrder(db, await uploadViewerOf(request, context), String(form.get("orderId") ?? ""));
+  if (!order) return new Response("Not found", { status: 404 });
+  const back = `/order?id=${order.id}`;
+  if (!order.email) return redirectWithToast(back, { type: "error", title: "uploads.device.failedTitle", description: "uploads.device.noEmail" });
+  const { t } = await getTranslator(request);
+  const result = await sendSignInLink(db, {
+    email: order.email,
+    redirectTo: back,
+    origin: new URL(request.url).origin,
+    clientIp: clientIp(request, context),
+    mail: { subject: t("auth.mail.subject"), text: (link, code) => t("auth.mail.text", { link, code, minutes: 15 }) },
+  });
+  return result.ok
+    ? redirectWithToast(back, { type: "success", title: "uploads.device.sentTitle", description: "uploads.device.sentText" })
+    : redirectWithToast(back, { type: "error", title: "uploads.device.failedTitle", description: "uploads.device.failedText" });
+}

@@ -1,0 +1,17 @@
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { getDb } from "~/modules/db/db.server";
+import { openableOrder, uploadViewerOf } from "~/modules/uploads/tus-access.server";
+import { queueStatuses } from "~/modules/wizard/wizard.server";
+
+/**
+ * GET /uploads/status?order={id}: the production file server status of each file of an order
+ * ({ files: { [storagePath]: "pending" | "uploading" | "completed" | "failed" } }), polled by the
+ * upload step so the labels change without a reload. 404 for anyone who may not open the order.
+ */
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const orderId = new URL(request.url).searchParams.get("order") ?? "";
+  const db = await getDb();
+  const order = await openableOrder(db, await uploadViewerOf(request, context), orderId);
+  if (!order) return Response.json({ error: "not found" }, { status: 404 });
+  return Response.json({ files: await queueStatuses(db, order.id) }, { headers: { "Cache-Control": "no-store" } });
+}

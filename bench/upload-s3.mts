@@ -1,0 +1,123 @@
+/**
+ * Uploads a 100 MiB STL through the app (multipart form post, streamed to S3) and, side by side,
+ * straight to the same S3 server with @aws-sdk/lib-storage. Prints throughput of both, their ratio
+ * and the app server's peak RSS growth during the upload.
+ * Targets (issue "Order wizard"): ≥ 0.8 × the direct throughput, RSS growth ≤ 64 MiB.
+ *
+ *   node --import tsx bench/upload-s3.mts        (needs PostgreSQL, like the tests)
+ */
+import fs from "node:fs";
+import { Readable } from "node:stream";
+import { S3Client } from "@aws-sdk/client-s3";
+import { Upload } from "@aws-sdk/lib-storage";
+import { Kysely, sql } from "kysely";
+import { openDatabase } from "../app/modules/db/db.server";
+import { migrateToLatest } from "../db/migrator";
+import { browserFetch, startAppServer } from "../tests/support/app-server";
+import { startS3Server } from "../tests/support/s3-server";
+
+const FILE_BYTES = 100 * 1024 * 1024 - 16; // 84 + 50 × n, just under 100 MiB
+const TRIANGLES = (FILE_BYTES - 84) / 50;
+const CHUNK = 1024 * 1024;
+
+/** The STL generated on the fly: header with the triangle count, then zero facets. */
+function stlStream(): Readable {
+  let sent = 0;
+  return new Readable({
+    read() {
+      if (sent >= FILE_BYTES) return this.push(null);
+      const size = Math.min(CHUNK, FILE_BYTES - sent);
+      const chunk = Buffer.alloc(size);
+      if (sent === 0) chunk.writeUInt32LE(TRIANGLES, 80);
+      sent += size;
+      this.push(chunk);
+    },
+  });
+}
+
+function rssOf(pid: number): number {
+  const status = fs.readFileSync(`/proc/${pid}/status`, "utf8");
+  return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0) * 1024;
+}
+
+const serverUrl = process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
+const dbName = `aligner_bench_${process.pid}`;
+const admin = await openDatabase({ kind: "postgres", url: serverUrl }, { poolSize: 1 });
+await sql`create database ${sql.id(dbName)}`.execute(admin);
+const dbUrl = new URL(serverUrl);
+dbUrl.pathname = `/${dbName}`;
+const db = await openDatabase({ kind: "postgres", url: dbUrl.toString() }, { poolSize: 2 });
+await migrateToLatest(db as Kysely<any>);
+
+const s3 = await startS3Server();
+const app = await startAppServer({
+  DATABASE_URL: dbUrl.toString(),
+  S3_ENDPOINT: s3.endpoint,
+  S3_ACCESS_KEY_ID: s3.accessKeyId,
+  S3_SECRET_ACCESS_KEY: s3.secretAccessKey,
+  S3_REGION: s3.region,
+});
+
+try {
+  const browser = browserFetch(app);
+  await browser.request("/order", { form: { intent: "next" } });
+  await browser.request("/order", { form: { intent: "next", email: "bench@clinic.ru", phone: "1" } });
+  await browser.request("/order", { form: { intent: "next", full_name: "Bench", address: "Bench", consent: "on" } });
+  await browser.request("/order", { form: { intent: "add_patient", patient_name: "Bench" } });
+  await browser.request("/order", { form: { intent: "next" } });
+
+  // Through the app: a streamed multipart body, never held in memory by this process.
+  const boundary = `----bench${Date.now()}`;
+  const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="bench.stl"\r\nContent-Type: model/stl\r\n\r\n`);
+  const tail = Buffer.from(`\r\n--${boundary}\r\nContent-Disposition: form-data; name="intent"\r\n\r\nupload\r\n--${boundary}--\r\n`);
+  async function* body() {
+    yield head;
+    for await (const chunk of stlStream()) yield chunk as Buffer;
+    yield tail;
+  }
+  const baseline = rssOf(app.pid);
+  let peak = baseline;
+  const sampler = setInterval(() => (peak = Math.max(peak, rssOf(app.pid))), 50);
+  const appStarted = performance.now();
+  const response = await fetch(`${app.url}/order`, {
+    method: "POST",
+    body: Readable.toWeb(Readable.from(body())) as ReadableStream,
+    duplex: "half",
+    headers: { "Content-Type": `multipart/form-data; boundary=${boundary}`, "Content-Length": String(head.length + FILE_BYTES + tail.length), Cookie: browser.jar.header(), Origin: app.url },
+    redirect: "manual",
+  } as RequestInit);
+  const appSeconds = (performance.now() - appStarted) / 1000;
+  clearInterval(sampler);
+  const stored = await db.selectFrom("orders_patients").select("matrix_files_info").executeTakeFirstOrThrow();
+  const files = stored.matrix_files_info as unknown as Array<{ size: number }>;
+  if (response.status !== 302 || files[0]?.size !== FILE_BYTES) throw new Error(`upload through the app failed: ${response.status} ${JSON.stringify(files)}`);
+
+  // Direct: the same bytes to the same S3 server.
+  const client = new S3Client({
+    endpoint: s3.endpoint,
+    region: s3.region,
+    forcePathStyle: true,
+    credentials: { accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey },
+    requestChecksumCalculation: "WHEN_REQUIRED",
+    responseChecksumValidation: "WHEN_REQUIRED",
+  });
+  const directStarted = performance.now();
+  await new Upload({ client, params: { Bucket: "orders", Key: "bench/direct.stl", Body: stlStream() }, partSize: 5 * 1024 * 1024, queueSize: 2 }).done();
+  const directSeconds = (performance.now() - directStarted) / 1000;
+
+  const mib = FILE_BYTES / 1024 / 1024;
+  const rows = [
+    ["through the app", `${(mib / appSeconds).toFixed(1)} MiB/s`, `${appSeconds.toFixed(2)} s`],
+    ["direct to S3", `${(mib / directSeconds).toFixed(1)} MiB/s`, `${directSeconds.toFixed(2)} s`],
+  ];
+  console.log(`upload of a ${mib.toFixed(1)} MiB STL (${new Date().toISOString()})`);
+  console.table(rows.map(([path, throughput, time]) => ({ path, throughput, time })));
+  console.log(`ratio app / direct: ${(directSeconds / appSeconds).toFixed(2)} (target ≥ 0.8)`);
+  console.log(`app server RSS: ${(baseline / 1048576).toFixed(0)} MiB before, peak growth ${((peak - baseline) / 1048576).toFixed(1)} MiB (target ≤ 64 MiB)`);
+} finally {
+  await app.stop();
+  await s3.stop();
+  await db.destroy();
+  await sql`drop database if exists ${sql.id(dbName)} with (force)`.execute(admin);
+  await admin.destroy();
+}

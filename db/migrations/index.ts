@@ -1,0 +1,15 @@
+import type { Migration } from "kysely";
+import * as initial from "./2026-11-22T0900_initial";
+import * as statusNotifications from "./2026-11-22T1300_status_notifications";
+import * as paymentAttempts from "./2026-11-23T0900_payment_attempts";
+import * as partnerEconomics from "./2026-11-24T0900_partner_economics";
+import * as translationsVersion from "./2026-11-25T0900_translations_version";
+
+/** Every migration, by its frozen name. Listed statically so bundlers and tsx need no directory scan. */
+export const migrations: Record<string, Migration> = {
+  "2026-11-22T0900_initial": initial,
+  "2026-11-22T1300_status_notifications": statusNotifications,
+  "2026-11-23T0900_payment_attempts": paymentAttempts,
+  "2026-11-24T0900_partner_economics": partnerEconomics,
+  "2026-11-25T0900_translations_version": translationsVersion,
+};

@@ -1,0 +1,339 @@
+import type { ColumnType, Generated, Insertable, Selectable, Updateable } from "kysely";
+
+/** Typed view of the database created by db/migrations. Money is in integer minor units. */
+
+export const ORDER_STATUSES = ["draft", "pending", "paid", "processing", "shipped", "completed", "cancelled"] as const;
+export type OrderStatus = (typeof ORDER_STATUSES)[number];
+export const FILE_TYPES = ["matrix", "aligners", "retainer"] as const;
+export type FileType = (typeof FILE_TYPES)[number];
+export const QUEUE_STATUSES = ["pending", "uploading", "completed", "failed"] as const;
+export type QueueStatus = (typeof QUEUE_STATUSES)[number];
+export type Role = "admin" | "manager" | "user";
+export type MarketColumn = "domestic" | "international";
+export type Currency = "rub" | "eur";
+export type MaterialType = "single_layer" | "three_layer";
+export type CutType = "wavy" | "straight";
+export type MatrixType = "soft" | "hard";
+export type NotificationChannel = "email" | "whatsapp" | "none";
+export type PaymentProviderId = "sandbox" | "yookassa" | "stripe";
+export type PaymentStatus = "created" | "pending" | "succeeded" | "canceled" | "failed";
+
+type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
+type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
+/** numeric comes back as a string from both pg and PGlite. */
+type Numeric = ColumnType<string, string | number, string | number>;
+/** bigint is parsed to a JS number by both drivers (amounts stay far below 2^53). */
+type Int8 = ColumnType<number, number | bigint, number | bigint>;
+
+export interface FileInfo {
+  originalName: string;
+  storagePath: string;
+  url: string;
+  type: string;
+  size: number;
+  triangles?: number;
+  uploadedAt?: string;
+}
+type Json<T> = ColumnType<T, string, string>;
+
+export interface UsersTable {
+  id: Generated<string>;
+  email: string;
+  created_at: CreatedAt;
+  last_sign_in_at: Date | null;
+}
+export interface SessionsTable {
+  id: string;
+  user_id: string;
+  created_at: CreatedAt;
+  expires_at: Timestamp;
+  last_seen_at: Generated<Date>;
+  ip: string | null;
+  user_agent: string | null;
+}
+export interface SignInTokensTable {
+  id: Generated<string>;
+  email: string;
+  token_hash: string;
+  code_hash: string;
+  redirect_to: string | null;
+  attempts: Generated<number>;
+  created_at: CreatedAt;
+  expires_at: Timestamp;
+  used_at: Timestamp | null;
+}
+export interface UserRolesTable {
+  user_id: string;
+  role: Role;
+  created_at: CreatedAt;
+}
+export interface OrdersTable {
+  id: string;
+  code: string;
+  status: Generated<OrderStatus>;
+  market: MarketColumn;
+  currency: Currency;
+  email: string | null;
+  full_name: string | null;
+  phone: string | null;
+  address: string | null;
+  delivery_comment: string | null;
+  additional_comments: string | null;
+  material_type: MaterialType | null;
+  cut_type: CutType | null;
+  matrix_type: MatrixType | null;
+  retainer_type: "standard" | "premium" | null;
+  current_patient_id: string | null;
+  wizard_step: Generated<number>;
+  total_cost: Int8 | null;
+  discount_percentage: Numeric | null;
+  payment_id: string | null;
+  tracking_number: string | null;
+  partner_code_id: string | null;
+  paid_at: Timestamp | null;
+  created_at: CreatedAt;
+  updated_at: Generated<Date>;
+}
+export interface OrderCodesTable {
+  code: string;
+  order_id: string | null;
+  reserved_at: CreatedAt;
+  release_after: Timestamp;
+}
+export interface OrderStatusHistoryTable {
+  id: Generated<string>;
+  order_id: string;
+  from_status: OrderStatus | null;
+  to_status: OrderStatus;
+  actor: string;
+  note: string | null;
+  tracking_number: string | null;
+  created_at: CreatedAt;
+  notified_at: Timestamp | null;
+}
+export interface OrdersPatientsTable {
+  id: Generated<string>;
+  order_id: string;
+  patient_name: string;
+  folder_name: string;
+  material_type: MaterialType | null;
+  cut_type: CutType | null;
+  matrix_type: MatrixType | null;
+  additional_comments: string | null;
+  matrix_files_info: Json<FileInfo[]>;
+  aligner_files_info: Json<FileInfo[]>;
+  retainer_files_info: Json<FileInfo[]>;
+  skip_matrix: Generated<boolean>;
+  skip_aligners: Generated<boolean>;
+  skip_retainers: Generated<boolean>;
+  created_at: CreatedAt;
+  updated_at: Generated<Date>;
+}
+export interface PaymentsTable {
+  id: Generated<string>;
+  order_id: string | null;
+  order_code: string;
+  provider: PaymentProviderId;
+  provider_payment_id: string | null;
+  amount: Int8;
+  currency: Currency;
+  status: Generated<PaymentStatus>;
+  idempotence_key: string;
+  confirmation_url: string | null;
+  /** The payment lines sent with this attempt (description, quantity, unit price in minor units). */
+  lines: ColumnType<PaymentLineInfo[], string | undefined, string>;
+  /** The last provider error (outage or refusal) of this attempt. */
+  last_error: string | null;
+  created_at: CreatedAt;
+  updated_at: Generated<Date>;
+}
+export interface PaymentLineInfo {
+  description: string;
+  quantity: number;
+  price: number;
+}
+/** The sandbox provider's own status store (never in strict mode). */
+export interface SandboxPaymentsTable {
+  id: string;
+  idempotence_key: string;
+  order_id: string | null;
+  amount: Int8;
+  currency: Currency;
+  description: string;
+  return_url: string;
+  lines: ColumnType<PaymentLineInfo[], string | undefined, string>;
+  status: Generated<"pending" | "succeeded" | "canceled">;
+  created_at: CreatedAt;
+  updated_at: Generated<Date>;
+}
+export interface PaymentEventsTable {
+  id: Generated<string>;
+  provider: PaymentProviderId;
+  event_id: string;
+  payment_id: string | null;
+  type: string;
+  payload: Json<unknown>;
+  received_at: CreatedAt;
+}
+export interface FtpUploadsQueueTable {
+  id: Generated<string>;
+  order_id: string;
+  patient_id: string | null;
+  file_path: string;
+  original_name: string;
+  destination_path: string;
+  order_prefix: string;
+  patient_name: string | null;
+  file_type: FileType;
+  file_size: Int8 | null;
+  status: Generated<QueueStatus>;
+  error_message: string | null;
+  attempts: Generated<number>;
+  last_attempt_at: Timestamp | null;
+  next_attempt_at: Generated<Date>;
+  locked_until: Timestamp | null;
+  locked_by: string | null;
+  released_at: Timestamp | null;
+  released_by: string | null;
+  removed_at: Timestamp | null;
+  created_at: CreatedAt;
+  completed_at: Timestamp | null;
+}
+export interface FtpUploadsView {
+  id: string;
+  order_id: string;
+  patient_id: string | null;
+  file_path: string;
+  original_name: string;
+  destination_path: string;
+  order_prefix: string;
+  patient_name: string | null;
+  file_type: FileType;
+  file_size: number | null;
+  status: QueueStatus;
+  error_message: string | null;
+  attempts: number;
+  last_attempt_at: Date | null;
+  next_attempt_at: Date;
+  released_at: Date | null;
+  removed_at: Date | null;
+  created_at: Date;
+  completed_at: Date | null;
+  order_status: OrderStatus;
+  order_email: string | null;
+  order_full_name: string | null;
+}
+export interface ClientSettingsTable {
+  email: string;
+  currency: Generated<Currency>;
+  aligner_price: Int8 | null;
+  aligner_single_layer_price: Int8 | null;
+  aligner_three_layer_price: Int8 | null;
+  matrix_price: Int8 | null;
+  retainer_standard_price: Int8 | null;
+  retainer_premium_price: Int8 | null;
+  discount_percentage: Numeric | null;
+  personal_comment: string | null;
+  notification_channel: Generated<NotificationChannel>;
+  created_at: CreatedAt;
+  updated_at: Generated<Date>;
+}
+export interface PartnerCodesTable {
+  id: Generated<string>;
+  code: string;
+  user_email: string;
+  user_name: string | null;
+  contact_email: string | null;
+  contact_phone: string | null;
+  offer_accepted_at: Timestamp | null;
+  reward_percentage: ColumnType<string, string | number | undefined, string | number>;
+  created_at: CreatedAt;
+}
+export interface PartnerAffiliatesTable {
+  id: Generated<string>;
+  partner_code_id: string;
+  affiliate_email: string;
+  first_order_id: string | null;
+  created_at: CreatedAt;
+}
+export interface PartnerPayoutsTable {
+  id: Generated<string>;
+  partner_code_id: string;
+  amount: Int8;
+  currency: Generated<Currency>;
+  period_year: number;
+  period_quarter: number;
+  note: string | null;
+  created_by: string | null;
+  paid_at: Generated<Date>;
+}
+export interface PartnerBalanceSummaryView {
+  partner_code_id: string;
+  accrued_total: number;
+  paid_total: number;
+  due_total: number;
+}
+export interface PartnerAffiliateOrderStatsView {
+  partner_code_id: string;
+  affiliate_email: string;
+  first_paid_at: Date | null;
+  expires_at: Date | null;
+  orders_count: number;
+  orders_sum: number;
+  eligible_orders_sum: number;
+  is_active: boolean;
+}
+export interface TranslationsTable {
+  id: Generated<string>;
+  original_text: string;
+  translated_text: string;
+  source_language: Generated<string>;
+  target_language: Generated<string>;
+  created_at: CreatedAt;
+  updated_at: Generated<Date>;
+}
+/** One row: bumped by a trigger on every change of `translations` (cache invalidation across instances). */
+export interface TranslationsVersionTable {
+  id: Generated<boolean>;
+  version: Generated<Int8>;
+}
+export interface RateLimitsTable {
+  key: string;
+  count: number;
+  window_started_at: Generated<Date>;
+  expires_at: Timestamp;
+}
+
+export interface Database {
+  users: UsersTable;
+  sessions: SessionsTable;
+  sign_in_tokens: SignInTokensTable;
+  user_roles: UserRolesTable;
+  orders: OrdersTable;
+  order_codes: OrderCodesTable;
+  order_status_history: OrderStatusHistoryTable;
+  orders_patients: OrdersPatientsTable;
+  payments: PaymentsTable;
+  payment_events: PaymentEventsTable;
+  "sandbox.payments": SandboxPaymentsTable;
+  ftp_uploads_queue: FtpUploadsQueueTable;
+  ftp_uploads_view: FtpUploadsView;
+  client_settings: ClientSettingsTable;
+  partner_codes: PartnerCodesTable;
+  partner_affiliates: PartnerAffiliatesTable;
+  partner_payouts: PartnerPayoutsTable;
+  partner_balance_summary: PartnerBalanceSummaryView;
+  partner_affiliate_order_stats: PartnerAffiliateOrderStatsView;
+  translations: TranslationsTable;
+  translations_version: TranslationsVersionTable;
+  rate_limits: RateLimitsTable;
+}
+
+export type Order = Selectable<OrdersTable>;
+export type NewOrder = Insertable<OrdersTable>;
+export type OrderUpdate = Updateable<OrdersTable>;
+export type Patient = Selectable<OrdersPatientsTable>;
+export type NewPatient = Insertable<OrdersPatientsTable>;
+export type User = Selectable<UsersTable>;
+export type QueueEntry = Selectable<FtpUploadsQueueTable>;
+export type ClientSettings = Selectable<ClientSettingsTable>;

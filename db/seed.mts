@@ -1,0 +1,50 @@
+import "../scripts/load-env";
+// `npm run db:seed`: migrates the configured database and loads the demo data once.
+// Demo data never exists in production (DESIGN §2), so strict mode refuses to run.
+//
+// Vite (vitest) resolves an extensionless `~db/seed` to this file before seed.ts, so this module
+// re-exports the seed API and only runs when executed directly: an import never touches a database.
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { ConfigError, getConfig } from "~/modules/config/config.server";
+import { openDatabase } from "~/modules/db/db.server";
+import { migrateToLatest } from "~db/migrator";
+import { seedDemoData } from "./seed.js";
+
+export * from "./seed.js";
+
+const REFUSAL = "db:seed refuses to run with APP_ENV=production: demo data must never exist in production.";
+
+async function main(): Promise<number> {
+  let config: ReturnType<typeof getConfig>;
+  try {
+    config = getConfig();
+  } catch (error) {
+    // Strict mode with missing variables throws before `strict` can be read; it is still production.
+    console.error(error instanceof ConfigError ? REFUSAL : `db:seed: ${(error as Error).message}`);
+    return 1;
+  }
+  if (config.strict) {
+    console.error(REFUSAL);
+    return 1;
+  }
+
+  const target = config.database.kind === "postgres" ? "PostgreSQL (DATABASE_URL)" : `PGlite in ${config.database.dir}`;
+  console.log(`db:seed: ${target}`);
+  const db = await openDatabase(config.database, { poolSize: 2 });
+  try {
+    for (const line of await migrateToLatest(db)) console.log(`migrate: ${line}`);
+    const summary = await seedDemoData(db);
+    console.log(summary.message);
+    console.table(summary.counts);
+    return 0;
+  } catch (error) {
+    console.error("db:seed failed:", error);
+    return 1;
+  } finally {
+    await db.destroy();
+  }
+}
+
+const executedDirectly = process.argv[1] !== undefined && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url);
+if (executedDirectly) process.exitCode = await main();

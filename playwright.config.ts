@@ -1,0 +1,76 @@
+import path from "node:path";
+import { defineConfig, devices } from "@playwright/test";
+
+/**
+ * Two targets, each run with JavaScript on and off:
+ * - default: the app on PostgreSQL (DATABASE_URL's server, a fresh `aligner_e2e` database with demo data);
+ * - E2E_TARGET=embedded: a zero-configuration `npm start` (PGlite, folders), so the embedded default cannot rot.
+ * Browsers are Debian's Chromium, never a downloaded one.
+ */
+const embedded = process.env.E2E_TARGET === "embedded";
+// Ports and database can be moved so that two runs on one machine never meet.
+const port = Number(process.env.E2E_PORT ?? (embedded ? 3220 : 3210));
+const baseURL = `http://127.0.0.1:${port}`;
+const dataDir = path.resolve(`tests/.tmp/${embedded ? "embedded" : "e2e"}-data`);
+const serverUrl = process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
+const e2eDatabase = new URL(serverUrl);
+e2eDatabase.pathname = `/${process.env.E2E_DATABASE ?? "aligner_e2e"}`;
+
+export const E2E_BACKOFFICE_PASSWORD = "e2e-office-password";
+
+const chromium = {
+  ...devices["Desktop Chrome"],
+  launchOptions: {
+    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    // The international market is reached through a host name ending in .com (DESIGN §3), resolved to loopback.
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--host-resolver-rules=MAP aligners-e2e.com 127.0.0.1",
+    ],
+  },
+};
+
+export default defineConfig({
+  testDir: "tests/e2e",
+  fullyParallel: false,
+  workers: 1,
+  retries: process.env.CI ? 1 : 0,
+  timeout: 30_000,
+  reporter: process.env.PLAYWRIGHT_JSON_OUTPUT_NAME ? [["list"], ["json"]] : [["list"]],
+  use: { baseURL, trace: "retain-on-failure" },
+  projects: [
+    { name: embedded ? "embedded-js" : "js", use: { ...chromium, javaScriptEnabled: true } },
+    { name: embedded ? "embedded-nojs" : "nojs", use: { ...chromium, javaScriptEnabled: false } },
+  ],
+  webServer: embedded
+    ? {
+        command: "npm start",
+        url: `${baseURL}/healthz`,
+        timeout: 180_000,
+        reuseExistingServer: false,
+        stdout: "pipe",
+        env: { PORT: String(port), DATA_DIR: dataDir, I18N_STRICT: "1", DATABASE_URL: "", APP_ENV: "" },
+      }
+    : {
+        command: "node --import tsx tests/e2e/prepare-database.mts && node --import tsx scripts/start.mts",
+        url: `${baseURL}/healthz`,
+        timeout: 120_000,
+        reuseExistingServer: false,
+        stdout: "pipe",
+        env: {
+          PORT: String(port),
+          DATA_DIR: dataDir,
+          APP_ENV: "test",
+          DATABASE_URL: e2eDatabase.toString(),
+          BACKOFFICE_PASSWORD: E2E_BACKOFFICE_PASSWORD,
+          PACKER_PASSWORD: "e2e-packer-password",
+          QUEUE_IN_PROCESS: "false",
+        },
+      },
+});

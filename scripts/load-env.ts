@@ -1,0 +1,4 @@
+import fs from "node:fs";
+
+/** Local runs may keep settings in ./.env; variables already set always win. */
+if (fs.existsSync(".env")) process.loadEnvFile(".env");

@@ -1,0 +1,66 @@
+import "./load-env";
+import { parseArgs } from "node:util";
+import { loadConfig } from "../app/modules/config/config.server";
+import { getDb } from "../app/modules/db/db.server";
+import { startInProcessScheduler } from "../app/modules/jobs/scheduler.server";
+import { migrateToLatest } from "../db/migrator";
+
+/**
+ * `npm run queue:work`: the long-lived worker process (fly.toml `worker`). Sends due files of the
+ * production file server queue continuously (DESIGN §4.16) and runs the housekeeping of the
+ * scheduled job every minute. Any number of workers may run against one database.
+ *
+ * SIGTERM / SIGINT: stops claiming, lets files in flight finish for up to --grace-ms, releases the
+ * rest (due again at once for another worker), then exits 0.
+ *
+ *   npm run queue:work -- [--poll-ms 2000] [--grace-ms 20000] [--retry-base-ms 60000] [--housekeeping-ms 60000]
+ */
+const { values } = parseArgs({
+  options: {
+    "poll-ms": { type: "string" },
+    "grace-ms": { type: "string" },
+    "retry-base-ms": { type: "string" },
+    "housekeeping-ms": { type: "string" },
+  },
+});
+const number = (name: keyof typeof values) => {
+  const value = values[name];
+  if (value === undefined) return undefined;
+  const parsed = Number(value);
+  if (!Number.isFinite(parsed) || parsed <= 0) {
+    console.error(`--${name} must be a positive number of milliseconds`);
+    process.exit(2);
+  }
+  return parsed;
+};
+
+const config = loadConfig();
+if (config.database.kind === "pglite") {
+  console.error("queue:work needs PostgreSQL (DATABASE_URL). With the embedded database the worker runs inside `npm start`.");
+  process.exit(1);
+}
+const db = await getDb();
+await migrateToLatest(db);
+const stop = startInProcessScheduler(db, {
+  queuePollMs: number("poll-ms"),
+  graceMs: number("grace-ms"),
+  housekeepingIntervalMs: number("housekeeping-ms"),
+  queue: { retryBaseMs: number("retry-base-ms") },
+});
+console.log(
+  `queue worker running (pid ${process.pid}): file server ${config.fileServer.kind}, ${config.queue.concurrency} files in flight, ` +
+    `lease ${config.queue.leaseSeconds} s, at most ${config.queue.maxAttempts} attempts`,
+);
+
+let stopping = false;
+for (const signal of ["SIGTERM", "SIGINT"] as const) {
+  process.on(signal, async () => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`${signal}: finishing the files in flight, then stopping`);
+    await stop();
+    await db.destroy();
+    console.log("queue worker stopped");
+    process.exit(0);
+  });
+}

@@ -1,0 +1,92 @@
+import fs from "node:fs";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import type { ServerBuild } from "@remix-run/node";
+import { broadcastDevReady, installGlobals } from "@remix-run/node";
+import { createRequestHandler } from "@remix-run/express";
+import compression from "compression";
+import express, { type NextFunction, type Request, type Response } from "express";
+import { isCrossSiteRefused } from "./app/modules/security/same-origin";
+
+/**
+ * The HTTP server: the same parts as remix-serve (express, compression, @remix-run/express),
+ * plus what must run before any route: the cross-site request check, security headers and the
+ * client IP handed to loaders and actions.
+ */
+
+installGlobals({ nativeFetch: true });
+
+const BUILD_PATH = path.resolve("build/index.js");
+
+async function importBuild(): Promise<ServerBuild> {
+  const stamp = fs.statSync(BUILD_PATH).mtimeMs;
+  return import(`${pathToFileURL(BUILD_PATH).href}?t=${stamp}`);
+}
+
+export interface ServerOptions {
+  /** Trusted proxy hops in front of the app (Fly's edge is one). */
+  trustProxy: boolean | number | string;
+  development?: boolean;
+}
+
+export async function createApp(options: ServerOptions) {
+  let build = await importBuild();
+  const app = express();
+  app.disable("x-powered-by");
+  app.set("trust proxy", options.trustProxy);
+  app.use(compression());
+  // Remix flushes after every chunk it streams, and compression answers a flush with a zlib full
+  // flush that resets the dictionary: HTML came out about 2.5 times larger (bench/RESULTS.md,
+  // /packer). Our pages stream no deferred data, so the compressor decides when to send.
+  app.use((_req: Request, res: Response, next: NextFunction) => {
+    (res as Response & { flush?: () => void }).flush = () => {};
+    next();
+  });
+
+  app.use((req: Request, res: Response, next: NextFunction) => {
+    res.setHeader("X-Content-Type-Options", "nosniff");
+    res.setHeader("Referrer-Policy", "strict-origin-when-cross-origin");
+    res.setHeader("X-Frame-Options", "SAMEORIGIN");
+    next();
+  });
+
+  // Fingerprinted assets never change; other public files may.
+  app.use("/build", express.static("public/build", { immutable: true, maxAge: "1y" }));
+  app.use(express.static("public", { maxAge: "1h" }));
+
+  app.use((req: Request, res: Response, next: NextFunction) => {
+    const refused = isCrossSiteRefused({
+      method: req.method,
+      path: req.path,
+      siteOrigin: `${req.protocol}://${req.get("host")}`,
+      origin: req.get("origin") ?? null,
+      secFetchSite: req.get("sec-fetch-site") ?? null,
+    });
+    if (!refused) return next();
+    res
+      .status(403)
+      .type("text/plain; charset=utf-8")
+      .send("Запрос отклонён: форма отправлена с другого сайта.\nRequest refused: it did not come from this site.\n");
+  });
+
+  if (options.development) {
+    // Rebuilds from `remix dev --manual` are picked up without restarting the process.
+    fs.watchFile(BUILD_PATH, { interval: 300 }, async () => {
+      build = await importBuild();
+      await broadcastDevReady(build);
+    });
+  }
+
+  app.all(
+    "*",
+    (req, res, next) =>
+      createRequestHandler({
+        build,
+        mode: options.development ? "development" : "production",
+        getLoadContext: () => ({ clientIp: req.ip ?? req.socket.remoteAddress ?? "unknown" }),
+      })(req, res, next),
+  );
+
+  if (options.development) await broadcastDevReady(build);
+  return app;
+}

@@ -1,0 +1,72 @@
+import path from "node:path";
+import { expect, test } from "@playwright/test";
+import { latestOutboxMail } from "../support/mail-text";
+
+/**
+ * A clinic signs in with the link from its mail, sees exactly its own orders, filters and searches,
+ * changes the notification channel and signs out. Runs with JavaScript on and off.
+ */
+const outbox = path.resolve(`tests/.tmp/${process.env.E2E_TARGET === "embedded" ? "embedded" : "e2e"}-data/outbox`);
+
+// Demo clinics with several orders each (db/seed.ts); one per project so rate limits never meet.
+const CLINIC: Record<string, string> = {
+  js: "zakaz@ortodont-pro.ru",
+  nojs: "info@ulybka-dental.ru",
+  "embedded-js": "zakaz@ortodont-pro.ru",
+  "embedded-nojs": "info@ulybka-dental.ru",
+};
+
+test("a clinic signs in by link, sees its orders and signs out", async ({ page }, testInfo) => {
+  const email = CLINIC[testInfo.project.name] ?? "sadykova@kazan-dent.ru";
+  await page.goto("/cabinet");
+  await expect(page).toHaveURL(/\/auth\?redirectTo=%2Fcabinet/);
+  await expect(page.getByRole("heading", { name: "Вход в личный кабинет" })).toBeVisible();
+
+  const sentAt = Date.now();
+  await page.getByLabel("E-mail").fill(email);
+  await page.getByRole("button", { name: "Отправить ссылку для входа" }).click();
+  await expect(page.getByText("Ссылка отправлена.")).toBeVisible();
+  await expect(page.getByText(email, { exact: false })).toBeVisible();
+
+  let mail = latestOutboxMail(outbox, email);
+  for (let i = 0; i < 20 && (!mail || !mail.link); i++) {
+    await page.waitForTimeout(100);
+    mail = latestOutboxMail(outbox, email);
+  }
+  expect(mail, `a sign-in mail for ${email} in ${outbox} after ${sentAt}`).not.toBeNull();
+
+  // The link opens a confirmation page; only its button signs in.
+  await page.goto(mail!.link.replace(/^https?:\/\/[^/]+/, ""));
+  await expect(page.getByText(`Войти как ${email}?`)).toBeVisible();
+  await page.getByRole("button", { name: "Войти" }).click();
+  await expect(page).toHaveURL(/\/cabinet$/);
+  await expect(page.getByRole("heading", { name: "Личный кабинет" })).toBeVisible();
+  await expect(page.getByText(email).first()).toBeVisible();
+
+  // Only this clinic's orders, never drafts.
+  const cards = page.locator(".order-card");
+  expect(await cards.count()).toBeGreaterThan(0);
+  await expect(page.locator(".badge-draft")).toHaveCount(0);
+
+  // Filter by status and search by a name that matches nothing.
+  await page.getByLabel("Статус").selectOption("cancelled");
+  await page.getByRole("button", { name: "Найти" }).click();
+  await expect(page).toHaveURL(/status=cancelled/);
+  for (const badge of await page.locator(".order-card .badge").all()) await expect(badge).toHaveText(/Отменен/);
+  await page.getByLabel("Поиск по имени клиента или пациента").fill("Несуществующий пациент");
+  await page.getByRole("button", { name: "Найти" }).click();
+  await expect(page.getByText("Ничего не найдено")).toBeVisible();
+
+  // Change the notification channel.
+  await page.goto("/cabinet");
+  await page.locator(".channel summary").click();
+  await page.getByRole("radio", { name: "WhatsApp" }).check();
+  await page.getByRole("button", { name: "Сохранить" }).click();
+  await expect(page.locator(".channel summary")).toContainText("WhatsApp");
+
+  // Sign out: the cabinet asks for sign-in again.
+  await page.getByRole("button", { name: "Выйти" }).click();
+  await expect(page).toHaveURL(/\/$/);
+  await page.goto("/cabinet");
+  await expect(page).toHaveURL(/\/auth\?redirectTo=%2Fcabinet/);
+});

@@ -1,0 +1,272 @@
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { expect, type Page, test } from "@playwright/test";
+import pg from "pg";
+import { type AppServer, startAppServer } from "../support/app-server";
+import { startPyrusDouble, type PyrusDouble } from "../support/pyrus-double";
+import { backofficePassword } from "./support";
+
+/**
+ * The back-office journey (issue "Back-office operations"), with JavaScript on and off (the project
+ * decides). On PostgreSQL it runs against its own server — a fresh database with the demo seed and
+ * Pyrus pointed at the local double — so it can check figures in SQL and send a task. On the
+ * zero-configuration target it walks the same pages against `npm start` (PGlite), so the SQL behind
+ * them is proven on the embedded database too.
+ */
+
+const embedded = process.env.E2E_TARGET === "embedded";
+const PASSWORD = "e2e-backoffice-journey";
+const PAID_SET = "('paid','processing','shipped','completed')";
+
+async function signIn(page: Page, base: string, password: string) {
+  await page.goto(`${base}/backoffice`);
+  await expect(page).toHaveURL(/\/backoffice\/login/);
+  await page.getByLabel("Пароль").fill(password);
+  await page.getByRole("button", { name: "Войти" }).click();
+  await expect(page).toHaveURL(/\/backoffice$/);
+  await expect(page.getByRole("heading", { name: "Заказы", level: 1 })).toBeVisible();
+}
+
+const toast = (page: Page) => page.locator(".toast").first();
+const orderCard = (page: Page, number: string) => page.getByRole("article", { name: `Заказ ${number}` });
+
+/** Fills the dashboard filter; `status` is the option's value ("paid", "draft"…). */
+async function filterOrders(page: Page, options: { q?: string; status?: string; empty?: boolean }) {
+  const form = page.getByRole("search", { name: "Фильтр заказов" });
+  await form.getByPlaceholder("Номер заказа, клиент, e-mail, телефон или пациент").fill(options.q ?? "");
+  await form.getByLabel("Статус").selectOption(options.status ?? "");
+  const empty = form.getByLabel("Показывать пустые заказы");
+  if (options.empty) await empty.check();
+  else await empty.uncheck();
+  await form.getByRole("button", { name: "Применить" }).click();
+  // With JavaScript the list changes in place: wait until the address says the filter applied.
+  await page.waitForURL(
+    (url) =>
+      (url.searchParams.get("q") ?? "") === (options.q ?? "") &&
+      (url.searchParams.get("status") ?? "") === (options.status ?? "") &&
+      url.searchParams.get("empty") === (options.empty ? "1" : null),
+  );
+}
+
+if (embedded) {
+  test("the back-office pages work on the embedded database", async ({ page }) => {
+    await signIn(page, "", backofficePassword());
+    await expect(page.getByRole("group", { name: "Заказов" })).toBeVisible();
+    await expect(page.getByRole("group", { name: "Выручка, RUB" })).toBeVisible();
+    await filterOrders(page, { status: "paid" });
+    await expect(page.locator("article.bo-order").first()).toBeVisible();
+    for (const badge of await page.locator("article.bo-order .bo-order-head .badge").allTextContents()) expect(badge).toBe("Оплачен");
+
+    await page.goto("/backoffice/clients?all=1");
+    await expect(page.getByRole("heading", { name: "Клиенты", level: 1 })).toBeVisible();
+    await expect(page.locator("tbody tr").first()).toBeVisible();
+    await page.goto("/backoffice/files");
+    await expect(page.getByRole("heading", { name: "Файлы в хранилище", level: 1 })).toBeVisible();
+    await page.goto("/backoffice/test?run=1");
+    await expect(page.getByText("Pyrus не настроен: задайте PYRUS_LOGIN, PYRUS_SECURITY_KEY и PYRUS_FORM_ID.")).toBeVisible();
+  });
+} else {
+  test.describe("the back-office journey on PostgreSQL", () => {
+    let app: AppServer;
+    let pyrus: PyrusDouble;
+    let sql: pg.Client;
+    let databaseUrl: URL;
+
+    // Playwright needs the fixtures argument as a pattern even when none is used.
+    // eslint-disable-next-line no-empty-pattern
+    test.beforeAll(async ({}, testInfo) => {
+      testInfo.setTimeout(180_000);
+      const server = process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
+      databaseUrl = new URL(server);
+      databaseUrl.pathname = `/aligner_e2e_backoffice_${testInfo.project.name.replace(/\W/g, "_")}_${process.pid}`;
+      // The same preparation as the shared e2e server: a fresh database, migrated, with the demo seed.
+      execFileSync(process.execPath, ["--import", "tsx", "tests/e2e/prepare-database.mts"], { env: { ...process.env, DATABASE_URL: databaseUrl.toString() }, stdio: "pipe" });
+      pyrus = await startPyrusDouble();
+      app = await startAppServer({
+        DATABASE_URL: databaseUrl.toString(),
+        BACKOFFICE_PASSWORD: PASSWORD,
+        PACKER_PASSWORD: "e2e-packer-journey",
+        SESSION_SECRET: "e2e-backoffice-journey-session-secret",
+        CRON_SECRET: "e2e-backoffice-journey-cron",
+        PYRUS_LOGIN: pyrus.login,
+        PYRUS_SECURITY_KEY: pyrus.securityKey,
+        PYRUS_FORM_ID: String(pyrus.formId),
+        PYRUS_API_URL: pyrus.apiUrl,
+      });
+      sql = new pg.Client({ connectionString: databaseUrl.toString() });
+      await sql.connect();
+    });
+
+    test.afterAll(async () => {
+      await sql?.end();
+      await app?.stop();
+      await pyrus?.stop();
+      if (databaseUrl) {
+        const admin = new URL(databaseUrl);
+        admin.pathname = "/postgres";
+        const client = new pg.Client({ connectionString: admin.toString() });
+        await client.connect();
+        await client.query(`drop database if exists "${databaseUrl.pathname.slice(1)}" with (force)`);
+        await client.end();
+      }
+    });
+
+    /** The seeded orders this journey works on, chosen in SQL. */
+    async function pick(where: string, offset = 0): Promise<{ id: string; number: string }> {
+      const { rows } = await sql.query<{ id: string }>(
+        `select id from orders o where ${where} and exists (select 1 from orders_patients p where p.order_id = o.id) order by created_at desc, id limit 1 offset ${offset}`,
+      );
+      expect(rows[0], where).toBeDefined();
+      return { id: rows[0]!.id, number: rows[0]!.id.slice(0, 4).toUpperCase() };
+    }
+
+    test("statistics, filter, the status workflow with history, deletion and Pyrus", async ({ page, javaScriptEnabled }) => {
+      test.setTimeout(180_000);
+      await signIn(page, app.url, PASSWORD);
+
+      // Statistics, computed here from the seeded rows by our own SQL.
+      const { rows } = await sql.query<{ currency: string; count: number; revenue: string; previous_count: number; previous_revenue: string }>(`
+        select currency,
+               count(*) filter (where created_at >= now() - interval '30 days')::int as count,
+               coalesce(sum(total_cost) filter (where created_at >= now() - interval '30 days'), 0) as revenue,
+               count(*) filter (where created_at < now() - interval '30 days')::int as previous_count,
+               coalesce(sum(total_cost) filter (where created_at < now() - interval '30 days'), 0) as previous_revenue
+        from orders where status in ${PAID_SET} and created_at >= now() - interval '60 days' and created_at <= now()
+        group by currency`);
+      const change = (now: number, before: number) => {
+        const value = before === 0 ? (now > 0 ? 100 : 0) : Math.round(((now - before) / before) * 100);
+        return `${value > 0 ? "+" : ""}${value}%`;
+      };
+      const spaced = (text: string) => text.replace(/\s+/g, " ");
+      const count = rows.reduce((sum, row) => sum + row.count, 0);
+      const previousCount = rows.reduce((sum, row) => sum + row.previous_count, 0);
+      expect(count).toBeGreaterThan(0);
+      const expectCard = async (name: string, value: string, comparison: string) => {
+        const card = page.getByRole("group", { name });
+        await expect(card.locator(".bo-stat-value")).toHaveText(spaced(value));
+        await expect(card.locator(".bo-stat-change")).toHaveText(spaced(comparison));
+      };
+      await expectCard("Заказов", String(count), `${change(count, previousCount)} к предыдущим 30 дням (было ${previousCount})`);
+      for (const row of rows) {
+        const money = (minor: number) =>
+          spaced(new Intl.NumberFormat("ru-RU", { style: "currency", currency: row.currency.toUpperCase(), minimumFractionDigits: row.currency === "rub" ? 0 : 2, maximumFractionDigits: row.currency === "rub" ? 0 : 2 }).format(minor / 100));
+        const revenue = Number(row.revenue);
+        const previousRevenue = Number(row.previous_revenue);
+        const average = row.count ? Math.round(revenue / row.count) : 0;
+        const previousAverage = row.previous_count ? Math.round(previousRevenue / row.previous_count) : 0;
+        const code = row.currency.toUpperCase();
+        await expectCard(`Выручка, ${code}`, money(revenue), `${change(revenue, previousRevenue)} к предыдущим 30 дням (было ${money(previousRevenue)})`);
+        await expectCard(`Средний чек, ${code}`, money(average), `${change(average, previousAverage)} к предыдущим 30 дням (было ${money(previousAverage)})`);
+      }
+
+      // Filter: only paid orders.
+      await filterOrders(page, { status: "paid" });
+      await expect(page).toHaveURL(/status=paid/);
+      const badges = await page.locator("article.bo-order .bo-order-head .badge").allTextContents();
+      expect(badges.length).toBeGreaterThan(0);
+      expect(new Set(badges)).toEqual(new Set(["Оплачен"]));
+
+      // paid → processing → shipped (tracking number) → completed, then the history.
+      const order = await pick("status = 'paid'");
+      await filterOrders(page, { q: order.number });
+      let card = orderCard(page, order.number);
+      await expect(card.locator(".badge").first()).toHaveText("Оплачен");
+      await card.getByRole("button", { name: "В работу" }).click();
+      await expect(toast(page)).toContainText("Готово");
+      card = orderCard(page, order.number);
+      await expect(card.locator(".badge").first()).toHaveText("В работе");
+      await card.getByText("Отправлен…").click();
+      await card.getByLabel("Трек-номер").fill("RA987654321RU");
+      await card.getByRole("button", { name: "Отметить отправку" }).click();
+      await expect(orderCard(page, order.number).locator(".badge").first()).toHaveText("Отправлен");
+      await orderCard(page, order.number).getByRole("button", { name: "Выполнить" }).click();
+      card = orderCard(page, order.number);
+      await expect(card.locator(".badge").first()).toHaveText("Завершен");
+      await expect(card.getByRole("button", { name: "Выполнить" })).toBeDisabled();
+      await card.locator(".bo-history summary").click();
+      const history = card.locator(".bo-history li");
+      await expect(history.filter({ hasText: "Оплачен → В работе" })).toContainText("back-office password");
+      await expect(history.filter({ hasText: "В работе → Отправлен" })).toContainText("Трек-номер: RA987654321RU");
+      await expect(history.filter({ hasText: "Отправлен → Завершен" })).toHaveCount(1);
+      const { rows: statuses } = await sql.query<{ to_status: string }>("select to_status from order_status_history where order_id = $1 order by created_at, id", [order.id]);
+      expect(statuses.map((row) => row.to_status).slice(-3)).toEqual(["processing", "shipped", "completed"]);
+
+      // Delete a never-paid order after confirmation: its files and queue rows go with it.
+      const draft = await pick("status = 'draft' and paid_at is null");
+      const { rows: queued } = await sql.query<{ file_path: string }>("select file_path from ftp_uploads_queue where order_id = $1", [draft.id]);
+      expect(queued.length).toBeGreaterThan(0);
+      for (const { file_path } of queued) {
+        const file = path.join(app.dataDir, "storage", "orders", ...file_path.split("/"));
+        fs.mkdirSync(path.dirname(file), { recursive: true });
+        fs.writeFileSync(file, Buffer.alloc(184));
+      }
+      await filterOrders(page, { q: draft.number, status: "draft" });
+      const draftCard = orderCard(page, draft.number);
+      if (javaScriptEnabled) {
+        page.once("dialog", (dialog) => {
+          expect(dialog.message()).toBe("Вы уверены, что хотите удалить этот заказ?");
+          void dialog.accept();
+        });
+        await draftCard.getByRole("link", { name: "Удалить" }).click();
+      } else {
+        await draftCard.getByRole("link", { name: "Удалить" }).click();
+        await expect(page.getByRole("heading", { name: "Вы уверены, что хотите удалить этот заказ?" })).toBeVisible();
+        await page.getByRole("button", { name: "Удалить заказ" }).click();
+      }
+      await expect(toast(page)).toContainText("Удалено");
+      await expect(orderCard(page, draft.number)).toHaveCount(0);
+      expect((await sql.query("select 1 from orders where id = $1", [draft.id])).rowCount).toBe(0);
+      expect((await sql.query("select 1 from ftp_uploads_queue where file_path like $1", [`order_${draft.id}/%`])).rowCount).toBe(0);
+      expect(fs.existsSync(path.join(app.dataDir, "storage", "orders", `order_${draft.id}`))).toBe(false);
+
+      // Send a paid order to the Pyrus double: the dry run first, then the result.
+      const tracked = await pick("status = 'paid'");
+      await filterOrders(page, { q: tracked.number });
+      await orderCard(page, tracked.number).getByRole("link", { name: "Отправить в трекер" }).click();
+      const dialog = page.getByRole("dialog", { name: `Отправка заказа ${tracked.number} в Pyrus` });
+      await expect(dialog.getByText("Проверьте данные, которые будут отправлены (пробный запуск, ничего не отправлено).")).toBeVisible();
+      await expect(dialog.locator("#tracker-request")).toContainText('"name": "Номер заказа"');
+      expect(pyrus.tasks.size).toBe(0);
+      await dialog.getByRole("button", { name: "Отправить в Pyrus" }).click();
+      const result = page.getByRole("dialog", { name: `Заказ ${tracked.number} отправлен в Pyrus` });
+      await expect(result.getByText(/^Создана задача №\d+\./)).toBeVisible();
+      await expect(result.locator("#tracker-response")).toContainText('"task"');
+      await expect(result.locator("#tracker-sent")).toContainText('"form_id"');
+      await expect(result.getByRole("heading", { name: "Найденные элементы справочников" })).toBeVisible();
+      await expect(result.getByRole("row").filter({ hasText: "Материал" })).toBeVisible();
+      await expect(result.getByRole("button", { name: "Копировать" })).toHaveCount(javaScriptEnabled ? 2 : 0);
+      expect(pyrus.tasks.size).toBe(1);
+      await result.getByRole("link", { name: "Закрыть" }).last().click();
+      await expect(page).toHaveURL(new RegExp(`/backoffice\\?q=${tracked.number}`));
+    });
+
+    test("client conditions are saved from the clients page", async ({ page }) => {
+      await signIn(page, app.url, PASSWORD);
+      await page.getByRole("link", { name: "Клиенты" }).first().click();
+      await page.getByPlaceholder("Поиск по e-mail или имени").fill("Хабибуллин");
+      await page.getByRole("button", { name: "Найти" }).click();
+      await page.getByRole("link", { name: "Условия клиента info@volgadent.ru" }).click();
+      const dialog = page.getByRole("dialog", { name: "Персональные условия" });
+      await dialog.getByLabel("Скидка, %").fill("150");
+      await dialog.getByRole("button", { name: "Сохранить" }).click();
+      await expect(page.getByRole("dialog", { name: "Персональные условия" }).getByText("Скидка не может быть больше 100")).toBeVisible();
+      await page.getByRole("dialog", { name: "Персональные условия" }).getByLabel("Скидка, %").fill("4");
+      await page.getByRole("dialog", { name: "Персональные условия" }).getByRole("button", { name: "Сохранить" }).click();
+      await expect(toast(page)).toContainText("Условия для клиента сохранены");
+      const { rows } = await sql.query<{ discount_percentage: string }>("select discount_percentage from client_settings where email = 'info@volgadent.ru'");
+      expect(rows[0]?.discount_percentage).toBe("4.00");
+    });
+
+    test.describe("on a phone", () => {
+      test.use({ viewport: { width: 375, height: 740 } });
+
+      test("the back-office menu opens without JavaScript", async ({ page }) => {
+        await signIn(page, app.url, PASSWORD);
+        await expect(page.locator(".bo-tabs")).toBeHidden();
+        await page.getByLabel("Разделы", { exact: true }).click();
+        await expect(page.locator(".bo-menu .mobile-nav").getByRole("link", { name: "Клиенты" })).toBeVisible();
+      });
+    });
+  });
+}

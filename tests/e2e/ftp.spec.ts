@@ -1,0 +1,159 @@
+import { expect, type APIRequestContext, type Page, test } from "@playwright/test";
+import { backofficePassword } from "./support";
+
+/**
+ * The back-office FTP queue page (staff-partner-packer §2 "/backoffice/ftp", §4 "FTP queue") and
+ * /send-test, with JavaScript on and off (the project decides): list, filters, pages, per-row
+ * upload and bulk delete. The demo data fills the queue; each test adds its own draft with real
+ * files, made through the wizard's form posts, so the js and nojs runs never share rows.
+ */
+
+function binaryStl(triangles: number): Buffer {
+  const bytes = Buffer.alloc(84 + 50 * triangles);
+  bytes.writeUInt32LE(triangles, 80);
+  return bytes;
+}
+
+/** A draft order with one patient and these matrix files, as a doctor's browser would make it. */
+async function draftWithFiles(request: APIRequestContext, baseURL: string, names: string[]) {
+  const post = async (form: Record<string, string>) => {
+    const response = await request.post("/order", { form, headers: { Origin: baseURL }, maxRedirects: 0 });
+    expect(response.status(), await response.text()).toBe(302);
+  };
+  await post({ intent: "next" });
+  await post({ intent: "next", email: `ftp-e2e-${Date.now()}@clinic.ru`, phone: "+7 900 123-45-67" });
+  await post({ intent: "next", full_name: "Иванова Анна Сергеевна", address: "Москва, ул. Тверская, 1", consent: "on" });
+  await post({ intent: "add_patient", patient_name: "Смирнова Е." });
+  await post({ intent: "next" });
+  for (const [index, name] of names.entries()) {
+    const response = await request.post("/order", {
+      multipart: { files: { name, mimeType: "model/stl", buffer: binaryStl(20 + index) }, intent: "upload" },
+      headers: { Origin: baseURL },
+      maxRedirects: 0,
+    });
+    expect(response.status()).toBe(302);
+  }
+}
+
+async function signIn(page: Page, to = "/backoffice/ftp") {
+  await page.goto(to);
+  await expect(page).toHaveURL(/\/backoffice\/login/);
+  await page.getByLabel("Пароль").fill(backofficePassword());
+  await page.getByRole("button", { name: "Войти" }).click();
+}
+
+const rows = (page: Page) => page.locator('tbody tr:has(input[name="ids"])');
+
+/** Applies the filters: JavaScript submits on change, without it the button does. */
+async function filter(page: Page, status: string, type: string) {
+  const filters = page.getByRole("form", { name: "Фильтры очереди" });
+  await filters.getByLabel("Статус").selectOption({ label: status });
+  await filters.getByLabel("Тип файла").selectOption({ label: type });
+  await filters.getByRole("button", { name: "Показать" }).click();
+}
+
+test("the FTP page lists pending files 50 a page, filters by status and type, and pages", async ({ page }) => {
+  await signIn(page, "/backoffice");
+  await page.getByRole("link", { name: "FTP", exact: true }).first().click();
+  await expect(page).toHaveURL(/\/backoffice\/ftp$/);
+  await expect(page.getByRole("heading", { name: "Очередь загрузки на FTP", level: 1 })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Обработать очередь" })).toBeVisible();
+  await expect(page.getByRole("link", { name: "Обновить" })).toBeVisible();
+  // Default filter: pending, every type.
+  await expect(page.getByLabel("Статус")).toHaveValue("pending");
+  await expect(page.getByLabel("Тип файла")).toHaveValue("all");
+  await expect(rows(page)).toHaveCount(50);
+  await expect(page.getByText(/^Страница 1 из \d+$/)).toBeVisible();
+  for (const badge of await rows(page).locator(".badge").allTextContents()) expect(["Ожидает", "Загрузка..."]).toContain(badge);
+
+  const firstPage = await rows(page).locator('input[name="ids"]').evaluateAll((boxes) => boxes.map((box) => (box as HTMLInputElement).value));
+  await page.getByRole("link", { name: "Вперёд →" }).click();
+  await expect(page).toHaveURL(/\?page=2$/);
+  await expect(page.getByText(/^Страница 2 из \d+$/)).toBeVisible();
+  const secondPage = await rows(page).locator('input[name="ids"]').evaluateAll((boxes) => boxes.map((box) => (box as HTMLInputElement).value));
+  expect(secondPage.length).toBeGreaterThan(0);
+  expect(secondPage.filter((id) => firstPage.includes(id))).toEqual([]);
+  await page.getByRole("link", { name: "← Назад" }).click();
+  await expect(page.getByText(/^Страница 1 из \d+$/)).toBeVisible();
+
+  await filter(page, "Ожидает", "Ретейнер");
+  await expect(page).toHaveURL(/type=retainer/);
+  await expect(rows(page).first()).toBeVisible();
+  for (const type of await rows(page).locator("td:nth-child(4)").allTextContents()) expect(type).toBe("Ретейнер");
+
+  await filter(page, "Ошибка", "Все");
+  await expect(page).toHaveURL(/status=failed/);
+  await expect(rows(page).first()).toBeVisible();
+  for (const badge of await rows(page).locator(".badge").allTextContents()) expect(badge).toBe("Ошибка");
+  // The last error of each failed entry is shown.
+  await expect(rows(page).first().locator(".ftp-error")).not.toBeEmpty();
+});
+
+test("staff re-upload a file by hand and bulk-delete entries", async ({ page, request, baseURL }) => {
+  const tag = `e2e${Date.now().toString(36)}${Math.random().toString(36).slice(2, 5)}`;
+  const names = [`${tag}-a.stl`, `${tag}-b.stl`, `${tag}-c.stl`];
+  await draftWithFiles(request, baseURL!, names);
+  await signIn(page);
+
+  // The draft's files wait for payment; staff can send one now anyway.
+  const rowOf = (name: string) => rows(page).filter({ hasText: name });
+  await expect(rowOf(names[0]!)).toContainText("Ожидает");
+  await expect(rowOf(names[0]!)).toContainText("Отправится после оплаты заказа");
+  await rowOf(names[0]!).getByRole("button", { name: `Загрузить ${names[0]} на FTP` }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Файл успешно отправлен на FTP" })).toBeVisible();
+  await expect(rowOf(names[0]!)).toHaveCount(0);
+
+  await filter(page, "Загружено", "Матрица");
+  await expect(rowOf(names[0]!)).toContainText("Загружено");
+  await expect(rowOf(names[0]!)).toContainText("Отправлен вручную");
+  await expect(rowOf(names[0]!).getByRole("button")).toHaveCount(0); // completed: no second upload
+
+  // Bulk delete of the two others.
+  await filter(page, "Ожидает", "Матрица");
+  await rowOf(names[1]!).getByRole("checkbox").check();
+  await rowOf(names[2]!).getByRole("checkbox").check();
+  await page.getByRole("button", { name: "Удалить выбранные" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Успешно удалено записей: 2" })).toBeVisible();
+  await expect(rowOf(names[1]!)).toHaveCount(0);
+  await expect(rowOf(names[2]!)).toHaveCount(0);
+  await expect(page).toHaveURL(/type=matrix/);
+});
+
+test("deleting with nothing selected says so", async ({ page }) => {
+  await signIn(page);
+  await page.getByRole("button", { name: "Удалить выбранные" }).click();
+  await expect(page.getByRole("alert").filter({ hasText: "Не выбрано ни одной записи" })).toBeVisible();
+});
+
+test("/send-test sends a file to the test folder and shows its path and size", async ({ page }) => {
+  await signIn(page, "/send-test");
+  await page.goto("/send-test");
+  await expect(page.getByRole("heading", { name: "Тестовая загрузка на FTP" })).toBeVisible();
+  await page.getByRole("button", { name: "Отправить" }).click();
+  await expect(page.getByText("Пожалуйста, выберите файл для загрузки")).toBeVisible();
+
+  const name = `probe-${Date.now()}.stl`;
+  await page.getByLabel("Файл").setInputFiles({ name, mimeType: "model/stl", buffer: binaryStl(40) });
+  await page.getByRole("button", { name: "Отправить" }).click();
+  await expect(page.getByText("Файл успешно отправлен на FTP")).toBeVisible();
+  await expect(page.getByText(`Путь на сервере: /AlignersFactory/test/${name}`)).toBeVisible();
+  await expect(page.getByText("Размер: 2,04 КБ").first()).toBeVisible();
+});
+
+test("with JavaScript the page refreshes itself every 5 seconds, and not while hidden", async ({ page, javaScriptEnabled }) => {
+  test.skip(!javaScriptEnabled, "auto-refresh needs JavaScript; without it the Refresh link does the job");
+  await signIn(page);
+  await expect(page.getByText("Таблица обновляется каждые 5 секунд, пока вкладка открыта.")).toBeVisible();
+  await page.waitForRequest((request) => request.url().includes("/backoffice/ftp.data"), { timeout: 8_000 });
+
+  await page.evaluate(() => {
+    Object.defineProperty(document, "visibilityState", { configurable: true, get: () => "hidden" });
+    document.dispatchEvent(new Event("visibilitychange"));
+  });
+  let refreshed = false;
+  page.on("request", (request) => {
+    if (request.url().includes("/backoffice/ftp.data")) refreshed = true;
+  });
+  await page.waitForTimeout(6_000);
+  expect(refreshed).toBe(false);
+});

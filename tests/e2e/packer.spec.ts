@@ -1,0 +1,144 @@
+import fs from "node:fs";
+import { expect, type Page, test } from "@playwright/test";
+import { packerPassword, pdfPages } from "./packer-support";
+
+/**
+ * The packer station in the browser, with JavaScript on and off (staff-partner-packer §2, §9): the gate,
+ * order cards, a logo upload, and both label pages printed to PDF by Chromium on the label's own page
+ * size and on A4, checking that every label is exactly one page.
+ */
+
+const MM = 72 / 25.4;
+const A4: [number, number] = [595.92, 842.88];
+/** Chromium rounds page sizes to whole device pixels: allow a point either way. */
+const closeTo = (actual: [number, number], expected: [number, number]) => Math.abs(actual[0] - expected[0]) <= 1.5 && Math.abs(actual[1] - expected[1]) <= 1.5;
+
+async function signIn(page: Page) {
+  await page.goto("/packer");
+  await page.getByLabel("Пароль").fill(packerPassword());
+  await page.getByRole("button", { name: "Войти" }).click();
+  await expect(page.locator(".pk-card").first()).toBeVisible();
+}
+
+/** The first card with patients and files: its id, number and how many files it lists. */
+async function cardWithFiles(page: Page) {
+  const card = page.locator(".pk-card").filter({ has: page.getByRole("link", { name: "Этикетки на пакеты" }) }).first();
+  const id = (await card.getAttribute("id"))!.slice(2);
+  const number = (await card.locator("h2").textContent())!;
+  const lines = await card.locator(".pk-patients p:not(.muted)").allTextContents();
+  const files = lines.flatMap((line) => line.slice(line.indexOf(":") + 1).split(",").map((name) => name.trim()).filter(Boolean));
+  return { card, id, number, files };
+}
+
+test("the packer page shows only the gate until the password, then the order cards", async ({ page }) => {
+  await page.goto("/packer");
+  await expect(page.getByRole("heading", { name: "Упаковка заказов", level: 1 })).toBeVisible();
+  for (const hidden of ["header.site-header", "footer.site-footer", ".guarantee-banner", ".cookie-notice", ".messenger-button", ".pk-card"]) {
+    await expect(page.locator(hidden)).toHaveCount(0);
+  }
+  await page.getByLabel("Пароль").fill("not-the-password");
+  await page.getByRole("button", { name: "Войти" }).click();
+  await expect(page.getByRole("alert")).toHaveText("Неверный пароль");
+  await expect(page.locator(".pk-card")).toHaveCount(0);
+
+  await page.getByLabel("Пароль").fill(packerPassword());
+  await page.getByRole("button", { name: "Войти" }).click();
+  await expect(page).toHaveURL(/\/packer$/);
+  await expect(page.locator(".pk-card").first()).toBeVisible();
+  const numbers = await page.locator(".pk-card h2").allTextContents();
+  expect(numbers.length).toBeGreaterThan(5);
+  for (const number of numbers) expect(number).toMatch(/^[0-9A-F]{4}$/);
+  // No draft, no money.
+  await expect(page.locator(".badge-draft")).toHaveCount(0);
+  await expect(page.locator("main")).not.toContainText("₽");
+  await expect(page.locator("main")).not.toContainText("€");
+
+  // Search by the order number, then a status filter.
+  await page.getByLabel("Поиск").fill(numbers[1]!.toLowerCase());
+  await page.getByRole("button", { name: "Найти" }).click();
+  await expect(page.locator(".pk-card h2")).toHaveText([numbers[1]!]);
+  await page.getByRole("link", { name: "Сбросить" }).click();
+  await page.getByLabel("Статус").selectOption("shipped");
+  await page.getByRole("button", { name: "Найти" }).click();
+  await expect(page).toHaveURL(/status=shipped/);
+  const badges = await page.locator(".pk-card .badge").allTextContents();
+  expect(badges.length).toBeGreaterThan(0);
+  expect(new Set(badges)).toEqual(new Set(["Отправлен"]));
+});
+
+test("a client logo is uploaded from the card and shown on the card and the box label", async ({ page }) => {
+  await signIn(page);
+  const { card, id } = await cardWithFiles(page);
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 200 60"><rect width="200" height="60" rx="10" fill="#0a4"/><text x="100" y="40" font-size="28" text-anchor="middle" fill="#fff" font-family="Arial">Клиника</text></svg>`;
+  await card.locator('input[type="file"]').setInputFiles({ name: "logo.svg", mimeType: "image/svg+xml", buffer: Buffer.from(svg) });
+  await card.getByRole("button", { name: "Загрузить логотип" }).click();
+  await expect(page.locator(".toast-success")).toContainText("Логотип обновлён");
+  const logo = page.locator(`#o-${id} img.pk-logo`);
+  await expect(logo).toHaveAttribute("src", /^\/packer\/logos\/.+-[0-9a-f]{8}\?v=\d+$/);
+  await logo.scrollIntoViewIfNeeded();
+  await expect.poll(() => logo.evaluate((image: HTMLImageElement) => image.complete && image.naturalWidth > 0)).toBe(true);
+
+  await page.goto(`/packer/box/${id}`);
+  await expect(page.locator(".box-label img")).toHaveAttribute("src", /^\/packer\/logos\//);
+});
+
+test("the box label prints as one 400×600 px page, and as one A4 page", async ({ page }, testInfo) => {
+  await signIn(page);
+  const { id, number } = await cardWithFiles(page);
+  const printJs = testInfo.project.use.javaScriptEnabled !== false;
+  if (printJs) await page.addInitScript(() => void (window.print = () => void ((window as unknown as { printedAt: number }).printedAt = performance.now())));
+  await page.goto(`/packer/box/${id}`);
+  await expect(page.locator(".box-number")).toHaveText(number);
+  await expect(page.locator(".box-label dd").nth(2)).toHaveText(/^\d+$/);
+  if (printJs) {
+    // Printing starts by itself about 300 ms after the page opens.
+    const printedAt = await page.waitForFunction(() => (window as unknown as { printedAt?: number }).printedAt).then((handle) => handle.jsonValue() as Promise<number>);
+    expect(printedAt).toBeGreaterThanOrEqual(300);
+    expect(printedAt).toBeLessThan(5_000);
+  }
+
+  const own = await page.pdf({ preferCSSPageSize: true, printBackground: true });
+  fs.writeFileSync(testInfo.outputPath("box-label.pdf"), own);
+  const ownPages = pdfPages(own);
+  expect(ownPages.pages).toBe(1);
+  expect(closeTo(ownPages.sizes[0]!, [300, 450])).toBe(true);
+
+  const a4 = await page.pdf({ format: "A4", printBackground: true });
+  fs.writeFileSync(testInfo.outputPath("box-label-a4.pdf"), a4);
+  const a4Pages = pdfPages(a4);
+  expect(a4Pages.pages).toBe(1);
+  expect(closeTo(a4Pages.sizes[0]!, A4)).toBe(true);
+});
+
+test("bag labels print one 80×80 mm page per step and jaw, and one A4 page each", async ({ page }, testInfo) => {
+  await signIn(page);
+  const { id, number, files } = await cardWithFiles(page);
+  await page.goto(`/packer/bags/${id}`);
+  const labels = page.locator(".bag-label");
+  await expect(labels).toHaveCount(files.length);
+  await expect(labels.first().locator(".bag-kind")).toContainText(number);
+  await expect(labels.first().locator(".bag-jaw")).toHaveText(/^(ВЧ|НЧ)$/);
+  // Steps read from file names, padded to two digits (which orders have numbered files depends on the data).
+  for (const step of await page.locator(".bag-step").allTextContents()) expect(step).toMatch(/^Шаг \d{2,}$/);
+  await expect(labels.first().locator('svg[role="img"]')).toHaveAttribute("aria-label", /^QR-код: [0-9a-f]{4}\/[0-9a-f]{4}_\d+$/);
+
+  const own = await page.pdf({ preferCSSPageSize: true, printBackground: true });
+  fs.writeFileSync(testInfo.outputPath("bag-labels.pdf"), own);
+  const ownPages = pdfPages(own);
+  expect(ownPages.pages).toBe(files.length);
+  for (const size of ownPages.sizes) expect(closeTo(size, [80 * MM, 80 * MM])).toBe(true);
+
+  const a4 = await page.pdf({ format: "A4", printBackground: true });
+  fs.writeFileSync(testInfo.outputPath("bag-labels-a4.pdf"), a4);
+  const a4Pages = pdfPages(a4);
+  expect(a4Pages.pages).toBe(files.length);
+  for (const size of a4Pages.sizes) expect(closeTo(size, A4)).toBe(true);
+});
+
+test("signing out brings the gate back", async ({ page }) => {
+  await signIn(page);
+  await page.getByRole("button", { name: "Выйти" }).click();
+  await expect(page.getByLabel("Пароль")).toBeVisible();
+  await page.goto("/packer");
+  await expect(page.locator(".pk-card")).toHaveCount(0);
+});

@@ -1,0 +1,146 @@
+import path from "node:path";
+import { expect, type Page, test } from "@playwright/test";
+import { latestOutboxMail } from "../support/mail-text";
+import { backofficePassword } from "./support";
+
+/**
+ * The partner cabinet and the back-office payout form, with JavaScript on and off (the project
+ * decides). The demo seed's partner ORTPRO receives a payout that the test deletes again.
+ */
+const outbox = path.resolve(`tests/.tmp/${process.env.E2E_TARGET === "embedded" ? "embedded" : "e2e"}-data/outbox`);
+
+/** Signs in by the mailed link and returns to `redirectTo`. */
+async function signIn(page: Page, email: string) {
+  await page.getByLabel("E-mail").fill(email);
+  await page.getByRole("button", { name: "Отправить ссылку для входа" }).click();
+  await expect(page.getByText("Ссылка отправлена.")).toBeVisible();
+  let mail = latestOutboxMail(outbox, email);
+  for (let i = 0; i < 30 && !mail; i++) {
+    await page.waitForTimeout(100);
+    mail = latestOutboxMail(outbox, email);
+  }
+  expect(mail, `a sign-in mail for ${email} in ${outbox}`).not.toBeNull();
+  await page.goto(mail!.link.replace(/^https?:\/\/[^/]+/, ""));
+  await page.getByRole("button", { name: "Войти" }).click();
+}
+
+/** "12 345 ₽" or "-1 235 ₽" → roubles. */
+const roubles = (text: string) => Number(text.replace(/[^\d-]/g, ""));
+
+test("a partner gets a code, saves a name, gets the link and accepts the offer", async ({ page, context, baseURL }, testInfo) => {
+  const javascript = testInfo.project.use.javaScriptEnabled !== false;
+  if (javascript) await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: baseURL });
+  const email = `partner-${testInfo.project.name}-${Date.now()}@clinic.ru`;
+
+  await page.goto("/partner");
+  await expect(page).toHaveURL(/\/auth\?redirectTo=%2Fpartner/);
+  await signIn(page, email);
+  await expect(page).toHaveURL(/\/partner$/);
+  await expect(page.getByRole("heading", { name: "Партнёрский кабинет", level: 1 })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Как работает партнёрская ссылка" })).toBeVisible();
+  const code = (await page.locator(".partner-code").textContent())!.trim();
+  expect(code).toMatch(/^[A-Z]{6}$/);
+  await expect(page.getByText("Ссылка появится, когда вы сохраните имя.")).toBeVisible();
+
+  // The name must not be empty; once saved, the link appears.
+  const name = page.getByLabel("Имя или название организации");
+  await name.fill("   ");
+  await page.getByRole("button", { name: "Сохранить имя" }).click();
+  await expect(page.getByText("Имя не может быть пустым")).toBeVisible();
+  await expect(name).toHaveAttribute("aria-invalid", "true");
+  await name.fill("Ортодонтический центр «Улыбка»");
+  await page.getByRole("button", { name: "Сохранить имя" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Имя сохранено" })).toBeVisible();
+  // From now on the header links to the partner cabinet.
+  await expect(page.locator("header.site-header").getByRole("link", { name: "Партнёрский кабинет" })).toBeVisible();
+  const link = page.getByLabel("Ваша партнёрская ссылка");
+  await expect(link).toHaveValue(`${baseURL}/${code}`);
+  await expect(link).toHaveAttribute("readonly", "");
+  if (javascript) {
+    await page.getByRole("button", { name: "Копировать" }).click();
+    await expect(page.getByText("Ссылка скопирована")).toBeVisible();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(`${baseURL}/${code}`);
+  } else {
+    await expect(page.getByRole("button", { name: "Копировать" })).toHaveCount(0);
+    await expect(page.getByText("Выделите ссылку и скопируйте её.")).toBeVisible();
+  }
+
+  // Contacts: both fields, then the offer.
+  await expect(page.getByLabel("E-mail для связи")).toHaveValue(email);
+  await page.getByLabel("E-mail для связи").fill("");
+  await page.getByRole("button", { name: "Сохранить контакты" }).click();
+  await expect(page.getByRole("alert").filter({ hasText: "Заполните все поля" })).toBeVisible();
+  await expect(page.getByText("Телефон и e-mail обязательны")).toHaveCount(2);
+  await page.getByLabel("E-mail для связи").fill(`buh-${email}`);
+  await page.getByLabel("Телефон").fill("+7 (916) 000-11-22");
+  await page.getByRole("button", { name: "Сохранить контакты" }).click();
+  await expect(page.getByRole("alert").filter({ hasText: "Требуется согласие" })).toBeVisible();
+  await expect(page.getByText("Подтвердите ознакомление с договором-офертой")).toBeVisible();
+  await page.getByRole("checkbox", { name: /Я ознакомлен\(а\) с/ }).check();
+  await page.getByRole("button", { name: "Сохранить контакты" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Контактные данные обновлены" })).toBeVisible();
+  await expect(page.getByText(/Условия приняты \d{2}\.\d{2}\.\d{4}\./)).toBeVisible();
+  await expect(page.getByRole("checkbox")).toHaveCount(0);
+
+  // The balance card and an empty referral list for a new partner.
+  await expect(page.locator(".partner-due dd")).toHaveText(/^0\s₽$/);
+  await expect(page.getByText("Пока нет заказов привлечённых клиентов")).toBeVisible();
+
+  // The offer agreement behind the checkbox's link.
+  await page.getByRole("link", { name: "Договор-оферта", exact: true }).click();
+  await expect(page).toHaveURL(/\/refdoc$/);
+  await expect(page.getByRole("heading", { name: "Договор-оферта партнёрской программы", level: 1 })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "4. Вознаграждение" })).toBeVisible();
+});
+
+test("staff add a payout with the spec's checks, see the due drop, and delete it", async ({ page }, testInfo) => {
+  const note = `e2e ${testInfo.project.name} ${Date.now()}`;
+  await page.goto("/backoffice/affiliates");
+  await expect(page).toHaveURL(/\/backoffice\/login/);
+  await page.getByLabel("Пароль").fill(backofficePassword());
+  await page.getByRole("button", { name: "Войти" }).click();
+  await expect(page).toHaveURL(/\/backoffice\/affiliates$/);
+  await expect(page.getByRole("heading", { name: "Партнёры", level: 1 })).toBeVisible();
+  await expect(page.getByRole("link", { name: "Партнёры" }).first()).toHaveClass(/active/);
+
+  await page.getByLabel("Поиск по коду, имени или e-mail").fill("ORTPRO");
+  await page.getByRole("button", { name: "Найти" }).click();
+  const card = page.locator("#partner-ORTPRO");
+  await expect(card).toBeVisible();
+  await expect(card).toContainText("Морозов Дмитрий Игоревич");
+  const due = card.locator(".affiliate-figures div", { hasText: "К выплате" }).locator("dd");
+  const dueBefore = roubles((await due.textContent())!);
+
+  await card.getByText("Сводка: баланс, процент, выплаты, рефералы").click();
+  await expect(card.getByText(/^\d+,\d{2} %$/)).toBeVisible();
+  const amount = card.getByLabel("Сумма, ₽");
+  await expect(card.getByRole("textbox", { name: "Год", exact: true })).toHaveValue(/^20\d\d$/);
+  await expect(card.getByRole("textbox", { name: "Квартал", exact: true })).toHaveValue(/^[1-4]$/);
+
+  // Amount above 0, quarter 1–4.
+  await amount.fill("0");
+  await card.getByRole("button", { name: "Добавить выплату" }).click();
+  await expect(page.locator("#partner-ORTPRO").getByText("Введите сумму больше 0")).toBeVisible();
+  await expect(page.locator("#partner-ORTPRO").getByLabel("Сумма, ₽")).toHaveAttribute("aria-invalid", "true");
+  await page.locator("#partner-ORTPRO").getByLabel("Сумма, ₽").fill("150");
+  await page.locator("#partner-ORTPRO").getByRole("textbox", { name: "Квартал", exact: true }).fill("5");
+  await page.locator("#partner-ORTPRO").getByRole("button", { name: "Добавить выплату" }).click();
+  await expect(page.locator("#partner-ORTPRO").getByText("Квартал должен быть от 1 до 4")).toBeVisible();
+
+  await page.locator("#partner-ORTPRO").getByRole("textbox", { name: "Квартал", exact: true }).fill("4");
+  await page.locator("#partner-ORTPRO").getByLabel("Комментарий").fill(note);
+  await page.locator("#partner-ORTPRO").getByRole("button", { name: "Добавить выплату" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Выплата добавлена" })).toBeVisible();
+  await expect(page).toHaveURL(/open=ORTPRO/);
+  const row = page.locator("#partner-ORTPRO tr", { hasText: note });
+  await expect(row).toContainText("150 ₽");
+  await expect(row).toContainText(/4 кв\. 20\d\d/);
+  await expect.poll(async () => roubles((await page.locator("#partner-ORTPRO .affiliate-figures div", { hasText: "К выплате" }).locator("dd").textContent())!)).toBe(dueBefore - 150);
+
+  // Deleting asks once more, then the due is back.
+  await row.getByText("Удалить", { exact: true }).click();
+  await row.getByRole("button", { name: "Да, удалить" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Выплата удалена" })).toBeVisible();
+  await expect(page.locator("#partner-ORTPRO tr", { hasText: note })).toHaveCount(0);
+  expect(roubles((await page.locator("#partner-ORTPRO .affiliate-figures div", { hasText: "К выплате" }).locator("dd").textContent())!)).toBe(dueBefore);
+});

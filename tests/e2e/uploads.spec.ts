@@ -1,0 +1,173 @@
+import fs from "node:fs";
+import path from "node:path";
+import { expect, type Page, test } from "@playwright/test";
+import { archStl, binaryStl } from "../support/stl-models";
+import { startTcpProxy, type TcpProxy } from "../support/tcp-proxy";
+
+/**
+ * Uploads on a slow clinic link (issue 4). With JavaScript: a 12 MiB model through the test TCP
+ * proxy (throttled, so it takes seconds), the connection cut mid-way and the upload finished from
+ * the stored offset; a reload mid-upload and the same file chosen again; the progress display.
+ * With and without JavaScript: scan results per file, the another-device link. The 3D preview
+ * exists only with JavaScript.
+ */
+
+const MiB = 1024 * 1024;
+const CHUNK = 5 * MiB;
+const FIXTURES = path.resolve("tests/.tmp/stl");
+const appPort = Number(process.env.E2E_PORT ?? (process.env.E2E_TARGET === "embedded" ? 3220 : 3210));
+
+/** A model on disk (a stable modification time, so the browser's fingerprint of it is stable too). */
+function fixture(name: string, content: () => Buffer): string {
+  fs.mkdirSync(FIXTURES, { recursive: true });
+  const file = path.join(FIXTURES, name);
+  if (!fs.existsSync(file)) fs.writeFileSync(file, content());
+  return file;
+}
+
+const bigModel = () => fixture("clinic-12mib.stl", () => binaryStl(Math.floor((12 * MiB - 84) / 50)));
+
+async function atStep(page: Page, step: number) {
+  await expect(page.getByText(new RegExp(`^(Шаг|Step) ${step} (из|of) 11$`))).toBeVisible();
+}
+
+async function press(page: Page, name: string, step: number) {
+  await page.getByRole("button", { name, exact: true }).click();
+  await atStep(page, step);
+}
+
+/** A fresh order at the matrix upload (step 5) with one patient. */
+async function toMatrixStep(page: Page, origin: string) {
+  await page.goto(`${origin}/order`);
+  await atStep(page, 1);
+  await press(page, "Далее →", 2);
+  await page.getByLabel("E-mail").fill(`uploads-${Date.now()}-${Math.random().toString(36).slice(2, 6)}@clinic.ru`);
+  await page.getByLabel("Телефон").fill("+7 900 123-45-67");
+  await press(page, "Далее →", 3);
+  await page.getByLabel("ФИО получателя").fill("Иванова Анна Сергеевна");
+  await page.getByLabel("Адрес доставки").fill("Москва, ул. Тверская, 1");
+  await page.getByRole("checkbox").check();
+  await press(page, "Далее →", 4);
+  await page.getByLabel("Имя пациента").fill("Смирнова Е.");
+  await press(page, "Добавить пациента", 4);
+  await press(page, "Далее →", 5);
+}
+
+/** The order's queue entries, asked the way the page asks (so it works on PGlite too). */
+async function queueOf(page: Page): Promise<Record<string, string>> {
+  const orderId = await page.locator('input[name="orderId"]').inputValue();
+  return page.evaluate(async (id) => ((await (await fetch(`/uploads/status?order=${id}`)).json()) as { files: Record<string, string> }).files, orderId);
+}
+
+test.describe("resumable uploads on a slow link", () => {
+  let proxy: TcpProxy;
+  let origin: string;
+
+  test.beforeEach(async ({ javaScriptEnabled }) => {
+    test.skip(!javaScriptEnabled, "resumable uploads need JavaScript; without it the step is the plain form (wizard.spec.ts)");
+    proxy = await startTcpProxy({ target: { host: "127.0.0.1", port: appPort } });
+    origin = `http://127.0.0.1:${proxy.port}`;
+  });
+  test.afterEach(async () => {
+    await proxy?.stop();
+  });
+
+  test("a 12 MiB model survives a dropped connection and is recorded once", async ({ page }) => {
+    test.setTimeout(120_000);
+    await toMatrixStep(page, origin);
+    const file = bigModel();
+    const size = fs.statSync(file).size;
+    // About 2 MB/s with a 40 ms delay each way: the transfer takes several seconds.
+    proxy.setLimits({ bytesPerSecond: 2_000_000, latencyMs: 40 });
+    const before = proxy.stats().upstreamBytes;
+    await page.setInputFiles("#field-files", file);
+
+    const progress = page.locator(".upload-progress");
+    await expect(progress).toContainText("Загружено 0 из 1");
+    await expect(progress).toContainText("clinic-12mib.stl");
+    await expect(progress).toContainText(/Передача · \d+ %/);
+    await expect(page.getByRole("button", { name: "Далее →" })).toBeDisabled();
+
+    // Cut every connection once the server has about 40 % of the file.
+    await expect.poll(() => proxy.stats().upstreamBytes - before, { timeout: 60_000 }).toBeGreaterThan(5 * MiB);
+    proxy.cutAll();
+    expect(proxy.stats().cuts).toBeGreaterThan(0);
+
+    await expect(page.getByText("Загружено файлов: 1/1")).toBeVisible({ timeout: 90_000 });
+    const sent = proxy.stats().upstreamBytes - before;
+    expect(sent).toBeGreaterThan(size);
+    expect(sent).toBeLessThan(size + CHUNK);
+
+    // Once in the patient's list, once in the queue; the display hides after the end.
+    await expect(page.locator(".file-list li", { hasText: "clinic-12mib.stl" })).toHaveCount(1);
+    const queue = await queueOf(page);
+    expect(Object.values(queue)).toEqual(["pending"]);
+    expect(Object.keys(queue)[0]).toMatch(/\/matrix\/clinic-12mib_\d+\.stl$/);
+    await expect(progress).toBeHidden({ timeout: 5_000 });
+    await expect(page.getByRole("button", { name: "Далее →" })).toBeEnabled();
+  });
+
+  test("a reload mid-upload continues from the stored offset when the file is chosen again", async ({ page }) => {
+    test.setTimeout(120_000);
+    await toMatrixStep(page, origin);
+    const file = bigModel();
+    const size = fs.statSync(file).size;
+    proxy.setLimits({ bytesPerSecond: 2_000_000, latencyMs: 40 });
+    const before = proxy.stats().upstreamBytes;
+    await page.setInputFiles("#field-files", file);
+    await expect.poll(() => proxy.stats().upstreamBytes - before, { timeout: 60_000 }).toBeGreaterThan(4 * MiB);
+
+    // Leaving asks first; the test says yes.
+    page.once("dialog", (dialog) => void dialog.accept());
+    await page.reload();
+    await atStep(page, 5);
+    await expect(page.getByText("Незавершённые загрузки.")).toBeVisible();
+    await expect(page.locator(".upload-resume")).toContainText("clinic-12mib.stl");
+
+    await page.setInputFiles("#field-files", file);
+    await expect(page.getByText("Загружено файлов: 1/1")).toBeVisible({ timeout: 90_000 });
+    // Page loads add a little; the bytes before the reload were not sent again.
+    expect(proxy.stats().upstreamBytes - before).toBeLessThan(size + CHUNK);
+    await expect(page.locator(".file-list li", { hasText: "clinic-12mib.stl" })).toHaveCount(1);
+    expect(Object.keys(await queueOf(page))).toHaveLength(1);
+    await expect(page.locator(".upload-resume")).toHaveCount(0);
+  });
+});
+
+test("scan results show per file; the 3D preview opens only with JavaScript", async ({ page, javaScriptEnabled }) => {
+  test.setTimeout(90_000);
+  await toMatrixStep(page, "");
+  const arch = fixture("arch-box.stl", () => archStl());
+  const open = fixture("open-shell.stl", () => binaryStl(3));
+  await page.setInputFiles("#field-files", [arch, open]);
+  await page.getByRole("button", { name: "Загрузить", exact: true }).click();
+  await expect(page.getByText("Загружено файлов: 2/2")).toBeVisible({ timeout: 30_000 });
+
+  const archRow = page.locator(".file-list li", { hasText: "arch-box.stl" });
+  await expect(archRow).toContainText("Двоичный STL · треугольников: 12 · 62 × 48 × 22 мм");
+  await expect(archRow.locator(".scan-warnings")).toHaveCount(0);
+  const openRow = page.locator(".file-list li", { hasText: "open-shell.stl" });
+  await expect(openRow).toContainText("Модель меньше 20 мм");
+  await expect(openRow).toContainText("Вырожденные треугольники (нулевой площади): 3.");
+
+  if (!javaScriptEnabled) {
+    await expect(page.getByRole("button", { name: "Просмотр" })).toHaveCount(0);
+    return;
+  }
+  await archRow.getByRole("button", { name: "Просмотр" }).click();
+  const dialog = page.getByRole("dialog", { name: "Модель arch-box.stl" });
+  await expect(dialog).toBeVisible();
+  // Headless Chromium may have no WebGL: either way the viewer chunk loaded and said so.
+  await expect(dialog.getByRole("status")).toHaveText(/Вращайте мышью|Не удалось показать модель/, { timeout: 30_000 });
+  await dialog.getByRole("button", { name: "Закрыть" }).click();
+  await expect(dialog).toBeHidden();
+});
+
+test("a doctor without the files here gets a sign-in link that leads back to the order", async ({ page }) => {
+  await toMatrixStep(page, "");
+  await expect(page.getByRole("heading", { name: "Файлы на другом устройстве?" })).toBeVisible();
+  await page.getByRole("button", { name: "Отправить ссылку" }).click();
+  await atStep(page, 5);
+  await expect(page.getByText("Письмо отправлено")).toBeVisible();
+  await expect(page.getByText("Проверьте вашу почту для получения ссылки")).toBeVisible();
+});

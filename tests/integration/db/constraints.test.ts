@@ -1,0 +1,79 @@
+import { randomUUID } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestDatabase, type TestDatabase } from "../../support/database";
+import { buildOrder, buildPatient } from "../../support/builders";
+
+/** The database itself refuses bad data, even past the application. */
+describe("database constraints", () => {
+  let t: TestDatabase;
+  beforeAll(async () => {
+    t = await createTestDatabase(4);
+  });
+  afterAll(async () => t.drop());
+
+  it("refuses an unknown order status", async () => {
+    const order = await buildOrder(t.db);
+    await expect(
+      t.db.updateTable("orders").set({ status: "pending_payment" as never }).where("id", "=", order.id).execute(),
+    ).rejects.toThrow(/check constraint/);
+  });
+
+  it("refuses a negative amount", async () => {
+    const order = await buildOrder(t.db);
+    await expect(t.db.updateTable("orders").set({ total_cost: -100 }).where("id", "=", order.id).execute()).rejects.toThrow(/check constraint/);
+    await expect(
+      t.db.insertInto("partner_payouts").values({ partner_code_id: randomUUID(), amount: -1, period_year: 2026, period_quarter: 1 }).execute(),
+    ).rejects.toThrow(/check constraint|foreign key/);
+  });
+
+  it("refuses a duplicate order code", async () => {
+    const order = await buildOrder(t.db);
+    await expect(t.db.insertInto("order_codes").values({ code: order.code }).execute()).rejects.toThrow(/duplicate key/);
+  });
+
+  it("refuses an order whose code is not the start of its id", async () => {
+    await expect(
+      t.db.insertInto("orders").values({ id: randomUUID(), code: "zzzz", market: "domestic", currency: "rub" }).execute(),
+    ).rejects.toThrow(/check constraint/);
+  });
+
+  it("refuses an orphan patient", async () => {
+    await expect(
+      t.db
+        .insertInto("orders_patients")
+        .values({ order_id: randomUUID(), patient_name: "Сидоров", folder_name: "abcd_1", matrix_files_info: "[]", aligner_files_info: "[]", retainer_files_info: "[]" })
+        .execute(),
+    ).rejects.toThrow(/foreign key/);
+  });
+
+  it("refuses an unknown queue file type and a blank patient name", async () => {
+    const order = await buildOrder(t.db);
+    const patient = await buildPatient(t.db, order.id);
+    await expect(
+      t.db
+        .insertInto("ftp_uploads_queue")
+        .values({ order_id: order.id, patient_id: patient.id, file_path: "x", original_name: "x.stl", destination_path: "d", order_prefix: order.code, file_type: "aligner" as never })
+        .execute(),
+    ).rejects.toThrow(/check constraint/);
+    await expect(
+      t.db.insertInto("orders_patients").values({ order_id: order.id, patient_name: "   ", folder_name: `${order.code}_9`, matrix_files_info: "[]", aligner_files_info: "[]", retainer_files_info: "[]" }).execute(),
+    ).rejects.toThrow(/check constraint/);
+  });
+
+  it("refuses a paid order without its payment time and a shipped one without a tracking number", async () => {
+    const order = await buildOrder(t.db);
+    await expect(t.db.updateTable("orders").set({ status: "paid" }).where("id", "=", order.id).execute()).rejects.toThrow(/check constraint/);
+    await expect(
+      t.db.updateTable("orders").set({ status: "shipped", paid_at: new Date() }).where("id", "=", order.id).execute(),
+    ).rejects.toThrow(/check constraint/);
+  });
+
+  it("refuses a current patient from another order", async () => {
+    const first = await buildOrder(t.db);
+    const second = await buildOrder(t.db);
+    const foreignPatient = await buildPatient(t.db, second.id);
+    await expect(
+      t.db.updateTable("orders").set({ current_patient_id: foreignPatient.id }).where("id", "=", first.id).execute(),
+    ).rejects.toThrow(/foreign key/);
+  });
+});

@@ -1,0 +1,49 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sql, type Kysely } from "kysely";
+import { openDatabase, type DB } from "~/modules/db/db.server";
+import { migrateAllDown, migrateToLatest } from "~db/migrator";
+import { migrations } from "~db/migrations";
+import { createTestDatabase, type TestDatabase } from "../../support/database";
+
+async function tableNames(db: DB) {
+  const result = await sql<{ name: string }>`
+    select table_name as name from information_schema.tables where table_schema = 'public' order by 1`.execute(db);
+  return result.rows.map((row) => row.name);
+}
+
+const EXPECTED = [
+  "client_settings", "ftp_uploads_queue", "ftp_uploads_view", "order_codes", "order_status_history", "orders",
+  "orders_patients", "partner_affiliate_order_stats", "partner_affiliates", "partner_balance_summary", "partner_codes",
+  "partner_payouts", "payment_events", "payments", "rate_limits", "sessions", "sign_in_tokens", "translations", "translations_version", "user_roles", "users",
+];
+
+describe.each([
+  ["PostgreSQL", "postgres"],
+  ["PGlite", "pglite"],
+] as const)("migrations on %s", (_name, kind) => {
+  let target: TestDatabase | undefined;
+  let db: DB;
+
+  beforeAll(async () => {
+    if (kind === "postgres") {
+      target = await createTestDatabase(2);
+      db = target.db;
+    } else {
+      db = await openDatabase({ kind: "pglite", dir: "memory://" });
+    }
+  });
+  afterAll(async () => {
+    if (target) await target.drop();
+    else await db.destroy();
+  });
+
+  it("go down to nothing and up again to every table and view", async () => {
+    if (kind === "pglite") await migrateToLatest(db as Kysely<any>);
+    expect((await tableNames(db)).filter((name) => !name.startsWith("kysely_"))).toEqual(EXPECTED);
+    const down = await migrateAllDown(db as Kysely<any>);
+    expect(down).toHaveLength(Object.keys(migrations).length);
+    expect((await tableNames(db)).filter((name) => !name.startsWith("kysely_"))).toEqual([]);
+    await migrateToLatest(db as Kysely<any>);
+    expect((await tableNames(db)).filter((name) => !name.startsWith("kysely_"))).toEqual(EXPECTED);
+  });
+});

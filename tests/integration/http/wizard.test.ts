@@ -1,0 +1,206 @@
+import fs from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createUserSession } from "~/modules/auth/session.server";
+import { createTestDatabase, type TestDatabase } from "../../support/database";
+import { browserFetch, type AppServer, startAppServer } from "../../support/app-server";
+
+const SECRETS = { SESSION_SECRET: "wizard-test-session-secret-0123456789", BACKOFFICE_PASSWORD: "office", PACKER_PASSWORD: "packer", CRON_SECRET: "cron" };
+
+/** A binary STL of `triangles` facets (content check: 84 + 50 × n bytes). */
+function binaryStl(triangles: number): Buffer {
+  const bytes = Buffer.alloc(84 + 50 * triangles);
+  bytes.write("binary stl", 0);
+  bytes.writeUInt32LE(triangles, 80);
+  return bytes;
+}
+
+type Browser = ReturnType<typeof browserFetch>;
+
+async function upload(browser: Browser, files: Array<{ name: string; content: Buffer | Blob }>, intent = "upload") {
+  const form = new FormData();
+  for (const file of files) form.append("files", file.content instanceof Blob ? file.content : new Blob([new Uint8Array(file.content)]), file.name);
+  form.append("intent", intent);
+  const response = await fetch(`${browser.app.url}/order`, { method: "POST", body: form, headers: { Cookie: browser.jar.header(), Origin: browser.app.url }, redirect: "manual" });
+  browser.jar.store(response);
+  return response;
+}
+
+describe("the order wizard over HTTP", () => {
+  let t: TestDatabase;
+  let app: AppServer;
+
+  beforeAll(async () => {
+    t = await createTestDatabase(4);
+    Object.assign(process.env, SECRETS);
+    app = await startAppServer({ DATABASE_URL: t.url, ...SECRETS });
+  });
+  afterAll(async () => {
+    await app?.stop();
+    await t?.drop();
+  });
+
+  const newBrowser = () => browserFetch(app);
+
+  /** Walks a fresh browser to step 5 with one patient; returns the order id. */
+  async function toMatrixStep(browser: Browser, email = `doctor-${Date.now()}-${Math.random().toString(36).slice(2, 6)}@clinic.ru`) {
+    expect((await browser.request("/order", { form: { intent: "next" } })).status).toBe(302);
+    expect((await browser.request("/order", { form: { intent: "next", email, phone: "+7 900 000-00-01" } })).status).toBe(302);
+    expect((await browser.request("/order", { form: { intent: "next", full_name: "Иванова Анна", address: "Москва, ул. Ленина, 1", consent: "on" } })).status).toBe(302);
+    expect((await browser.request("/order", { form: { intent: "add_patient", patient_name: "Смирнова Е." } })).status).toBe(302);
+    expect((await browser.request("/order", { form: { intent: "next" } })).status).toBe(302);
+    const order = await t.db.selectFrom("orders").selectAll().where("email", "=", email).executeTakeFirstOrThrow();
+    expect(order.wizard_step).toBe(5);
+    return order;
+  }
+
+  const storedFiles = (orderId: string) => {
+    const dir = path.join(app.dataDir, "storage", "orders", `order_${orderId}`);
+    if (!fs.existsSync(dir)) return [];
+    return (fs.readdirSync(dir, { recursive: true }) as string[]).filter((name) => name.endsWith(".stl"));
+  };
+
+  const patientOf = (orderId: string) => t.db.selectFrom("orders_patients").selectAll().where("order_id", "=", orderId).executeTakeFirstOrThrow();
+
+  it("creates no order for a GET, only for step 1's POST", async () => {
+    const before = await t.db.selectFrom("orders").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
+    const browser = newBrowser();
+    const page = await browser.request("/order");
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain("Шаг 1 из 11");
+    await browser.request("/order?step=2");
+    const after = await t.db.selectFrom("orders").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
+    expect(Number(after.n)).toBe(Number(before.n));
+    await browser.request("/order", { form: { intent: "next" } });
+    const created = await t.db.selectFrom("orders").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
+    expect(Number(created.n)).toBe(Number(before.n) + 1);
+  });
+
+  it("shows the spec's messages for missing contacts and keeps the step", async () => {
+    const browser = newBrowser();
+    await browser.request("/order", { form: { intent: "next" } });
+    const refused = await browser.request("/order", { form: { intent: "next", email: "", phone: "" } });
+    expect(refused.status).toBe(400);
+    const html = await refused.text();
+    expect(html).toContain("Пожалуйста, укажите email");
+    expect(html).toContain("Пожалуйста, укажите номер телефона");
+    expect(html).toContain('aria-invalid="true"');
+    const invalid = await (await browser.request("/order", { form: { intent: "next", email: "doctor@clinic", phone: "1" } })).text();
+    expect(invalid).toContain("Пожалуйста, укажите корректный email");
+    expect(await (await browser.request("/order")).text()).toContain("Шаг 2 из 11");
+  });
+
+  it("stores STL files, refuses a text file renamed .stl by its content, and lists the rest", async () => {
+    const browser = newBrowser();
+    const order = await toMatrixStep(browser);
+    const response = await upload(browser, [
+      { name: "Верх.stl", content: binaryStl(20) },
+      { name: "notes.stl", content: Buffer.from("this is a text file, not a model\n") },
+      { name: "photo.png", content: Buffer.from([0x89, 0x50, 0x4e, 0x47]) },
+    ]);
+    expect(response.status).toBe(302);
+    const patient = await patientOf(order.id);
+    const files = patient.matrix_files_info as unknown as Array<{ originalName: string; storagePath: string; size: number; triangles: number }>;
+    expect(files.map((file) => file.originalName)).toEqual(["Верх.stl"]);
+    expect(files[0]!.triangles).toBe(20);
+    expect(files[0]!.storagePath).toMatch(new RegExp(`^order_${order.id}/${order.code}_1/matrix/Verkh_\\d+\\.stl$`));
+    expect(storedFiles(order.id)).toHaveLength(1);
+    const queue = await t.db.selectFrom("ftp_uploads_queue").selectAll().where("order_id", "=", order.id).execute();
+    expect(queue.map((entry) => [entry.file_type, entry.status, entry.destination_path])).toEqual([["matrix", "pending", `/AlignersFactory/${order.code}/${order.code}_1/matrix`]]);
+    const page = await (await browser.request("/order")).text();
+    expect(page).toContain("Верх.stl");
+    expect(page).toContain("Ожидает отправки на FTP");
+  });
+
+  it("refuses a 101 MiB file without storing it", async () => {
+    const browser = newBrowser();
+    const order = await toMatrixStep(browser);
+    const big = new Blob([new Uint8Array(binaryStl(0).subarray(0, 84)), new Uint8Array(101 * 1024 * 1024)]);
+    const response = await upload(browser, [{ name: "huge.stl", content: big }]);
+    expect(response.status).toBe(302);
+    expect((await patientOf(order.id)).matrix_files_info).toEqual([]);
+    expect(storedFiles(order.id)).toEqual([]);
+    const page = await (await browser.request("/order")).text();
+    expect(page).toContain("1 файл(ов) превышают максимальный размер (100 МБ)");
+  });
+
+  it("keeps both files when two uploads to one patient arrive at once", async () => {
+    const browser = newBrowser();
+    const order = await toMatrixStep(browser);
+    const [first, second] = await Promise.all([upload(browser, [{ name: "a.stl", content: binaryStl(5) }]), upload(browser, [{ name: "b.stl", content: binaryStl(6) }])]);
+    expect([first.status, second.status]).toEqual([302, 302]);
+    const names = ((await patientOf(order.id)).matrix_files_info as unknown as Array<{ originalName: string }>).map((file) => file.originalName).sort();
+    expect(names).toEqual(["a.stl", "b.stl"]);
+  });
+
+  it("hides an order from another browser (404) and shows it to its own", async () => {
+    const owner = newBrowser();
+    const order = await toMatrixStep(owner);
+    const stranger = newBrowser();
+    expect((await stranger.request(`/order?id=${order.id}`)).status).toBe(404);
+    expect((await stranger.request(`/order?id=not-a-uuid`)).status).toBe(404);
+    expect((await owner.request(`/order?id=${order.id}`)).status).toBe(200);
+  });
+
+  it("freezes a pending order's files and lets the customer return it to draft", async () => {
+    const browser = newBrowser();
+    const order = await toMatrixStep(browser);
+    await upload(browser, [{ name: "m.stl", content: binaryStl(3) }], "next");
+    await browser.request("/order", { form: { intent: "next", matrix_type: "hard" } });
+    await browser.request("/order", { form: { intent: "skip_aligners" } });
+    await browser.request("/order", { form: { intent: "skip_retainers" } });
+    const pay = await browser.request("/order", { form: { intent: "pay" } });
+    expect(pay.status).toBe(302);
+    expect(pay.headers.get("Location")).toMatch(/^\/payment\/sandbox\/sbx_/);
+    const pending = await t.db.selectFrom("orders").selectAll().where("id", "=", order.id).executeTakeFirstOrThrow();
+    expect(pending.status).toBe("pending");
+    expect(Number(pending.total_cost)).toBe(1_000_000);
+
+    // The current-order cookie is gone after hand-off; the order is reopened by id.
+    await browser.request(`/order?id=${order.id}`);
+    await t.db.updateTable("orders").set({ wizard_step: 5 }).where("id", "=", order.id).execute();
+    await upload(browser, [{ name: "late.stl", content: binaryStl(3) }]);
+    const files = (await patientOf(order.id)).matrix_files_info as unknown as Array<{ originalName: string }>;
+    expect(files.map((file) => file.originalName)).toEqual(["m.stl"]);
+    expect(storedFiles(order.id)).toHaveLength(1);
+
+    await browser.request("/order", { form: { intent: "edit" } });
+    expect((await t.db.selectFrom("orders").select("status").where("id", "=", order.id).executeTakeFirstOrThrow()).status).toBe("draft");
+    const payment = await t.db.selectFrom("payments").select("status").where("order_id", "=", order.id).executeTakeFirstOrThrow();
+    expect(payment.status).toBe("canceled");
+  });
+
+  it("applies a clinic's personal prices only when signed in with its e-mail", async () => {
+    const email = "vip@clinic.ru";
+    await t.db
+      .insertInto("client_settings")
+      .values({ email, currency: "rub", aligner_price: 50_000, matrix_price: 40_000, discount_percentage: "10", personal_comment: "VIP" })
+      .execute();
+    // An earlier paid order: not a new customer.
+    const priced = async (browser: Browser) => {
+      const order = await toMatrixStep(browser, email);
+      await upload(browser, Array.from({ length: 20 }, (_, i) => ({ name: `m${i}.stl`, content: binaryStl(2) })), "next");
+      await browser.request("/order", { form: { intent: "next", matrix_type: "hard" } });
+      await browser.request("/order", { form: { intent: "skip_aligners" } });
+      await browser.request("/order", { form: { intent: "skip_retainers" } });
+      await browser.request("/order");
+      return t.db.selectFrom("orders").select(["total_cost", "id"]).where("id", "=", order.id).executeTakeFirstOrThrow();
+    };
+
+    const anonymous = await priced(newBrowser());
+    // Base prices: 20 × 1000 ₽ = 20 000; new customer −3 % = 600; + 1 500 delivery = 20 900 ₽.
+    expect(Number(anonymous.total_cost)).toBe(2_090_000);
+
+    const user = await t.db.insertInto("users").values({ email }).returning("id").executeTakeFirstOrThrow();
+    const signedIn = newBrowser();
+    signedIn.jar.set("__session", (await createUserSession(t.db, user.id)).split(";")[0]!.split("=").slice(1).join("="));
+    const personal = await priced(signedIn);
+    // Personal: 20 × 400 ₽ = 8 000; 10 % + 3 % (still new) = 1 040; + 1 500 = 8 460 → minimum 10 000 ₽.
+    expect(Number(personal.total_cost)).toBe(1_000_000);
+    const page = await (await signedIn.request("/order")).text();
+    expect(page).toContain("VIP");
+    expect(page).toContain("Скидка 13%");
+    const anonymousPage = await (await newBrowser().request(`/order`)).text();
+    expect(anonymousPage).not.toContain("VIP");
+  });
+});

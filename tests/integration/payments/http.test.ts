@@ -1,0 +1,275 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { DB } from "~/modules/db/db.server";
+import { changeOrderStatus, createOrder, findOrder, orderHistory } from "~/modules/orders/orders.server";
+import { browserFetch, type AppServer, startAppServer } from "../../support/app-server";
+import { createTestDatabase, type TestDatabase } from "../../support/database";
+import { startStripeDouble, stripeSignature, type StripeDouble } from "../../support/stripe-double";
+import { startYooKassaDouble, type YooKassaDouble } from "../../support/yookassa-double";
+
+/**
+ * Payments over HTTP: the real app (as `npm start` runs it) configured with YooKassa and Stripe
+ * pointed at local doubles. Webhooks arrive without an Origin, as providers send them.
+ */
+
+const SECRETS = { SESSION_SECRET: "payments-http-test-secret-0123456789", BACKOFFICE_PASSWORD: "office-pay", PACKER_PASSWORD: "packer", CRON_SECRET: "cron" };
+
+type Browser = ReturnType<typeof browserFetch>;
+
+function binaryStl(triangles: number): Buffer {
+  const bytes = Buffer.alloc(84 + 50 * triangles);
+  bytes.writeUInt32LE(triangles, 80);
+  return bytes;
+}
+
+/** Walks a fresh browser through the wizard to the summary: one patient, 1 hard matrix; returns the order id. */
+async function orderAtSummary(browser: Browser, t: TestDatabase): Promise<string> {
+  const email = `pay-${Date.now()}-${Math.random().toString(36).slice(2, 6)}@clinic.ru`;
+  await browser.request("/order", { form: { intent: "next" } });
+  await browser.request("/order", { form: { intent: "next", email, phone: "+7 900 000-00-01" } });
+  await browser.request("/order", { form: { intent: "next", full_name: "Иванова Анна", address: "Москва, ул. Ленина, 1", consent: "on" } });
+  await browser.request("/order", { form: { intent: "add_patient", patient_name: "Смирнова Е." } });
+  await browser.request("/order", { form: { intent: "next" } });
+  const form = new FormData();
+  form.append("files", new Blob([new Uint8Array(binaryStl(4))]), "m.stl");
+  form.append("intent", "next");
+  const upload = await fetch(`${browser.app.url}/order`, { method: "POST", body: form, headers: { Cookie: browser.jar.header(), Origin: browser.app.url }, redirect: "manual" });
+  browser.jar.store(upload);
+  await browser.request("/order", { form: { intent: "next", matrix_type: "hard" } });
+  await browser.request("/order", { form: { intent: "skip_aligners" } });
+  await browser.request("/order", { form: { intent: "skip_retainers" } });
+  const order = await t.db.selectFrom("orders").select(["id", "wizard_step"]).where("email", "=", email).executeTakeFirstOrThrow();
+  expect(order.wizard_step).toBe(11);
+  return order.id;
+}
+
+const statusOf = async (db: DB, orderId: string) => (await findOrder(db, orderId))!.status;
+const paidChanges = async (db: DB, orderId: string) => (await orderHistory(db, orderId)).filter((entry) => entry.to_status === "paid").length;
+const attemptsOf = (db: DB, orderId: string) => db.selectFrom("payments").selectAll().where("order_id", "=", orderId).orderBy("created_at").execute();
+
+describe("payments over HTTP", () => {
+  let t: TestDatabase;
+  let app: AppServer;
+  let yookassa: YooKassaDouble;
+  let stripe: StripeDouble;
+
+  beforeAll(async () => {
+    t = await createTestDatabase(4);
+    yookassa = await startYooKassaDouble();
+    stripe = await startStripeDouble();
+    Object.assign(process.env, SECRETS);
+    app = await startAppServer({
+      DATABASE_URL: t.url,
+      ...SECRETS,
+      YOOKASSA_SHOP_ID: yookassa.shopId,
+      YOOKASSA_SECRET_KEY: yookassa.secretKey,
+      YOOKASSA_API_URL: yookassa.apiUrl,
+      STRIPE_SECRET_KEY: stripe.secretKey,
+      STRIPE_WEBHOOK_SECRET: stripe.webhookSecret,
+      STRIPE_API_URL: stripe.url,
+      PAYMENT_TIMEOUT_MS: "1000",
+    });
+  });
+  afterAll(async () => {
+    await app?.stop();
+    await yookassa?.close();
+    await stripe?.close();
+    await t?.drop();
+  });
+
+  async function staff() {
+    const browser = browserFetch(app);
+    const gate = await browser.request("/backoffice/login", { form: { password: SECRETS.BACKOFFICE_PASSWORD, redirectTo: "/backoffice" } });
+    expect(gate.status).toBe(302);
+    return browser;
+  }
+
+  async function refreshToast(office: Browser) {
+    const refreshed = await office.request("/backoffice?index", { form: { intent: "refresh_payments" } });
+    expect(refreshed.status).toBe(302);
+    return (await office.request(refreshed.headers.get("Location")!)).text();
+  }
+
+  it("refreshes statuses from the back-office with the spec's three messages", async () => {
+    const office = await staff();
+    expect(await refreshToast(office)).toContain("Нет заказов со статусом Ожидает оплаты для проверки");
+
+    const browser = browserFetch(app);
+    const orderId = await orderAtSummary(browser, t);
+    const pay = await browser.request("/order", { form: { intent: "pay" } });
+    expect(pay.headers.get("Location")).toMatch(new RegExp(`^${yookassa.url}/checkout/`));
+    expect(await refreshToast(office)).toContain("Новых оплаченных заказов не найдено");
+    yookassa.succeed((await attemptsOf(t.db, orderId))[0]!.provider_payment_id!);
+    expect(await refreshToast(office)).toContain("Готово: обновлены статусы 1 заказов");
+    expect(await statusOf(t.db, orderId)).toBe("paid");
+  });
+
+  it("hands a summary to YooKassa, clears the current order, and marks paid only once the provider confirms", async () => {
+    const browser = browserFetch(app);
+    const orderId = await orderAtSummary(browser, t);
+    const pay = await browser.request("/order", { form: { intent: "pay" } });
+    expect(pay.status).toBe(302);
+    expect(browser.jar.has("current_order")).toBe(false);
+    const [attempt] = await attemptsOf(t.db, orderId);
+    expect(pay.headers.get("Location")).toBe(yookassa.payments.get(attempt!.provider_payment_id!)!.confirmation.confirmation_url);
+    const sent = yookassa.payments.get(attempt!.provider_payment_id!)!;
+    expect(sent).toMatchObject({ amount: { value: "10000.00", currency: "RUB" }, description: `Aligner order №${orderId.slice(0, 6).toUpperCase()}`, metadata: { orderId } });
+    expect(sent.confirmation.return_url).toBe(`${app.url}/payment/success?orderId=${orderId}`);
+
+    // A forged return: the payment is unpaid, so the page waits and the order stays pending.
+    const forged = await browser.request(`/payment/success?orderId=${orderId}&paymentId=${attempt!.provider_payment_id}`);
+    expect(forged.status).toBe(200);
+    const waiting = await forged.text();
+    expect(waiting).toContain(`Ожидаем подтверждение оплаты заказа ${orderId.slice(0, 4).toUpperCase()}`);
+    expect(waiting).toMatch(/<meta http-equiv="refresh" content="5"/);
+    expect(await statusOf(t.db, orderId)).toBe("pending");
+    const stranger = await browserFetch(app).request(`/payment/success?orderId=${orderId}&paymentId=not-this-order`);
+    expect(await stranger.text()).toContain("Ожидаем подтверждение");
+    expect(await statusOf(t.db, orderId)).toBe("pending");
+
+    yookassa.succeed(attempt!.provider_payment_id!);
+    const paid = await (await browser.request(`/payment/success?orderId=${orderId}`)).text();
+    expect(paid).toContain(`Заказ ${orderId.slice(0, 4).toUpperCase()} оплачен`);
+    expect(await statusOf(t.db, orderId)).toBe("paid");
+    await browser.request(`/payment/success?orderId=${orderId}`);
+    expect(await paidChanges(t.db, orderId)).toBe(1);
+  });
+
+  it("keeps the order pending and the button usable when YooKassa times out, then retries with the same key", async () => {
+    const browser = browserFetch(app);
+    const orderId = await orderAtSummary(browser, t);
+    yookassa.failNextCreates("hang");
+    const started = Date.now();
+    const failed = await browser.request("/order", { form: { intent: "pay" } });
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(failed.status).toBe(302);
+    expect(failed.headers.get("Location")).toBe(`/order?id=${orderId}`);
+    expect(await statusOf(t.db, orderId)).toBe("pending");
+    const page = await (await browser.request(failed.headers.get("Location")!)).text();
+    expect(page).toContain("Ошибка оплаты");
+    expect(page).toContain("Платёжная система не ответила");
+    expect(page).toMatch(/<button[^>]*name="intent"[^>]*value="pay"(?![^>]*disabled)[^>]*>/);
+    const [open] = await attemptsOf(t.db, orderId);
+    expect(open).toMatchObject({ status: "created", provider_payment_id: null });
+
+    const retry = await browser.request("/order", { form: { intent: "pay" } });
+    expect(retry.headers.get("Location")).toMatch(new RegExp(`^${yookassa.url}/checkout/`));
+    const attempts = await attemptsOf(t.db, orderId);
+    expect(attempts).toHaveLength(1);
+    expect(attempts[0]!.idempotence_key).toBe(open!.idempotence_key);
+    expect(yookassa.requests.filter((request) => request.idempotenceKey === open!.idempotence_key)).toHaveLength(2);
+  });
+
+  it("says the spec's words when YooKassa refuses the payment, and the order stays payable", async () => {
+    const browser = browserFetch(app);
+    const orderId = await orderAtSummary(browser, t);
+    yookassa.failNextCreates("400");
+    const refused = await browser.request("/order", { form: { intent: "pay" } });
+    expect(refused.headers.get("Location")).toBe(`/order?id=${orderId}`);
+    const page = await (await browser.request(refused.headers.get("Location")!)).text();
+    expect(page).toContain("Ошибка при создании платежа");
+    expect(page).toContain("Не удалось создать платеж. Попробуйте еще раз.");
+    expect(await statusOf(t.db, orderId)).toBe("pending");
+    expect((await browser.request("/order", { form: { intent: "pay" } })).headers.get("Location")).toMatch(new RegExp(`^${yookassa.url}/checkout/`));
+  });
+
+  it("refuses a YooKassa notification whose amount differs from the order's; a replayed one changes nothing", async () => {
+    const browser = browserFetch(app);
+    const orderId = await orderAtSummary(browser, t);
+    await browser.request("/order", { form: { intent: "pay" } });
+    const [attempt] = await attemptsOf(t.db, orderId);
+    const id = attempt!.provider_payment_id!;
+    const webhook = `${app.url}/api/webhooks/yookassa`;
+
+    yookassa.setAmount(id, "1.00");
+    yookassa.succeed(id);
+    const refused = await yookassa.notify(webhook, "payment.succeeded", id);
+    expect(refused.status).toBe(400);
+    expect(await statusOf(t.db, orderId)).toBe("pending");
+
+    yookassa.setAmount(id, "10000.00");
+    const accepted = await yookassa.notify(webhook, "payment.succeeded", id);
+    expect(accepted.status).toBe(200);
+    expect(await accepted.json()).toEqual({ outcome: "paid" });
+    const paid = (await findOrder(t.db, orderId))!;
+    expect(paid.status).toBe("paid");
+    const replay = await yookassa.notify(webhook, "payment.succeeded", id);
+    expect(replay.status).toBe(200);
+    expect(await replay.json()).toEqual({ outcome: "duplicate" });
+    expect((await findOrder(t.db, orderId))!.updated_at).toEqual(paid.updated_at);
+    expect(await paidChanges(t.db, orderId)).toBe(1);
+    expect(await t.db.selectFrom("payment_events").selectAll().where("payment_id", "=", attempt!.id).execute()).toHaveLength(1);
+  });
+
+  it("pays an international order through a back-office payment link and Stripe; a bad signature gets 400", async () => {
+    const draft = await createOrder(t.db, { market: "international", currency: "eur", email: "dr.keller@clinic.com", fullName: "Dr. Anna Keller", address: "Berlin" }, { kind: "customer", label: "test" });
+    await t.db.updateTable("orders").set({ total_cost: 18_200 }).where("id", "=", draft.id).execute();
+    const office = await staff();
+    const created = await office.request("/backoffice?index", { form: { intent: "payment_link", orderId: draft.id } });
+    expect(created.status).toBe(302);
+    const officePage = await (await office.request(created.headers.get("Location")!)).text();
+    expect(officePage).toContain("Ссылка создана");
+    const link = new RegExp(`${app.url}(/pay/${draft.id}\\?t=[A-Za-z0-9_-]+)`).exec(officePage)?.[1];
+    expect(link).toBeTruthy();
+
+    // Opening the link changes nothing; a stranger without the token sees nothing.
+    const customer = browserFetch(app);
+    const opened = await customer.request(link!);
+    expect(opened.status).toBe(200);
+    const summary = await opened.text();
+    expect(summary).toContain(`Оплата заказа №${draft.id.slice(0, 6).toUpperCase()}`);
+    expect(summary).toContain("Черновик");
+    expect(await statusOf(t.db, draft.id)).toBe("draft");
+    expect(await attemptsOf(t.db, draft.id)).toEqual([]);
+    expect((await browserFetch(app).request(`/pay/${draft.id}`)).status).toBe(404);
+    expect((await browserFetch(app).request(`/pay/${draft.id}?t=forged`)).status).toBe(404);
+
+    // Only the POST pays: draft → pending, a Checkout Session, the customer sent to Stripe.
+    const pay = await customer.request(link!, { form: { t: new URL(link!, app.url).searchParams.get("t")! } });
+    expect(pay.status).toBe(302);
+    expect(await statusOf(t.db, draft.id)).toBe("pending");
+    const [attempt] = await attemptsOf(t.db, draft.id);
+    expect(attempt).toMatchObject({ provider: "stripe", amount: 18_200, currency: "eur" });
+    const session = stripe.sessions.get(attempt!.provider_payment_id!)!;
+    expect(pay.headers.get("Location")).toBe(session.url);
+    expect(session.success_url).toBe(`${app.url}/payment/success?orderId=${draft.id}&paymentId={CHECKOUT_SESSION_ID}`);
+    expect(session.cancel_url).toBe(`${app.url}/pay/${draft.id}`);
+    // The customer's browser may open the order again without the token (the return page's "pay again").
+    expect((await customer.request(`/pay/${draft.id}`)).status).toBe(200);
+
+    stripe.complete(session.id);
+    const { payload } = stripe.event("checkout.session.completed", session.id);
+    const webhook = `${app.url}/api/webhooks/stripe`;
+    const bad = await stripe.deliver(webhook, payload, { secret: "whsec_not_ours" });
+    expect(bad.status).toBe(400);
+    const unsigned = await fetch(webhook, { method: "POST", body: payload, headers: { "Content-Type": "application/json" } });
+    expect(unsigned.status).toBe(400);
+    expect(await statusOf(t.db, draft.id)).toBe("pending");
+    const good = await stripe.deliver(webhook, payload);
+    expect(good.status).toBe(200);
+    expect(await statusOf(t.db, draft.id)).toBe("paid");
+    expect((await stripe.deliver(webhook, payload)).status).toBe(200);
+    expect(await paidChanges(t.db, draft.id)).toBe(1);
+    expect(stripeSignature(payload, stripe.webhookSecret)).toMatch(/^t=\d+,v1=[0-9a-f]{64}$/);
+  });
+
+  it("refuses a payment link for an order without a total", async () => {
+    const empty = await createOrder(t.db, { market: "domestic", currency: "rub", email: "nothing@clinic.ru" }, { kind: "customer", label: "test" });
+    const office = await staff();
+    const refused = await office.request("/backoffice?index", { form: { intent: "payment_link", orderId: empty.id } });
+    expect(await (await office.request(refused.headers.get("Location")!)).text()).toContain("Невозможно создать ссылку на оплату для заказа без суммы");
+  });
+
+  it("answers webhooks of a provider only with that provider's checks, and GET with 405", async () => {
+    expect((await fetch(`${app.url}/api/webhooks/yookassa`)).status).toBe(405);
+    const junk = await fetch(`${app.url}/api/webhooks/yookassa`, { method: "POST", body: "{}", headers: { "Content-Type": "application/json" } });
+    expect(junk.status).toBe(400);
+    const sandbox = await fetch(`${app.url}/api/webhooks/sandbox`, { method: "POST", body: JSON.stringify({ event: "payment.succeeded", object: { id: "sbx_x" } }) });
+    expect(sandbox.status).toBe(400);
+  });
+
+  it("a cancelled order's return page says the payment did not go through", async () => {
+    const order = await createOrder(t.db, { market: "domestic", currency: "rub", email: "gone@clinic.ru" }, { kind: "customer", label: "test" });
+    await changeOrderStatus(t.db, order.id, "cancelled", { kind: "staff", label: "test" });
+    expect(await (await browserFetch(app).request(`/payment/success?orderId=${order.id}`)).text()).toContain("не прошла");
+  });
+});

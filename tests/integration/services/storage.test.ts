@@ -1,0 +1,203 @@
+import { randomBytes } from "node:crypto";
+import fs from "node:fs";
+import fsp from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { Readable } from "node:stream";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createStorage, InvalidKeyError, type FileStorage } from "~/modules/storage/storage.server";
+import { startS3Server, type TestS3Server } from "../../support/s3-server";
+import { failingStream, generatedStream, sha256Of, textOf } from "../../support/streams";
+import { createHash } from "node:crypto";
+
+const buckets = { orders: "test-orders", logos: "test-logos" };
+
+interface Subject {
+  storage: FileStorage;
+  stop(): Promise<void>;
+}
+
+const BAD_KEYS = ["", "../escape.stl", "a/../../escape", "/etc/passwd", "a\\b.stl", "a//b", "a/./b", "a/", "C:/x"];
+
+async function putText(storage: FileStorage, key: string, text: string, contentType?: string) {
+  return storage.put("orders", key, Readable.from([Buffer.from(text)]), { contentType });
+}
+
+/** The behaviour every FileStorage must have; the folder and S3 implementations both run it. */
+function storageContract(name: string, start: () => Promise<Subject>) {
+  describe(name, () => {
+    let subject: Subject;
+    let storage: FileStorage;
+
+    beforeAll(async () => {
+      subject = await start();
+      storage = subject.storage;
+      await storage.ensureBuckets();
+      await storage.ensureBuckets(); // idempotent
+    });
+    afterAll(async () => {
+      await subject?.stop();
+    });
+
+    it("stores a stream and reads it back with size and content type", async () => {
+      const result = await putText(storage, "orders/17/notes.txt", "upper jaw only", "text/plain");
+      expect(result).toEqual({ size: 14 });
+
+      const stored = await storage.get("orders", "orders/17/notes.txt");
+      expect(stored).not.toBeNull();
+      expect(stored!.size).toBe(14);
+      expect(stored!.contentType).toBe("text/plain");
+      expect(await textOf(stored!.body)).toBe("upper jaw only");
+
+      const info = await storage.head("orders", "orders/17/notes.txt");
+      expect(info).toMatchObject({ size: 14, contentType: "text/plain" });
+      expect(Math.abs(info!.lastModified.getTime() - Date.now())).toBeLessThan(60_000);
+    });
+
+    it("streams a multi-megabyte body through unchanged", async () => {
+      const hash = createHash("sha256");
+      const { size } = await storage.put("orders", "big/scan.stl", generatedStream(12 * 1024 * 1024 + 17, hash, 256 * 1024));
+      expect(size).toBe(12 * 1024 * 1024 + 17);
+      const stored = await storage.get("orders", "big/scan.stl");
+      expect(await sha256Of(stored!.body)).toEqual({ hex: hash.digest("hex"), bytes: size });
+      await storage.delete("orders", ["big/scan.stl"]);
+    });
+
+    it("stores an empty body", async () => {
+      expect(await storage.put("orders", "empty.txt", Readable.from([]))).toEqual({ size: 0 });
+      const stored = await storage.get("orders", "empty.txt");
+      expect(stored!.size).toBe(0);
+      expect(await textOf(stored!.body)).toBe("");
+    });
+
+    it("overwrites an existing key", async () => {
+      await putText(storage, "logo-draft.txt", "first version");
+      await putText(storage, "logo-draft.txt", "second");
+      const stored = await storage.get("orders", "logo-draft.txt");
+      expect(await textOf(stored!.body)).toBe("second");
+      expect(stored!.size).toBe(6);
+    });
+
+    it("returns null for a missing key", async () => {
+      expect(await storage.get("orders", "no/such/key.stl")).toBeNull();
+      expect(await storage.head("orders", "no/such/key.stl")).toBeNull();
+      // A "folder" of other keys is not an object either.
+      await putText(storage, "folder-like/inner.txt", "x");
+      expect(await storage.get("orders", "folder-like")).toBeNull();
+      expect(await storage.head("orders", "folder-like")).toBeNull();
+      // Nor is a path through a file.
+      expect(await storage.get("orders", "folder-like/inner.txt/deeper")).toBeNull();
+    });
+
+    it("keeps the logical buckets apart", async () => {
+      await storage.put("logos", "clinic-1.svg", Readable.from([Buffer.from("<svg/>")]), { contentType: "image/svg+xml" });
+      expect(await storage.head("orders", "clinic-1.svg")).toBeNull();
+      const logo = await storage.get("logos", "clinic-1.svg");
+      expect(logo!.contentType).toBe("image/svg+xml");
+      expect(await textOf(logo!.body)).toBe("<svg/>");
+    });
+
+    it("lists by prefix, sorted, with sizes", async () => {
+      await putText(storage, "list/a/1.stl", "1");
+      await putText(storage, "list/a/2.stl", "22");
+      await putText(storage, "list/ab.stl", "333");
+      await putText(storage, "list/b/3.stl", "4444");
+      await putText(storage, "listing-other.txt", "x");
+
+      const all = await storage.list("orders", "list/");
+      expect(all.map((object) => [object.key, object.size])).toEqual([
+        ["list/a/1.stl", 1],
+        ["list/a/2.stl", 2],
+        ["list/ab.stl", 3],
+        ["list/b/3.stl", 4],
+      ]);
+      for (const object of all) expect(object.lastModified).toBeInstanceOf(Date);
+
+      // A prefix is a string prefix, not a folder: "list/a" matches "list/ab.stl" too.
+      expect((await storage.list("orders", "list/a")).map((object) => object.key)).toEqual(["list/a/1.stl", "list/a/2.stl", "list/ab.stl"]);
+      expect((await storage.list("orders", "list/a/")).map((object) => object.key)).toEqual(["list/a/1.stl", "list/a/2.stl"]);
+      expect(await storage.list("orders", "nothing-here/")).toEqual([]);
+      expect((await storage.list("orders")).length).toBeGreaterThanOrEqual(6);
+    });
+
+    it("lists past the first page and deletes in batches", async () => {
+      const keys = Array.from({ length: 1_010 }, (_, index) => `many/${String(index).padStart(4, "0")}.txt`);
+      for (let start = 0; start < keys.length; start += 50) {
+        await Promise.all(keys.slice(start, start + 50).map((key) => putText(storage, key, "x")));
+      }
+      const listed = await storage.list("orders", "many/");
+      expect(listed.map((object) => object.key)).toEqual(keys);
+
+      await storage.delete("orders", keys);
+      expect(await storage.list("orders", "many/")).toEqual([]);
+    });
+
+    it("deletes objects and ignores missing keys", async () => {
+      await putText(storage, "del/one.txt", "1");
+      await putText(storage, "del/two.txt", "2");
+      await storage.delete("orders", ["del/one.txt", "del/never-existed.txt"]);
+      expect(await storage.head("orders", "del/one.txt")).toBeNull();
+      expect(await storage.head("orders", "del/two.txt")).not.toBeNull();
+      await storage.delete("orders", []);
+      await storage.delete("orders", ["del/two.txt"]);
+      expect(await storage.list("orders", "del/")).toEqual([]);
+      // The key can be reused as a plain object once its "folder" is gone.
+      await putText(storage, "del", "now a file");
+      expect(await textOf((await storage.get("orders", "del"))!.body)).toBe("now a file");
+    });
+
+    it("rejects bad keys everywhere", async () => {
+      for (const key of BAD_KEYS) {
+        await expect(putText(storage, key, "x"), key).rejects.toBeInstanceOf(InvalidKeyError);
+        await expect(storage.get("orders", key), key).rejects.toBeInstanceOf(InvalidKeyError);
+        await expect(storage.head("orders", key), key).rejects.toBeInstanceOf(InvalidKeyError);
+        await expect(storage.delete("orders", ["fine.txt", key]), key).rejects.toBeInstanceOf(InvalidKeyError);
+      }
+      await expect(storage.list("orders", "../")).rejects.toBeInstanceOf(InvalidKeyError);
+    });
+
+    it("stores nothing when the source stream fails", async () => {
+      await expect(storage.put("orders", "broken/upload.stl", failingStream(64 * 1024))).rejects.toThrow("client went away");
+      expect(await storage.head("orders", "broken/upload.stl")).toBeNull();
+      expect(await storage.list("orders", "broken/")).toEqual([]);
+    });
+
+    it("stores nothing when the body length differs from contentLength", async () => {
+      await expect(storage.put("orders", "short.bin", Readable.from([randomBytes(10)]), { contentLength: 11 })).rejects.toThrow(/length/);
+      await expect(storage.put("orders", "long.bin", Readable.from([randomBytes(12)]), { contentLength: 11 })).rejects.toThrow(/length/);
+      expect(await storage.head("orders", "short.bin")).toBeNull();
+      expect(await storage.head("orders", "long.bin")).toBeNull();
+      expect(await storage.put("orders", "exact.bin", Readable.from([randomBytes(11)]), { contentLength: 11 })).toEqual({ size: 11 });
+    });
+  });
+}
+
+storageContract("folder storage", async () => {
+  const dir = await fsp.mkdtemp(path.join(os.tmpdir(), "storage-"));
+  return {
+    storage: createStorage({ storage: { kind: "folder", dir }, buckets }),
+    async stop() {
+      // Nothing half-written may be left behind in the temporary folder.
+      expect(fs.readdirSync(path.join(dir, ".tmp"))).toEqual([]);
+      await fsp.rm(dir, { recursive: true, force: true });
+    },
+  };
+});
+
+storageContract("S3 storage (s3rver)", async () => {
+  const server: TestS3Server = await startS3Server();
+  return { storage: createStorage({ storage: server.storage, buckets }), stop: () => server.stop() };
+});
+
+describe("folder storage layout", () => {
+  it("keeps objects at <dir>/<bucket>/<key>", async () => {
+    const dir = await fsp.mkdtemp(path.join(os.tmpdir(), "storage-"));
+    try {
+      const storage = createStorage({ storage: { kind: "folder", dir }, buckets });
+      await storage.put("orders", "2024/17/upper.stl", Readable.from([Buffer.from("solid")]));
+      expect(await fsp.readFile(path.join(dir, "test-orders", "2024", "17", "upper.stl"), "utf8")).toBe("solid");
+    } finally {
+      await fsp.rm(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,66 @@
+import { randomUUID } from "node:crypto";
+import { type DetailedError, Upload, type UploadOptions } from "tus-js-client";
+
+/**
+ * tus-js-client in Node, as the upload step uses it in the browser: the page's cookies and Origin
+ * on every request, 5 MiB chunks, retries. Resolves with the last reply whatever happened.
+ */
+
+export interface TusOutcome {
+  ok: boolean;
+  status: number;
+  /** The JSON of the last reply (the finishing step's file, or the refusal). */
+  body: any;
+  uploadUrl: string | null;
+  error?: Error;
+}
+
+export interface TusUploadInput {
+  /** The site (or a proxy in front of it): `${base}/uploads/tus`. */
+  base: string;
+  cookie: string;
+  origin: string;
+  file: Buffer;
+  metadata: { filename: string; orderId: string; patientId: string; type: string; uploadKey?: string };
+  chunkSize?: number;
+  retryDelays?: number[] | null;
+  uploadUrl?: string;
+  onProgress?: (sent: number, total: number) => void;
+  onUploadUrl?: (url: string) => void;
+  /** Lets a test hold the Upload (to abort it). */
+  onStart?: (upload: Upload) => void;
+}
+
+export function tusUpload(input: TusUploadInput): Promise<TusOutcome> {
+  return new Promise((resolve) => {
+    const options: UploadOptions = {
+      endpoint: `${input.base}/uploads/tus`,
+      uploadUrl: input.uploadUrl ?? null,
+      metadata: { uploadKey: randomUUID(), ...input.metadata },
+      headers: { Cookie: input.cookie, Origin: input.origin },
+      chunkSize: input.chunkSize ?? 5 * 1024 * 1024,
+      retryDelays: input.retryDelays === undefined ? [200, 500, 1000, 2000] : input.retryDelays,
+      storeFingerprintForResuming: false,
+      onProgress: input.onProgress ?? null,
+      onUploadUrlAvailable: () => input.onUploadUrl?.(upload.url!),
+      onSuccess: ({ lastResponse }) => {
+        const text = lastResponse.getBody();
+        resolve({ ok: true, status: lastResponse.getStatus(), body: text ? JSON.parse(text) : null, uploadUrl: upload.url });
+      },
+      onError: (error) => {
+        const response = (error as DetailedError).originalResponse ?? null;
+        const text = response?.getBody() ?? "";
+        let body: unknown = text;
+        try {
+          body = JSON.parse(text);
+        } catch {
+          // not JSON
+        }
+        resolve({ ok: false, status: response?.getStatus() ?? 0, body, uploadUrl: upload.url, error });
+      },
+    };
+    const upload = new Upload(input.file, options);
+    input.onStart?.(upload);
+    upload.start();
+  });
+}
