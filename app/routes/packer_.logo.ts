@@ -1,4 +1,4 @@
-import { type ActionFunctionArgs, redirect, unstable_parseMultipartFormData } from "@remix-run/node";
+import { type ActionFunctionArgs, redirect } from "@remix-run/node";
 import { hasGatePass } from "~/modules/auth/gate.server";
 import { getDb } from "~/modules/db/db.server";
 import { redirectWithToast, type Toast } from "~/modules/http/toast.server";
@@ -7,6 +7,7 @@ import { logoKey } from "~/modules/packer/logo-names.server";
 import { createLogoUploadHandler, LogoRequestTooLarge, MAX_LOGO_REQUEST_BYTES } from "~/modules/packer/logo-upload.server";
 import { getPackerOrder } from "~/modules/packer/packer.server";
 import { getStorage } from "~/modules/storage/storage.server";
+import { isMultipartRequest, parseMultipartFormData } from "~/modules/uploads/multipart.server";
 
 /**
  * Logo upload from an order card (staff-partner-packer §5): `POST /packer/logo?order=<id>&back=<list query>`,
@@ -27,12 +28,12 @@ export async function action({ request }: ActionFunctionArgs) {
   if (!order) throw new Response("Not found", { status: 404 });
   const back = packerListUrl(url.searchParams.get("back"), `o-${order.id}`);
   if (!order.email) return redirectWithToast(back, failed("packer.logo.noEmail"));
-  if (!(request.headers.get("Content-Type") ?? "").startsWith("multipart/form-data")) return redirectWithToast(back, failed("packer.logo.errors.empty"));
+  if (!isMultipartRequest(request)) return redirectWithToast(back, failed("packer.logo.errors.empty"));
   if (Number(request.headers.get("Content-Length") ?? 0) > MAX_LOGO_REQUEST_BYTES) return redirectWithToast(back, failed("packer.logo.errors.size"));
 
   const upload = createLogoUploadHandler({ storage: getStorage(), key: logoKey(order.email) });
   try {
-    await unstable_parseMultipartFormData(request, upload.handler);
+    await parseMultipartFormData(request, upload.handler);
   } catch (error) {
     if (error instanceof LogoRequestTooLarge) return redirectWithToast(back, failed("packer.logo.errors.size"));
     console.error("packer: logo upload failed:", error);

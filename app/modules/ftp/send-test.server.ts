@@ -1,5 +1,6 @@
 import { Readable } from "node:stream";
-import { unstable_parseMultipartFormData, type UploadHandlerPart } from "@remix-run/node";
+import type { UploadHandlerPart } from "@remix-run/node";
+import { parseMultipartFormData } from "~/modules/uploads/multipart.server";
 import type { ProductionFileServer } from "./file-server.server";
 import { destinationPath, safeRemoteFileName } from "./paths";
 
@@ -95,7 +96,7 @@ export async function receiveTestUpload(request: Request, server: ProductionFile
   };
 
   try {
-    await unstable_parseMultipartFormData(request, handler);
+    await parseMultipartFormData(request, handler);
   } catch (error) {
     // Not multipart, or the request broke off.
     if (!result) return { ok: false, error: "failed", detail: error instanceof Error ? error.message : String(error) };

@@ -1,4 +1,4 @@
-import { unstable_parseMultipartFormData } from "@remix-run/node";
+import { parseMultipartFormData } from "~/modules/uploads/multipart.server";
 import fsp from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -41,7 +41,7 @@ describe("logo upload handler", () => {
 
   async function run(request: Request) {
     const logo = createLogoUploadHandler({ storage, key: KEY });
-    await unstable_parseMultipartFormData(request, logo.handler);
+    await parseMultipartFormData(request, logo.handler);
     return logo.result();
   }
 

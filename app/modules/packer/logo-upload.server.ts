@@ -4,7 +4,7 @@ import type { FileStorage } from "~/modules/storage/storage.server";
 import { checkLogo, LOGO_SNIFF_BYTES, MAX_LOGO_BYTES, type LogoContentType, type LogoRefusal } from "./logo-file";
 
 /**
- * A streaming handler for one logo file, for `unstable_parseMultipartFormData(request, handler)`.
+ * A streaming handler for one logo file, for `parseMultipartFormData(request, handler)` (uploads/multipart.server).
  * The first bytes are held back only until the type is known (4 KiB), then the file streams into
  * `storage.put`, cut at 2 MiB: an oversized or mistyped file fails its put, so the stored logo stays
  * as it was. Nothing is buffered beyond the sniffed head; other parts are read and thrown away, and

@@ -1,4 +1,4 @@
-import { unstable_parseMultipartFormData } from "@remix-run/node";
+import { parseMultipartFormData } from "./multipart.server";
 import fsp from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -164,7 +164,7 @@ function upload(request: Request, options: Partial<StlUploadHandlerOptions> = {}
   });
   return {
     handler,
-    parsing: unstable_parseMultipartFormData(request, handler.handler),
+    parsing: parseMultipartFormData(request, handler.handler),
   };
 }
 
@@ -488,7 +488,7 @@ describe("createStlUploadHandler", () => {
         return storageKey(fields.get("orderId") ?? "", fields.get("patientFolder") ?? "", "retainer", storedFileName(name, at));
       },
     });
-    await unstable_parseMultipartFormData(request(), created.handler);
+    await parseMultipartFormData(request(), created.handler);
     expect(created.results()).toEqual([
       expect.objectContaining({
         ok: true,
@@ -502,7 +502,7 @@ describe("createStlUploadHandler", () => {
         throw new Error("Информация о заказе или пациенте отсутствует");
       },
     });
-    await expect(unstable_parseMultipartFormData(request(), refusing.handler)).rejects.toThrow("Информация о заказе");
+    await expect(parseMultipartFormData(request(), refusing.handler)).rejects.toThrow("Информация о заказе");
     expect((await storage.list("orders")).length).toBe(1);
   });
 

@@ -2,12 +2,13 @@ import type { UploadHandler, UploadHandlerPart } from "@remix-run/node";
 import { Readable } from "node:stream";
 import type { BucketName, FileStorage } from "~/modules/storage/storage.server";
 import { hasStlExtension } from "./file-names";
+import { MAX_MULTIPART_FIELD_BYTES, MultipartFieldTooLargeError } from "./multipart.server";
 import { createStlInspector, type StlFormat, type StlVerdict } from "./stl";
 
 /**
- * A streaming upload handler for STL files (DESIGN §4.12) to use with Remix's
- * `unstable_parseMultipartFormData(request, handler)`. Remix's own handlers do not fit (STACK-NOTES):
- * the memory one keeps the whole part in RAM, the file one ignores back-pressure.
+ * A streaming upload handler for STL files (DESIGN §4.12) to use with
+ * `parseMultipartFormData(request, handler)` (./multipart.server). Remix's own handlers do not fit
+ * (STACK-NOTES): the memory one keeps the whole part in RAM, the file one ignores back-pressure.
  *
  * Each file part is streamed through a size limit and the STL check straight into `storage.put`;
  * the next chunk is read from the request only when storage asks for it, so memory stays flat
@@ -18,7 +19,7 @@ import { createStlInspector, type StlFormat, type StlVerdict } from "./stl";
  * Usage in an action:
  *
  *   const upload = createStlUploadHandler({ storage, keyFor: (name, at) => storageKey(...storedFileName(name, at)) });
- *   const form = await unstable_parseMultipartFormData(request, upload.handler);
+ *   const form = await parseMultipartFormData(request, upload.handler);
  *   const results = upload.results();
  *
  * Text fields come back in `form` as strings; file parts are not put in `form` (read `results()`).
@@ -30,7 +31,7 @@ import { createStlInspector, type StlFormat, type StlVerdict } from "./stl";
  * A bad file (wrong extension, too large, not STL, storage failure) is reported and drained —
  * its remaining bytes are read and thrown away so the parser reaches the next part — and never
  * stops the others. Only a broken request (the client went away, malformed multipart, an
- * oversized text field) or a throwing `keyFor` makes `unstable_parseMultipartFormData` throw;
+ * oversized text field) or a throwing `keyFor` makes `parseMultipartFormData` throw;
  * files stored before that stay in `results()`, and `discardStored()` removes them if the caller
  * wants all or nothing.
  */
@@ -38,7 +39,7 @@ import { createStlInspector, type StlFormat, type StlVerdict } from "./stl";
 export const MAX_STL_FILE_BYTES = 104_857_600; // 100 MiB
 export const STL_CONTENT_TYPE = "model/stl";
 /** Text fields are ids and small choices; anything bigger is an abusive request. */
-export const MAX_FIELD_BYTES = 64 * 1024;
+export const MAX_FIELD_BYTES = MAX_MULTIPART_FIELD_BYTES;
 /** How much of a file may wait between the request and storage (Readable buffer). */
 const BODY_HIGH_WATER_MARK = 64 * 1024;
 
@@ -90,12 +91,8 @@ export interface StlUploadHandler {
   discardStored(): Promise<void>;
 }
 
-export class UploadFieldTooLargeError extends Error {
-  constructor(public readonly field: string, limit: number) {
-    super(`Form field "${field}" is longer than ${limit} bytes`);
-    this.name = "UploadFieldTooLargeError";
-  }
-}
+/** The same error the parser throws, for a handler given a smaller limit than the parser's. */
+export { MultipartFieldTooLargeError as UploadFieldTooLargeError };
 
 /** Why the body stream of a file was cut; it fails the put so nothing is stored. */
 class FileRefused extends Error {
@@ -191,7 +188,7 @@ export function createStlUploadHandler(options: StlUploadHandlerOptions): StlUpl
     let text = "";
     for await (const chunk of part.data) {
       bytes += chunk.length;
-      if (bytes > maxFieldBytes) throw new UploadFieldTooLargeError(part.name, maxFieldBytes);
+      if (bytes > maxFieldBytes) throw new MultipartFieldTooLargeError(part.name, maxFieldBytes);
       text += decoder.decode(chunk, { stream: true });
     }
     text += decoder.decode();

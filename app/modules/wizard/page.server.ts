@@ -1,4 +1,5 @@
-import { data, redirect, unstable_parseMultipartFormData } from "@remix-run/node";
+import { data, redirect } from "@remix-run/node";
+import { isMultipartRequest, parseMultipartFormData } from "~/modules/uploads/multipart.server";
 import type { FileType, Order, Patient } from "~db/schema";
 import { getSessionUser, type SessionUser } from "~/modules/auth/session.server";
 import { getStaff } from "~/modules/auth/guards.server";
@@ -269,7 +270,6 @@ function checkComplete(order: Order, patients: Patient[], market: Market): { ste
   return null;
 }
 
-const isMultipart = (request: Request) => (request.headers.get("Content-Type") ?? "").toLowerCase().startsWith("multipart/form-data");
 
 function toastFromUploads(results: UploadResult[]): Toast | null {
   if (results.length === 0) return null;
@@ -296,7 +296,7 @@ export async function handleWizardAction(request: Request, context: unknown) {
   // Uploads arrive as multipart: files stream to storage while the form is read (no buffering).
   let form: FormData;
   let uploads: UploadResult[] = [];
-  if (isMultipart(request)) {
+  if (isMultipartRequest(request)) {
     const patients = order ? await listPatients(db, order.id) : [];
     const patient = order ? (patients.find((p) => p.id === order.current_patient_id) ?? patients[0] ?? null) : null;
     const fileType = order ? STEP_FILE_TYPE[clampStep(order.wizard_step)] : undefined;
@@ -317,7 +317,7 @@ export async function handleWizardAction(request: Request, context: unknown) {
       const allowed = await rateLimitUploadBytes(db, request, context);
       if (!allowed) return redirectWithToast("/order", { type: "error", title: "wizard.upload.errorTitle", description: "wizard.upload.rateLimited" });
     }
-    form = await unstable_parseMultipartFormData(request, upload.handler);
+    form = await parseMultipartFormData(request, upload.handler);
     uploads = upload.results();
     if (order && patient && fileType) {
       const stored = uploads.filter((result): result is Extract<UploadResult, { ok: true }> => result.ok);

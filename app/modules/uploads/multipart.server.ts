@@ -1,0 +1,130 @@
+import type { UploadHandler, UploadHandlerPart } from "@remix-run/node";
+import { Readable } from "node:stream";
+import type { ReadableStream as NodeReadableStream } from "node:stream/web";
+import busboy from "busboy";
+
+/**
+ * Reads a `multipart/form-data` request part by part and hands each part to `handler`, the same
+ * contract as Remix's `unstable_parseMultipartFormData` (so the same upload handlers plug in), but
+ * parsed by busboy, about five times faster than Remix's parser (ADR 021).
+ *
+ * - Parts reach the handler one at a time, in request order; the next starts when the previous
+ *   handler has returned. A file's bytes are read from the request only as fast as the handler
+ *   reads `part.data`, so memory stays flat however large the file.
+ * - A text field arrives as a part without `filename` whose `data` yields its UTF-8 bytes. A field
+ *   longer than `maxFieldBytes` fails the parse with `MultipartFieldTooLargeError`.
+ * - `filename` is the base name only (as the multipart spec recommends); an empty file input comes
+ *   as `filename: ""` with no data (so does any application/octet-stream part without a file name).
+ * - Whatever the handler returns (other than undefined/null) is appended to the returned FormData.
+ * - A request that is not multipart throws `TypeError("Could not parse content as FormData.")`; a
+ *   malformed or cut-off body, or a handler that throws, rejects with that error once the handler
+ *   running at that moment has returned.
+ */
+
+export const MAX_MULTIPART_FIELD_BYTES = 64 * 1024;
+/** How much of a file busboy may hold ahead of the handler. */
+const FILE_HIGH_WATER_MARK = 64 * 1024;
+
+export class MultipartFieldTooLargeError extends Error {
+  constructor(
+    public readonly field: string,
+    limit: number,
+  ) {
+    super(`Form field "${field}" is longer than ${limit} bytes`);
+    this.name = "MultipartFieldTooLargeError";
+  }
+}
+
+export function isMultipartRequest(request: Request): boolean {
+  return /^multipart\/form-data\s*;/i.test(request.headers.get("Content-Type") ?? "");
+}
+
+async function* once(bytes: Uint8Array): AsyncGenerator<Uint8Array> {
+  if (bytes.length > 0) yield bytes;
+}
+
+export async function parseMultipartFormData(
+  request: Request,
+  handler: UploadHandler,
+  { maxFieldBytes = MAX_MULTIPART_FIELD_BYTES }: { maxFieldBytes?: number } = {},
+): Promise<FormData> {
+  const contentType = request.headers.get("Content-Type") ?? "";
+  if (!request.body || !isMultipartRequest(request)) throw new TypeError("Could not parse content as FormData.");
+
+  let parser: busboy.Busboy;
+  try {
+    parser = busboy({
+      headers: { "content-type": contentType },
+      // One byte over the limit tells a field that is too long from one exactly at it.
+      limits: { fieldSize: maxFieldBytes + 1 },
+      fileHwm: FILE_HIGH_WATER_MARK,
+      defParamCharset: "utf8",
+    });
+  } catch {
+    throw new TypeError("Could not parse content as FormData."); // no boundary
+  }
+
+  const source = Readable.fromWeb(request.body as unknown as NodeReadableStream<Uint8Array>);
+  const form = new FormData();
+  let failure: { error: unknown } | undefined;
+  let handling: Promise<void> = Promise.resolve();
+
+  const fail = (error: unknown) => {
+    if (failure) return;
+    failure = { error };
+    source.unpipe(parser);
+    source.destroy();
+    parser.destroy(error instanceof Error ? error : new Error(String(error)));
+  };
+
+  const handle = (part: UploadHandlerPart, stream?: Readable) => {
+    handling = handling.then(async () => {
+      if (failure) {
+        stream?.resume();
+        return;
+      }
+      try {
+        const value = await handler(part);
+        if (value !== undefined && value !== null) form.append(part.name, value);
+        // A handler that stopped reading early must not stall the parser.
+        stream?.resume();
+      } catch (error) {
+        fail(error);
+      }
+    });
+  };
+
+  parser.on("field", (name, value, info) => {
+    const bytes = Buffer.from(value, "utf8");
+    if (info.valueTruncated || bytes.length > maxFieldBytes) return fail(new MultipartFieldTooLargeError(name, maxFieldBytes));
+    handle({ name, contentType: info.mimeType, data: once(bytes) });
+  });
+  parser.on("file", (name, stream, info) => {
+    // The handler learns of a broken body by reading; a stream it never read must not crash the process.
+    stream.on("error", () => undefined);
+    // busboy reports an empty file input (filename="") without a file name; it is still a file part.
+    handle({ name, filename: info.filename ?? "", contentType: info.mimeType, data: stream }, stream);
+  });
+
+  const finished = new Promise<void>((resolve) => {
+    parser.on("close", resolve);
+    parser.on("error", (error) => {
+      fail(error);
+      resolve();
+    });
+    source.on("error", (error) => {
+      fail(error);
+      resolve();
+    });
+  });
+  source.pipe(parser);
+
+  await finished;
+  // Parts queued behind the last event still run (or drain), then the outcome is known.
+  for (let settled: Promise<void> | undefined; settled !== handling; ) {
+    settled = handling;
+    await settled;
+  }
+  if (failure) throw failure.error;
+  return form;
+}
