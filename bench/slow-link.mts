@@ -1,0 +1,154 @@
+/**
+ * A doctor on a slow clinic link (issue "Proof under pressure", item 3): Debian's Chromium with the
+ * network emulated at 1.6 Mbit/s down, 750 kbit/s up, 150 ms round trip and the CPU slowed 4×,
+ * completes the whole wizard for two patients with small STL files — with JavaScript and without.
+ * Prints the time of every step transition (click → the next step's heading on screen) and the total.
+ * Target: each step transition ≤ 1.5 s. Uploads are timed separately (they carry the files).
+ *
+ *   node --import tsx bench/slow-link.mts        (needs PostgreSQL and a build, like the tests)
+ */
+import { chromium, type Page } from "@playwright/test";
+import { Kysely, sql } from "kysely";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { openDatabase } from "../app/modules/db/db.server";
+import { migrateToLatest } from "../db/migrator";
+import { startAppServer } from "../tests/support/app-server";
+
+const TARGET_SECONDS = 1.5;
+const LINK = { latency: 150, downloadThroughput: (1.6e6 / 8) | 0, uploadThroughput: (750e3 / 8) | 0 };
+const CPU_SLOWDOWN = 4;
+
+const fixtures = fs.mkdtempSync(path.join(os.tmpdir(), "slow-link-"));
+function stlFiles(prefix: string, count: number): string[] {
+  return Array.from({ length: count }, (_, index) => {
+    const triangles = 200 + index; // ≈ 10 KB each
+    const bytes = Buffer.alloc(84 + 50 * triangles);
+    bytes.writeUInt32LE(triangles, 80);
+    const file = path.join(fixtures, `${prefix}-${index + 1}.stl`);
+    fs.writeFileSync(file, bytes);
+    return file;
+  });
+}
+
+type Timing = { what: string; seconds: number; upload: boolean };
+
+async function walk(page: Page, timings: Timing[]) {
+  const atStep = (step: number) => page.getByText(new RegExp(`^Шаг ${step} из 11$`)).waitFor({ timeout: 120_000 });
+  /** Clicks and waits for the next step, or — where the step stays the same — for the text that says it is done. */
+  async function press(name: string | RegExp, step: number, what: string, options: { until?: string; upload?: boolean } = {}) {
+    const started = performance.now();
+    await page.getByRole("button", { name, exact: typeof name === "string" }).click();
+    await atStep(step);
+    if (options.until) await page.getByText(options.until).waitFor({ timeout: 120_000 });
+    timings.push({ what, seconds: (performance.now() - started) / 1000, upload: options.upload ?? false });
+  }
+  async function upload(files: string[], step: number, what: string) {
+    await page.setInputFiles("#field-files", files);
+    await press("Загрузить", step, `${what}: ${files.length} files`, { until: `Загружено файлов: ${files.length}/${files.length}`, upload: true });
+  }
+
+  const started = performance.now();
+  await page.goto("/order");
+  await atStep(1);
+  timings.push({ what: "open /order", seconds: (performance.now() - started) / 1000, upload: false });
+  await press("Далее →", 2, "1 → 2 (creates the order)");
+  await page.getByLabel("E-mail").fill(`slow-${Date.now()}@clinic.ru`);
+  await page.getByLabel("Телефон").fill("+7 900 123-45-67");
+  await press("Далее →", 3, "2 → 3 contacts");
+  await page.getByLabel("ФИО получателя").fill("Иванова Анна Сергеевна");
+  await page.getByLabel("Адрес доставки").fill("Москва, ул. Тверская, 1");
+  await page.getByRole("checkbox").check();
+  await press("Далее →", 4, "3 → 4 delivery");
+  await page.getByLabel("Имя пациента").fill("Смирнова Е.");
+  await press("Добавить пациента", 4, "add patient 1", { until: "Пациент Смирнова Е. добавлен в заказ" });
+  await press("Далее →", 5, "4 → 5");
+  await upload(stlFiles("matrix", 2), 5, "upload matrix");
+  await press("Далее →", 6, "5 → 6");
+  await page.getByRole("radio", { name: /^Мягкая матрица/ }).check();
+  await press("Далее →", 7, "6 → 7 matrix type");
+  await upload(stlFiles("aligner", 4), 7, "upload aligners");
+  await press("Далее →", 8, "7 → 8");
+  await page.getByRole("radio", { name: /^1-слойный/ }).check();
+  await press("Далее →", 9, "8 → 9 material");
+  await page.getByRole("radio", { name: /^Волнистая/ }).check();
+  await press("Далее →", 10, "9 → 10 cut");
+  await upload(stlFiles("retainer", 1), 10, "upload retainer");
+  await press("Далее →", 11, "10 → 11");
+  await press("Добавить ещё пациента", 4, "11 → 4 another patient");
+  await page.getByLabel("Имя пациента").fill("Петров П.");
+  await press("Добавить пациента", 4, "add patient 2", { until: "Пациент Петров П. добавлен в заказ" });
+  await press("Далее →", 5, "4 → 5");
+  await press("Пропустить", 7, "skip matrix 5 → 7");
+  await upload(stlFiles("aligner-b", 6), 7, "upload aligners");
+  await press("Далее →", 8, "7 → 8");
+  await page.getByRole("radio", { name: /^3-слойный/ }).check();
+  await press("Далее →", 9, "8 → 9 material");
+  await page.getByRole("radio", { name: /^Прямая/ }).check();
+  await press("Далее →", 10, "9 → 10 cut");
+  await press("Пропустить", 11, "skip retainer 10 → 11");
+  const pay = performance.now();
+  await page.getByRole("button", { name: "Перейти к оплате" }).click();
+  await page.getByText("ТЕСТОВАЯ ОПЛАТА.").waitFor({ timeout: 120_000 });
+  timings.push({ what: "11 → sandbox checkout", seconds: (performance.now() - pay) / 1000, upload: false });
+}
+
+const serverUrl = process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
+const dbName = `aligner_bench_slow_${process.pid}`;
+const admin = await openDatabase({ kind: "postgres", url: serverUrl }, { poolSize: 1 });
+await sql`create database ${sql.id(dbName)}`.execute(admin);
+const dbUrl = new URL(serverUrl);
+dbUrl.pathname = `/${dbName}`;
+const db = await openDatabase({ kind: "postgres", url: dbUrl.toString() }, { poolSize: 1 });
+await migrateToLatest(db as Kysely<any>);
+await db.destroy();
+const app = await startAppServer({ DATABASE_URL: dbUrl.toString() });
+const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: ["--no-sandbox", "--disable-gpu"] });
+
+const results: Array<{ javascript: boolean; timings: Timing[]; total: number }> = [];
+try {
+  for (const javascript of [true, false]) {
+    const context = await browser.newContext({ baseURL: app.url, javaScriptEnabled: javascript, locale: "ru-RU" });
+    const page = await context.newPage();
+    const cdp = await context.newCDPSession(page);
+    await cdp.send("Network.enable");
+    await cdp.send("Network.emulateNetworkConditions", { offline: false, ...LINK });
+    await cdp.send("Emulation.setCPUThrottlingRate", { rate: CPU_SLOWDOWN });
+    const timings: Timing[] = [];
+    const started = performance.now();
+    await walk(page, timings);
+    results.push({ javascript, timings, total: (performance.now() - started) / 1000 });
+    await context.close();
+  }
+} finally {
+  await browser.close();
+  await app.stop();
+  await sql`drop database if exists ${sql.id(dbName)} with (force)`.execute(admin);
+  await admin.destroy();
+  fs.rmSync(fixtures, { recursive: true, force: true });
+}
+
+console.log(`wizard on a slow link: ${LINK.downloadThroughput * 8 / 1e6} Mbit/s down, ${LINK.uploadThroughput * 8 / 1e3} kbit/s up, ${LINK.latency} ms RTT, CPU ${CPU_SLOWDOWN}× slower (${new Date().toISOString()}, load ${os.loadavg()[0]!.toFixed(1)})`);
+const rows = results[0]!.timings.map((timing, index) => ({
+  transition: timing.what,
+  "JS on, s": timing.seconds.toFixed(2),
+  "JS off, s": results[1]!.timings[index]!.seconds.toFixed(2),
+}));
+console.table(rows);
+const summary = results.map(({ javascript, timings, total }) => {
+  const steps = timings.filter((timing) => !timing.upload && timing.what !== "open /order");
+  const slowest = Math.max(...steps.map((timing) => timing.seconds));
+  return { javascript, total, slowest, over: steps.filter((timing) => timing.seconds > TARGET_SECONDS).length, steps: steps.length };
+});
+for (const line of summary) {
+  console.log(
+    `JavaScript ${line.javascript ? "on" : "off"}: total ${line.total.toFixed(1)} s; slowest step transition ${line.slowest.toFixed(2)} s; ${line.over} of ${line.steps} over ${TARGET_SECONDS} s`,
+  );
+}
+console.log(
+  JSON.stringify({
+    bench: "slow-link",
+    figures: summary.map((line) => ({ name: `slowest wizard step, JS ${line.javascript ? "on" : "off"}`, value: Number(line.slowest.toFixed(2)), unit: "s", target: `≤ ${TARGET_SECONDS}`, met: line.over === 0 })),
+  }),
+);
