@@ -28,7 +28,7 @@ export function Header({ user, locale }: HeaderProps) {
   return (
     <header className="site-header">
       <div className="container header-row">
-        <Link to={locale === "ru" ? "/" : `/${locale}`} className="brand" aria-label={t("shell.home")}>
+        <Link to={locale === "ru" ? "/" : `/${locale}`} className="brand" aria-label={t("shell.homeLink", { brand: t("shell.brand") })}>
           <svg viewBox="0 0 32 32" width="28" height="28" aria-hidden="true">
             <path d="M6 12c0-4 4-7 10-7s10 3 10 7-2 13-5 13c-2 0-3-5-5-5s-3 5-5 5c-3 0-5-9-5-13z" fill="currentColor" />
           </svg>

@@ -9,7 +9,7 @@ export function LanguagePicker({ locale }: { locale: string }) {
   const location = useLocation();
   return (
     <details className="language-picker">
-      <summary aria-label={t("language.choose")}>
+      <summary aria-label={t("language.current", { code: locale.toUpperCase() })}>
         {isLanguage(locale) ? <Flag language={locale} /> : null} {locale.toUpperCase()}
       </summary>
       <Form method="post" action="/language" className="language-list" reloadDocument>

@@ -135,7 +135,7 @@ test.describe("on the international market", () => {
     await expect(page.getByText(/Soft matrix/)).toHaveCount(0);
     await expect(page.getByText(/Minimum order/)).toHaveCount(0);
     await press(page, "Next →", 2);
-    await page.getByLabel("E-mail").fill(`intl-${Date.now()}@clinic.com`);
+    await page.getByLabel("Email").fill(`intl-${Date.now()}@clinic.com`);
     await page.getByLabel("Phone").fill("+49 30 123456");
     await press(page, "Next →", 3);
     await expect(page.getByRole("checkbox")).toHaveCount(0);

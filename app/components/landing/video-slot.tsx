@@ -13,8 +13,9 @@ export function VideoSlot({ src }: { src: string }) {
     <figure className="video-slot">
       <details className="video-details">
         <summary className="video-poster">
-          <VideoPoster label={t("landing.why.video.posterLabel")} />
+          {/* The call comes first so the summary's accessible name starts with its visible text (WCAG 2.5.3); it is positioned over the poster. */}
           <span className="video-play">{t("landing.why.video.play")}</span>
+          <VideoPoster label={t("landing.why.video.posterLabel")} />
         </summary>
         {/* The film has no speech, so it carries no captions. */}
         <video className="video-player" src={src} controls preload="none" playsInline poster={POSTER_DATA_URI} aria-label={t("landing.why.video.player")} />
