@@ -41,6 +41,8 @@ interface Fixture {
   patientA: { id: string; name: string };
   fileUrlA: string;
   paymentA: string;
+  /** A draft of client A, still open for uploads. */
+  draftA: { id: string; patientId: string };
   orderB: Order;
   /** A never-paid order staff may delete. */
   victim: Order;
@@ -70,16 +72,17 @@ interface Row {
   leakExempt?: { roles: Role[]; why: string };
 }
 
-const tus = (f: Fixture) => {
-  const meta = { filename: "upper.stl", orderId: f.orderA.id, patientId: f.patientA.id, type: "aligners", uploadKey: "matrix-upload-key-1" };
+const tusFor = (orderId: string, patientId: string, length: number) => {
+  const meta = { filename: "upper.stl", orderId, patientId, type: "aligners", uploadKey: "matrix-upload-key-1" };
   return {
     "Tus-Resumable": "1.0.0",
-    "Upload-Length": "184",
+    "Upload-Length": String(length),
     "Upload-Metadata": Object.entries(meta)
       .map(([key, value]) => `${key} ${Buffer.from(value).toString("base64")}`)
       .join(","),
   };
 };
+const tus = (f: Fixture) => tusFor(f.orderA.id, f.patientA.id, 184);
 
 function multipart(field: string, name: string, content: Buffer): FormData {
   const form = new FormData();
@@ -283,9 +286,10 @@ describe("access matrix over HTTP", () => {
   const setCookies: string[] = [];
   let matrixCells = 0;
 
-  async function send(jar: CookieJar, url: string, init: { method: "GET" | "POST"; body?: Body; headers?: Record<string, string> }) {
-    const headers: Record<string, string> = { Cookie: jar.header(), ...(init.method === "POST" ? { Origin: app.url, "Sec-Fetch-Site": "same-origin" } : {}), ...init.headers };
-    const body = init.body === undefined ? undefined : init.body instanceof FormData ? init.body : new URLSearchParams(init.body);
+  async function send(jar: CookieJar, url: string, init: { method: string; body?: Body | Buffer; headers?: Record<string, string> }) {
+    const safe = init.method === "GET" || init.method === "HEAD";
+    const headers: Record<string, string> = { Cookie: jar.header(), ...(safe ? {} : { Origin: app.url, "Sec-Fetch-Site": "same-origin" }), ...init.headers };
+    const body = init.body === undefined ? undefined : init.body instanceof FormData ? init.body : Buffer.isBuffer(init.body) ? new Uint8Array(init.body) : new URLSearchParams(init.body);
     const response = await fetch(`${app.url}${url}`, { method: init.method, headers, body, redirect: "manual" });
     setCookies.push(...response.headers.getSetCookie());
     jar.store(response);
@@ -386,6 +390,13 @@ describe("access matrix over HTTP", () => {
 
     const orderB = await buildOrderIn(t.db, "paid", { email: "dr.beta@klinika-beta.test", fullName: "Бетова Белла Борисовна" });
     await t.db.insertInto("orders_patients").values({ order_id: orderB.id, patient_name: "Бетховен Борис", folder_name: `${orderB.code}_1`, matrix_files_info: "[]", aligner_files_info: "[]", retainer_files_info: "[]" }).execute();
+    const draftA = await buildOrder(t.db, { email: "dr.alpha@klinika-alfa.test", fullName: "Альфина Анна Аркадьевна", address: "Тверь, ул. Альфовская, д. 17" });
+    await t.db.updateTable("orders").set({ wizard_step: 7 }).where("id", "=", draftA.id).execute();
+    const draftPatient = await t.db
+      .insertInto("orders_patients")
+      .values({ order_id: draftA.id, patient_name: "Альфредова Алевтина", folder_name: `${draftA.code}_1`, matrix_files_info: "[]", aligner_files_info: "[]", retainer_files_info: "[]" })
+      .returning("id")
+      .executeTakeFirstOrThrow();
     const victim = await buildOrder(t.db, { email: "walk-in@clinic.test", fullName: "Удаляемый Черновик" });
     const paidVictim = await buildOrderIn(t.db, "paid", { email: "walk-in@clinic.test", fullName: "Завершаемый Заказ" });
 
@@ -398,7 +409,7 @@ describe("access matrix over HTTP", () => {
     expect((await send(clone(jars.get("partner")!), "/partner", { method: "GET" })).status).toBe(200);
     const code = await t.db.selectFrom("partner_codes").select(["id", "code"]).where("user_email", "=", "partner@referral.test").executeTakeFirstOrThrow();
 
-    fixture = { orderA, patientA: { id: patientA.id, name: patientA.patient_name }, fileUrlA: `/files/orders/${storagePath}`, paymentA, orderB, victim, paidVictim, partnerCode: code.code, partnerCodeId: code.id, bystanderEmail };
+    fixture = { orderA, patientA: { id: patientA.id, name: patientA.patient_name }, fileUrlA: `/files/orders/${storagePath}`, paymentA, draftA: { id: draftA.id, patientId: draftPatient.id }, orderB, victim, paidVictim, partnerCode: code.code, partnerCodeId: code.id, bystanderEmail };
   });
 
   afterAll(async () => {
@@ -445,9 +456,9 @@ describe("access matrix over HTTP", () => {
         const outcomes = parseRow(expected);
         const target = method === "POST" && route.index ? `${url}${url.includes("?") ? "&" : "?"}index` : url;
         const seen: string[] = [];
+        // Sign-in links and passwords are limited per IP; the matrix sends more than a person would.
+        await t.db.deleteFrom("rate_limits").execute();
         for (const [position, role] of ROLES.entries()) {
-          // Sign-in links are limited per IP; the matrix sends more than a person would.
-          await t.db.deleteFrom("rate_limits").execute();
           const jar = await browserOf(role, Boolean(row.fresh));
           // A fresh session is a sign-in (users.last_sign_in_at): not the request's doing.
           if (row.fresh) before = await fingerprint();
@@ -480,6 +491,115 @@ describe("access matrix over HTTP", () => {
     if (failures.length) console.log(JSON.stringify(actual, null, 1));
     expect(failures).toEqual([]);
   });
+  it("answers malformed and unknown ids in every parameterised route with a 4xx or a redirect, never a server error", async () => {
+    const routes = new Map(routeFiles().map((route) => [routeKey(route), route] as const));
+    const ids = [fixture.orderA.id, fixture.orderB.id, fixture.victim.id, fixture.paidVictim.id, fixture.paymentA, fixture.partnerCode, logoFolder(fixture.orderA.email!)];
+    const BAD = ["not-an-id", "00000000-0000-4000-8000-000000000000", "%27%3B--", "..%2F..%2Fetc", "x".repeat(300)];
+    const failures: string[] = [];
+    let cells = 0;
+    for (const [key, row] of Object.entries(MATRIX)) {
+      if (!row.url) continue;
+      const route = routes.get(key)!;
+      const url = row.url(fixture);
+      const id = ids.find((candidate) => url.includes(candidate) || url.includes(encodeURIComponent(candidate)));
+      if (!id) continue;
+      for (const bad of BAD) {
+        const badUrl = url.split(id).join(bad);
+        const target = route.index ? `${badUrl}${badUrl.includes("?") ? "&" : "?"}index` : badUrl;
+        await t.db.deleteFrom("rate_limits").execute();
+        for (const method of row.post ? (["GET", "POST"] as const) : (["GET"] as const)) {
+          // One visitor past each kind of check: nobody, the order's owner, the packer, an admin.
+          await Promise.all(
+            (["anon", "clientA", "packer", "admin"] as const).map(async (role) => {
+              const jar = await browserOf(role, Boolean(row.fresh));
+              const body = method === "POST" ? row.form?.(fixture, role) : undefined;
+              const response = await send(jar, target, { method, body, headers: method === "POST" ? row.headers?.(fixture) : undefined });
+              await response.arrayBuffer();
+              cells++;
+              if (response.status >= 500) failures.push(`${method} ${target} as ${role}: ${response.status}`);
+            }),
+          );
+        }
+      }
+    }
+    console.log(`malformed ids: ${cells} cells checked`);
+    matrixCells += cells;
+    expect(failures).toEqual([]);
+  });
+
+  it("answers single-fetch data requests (/path.data) by the same rules as the page", async () => {
+    const failures: string[] = [];
+    const a = fixture.orderA;
+    const secrets = [a.email!, a.full_name!, a.address!, fixture.patientA.name];
+    let cells = 0;
+    for (const [key, row] of Object.entries(MATRIX)) {
+      const url = new URL(row.url ? row.url(fixture) : routeFiles().find((route) => routeKey(route) === key)!.pattern, "http://local");
+      const dataUrl = `${url.pathname === "/" ? "/_root" : url.pathname.replace(/\/$/, "")}.data${url.search}`;
+      const outcomes = parseRow(row.get);
+      const answers = await Promise.all(
+        ROLES.map(async (role) => {
+          const response = await send(await browserOf(role, Boolean(row.fresh)), dataUrl, { method: "GET" });
+          return { response, text: await response.text() };
+        }),
+      );
+      for (const [position, role] of ROLES.entries()) {
+        const { response, text } = answers[position]!;
+        cells++;
+        const where = `GET ${dataUrl} as ${role}`;
+        if (response.status >= 500) failures.push(`${where}: ${response.status}`);
+        if (STRANGERS.includes(role) && !row.leakExempt?.roles.includes(role)) {
+          for (const secret of [...secrets, ...(dataUrl.includes(a.id) ? [] : [a.id])]) if (text.includes(secret)) failures.push(`${where}: shows client A's ${secret}`);
+        }
+        // A visitor the page refuses gets no data either.
+        if (REFUSALS.has(outcomes[position]!.token) && response.status === 200 && !/SingleFetchRedirect/.test(text)) failures.push(`${where}: 200 with data where the page answers ${outcomes[position]!.token}`);
+      }
+    }
+    console.log(`data requests: ${cells} cells checked`);
+    matrixCells += cells;
+    expect(failures).toEqual([]);
+  });
+
+  it("keeps everyone but the order's own visitors and staff out of a resumable upload (HEAD, PATCH, DELETE, finish)", async () => {
+    const stl = binaryStl(2);
+    const owner = clone(jars.get("clientA")!);
+    const created = await send(owner, "/uploads/tus", { method: "POST", headers: tusFor(fixture.draftA.id, fixture.draftA.patientId, stl.length) });
+    expect(created.status).toBe(201);
+    const upload = new URL(created.headers.get("Location")!, app.url).pathname;
+    const uploadId = upload.split("/").pop()!;
+    const failures: string[] = [];
+    let before = await fingerprint();
+    let cells = 0;
+    for (const role of ["anon", "clientB", "partner", "packer"] as const) {
+      for (const [method, extra, body] of [
+        ["HEAD", {}, undefined],
+        ["PATCH", { "Upload-Offset": "0", "Content-Type": "application/offset+octet-stream" }, stl],
+        ["DELETE", {}, undefined],
+      ] as const) {
+        const response = await send(clone(jars.get(role)!), upload, { method, headers: { "Tus-Resumable": "1.0.0", ...extra }, body });
+        await response.arrayBuffer();
+        cells++;
+        if (response.status !== 404) failures.push(`${method} ${upload} as ${role}: expected 404, got ${response.status}`);
+      }
+      const finish = await send(clone(jars.get(role)!), "/uploads/finish", { method: "POST", body: { id: uploadId, uploadKey: "matrix-upload-key-1" } });
+      await finish.arrayBuffer();
+      cells++;
+      if (finish.status !== 404) failures.push(`POST /uploads/finish as ${role}: expected 404, got ${finish.status}`);
+      const after = await fingerprint();
+      if (after !== before) failures.push(`${role}: changed stored state`);
+      before = after;
+    }
+    expect(failures).toEqual([]);
+    const head = await send(owner, upload, { method: "HEAD", headers: { "Tus-Resumable": "1.0.0" } });
+    expect(head.status).toBe(200);
+    expect(head.headers.get("Upload-Offset")).toBe("0");
+    const manager = await send(clone(jars.get("manager")!), upload, { method: "HEAD", headers: { "Tus-Resumable": "1.0.0" } });
+    expect(manager.status).toBe(200);
+    const gone = await send(owner, upload, { method: "DELETE", headers: { "Tus-Resumable": "1.0.0" } });
+    expect(gone.status).toBe(204);
+    console.log(`resumable uploads: ${cells} cells checked`);
+    matrixCells += cells;
+  });
+
   it("refuses every cross-site form POST before the route, and it changes nothing; webhooks and cron are the exceptions", async () => {
     const CROSS_SITE_VARIANTS: Array<Record<string, string>> = [
       { Origin: "https://evil.example", "Sec-Fetch-Site": "cross-site" },

@@ -28,6 +28,8 @@ export interface RouteFile {
 export const ROUTES_DIR = path.resolve(import.meta.dirname, "../../../app/routes");
 
 const MODULE = /\.(tsx?|jsx?|mdx?)$/;
+/** remix.config.js `ignoredRouteFiles`: dotfiles and tests beside the routes are not routes. */
+const IGNORED = (name: string) => name.startsWith(".") || /\.test\.tsx?$/.test(name);
 
 /** Splits a route id on the dots that are not inside `[...]` escapes. */
 export function routeSegments(id: string): string[] {
@@ -85,6 +87,7 @@ const exported = (source: string, name: string) => new RegExp(`export\\s+(async\
 export function routeFiles(): RouteFile[] {
   const entries = fs
     .readdirSync(ROUTES_DIR, { withFileTypes: true })
+    .filter((entry) => !IGNORED(entry.name))
     .filter((entry) => (entry.isDirectory() ? fs.readdirSync(path.join(ROUTES_DIR, entry.name)).some((name) => /^route\.(tsx?|jsx?)$/.test(name)) : MODULE.test(entry.name)));
   const ids = entries.map((entry) => (entry.isDirectory() ? entry.name : entry.name.replace(MODULE, "")));
   return entries.map((entry, position) => {
