@@ -600,6 +600,44 @@ describe("access matrix over HTTP", () => {
     matrixCells += cells;
   });
 
+  it("never sends a visitor to another site, nor fails, on a crafted return address", async () => {
+    // Each would land off-site or break the Location header if taken as it is.
+    const CRAFTED = ["//evil.example", "/\\evil.example", "https://evil.example", "/\t/evil.example", "/\n/evil.example", "/\r\n/evil.example", "/\u0000/x"];
+    const failures: string[] = [];
+    let cells = 0;
+    for (const crafted of CRAFTED) {
+      const q = encodeURIComponent(crafted);
+      const cases: Array<[Role, string, Record<string, string> | undefined]> = [
+        ["clientA", `/auth?redirectTo=${q}`, undefined],
+        ["anon", "/auth?index", { email: "return@clinic.test", redirectTo: crafted }],
+        ["admin", `/backoffice/login?redirectTo=${q}`, undefined],
+        ["anon", "/backoffice/login", { password: SECRETS.BACKOFFICE_PASSWORD, redirectTo: crafted }],
+        ["anon", "/packer", { password: SECRETS.PACKER_PASSWORD, redirectTo: crafted }],
+        ["anon", "/language", { lng: "en", redirectTo: crafted }],
+        ["anon", "/cookies", { redirectTo: crafted }],
+        ["admin", `/backoffice/orders/${fixture.orderB.id}/status`, { to: "draft", back: crafted }],
+        ["admin", "/backoffice/orders/00000000-0000-4000-8000-000000000000/delete", { back: crafted }],
+      ];
+      for (const [role, url, form] of cases) {
+        await t.db.deleteFrom("rate_limits").execute();
+        const response = await send(clone(jars.get(role)!), url, { method: form ? "POST" : "GET", body: form });
+        await response.arrayBuffer();
+        cells++;
+        const where = `${form ? "POST" : "GET"} ${url} as ${role} with ${JSON.stringify(crafted)}`;
+        const location = response.headers.get("Location");
+        // A browser reads the Location with the URL parser, which drops tabs and newlines.
+        if (response.status >= 500) failures.push(`${where}: ${response.status}`);
+        else if (location && new URL(location, app.url).origin !== app.url) failures.push(`${where}: sent to ${JSON.stringify(location)}`);
+      }
+    }
+    // The sign-in link keeps a safe return address too (it is used after the link is opened).
+    const stored = await t.db.selectFrom("sign_in_tokens").select("redirect_to").where("email", "=", "return@clinic.test").execute();
+    for (const { redirect_to } of stored) if (redirect_to && new URL(redirect_to, app.url).origin !== app.url) failures.push(`sign-in link returns to ${JSON.stringify(redirect_to)}`);
+    console.log(`return addresses: ${cells} cells checked`);
+    matrixCells += cells;
+    expect(failures).toEqual([]);
+  });
+
   it("refuses every cross-site form POST before the route, and it changes nothing; webhooks and cron are the exceptions", async () => {
     const CROSS_SITE_VARIANTS: Array<Record<string, string>> = [
       { Origin: "https://evil.example", "Sec-Fetch-Site": "cross-site" },
@@ -678,7 +716,7 @@ describe("access matrix over HTTP", () => {
       expect(header, header).toMatch(/;\s*SameSite=(Lax|Strict)/i);
       expect(header, header).not.toMatch(/;\s*Secure/i);
     }
-    console.log(`cookies: ${setCookies.length} Set-Cookie headers of ${names.size} cookies checked; ${matrixCells} cells in all`);
+    console.log(`cookies: ${setCookies.length} Set-Cookie headers of ${names.size} cookies checked`);
   });
   it("marks every cookie Secure with APP_ENV=production", async () => {
     // Strict mode starts only with every real service configured; S3 is checked at start (buckets),
@@ -742,7 +780,7 @@ describe("access matrix over HTTP", () => {
         expect(header, header).toMatch(/;\s*HttpOnly/i);
         expect(header, header).toMatch(/;\s*SameSite=(Lax|Strict)/i);
       }
-      console.log(`production cookies: ${headers.length} Set-Cookie headers of ${names.size} cookies checked`);
+      console.log(`production cookies: ${headers.length} Set-Cookie headers of ${names.size} cookies checked; ${matrixCells} request cells in all`);
     } finally {
       await strict?.stop();
       await s3.stop();
