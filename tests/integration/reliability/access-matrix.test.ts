@@ -5,6 +5,8 @@ import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createUserSession } from "~/modules/auth/session.server";
 import { randomToken, sha256 } from "~/modules/auth/tokens.server";
+import { getConfig } from "~/modules/config/config.server";
+import { paymentLinkPath } from "~/modules/payments/payments.server";
 import { logoFolder } from "~/modules/packer/logo-names.server";
 import type { Order } from "~db/schema";
 import { createTestDatabase, type TestDatabase } from "../../support/database";
@@ -634,6 +636,45 @@ describe("access matrix over HTTP", () => {
     const stored = await t.db.selectFrom("sign_in_tokens").select("redirect_to").where("email", "=", "return@clinic.test").execute();
     for (const { redirect_to } of stored) if (redirect_to && new URL(redirect_to, app.url).origin !== app.url) failures.push(`sign-in link returns to ${JSON.stringify(redirect_to)}`);
     console.log(`return addresses: ${cells} cells checked`);
+    matrixCells += cells;
+    expect(failures).toEqual([]);
+  });
+
+  it("opens an order by payment link only with that order's own token, and the token opens nothing else", async () => {
+    const config = getConfig();
+    const a = fixture.orderA;
+    const linkA = paymentLinkPath(config, a.id);
+    const tokenA = new URL(linkA, app.url).searchParams.get("t")!;
+    const tokenB = new URL(paymentLinkPath(config, fixture.orderB.id), app.url).searchParams.get("t")!;
+    const tampered = `${tokenA.slice(0, -1)}${tokenA.endsWith("A") ? "B" : "A"}`;
+    const failures: string[] = [];
+    let cells = 0;
+    let before = await fingerprint();
+    const expectations: Array<[string, "GET" | "POST", number]> = [
+      [linkA, "GET", 200],
+      [`/pay/${a.id}?t=${encodeURIComponent(tokenB)}`, "GET", 404],
+      [`/pay/${a.id}?t=${encodeURIComponent(tampered)}`, "GET", 404],
+      [`/pay/${a.id}?t=`, "GET", 404],
+      [`/pay/${a.id}?t=${encodeURIComponent(tokenB)}`, "POST", 404],
+      [`/pay/${a.id}?t=${encodeURIComponent(tampered)}`, "POST", 404],
+      // The token is for paying: the wizard, the files and the upload status stay closed.
+      [`/order?id=${a.id}&t=${encodeURIComponent(tokenA)}`, "GET", 404],
+      [`${fixture.fileUrlA}?t=${encodeURIComponent(tokenA)}`, "GET", 404],
+      [`/uploads/status?order=${a.id}&t=${encodeURIComponent(tokenA)}`, "GET", 404],
+    ];
+    for (const role of ["anon", "clientB", "partner"] as const) {
+      for (const [url, method, status] of expectations) {
+        const response = await send(clone(jars.get(role)!), url, { method, body: method === "POST" ? {} : undefined });
+        const text = await response.text();
+        cells++;
+        if (response.status !== status) failures.push(`${method} ${url} as ${role}: expected ${status}, got ${response.status}`);
+        if (status !== 200 && (text.includes(a.full_name!) || text.includes(a.address!) || text.includes(fixture.patientA.name))) failures.push(`${method} ${url} as ${role}: shows client A's order`);
+        const after = await fingerprint();
+        if (after !== before) failures.push(`${method} ${url} as ${role}: changed stored state`);
+        before = after;
+      }
+    }
+    console.log(`payment links: ${cells} cells checked`);
     matrixCells += cells;
     expect(failures).toEqual([]);
   });
