@@ -35,8 +35,6 @@ const SECRETS = { SESSION_SECRET: "access-matrix-session-secret-0123456789", BAC
 
 const ROLES = ["anon", "clientA", "clientB", "partner", "packer", "office", "manager", "admin"] as const;
 type Role = (typeof ROLES)[number];
-/** Roles that must never see anything of client A's orders. */
-const STRANGERS: Role[] = ["anon", "clientB", "partner"];
 
 interface Fixture {
   orderA: Order;
@@ -46,6 +44,7 @@ interface Fixture {
   /** A draft of client A, still open for uploads. */
   draftA: { id: string; patientId: string };
   orderB: Order;
+  patientB: string;
   /** A never-paid order staff may delete. */
   victim: Order;
   /** A paid order staff may complete. */
@@ -352,6 +351,19 @@ describe("access matrix over HTTP", () => {
     return JSON.stringify([rows.rows, files.sort()]);
   }
 
+  /**
+   * What a role must never see of another client's order: client A's for client B, the partner and
+   * anonymous visitors; client B's for client A, the partner and anonymous visitors. An order id
+   * counts only when the request did not carry it itself.
+   */
+  function forbiddenFor(role: Role, asked: string): Array<[string, string]> {
+    const a = fixture.orderA;
+    const b = fixture.orderB;
+    const ofA = (["anon", "clientB", "partner"] as Role[]).includes(role) ? [a.email!, a.full_name!, a.address!, fixture.patientA.name, ...(asked.includes(a.id) ? [] : [a.id])] : [];
+    const ofB = (["anon", "clientA", "partner"] as Role[]).includes(role) ? [b.email!, b.full_name!, fixture.patientB, ...(asked.includes(b.id) ? [] : [b.id])] : [];
+    return [...ofA.map((secret) => ["A", secret] as [string, string]), ...ofB.map((secret) => ["B", secret] as [string, string])];
+  }
+
   beforeAll(async () => {
     t = await createTestDatabase(4);
     Object.assign(process.env, SECRETS);
@@ -391,7 +403,8 @@ describe("access matrix over HTTP", () => {
     fs.writeFileSync(stored, stl);
 
     const orderB = await buildOrderIn(t.db, "paid", { email: "dr.beta@klinika-beta.test", fullName: "Бетова Белла Борисовна" });
-    await t.db.insertInto("orders_patients").values({ order_id: orderB.id, patient_name: "Бетховен Борис", folder_name: `${orderB.code}_1`, matrix_files_info: "[]", aligner_files_info: "[]", retainer_files_info: "[]" }).execute();
+    const patientB = "Бетховен Борис";
+    await t.db.insertInto("orders_patients").values({ order_id: orderB.id, patient_name: patientB, folder_name: `${orderB.code}_1`, matrix_files_info: "[]", aligner_files_info: "[]", retainer_files_info: "[]" }).execute();
     const draftA = await buildOrder(t.db, { email: "dr.alpha@klinika-alfa.test", fullName: "Альфина Анна Аркадьевна", address: "Тверь, ул. Альфовская, д. 17" });
     await t.db.updateTable("orders").set({ wizard_step: 7 }).where("id", "=", draftA.id).execute();
     const draftPatient = await t.db
@@ -411,7 +424,7 @@ describe("access matrix over HTTP", () => {
     expect((await send(clone(jars.get("partner")!), "/partner", { method: "GET" })).status).toBe(200);
     const code = await t.db.selectFrom("partner_codes").select(["id", "code"]).where("user_email", "=", "partner@referral.test").executeTakeFirstOrThrow();
 
-    fixture = { orderA, patientA: { id: patientA.id, name: patientA.patient_name }, fileUrlA: `/files/orders/${storagePath}`, paymentA, draftA: { id: draftA.id, patientId: draftPatient.id }, orderB, victim, paidVictim, partnerCode: code.code, partnerCodeId: code.id, bystanderEmail };
+    fixture = { orderA, patientA: { id: patientA.id, name: patientA.patient_name }, fileUrlA: `/files/orders/${storagePath}`, paymentA, draftA: { id: draftA.id, patientId: draftPatient.id }, orderB, patientB, victim, paidVictim, partnerCode: code.code, partnerCodeId: code.id, bystanderEmail };
   });
 
   afterAll(async () => {
@@ -443,8 +456,6 @@ describe("access matrix over HTTP", () => {
     const routes = new Map(routeFiles().map((route) => [routeKey(route), route] as const));
     const failures: string[] = [];
     const actual: Record<string, Partial<Record<"GET" | "POST", string[]>>> = {};
-    const a = fixture.orderA;
-    const secrets = [a.email!, a.full_name!, a.address!, fixture.patientA.name];
     let cells = 0;
     let refusals = 0;
     let before = await fingerprint();
@@ -474,10 +485,9 @@ describe("access matrix over HTTP", () => {
           const where = `${method} ${key} (${target}) as ${role}`;
           if (!matches(outcome.token, got)) failures.push(`${where}: expected ${outcome.token}, got ${got.status}${got.location ? ` → ${got.location}` : ""}`);
           if (response.status >= 500) failures.push(`${where}: server error ${response.status}`);
-          if (STRANGERS.includes(role) && !row.leakExempt?.roles.includes(role)) {
-            const asked = `${target} ${body instanceof FormData ? "" : JSON.stringify(body ?? {})}`;
-            for (const secret of [...secrets, ...(asked.includes(a.id) ? [] : [a.id])]) {
-              if (text.includes(secret)) failures.push(`${where}: the body shows client A's ${secret}`);
+          if (!row.leakExempt?.roles.includes(role)) {
+            for (const [client, secret] of forbiddenFor(role, `${target} ${body instanceof FormData ? "" : JSON.stringify(body ?? {})}`)) {
+              if (text.includes(secret)) failures.push(`${where}: the body shows client ${client}'s ${secret}`);
             }
           }
           const after = await fingerprint();
@@ -531,8 +541,6 @@ describe("access matrix over HTTP", () => {
 
   it("answers single-fetch data requests (/path.data) by the same rules as the page", async () => {
     const failures: string[] = [];
-    const a = fixture.orderA;
-    const secrets = [a.email!, a.full_name!, a.address!, fixture.patientA.name];
     let cells = 0;
     for (const [key, row] of Object.entries(MATRIX)) {
       const url = new URL(row.url ? row.url(fixture) : routeFiles().find((route) => routeKey(route) === key)!.pattern, "http://local");
@@ -549,8 +557,8 @@ describe("access matrix over HTTP", () => {
         cells++;
         const where = `GET ${dataUrl} as ${role}`;
         if (response.status >= 500) failures.push(`${where}: ${response.status}`);
-        if (STRANGERS.includes(role) && !row.leakExempt?.roles.includes(role)) {
-          for (const secret of [...secrets, ...(dataUrl.includes(a.id) ? [] : [a.id])]) if (text.includes(secret)) failures.push(`${where}: shows client A's ${secret}`);
+        if (!row.leakExempt?.roles.includes(role)) {
+          for (const [client, secret] of forbiddenFor(role, dataUrl)) if (text.includes(secret)) failures.push(`${where}: shows client ${client}'s ${secret}`);
         }
         // A visitor the page refuses gets no data either.
         if (REFUSALS.has(outcomes[position]!.token) && response.status === 200 && !/SingleFetchRedirect/.test(text)) failures.push(`${where}: 200 with data where the page answers ${outcomes[position]!.token}`);
