@@ -29,6 +29,14 @@ import { routeFiles, routeKey, type RouteFile } from "./route-files";
  *   →/path       3xx whose Location starts with /path
  *   …*           the request may change stored state (rows or files); without `*` the test checks
  *                that the database and the stored files are exactly as before the request.
+ *
+ * Roles: anon (no cookie), clientA and clientB (signed in; each owns orders), partner (signed in,
+ * has a partner code), packer (passed the packer password), office (passed the back-office
+ * password: a manager-level session without a user), manager and admin (signed in with that role).
+ * Every body a role gets is searched for the other client's order (e-mail, name, address, patient,
+ * id unless the request carried it). Further sections reuse the table: malformed ids, single-fetch
+ * `.data` requests, the other tus methods, crafted return addresses, payment-link tokens,
+ * cross-site POSTs, and the cookie flags in test and production mode.
  */
 
 const SECRETS = { SESSION_SECRET: "access-matrix-session-secret-0123456789", BACKOFFICE_PASSWORD: "office-pass-am", PACKER_PASSWORD: "packer-pass-am", CRON_SECRET: "cron-secret-am" };
