@@ -695,6 +695,25 @@ describe("access matrix over HTTP", () => {
     expect(failures).toEqual([]);
   });
 
+  it("shows the packer no drafts: not in the list, not by search or status, not as labels", async () => {
+    const draft = await buildOrder(t.db, { email: "draft-only@clinic.test", fullName: "Черновикова Скрытая" });
+    const packer = clone(jars.get("packer")!);
+    const failures: string[] = [];
+    for (const url of ["/packer", `/packer?q=${encodeURIComponent("Черновикова")}`, "/packer?status=draft", `/packer?q=${draft.id.slice(0, 8)}`]) {
+      const response = await send(packer, url, { method: "GET" });
+      const text = await response.text();
+      if (response.status !== 200) failures.push(`GET ${url}: ${response.status}`);
+      if (text.includes("Черновикова Скрытая") || text.includes("draft-only@clinic.test") || text.includes(draft.id)) failures.push(`GET ${url}: shows the draft`);
+    }
+    for (const url of [`/packer/bags/${draft.id}`, `/packer/box/${draft.id}`]) {
+      const response = await send(packer, url, { method: "GET" });
+      await response.arrayBuffer();
+      if (response.status !== 404) failures.push(`GET ${url}: expected 404, got ${response.status}`);
+    }
+    matrixCells += 6;
+    expect(failures).toEqual([]);
+  });
+
   it("refuses every cross-site form POST before the route, and it changes nothing; webhooks and cron are the exceptions", async () => {
     const CROSS_SITE_VARIANTS: Array<Record<string, string>> = [
       { Origin: "https://evil.example", "Sec-Fetch-Site": "cross-site" },
