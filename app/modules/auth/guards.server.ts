@@ -50,8 +50,14 @@ export async function requireAdmin(request: Request, context?: unknown): Promise
   return staff;
 }
 
-/** Only local paths: never send a visitor to another site after sign-in. */
+/**
+ * Only local paths: never send a visitor to another site after sign-in. Control characters are
+ * refused too: browsers drop tabs and newlines from a Location, so "/\t/evil.example" would
+ * become "//evil.example", and a newline or NUL cannot be sent in a header at all.
+ */
 export function safeRedirect(to: FormDataEntryValue | string | null | undefined, fallback = "/"): string {
   if (typeof to !== "string" || !to.startsWith("/") || to.startsWith("//") || to.startsWith("/\\")) return fallback;
+  // eslint-disable-next-line no-control-regex
+  if (/[\u0000-\u001f\u007f]/.test(to)) return fallback;
   return to;
 }

@@ -10,4 +10,9 @@ describe("redirect after sign-in or gate", () => {
       expect(safeRedirect(value, "/cabinet")).toBe("/cabinet");
     }
   });
+  it("refuses paths a browser would turn into another site, or that cannot be sent in a header", () => {
+    for (const value of ["/\t/evil.test", "/\n/evil.test", "/\r\n/evil.test", "/\u0000/x", "/cabinet\u007f"]) {
+      expect(safeRedirect(value, "/cabinet")).toBe("/cabinet");
+    }
+  });
 });
