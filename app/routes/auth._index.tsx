@@ -7,7 +7,7 @@ import { safeRedirect } from "~/modules/auth/guards.server";
 import { getSessionUser, createUserSession } from "~/modules/auth/session.server";
 import { consumeCode, sendSignInLink } from "~/modules/auth/sign-in.server";
 import { getDb } from "~/modules/db/db.server";
-import { clientIp } from "~/modules/http/request.server";
+import { clientIp, readFormData } from "~/modules/http/request.server";
 import { redirectWithToast } from "~/modules/http/toast.server";
 import { getTranslator } from "~/modules/i18n/i18n.server";
 import { useTranslation } from "~/modules/i18n/i18n-context";
@@ -22,7 +22,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const form = await request.formData();
+  const form = await readFormData(request);
   const intent = form.get("intent");
   const email = String(form.get("email") ?? "").trim().toLowerCase();
   const redirectTo = safeRedirect(form.get("redirectTo"), "/cabinet");

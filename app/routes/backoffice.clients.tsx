@@ -16,6 +16,7 @@ import { useTranslation } from "~/modules/i18n/i18n-context";
 import { formatMoney } from "~/modules/money/format";
 import { normalizeEmail } from "~/modules/orders/orders.server";
 import { FieldErrors, PageDialog, Pagination } from "~/modules/backoffice/ui";
+import { readFormData } from "~/modules/http/request.server";
 
 /** Query string of the list without the open dialog (where "close" and "saved" lead). */
 function listSearch(params: URLSearchParams) {
@@ -67,7 +68,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 export async function action({ request, context }: ActionFunctionArgs) {
   await requireStaff(request, context);
   const url = new URL(request.url);
-  const submission = parseWithZod(await request.formData(), { schema: conditionsSchema });
+  const submission = parseWithZod(await readFormData(request), { schema: conditionsSchema });
   if (submission.status !== "success") {
     return data({ result: submission.reply() as SubmissionResult<string[]>, failure: null }, { status: 400 });
   }

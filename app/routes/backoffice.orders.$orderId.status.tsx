@@ -5,6 +5,7 @@ import { isStaffTarget, staffChangeStatus } from "~/modules/backoffice/dashboard
 import { getDb } from "~/modules/db/db.server";
 import { redirectWithToast } from "~/modules/http/toast.server";
 import { shortOrderNumber } from "~/modules/orders/orders.server";
+import { readFormData } from "~/modules/http/request.server";
 
 /**
  * Status changes from the order cards: processing, shipped (with a tracking number), completed
@@ -22,7 +23,7 @@ const FAILURES = {
 
 export async function action({ request, params, context }: ActionFunctionArgs) {
   const staff = await requireStaff(request, context);
-  const form = await request.formData();
+  const form = await readFormData(request);
   const back = safeRedirect(form.get("back"), "/backoffice");
   const to = form.get("to");
   const orderId = params.orderId ?? "";

@@ -15,6 +15,7 @@ import { invalidateTranslationCache, textTranslator } from "~/modules/translatio
 import { addTranslation, deleteTranslation, searchTranslations, updateTranslation } from "~/modules/translations/repository.server";
 import { placeholdersOf } from "~/modules/translations/texts";
 import { getLanguage } from "~/modules/i18n/i18n.server";
+import { readFormData } from "~/modules/http/request.server";
 
 const TARGETS = LANGUAGES.filter((language): language is Exclude<Language, "ru"> => language !== "ru");
 
@@ -54,7 +55,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 export async function action({ request, context }: ActionFunctionArgs) {
   await requireStaff(request, context);
-  const form = await request.formData();
+  const form = await readFormData(request);
   const back = listUrl(String(form.get("q") ?? "").trim());
   const intent = intentOf(form);
   if (!intent) throw new Response("Unknown action", { status: 400 });

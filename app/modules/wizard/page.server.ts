@@ -6,6 +6,7 @@ import { getStaff } from "~/modules/auth/guards.server";
 import { getConfig } from "~/modules/config/config.server";
 import { type DB, getDb } from "~/modules/db/db.server";
 import { cookies } from "~/modules/http/cookies.server";
+import { badRequest, readFormData } from "~/modules/http/request.server";
 import { redirectWithToast, type Toast } from "~/modules/http/toast.server";
 import { MARKET_TRAITS, type Market } from "~/modules/market/market";
 import { getMarket } from "~/modules/market/market.server";
@@ -317,7 +318,14 @@ export async function handleWizardAction(request: Request, context: unknown) {
       const allowed = await rateLimitUploadBytes(db, request, context);
       if (!allowed) return redirectWithToast("/order", { type: "error", title: "wizard.upload.errorTitle", description: "wizard.upload.rateLimited" });
     }
-    form = await parseMultipartFormData(request, upload.handler);
+    try {
+      form = await parseMultipartFormData(request, upload.handler);
+    } catch (error) {
+      // A body without its boundary or cut off midway: nothing of it is kept.
+      await upload.discardStored();
+      if (request.signal.aborted) throw error;
+      throw badRequest();
+    }
     uploads = upload.results();
     if (order && patient && fileType) {
       const stored = uploads.filter((result): result is Extract<UploadResult, { ok: true }> => result.ok);
@@ -330,7 +338,7 @@ export async function handleWizardAction(request: Request, context: unknown) {
       }
     }
   } else {
-    form = await request.formData();
+    form = await readFormData(request);
   }
 
   const intent = String(form.get("intent") ?? "");
