@@ -35,8 +35,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
     return redirect(safeRedirect(signedIn.redirectTo, redirectTo), { headers: { "Set-Cookie": cookie } });
   }
 
-  if (!email) return data({ errors: { email: "auth.errors.emailRequired" } }, { status: 400 });
-  if (!isEmail(email)) return data({ errors: { email: "auth.errors.emailInvalid" } }, { status: 400 });
+  if (!email) return data({ errors: { email: "auth.errors.emailRequired" }, email }, { status: 400 });
+  if (!isEmail(email)) return data({ errors: { email: "auth.errors.emailInvalid" }, email }, { status: 400 });
   const { t } = await getTranslator(request);
   const result = await sendSignInLink(db, {
     email,
@@ -47,7 +47,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   });
   if (!result.ok) {
     const description = result.reason === "rate_limited" ? "auth.errors.rateLimited" : "auth.toasts.sendFailedText";
-    return data({ errors: { email: description } }, { status: result.reason === "rate_limited" ? 429 : 502 });
+    return data({ errors: { email: description }, email }, { status: result.reason === "rate_limited" ? 429 : 502 });
   }
   const params = new URLSearchParams({ sent: email, redirectTo });
   return redirectWithToast(`/auth?${params}`, { type: "success", title: "auth.toasts.sentTitle", description: "auth.toasts.sentText" });
@@ -107,6 +107,7 @@ export default function SignIn() {
             type="email"
             autoComplete="email"
             required
+            defaultValue={actionData && "email" in actionData ? actionData.email : undefined}
             aria-invalid={errors.email ? true : undefined}
             aria-describedby={errors.email ? "auth-email-error" : undefined}
           />
