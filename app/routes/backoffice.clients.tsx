@@ -176,6 +176,8 @@ function ConditionsDialog({ editing, closeTo }: { editing: Editing; closeTo: str
     defaultValue: editing.defaults ?? undefined,
   });
   const euro = (fields.currency.value ?? editing.defaults?.currency) === "eur";
+  // The e-mail is a hidden field: its error is shown with the form's.
+  const formErrors = [...(form.errors ?? []), ...(form.allErrors.email ?? [])];
 
   return (
     <PageDialog titleId="conditions-title" title={t("bo.conditions.title")} closeTo={closeTo}>
@@ -187,9 +189,9 @@ function ConditionsDialog({ editing, closeTo }: { editing: Editing; closeTo: str
       ) : (
         <Form method="post" {...getFormProps(form)} className="stack bo-conditions">
           <input type="hidden" name="email" value={editing.email} />
-          {form.errors?.length ? (
+          {formErrors.length ? (
             <p id={form.errorId} className="field-error" role="alert">
-              {form.errors.map((error) => t(error, { message: actionData?.failure ?? "" })).join(" ")}
+              {formErrors.map((error) => t(error, { message: actionData?.failure ?? "" })).join(" ")}
             </p>
           ) : null}
           <div className="field">

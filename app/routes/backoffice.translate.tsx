@@ -78,6 +78,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
     }
     if (intent === "update") {
       const submission = parseWithZod(form, { schema: updateSchema });
+      // A forged id matches no row on the page, where its error would show: say so in a toast.
+      if (submission.status !== "success" && submission.error?.id) return failed("translations.errors.notFound");
       if (submission.status !== "success") return reply(submission.reply() as SubmissionResult<string[]>, 400);
       const outcome = await updateTranslation(db, submission.value.id, submission.value);
       if (outcome === "duplicate") return reply(submission.reply({ formErrors: ["translations.errors.duplicate"] }) as SubmissionResult<string[]>, 400);
