@@ -349,7 +349,16 @@ function PartnerCard({ partner, open, reply, period, ordersLimit }: { partner: P
               </div>
               <div className="field payout-note">
                 <label htmlFor={id("payout-note")}>{t("partners.backoffice.payouts.note")}</label>
-                <input id={id("payout-note")} name="note" type="text" maxLength={NOTE_MAX} defaultValue={payoutValues?.note ?? ""} />
+                <input
+                  id={id("payout-note")}
+                  name="note"
+                  type="text"
+                  maxLength={NOTE_MAX}
+                  defaultValue={payoutValues?.note ?? ""}
+                  aria-invalid={errors.note ? true : undefined}
+                  aria-describedby={errors.note ? `${id("payout-note")}-error` : undefined}
+                />
+                <FieldError id={id("payout-note")} error={errors.note} />
               </div>
               <div>
                 <button type="submit" className="button button-small" disabled={busy}>

@@ -50,6 +50,7 @@ export function checkPayout(form: FormData): { value: PayoutInput; errors: null 
   const year = /^\d{4}$/.test(yearText) ? Number(yearText) : NaN;
   if (!(year >= 2000 && year <= 2100)) errors.year = "partners.errors.yearRange";
   const note = text(form, "note").slice(0, NOTE_MAX);
+  if (hasForbiddenCharacters(note)) errors.note = BAD_CHARACTERS;
   if (Object.keys(errors).length) return { value: null, errors };
   return { value: { amount: amount!, year, quarter, note: note || null }, errors: null };
 }
