@@ -338,7 +338,8 @@ describe("bad input over HTTP", () => {
     { name: "ship without a tracking number", as: STAFF, setup: async () => {}, send: (b) => post(`/backoffice/orders/${paidOrder.id}/status`, { to: "shipped" })(b), status: 302, message: /Такой переход статуса не разрешён|Укажите трек-номер/ },
     { name: "non-UUID order id", as: STAFF, send: post(`/backoffice/orders/${encodeURIComponent(SQLI)}/status`, { to: "processing" }), status: 302, message: "Заказ не найден" },
     { name: "forged order id", as: STAFF, send: post(`/backoffice/orders/${FORGED_UUID}/status`, { to: "processing" }), status: 302, message: "Заказ не найден" },
-    { name: "NUL in the cancel note", as: STAFF, send: (b) => post(`/backoffice/orders/${paidOrder.id}/status`, { to: "cancelled", note: "дубль\u0000" })(b), status: 302, message: /недопустимые символы|Произошла ошибка/ },
+    { name: "NUL in the cancel note", as: STAFF, send: (b) => post(`/backoffice/orders/${paidOrder.id}/status`, { to: "cancelled", note: "дубль\u0000" })(b), status: 302, message: "Поле содержит недопустимые символы" },
+    { name: "RTL override in the tracking number", as: STAFF, setup: async () => {}, send: (b) => post(`/backoffice/orders/${paidOrder.id}/status`, { to: "processing", trackingNumber: "RA\u202E123" })(b), status: 302, message: "Поле содержит недопустимые символы" },
     { name: "open redirect in back", as: STAFF, send: (b) => post(`/backoffice/orders/${paidOrder.id}/status`, { to: "refunded", back: "https://evil.example/" })(b), status: 302, message: "Такой переход статуса не разрешён" },
   ]);
 
@@ -392,7 +393,7 @@ describe("bad input over HTTP", () => {
     { name: "huge payout", as: STAFF, send: payout({ amount: "99999999999999999999", year: "2026", quarter: "1" }), status: 400, message: "Введите сумму больше 0" },
     { name: "quarter 0 and year 1999", as: STAFF, send: payout({ amount: "100", year: "1999", quarter: "0" }), status: 400, message: "Квартал должен быть от 1 до 4" },
     { name: "SQL as amount", as: STAFF, send: payout({ amount: SQLI, year: "2026", quarter: "1" }), status: 400, message: "Введите сумму больше 0" },
-    { name: "NUL in the note", as: STAFF, send: payout({ amount: "100", year: "2026", quarter: "1", note: "бонус\u0000" }), status: [302, 400], message: /Не удалось добавить выплату|Поле содержит недопустимые символы/ },
+    { name: "NUL in the note", as: STAFF, send: payout({ amount: "100", year: "2026", quarter: "1", note: "бонус\u0000" }), status: 400, message: "Поле содержит недопустимые символы" },
     { name: "delete a forged payout", as: STAFF, send: (b) => post(AFFILIATES(), { intent: "delete_payout", partner_code_id: partner.id, payout_id: FORGED_UUID })(b), status: 302, message: "Не удалось удалить выплату" },
     { name: "percentage over 100", as: STAFF, send: (b) => post(AFFILIATES(), { intent: "set_percentage", partner_code_id: partner.id, percentage: "1000" })(b), status: 400, message: "Процент должен быть в диапазоне 0-100" },
     { name: "negative percentage", as: STAFF, send: (b) => post(AFFILIATES(), { intent: "set_percentage", partner_code_id: partner.id, percentage: "-5" })(b), status: 400, message: "Процент должен быть в диапазоне 0-100" },
