@@ -1,3 +1,5 @@
+import { getTranslator } from "~/modules/i18n/i18n.server";
+
 /** What the HTTP server (server.mts) passes to every loader and action. */
 export interface AppLoadContext {
   clientIp: string;
@@ -8,9 +10,13 @@ export function clientIp(request: Request, context?: unknown): string {
   return fromContext || "unknown";
 }
 
-/** The answer to a request whose body is not what the form sends (the error page says "Invalid request"). */
-export function badRequest(): Response {
-  return new Response("Bad request", { status: 400 });
+/**
+ * The answer to a request whose body is not what the form sends. Pages show their own "Invalid
+ * request" error page; resource routes send this text, in the request's language.
+ */
+export async function badRequest(request: Request): Promise<Response> {
+  const { t } = await getTranslator(request);
+  return new Response(`${t("errors.badRequest.title")}. ${t("errors.badRequest.text")}\n`, { status: 400, headers: { "Content-Type": "text/plain; charset=utf-8" } });
 }
 
 /**
@@ -22,6 +28,6 @@ export async function readFormData(request: Request): Promise<FormData> {
     return await request.formData();
   } catch (error) {
     if (request.signal.aborted) throw error;
-    throw badRequest();
+    throw await badRequest(request);
   }
 }

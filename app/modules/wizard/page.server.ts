@@ -331,7 +331,7 @@ export async function handleWizardAction(request: Request, context: unknown) {
       // A body without its boundary or cut off midway: nothing of it is kept.
       await upload.discardStored();
       if (request.signal.aborted) throw error;
-      throw badRequest();
+      throw await badRequest(request);
     }
     uploads = upload.results();
     if (order && patient && fileType) {
