@@ -273,7 +273,8 @@ describe("bad input over HTTP", () => {
   ]);
 
   add("POST /language", [
-    { name: "unknown language", send: post("/language", { lng: "pl" }), status: 400 },
+    { name: "unknown language", send: post("/language", { lng: "pl" }), status: 400, message: "Некорректный запрос" },
+    { name: "unknown language, English", as: () => browsers.anonymousEn, send: post("/language", { lng: "xx" }), status: 400, message: "Invalid request" },
     { name: "SQL as language", send: post("/language", { lng: SQLI }), status: 400 },
   ]);
 
@@ -292,6 +293,7 @@ describe("bad input over HTTP", () => {
     { name: "missing contacts", as: () => browsers.user, send: post("/partner", { intent: "contacts" }), status: 400, message: "Телефон и e-mail обязательны" },
     { name: "script as contact e-mail, shown back escaped", as: () => browsers.user, send: post("/partner", { intent: "contacts", contact_email: XSS, contact_phone: "+7 900" }), status: 400, message: "Укажите корректный e-mail", inert: XSS },
     { name: "NUL in contact phone", as: () => browsers.user, send: post("/partner", { intent: "contacts", contact_email: "p@clinic.ru", contact_phone: "+7\u0000900", offer: "on" }), status: 400, message: "Поле содержит недопустимые символы" },
+    { name: "text/plain instead of a form, English", as: () => browsers.userEn, send: textPlain("/partner", "intent=name&user_name=x"), status: 400, message: "Invalid request" },
     { name: "unknown intent", as: () => browsers.user, send: post("/partner", { intent: "payout_me" }), status: 400, message: "Некорректный запрос" },
     { name: "empty name, English", as: () => browsers.userEn, send: post("/partner", { intent: "name", user_name: "" }), status: 400, message: "The name cannot be empty" },
   ]);
@@ -340,6 +342,8 @@ describe("bad input over HTTP", () => {
     { name: "forged order id", as: STAFF, send: post(`/backoffice/orders/${FORGED_UUID}/status`, { to: "processing" }), status: 302, message: "Заказ не найден" },
     { name: "NUL in the cancel note", as: STAFF, send: (b) => post(`/backoffice/orders/${paidOrder.id}/status`, { to: "cancelled", note: "дубль\u0000" })(b), status: 302, message: "Поле содержит недопустимые символы" },
     { name: "RTL override in the tracking number", as: STAFF, setup: async () => {}, send: (b) => post(`/backoffice/orders/${paidOrder.id}/status`, { to: "processing", trackingNumber: "RA\u202E123" })(b), status: 302, message: "Поле содержит недопустимые символы" },
+    { name: "unknown status, English", as: () => browsers.staffEn, send: (b) => post(`/backoffice/orders/${paidOrder.id}/status`, { to: "refunded" })(b), status: 302, message: "This status change is not allowed" },
+    { name: "text/plain instead of a form", as: STAFF, send: (b) => textPlain(`/backoffice/orders/${paidOrder.id}/status`, "to=cancelled&note=x")(b), status: 400, message: "Некорректный запрос" },
     { name: "open redirect in back", as: STAFF, send: (b) => post(`/backoffice/orders/${paidOrder.id}/status`, { to: "refunded", back: "https://evil.example/" })(b), status: 302, message: "Такой переход статуса не разрешён" },
   ]);
 
@@ -425,6 +429,7 @@ describe("bad input over HTTP", () => {
 
   add("POST /send-test", [
     { name: "no file", as: STAFF, send: multipart("/send-test", [{ name: "note", value: "x" }]), status: 302, message: "Пожалуйста, выберите файл для загрузки", files: true },
+    { name: "no file, English", as: () => browsers.staffEn, send: multipart("/send-test", [{ name: "note", value: "x" }]), status: 302, message: "Please choose a file to upload", files: true },
     { name: "path traversal file name lands in the test folder", as: STAFF, send: multipart("/send-test", [{ name: "file", filename: "../../etc/passwd.stl", content: "x" }]), status: 302, message: "Файл успешно отправлен на FTP", check: onlyInTestFolder },
     { name: "backslash traversal file name lands in the test folder", as: STAFF, send: multipart("/send-test", [{ name: "file", filename: "..\\x.stl", content: "x" }]), status: 302, message: "Файл успешно отправлен на FTP", check: onlyInTestFolder },
     { name: "truncated multipart body", as: STAFF, send: truncated("/send-test", "file", "cut.stl"), status: [302, 400], message: /Не удалось загрузить файл на FTP сервер|Некорректный запрос|Пожалуйста, выберите файл/, files: true },
@@ -436,6 +441,7 @@ describe("bad input over HTTP", () => {
   add("POST /packer (gate)", [
     { name: "missing password", send: post("/packer", {}), status: 401, message: "Неверный пароль" },
     { name: "SQL as password", send: post("/packer", { password: SQLI }), status: 401, message: "Неверный пароль" },
+    { name: "NUL in password, English", as: () => browsers.anonymousEn, send: post("/packer", { password: "\u0000" }), status: 401, message: "Wrong password" },
     { name: "JSON instead of a form", send: json("/packer", { password: SECRETS.PACKER_PASSWORD }), status: 400, message: "Некорректный запрос" },
   ]);
 
@@ -468,6 +474,7 @@ describe("bad input over HTTP", () => {
     { name: "negative length", as: WIZ, send: tus("/uploads/tus", "POST", { "Upload-Length": "-1" }), status: [400, 403, 404, 413], files: true },
     { name: "huge length", as: WIZ, send: tus("/uploads/tus", "POST", { "Upload-Length": "99999999999999999999" }), status: [400, 403, 404, 413], files: true },
     { name: "PATCH an upload that does not exist", as: WIZ, send: tus(`/uploads/tus/${FORGED_UUID}`, "PATCH", { "Upload-Offset": "0", "Content-Type": "application/offset+octet-stream" }, Buffer.alloc(10)), status: [400, 403, 404, 410], files: true },
+    { name: "PATCH without an offset", as: WIZ, send: tus(`/uploads/tus/tus-${FORGED_UUID}-00`, "PATCH", { "Content-Type": "application/offset+octet-stream" }, Buffer.alloc(10)), status: [400, 403, 404, 410], files: true },
     { name: "PATCH with a traversal id", as: WIZ, send: tus("/uploads/tus/..%2F..%2Fetc%2Fpasswd", "PATCH", { "Upload-Offset": "0", "Content-Type": "application/offset+octet-stream" }, Buffer.alloc(10)), status: [400, 403, 404, 410], files: true },
     { name: "finish an unknown upload", as: WIZ, send: post("/uploads/finish", { id: FORGED_UUID, uploadKey: "x" }), status: [400, 404], files: true },
     { name: "finish with nothing", as: WIZ, send: post("/uploads/finish", {}), status: 400, files: true },
