@@ -19,7 +19,7 @@ export const FIELD_MAX = {
 export type LimitedField = keyof typeof FIELD_MAX;
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-export const isEmail = (value: string) => value.trim().length <= FIELD_MAX.email && EMAIL.test(value.trim()) && textProblem(value, FIELD_MAX.email) === null;
+export const isEmail = (value: string) => textProblem(value.trim(), FIELD_MAX.email) === null && EMAIL.test(value.trim());
 
 /** The error of a typed text field (control characters, too long), or null. */
 export const fieldProblem = (name: LimitedField, value: string) => textProblem(value, FIELD_MAX[name]);
