@@ -7,7 +7,7 @@ import { safeRedirect } from "~/modules/auth/guards.server";
 import { getSessionUser, createUserSession } from "~/modules/auth/session.server";
 import { consumeCode, sendSignInLink } from "~/modules/auth/sign-in.server";
 import { getDb } from "~/modules/db/db.server";
-import { clientIp } from "~/modules/http/request.server";
+import { clientIp, readFormData } from "~/modules/http/request.server";
 import { redirectWithToast } from "~/modules/http/toast.server";
 import { getTranslator } from "~/modules/i18n/i18n.server";
 import { useTranslation } from "~/modules/i18n/i18n-context";
@@ -22,7 +22,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const form = await request.formData();
+  const form = await readFormData(request);
   const intent = form.get("intent");
   const email = String(form.get("email") ?? "").trim().toLowerCase();
   const redirectTo = safeRedirect(form.get("redirectTo"), "/cabinet");
@@ -35,8 +35,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
     return redirect(safeRedirect(signedIn.redirectTo, redirectTo), { headers: { "Set-Cookie": cookie } });
   }
 
-  if (!email) return data({ errors: { email: "auth.errors.emailRequired" } }, { status: 400 });
-  if (!isEmail(email)) return data({ errors: { email: "auth.errors.emailInvalid" } }, { status: 400 });
+  if (!email) return data({ errors: { email: "auth.errors.emailRequired" }, email }, { status: 400 });
+  if (!isEmail(email)) return data({ errors: { email: "auth.errors.emailInvalid" }, email }, { status: 400 });
   const { t } = await getTranslator(request);
   const result = await sendSignInLink(db, {
     email,
@@ -47,7 +47,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   });
   if (!result.ok) {
     const description = result.reason === "rate_limited" ? "auth.errors.rateLimited" : "auth.toasts.sendFailedText";
-    return data({ errors: { email: description } }, { status: result.reason === "rate_limited" ? 429 : 502 });
+    return data({ errors: { email: description }, email }, { status: result.reason === "rate_limited" ? 429 : 502 });
   }
   const params = new URLSearchParams({ sent: email, redirectTo });
   return redirectWithToast(`/auth?${params}`, { type: "success", title: "auth.toasts.sentTitle", description: "auth.toasts.sentText" });
@@ -107,6 +107,7 @@ export default function SignIn() {
             type="email"
             autoComplete="email"
             required
+            defaultValue={actionData && "email" in actionData ? actionData.email : undefined}
             aria-invalid={errors.email ? true : undefined}
             aria-describedby={errors.email ? "auth-email-error" : undefined}
           />

@@ -6,7 +6,7 @@ import { safeRedirect } from "~/modules/auth/guards.server";
 import { createUserSession } from "~/modules/auth/session.server";
 import { consumeToken, previewToken } from "~/modules/auth/sign-in.server";
 import { getDb } from "~/modules/db/db.server";
-import { clientIp } from "~/modules/http/request.server";
+import { clientIp, readFormData } from "~/modules/http/request.server";
 import { useTranslation } from "~/modules/i18n/i18n-context";
 
 /**
@@ -20,7 +20,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const form = await request.formData();
+  const form = await readFormData(request);
   const db = await getDb();
   const signedIn = await consumeToken(db, String(form.get("token") ?? ""));
   if (!signedIn) return redirect("/auth/verify?token=invalid");

@@ -15,6 +15,7 @@ import { getConfig } from "~/modules/config/config.server";
 import { redirectWithToast } from "~/modules/http/toast.server";
 import { findOrder } from "~/modules/orders/orders.server";
 import { canHavePaymentLink, paymentLinkPath, refreshPendingPayments } from "~/modules/payments/payments.server";
+import { readFormData } from "~/modules/http/request.server";
 
 /**
  * The orders dashboard (staff side §2 "/backoffice"): statistics of the last 30 days, a status
@@ -46,7 +47,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 /** Payments: "refresh statuses" checks every pending order with its provider; a payment link per order. */
 export async function action({ request, context }: ActionFunctionArgs) {
   await requireStaff(request, context);
-  const form = await request.formData();
+  const form = await readFormData(request);
   const intent = form.get("intent");
   const db = await getDb();
   const config = getConfig();

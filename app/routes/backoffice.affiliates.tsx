@@ -15,6 +15,7 @@ import { addPayout, deletePayout, listPartners, ORDERS_PER_PARTNER, partnerCodeB
 import { formatDate, formatDateTime, formatPercent } from "~/modules/partners/format";
 import { checkPayout, checkPercentage, currentPeriod, NOTE_MAX } from "~/modules/partners/validation";
 import type { OrderStatus } from "~db/schema";
+import { readFormData } from "~/modules/http/request.server";
 
 const PAGE_SIZE = 20;
 
@@ -47,7 +48,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 export async function action({ request, context }: ActionFunctionArgs) {
   const staff = await requireStaff(request, context);
   const url = new URL(request.url);
-  const form = await request.formData();
+  const form = await readFormData(request);
   const intent = form.get("intent");
   const partnerId = String(form.get("partner_code_id") ?? "");
   if (!isUuid(partnerId)) throw new Response("Unknown partner", { status: 400 });
@@ -348,7 +349,16 @@ function PartnerCard({ partner, open, reply, period, ordersLimit }: { partner: P
               </div>
               <div className="field payout-note">
                 <label htmlFor={id("payout-note")}>{t("partners.backoffice.payouts.note")}</label>
-                <input id={id("payout-note")} name="note" type="text" maxLength={NOTE_MAX} defaultValue={payoutValues?.note ?? ""} />
+                <input
+                  id={id("payout-note")}
+                  name="note"
+                  type="text"
+                  maxLength={NOTE_MAX}
+                  defaultValue={payoutValues?.note ?? ""}
+                  aria-invalid={errors.note ? true : undefined}
+                  aria-describedby={errors.note ? `${id("payout-note")}-error` : undefined}
+                />
+                <FieldError id={id("payout-note")} error={errors.note} />
               </div>
               <div>
                 <button type="submit" className="button button-small" disabled={busy}>

@@ -16,6 +16,7 @@ import { useTranslation } from "~/modules/i18n/i18n-context";
 import { formatMoney } from "~/modules/money/format";
 import { normalizeEmail } from "~/modules/orders/orders.server";
 import { FieldErrors, PageDialog, Pagination } from "~/modules/backoffice/ui";
+import { readFormData } from "~/modules/http/request.server";
 
 /** Query string of the list without the open dialog (where "close" and "saved" lead). */
 function listSearch(params: URLSearchParams) {
@@ -67,7 +68,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 export async function action({ request, context }: ActionFunctionArgs) {
   await requireStaff(request, context);
   const url = new URL(request.url);
-  const submission = parseWithZod(await request.formData(), { schema: conditionsSchema });
+  const submission = parseWithZod(await readFormData(request), { schema: conditionsSchema });
   if (submission.status !== "success") {
     return data({ result: submission.reply() as SubmissionResult<string[]>, failure: null }, { status: 400 });
   }
@@ -175,6 +176,8 @@ function ConditionsDialog({ editing, closeTo }: { editing: Editing; closeTo: str
     defaultValue: editing.defaults ?? undefined,
   });
   const euro = (fields.currency.value ?? editing.defaults?.currency) === "eur";
+  // The e-mail is a hidden field: its error is shown with the form's.
+  const formErrors = [...(form.errors ?? []), ...(form.allErrors.email ?? [])];
 
   return (
     <PageDialog titleId="conditions-title" title={t("bo.conditions.title")} closeTo={closeTo}>
@@ -186,9 +189,9 @@ function ConditionsDialog({ editing, closeTo }: { editing: Editing; closeTo: str
       ) : (
         <Form method="post" {...getFormProps(form)} className="stack bo-conditions">
           <input type="hidden" name="email" value={editing.email} />
-          {form.errors?.length ? (
+          {formErrors.length ? (
             <p id={form.errorId} className="field-error" role="alert">
-              {form.errors.map((error) => t(error, { message: actionData?.failure ?? "" })).join(" ")}
+              {formErrors.map((error) => t(error, { message: actionData?.failure ?? "" })).join(" ")}
             </p>
           ) : null}
           <div className="field">

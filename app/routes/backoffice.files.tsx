@@ -13,6 +13,7 @@ import { useTranslation } from "~/modules/i18n/i18n-context";
 import { longOrderNumber } from "~/modules/orders/orders.server";
 import { getStorage } from "~/modules/storage/storage.server";
 import { formatFileSize } from "~/modules/uploads/file-names";
+import { readFormData } from "~/modules/http/request.server";
 
 const PAGE_SIZE = 100;
 const BACK = "/backoffice/files";
@@ -71,7 +72,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 export async function action({ request, context }: ActionFunctionArgs) {
   await requireStaff(request, context);
-  const form = await request.formData();
+  const form = await readFormData(request);
   const intent = form.get("intent");
   const db = await getDb();
   const storage = getStorage();

@@ -26,6 +26,7 @@ import { useTranslation } from "~/modules/i18n/i18n-context";
 import { isPaid } from "~/modules/orders/status";
 import { getStorage } from "~/modules/storage/storage.server";
 import { formatFileSize } from "~/modules/uploads/file-names";
+import { readFormData } from "~/modules/http/request.server";
 
 /** "Process queue" claims new files for this long; files in flight may take the grace period on top. */
 const PROCESS_BUDGET_MS = 20_000;
@@ -69,7 +70,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const staff = await requireStaff(request, context);
-  const submission = parseQueueAction(await request.formData());
+  const submission = parseQueueAction(await readFormData(request));
   if (!submission.success) throw new Response("Bad request", { status: 400 });
   const { intent, ids, back } = submission.data;
   const to = `/backoffice/ftp${back}`;

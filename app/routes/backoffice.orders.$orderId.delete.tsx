@@ -13,6 +13,7 @@ import { formatMoney } from "~/modules/money/format";
 import { findOrder, shortOrderNumber } from "~/modules/orders/orders.server";
 import { isPaid } from "~/modules/orders/status";
 import { getStorage } from "~/modules/storage/storage.server";
+import { readFormData } from "~/modules/http/request.server";
 
 /**
  * Deleting an order (DESIGN §4.7): the confirmation page asks "Вы уверены, что хотите удалить этот
@@ -40,7 +41,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
 
 export async function action({ request, params, context }: ActionFunctionArgs) {
   await requireStaff(request, context);
-  const form = await request.formData();
+  const form = await readFormData(request);
   const back = safeRedirect(form.get("back"), "/backoffice");
   let result;
   try {

@@ -5,6 +5,8 @@ import { isStaffTarget, staffChangeStatus } from "~/modules/backoffice/dashboard
 import { getDb } from "~/modules/db/db.server";
 import { redirectWithToast } from "~/modules/http/toast.server";
 import { shortOrderNumber } from "~/modules/orders/orders.server";
+import { readFormData } from "~/modules/http/request.server";
+import { BAD_CHARACTERS, hasForbiddenCharacters } from "~/modules/validation/text";
 
 /**
  * Status changes from the order cards: processing, shipped (with a tracking number), completed
@@ -22,17 +24,19 @@ const FAILURES = {
 
 export async function action({ request, params, context }: ActionFunctionArgs) {
   const staff = await requireStaff(request, context);
-  const form = await request.formData();
+  const form = await readFormData(request);
   const back = safeRedirect(form.get("back"), "/backoffice");
   const to = form.get("to");
   const orderId = params.orderId ?? "";
   if (!isStaffTarget(to)) return redirectWithToast(back, { type: "error", title: "bo.orders.errors.statusTitle", description: "bo.orders.errors.notAllowed" });
+  const note = typeof form.get("note") === "string" ? String(form.get("note")) : null;
+  const trackingNumber = typeof form.get("trackingNumber") === "string" ? String(form.get("trackingNumber")) : null;
+  if (hasForbiddenCharacters(`${note ?? ""}${trackingNumber ?? ""}`)) {
+    return redirectWithToast(back, { type: "error", title: "bo.orders.errors.statusTitle", description: BAD_CHARACTERS });
+  }
   let result;
   try {
-    result = await staffChangeStatus(await getDb(), orderId, to, staff.actorLabel, {
-      note: typeof form.get("note") === "string" ? String(form.get("note")) : null,
-      trackingNumber: typeof form.get("trackingNumber") === "string" ? String(form.get("trackingNumber")) : null,
-    });
+    result = await staffChangeStatus(await getDb(), orderId, to, staff.actorLabel, { note, trackingNumber });
   } catch (error) {
     console.error("back-office: status change failed:", error);
     return redirectWithToast(back, { type: "error", title: "bo.orders.errors.statusTitle", description: "bo.orders.errors.statusFailed" });

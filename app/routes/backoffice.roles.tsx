@@ -8,6 +8,7 @@ import { getDb } from "~/modules/db/db.server";
 import { redirectWithToast } from "~/modules/http/toast.server";
 import { getTranslator } from "~/modules/i18n/i18n.server";
 import { useTranslation } from "~/modules/i18n/i18n-context";
+import { readFormData } from "~/modules/http/request.server";
 
 const BACK = "/backoffice/roles";
 
@@ -23,7 +24,7 @@ type Failure = { form: "email" | "user"; error: string; email?: string; userId?:
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const admin = await requireAdmin(request, context);
-  const form = await request.formData();
+  const form = await readFormData(request);
   const intent = form.get("intent");
   const role = form.get("role");
   const db = await getDb();

@@ -15,6 +15,7 @@ import { invalidateTranslationCache, textTranslator } from "~/modules/translatio
 import { addTranslation, deleteTranslation, searchTranslations, updateTranslation } from "~/modules/translations/repository.server";
 import { placeholdersOf } from "~/modules/translations/texts";
 import { getLanguage } from "~/modules/i18n/i18n.server";
+import { readFormData } from "~/modules/http/request.server";
 
 const TARGETS = LANGUAGES.filter((language): language is Exclude<Language, "ru"> => language !== "ru");
 
@@ -54,7 +55,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 export async function action({ request, context }: ActionFunctionArgs) {
   await requireStaff(request, context);
-  const form = await request.formData();
+  const form = await readFormData(request);
   const back = listUrl(String(form.get("q") ?? "").trim());
   const intent = intentOf(form);
   if (!intent) throw new Response("Unknown action", { status: 400 });
@@ -77,6 +78,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
     }
     if (intent === "update") {
       const submission = parseWithZod(form, { schema: updateSchema });
+      // A forged id matches no row on the page, where its error would show: say so in a toast.
+      if (submission.status !== "success" && submission.error?.id) return failed("translations.errors.notFound");
       if (submission.status !== "success") return reply(submission.reply() as SubmissionResult<string[]>, 400);
       const outcome = await updateTranslation(db, submission.value.id, submission.value);
       if (outcome === "duplicate") return reply(submission.reply({ formErrors: ["translations.errors.duplicate"] }) as SubmissionResult<string[]>, 400);

@@ -6,7 +6,7 @@ import { PasswordGate } from "~/components/password-gate";
 import { tryGatePassword } from "~/modules/auth/gate.server";
 import { getStaff, safeRedirect } from "~/modules/auth/guards.server";
 import { getDb } from "~/modules/db/db.server";
-import { clientIp } from "~/modules/http/request.server";
+import { clientIp, readFormData } from "~/modules/http/request.server";
 import { getTranslator } from "~/modules/i18n/i18n.server";
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
@@ -17,7 +17,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const form = await request.formData();
+  const form = await readFormData(request);
   const password = String(form.get("password") ?? "");
   const redirectTo = safeRedirect(form.get("redirectTo"), "/backoffice");
   try {

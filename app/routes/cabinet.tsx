@@ -12,6 +12,7 @@ import { longOrderNumber } from "~/modules/orders/orders.server";
 import { canPay, ORDER_STATUSES, type OrderStatus } from "~/modules/orders/status";
 import { filesOf } from "~/modules/wizard/wizard.server";
 import type { NotificationChannel } from "~db/schema";
+import { readFormData } from "~/modules/http/request.server";
 
 const PAGE_SIZE = 20;
 const FILTER_STATUSES: OrderStatus[] = ORDER_STATUSES.filter((status) => status !== "draft");
@@ -92,7 +93,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request);
-  const form = await request.formData();
+  const form = await readFormData(request);
   const channel = form.get("channel");
   if (!CHANNELS.includes(channel as NotificationChannel)) throw new Response("Unknown channel", { status: 400 });
   const db = await getDb();

@@ -2,12 +2,13 @@ import { type ActionFunctionArgs, redirect } from "@remix-run/node";
 import { safeRedirect } from "~/modules/auth/guards.server";
 import { cookies } from "~/modules/http/cookies.server";
 import { isLanguage, pathAfterLanguageChange } from "~/modules/i18n/languages";
+import { badRequest, readFormData } from "~/modules/http/request.server";
 
 /** The language picker's form target: remembers the choice and returns to the page. */
 export async function action({ request }: ActionFunctionArgs) {
-  const form = await request.formData();
+  const form = await readFormData(request);
   const language = form.get("lng");
-  if (!isLanguage(language)) throw new Response("Unknown language", { status: 400 });
+  if (!isLanguage(language)) throw await badRequest(request);
   const back = new URL(safeRedirect(form.get("redirectTo"), "/"), "http://local");
   const target = pathAfterLanguageChange(back.pathname, language) + back.search;
   return redirect(target, { headers: { "Set-Cookie": await cookies.language().serialize(language) } });

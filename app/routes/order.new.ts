@@ -1,13 +1,14 @@
 import { type ActionFunctionArgs, redirect } from "@remix-run/node";
 import { redirectWithToast } from "~/modules/http/toast.server";
 import { forgetCurrentOrderHeader } from "~/modules/wizard/order-cookies.server";
+import { readFormData } from "~/modules/http/request.server";
 
 /**
  * Starting a fresh order (DESIGN §4.9): one POST used by every "order" button. It only drops the
  * current-order cookie; the draft itself is created by step 1's "next".
  */
 export async function action({ request }: ActionFunctionArgs) {
-  const form = await request.formData();
+  const form = await readFormData(request);
   const headers = { "Set-Cookie": await forgetCurrentOrderHeader() };
   if (form.get("reason") === "clear") {
     return redirectWithToast("/order", { type: "info", title: "wizard.toasts.clearedTitle", description: "wizard.toasts.cleared" }, { headers });

@@ -6,7 +6,7 @@ import { PasswordGate } from "~/components/password-gate";
 import { hasGatePass, tryGatePassword } from "~/modules/auth/gate.server";
 import { safeRedirect } from "~/modules/auth/guards.server";
 import { getDb } from "~/modules/db/db.server";
-import { clientIp } from "~/modules/http/request.server";
+import { clientIp, readFormData } from "~/modules/http/request.server";
 import { getTranslator } from "~/modules/i18n/i18n.server";
 import { useTranslation } from "~/modules/i18n/i18n-context";
 import { statusLabelKey } from "~/modules/orders/status";
@@ -55,7 +55,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const form = await request.formData();
+  const form = await readFormData(request);
   const password = String(form.get("password") ?? "");
   const target = safeRedirect(form.get("redirectTo"), "/packer");
   const redirectTo = target === "/packer" || target.startsWith("/packer/") || target.startsWith("/packer?") ? target : "/packer";

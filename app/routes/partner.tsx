@@ -15,6 +15,7 @@ import { CopyLinkField } from "~/modules/partners/copy-link-field";
 import { formatDate, formatPercent } from "~/modules/partners/format";
 import { ensurePartnerCode, partnerBalance, referralCounts, referralOrders, savePartnerContacts, savePartnerName } from "~/modules/partners/partners.server";
 import { ACTIVITY_FILTERS, checkContacts, checkName, NAME_MAX, readFilter, REFERRAL_STATUS_FILTERS } from "~/modules/partners/validation";
+import { readFormData } from "~/modules/http/request.server";
 
 const PAGE_SIZE = 25;
 
@@ -59,7 +60,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request);
-  const form = await request.formData();
+  const form = await readFormData(request);
   const intent = form.get("intent");
   const db = await getDb();
   const partner = await ensurePartnerCode(db, user.email);

@@ -17,6 +17,7 @@ import { isPaid, statusLabelKey } from "~/modules/orders/status";
 import { canHavePaymentLink, isValidPaymentLinkToken, linesForAmount, paymentFailureToast, startPayment } from "~/modules/payments/payments.server";
 import { laterPaymentLines } from "~/modules/wizard/page.server";
 import { readBrowserOrderIds } from "~/modules/wizard/order-cookies.server";
+import { readFormData } from "~/modules/http/request.server";
 
 /**
  * Paying later (DESIGN §4.20): the page behind a back-office payment link and the cabinet's
@@ -61,7 +62,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, params, context }: ActionFunctionArgs) {
-  const form = await request.formData();
+  const form = await readFormData(request);
   const token = typeof form.get("t") === "string" && form.get("t") ? String(form.get("t")) : new URL(request.url).searchParams.get("t");
   const db = await getDb();
   const config = getConfig();

@@ -8,6 +8,7 @@ import { useTranslation } from "~/modules/i18n/i18n-context";
 import { formatMoney } from "~/modules/money/format";
 import { longOrderNumber } from "~/modules/orders/orders.server";
 import { handleNotification, sandboxProvider } from "~/modules/payments/payments.server";
+import { readFormData } from "~/modules/http/request.server";
 
 /**
  * The sandbox provider's checkout page: a local stand-in for YooKassa/Stripe, clearly marked as a
@@ -44,7 +45,7 @@ export async function loader({ params }: LoaderFunctionArgs) {
 
 export async function action({ request, params }: ActionFunctionArgs) {
   const { db, provider, checkout } = await findCheckout(params.paymentId);
-  const form = await request.formData();
+  const form = await readFormData(request);
   const outcome = form.get("outcome") === "pay" ? "pay" : "decline";
   if (await provider.decide(checkout.id, outcome)) {
     const notification = provider.notification(checkout.id, outcome === "pay" ? "payment.succeeded" : "payment.canceled");

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { sendSignInLink } from "~/modules/auth/sign-in.server";
 import { getDb } from "~/modules/db/db.server";
-import { clientIp } from "~/modules/http/request.server";
+import { clientIp, readFormData } from "~/modules/http/request.server";
 import { redirectWithToast } from "~/modules/http/toast.server";
 import { getTranslator } from "~/modules/i18n/i18n.server";
 import { openableOrder, uploadViewerOf } from "~/modules/uploads/tus-access.server";
@@ -12,7 +12,7 @@ import { openableOrder, uploadViewerOf } from "~/modules/uploads/tus-access.serv
  * computer. Answers with the spec's toasts ("Письмо отправлено" or the failure text).
  */
 export async function action({ request, context }: ActionFunctionArgs) {
-  const form = await request.formData();
+  const form = await readFormData(request);
   const db = await getDb();
   const order = await openableOrder(db, await uploadViewerOf(request, context), String(form.get("orderId") ?? ""));
   if (!order) return new Response("Not found", { status: 404 });

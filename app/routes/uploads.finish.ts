@@ -1,5 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { finishAgain } from "~/modules/uploads/tus.server";
+import { readFormData } from "~/modules/http/request.server";
 
 /**
  * POST /uploads/finish {id, uploadKey}: the finishing step of a resumable upload, asked for again
@@ -7,7 +8,7 @@ import { finishAgain } from "~/modules/uploads/tus.server";
  * tus route's last reply: `{ ok: true, file }` or `{ ok: false, error }`.
  */
 export async function action({ request, context }: ActionFunctionArgs) {
-  const form = await request.formData();
+  const form = await readFormData(request);
   const id = String(form.get("id") ?? "");
   const uploadKey = String(form.get("uploadKey") ?? "");
   if (!id || !uploadKey) return Response.json({ ok: false, error: "gone" }, { status: 400 });

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { ConditionsValues } from "./clients.server";
+import { BAD_CHARACTERS, hasForbiddenCharacters } from "~/modules/validation/text";
 import { PRICE_COLUMNS, PRICE_FIELDS, type PriceField } from "./conditions";
 
 /**
@@ -33,7 +34,12 @@ export const conditionsSchema = z.object({
     .max(100, { error: "bo.conditions.errors.discountMax" })
     .refine(hasAtMostTwoDecimals, { error: "bo.conditions.errors.decimals" })
     .optional(),
-  personalComment: z.string().trim().max(2000, { error: "bo.conditions.errors.commentLength" }).optional(),
+  personalComment: z
+    .string()
+    .trim()
+    .max(2000, { error: "bo.conditions.errors.commentLength" })
+    .refine((value) => !hasForbiddenCharacters(value), { error: BAD_CHARACTERS })
+    .optional(),
 });
 
 export type ConditionsForm = z.output<typeof conditionsSchema>;

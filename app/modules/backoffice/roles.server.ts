@@ -1,7 +1,8 @@
 import { sql } from "kysely";
 import type { Role } from "~db/schema";
 import type { DB } from "~/modules/db/db.server";
-import { normalizeEmail } from "~/modules/orders/orders.server";
+import { isUuid, normalizeEmail } from "~/modules/orders/orders.server";
+import { hasForbiddenCharacters } from "~/modules/validation/text";
 
 /**
  * Roles of signed-in users (staff side §2 "/backoffice/roles", §5 "Role assignment"). Admins only
@@ -36,12 +37,13 @@ export async function listUsers(db: DB): Promise<Array<{ id: string; email: stri
 
 export async function findUserByEmail(db: DB, email: string) {
   const normalized = normalizeEmail(email);
-  if (!normalized) return undefined;
+  // No stored address has control characters (PostgreSQL refuses NUL in a query outright).
+  if (!normalized || hasForbiddenCharacters(normalized)) return undefined;
   return db.selectFrom("users").select(["id", "email"]).where("email", "=", normalized).executeTakeFirst();
 }
 
 export async function findUserById(db: DB, id: string) {
-  if (!/^[0-9a-f-]{36}$/i.test(id)) return undefined;
+  if (!isUuid(id)) return undefined;
   return db.selectFrom("users").select(["id", "email"]).where("id", "=", id).executeTakeFirst();
 }
 
@@ -57,6 +59,7 @@ export type RemoveRoleResult = "removed" | "missing" | "last_admin";
  * cannot leave the service without one: the second sees the first removal and is refused.
  */
 export async function removeRole(db: DB, userId: string, role: Role): Promise<RemoveRoleResult> {
+  if (!isUuid(userId)) return "missing";
   return db.transaction().execute(async (trx) => {
     if (role === "admin") {
       const admins = await trx.selectFrom("user_roles").select("user_id").where("role", "=", "admin").forUpdate().execute();

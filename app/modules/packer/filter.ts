@@ -1,5 +1,6 @@
 import type { OrderStatus } from "~db/schema";
 import { ORDER_STATUSES } from "~/modules/orders/status";
+import { withoutForbiddenCharacters } from "~/modules/validation/text";
 
 /** The packer list's search, status filter and page, read from and written to the query string. */
 export interface PackerFilter {
@@ -14,7 +15,7 @@ export const PACKER_STATUSES: readonly OrderStatus[] = ORDER_STATUSES.filter((st
 export function parsePackerFilter(params: URLSearchParams): PackerFilter {
   const status = params.get("status");
   return {
-    q: (params.get("q") ?? "").trim().slice(0, 100),
+    q: withoutForbiddenCharacters(params.get("q") ?? "").trim().slice(0, 100),
     status: PACKER_STATUSES.includes(status as OrderStatus) ? (status as OrderStatus) : null,
     page: Math.min(10_000, Math.max(1, Number.parseInt(params.get("page") ?? "1", 10) || 1)),
   };

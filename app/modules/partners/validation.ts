@@ -2,6 +2,8 @@
  * The partner forms' checks (staff-partner-packer §5). Pure and shared; the server decides.
  * Errors are translation keys whose Russian texts are the spec's, verbatim.
  */
+import { BAD_CHARACTERS, hasForbiddenCharacters } from "~/modules/validation/text";
+
 export type FieldErrors = Record<string, string>;
 
 export const NAME_MAX = 200;
@@ -48,6 +50,7 @@ export function checkPayout(form: FormData): { value: PayoutInput; errors: null 
   const year = /^\d{4}$/.test(yearText) ? Number(yearText) : NaN;
   if (!(year >= 2000 && year <= 2100)) errors.year = "partners.errors.yearRange";
   const note = text(form, "note").slice(0, NOTE_MAX);
+  if (hasForbiddenCharacters(note)) errors.note = BAD_CHARACTERS;
   if (Object.keys(errors).length) return { value: null, errors };
   return { value: { amount: amount!, year, quarter, note: note || null }, errors: null };
 }
@@ -68,6 +71,7 @@ export function checkPercentage(input: string): PercentageInput {
 }
 
 export function checkName(input: string): { value: string; error: null } | { value: null; error: string } {
+  if (hasForbiddenCharacters(input)) return { value: null, error: BAD_CHARACTERS };
   const value = input.trim().replace(/\s+/g, " ").slice(0, NAME_MAX);
   return value ? { value, error: null } : { value: null, error: "partners.errors.nameEmpty" };
 }
@@ -98,6 +102,12 @@ export function checkContacts(
   if (contactEmail && !EMAIL.test(contactEmail)) {
     errors.contact_email = "partners.errors.emailInvalid";
     summary ??= "partners.errors.contactsTitle";
+  }
+  for (const [name, value] of [["contact_email", contactEmail], ["contact_phone", contactPhone]] as const) {
+    if (hasForbiddenCharacters(value)) {
+      errors[name] = BAD_CHARACTERS;
+      summary ??= "partners.errors.contactsTitle";
+    }
   }
   if (!offerAlreadyAccepted && !acceptOffer) {
     errors.offer = "partners.errors.consentRequired";

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { BAD_CHARACTERS, hasForbiddenCharacters } from "~/modules/validation/text";
 import { samePlaceholders } from "./texts";
 
 /**
@@ -8,7 +9,12 @@ import { samePlaceholders } from "./texts";
 const TARGETS = ["en", "de", "es", "fr", "it"] as const;
 const REQUIRED = "translations.errors.required";
 
-const text = z.string({ error: REQUIRED }).trim().min(1, REQUIRED).max(5000, "translations.errors.tooLong");
+const text = z
+  .string({ error: REQUIRED })
+  .trim()
+  .min(1, REQUIRED)
+  .max(5000, "translations.errors.tooLong")
+  .refine((value) => !hasForbiddenCharacters(value), { error: BAD_CHARACTERS });
 const id = z.uuid({ error: "translations.errors.notFound" });
 
 const entry = {

@@ -6,6 +6,7 @@ import { getStaff } from "~/modules/auth/guards.server";
 import { getConfig } from "~/modules/config/config.server";
 import { type DB, getDb } from "~/modules/db/db.server";
 import { cookies } from "~/modules/http/cookies.server";
+import { badRequest, readFormData } from "~/modules/http/request.server";
 import { redirectWithToast, type Toast } from "~/modules/http/toast.server";
 import { MARKET_TRAITS, type Market } from "~/modules/market/market";
 import { getMarket } from "~/modules/market/market.server";
@@ -24,7 +25,7 @@ import { storageKey, storedFileName } from "~/modules/uploads/file-names";
 import { rateLimitUploadBytes } from "./upload-quota.server";
 import { clampStep, isSkippedStep, navigate, STEP_FILE_TYPE, type WizardAction } from "./navigation";
 import { forgetCurrentOrderHeader, readBrowserOrderIds, readCurrentOrderId, rememberOrderHeaders } from "./order-cookies.server";
-import { checkContacts, checkDelivery, type FieldErrors, readChoice, readContacts, readDelivery, readText } from "./validation";
+import { checkContacts, checkDelivery, type FieldErrors, fieldProblem, isStorable, type LimitedField, readChoice, readContacts, readDelivery, readText } from "./validation";
 import {
   addPatient,
   appendFiles,
@@ -213,14 +214,19 @@ interface ActionFailure {
 
 const fail = (failure: ActionFailure, status = 400) => data(failure, { status });
 
+/** The typed texts that may be stored ("" as null); one with control characters or too long keeps the stored value. */
+function storable<K extends LimitedField>(values: Record<K, string>): Partial<Record<K, string | null>> {
+  return Object.fromEntries(Object.entries<string>(values).filter(([name, value]) => isStorable(name as K, value)).map(([name, value]) => [name, value || null])) as Partial<Record<K, string | null>>;
+}
+
 /** Saves what the current step's form carries (also on "back", so nothing typed is lost). */
 async function saveStepFields(db: DB, order: Order, patient: Patient | null, step: number, form: FormData, market: Market) {
   if (step === 2) {
     const contacts = readContacts(form);
-    await updateDraft(db, order.id, { email: contacts.email || null, phone: contacts.phone || null });
+    await updateDraft(db, order.id, storable({ email: contacts.email, phone: contacts.phone }));
   } else if (step === 3) {
     const delivery = readDelivery(form);
-    await updateDraft(db, order.id, { full_name: delivery.full_name || null, address: delivery.address || null, delivery_comment: delivery.delivery_comment || null });
+    await updateDraft(db, order.id, storable({ full_name: delivery.full_name, address: delivery.address, delivery_comment: delivery.delivery_comment }));
   } else if (patient && step === 6) {
     const matrixType = MARKET_TRAITS[market].softMatrix ? readChoice(form, "matrix_type", ["soft", "hard"] as const) : "hard";
     if (matrixType) await updatePatient(db, order.id, patient.id, { matrix_type: matrixType });
@@ -229,7 +235,7 @@ async function saveStepFields(db: DB, order: Order, patient: Patient | null, ste
     if (material) await updatePatient(db, order.id, patient.id, { material_type: material });
   } else if (patient && step === 9) {
     const cut = readChoice(form, "cut_type", ["wavy", "straight"] as const);
-    await updatePatient(db, order.id, patient.id, { ...(cut ? { cut_type: cut } : {}), additional_comments: readText(form, "additional_comments") || null });
+    await updatePatient(db, order.id, patient.id, { ...(cut ? { cut_type: cut } : {}), ...storable({ additional_comments: readText(form, "additional_comments") }) });
   }
 }
 
@@ -248,6 +254,8 @@ async function checkStep(step: number, order: Order, patient: Patient | null, pa
     if (step === 7 && !skips.skipAligners && filesOf(patient, "aligners").length === 0) errors.files = "wizard.errors.alignerFilesRequired";
     if (step === 8 && !readChoice(form, "material_type", ["single_layer", "three_layer"] as const) && !patient.material_type) errors.material_type = "wizard.errors.materialRequired";
     if (step === 9 && !readChoice(form, "cut_type", ["wavy", "straight"] as const) && !patient.cut_type) errors.cut_type = "wizard.errors.cutRequired";
+    const commentProblem = step === 9 ? fieldProblem("additional_comments", readText(form, "additional_comments")) : null;
+    if (commentProblem) errors.additional_comments = commentProblem;
     if (step === 10 && !skips.skipRetainers && filesOf(patient, "retainer").length === 0) errors.files = "wizard.errors.retainerFilesRequired";
   }
   void order;
@@ -317,7 +325,14 @@ export async function handleWizardAction(request: Request, context: unknown) {
       const allowed = await rateLimitUploadBytes(db, request, context);
       if (!allowed) return redirectWithToast("/order", { type: "error", title: "wizard.upload.errorTitle", description: "wizard.upload.rateLimited" });
     }
-    form = await parseMultipartFormData(request, upload.handler);
+    try {
+      form = await parseMultipartFormData(request, upload.handler);
+    } catch (error) {
+      // A body without its boundary or cut off midway: nothing of it is kept.
+      await upload.discardStored();
+      if (request.signal.aborted) throw error;
+      throw await badRequest(request);
+    }
     uploads = upload.results();
     if (order && patient && fileType) {
       const stored = uploads.filter((result): result is Extract<UploadResult, { ok: true }> => result.ok);
@@ -330,7 +345,7 @@ export async function handleWizardAction(request: Request, context: unknown) {
       }
     }
   } else {
-    form = await request.formData();
+    form = await readFormData(request);
   }
 
   const intent = String(form.get("intent") ?? "");
@@ -387,6 +402,8 @@ export async function handleWizardAction(request: Request, context: unknown) {
     if (intent === "add_patient") {
       const name = readText(form, "patient_name");
       if (!name) return fail({ errors: { patient_name: "wizard.errors.patientNameRequired" } });
+      const nameProblem = fieldProblem("patient_name", name);
+      if (nameProblem) return fail({ errors: { patient_name: nameProblem }, values: { patient_name: name } });
       const added = await addPatient(db, order, name);
       await setWizardStep(db, order.id, 4);
       return redirectWithToast("/order", { type: "success", title: "wizard.toasts.patientAddedTitle", description: "wizard.toasts.patientAdded", values: { name: added.patient_name } });

@@ -26,3 +26,15 @@ describe("step 3 delivery checks", () => {
     expect(checkDelivery({ ...filled, consent: false }, false)).toEqual({});
   });
 });
+
+describe("typed texts the wizard keeps", () => {
+  it("refuses control characters and overlong values with their own messages", () => {
+    expect(checkContacts({ email: "doc\u0000tor@clinic.ru", phone: "+7 900\u0007" })).toEqual({ email: "wizard.errors.emailInvalid", phone: "errors.fields.badCharacters" });
+    expect(isEmail(`${"a".repeat(250)}@clinic.ru`)).toBe(false);
+    const filled = { full_name: "Иванова А.", address: "Москва", delivery_comment: "", consent: true };
+    expect(checkDelivery({ ...filled, full_name: "А".repeat(201), address: "Москва\u202E" }, false)).toEqual({
+      full_name: "errors.fields.tooLong",
+      address: "errors.fields.badCharacters",
+    });
+  });
+});

@@ -2,10 +2,30 @@
  * The wizard's field checks (customer-side §5). Pure and shared: the server decides; the browser
  * may use the same rules only to disable a button early. Errors are translation keys.
  */
+import { textProblem } from "~/modules/validation/text";
+
 export type FieldErrors = Record<string, string>;
 
+/** Longest texts a field keeps (an e-mail address is at most 254 characters, RFC 5321). */
+export const FIELD_MAX = {
+  email: 254,
+  phone: 50,
+  full_name: 200,
+  address: 500,
+  delivery_comment: 1000,
+  patient_name: 200,
+  additional_comments: 2000,
+} as const;
+export type LimitedField = keyof typeof FIELD_MAX;
+
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-export const isEmail = (value: string) => EMAIL.test(value.trim());
+export const isEmail = (value: string) => textProblem(value.trim(), FIELD_MAX.email) === null && EMAIL.test(value.trim());
+
+/** The error of a typed text field (control characters, too long), or null. */
+export const fieldProblem = (name: LimitedField, value: string) => textProblem(value, FIELD_MAX[name]);
+
+/** Whether a value may be saved in the draft as typed (also on "back"). */
+export const isStorable = (name: LimitedField, value: string) => fieldProblem(name, value) === null;
 
 const text = (form: FormData, name: string) => String(form.get(name) ?? "").trim();
 
@@ -19,6 +39,8 @@ export function checkContacts(values: ContactValues): FieldErrors {
   if (!values.email) errors.email = "wizard.errors.emailRequired";
   if (!values.phone) errors.phone = "wizard.errors.phoneRequired";
   if (values.email && !isEmail(values.email)) errors.email = "wizard.errors.emailInvalid";
+  const phoneProblem = values.phone ? fieldProblem("phone", values.phone) : null;
+  if (phoneProblem) errors.phone = phoneProblem;
   return errors;
 }
 
@@ -34,6 +56,10 @@ export function checkDelivery(values: DeliveryValues, consentRequired: boolean):
   if (!values.address) errors.address = "wizard.errors.addressRequired";
   if (!values.full_name) errors.full_name = "wizard.errors.fullNameRequired";
   if (consentRequired && !values.consent) errors.consent = "wizard.errors.consentRequired";
+  for (const name of ["full_name", "address", "delivery_comment"] as const) {
+    const problem = values[name] ? fieldProblem(name, values[name]) : null;
+    if (problem) errors[name] = problem;
+  }
   return errors;
 }
 
