@@ -304,7 +304,7 @@ describe("bad input over HTTP", () => {
     { name: "missing password", send: post("/backoffice/login", {}), status: 401, message: "Неверный пароль. Пожалуйста, попробуйте еще раз." },
     { name: "SQL as password", send: post("/backoffice/login", { password: SQLI }), status: 401, message: "Неверный пароль" },
     { name: "NUL in password", send: post("/backoffice/login", { password: `${SECRETS.BACKOFFICE_PASSWORD}\u0000` }), status: 401, message: "Неверный пароль" },
-    { name: "10 000-character password, English", as: () => browsers.anonymousEn, send: post("/backoffice/login", { password: LONG }), status: 401, message: "Wrong password" },
+    { name: "10 000-character password, English", as: () => browsers.anonymousEn, send: post("/backoffice/login", { password: LONG }), status: 401, message: "Incorrect password. Please try again." },
     { name: "JSON instead of a form", send: json("/backoffice/login", { password: SECRETS.BACKOFFICE_PASSWORD }), status: 400, message: "Некорректный запрос" },
   ]);
 
@@ -443,7 +443,7 @@ describe("bad input over HTTP", () => {
   add("POST /packer (gate)", [
     { name: "missing password", send: post("/packer", {}), status: 401, message: "Неверный пароль" },
     { name: "SQL as password", send: post("/packer", { password: SQLI }), status: 401, message: "Неверный пароль" },
-    { name: "NUL in password, English", as: () => browsers.anonymousEn, send: post("/packer", { password: "\u0000" }), status: 401, message: "Wrong password" },
+    { name: "NUL in password, English", as: () => browsers.anonymousEn, send: post("/packer", { password: "\u0000" }), status: 401, message: "Incorrect password" },
     { name: "JSON instead of a form", send: json("/packer", { password: SECRETS.PACKER_PASSWORD }), status: 400, message: "Некорректный запрос" },
   ]);
 
