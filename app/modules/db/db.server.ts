@@ -20,6 +20,12 @@ export async function openDatabase(target: AppConfig["database"], options: { poo
     });
     // An idle connection dropped by the server must not crash the process; the pool replaces it.
     pool.on("error", (error) => console.error("database connection lost:", error.message));
+    // Nor one that drops while checked out (PostgreSQL restarting, the network gone mid-query): its
+    // query fails with the error, but the client also emits it, and an 'error' event nobody listens
+    // to ends the process. The pool discards the broken client when it is released.
+    pool.on("connect", (client) => {
+      client.on("error", (error) => console.error("database connection lost while in use:", error.message));
+    });
     return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   }
   const [{ PGlite }, { PGliteDialect }] = await Promise.all([import("@electric-sql/pglite"), import("kysely-pglite-dialect")]);
