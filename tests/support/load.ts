@@ -49,6 +49,10 @@ export interface RequestRecord {
   kind: string;
   status: number;
   ms: number;
+  /** When it was sent (performance.now()). */
+  at: number;
+  /** The answer was an HTML page (the app's own page, error pages included). */
+  html: boolean;
 }
 
 export interface LoadOptions {
@@ -116,9 +120,22 @@ function randomModel(): { content: Buffer; triangles: number } {
 // ---------------------------------------------------------------------------------------------
 // One virtual clinic: a browser without JavaScript.
 
+const pick = <T>(items: readonly T[]): T => items[Math.floor(Math.random() * items.length)]!;
+
 export class StepError extends Error {}
 
-const pick = <T>(items: readonly T[]): T => items[Math.floor(Math.random() * items.length)]!;
+/** A patient with random choices, no files yet. */
+export function newPatient(label: string): SubmittedPatient {
+  return {
+    name: `Пациент ${label} ${pick(["Иванова", "Smith", "Петров"])}`,
+    matrixType: pick(["soft", "hard"] as const),
+    material: pick(["single_layer", "three_layer"] as const),
+    cut: pick(["wavy", "straight"] as const),
+    comment: pick(["", "Без аттачментов", "Extra care"]),
+    skipRetainers: Math.random() < 0.5,
+    files: [],
+  };
+}
 
 export class Clinic {
   private cookies = new Map<string, string>();
@@ -166,6 +183,7 @@ export class Clinic {
     const url = pathname.startsWith("http") ? pathname : `${this.options.appUrl}${pathname}`;
     const started = performance.now();
     let status = 0;
+    let html = false;
     try {
       const response = await fetch(url, {
         method,
@@ -182,12 +200,13 @@ export class Clinic {
       status = response.status;
       this.storeCookies(response);
       const text = await response.text();
+      html = /^\s*<!DOCTYPE html>/i.test(text);
       return { status, location: response.headers.get("Location"), text };
     } catch (error) {
       status = 0;
       throw new StepError(`${kind}: ${(error as Error).message}`);
     } finally {
-      this.requests.push({ kind, status, ms: performance.now() - started });
+      this.requests.push({ kind, status, ms: performance.now() - started, at: started, html });
     }
   }
 
@@ -206,24 +225,18 @@ export class Clinic {
   }
 
   async upload(kind: string, type: FileType, expectStep: number, patient: SubmittedPatient): Promise<void> {
-    const count = 1 + Math.floor(Math.random() * 2);
     const form = new FormData();
     form.append("intent", "next");
-    const files: SubmittedFile[] = [];
-    for (let i = 0; i < count; i++) {
-      const { content, triangles } = randomModel();
-      const name = `${type === "matrix" ? "Матрица" : type === "aligners" ? "Шаг" : "Ретейнер"} ${i + 1} верх.stl`;
-      form.append("files", new Blob([new Uint8Array(content)], { type: "model/stl" }), name);
-      files.push({ type, name, size: content.length, md5: md5(content), triangles });
-    }
+    const files = uploadForm(form, type, Array.from({ length: 1 + Math.floor(Math.random() * 2) }, randomModel));
     // Recorded before sending: a file the server lost must show up as missing.
     patient.files.push(...files);
     const page = await this.post(kind, form, expectStep);
     if (!page.includes(files[0]!.name)) throw new StepError(`${kind}: the uploaded file is not listed`);
   }
 
-  /** Walks one order from step 1 to a paid sandbox payment (or only to the summary). */
-  async order(record: SubmittedOrder, until: "summary" | "paid" = "paid"): Promise<void> {
+
+  /** Steps 1–3: creates the draft (its id is recorded at once) and saves contacts and delivery. */
+  async startOrder(record: SubmittedOrder): Promise<void> {
     this.cookies.delete("current_order");
     const start = await this.send("start", "/order");
     if (start.status !== 200) throw new StepError(`start: status ${start.status}`);
@@ -235,21 +248,23 @@ export class Clinic {
     if (created.status !== 200 || !created.text.includes("Шаг 2 из 11")) throw new StepError(`create:page: status ${created.status}`);
     await this.post("contacts", { intent: "next", email: record.email, phone: record.phone }, 3);
     await this.post("delivery", { intent: "next", full_name: record.fullName, address: record.address, delivery_comment: "", consent: "on" }, 4);
+  }
+
+  /** Step 4: adds a patient (recorded first) and goes on to its matrix upload, step 5. */
+  async addPatient(record: SubmittedOrder, patient: SubmittedPatient): Promise<void> {
+    record.patients.push(patient);
+    await this.post("add_patient", { intent: "add_patient", patient_name: patient.name }, 4);
+    await this.post("patient_next", { intent: "next" }, 5);
+  }
+
+  /** Walks one order from step 1 to a paid sandbox payment (or only to the summary). */
+  async order(record: SubmittedOrder, until: "summary" | "paid" = "paid"): Promise<void> {
+    await this.startOrder(record);
     const patients = 1 + Math.floor(Math.random() * 2);
     for (let p = 0; p < patients; p++) {
       if (p > 0) await this.post("back_to_patient", { intent: "back_to_patient" }, 4);
-      const patient: SubmittedPatient = {
-        name: `Пациент ${this.index}-${p + 1} ${pick(["Иванова", "Smith", "Петров"])}`,
-        matrixType: pick(["soft", "hard"] as const),
-        material: pick(["single_layer", "three_layer"] as const),
-        cut: pick(["wavy", "straight"] as const),
-        comment: pick(["", "Без аттачментов", "Extra care"]),
-        skipRetainers: Math.random() < 0.5,
-        files: [],
-      };
-      record.patients.push(patient);
-      await this.post("add_patient", { intent: "add_patient", patient_name: patient.name }, 4);
-      await this.post("patient_next", { intent: "next" }, 5);
+      const patient = newPatient(`${this.index}-${p + 1}`);
+      await this.addPatient(record, patient);
       await this.upload("upload_matrix", "matrix", 6, patient);
       await this.post("matrix_type", { intent: "next", matrix_type: patient.matrixType }, 7);
       await this.upload("upload_aligners", "aligners", 8, patient);
@@ -272,6 +287,17 @@ export class Clinic {
     record.orderId ??= new URL(paid.location, this.options.appUrl).searchParams.get("orderId");
     record.paid = true;
   }
+}
+
+/** Appends models to a wizard upload form as the file input sends them; returns what was submitted. */
+export function uploadForm(form: FormData, type: FileType, models: Array<{ content: Buffer; triangles: number }>): SubmittedFile[] {
+  const files: SubmittedFile[] = [];
+  models.forEach(({ content, triangles }, i) => {
+    const name = `${type === "matrix" ? "Матрица" : type === "aligners" ? "Шаг" : "Ретейнер"} ${i + 1} верх.stl`;
+    form.append("files", new Blob([new Uint8Array(content)], { type: "model/stl" }), name);
+    files.push({ type, name, size: content.length, md5: md5(content), triangles });
+  });
+  return files;
 }
 
 /** What a clinic is about to submit for its next order (filled in as it walks). */
@@ -309,6 +335,8 @@ export async function runLoad(options: LoadOptions): Promise<LoadRun> {
       } catch (error) {
         record.aborted = (error as Error).message;
         options.log?.(`clinic ${index}: order ${record.orderId ?? "?"} stopped: ${record.aborted}`);
+        // A doctor who met an error page tries again a little later with a new order.
+        await new Promise((resolve) => setTimeout(resolve, 500));
       }
     }
   };
