@@ -42,6 +42,8 @@ describe("faults under load", () => {
       S3_ACCESS_KEY_ID: s3.accessKeyId,
       S3_SECRET_ACCESS_KEY: s3.secretAccessKey,
       S3_REGION: s3.region,
+      // A lost network to S3 fails an upload after 2 s without a byte moving (15 s by default).
+      S3_TIMEOUT_MS: "2000",
       ...SECRETS,
     });
   });
@@ -138,6 +140,41 @@ describe("faults under load", () => {
     expect(requests.filter((request) => request.status >= 500 || request.status === 0)).toEqual([]);
     const files = (await t.db.selectFrom("orders_patients").select("matrix_files_info").where("order_id", "=", record.orderId!).executeTakeFirstOrThrow()).matrix_files_info as unknown as unknown[];
     expect(files).toHaveLength(patient.files.length);
+  });
+
+  it("(b) the network to S3 lost mid-upload: the upload fails with the same clear error instead of hanging", { timeout: 90_000 }, async () => {
+    const clinic = new Clinic(951, { appUrl: app.url, clinics: 1, durationMs: 0 }, []);
+    const record = newOrderRecord(951, 0);
+    await clinic.startOrder(record);
+    await clinic.addPatient(record, newPatient("951-1"));
+
+    s3Proxy.setLimits({ bytesPerSecond: 4 * 1024 * 1024 });
+    const before = s3Proxy.stats().upstreamBytes;
+    const form = new FormData();
+    form.append("intent", "next");
+    uploadForm(form, "matrix", [{ content: binaryStl(Math.floor((24 * 1024 * 1024) / 50)), triangles: Math.floor((24 * 1024 * 1024) / 50) }]);
+    const sending = clinic.send("upload_matrix", "/order", { body: form });
+    await waitFor(async () => s3Proxy.stats().upstreamBytes - before > 3 * 1024 * 1024, 30_000, "the upload to reach S3");
+    // Nothing gets through any more, and nothing is refused either: packets are simply lost.
+    s3Proxy.setLimits({ latencyMs: 10 * 60_000 });
+    s3Proxy.setDown("blackhole");
+    const cut = performance.now();
+    const answer = await sending;
+    const answeredMs = performance.now() - cut;
+    s3Proxy.cutAll();
+    s3Proxy.setLimits({});
+    s3Proxy.setDown(false);
+
+    expect(answeredMs).toBeLessThan(30_000);
+    expect(answer.status).toBe(302);
+    const page = pageText((await clinic.send("upload_matrix:page", answer.location!)).text);
+    expect(page).toContain("Не удалось загрузить файл: Матрица 1 верх.stl. Ошибка: не удалось сохранить файл, попробуйте ещё раз");
+    const row = await t.db.selectFrom("orders_patients").selectAll().where("order_id", "=", record.orderId!).executeTakeFirstOrThrow();
+    expect(row.matrix_files_info).toEqual([]);
+    expect(await t.db.selectFrom("ftp_uploads_queue").select("id").where("order_id", "=", record.orderId!).execute()).toEqual([]);
+    const storage = createStorage({ storage: s3.storage, buckets: { orders: "orders", logos: "logos" } });
+    expect(await storage.list("orders", `order_${record.orderId}/`)).toEqual([]);
+    console.log(`upload answered ${Math.round(answeredMs)} ms after the network to S3 was lost`);
   });
 
   it("(c) the SFTP server stopped during queue processing: jobs fail, retry and complete after it returns, nothing twice on the server", { timeout: 90_000 }, async () => {
