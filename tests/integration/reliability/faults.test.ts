@@ -97,6 +97,23 @@ describe("faults under load", () => {
     expect(await checkIntegrity(run, { db: t.db, s3 }, { allowStopped: true })).toEqual([]);
   });
 
+  it("(a) PostgreSQL stopped (connections refused): the 503 page at once, and the next request works once it is back", { timeout: 30_000 }, async () => {
+    const clinic = new Clinic(902, { appUrl: app.url, clinics: 1, durationMs: 0, requestTimeoutMs: 20_000 }, []);
+    pgProxy.setDown("refuse");
+    pgProxy.cutAll();
+    const started = performance.now();
+    const during = await clinic.send("probe", "/order", { body: new URLSearchParams({ intent: "next" }) });
+    const ms = performance.now() - started;
+    pgProxy.setDown(false);
+    expect(during.status).toBe(503);
+    expect(pageText(during.text)).toContain("Сервис временно недоступен");
+    expect(ms).toBeLessThan(5_000);
+    expect(clinic.currentOrderId()).toBeNull();
+    const record = newOrderRecord(902, 0);
+    await clinic.startOrder(record);
+    expect(record.orderId).toBeTruthy();
+  });
+
   it("(b) the S3 server stopped mid-upload: a clear error, no file row, no queue entry, no object; uploads work again after", { timeout: 60_000 }, async () => {
     const requests: RequestRecord[] = [];
     const clinic = new Clinic(950, { appUrl: app.url, clinics: 1, durationMs: 0 }, requests);
