@@ -6,6 +6,7 @@ import { broadcastDevReady, installGlobals } from "@remix-run/node";
 import { createRequestHandler } from "@remix-run/express";
 import compression from "compression";
 import express, { type NextFunction, type Request, type Response } from "express";
+import { isDatabaseUnavailable } from "./app/modules/db/unavailable";
 import { isCrossSiteRefused } from "./app/modules/security/same-origin";
 
 /**
@@ -20,7 +21,32 @@ const BUILD_PATH = path.resolve("build/index.js");
 
 async function importBuild(): Promise<ServerBuild> {
   const stamp = fs.statSync(BUILD_PATH).mtimeMs;
-  return import(`${pathToFileURL(BUILD_PATH).href}?t=${stamp}`);
+  return withOutagePage(await import(`${pathToFileURL(BUILD_PATH).href}?t=${stamp}`));
+}
+
+type DataFunction = (...args: never[]) => unknown;
+
+/**
+ * While the database cannot be reached, every loader and action answers 503 with a "try again in a
+ * moment" page (the route's error boundary, Retry-After set) instead of the generic 500 page.
+ */
+function withOutagePage(build: ServerBuild): ServerBuild {
+  const wrap = <F extends DataFunction | undefined>(run: F): F => {
+    if (!run) return run;
+    return (async (...args: never[]) => {
+      try {
+        return await run(...args);
+      } catch (error) {
+        if (!isDatabaseUnavailable(error)) throw error;
+        console.error("database unavailable:", (error as Error).message);
+        throw new Response("Service Unavailable", { status: 503, statusText: "Service Unavailable", headers: { "Retry-After": "30" } });
+      }
+    }) as F;
+  };
+  const routes = Object.fromEntries(
+    Object.entries(build.routes).map(([id, route]) => [id, { ...route, module: { ...route.module, loader: wrap(route.module.loader), action: wrap(route.module.action) } }]),
+  ) as ServerBuild["routes"];
+  return { ...build, routes };
 }
 
 export interface ServerOptions {

@@ -7,7 +7,7 @@ export function GeneralErrorBoundary() {
   const { t } = useTranslation();
   const status = isRouteErrorResponse(error) ? error.status : 500;
   if (status === 404) return <NotFound />;
-  const key = status === 403 ? "forbidden" : status === 400 ? "badRequest" : status === 429 ? "tooMany" : "unexpected";
+  const key = status === 403 ? "forbidden" : status === 400 ? "badRequest" : status === 429 ? "tooMany" : status === 503 ? "unavailable" : "unexpected";
   if (!isRouteErrorResponse(error)) console.error(error);
   return (
     <section className="container error-page">

@@ -45,6 +45,12 @@ export interface TcpProxy {
   setLimits(limits: ProxyLimits): void;
   /** Resets every open connection now. New connections are still accepted. */
   cutAll(): void;
+  /**
+   * Takes the target "down" for new connections: "refuse" resets each one at once (a stopped
+   * server), "blackhole" accepts it and never answers (a lost network); false forwards again.
+   * Open connections are not touched (call cutAll() as well for a full outage).
+   */
+  setDown(mode: "refuse" | "blackhole" | false): void;
   stats(): TcpProxyStats;
   stop(): Promise<void>;
 }
@@ -107,6 +113,8 @@ export async function startTcpProxy(options: TcpProxyOptions): Promise<TcpProxy>
   const links: Record<Direction, Link> = { upstream: new Link(), downstream: new Link() };
   const counters = { connections: 0, upstreamBytes: 0, downstreamBytes: 0, cuts: 0 };
   const open = new Set<Connection>();
+  let down: "refuse" | "blackhole" | false = false;
+  const blackholed = new Set<net.Socket>();
 
   /** Forwards one direction of one connection through latency, throttle and cut limit. */
   function forward(connection: Connection, from: net.Socket, to: net.Socket, direction: Direction): void {
@@ -181,6 +189,18 @@ export async function startTcpProxy(options: TcpProxyOptions): Promise<TcpProxy>
 
   const server = net.createServer({ allowHalfOpen: true }, (client) => {
     counters.connections++;
+    if (down === "refuse") {
+      client.on("error", () => {});
+      client.resetAndDestroy();
+      return;
+    }
+    if (down === "blackhole") {
+      client.on("error", () => {});
+      client.resume(); // read and drop
+      blackholed.add(client);
+      client.on("close", () => blackholed.delete(client));
+      return;
+    }
     const target = net.connect({ host: options.target.host, port: options.target.port, allowHalfOpen: true });
     const connection = new Connection(client, target, () => counters.cuts++);
     open.add(connection);
@@ -225,12 +245,17 @@ export async function startTcpProxy(options: TcpProxyOptions): Promise<TcpProxy>
     cutAll() {
       for (const connection of open) connection.cut();
     },
+    setDown(mode) {
+      down = mode;
+      if (!mode) for (const socket of blackholed) socket.destroy();
+    },
     stats() {
       return { ...counters, active: open.size };
     },
     async stop() {
       const closing = new Promise<void>((resolve) => server.close(() => resolve()));
       for (const connection of open) connection.destroy();
+      for (const socket of blackholed) socket.destroy();
       await closing;
     },
   };

@@ -35,6 +35,8 @@ export const envSchema = z.object({
   S3_BUCKET_ORDERS: z.string().default("orders"),
   S3_BUCKET_LOGOS: z.string().default("logos"),
   S3_FORCE_PATH_STYLE: z.enum(["true", "false"]).default("true"),
+  // How long an S3 request may go without a byte moving before it fails (storage/s3-storage.server.ts).
+  S3_TIMEOUT_MS: positiveInt(15_000),
 
   SFTP_URL: optional,
   SFTP_PRIVATE_KEY_PATH: optional,
@@ -129,6 +131,8 @@ export interface AppConfig {
         accessKeyId: string;
         secretAccessKey: string;
         forcePathStyle: boolean;
+        /** Idle limit of one S3 request (S3_TIMEOUT_MS). */
+        timeoutMs?: number;
       };
   buckets: { orders: string; logos: string };
   fileServer: { kind: "folder"; dir: string; root: string } | { kind: "sftp"; url: string; privateKeyPath: string | undefined; root: string };
@@ -266,6 +270,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
           accessKeyId: env.S3_ACCESS_KEY_ID!,
           secretAccessKey: env.S3_SECRET_ACCESS_KEY!,
           forcePathStyle: env.S3_FORCE_PATH_STYLE === "true",
+          timeoutMs: env.S3_TIMEOUT_MS,
         }
       : { kind: "folder", dir: path.join(dataDir, "storage") },
     buckets: { orders: env.S3_BUCKET_ORDERS, logos: env.S3_BUCKET_LOGOS },

@@ -6,6 +6,19 @@ import { type AppConfig, getConfig } from "~/modules/config/config.server";
 export type DB = Kysely<Database>;
 
 const INT8_OID = 20;
+/** How long a new connection may take before the request gets the 503 page (db/unavailable.ts). */
+const CONNECT_TIMEOUT_MS = 5_000;
+
+/**
+ * A connection attempt to an unreachable server (lost network, host down) fails after
+ * CONNECT_TIMEOUT_MS instead of hanging the request. Set on the client, not on the pool, whose
+ * option of the same name would also fail requests merely waiting for a free connection under load.
+ */
+class TimedConnectClient extends pg.Client {
+  constructor(config?: string | pg.ClientConfig) {
+    super(typeof config === "string" ? { connectionString: config, connectionTimeoutMillis: CONNECT_TIMEOUT_MS } : { ...config, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
+  }
+}
 
 /** Opens a database: PostgreSQL when a URL is given, otherwise embedded PGlite in a folder. */
 export async function openDatabase(target: AppConfig["database"], options: { poolSize?: number } = {}): Promise<DB> {
@@ -13,6 +26,7 @@ export async function openDatabase(target: AppConfig["database"], options: { poo
     const pool = new pg.Pool({
       connectionString: target.url,
       max: options.poolSize ?? 10,
+      Client: TimedConnectClient,
       types: {
         getTypeParser: ((oid: number, format?: "text" | "binary") =>
           oid === INT8_OID ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format as "text")) as typeof pg.types.getTypeParser,
@@ -20,6 +34,12 @@ export async function openDatabase(target: AppConfig["database"], options: { poo
     });
     // An idle connection dropped by the server must not crash the process; the pool replaces it.
     pool.on("error", (error) => console.error("database connection lost:", error.message));
+    // Nor one that drops while checked out (PostgreSQL restarting, the network gone mid-query): its
+    // query fails with the error, but the client also emits it, and an 'error' event nobody listens
+    // to ends the process. The pool discards the broken client when it is released.
+    pool.on("connect", (client) => {
+      client.on("error", (error) => console.error("database connection lost while in use:", error.message));
+    });
     return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   }
   const [{ PGlite }, { PGliteDialect }] = await Promise.all([import("@electric-sql/pglite"), import("kysely-pglite-dialect")]);

@@ -126,8 +126,8 @@ interface TransferContext {
 }
 
 /**
- * An entry whose previous attempt was interrupted: its worker may have died after the rename (the
- * file is there, complete) or before it (a hidden temporary file is left). Returns true when the
+ * An entry whose previous attempt was interrupted or failed: its worker (or the connection) may have
+ * died after the rename (the file is there, complete) or before it (a hidden temporary file is left). Returns true when the
  * file is already delivered; removes stale temporary files otherwise.
  */
 async function tidyInterrupted(session: FileServerSession, dir: string, name: string, size: number): Promise<boolean> {
@@ -163,7 +163,9 @@ export async function transferEntry(session: FileServerSession, storage: FileSto
       ensured.catch(() => context.ensuredDirs.delete(dir));
     }
     await ensured;
-    if (entry.previous_status === "uploading" && (await tidyInterrupted(session, dir, name, object.size))) return 0;
+    // A previous attempt that died (worker gone) or failed (connection lost mid-file: its temporary
+    // file could not be removed, or the rename went through but the answer was lost) is tidied first.
+    if (entry.previous_status !== "pending" && (await tidyInterrupted(session, dir, name, object.size))) return 0;
     await session.upload(source, remotePath, { signal: context.signal });
     return object.size;
   } finally {

@@ -20,6 +20,8 @@ export interface NewOrderInput {
   address?: string | null;
   /** Lets tests and the seed create orders in the past. */
   createdAt?: Date;
+  /** The wizard step the new draft opens at (the wizard's step 1 "next" creates it on step 2). */
+  wizardStep?: number;
 }
 
 export class OrderCodeExhaustedError extends Error {
@@ -60,6 +62,7 @@ export async function createOrder(db: DB, input: NewOrderInput, actor: Actor): P
           full_name: input.fullName ?? null,
           phone: input.phone ?? null,
           address: input.address ?? null,
+          ...(input.wizardStep !== undefined ? { wizard_step: input.wizardStep } : {}),
           ...(input.createdAt ? { created_at: input.createdAt, updated_at: input.createdAt } : {}),
         })
         .returningAll()

@@ -24,6 +24,12 @@ type S3StorageConfig = Extract<AppConfig["storage"], { kind: "s3" }>;
 const PART_SIZE = 5 * 1024 * 1024;
 const QUEUE_SIZE = 2;
 const DELETE_BATCH = 100;
+// An S3 server that stopped answering (lost network, wedged host) must fail the request — the
+// upload then reports a storage error — instead of hanging it: at most this long to connect, and
+// S3_TIMEOUT_MS (default 15 s) without a byte moving on an open request. Parts are sent whole from
+// memory, so a slow browser never leaves an S3 request idle.
+const CONNECT_TIMEOUT_MS = 5_000;
+const DEFAULT_IDLE_TIMEOUT_MS = 15_000;
 
 function isNotFound(error: unknown): boolean {
   if (!(error instanceof S3ServiceException)) return false;
@@ -40,6 +46,7 @@ export function createS3Client(config: S3StorageConfig): S3Client {
     // S3-compatible servers (s3rver among them) store as data. Only checksum where S3 demands it.
     requestChecksumCalculation: "WHEN_REQUIRED",
     responseChecksumValidation: "WHEN_REQUIRED",
+    requestHandler: { connectionTimeout: CONNECT_TIMEOUT_MS, socketTimeout: config.timeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS },
   });
 }
 

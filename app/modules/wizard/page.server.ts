@@ -364,10 +364,11 @@ export async function handleWizardAction(request: Request, context: unknown) {
         phone: prefill?.phone ?? null,
         fullName: prefill?.full_name ?? null,
         address: prefill?.address ?? null,
+        // In the same transaction: a failure after it cannot leave a draft this browser never learns of.
+        wizardStep: 2,
       },
       viewer.user ? { kind: "customer", label: viewer.user.email } : { kind: "customer", label: "anonymous browser" },
     );
-    await setWizardStep(db, created.id, 2);
     return redirect("/order", { headers: await rememberOrderHeaders(request, created.id, true) });
   }
 

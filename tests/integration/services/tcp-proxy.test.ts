@@ -129,6 +129,24 @@ describe("TCP proxy", () => {
     expect(again.data.length).toBe(4 * 1024 * 1024);
   });
 
+  it("takes the target down: refused at once, or accepted and never answered; then forwards again", async () => {
+    const payload = randomBytes(64 * 1024);
+    const { proxy, target } = await setUp(payload);
+    proxy.setDown("refuse");
+    const refused = await transfer(proxy.port);
+    expect(refused).toMatchObject({ failed: true, data: Buffer.alloc(0) });
+
+    proxy.setDown("blackhole");
+    let answered = false;
+    const lost = transfer(proxy.port, randomBytes(1024)).then((result) => ((answered = true), result));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(answered).toBe(false);
+    expect(target.received).toEqual([]); // nothing reached the target
+    proxy.setDown(false); // back up: the held connection is dropped, new ones go through
+    expect((await lost).data.length).toBe(0);
+    expect(sha256((await transfer(proxy.port)).data)).toBe(sha256(payload));
+  });
+
   it("throttles a transfer to roughly the given rate", async () => {
     const size = 400 * 1024;
     const rate = 800 * 1024; // so ≥ 0.5 s
