@@ -6,6 +6,7 @@ import {
   HeadObjectCommand,
   ListObjectsV2Command,
   S3Client,
+  type S3ClientConfig,
   S3ServiceException,
 } from "@aws-sdk/client-s3";
 import { Upload } from "@aws-sdk/lib-storage";
@@ -36,8 +37,9 @@ function isNotFound(error: unknown): boolean {
   return error.name === "NoSuchKey" || error.name === "NotFound" || error.name === "NoSuchBucket" || error.$metadata.httpStatusCode === 404;
 }
 
-export function createS3Client(config: S3StorageConfig): S3Client {
-  return new S3Client({
+/** The client settings every S3 client of the app shares (storage and the resumable-upload store). */
+export function s3ClientOptions(config: S3StorageConfig) {
+  return {
     endpoint: config.endpoint,
     region: config.region,
     credentials: { accessKeyId: config.accessKeyId, secretAccessKey: config.secretAccessKey },
@@ -47,7 +49,11 @@ export function createS3Client(config: S3StorageConfig): S3Client {
     requestChecksumCalculation: "WHEN_REQUIRED",
     responseChecksumValidation: "WHEN_REQUIRED",
     requestHandler: { connectionTimeout: CONNECT_TIMEOUT_MS, socketTimeout: config.timeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS },
-  });
+  } satisfies S3ClientConfig;
+}
+
+export function createS3Client(config: S3StorageConfig): S3Client {
+  return new S3Client(s3ClientOptions(config));
 }
 
 export function createS3Storage(config: S3StorageConfig, buckets: AppConfig["buckets"], client = createS3Client(config)): FileStorage {

@@ -11,6 +11,7 @@ import { clientIp } from "~/modules/http/request.server";
 import { isUuid } from "~/modules/orders/orders.server";
 import { hitRateLimit } from "~/modules/security/rate-limit.server";
 import { type FileStorage, getStorage } from "~/modules/storage/storage.server";
+import { s3ClientOptions } from "~/modules/storage/s3-storage.server";
 import { ANONYMOUS_UPLOAD_MIB_PER_HOUR } from "~/modules/wizard/upload-quota.server";
 import { appendFiles, filesOf, listPatients, ORDER_BYTES_LIMIT, ORDER_FILE_LIMIT, OrderFrozenError, orderFileUsage, type RecordedFile, recordedUpload } from "~/modules/wizard/wizard.server";
 import { hasStlExtension, isFileType, storageKey, storedFileName } from "./file-names";
@@ -92,16 +93,8 @@ export function createDataStore(config: Pick<AppConfig, "storage" | "buckets">, 
     partSize: TUS_PART_BYTES,
     expirationPeriodInMilliseconds: expiryMs,
     useTags: false,
-    s3ClientConfig: {
-      bucket: config.buckets.orders,
-      endpoint: s3.endpoint,
-      region: s3.region,
-      credentials: { accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey },
-      forcePathStyle: s3.forcePathStyle,
-      // As for the storage client: some S3-compatible servers store aws-chunked framing as data.
-      requestChecksumCalculation: "WHEN_REQUIRED",
-      responseChecksumValidation: "WHEN_REQUIRED",
-    },
+    // The storage client's settings: checksums only where S3 demands them, connect and idle timeouts.
+    s3ClientConfig: { bucket: config.buckets.orders, ...s3ClientOptions(s3) },
   });
 }
 
