@@ -7,6 +7,7 @@
  *   node --import tsx bench/upload-s3.mts        (needs PostgreSQL, like the tests)
  */
 import fs from "node:fs";
+import os from "node:os";
 import { Readable } from "node:stream";
 import { S3Client } from "@aws-sdk/client-s3";
 import { Upload } from "@aws-sdk/lib-storage";
@@ -15,6 +16,7 @@ import { openDatabase } from "../app/modules/db/db.server";
 import { migrateToLatest } from "../db/migrator";
 import { browserFetch, startAppServer } from "../tests/support/app-server";
 import { startS3Server } from "../tests/support/s3-server";
+import { printResult } from "./lib/result";
 
 const FILE_BYTES = 100 * 1024 * 1024 - 16; // 84 + 50 × n, just under 100 MiB
 const TRIANGLES = (FILE_BYTES - 84) / 50;
@@ -114,6 +116,16 @@ try {
   console.table(rows.map(([path, throughput, time]) => ({ path, throughput, time })));
   console.log(`ratio app / direct: ${(directSeconds / appSeconds).toFixed(2)} (target ≥ 0.8)`);
   console.log(`app server RSS: ${(baseline / 1048576).toFixed(0)} MiB before, peak growth ${((peak - baseline) / 1048576).toFixed(1)} MiB (target ≤ 64 MiB)`);
+  const ratio = directSeconds / appSeconds;
+  const growth = (peak - baseline) / 1048576;
+  printResult({
+    bench: "upload-s3",
+    figures: [
+      { name: "100 MiB through the app / direct to S3", figure: `${ratio.toFixed(2)} (${(mib / appSeconds).toFixed(1)} vs ${(mib / directSeconds).toFixed(1)} MiB/s)`, value: ratio, target: "≥ 0.8", met: ratio >= 0.8 },
+      { name: "app RSS growth during the upload", figure: `${growth.toFixed(1)} MiB`, value: growth, target: "≤ 64 MiB", met: growth <= 64 },
+    ],
+    loadavg: os.loadavg(),
+  });
 } finally {
   await app.stop();
   await s3.stop();
