@@ -55,7 +55,7 @@ async function measure(base: string, label: string, pagePath: string, cookie = "
   if (chrome) row.lighthouse = await lighthouseMedian(chrome.port, `${base}${pagePath}`, { runs: RUNS, label, ...(cookie ? { headers: { Cookie: cookie } } : {}) });
   const lh = row.lighthouse;
   console.log(
-    `${label}: HTML ${kb(weight.html)} (${weight.htmlEncoding ?? "identity"}, ${kb(weight.htmlRaw)} raw), CSS ${kb(weight.css)} in ${weight.cssFiles.length}, JS ${kb(weight.js)} in ${weight.jsFiles.length}` +
+    `${label}: HTML ${kb(weight.html)} (${weight.htmlEncoding ?? "identity"}, ${kb(weight.htmlRaw)} raw, of which inline scripts ${kb(weight.inlineScriptRaw)}), CSS ${kb(weight.css)} in ${weight.cssFiles.length}, JS ${kb(weight.js)} in ${weight.jsFiles.length}` +
       (lh ? `; Lighthouse performance ${lh.performance} (runs ${lh.performanceRuns}), LCP ${lh.lcp} ms, TBT ${lh.tbt} ms, CLS ${lh.cls.toFixed(3)}, host benchmark ${lh.benchmarkIndex}` : ""),
   );
   if (lh?.hints.length) console.log(`  below 0.9: ${lh.hints.join("; ")}`);

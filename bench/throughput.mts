@@ -1,7 +1,7 @@
 /**
  * Server throughput of two pages beside a bare Remix route (issue "Proof under pressure", item 3).
  *
- *   npx remix build && node --import tsx bench/throughput.mts [--duration 10] [--connections 50] [--profile]
+ *   npx remix build && node --import tsx bench/throughput.mts [--duration 10] [--connections 50] [--profile] [--bare-routes 1]
  *
  * autocannon (in this process) with 50 connections for ~10 s on each of: the bare Remix route
  * (bench/lib/bare-remix.ts, remix-serve, NODE_ENV=production), `GET /order` for a draft at step 3
@@ -13,7 +13,9 @@
  *
  * Also printed, to say what limits a figure: each server's CPU time per request during its run
  * (from /proc), one request's latency on an idle server (median of 20), and with --profile a second
- * pass under a V8 profiler (`--cpu-prof`) with the server's self time by part of the stack and its busiest functions, while the load ran.
+ * pass under a V8 profiler (`--cpu-prof`) with the server's self time by part of the stack and its
+ * busiest functions, while the load ran. `--bare-routes N` gives the bare app N trivial routes
+ * instead of one, to measure what the route count alone costs Remix (the app has ~50).
  */
 import fs from "node:fs";
 import os from "node:os";
@@ -32,6 +34,7 @@ const { values } = parseArgs({
     duration: { type: "string", default: "10" },
     connections: { type: "string", default: "50" },
     profile: { type: "boolean", default: false },
+    "bare-routes": { type: "string", default: "1" },
   },
 });
 const DURATION = Number(values.duration);
@@ -39,6 +42,7 @@ const CONNECTIONS = Number(values.connections);
 const RATIO_TARGET = 0.5;
 const P99_TARGET_MS = 250;
 const CLOCK_TICKS = 100; // USER_HZ on Linux
+const BARE_ROUTES = Number(values["bare-routes"]);
 
 interface Target {
   label: string;
@@ -120,7 +124,7 @@ async function check(target: Target, expected: string) {
 
 async function startAll(nodeArgs: { app?: string[]; bare?: string[] } = {}) {
   const app = await startBenchApp(database.url, nodeArgs.app);
-  const bare = await startBareRemix(nodeArgs.bare);
+  const bare = await startBareRemix(nodeArgs.bare, BARE_ROUTES - 1);
   const draft = await walkWizard(app, async () => {}, 3);
   const client = await clientSessionCookie(database.db, app);
   const targets: Target[] = [
@@ -186,7 +190,7 @@ try {
 
 const bareRuns = runs.filter((run) => run.label.startsWith("bare"));
 const bareRps = bareRuns.reduce((sum, run) => sum + run.rps, 0) / bareRuns.length;
-console.log(`\n${CONNECTIONS} connections, ${DURATION} s each, ${os.cpus().length} cores, Node ${process.version}; bare reference ${bareRps.toFixed(0)} req/s (mean of ${bareRuns.length} runs)`);
+console.log(`\n${CONNECTIONS} connections, ${DURATION} s each, bare app with ${BARE_ROUTES} route(s), ${os.cpus().length} cores, Node ${process.version}; bare reference ${bareRps.toFixed(0)} req/s (mean of ${bareRuns.length} runs)`);
 console.log("| target | req/s | × bare | p50 | p99 | idle latency | server CPU per request | server cores | autocannon cores | load (1 min) |");
 console.log("|---|---|---|---|---|---|---|---|---|---|");
 for (const run of runs) {

@@ -61,8 +61,11 @@ export default function Index() {
 }
 `;
 
-/** Writes and builds the bare app in a temporary folder; returns the folder. */
-export async function buildBareRemix(): Promise<string> {
+/**
+ * Writes and builds the bare app in a temporary folder; returns the folder. `extraRoutes` adds that
+ * many more trivial routes (the app has ~50), to measure what the route count alone costs Remix.
+ */
+export async function buildBareRemix(extraRoutes = 0): Promise<string> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "bare-remix-"));
   const ours = (await import(pathToFileURL(path.join(ROOT, "remix.config.js")).href)) as { default: { future?: Record<string, boolean>; serverModuleFormat?: string } };
   fs.mkdirSync(path.join(dir, "app/routes"), { recursive: true });
@@ -79,6 +82,10 @@ export async function buildBareRemix(): Promise<string> {
   );
   fs.writeFileSync(path.join(dir, "app/root.tsx"), ROOT_TSX);
   fs.writeFileSync(path.join(dir, "app/routes/_index.tsx"), INDEX_TSX);
+  for (let index = 1; index <= extraRoutes; index++) {
+    const segment = index % 3 === 0 ? `area${index}.$id` : index % 3 === 1 ? `page${index}` : `section${index}.list`;
+    fs.writeFileSync(path.join(dir, `app/routes/${segment}.tsx`), `export default function Page${index}() {\n  return <p>Page ${index}</p>;\n}\n`);
+  }
   await run(process.execPath, [path.join(ROOT, "node_modules/@remix-run/dev/dist/cli.js"), "build"], {
     cwd: dir,
     env: { ...process.env, NODE_ENV: "production" },
@@ -87,8 +94,8 @@ export async function buildBareRemix(): Promise<string> {
 }
 
 /** Builds the bare app and serves it with remix-serve on a free loopback port. */
-export async function startBareRemix(nodeArgs: string[] = []): Promise<BareRemix> {
-  const dir = await buildBareRemix();
+export async function startBareRemix(nodeArgs: string[] = [], extraRoutes = 0): Promise<BareRemix> {
+  const dir = await buildBareRemix(extraRoutes);
   const port = await freePort();
   // remix-serve has no SIGTERM handler; exiting through process.exit lets --cpu-prof write its profile.
   const onTerm = path.join(dir, "exit-on-sigterm.mjs");

@@ -72,6 +72,8 @@ export interface PageWeight {
   html: number;
   htmlEncoding: string | undefined;
   htmlRaw: number;
+  /** Raw bytes of the inline scripts (Remix context, route module imports, loader data). */
+  inlineScriptRaw: number;
   css: number;
   js: number;
   cssFiles: Array<{ href: string; bytes: number }>;
@@ -102,6 +104,7 @@ export async function pageWeight(base: string, pagePath: string, cookie = ""): P
     html: document.bytes,
     htmlEncoding: document.encoding,
     htmlRaw: Buffer.byteLength(text),
+    inlineScriptRaw: [...text.matchAll(/<script\b[^>]*>([\s\S]*?)<\/script>/g)].reduce((sum, match) => sum + Buffer.byteLength(match[1]!), 0),
     css: sum(cssFiles),
     js: sum(jsFiles),
     cssFiles,
