@@ -87,7 +87,7 @@ for (const bench of selected) {
 
 const cell = (text: string) => text.replace(/\|/g, "\\|");
 console.log(`\n== summary: ${started.toISOString()}, ${os.cpus().length} cores (${os.cpus()[0]?.model ?? "?"}), Node ${process.version}, ${os.type()} ${os.release()}`);
-console.log("| benchmark | figure | value | target | met? |");
+console.log("| benchmark | measure | figure | target | met? |");
 console.log("|---|---|---|---|---|");
 for (const outcome of outcomes) {
   if (!outcome.result) {
