@@ -124,18 +124,26 @@ async function check(target: Target, expected: string) {
 
 async function startAll(nodeArgs: { app?: string[]; bare?: string[] } = {}) {
   const app = await startBenchApp(database.url, nodeArgs.app);
-  const bare = await startBareRemix(nodeArgs.bare, BARE_ROUTES - 1);
-  const draft = await walkWizard(app, async () => {}, 3);
-  const client = await clientSessionCookie(database.db, app);
-  const targets: Target[] = [
-    { label: "bare Remix route", url: `${bare.url}/`, pid: bare.pid, headers: {} },
-    { label: "/order (draft at step 3)", url: `${app.url}/order`, pid: app.pid, headers: { cookie: draft.jar.header() } },
-    { label: "/cabinet (signed-in clinic)", url: `${app.url}/cabinet`, pid: app.pid, headers: { cookie: client } },
-  ];
-  await check(targets[0]!, "Welcome to Remix");
-  await check(targets[1]!, "Шаг 3 из 11");
-  await check(targets[2]!, CLIENT_EMAIL);
-  return { app, bare, targets };
+  let bare: BareRemix | undefined;
+  try {
+    bare = await startBareRemix(nodeArgs.bare, BARE_ROUTES - 1);
+    const draft = await walkWizard(app, async () => {}, 3);
+    const client = await clientSessionCookie(database.db, app);
+    const targets: Target[] = [
+      { label: "bare Remix route", url: `${bare.url}/`, pid: bare.pid, headers: {} },
+      { label: "/order (draft at step 3)", url: `${app.url}/order`, pid: app.pid, headers: { cookie: draft.jar.header() } },
+      { label: "/cabinet (signed-in clinic)", url: `${app.url}/cabinet`, pid: app.pid, headers: { cookie: client } },
+    ];
+    await check(targets[0]!, "Welcome to Remix");
+    await check(targets[1]!, "Шаг 3 из 11");
+    await check(targets[2]!, CLIENT_EMAIL);
+    return { app, bare, targets };
+  } catch (error) {
+    // Leave no server behind when the set-up fails.
+    await bare?.stop();
+    await app.stop();
+    throw error;
+  }
 }
 
 const database = await createBenchDatabase("throughput");
@@ -163,24 +171,31 @@ try {
   if (values.profile) {
     // A second pass under the profiler, one server per page so each profile holds one page's work.
     const profileRoot = fs.mkdtempSync(path.join(os.tmpdir(), "bench-throughput-profile-"));
-    for (const index of [0, 1, 2]) {
-      const dir = path.join(profileRoot, String(index));
-      fs.mkdirSync(dir);
-      const profiler = ["--cpu-prof", `--cpu-prof-dir=${dir}`];
-      const pass = await startAll(index === 0 ? { bare: profiler } : { app: profiler });
-      const target = pass.targets[index]!;
-      await cannon(target, 3, 10);
-      const fromUs = Number(process.hrtime.bigint() / 1000n);
-      await cannon(target, DURATION, CONNECTIONS);
-      const toUs = Number(process.hrtime.bigint() / 1000n);
-      await pass.app.stop();
-      await pass.bare.stop();
-      // The profiled server wrote one profile per thread on exit; the main thread's is the largest.
-      const file = largestProfile(dir);
-      if (!file) throw new Error(`no CPU profile written for ${target.label}`);
-      profiles.push({ label: target.label, summary: summarizeProfile(file, { fromUs, toUs }) });
+    try {
+      for (const index of [0, 1, 2]) {
+        const dir = path.join(profileRoot, String(index));
+        fs.mkdirSync(dir);
+        const profiler = ["--cpu-prof", `--cpu-prof-dir=${dir}`];
+        const pass = await startAll(index === 0 ? { bare: profiler } : { app: profiler });
+        const target = pass.targets[index]!;
+        let window: { fromUs: number; toUs: number };
+        try {
+          await cannon(target, 3, 10);
+          const fromUs = Number(process.hrtime.bigint() / 1000n);
+          await cannon(target, DURATION, CONNECTIONS);
+          window = { fromUs, toUs: Number(process.hrtime.bigint() / 1000n) };
+        } finally {
+          await pass.app.stop();
+          await pass.bare.stop();
+        }
+        // The profiled server wrote one profile per thread on exit; the main thread's is the largest.
+        const file = largestProfile(dir);
+        if (!file) throw new Error(`no CPU profile written for ${target.label}`);
+        profiles.push({ label: target.label, summary: summarizeProfile(file, window) });
+      }
+    } finally {
+      fs.rmSync(profileRoot, { recursive: true, force: true });
     }
-    fs.rmSync(profileRoot, { recursive: true, force: true });
   }
 } finally {
   await app?.stop();
