@@ -29,6 +29,7 @@ import { createOrder } from "../app/modules/orders/orders.server";
 import { createStorage } from "../app/modules/storage/storage.server";
 import { migrateToLatest } from "../db/migrator";
 import { startSftpServer } from "../tests/support/sftp-server";
+import { printResult } from "./lib/result";
 
 const { values } = parseArgs({
   options: {
@@ -172,6 +173,19 @@ try {
   const sorted = [...ratios].sort((a, b) => a - b);
   const median = sorted[Math.floor(sorted.length / 2)]!;
   console.log(`median ratio ${median.toFixed(2)} (target ≥ 0.80: ${median >= 0.8 ? "met" : "not met"}); load average ${os.loadavg().map((load) => load.toFixed(1)).join(" ")}`);
+  printResult({
+    bench: "ftp-queue",
+    figures: [
+      {
+        name: `queue / sftp -b, ${FILES} × 1 MiB (median of ${ROUNDS} rounds)`,
+        figure: `${median.toFixed(2)} (${sorted[0]!.toFixed(2)}–${sorted.at(-1)!.toFixed(2)})`,
+        value: median,
+        target: "≥ 0.8",
+        met: median >= 0.8,
+      },
+    ],
+    loadavg: os.loadavg(),
+  });
 } finally {
   await sftp.stop();
   await fsp.rm(storageDir, { recursive: true, force: true });

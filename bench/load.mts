@@ -15,6 +15,7 @@ import { openDatabase } from "../app/modules/db/db.server";
 import { migrateToLatest } from "../db/migrator";
 import { startAppServer } from "../tests/support/app-server";
 import { checkIntegrity, formatFigures, loadFigures, runLoad } from "../tests/support/load";
+import { printResult } from "./lib/result";
 import { startS3Server } from "../tests/support/s3-server";
 
 const { values } = parseArgs({ options: { clinics: { type: "string", default: "100" }, seconds: { type: "string", default: "60" } } });
@@ -58,6 +59,15 @@ try {
   console.log(`1-minute load average during the run: mean ${mean.toFixed(2)}, max ${Math.max(0, ...loads).toFixed(2)} (shared machine)`);
   if (figures.serverErrors || figures.failedRequests) console.log(`\napp output (tail):\n${app.output().slice(-4000)}`);
   failed = figures.serverErrors > 0 || figures.failedRequests > 0 || mismatches.length > 0 || figures.paidOrders === 0;
+  printResult({
+    bench: "load",
+    loadavg: os.loadavg(),
+    figures: [
+      { name: `load: ${clinics} clinics for ${seconds} s, paid orders/s`, figure: `${figures.ordersPerSecond.toFixed(2)} (${figures.paidOrders} paid, p50 ${Math.round(figures.p50Ms)} ms, p99 ${Math.round(figures.p99Ms)} ms)`, target: "—", met: null, value: figures.ordersPerSecond },
+      { name: "load: 5xx and unanswered requests", figure: String(figures.serverErrors + figures.failedRequests), target: "0", met: figures.serverErrors + figures.failedRequests === 0 },
+      { name: "load: integrity mismatches", figure: String(mismatches.length), target: "0", met: mismatches.length === 0 },
+    ],
+  });
 } finally {
   await app.stop();
   await s3.stop();

@@ -15,6 +15,7 @@ import path from "node:path";
 import { openDatabase } from "../app/modules/db/db.server";
 import { migrateToLatest } from "../db/migrator";
 import { startAppServer } from "../tests/support/app-server";
+import { printResult } from "./lib/result";
 
 const TARGET_SECONDS = 1.5;
 const LINK = { latency: 150, downloadThroughput: (1.6e6 / 8) | 0, uploadThroughput: (750e3 / 8) | 0 };
@@ -146,9 +147,14 @@ for (const line of summary) {
     `JavaScript ${line.javascript ? "on" : "off"}: total ${line.total.toFixed(1)} s; slowest step transition ${line.slowest.toFixed(2)} s; ${line.over} of ${line.steps} over ${TARGET_SECONDS} s`,
   );
 }
-console.log(
-  JSON.stringify({
-    bench: "slow-link",
-    figures: summary.map((line) => ({ name: `slowest wizard step, JS ${line.javascript ? "on" : "off"}`, value: Number(line.slowest.toFixed(2)), unit: "s", target: `≤ ${TARGET_SECONDS}`, met: line.over === 0 })),
-  }),
-);
+printResult({
+  bench: "slow-link",
+  loadavg: os.loadavg(),
+  figures: summary.map((line) => ({
+    name: `slow link, whole wizard, JS ${line.javascript ? "on" : "off"}: slowest step transition`,
+    figure: `${line.slowest.toFixed(2)} s (${line.over} of ${line.steps} over; total ${line.total.toFixed(1)} s)`,
+    target: `≤ ${TARGET_SECONDS} s each`,
+    met: line.over === 0,
+    value: line.slowest,
+  })),
+});

@@ -9,6 +9,7 @@
  *   node --import tsx bench/tus-upload.mts        (needs PostgreSQL, like the tests; ~15 min at 2 Mbit/s)
  */
 import fs from "node:fs";
+import os from "node:os";
 import { Readable } from "node:stream";
 import { Kysely, sql } from "kysely";
 import { openDatabase } from "../app/modules/db/db.server";
@@ -17,6 +18,7 @@ import { browserFetch, startAppServer } from "../tests/support/app-server";
 import { startS3WithMultipart } from "../tests/support/s3-multipart-front";
 import { startTcpProxy } from "../tests/support/tcp-proxy";
 import { tusUpload } from "../tests/support/tus-client";
+import { printResult } from "./lib/result";
 
 const MBIT = Number(process.env.BENCH_MBIT ?? 2);
 const RTT_MS = Number(process.env.BENCH_RTT_MS ?? 100);
@@ -162,6 +164,22 @@ try {
   // A body slower than Node's requestTimeout (300 s) is cut by the server with 408: report it, do not hide it.
   console.table([tusRow, row("plain form, no drop", plain, plainSent, plainRecorded ? "recorded" : `HTTP ${plain.result.status}, not recorded`)]);
   console.log(`connection cuts: ${proxy.stats().cuts}; S3 ListParts calls: ${s3.stats().listParts}`);
+  const resent = (tusSent - FILE_BYTES) / MiB;
+  printResult({
+    bench: "tus-upload",
+    figures: [
+      { name: `tus, 100 MiB at ${MBIT} Mbit/s, one drop`, figure: `recorded in ${tus.seconds.toFixed(0)} s`, value: tus.seconds, target: "recorded", met: true },
+      { name: "tus: sent beyond the file after the drop", figure: `${resent.toFixed(2)} MiB`, value: resent, target: `≤ one chunk (${CHUNK / MiB} MiB)`, met: resent <= CHUNK / MiB },
+      {
+        name: `plain form, 100 MiB at ${MBIT} Mbit/s, no drop`,
+        figure: plainRecorded ? `recorded in ${plain.seconds.toFixed(0)} s` : `HTTP ${plain.result.status}, not recorded`,
+        value: plain.seconds,
+        target: "— (reference)",
+        met: null,
+      },
+    ],
+    loadavg: os.loadavg(),
+  });
 } finally {
   await proxy.stop();
   await app.stop();

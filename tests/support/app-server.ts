@@ -20,12 +20,12 @@ export interface AppServer {
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 
-export async function startAppServer(env: Record<string, string>, options: { timeoutMs?: number } = {}): Promise<AppServer> {
+export async function startAppServer(env: Record<string, string>, options: { timeoutMs?: number; nodeArgs?: string[] } = {}): Promise<AppServer> {
   if (!fs.existsSync(path.join(ROOT, "build/index.js"))) throw new Error("No server build: run `npm run build` before the HTTP tests");
   const port = await freePort();
   const dataDir = env.DATA_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), "aligner-app-"));
   let log = "";
-  const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", "scripts/start.mts"], {
+  const child: ChildProcess = spawn(process.execPath, [...(options.nodeArgs ?? []), "--import", "tsx", "scripts/start.mts"], {
     cwd: ROOT,
     env: { ...process.env, APP_ENV: "test", NODE_ENV: "production", QUEUE_IN_PROCESS: "false", ...env, PORT: String(port), DATA_DIR: dataDir },
     stdio: ["ignore", "pipe", "pipe"],

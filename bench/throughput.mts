@@ -1,0 +1,235 @@
+/**
+ * Server throughput of two pages beside a bare Remix route (issue "Proof under pressure", item 3).
+ *
+ *   npx remix build && node --import tsx bench/throughput.mts [--duration 10] [--connections 50] [--profile] [--bare-routes 1]
+ *
+ * autocannon (in this process) with 50 connections for ~10 s on each of: the bare Remix route
+ * (bench/lib/bare-remix.ts, remix-serve, NODE_ENV=production), `GET /order` for a draft at step 3
+ * (its cookie; walked there over HTTP) and `GET /cabinet` for a signed-in clinic with 8 orders,
+ * then the bare route again (the machine is shared: the two bare runs show the drift; their mean is
+ * the reference). Requests ask for gzip, as browsers do. The app is the real server
+ * (`scripts/start.mts`, NODE_ENV=production) on PostgreSQL with the 50 orders of the packer fixture.
+ * Targets: requests/s ≥ 0.5 × the bare route's; p99 latency ≤ 250 ms.
+ *
+ * Also printed, to say what limits a figure: each server's CPU time per request during its run
+ * (from /proc), one request's latency on an idle server (median of 20), and with --profile a second
+ * pass under a V8 profiler (`--cpu-prof`) with the server's self time by part of the stack and its
+ * busiest functions, while the load ran. `--bare-routes N` gives the bare app N trivial routes
+ * instead of one, to measure what the route count alone costs Remix (the app has ~50).
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import autocannon from "autocannon";
+import { type AppServer } from "../tests/support/app-server";
+import { CLIENT_EMAIL, clientSessionCookie, createBenchDatabase, seedWorkingDay, startBenchApp, walkWizard } from "./lib/app-fixture";
+import { type BareRemix, startBareRemix } from "./lib/bare-remix";
+import { largestProfile, summarizeProfile } from "./lib/cpu-profile";
+import { decode, getRaw } from "./lib/page-weight";
+import { type Figure, printResult } from "./lib/result";
+
+const { values } = parseArgs({
+  options: {
+    duration: { type: "string", default: "10" },
+    connections: { type: "string", default: "50" },
+    profile: { type: "boolean", default: false },
+    "bare-routes": { type: "string", default: "1" },
+  },
+});
+const DURATION = Number(values.duration);
+const CONNECTIONS = Number(values.connections);
+const RATIO_TARGET = 0.5;
+const P99_TARGET_MS = 250;
+const CLOCK_TICKS = 100; // USER_HZ on Linux
+const BARE_ROUTES = Number(values["bare-routes"]);
+
+interface Target {
+  label: string;
+  url: string;
+  pid: number;
+  headers: Record<string, string>;
+}
+
+interface Run {
+  label: string;
+  rps: number;
+  p50: number;
+  p99: number;
+  requests: number;
+  non2xx: number;
+  errors: number;
+  serverCpuMsPerRequest: number;
+  serverCores: number;
+  loadCores: number;
+  load1: number;
+}
+
+function cpuSecondsOf(pid: number): number {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+  return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS; // utime, stime
+}
+
+async function cannon(target: Target, seconds: number, connections: number) {
+  return autocannon({ url: target.url, connections, duration: seconds, headers: { "accept-encoding": "gzip", ...target.headers } });
+}
+
+async function measure(target: Target): Promise<Run> {
+  await cannon(target, 3, 10); // warm-up: JIT, pools, caches
+  const serverBefore = cpuSecondsOf(target.pid);
+  const ownBefore = process.cpuUsage();
+  const started = performance.now();
+  const result = await cannon(target, DURATION, CONNECTIONS);
+  const seconds = (performance.now() - started) / 1000;
+  const serverCpu = cpuSecondsOf(target.pid) - serverBefore;
+  const own = process.cpuUsage(ownBefore);
+  const run: Run = {
+    label: target.label,
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    requests: result.requests.total,
+    non2xx: result.non2xx,
+    errors: result.errors,
+    serverCpuMsPerRequest: (serverCpu * 1000) / Math.max(1, result.requests.total),
+    serverCores: serverCpu / seconds,
+    loadCores: (own.user + own.system) / 1e6 / seconds,
+    load1: os.loadavg()[0]!,
+  };
+  console.log(
+    `${run.label}: ${run.rps.toFixed(0)} req/s, p50 ${run.p50} ms, p99 ${run.p99} ms, ${run.requests} requests (${run.non2xx} non-2xx, ${run.errors} errors); ` +
+      `server CPU ${run.serverCpuMsPerRequest.toFixed(2)} ms/request (${run.serverCores.toFixed(2)} cores), autocannon ${run.loadCores.toFixed(2)} cores, load ${run.load1.toFixed(1)}`,
+  );
+  return run;
+}
+
+/** One request at a time on an idle server: the median of 20, in ms. */
+async function idleLatency(target: Target): Promise<number> {
+  const times = [];
+  for (let i = 0; i < 20; i++) {
+    const started = performance.now();
+    const response = await getRaw(target.url, target.headers);
+    if (response.status !== 200) throw new Error(`${target.label}: HTTP ${response.status}`);
+    times.push(performance.now() - started);
+  }
+  times.sort((a, b) => a - b);
+  return times[10]!;
+}
+
+async function check(target: Target, expected: string) {
+  const response = await getRaw(target.url, target.headers);
+  const html = decode(response);
+  if (response.status !== 200 || !html.includes(expected)) throw new Error(`${target.label}: HTTP ${response.status}, "${expected}" not on the page`);
+}
+
+async function startAll(nodeArgs: { app?: string[]; bare?: string[] } = {}) {
+  const app = await startBenchApp(database.url, nodeArgs.app);
+  let bare: BareRemix | undefined;
+  try {
+    bare = await startBareRemix(nodeArgs.bare, BARE_ROUTES - 1);
+    const draft = await walkWizard(app, async () => {}, 3);
+    const client = await clientSessionCookie(database.db, app);
+    const targets: Target[] = [
+      { label: "bare Remix route", url: `${bare.url}/`, pid: bare.pid, headers: {} },
+      { label: "/order (draft at step 3)", url: `${app.url}/order`, pid: app.pid, headers: { cookie: draft.jar.header() } },
+      { label: "/cabinet (signed-in clinic)", url: `${app.url}/cabinet`, pid: app.pid, headers: { cookie: client } },
+    ];
+    await check(targets[0]!, "Welcome to Remix");
+    await check(targets[1]!, "Шаг 3 из 11");
+    await check(targets[2]!, CLIENT_EMAIL);
+    return { app, bare, targets };
+  } catch (error) {
+    // Leave no server behind when the set-up fails.
+    await bare?.stop();
+    await app.stop();
+    throw error;
+  }
+}
+
+const database = await createBenchDatabase("throughput");
+await seedWorkingDay(database.db);
+const runs: Run[] = [];
+const idle = new Map<string, number>();
+let app: AppServer | undefined;
+let bare: BareRemix | undefined;
+const profiles: Array<{ label: string; summary: ReturnType<typeof summarizeProfile> }> = [];
+try {
+  const started = await startAll();
+  app = started.app;
+  bare = started.bare;
+  const [bareTarget, order, cabinet] = started.targets as [Target, Target, Target];
+  for (const target of started.targets) idle.set(target.label, await idleLatency(target));
+  runs.push(await measure(bareTarget));
+  runs.push(await measure(order));
+  runs.push(await measure(cabinet));
+  runs.push({ ...(await measure(bareTarget)), label: "bare Remix route (again)" });
+  await app.stop();
+  await bare.stop();
+  app = undefined;
+  bare = undefined;
+
+  if (values.profile) {
+    // A second pass under the profiler, one server per page so each profile holds one page's work.
+    const profileRoot = fs.mkdtempSync(path.join(os.tmpdir(), "bench-throughput-profile-"));
+    try {
+      for (const index of [0, 1, 2]) {
+        const dir = path.join(profileRoot, String(index));
+        fs.mkdirSync(dir);
+        const profiler = ["--cpu-prof", `--cpu-prof-dir=${dir}`];
+        const pass = await startAll(index === 0 ? { bare: profiler } : { app: profiler });
+        const target = pass.targets[index]!;
+        let window: { fromUs: number; toUs: number };
+        try {
+          await cannon(target, 3, 10);
+          const fromUs = Number(process.hrtime.bigint() / 1000n);
+          await cannon(target, DURATION, CONNECTIONS);
+          window = { fromUs, toUs: Number(process.hrtime.bigint() / 1000n) };
+        } finally {
+          await pass.app.stop();
+          await pass.bare.stop();
+        }
+        // The profiled server wrote one profile per thread on exit; the main thread's is the largest.
+        const file = largestProfile(dir);
+        if (!file) throw new Error(`no CPU profile written for ${target.label}`);
+        profiles.push({ label: target.label, summary: summarizeProfile(file, window) });
+      }
+    } finally {
+      fs.rmSync(profileRoot, { recursive: true, force: true });
+    }
+  }
+} finally {
+  await app?.stop();
+  await bare?.stop();
+  await database.drop();
+}
+
+const bareRuns = runs.filter((run) => run.label.startsWith("bare"));
+const bareRps = bareRuns.reduce((sum, run) => sum + run.rps, 0) / bareRuns.length;
+console.log(`\n${CONNECTIONS} connections, ${DURATION} s each, bare app with ${BARE_ROUTES} route(s), ${os.cpus().length} cores, Node ${process.version}; bare reference ${bareRps.toFixed(0)} req/s (mean of ${bareRuns.length} runs)`);
+console.log("| target | req/s | × bare | p50 | p99 | idle latency | server CPU per request | server cores | autocannon cores | load (1 min) |");
+console.log("|---|---|---|---|---|---|---|---|---|---|");
+for (const run of runs) {
+  const idleMs = idle.get(run.label.replace(" (again)", ""));
+  console.log(
+    `| ${run.label} | ${run.rps.toFixed(0)} | ${(run.rps / bareRps).toFixed(2)} | ${run.p50} ms | ${run.p99} ms | ${idleMs === undefined ? "—" : `${idleMs.toFixed(1)} ms`} | ${run.serverCpuMsPerRequest.toFixed(2)} ms | ${run.serverCores.toFixed(2)} | ${run.loadCores.toFixed(2)} | ${run.load1.toFixed(1)} |`,
+  );
+}
+for (const { label, summary } of profiles) {
+  console.log(`\nprofile of ${label}: ${summary.busyMs} ms busy of ${summary.totalMs} ms sampled; self time by part:`);
+  for (const part of summary.parts) console.log(`  ${part.percentOfBusy.toFixed(1).padStart(5)} %  ${String(part.ms).padStart(6)} ms  ${part.part}`);
+  console.log("  busiest functions (self time):");
+  for (const fn of summary.functions) console.log(`  ${fn.percentOfBusy.toFixed(1).padStart(5)} %  ${String(fn.ms).padStart(6)} ms  ${fn.name}`);
+  console.log("  widest functions (time with the function on the stack):");
+  for (const fn of summary.inclusive) console.log(`  ${fn.percentOfBusy.toFixed(1).padStart(5)} %  ${String(fn.ms).padStart(6)} ms  ${fn.name}`);
+}
+
+const figures: Figure[] = [];
+const bareP99 = Math.max(...bareRuns.map((run) => run.p99));
+figures.push({ name: "bare Remix route req/s (mean of 2)", figure: `${bareRps.toFixed(0)} req/s, p99 ≤ ${bareP99} ms`, value: bareRps, target: "—", met: null });
+for (const run of runs.filter((candidate) => !candidate.label.startsWith("bare"))) {
+  const ratio = run.rps / bareRps;
+  const clean = run.non2xx === 0 && run.errors === 0;
+  figures.push({ name: `req/s ${run.label}`, figure: `${run.rps.toFixed(0)} req/s = ${ratio.toFixed(2)} × bare${clean ? "" : ` (${run.non2xx} non-2xx, ${run.errors} errors)`}`, value: ratio, target: `≥ ${RATIO_TARGET} × bare`, met: clean && ratio >= RATIO_TARGET });
+  figures.push({ name: `p99 ${run.label}`, figure: `${run.p99} ms`, value: run.p99, target: `≤ ${P99_TARGET_MS} ms`, met: run.p99 <= P99_TARGET_MS });
+}
+printResult({ bench: "throughput", figures, loadavg: os.loadavg() });
