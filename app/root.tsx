@@ -1,4 +1,5 @@
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { ShouldRevalidateFunction } from "@remix-run/react";
 import { data, Links, Meta, Outlet, Scripts, ScrollRestoration, useLoaderData, useLocation, useMatches, useRouteLoaderData } from "@remix-run/react";
 import { I18nProvider, useTranslation } from "~/modules/i18n/i18n-context";
 import { CookieNotice } from "~/components/cookie-notice";
@@ -14,6 +15,7 @@ import { getDb } from "~/modules/db/db.server";
 import { cookies } from "~/modules/http/cookies.server";
 import { readToast } from "~/modules/http/toast.server";
 import { getLanguage } from "~/modules/i18n/i18n.server";
+import { isStaffPath } from "~/modules/i18n/text-areas";
 import { layoutFor } from "~/modules/layout/layout";
 import { MARKET_TRAITS } from "~/modules/market/market";
 import { getContacts, getMarket } from "~/modules/market/market.server";
@@ -43,7 +45,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const contacts = getContacts(market);
   return data(
     {
-      i18n: { locale, messages: await sharedTexts(locale), strict: getConfig().env === "test" || process.env.I18N_STRICT === "1" },
+      i18n: { locale, messages: await sharedTexts(locale, { staff: isStaffPath(new URL(request.url).pathname) }), strict: getConfig().env === "test" || process.env.I18N_STRICT === "1" },
       market,
       marketTraits: MARKET_TRAITS[market],
       contacts: { messengerLink: contacts.messengerLink, supportEmail: contacts.supportEmail, whatsappNumber: contacts.whatsappNumber },
@@ -57,6 +59,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export type RootLoaderData = Awaited<ReturnType<typeof loader>>["data"];
+
+/** Customer pages carry fewer texts than staff pages: crossing between them reloads the root's data. */
+export const shouldRevalidate: ShouldRevalidateFunction = ({ currentUrl, nextUrl, defaultShouldRevalidate }) =>
+  defaultShouldRevalidate || isStaffPath(currentUrl.pathname) !== isStaffPath(nextUrl.pathname);
 
 export const meta: MetaFunction = () => [{ title: "Aligner Lab" }];
 

@@ -1,6 +1,7 @@
 import { getConfig } from "~/modules/config/config.server";
 import { type DB, getDb } from "~/modules/db/db.server";
 import { LANGUAGES, type Language } from "~/modules/i18n/languages";
+import { STAFF_TEXT_AREAS } from "~/modules/i18n/text-areas";
 import { NAMESPACE, resources } from "~/modules/i18n/resources.server";
 import { createTranslator, type Messages, type Translate } from "~/modules/i18n/translate";
 import { fillMissingTexts, httpMachineTranslator, type MachineTranslator } from "./machine.server";
@@ -139,13 +140,13 @@ export async function textsFor(language: Language): Promise<Messages> {
 }
 
 /** What the root loader sends to every page: all texts except the page-scoped ones. */
-export async function sharedTexts(language: Language): Promise<Messages> {
+export async function sharedTexts(language: Language, { staff = true }: { staff?: boolean } = {}): Promise<Messages> {
   const all = await textsFor(language);
   const cache = state();
-  const key = `${language}:shared`;
+  const key = `${language}:shared:${staff ? "staff" : "customer"}`;
   const cached = cache.built.get(key);
   if (cached && cache.built.get(`${language}:all`) === all) return cached;
-  const shared = without(all, PAGE_SCOPED);
+  const shared = without(all, staff ? PAGE_SCOPED : [...PAGE_SCOPED, ...STAFF_TEXT_AREAS]);
   cache.built.set(key, shared);
   return shared;
 }
