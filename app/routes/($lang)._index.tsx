@@ -53,6 +53,12 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const fromQuery = url.searchParams.get("partner");
   if (fromQuery) partner = (await existingPartnerCode(fromQuery).catch(() => null)) ?? partner;
   if (partner) headers.append("Set-Cookie", await cookies.partnerCode().serialize(partner));
+  // Opening the landing in a language keeps that language on the pages that follow (the order
+  // button, sign-in), as choosing it in the picker does.
+  if (params.lang !== undefined && isLanguage(params.lang)) {
+    const saved = await cookies.language().parse(request.headers.get("Cookie"));
+    if (saved !== params.lang) headers.append("Set-Cookie", await cookies.language().serialize(params.lang));
+  }
 
   const language = await getLanguage(request);
   const market = getMarket(request);

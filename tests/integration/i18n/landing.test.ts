@@ -80,6 +80,19 @@ describe("the landing and the legal pages", () => {
     expect(started.headers.get("Location")).toBe("/order");
   });
 
+  it("keeps the language a visitor opened the landing in for the order that follows", async () => {
+    const browser = browserFetch(app);
+    expect((await browser.request("/de")).status).toBe(200);
+    await browser.request("/order/new", { form: {} });
+    const wizard = await (await browser.request("/order")).text();
+    expect(wizard).toContain('lang="de"');
+    expect(wizard).toContain("Schritt 1 von 11");
+    // The plain address keeps the saved choice; another language path replaces it.
+    expect(await (await browser.request("/")).text()).toContain('lang="de"');
+    await browser.request("/en");
+    expect(await (await browser.request("/order")).text()).toContain("Step 1 of 11");
+  });
+
   it("shows the rouble price set with the minimum-order and regular-customer cards on the domestic market", async () => {
     const { html } = await page("/");
     const set = PRICE_SETS.rub;

@@ -62,8 +62,10 @@ describe("public pages in six languages", () => {
 
   it("takes the language from the URL first, then the saved choice, then the market", async () => {
     const german = await browserIn(app, "domestic", "de");
-    expect(await (await german.request("/it")).text()).toContain('<html lang="it">');
     expect(await (await german.request("/")).text()).toContain('<html lang="de">');
+    expect(await (await german.request("/it")).text()).toContain('<html lang="it">');
+    // The language opened by URL becomes the saved choice for the pages that follow.
+    expect(await (await german.request("/")).text()).toContain('<html lang="it">');
     const fresh = await fetch(`${app.url}/`);
     expect(await fresh.text()).toContain('<html lang="ru">');
     const international = await fetch(`http://localhost:${app.port}/privacy`);
