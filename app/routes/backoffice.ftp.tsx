@@ -27,6 +27,7 @@ import { isPaid } from "~/modules/orders/status";
 import { getStorage } from "~/modules/storage/storage.server";
 import { formatFileSize } from "~/modules/uploads/file-names";
 import { readFormData } from "~/modules/http/request.server";
+import { dateTimeFormat } from "~/modules/i18n/intl";
 
 /** "Process queue" claims new files for this long; files in flight may take the grace period on top. */
 const PROCESS_BUDGET_MS = 20_000;
@@ -149,7 +150,7 @@ export default function BackofficeFtp() {
   const pageLink = (page: number) => queueFiltersSearch({ ...filters, page }) || "?";
   const busyIntent = navigation.state === "submitting" ? String(navigation.formData?.get("intent") ?? "") : "";
   const locale = i18n.language === "ru" ? "ru-RU" : i18n.language;
-  const time = (iso: string) => new Date(iso).toLocaleString(locale, { dateStyle: "short", timeStyle: "medium" });
+  const time = (iso: string) => dateTimeFormat(locale, { dateStyle: "short", timeStyle: "medium" }).format(new Date(iso));
   const selectAll = (checked: boolean) => {
     rowsForm.current?.querySelectorAll<HTMLInputElement>('input[name="ids"]').forEach((box) => (box.checked = checked));
   };

@@ -16,6 +16,7 @@ import { addTranslation, deleteTranslation, searchTranslations, updateTranslatio
 import { placeholdersOf } from "~/modules/translations/texts";
 import { getLanguage } from "~/modules/i18n/i18n.server";
 import { readFormData } from "~/modules/http/request.server";
+import { dateTimeFormat } from "~/modules/i18n/intl";
 
 const TARGETS = LANGUAGES.filter((language): language is Exclude<Language, "ru"> => language !== "ru");
 
@@ -232,7 +233,7 @@ export default function BackofficeTranslate() {
                   </p>
                   <p className="muted small">
                     {row.usedBy > 0 ? t("translations.usedBy", { count: row.usedBy }) : t("translations.notInInterface")} ·{" "}
-                    {t("translations.updated", { date: new Date(row.updatedAt).toLocaleString(locale, { dateStyle: "short", timeStyle: "short" }) })}
+                    {t("translations.updated", { date: dateTimeFormat(locale, { dateStyle: "short", timeStyle: "short" }).format(new Date(row.updatedAt)) })}
                   </p>
                 </div>
                 <div className="translation-actions">

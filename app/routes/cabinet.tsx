@@ -13,6 +13,7 @@ import { canPay, ORDER_STATUSES, type OrderStatus } from "~/modules/orders/statu
 import { filesOf } from "~/modules/wizard/wizard.server";
 import type { NotificationChannel } from "~db/schema";
 import { readFormData } from "~/modules/http/request.server";
+import { dateTimeFormat } from "~/modules/i18n/intl";
 
 const PAGE_SIZE = 20;
 const FILTER_STATUSES: OrderStatus[] = ORDER_STATUSES.filter((status) => status !== "draft");
@@ -187,7 +188,7 @@ export default function Cabinet() {
               <div className="order-card-head">
                 <h2>
                   {t("cabinet.orderNumber", { number: order.number })}
-                  <span className="muted small"> · {new Date(order.createdAt).toLocaleString(locale, { dateStyle: "short", timeStyle: "short" })}</span>
+                  <span className="muted small"> · {dateTimeFormat(locale, { dateStyle: "short", timeStyle: "short" }).format(new Date(order.createdAt))}</span>
                 </h2>
                 <span className={`badge badge-${order.status}`}>
                   {order.status === "paid" ? <span aria-hidden="true">✓ </span> : null}

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "~/modules/i18n/i18n-context";
 import type { ScanSummary } from "~/modules/uploads/scan";
+import { numberFormat } from "~/modules/i18n/intl";
 
 /** A stored model in a dialog, turnable in 3D; three.js loads only now (stl-viewer.client.ts). */
 export function ModelPreview({ name, url, onClose }: { name: string; url: string; onClose: () => void }) {
@@ -40,7 +41,7 @@ export function ModelPreview({ name, url, onClose }: { name: string; url: string
 /** The scan checks of a file: format, triangles, size in mm, and the warnings a lab looks at. */
 export function ScanInfo({ scan }: { scan: ScanSummary }) {
   const { t, i18n } = useTranslation();
-  const number = (value: number) => new Intl.NumberFormat(i18n.language).format(value);
+  const number = (value: number) => numberFormat(i18n.language).format(value);
   const counts: Record<string, number> = { degenerate: scan.degenerate, open_mesh: scan.boundaryEdges, bad_coordinates: scan.badTriangles };
   return (
     <div className="scan small">

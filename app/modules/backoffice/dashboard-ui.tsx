@@ -4,6 +4,7 @@ import { useTranslation } from "~/modules/i18n/i18n-context";
 import { formatMoney } from "~/modules/money/format";
 import type { DashboardOrder } from "./dashboard.server";
 import type { Figure, Statistics } from "./statistics";
+import { dateTimeFormat, numberFormat } from "~/modules/i18n/intl";
 
 /** The pieces of the orders dashboard: statistics cards and order cards with their actions. */
 
@@ -21,7 +22,7 @@ function Change({ figure, format }: { figure: Figure; format: (value: number) =>
 
 export function StatisticsCards({ statistics }: { statistics: Statistics }) {
   const { t, i18n } = useTranslation();
-  const number = (value: number) => new Intl.NumberFormat(localeOf(i18n.language)).format(value);
+  const number = (value: number) => numberFormat(localeOf(i18n.language)).format(value);
   return (
     <section className="bo-stats" aria-labelledby="stats-title">
       <h2 id="stats-title" className="bo-stats-title">
@@ -74,7 +75,7 @@ interface OrderCardProps {
 export function OrderCard({ order, back, number, canPaymentLink, canTracker }: OrderCardProps) {
   const { t, i18n } = useTranslation();
   const locale = localeOf(i18n.language);
-  const when = (iso: string) => new Date(iso).toLocaleString(locale, { dateStyle: "short", timeStyle: "short" });
+  const when = (iso: string) => dateTimeFormat(locale, { dateStyle: "short", timeStyle: "short" }).format(new Date(iso));
   const statusUrl = `/backoffice/orders/${order.id}/status`;
   const titleId = `order-${order.id}`;
 

@@ -1,3 +1,4 @@
+import { numberFormat } from "~/modules/i18n/intl";
 /** Money is kept in integer minor units (kopecks, cents) everywhere (DESIGN §4.11). */
 export type CurrencyCode = "rub" | "eur";
 
@@ -6,7 +7,7 @@ const LOCALES: Record<string, string> = { ru: "ru-RU", en: "en-GB", de: "de-DE",
 /** Rubles without decimals, euros with them, grouped per the viewer's language. */
 export function formatMoney(minorUnits: number, currency: CurrencyCode, language = "ru"): string {
   const major = minorUnits / 100;
-  return new Intl.NumberFormat(LOCALES[language] ?? "ru-RU", {
+  return numberFormat(LOCALES[language] ?? "ru-RU", {
     style: "currency",
     currency: currency.toUpperCase(),
     minimumFractionDigits: currency === "rub" ? 0 : 2,

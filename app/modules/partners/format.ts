@@ -1,3 +1,4 @@
+import { dateTimeFormat, numberFormat } from "~/modules/i18n/intl";
 /**
  * Dates and percentages on the partner pages. Dates use the company's time zone (Moscow), so the
  * server's and the browser's renders agree and a year of activity ends on the same day for everyone.
@@ -9,15 +10,15 @@ export const localeOf = (language: string) => LOCALES[language] ?? "ru-RU";
 
 export function formatDate(iso: string | null, language: string): string {
   if (!iso) return "—";
-  return new Intl.DateTimeFormat(localeOf(language), { timeZone: TIME_ZONE, dateStyle: "short" }).format(new Date(iso));
+  return dateTimeFormat(localeOf(language), { timeZone: TIME_ZONE, dateStyle: "short" }).format(new Date(iso));
 }
 
 export function formatDateTime(iso: string | null, language: string): string {
   if (!iso) return "—";
-  return new Intl.DateTimeFormat(localeOf(language), { timeZone: TIME_ZONE, dateStyle: "short", timeStyle: "short" }).format(new Date(iso));
+  return dateTimeFormat(localeOf(language), { timeZone: TIME_ZONE, dateStyle: "short", timeStyle: "short" }).format(new Date(iso));
 }
 
 /** "7.5" → "7,50" in Russian: the reward percentage is always shown with two decimals (spec §9). */
 export function formatPercent(value: string | number, language: string): string {
-  return new Intl.NumberFormat(localeOf(language), { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(Number(value));
+  return numberFormat(localeOf(language), { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(Number(value));
 }

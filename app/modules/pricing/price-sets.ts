@@ -1,4 +1,5 @@
 import type { CurrencyCode } from "~/modules/money/format";
+import { numberFormat } from "~/modules/i18n/intl";
 
 /**
  * The two base price sets (customer-side §9), in integer minor units (DESIGN §4.11).
@@ -71,7 +72,7 @@ export function formatPriceSetAmount(
   language = "ru"
 ): string {
   if (currency === "rub") {
-    return new Intl.NumberFormat("ru-RU", {
+    return numberFormat("ru-RU", {
       style: "currency",
       currency: "RUB",
       minimumFractionDigits: 0,
@@ -79,7 +80,7 @@ export function formatPriceSetAmount(
     }).format(minorUnits / 100);
   }
   const digits = minorUnits % 10 === 0 ? 1 : 2;
-  return new Intl.NumberFormat(LOCALES[language] ?? "ru-RU", {
+  return numberFormat(LOCALES[language] ?? "ru-RU", {
     style: "currency",
     currency: "EUR",
     minimumFractionDigits: digits,
