@@ -16,7 +16,7 @@ import { migrateToLatest } from "../db/migrator";
 import { startAppServer } from "../tests/support/app-server";
 import { checkIntegrity, formatFigures, loadFigures, runLoad } from "../tests/support/load";
 import { printResult } from "./lib/result";
-import { startS3Server } from "../tests/support/s3-server";
+import { startS3Server, s3AppEnv } from "../tests/support/s3-server";
 
 const { values } = parseArgs({ options: { clinics: { type: "string", default: "100" }, seconds: { type: "string", default: "60" } } });
 const clinics = Number(values.clinics);
@@ -33,10 +33,7 @@ await migrateToLatest(db as Kysely<any>);
 const s3 = await startS3Server();
 const app = await startAppServer({
   DATABASE_URL: dbUrl.toString(),
-  S3_ENDPOINT: s3.endpoint,
-  S3_ACCESS_KEY_ID: s3.accessKeyId,
-  S3_SECRET_ACCESS_KEY: s3.secretAccessKey,
-  S3_REGION: s3.region,
+  ...s3AppEnv(s3),
   SESSION_SECRET: "bench-load-session-secret-0123456789",
   BACKOFFICE_PASSWORD: "office",
   PACKER_PASSWORD: "packer",

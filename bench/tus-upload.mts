@@ -15,6 +15,7 @@ import { Kysely, sql } from "kysely";
 import { openDatabase } from "../app/modules/db/db.server";
 import { migrateToLatest } from "../db/migrator";
 import { browserFetch, startAppServer } from "../tests/support/app-server";
+import { s3AppEnv } from "../tests/support/s3-server";
 import { startS3WithMultipart } from "../tests/support/s3-multipart-front";
 import { startTcpProxy } from "../tests/support/tcp-proxy";
 import { tusUpload } from "../tests/support/tus-client";
@@ -63,10 +64,7 @@ await migrateToLatest(db as Kysely<any>);
 const s3 = await startS3WithMultipart();
 const app = await startAppServer({
   DATABASE_URL: dbUrl.toString(),
-  S3_ENDPOINT: s3.endpoint,
-  S3_ACCESS_KEY_ID: s3.accessKeyId,
-  S3_SECRET_ACCESS_KEY: s3.secretAccessKey,
-  S3_REGION: s3.region,
+  ...s3AppEnv(s3),
 });
 const bytesPerSecond = (MBIT * 1_000_000) / 8;
 const proxy = await startTcpProxy({ target: { host: "127.0.0.1", port: app.port }, bytesPerSecond, latencyMs: RTT_MS / 2 });

@@ -16,7 +16,7 @@ import { Kysely, sql } from "kysely";
 import { openDatabase } from "../app/modules/db/db.server";
 import { migrateToLatest } from "../db/migrator";
 import { browserFetch, startAppServer } from "../tests/support/app-server";
-import { startS3Server } from "../tests/support/s3-server";
+import { startS3Server, s3AppEnv } from "../tests/support/s3-server";
 import { printResult } from "./lib/result";
 
 const FILE_BYTES = 100 * 1024 * 1024 - 16; // 84 + 50 × n, just under 100 MiB
@@ -69,10 +69,7 @@ await migrateToLatest(db as Kysely<any>);
 const s3 = await startS3Server();
 const app = await startAppServer({
   DATABASE_URL: dbUrl.toString(),
-  S3_ENDPOINT: s3.endpoint,
-  S3_ACCESS_KEY_ID: s3.accessKeyId,
-  S3_SECRET_ACCESS_KEY: s3.secretAccessKey,
-  S3_REGION: s3.region,
+  ...s3AppEnv(s3),
 });
 
 try {

@@ -37,6 +37,11 @@ new S3rver({ address: "127.0.0.1", port: 0, silent: true, directory: process.env
   .catch((error) => { console.error(error); process.exit(1); });
 `;
 
+/** The app's S3 variables for a test server (or for a front or proxy at `endpoint`). */
+export function s3AppEnv(s3: Pick<TestS3Server, "endpoint" | "region" | "accessKeyId" | "secretAccessKey">, endpoint = s3.endpoint): Record<string, string> {
+  return { S3_ENDPOINT: endpoint, S3_REGION: s3.region, S3_ACCESS_KEY_ID: s3.accessKeyId, S3_SECRET_ACCESS_KEY: s3.secretAccessKey };
+}
+
 /** s3rver on a free loopback port (chosen by the kernel), storing into a fresh temp directory. */
 export async function startS3Server(): Promise<TestS3Server> {
   const directory = await fs.mkdtemp(path.join(os.tmpdir(), "s3rver-"));

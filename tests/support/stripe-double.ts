@@ -29,6 +29,11 @@ export interface StripeDoubleSession {
   created: number;
 }
 
+/** The app's Stripe variables pointing at the double. */
+export function stripeAppEnv(double: Pick<StripeDouble, "secretKey" | "webhookSecret" | "url">): Record<string, string> {
+  return { STRIPE_SECRET_KEY: double.secretKey, STRIPE_WEBHOOK_SECRET: double.webhookSecret, STRIPE_API_URL: double.url };
+}
+
 export interface StripeDouble {
   url: string;
   secretKey: string;

@@ -31,6 +31,11 @@ export interface YooKassaDoublePayment {
 
 export type OutageMode = "hang" | "hang_after_create" | "500" | "400";
 
+/** The app's YooKassa variables pointing at the double. */
+export function yooKassaAppEnv(double: Pick<YooKassaDouble, "shopId" | "secretKey" | "apiUrl">): Record<string, string> {
+  return { YOOKASSA_SHOP_ID: double.shopId, YOOKASSA_SECRET_KEY: double.secretKey, YOOKASSA_API_URL: double.apiUrl };
+}
+
 export interface YooKassaDouble {
   url: string;
   /** The API base the app is configured with (`YOOKASSA_API_URL`). */

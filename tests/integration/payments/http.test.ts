@@ -3,8 +3,8 @@ import type { DB } from "~/modules/db/db.server";
 import { changeOrderStatus, createOrder, findOrder, orderHistory } from "~/modules/orders/orders.server";
 import { browserFetch, type AppServer, startAppServer } from "../../support/app-server";
 import { createTestDatabase, type TestDatabase } from "../../support/database";
-import { startStripeDouble, stripeSignature, type StripeDouble } from "../../support/stripe-double";
-import { startYooKassaDouble, type YooKassaDouble } from "../../support/yookassa-double";
+import { startStripeDouble, stripeSignature, type StripeDouble, stripeAppEnv } from "../../support/stripe-double";
+import { startYooKassaDouble, type YooKassaDouble, yooKassaAppEnv } from "../../support/yookassa-double";
 
 /**
  * Payments over HTTP: the real app (as `npm start` runs it) configured with YooKassa and Stripe
@@ -60,12 +60,8 @@ describe("payments over HTTP", () => {
     app = await startAppServer({
       DATABASE_URL: t.url,
       ...SECRETS,
-      YOOKASSA_SHOP_ID: yookassa.shopId,
-      YOOKASSA_SECRET_KEY: yookassa.secretKey,
-      YOOKASSA_API_URL: yookassa.apiUrl,
-      STRIPE_SECRET_KEY: stripe.secretKey,
-      STRIPE_WEBHOOK_SECRET: stripe.webhookSecret,
-      STRIPE_API_URL: stripe.url,
+      ...yooKassaAppEnv(yookassa),
+      ...stripeAppEnv(stripe),
       PAYMENT_TIMEOUT_MS: "1000",
     });
   });

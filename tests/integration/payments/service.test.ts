@@ -8,8 +8,8 @@ import type { DB } from "~/modules/db/db.server";
 import { changeOrderStatus, createOrder, findOrder, orderHistory } from "~/modules/orders/orders.server";
 import { handleNotification, reconcileOrder, refreshPendingPayments, sandboxProvider, startPayment, type StartPaymentResult } from "~/modules/payments/payments.server";
 import { createTestDatabase, type TestDatabase } from "../../support/database";
-import { startStripeDouble, stripeSignature, type StripeDouble } from "../../support/stripe-double";
-import { startYooKassaDouble, type YooKassaDouble } from "../../support/yookassa-double";
+import { startStripeDouble, stripeSignature, type StripeDouble, stripeAppEnv } from "../../support/stripe-double";
+import { startYooKassaDouble, type YooKassaDouble, yooKassaAppEnv } from "../../support/yookassa-double";
 
 /** The payment service on a real database, with the sandbox and the YooKassa and Stripe doubles. */
 
@@ -59,12 +59,8 @@ describe("the payment service", () => {
     stripe = await startStripeDouble();
     sandboxOnly = configFor({});
     real = configFor({
-      YOOKASSA_SHOP_ID: yookassa.shopId,
-      YOOKASSA_SECRET_KEY: yookassa.secretKey,
-      YOOKASSA_API_URL: yookassa.apiUrl,
-      STRIPE_SECRET_KEY: stripe.secretKey,
-      STRIPE_WEBHOOK_SECRET: stripe.webhookSecret,
-      STRIPE_API_URL: stripe.url,
+      ...yooKassaAppEnv(yookassa),
+      ...stripeAppEnv(stripe),
     });
   });
   afterAll(async () => {
@@ -234,7 +230,7 @@ describe("the back-office status refresh", () => {
   beforeAll(async () => {
     t = await createTestDatabase(4);
     yookassa = await startYooKassaDouble();
-    config = configFor({ YOOKASSA_SHOP_ID: yookassa.shopId, YOOKASSA_SECRET_KEY: yookassa.secretKey, YOOKASSA_API_URL: yookassa.apiUrl });
+    config = configFor(yooKassaAppEnv(yookassa));
   });
   afterAll(async () => {
     await yookassa?.close();

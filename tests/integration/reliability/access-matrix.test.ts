@@ -12,7 +12,7 @@ import type { Order } from "~db/schema";
 import { createTestDatabase, type TestDatabase } from "../../support/database";
 import { type AppServer, CookieJar, startAppServer } from "../../support/app-server";
 import { buildOrder, buildOrderIn } from "../../support/builders";
-import { startS3Server } from "../../support/s3-server";
+import { s3AppEnv, startS3Server } from "../../support/s3-server";
 import { binaryStl } from "../../support/stl-models";
 import { routeFiles, routeKey, type RouteFile } from "./route-files";
 
@@ -804,10 +804,7 @@ describe("access matrix over HTTP", () => {
         ...SECRETS,
         APP_ENV: "production",
         DATABASE_URL: t.url,
-        S3_ENDPOINT: s3.endpoint,
-        S3_REGION: s3.region,
-        S3_ACCESS_KEY_ID: s3.accessKeyId,
-        S3_SECRET_ACCESS_KEY: s3.secretAccessKey,
+        ...s3AppEnv(s3),
         SFTP_URL: "sftp://files@127.0.0.1:1",
         SMTP_URL: "smtp://127.0.0.1:1",
         YOOKASSA_SHOP_ID: "123456",

@@ -5,8 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "../../support/database";
 import { browserFetch, type AppServer, startAppServer } from "../../support/app-server";
 import { buildOrder, buildOrderIn, buildPatient } from "../../support/builders";
-import { startStripeDouble, type StripeDouble } from "../../support/stripe-double";
-import { startYooKassaDouble, type YooKassaDouble } from "../../support/yookassa-double";
+import { startStripeDouble, type StripeDouble, stripeAppEnv } from "../../support/stripe-double";
+import { startYooKassaDouble, type YooKassaDouble, yooKassaAppEnv } from "../../support/yookassa-double";
 import { rendered, signedInAs } from "../backoffice/support";
 
 /**
@@ -541,12 +541,8 @@ describe("bad input over HTTP", () => {
     app = await startAppServer({
       DATABASE_URL: t.url,
       ...SECRETS,
-      YOOKASSA_SHOP_ID: yookassa.shopId,
-      YOOKASSA_SECRET_KEY: yookassa.secretKey,
-      YOOKASSA_API_URL: yookassa.apiUrl,
-      STRIPE_SECRET_KEY: stripe.secretKey,
-      STRIPE_WEBHOOK_SECRET: stripe.webhookSecret,
-      STRIPE_API_URL: stripe.url,
+      ...yooKassaAppEnv(yookassa),
+      ...stripeAppEnv(stripe),
     });
 
     const english = async (browser: Browser) => {

@@ -8,9 +8,9 @@ import { type AppServer, startAppServer } from "../../support/app-server";
 import { createTestDatabase, databaseUrl, type TestDatabase } from "../../support/database";
 import { checkIntegrity, Clinic, newOrderRecord, newPatient, type RequestRecord, runLoad, uploadForm } from "../../support/load";
 import { binaryStl } from "../../support/stl-models";
-import { startS3Server, type TestS3Server } from "../../support/s3-server";
+import { startS3Server, type TestS3Server, s3AppEnv } from "../../support/s3-server";
 import { startTcpProxy, type TcpProxy } from "../../support/tcp-proxy";
-import { startYooKassaDouble, type YooKassaDouble } from "../../support/yookassa-double";
+import { startYooKassaDouble, type YooKassaDouble, yooKassaAppEnv } from "../../support/yookassa-double";
 import { filesBelow, orderWithFiles, sha256, sleep, waitFor } from "../ftp/fixtures";
 import { type LoggedSftpServer, startLoggedSftpServer } from "../ftp/logged-sftp-server";
 
@@ -38,10 +38,7 @@ describe("faults under load", () => {
     ]);
     app = await startAppServer({
       DATABASE_URL: pgProxy.via(t.url),
-      S3_ENDPOINT: `http://127.0.0.1:${s3Proxy.port}`,
-      S3_ACCESS_KEY_ID: s3.accessKeyId,
-      S3_SECRET_ACCESS_KEY: s3.secretAccessKey,
-      S3_REGION: s3.region,
+      ...s3AppEnv(s3, `http://127.0.0.1:${s3Proxy.port}`),
       // A lost network to S3 fails an upload after 2 s without a byte moving (15 s by default).
       S3_TIMEOUT_MS: "2000",
       ...SECRETS,
@@ -259,13 +256,8 @@ describe("faults under load", () => {
       yookassa = await startYooKassaDouble();
       shop = await startAppServer({
         DATABASE_URL: t.url,
-        S3_ENDPOINT: s3.endpoint,
-        S3_ACCESS_KEY_ID: s3.accessKeyId,
-        S3_SECRET_ACCESS_KEY: s3.secretAccessKey,
-        S3_REGION: s3.region,
-        YOOKASSA_SHOP_ID: yookassa.shopId,
-        YOOKASSA_SECRET_KEY: yookassa.secretKey,
-        YOOKASSA_API_URL: yookassa.apiUrl,
+        ...s3AppEnv(s3),
+        ...yooKassaAppEnv(yookassa),
         PAYMENT_TIMEOUT_MS: "1500",
         ...SECRETS,
       });

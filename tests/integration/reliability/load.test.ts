@@ -5,7 +5,7 @@ import { createStorage } from "~/modules/storage/storage.server";
 import { type AppServer, startAppServer } from "../../support/app-server";
 import { createTestDatabase, type TestDatabase } from "../../support/database";
 import { checkIntegrity, formatFigures, loadFigures, runLoad } from "../../support/load";
-import { startS3Server, type TestS3Server } from "../../support/s3-server";
+import { startS3Server, type TestS3Server, s3AppEnv } from "../../support/s3-server";
 
 /**
  * Load with integrity, CI size (issue "Proof under pressure", item 5; full size: bench/load.mts):
@@ -26,10 +26,7 @@ describe("many clinics ordering at once", () => {
     [t, s3] = await Promise.all([createTestDatabase(4), startS3Server()]);
     app = await startAppServer({
       DATABASE_URL: t.url,
-      S3_ENDPOINT: s3.endpoint,
-      S3_ACCESS_KEY_ID: s3.accessKeyId,
-      S3_SECRET_ACCESS_KEY: s3.secretAccessKey,
-      S3_REGION: s3.region,
+      ...s3AppEnv(s3),
       ...SECRETS,
     });
   });

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDataStore } from "~/modules/uploads/tus.server";
 import { browserFetch, type AppServer, startAppServer } from "../../support/app-server";
 import { createTestDatabase, type TestDatabase } from "../../support/database";
+import { s3AppEnv } from "../../support/s3-server";
 import { startS3WithMultipart, type TestS3WithMultipart } from "../../support/s3-multipart-front";
 import { startTcpProxy, type TcpProxy } from "../../support/tcp-proxy";
 import { tusUpload } from "../../support/tus-client";
@@ -229,10 +230,7 @@ describe("resumable uploads (tus) with S3 storage", () => {
     app = await startAppServer({
       DATABASE_URL: t.url,
       ...SECRETS,
-      S3_ENDPOINT: s3.endpoint,
-      S3_ACCESS_KEY_ID: s3.accessKeyId,
-      S3_SECRET_ACCESS_KEY: s3.secretAccessKey,
-      S3_REGION: s3.region,
+      ...s3AppEnv(s3),
       S3_FORCE_PATH_STYLE: "true",
     });
     proxy = await startTcpProxy({ target: { host: "127.0.0.1", port: app.port }, bytesPerSecond: 6 * MiB });
