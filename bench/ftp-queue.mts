@@ -20,15 +20,14 @@ import fsp from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs, promisify } from "node:util";
-import { Kysely, sql } from "kysely";
-import { openDatabase } from "../app/modules/db/db.server";
+import { sql } from "kysely";
 import { createFileServer } from "../app/modules/ftp/file-server.server";
 import { destinationPath } from "../app/modules/ftp/paths";
 import { processQueue } from "../app/modules/ftp/transfer.server";
 import { createOrder } from "../app/modules/orders/orders.server";
 import { createStorage } from "../app/modules/storage/storage.server";
-import { migrateToLatest } from "../db/migrator";
 import { startSftpServer } from "../tests/support/sftp-server";
+import { createBenchDatabase } from "./lib/database";
 import { printResult } from "./lib/result";
 
 const { values } = parseArgs({
@@ -47,14 +46,8 @@ const MiB = 1024 * 1024;
 
 const run = promisify(execFile);
 
-const serverUrl = process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
-const dbName = `aligner_bench_ftp_${process.pid}`;
-const admin = await openDatabase({ kind: "postgres", url: serverUrl }, { poolSize: 1 });
-await sql`create database ${sql.id(dbName)}`.execute(admin);
-const dbUrl = new URL(serverUrl);
-dbUrl.pathname = `/${dbName}`;
-const db = await openDatabase({ kind: "postgres", url: dbUrl.toString() }, { poolSize: 10 });
-await migrateToLatest(db as Kysely<any>);
+const database = await createBenchDatabase("ftp", { poolSize: 10 });
+const { db } = database;
 
 const sftp = await startSftpServer();
 const storageDir = await fsp.mkdtemp(path.join(os.tmpdir(), "bench-ftp-storage-"));
@@ -189,7 +182,5 @@ try {
 } finally {
   await sftp.stop();
   await fsp.rm(storageDir, { recursive: true, force: true });
-  await db.destroy();
-  await sql`drop database if exists ${sql.id(dbName)} with (force)`.execute(admin);
-  await admin.destroy();
+  await database.drop();
 }

@@ -10,11 +10,9 @@
  */
 import os from "node:os";
 import { parseArgs } from "node:util";
-import { Kysely, sql } from "kysely";
-import { openDatabase } from "../app/modules/db/db.server";
-import { migrateToLatest } from "../db/migrator";
 import { startAppServer } from "../tests/support/app-server";
 import { checkIntegrity, formatFigures, loadFigures, runLoad } from "../tests/support/load";
+import { createBenchDatabase } from "./lib/database";
 import { printResult } from "./lib/result";
 import { startS3Server, s3AppEnv } from "../tests/support/s3-server";
 
@@ -22,17 +20,11 @@ const { values } = parseArgs({ options: { clinics: { type: "string", default: "1
 const clinics = Number(values.clinics);
 const seconds = Number(values.seconds);
 
-const serverUrl = process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
-const dbName = `aligner_bench_load_${process.pid}`;
-const admin = await openDatabase({ kind: "postgres", url: serverUrl }, { poolSize: 1 });
-await sql`create database ${sql.id(dbName)}`.execute(admin);
-const dbUrl = new URL(serverUrl);
-dbUrl.pathname = `/${dbName}`;
-const db = await openDatabase({ kind: "postgres", url: dbUrl.toString() }, { poolSize: 4 });
-await migrateToLatest(db as Kysely<any>);
+const database = await createBenchDatabase("load", { poolSize: 4 });
+const { db } = database;
 const s3 = await startS3Server();
 const app = await startAppServer({
-  DATABASE_URL: dbUrl.toString(),
+  DATABASE_URL: database.url,
   ...s3AppEnv(s3),
   SESSION_SECRET: "bench-load-session-secret-0123456789",
   BACKOFFICE_PASSWORD: "office",
@@ -68,8 +60,6 @@ try {
 } finally {
   await app.stop();
   await s3.stop();
-  await db.destroy();
-  await sql`drop database if exists ${sql.id(dbName)} with (force)`.execute(admin);
-  await admin.destroy();
+  await database.drop();
 }
 process.exit(failed ? 1 : 0);

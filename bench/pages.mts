@@ -19,7 +19,8 @@
 import os from "node:os";
 import { parseArgs } from "node:util";
 import { type AppServer } from "../tests/support/app-server";
-import { clientSessionCookie, createBenchDatabase, gateCookie, seedWorkingDay, startBenchApp, walkWizard } from "./lib/app-fixture";
+import { clientSessionCookie, gateCookie, seedWorkingDay, startBenchApp, walkWizard } from "./lib/app-fixture";
+import { createBenchDatabase } from "./lib/database";
 import { startBareRemix } from "./lib/bare-remix";
 import { launchChrome, lighthouseMedian, type LighthouseRow } from "./lib/lighthouse";
 import { pageWeight, type PageWeight } from "./lib/page-weight";

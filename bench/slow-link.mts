@@ -8,13 +8,11 @@
  *   node --import tsx bench/slow-link.mts        (needs PostgreSQL and a build, like the tests)
  */
 import { chromium, type Page } from "@playwright/test";
-import { Kysely, sql } from "kysely";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { openDatabase } from "../app/modules/db/db.server";
-import { migrateToLatest } from "../db/migrator";
 import { startAppServer } from "../tests/support/app-server";
+import { createBenchDatabase } from "./lib/database";
 import { printResult } from "./lib/result";
 
 const TARGET_SECONDS = 1.5;
@@ -95,16 +93,8 @@ async function walk(page: Page, timings: Timing[]) {
   timings.push({ what: "11 → sandbox checkout", seconds: (performance.now() - pay) / 1000, upload: false });
 }
 
-const serverUrl = process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
-const dbName = `aligner_bench_slow_${process.pid}`;
-const admin = await openDatabase({ kind: "postgres", url: serverUrl }, { poolSize: 1 });
-await sql`create database ${sql.id(dbName)}`.execute(admin);
-const dbUrl = new URL(serverUrl);
-dbUrl.pathname = `/${dbName}`;
-const db = await openDatabase({ kind: "postgres", url: dbUrl.toString() }, { poolSize: 1 });
-await migrateToLatest(db as Kysely<any>);
-await db.destroy();
-const app = await startAppServer({ DATABASE_URL: dbUrl.toString() });
+const database = await createBenchDatabase("slow", { poolSize: 1 });
+const app = await startAppServer({ DATABASE_URL: database.url });
 const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: ["--no-sandbox", "--disable-gpu"] });
 
 const results: Array<{ javascript: boolean; timings: Timing[]; total: number }> = [];
@@ -125,8 +115,7 @@ try {
 } finally {
   await browser.close();
   await app.stop();
-  await sql`drop database if exists ${sql.id(dbName)} with (force)`.execute(admin);
-  await admin.destroy();
+  await database.drop();
   fs.rmSync(fixtures, { recursive: true, force: true });
 }
 

@@ -11,14 +11,12 @@
 import fs from "node:fs";
 import os from "node:os";
 import { Readable } from "node:stream";
-import { Kysely, sql } from "kysely";
-import { openDatabase } from "../app/modules/db/db.server";
-import { migrateToLatest } from "../db/migrator";
 import { browserFetch, startAppServer } from "../tests/support/app-server";
 import { s3AppEnv } from "../tests/support/s3-server";
 import { startS3WithMultipart } from "../tests/support/s3-multipart-front";
 import { startTcpProxy } from "../tests/support/tcp-proxy";
 import { tusUpload } from "../tests/support/tus-client";
+import { createBenchDatabase } from "./lib/database";
 import { printResult } from "./lib/result";
 
 const MBIT = Number(process.env.BENCH_MBIT ?? 2);
@@ -52,18 +50,12 @@ async function measured<T>(pid: number, run: () => Promise<T>): Promise<{ result
   }
 }
 
-const serverUrl = process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
-const dbName = `aligner_bench_tus_${process.pid}`;
-const admin = await openDatabase({ kind: "postgres", url: serverUrl }, { poolSize: 1 });
-await sql`create database ${sql.id(dbName)}`.execute(admin);
-const dbUrl = new URL(serverUrl);
-dbUrl.pathname = `/${dbName}`;
-const db = await openDatabase({ kind: "postgres", url: dbUrl.toString() }, { poolSize: 2 });
-await migrateToLatest(db as Kysely<any>);
+const database = await createBenchDatabase("tus", { poolSize: 2 });
+const { db } = database;
 
 const s3 = await startS3WithMultipart();
 const app = await startAppServer({
-  DATABASE_URL: dbUrl.toString(),
+  DATABASE_URL: database.url,
   ...s3AppEnv(s3),
 });
 const bytesPerSecond = (MBIT * 1_000_000) / 8;
@@ -182,7 +174,5 @@ try {
   await proxy.stop();
   await app.stop();
   await s3.stop();
-  await db.destroy();
-  await sql`drop database if exists ${sql.id(dbName)} with (force)`.execute(admin);
-  await admin.destroy();
+  await database.drop();
 }

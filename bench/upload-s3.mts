@@ -12,11 +12,9 @@ import os from "node:os";
 import { Readable } from "node:stream";
 import { S3Client } from "@aws-sdk/client-s3";
 import { Upload } from "@aws-sdk/lib-storage";
-import { Kysely, sql } from "kysely";
-import { openDatabase } from "../app/modules/db/db.server";
-import { migrateToLatest } from "../db/migrator";
 import { browserFetch, startAppServer } from "../tests/support/app-server";
 import { startS3Server, s3AppEnv } from "../tests/support/s3-server";
+import { createBenchDatabase } from "./lib/database";
 import { printResult } from "./lib/result";
 
 const FILE_BYTES = 100 * 1024 * 1024 - 16; // 84 + 50 × n, just under 100 MiB
@@ -57,18 +55,12 @@ function rssOf(pid: number): number {
   return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0) * 1024;
 }
 
-const serverUrl = process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
-const dbName = `aligner_bench_${process.pid}`;
-const admin = await openDatabase({ kind: "postgres", url: serverUrl }, { poolSize: 1 });
-await sql`create database ${sql.id(dbName)}`.execute(admin);
-const dbUrl = new URL(serverUrl);
-dbUrl.pathname = `/${dbName}`;
-const db = await openDatabase({ kind: "postgres", url: dbUrl.toString() }, { poolSize: 2 });
-await migrateToLatest(db as Kysely<any>);
+const database = await createBenchDatabase("upload", { poolSize: 2 });
+const { db } = database;
 
 const s3 = await startS3Server();
 const app = await startAppServer({
-  DATABASE_URL: dbUrl.toString(),
+  DATABASE_URL: database.url,
   ...s3AppEnv(s3),
 });
 
@@ -147,7 +139,5 @@ try {
 } finally {
   await app.stop();
   await s3.stop();
-  await db.destroy();
-  await sql`drop database if exists ${sql.id(dbName)} with (force)`.execute(admin);
-  await admin.destroy();
+  await database.drop();
 }

@@ -1,6 +1,4 @@
-import { Kysely, sql } from "kysely";
-import { openDatabase, type DB } from "../../app/modules/db/db.server";
-import { migrateToLatest } from "../../db/migrator";
+import type { DB } from "../../app/modules/db/db.server";
 import { type AppServer, browserFetch, startAppServer } from "../../tests/support/app-server";
 import { buildPackingDay } from "../../tests/integration/packer/fixtures";
 
@@ -13,33 +11,6 @@ import { buildPackingDay } from "../../tests/integration/packer/fixtures";
 export const SECRETS = { SESSION_SECRET: "bench-session-secret-0123456789abcdef", BACKOFFICE_PASSWORD: "bench-office", PACKER_PASSWORD: "bench-packer", CRON_SECRET: "bench-cron" };
 /** A clinic of the packer fixture: its orders fill the cabinet. */
 export const CLIENT_EMAIL = "info@ulybka-dental.ru";
-
-export interface BenchDatabase {
-  db: DB;
-  url: string;
-  drop(): Promise<void>;
-}
-
-export async function createBenchDatabase(label: string): Promise<BenchDatabase> {
-  const serverUrl = process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
-  const name = `aligner_bench_${label}_${process.pid}`;
-  const admin = await openDatabase({ kind: "postgres", url: serverUrl }, { poolSize: 1 });
-  await sql`drop database if exists ${sql.id(name)} with (force)`.execute(admin);
-  await sql`create database ${sql.id(name)}`.execute(admin);
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  const db = await openDatabase({ kind: "postgres", url: url.toString() }, { poolSize: 4 });
-  await migrateToLatest(db as Kysely<any>);
-  return {
-    db,
-    url: url.toString(),
-    async drop() {
-      await db.destroy();
-      await sql`drop database if exists ${sql.id(name)} with (force)`.execute(admin);
-      await admin.destroy();
-    },
-  };
-}
 
 export async function seedWorkingDay(db: DB): Promise<void> {
   await buildPackingDay(db, 50);
