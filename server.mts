@@ -95,23 +95,25 @@ export async function createApp(options: ServerOptions) {
       .send("Запрос отклонён: форма отправлена с другого сайта.\nRequest refused: it did not come from this site.\n");
   });
 
+  // One handler per build: creating it derives Remix's route tables, work no request needs to repeat.
+  const handlerFor = (current: ServerBuild) =>
+    createRequestHandler({
+      build: current,
+      mode: options.development ? "development" : "production",
+      getLoadContext: (req) => ({ clientIp: req.ip ?? req.socket.remoteAddress ?? "unknown" }),
+    });
+  let handler = handlerFor(build);
+
   if (options.development) {
     // Rebuilds from `remix dev --manual` are picked up without restarting the process.
     fs.watchFile(BUILD_PATH, { interval: 300 }, async () => {
       build = await importBuild();
+      handler = handlerFor(build);
       await broadcastDevReady(build);
     });
   }
 
-  app.all(
-    "*",
-    (req, res, next) =>
-      createRequestHandler({
-        build,
-        mode: options.development ? "development" : "production",
-        getLoadContext: () => ({ clientIp: req.ip ?? req.socket.remoteAddress ?? "unknown" }),
-      })(req, res, next),
-  );
+  app.all("*", (req, res, next) => handler(req, res, next));
 
   if (options.development) await broadcastDevReady(build);
   return app;

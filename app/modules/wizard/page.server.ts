@@ -278,7 +278,6 @@ function checkComplete(order: Order, patients: Patient[], market: Market): { ste
   return null;
 }
 
-
 function toastFromUploads(results: UploadResult[]): Toast | null {
   if (results.length === 0) return null;
   const stored = results.filter((result) => result.ok).length;
