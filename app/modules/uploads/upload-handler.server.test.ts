@@ -1,4 +1,4 @@
-import { parseMultipartFormData } from "./multipart.server";
+import { MultipartFieldTooLargeError, parseMultipartFormData } from "./multipart.server";
 import fsp from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -14,7 +14,6 @@ import { asciiStl, binaryStl, binaryStlChunks, fillerChunks } from "./stl-fixtur
 import {
   createStlUploadHandler,
   MAX_STL_FILE_BYTES,
-  UploadFieldTooLargeError,
   type StlUploadHandlerOptions,
 } from "./upload-handler.server";
 
@@ -588,6 +587,6 @@ describe("createStlUploadHandler", () => {
 
   it("refuses an oversized text field", async () => {
     const { parsing } = upload(multipartRequest([{ name: "orderId", value: "x".repeat(70_000) }]));
-    await expect(parsing).rejects.toThrow(UploadFieldTooLargeError);
+    await expect(parsing).rejects.toThrow(MultipartFieldTooLargeError);
   });
 });

@@ -91,8 +91,6 @@ export interface StlUploadHandler {
   discardStored(): Promise<void>;
 }
 
-/** The same error the parser throws, for a handler given a smaller limit than the parser's. */
-export { MultipartFieldTooLargeError as UploadFieldTooLargeError };
 
 /** Why the body stream of a file was cut; it fails the put so nothing is stored. */
 class FileRefused extends Error {
