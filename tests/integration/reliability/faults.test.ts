@@ -29,6 +29,22 @@ describe("faults under load", () => {
   let s3Proxy: TcpProxy;
   let app: AppServer;
 
+  /**
+   * Starts a 24 MiB model upload through a 4 MiB/s link to S3 and waits until 3 MiB have reached S3;
+   * the request still running is returned wrapped, so awaiting this does not wait for it.
+   */
+  async function uploadUntilS3HasBytes(clinic: Clinic) {
+    s3Proxy.setLimits({ bytesPerSecond: 4 * 1024 * 1024 });
+    const before = s3Proxy.stats().upstreamBytes;
+    const form = new FormData();
+    form.append("intent", "next");
+    const triangles = Math.floor((24 * 1024 * 1024) / 50);
+    uploadForm(form, "matrix", [{ content: binaryStl(triangles), triangles }]);
+    const sending = clinic.send("upload_matrix", "/order", { body: form });
+    await waitFor(async () => s3Proxy.stats().upstreamBytes - before > 3 * 1024 * 1024, 30_000, "the upload to reach S3");
+    return { sending };
+  }
+
   beforeAll(async () => {
     [t, s3] = await Promise.all([createTestDatabase(4), startS3Server()]);
     const pgUrl = new URL(databaseUrl(t.name));
@@ -120,13 +136,7 @@ describe("faults under load", () => {
     await clinic.addPatient(record, patient);
 
     // A 24 MiB model through a slow link to S3, which stops once 3 MiB arrived.
-    s3Proxy.setLimits({ bytesPerSecond: 4 * 1024 * 1024 });
-    const before = s3Proxy.stats().upstreamBytes;
-    const form = new FormData();
-    form.append("intent", "next");
-    uploadForm(form, "matrix", [{ content: binaryStl(Math.floor((24 * 1024 * 1024) / 50)), triangles: Math.floor((24 * 1024 * 1024) / 50) }]);
-    const sending = clinic.send("upload_matrix", "/order", { body: form });
-    await waitFor(async () => s3Proxy.stats().upstreamBytes - before > 3 * 1024 * 1024, 30_000, "the upload to reach S3");
+    const { sending } = await uploadUntilS3HasBytes(clinic);
     s3Proxy.setDown("refuse");
     s3Proxy.cutAll();
     const startedCut = performance.now();
@@ -162,13 +172,7 @@ describe("faults under load", () => {
     await clinic.startOrder(record);
     await clinic.addPatient(record, newPatient("951-1"));
 
-    s3Proxy.setLimits({ bytesPerSecond: 4 * 1024 * 1024 });
-    const before = s3Proxy.stats().upstreamBytes;
-    const form = new FormData();
-    form.append("intent", "next");
-    uploadForm(form, "matrix", [{ content: binaryStl(Math.floor((24 * 1024 * 1024) / 50)), triangles: Math.floor((24 * 1024 * 1024) / 50) }]);
-    const sending = clinic.send("upload_matrix", "/order", { body: form });
-    await waitFor(async () => s3Proxy.stats().upstreamBytes - before > 3 * 1024 * 1024, 30_000, "the upload to reach S3");
+    const { sending } = await uploadUntilS3HasBytes(clinic);
     // Nothing gets through any more, and nothing is refused either: packets are simply lost.
     s3Proxy.setLimits({ latencyMs: 10 * 60_000 });
     s3Proxy.setDown("blackhole");
