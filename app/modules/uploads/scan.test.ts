@@ -121,7 +121,7 @@ describe("STL scan checks", () => {
     const { verdict, scan: result } = scanner.finish();
     expect(verdict).toEqual({ ok: true, format: "binary", triangles });
     expect(result!.triangles).toBe(triangles);
-    // The parity table (2 MiB) and a chunk or two; never the file.
+    // The parity table (256 KiB) and a chunk or two; never the file.
     expect(peak).toBeLessThan(24 * 1024 * 1024);
   }, 60_000);
 });

@@ -12,10 +12,10 @@ import { createStlInspector, STL_BINARY_HEADER_BYTES, STL_BINARY_TRIANGLE_BYTES,
  *    border, non-manifold seams).
  *
  * Edges are not stored. Each edge (its two corners, identified by their exact coordinates) toggles
- * one bit of a fixed 2 MiB parity table: an edge shared by two triangles toggles its bit twice and
+ * one bit of a fixed 256 KiB parity table: an edge shared by two triangles toggles its bit twice and
  * leaves no trace, an edge used an odd number of times leaves its bit set. The number of set bits
  * is therefore the number of odd edges, except that two odd edges falling on the same bit cancel
- * out (with 16.7 million bits that needs thousands of open edges to matter). So a closed mesh is
+ * out (with 2.1 million bits that needs hundreds of open edges to matter). So a closed mesh is
  * never reported open, and `boundaryEdges` is a lower bound of the open edges.
  *
  * A warning never refuses a file; only the content check (stl.ts) refuses.
@@ -41,7 +41,8 @@ export interface ScanSummary {
 export const ARCH_MIN_MM = 20;
 export const ARCH_MAX_MM = 200;
 
-const PARITY_BITS = 1 << 24; // 2 MiB
+const PARITY_LOG2 = 21;
+const PARITY_BITS = 1 << PARITY_LOG2; // 256 KiB: fits a core's L2 cache, so toggling stays cheap
 /** Bytes that never occur in STL text (as in stl.ts). */
 // eslint-disable-next-line no-control-regex
 const NOT_TEXT = /[\u0000-\u0008\u000e-\u001f\u007f]/;
@@ -53,6 +54,7 @@ const MAX_LINE = 1024;
 const float32 = new Float32Array(1);
 const float32Bits = new Uint32Array(float32.buffer);
 
+/** The bits of `value` stored as float32 (how a binary STL holds it). */
 function bitsOf(value: number): number {
   float32[0] = value;
   return float32Bits[0];
@@ -69,40 +71,70 @@ function hash3(a: number, b: number, c: number): number {
   return h >>> 0;
 }
 
-/** Geometry of one candidate reading of the file (binary or ASCII). */
+function min3(a: number, b: number, c: number): number {
+  const ab = a < b ? a : b;
+  return c < ab ? c : ab;
+}
+
+function max3(a: number, b: number, c: number): number {
+  const ab = a > b ? a : b;
+  return c > ab ? c : ab;
+}
+
+/**
+ * Geometry of one candidate reading of the file (binary or ASCII). It runs once per triangle on
+ * every upload (two million times for 100 MiB), so it works on plain numbers, not arrays.
+ */
 class Geometry {
   degenerate = 0;
   badTriangles = 0;
-  private min = [Infinity, Infinity, Infinity];
-  private max = [-Infinity, -Infinity, -Infinity];
+  private minX = Infinity;
+  private minY = Infinity;
+  private minZ = Infinity;
+  private maxX = -Infinity;
+  private maxY = -Infinity;
+  private maxZ = -Infinity;
   private parity: Uint8Array | null = null;
 
-  /** Corners as 9 numbers (x0 y0 z0 x1 …), read as float32 like the file stores them. */
-  add(v: ArrayLike<number>): void {
-    for (let index = 0; index < 9; index++) {
-      if (!Number.isFinite(v[index])) {
-        this.badTriangles++;
-        return;
-      }
+  /** The triangle `add` reads: corners x0 y0 z0 x1 … as read from the file (float32 values). */
+  readonly corners = new Float64Array(9);
+  /** For each corner, hash3 of its three float32 bit patterns (the corner's identity). */
+  readonly cornerHashes = new Uint32Array(3);
+
+  /**
+   * Adds the triangle in `corners`/`cornerHashes`. Readers fill those typed arrays instead of
+   * passing numbers: a call that does not get inlined boxes each double argument, and two million
+   * triangles then make hundreds of megabytes of garbage.
+   */
+  add(): void {
+    const v = this.corners;
+    const x0 = v[0], y0 = v[1], z0 = v[2], x1 = v[3], y1 = v[4], z1 = v[5], x2 = v[6], y2 = v[7], z2 = v[8];
+    // x - x is NaN for NaN and ±Infinity, 0 for every finite x.
+    if (x0 - x0 + y0 - y0 + z0 - z0 + x1 - x1 + y1 - y1 + z1 - z1 + x2 - x2 + y2 - y2 + z2 - z2 !== 0) {
+      this.badTriangles++;
+      return;
     }
-    for (let corner = 0; corner < 9; corner += 3) {
-      for (let axis = 0; axis < 3; axis++) {
-        const value = v[corner + axis];
-        if (value < this.min[axis]) this.min[axis] = value;
-        if (value > this.max[axis]) this.max[axis] = value;
-      }
-    }
-    const ax = v[3] - v[0], ay = v[4] - v[1], az = v[5] - v[2];
-    const bx = v[6] - v[0], by = v[7] - v[1], bz = v[8] - v[2];
+    // Plain comparisons: Math.min/max with several arguments cost twice as much here.
+    const loX = min3(x0, x1, x2), loY = min3(y0, y1, y2), loZ = min3(z0, z1, z2);
+    const hiX = max3(x0, x1, x2), hiY = max3(y0, y1, y2), hiZ = max3(z0, z1, z2);
+    if (loX < this.minX) this.minX = loX;
+    if (loY < this.minY) this.minY = loY;
+    if (loZ < this.minZ) this.minZ = loZ;
+    if (hiX > this.maxX) this.maxX = hiX;
+    if (hiY > this.maxY) this.maxY = hiY;
+    if (hiZ > this.maxZ) this.maxZ = hiZ;
+
+    const ax = x1 - x0, ay = y1 - y0, az = z1 - z0;
+    const bx = x2 - x0, by = y2 - y0, bz = z2 - z0;
+    const ex = x2 - x1, ey = y2 - y1, ez = z2 - z1;
     const cx = ay * bz - az * by, cy = az * bx - ax * bz, cz = ax * by - ay * bx;
     const doubleArea = Math.sqrt(cx * cx + cy * cy + cz * cz);
-    const longest = Math.max(ax * ax + ay * ay + az * az, bx * bx + by * by + bz * bz, (v[6] - v[3]) ** 2 + (v[7] - v[4]) ** 2 + (v[8] - v[5]) ** 2);
+    const longest = Math.max(ax * ax + ay * ay + az * az, bx * bx + by * by + bz * bz, ex * ex + ey * ey + ez * ez);
     // Collinear within float precision, or two corners at one point.
     if (doubleArea <= 1e-7 * longest || longest === 0) this.degenerate++;
 
-    const h0 = hash3(bitsOf(v[0]), bitsOf(v[1]), bitsOf(v[2]));
-    const h1 = hash3(bitsOf(v[3]), bitsOf(v[4]), bitsOf(v[5]));
-    const h2 = hash3(bitsOf(v[6]), bitsOf(v[7]), bitsOf(v[8]));
+    const hashes = this.cornerHashes;
+    const h0 = hashes[0], h1 = hashes[1], h2 = hashes[2];
     this.toggleEdge(h0, h1);
     this.toggleEdge(h1, h2);
     this.toggleEdge(h2, h0);
@@ -111,7 +143,9 @@ class Geometry {
   private toggleEdge(a: number, b: number): void {
     if (a === b) return; // a corner repeated: no edge (the triangle counts as degenerate)
     this.parity ??= new Uint8Array(PARITY_BITS / 8);
-    const bit = hash3(Math.min(a, b), Math.max(a, b), 0x5bd1e995) & (PARITY_BITS - 1);
+    // The corner hashes are already well spread, so the edge needs only an order-free mix of
+    // the two (multiplicative hashing of their XOR, top bits).
+    const bit = Math.imul(a ^ b, 0x9e3779b1) >>> (32 - PARITY_LOG2);
     this.parity[bit >>> 3] ^= 1 << (bit & 7);
   }
 
@@ -127,9 +161,9 @@ class Geometry {
         }
       }
     }
-    const finite = this.min[0] <= this.max[0];
+    const finite = this.minX <= this.maxX;
     const round = (value: number) => Math.round(value * 10) / 10;
-    const size = finite ? { x: round(this.max[0] - this.min[0]), y: round(this.max[1] - this.min[1]), z: round(this.max[2] - this.min[2]) } : null;
+    const size = finite ? { x: round(this.maxX - this.minX), y: round(this.maxY - this.minY), z: round(this.maxZ - this.minZ) } : null;
     const warnings: ScanWarning[] = [];
     if (size) {
       const largest = Math.max(size.x, size.y, size.z);
@@ -150,7 +184,6 @@ class BinaryReader {
   private readonly record = new Uint8Array(STL_BINARY_TRIANGLE_BYTES);
   private readonly recordView = new DataView(this.record.buffer);
   private filled = 0;
-  private readonly corners = new Float64Array(9);
 
   update(chunk: Uint8Array): void {
     let index = 0;
@@ -175,9 +208,14 @@ class BinaryReader {
   }
 
   private triangle(view: DataView, at: number): void {
-    // 12 bytes of normal, then three corners of three float32 each.
-    for (let index = 0; index < 9; index++) this.corners[index] = view.getFloat32(at + 12 + index * 4, true);
-    this.geometry.add(this.corners);
+    // 12 bytes of normal, then three corners of three float32 each; corners are hashed by their bits.
+    const { corners, cornerHashes } = this.geometry;
+    const p = at + 12;
+    for (let index = 0; index < 9; index++) corners[index] = view.getFloat32(p + index * 4, true);
+    cornerHashes[0] = hash3(view.getUint32(p, true), view.getUint32(p + 4, true), view.getUint32(p + 8, true));
+    cornerHashes[1] = hash3(view.getUint32(p + 12, true), view.getUint32(p + 16, true), view.getUint32(p + 20, true));
+    cornerHashes[2] = hash3(view.getUint32(p + 24, true), view.getUint32(p + 28, true), view.getUint32(p + 32, true));
+    this.geometry.add();
   }
 }
 
@@ -188,7 +226,6 @@ class AsciiReader {
   private head = "";
   private carry = "";
   private readonly decoder = new TextDecoder("latin1");
-  private readonly corners = new Float64Array(9);
   private corner = 0;
 
   update(chunk: Uint8Array): void {
@@ -223,10 +260,14 @@ class AsciiReader {
     if (keyword === "vertex") {
       const parts = line.slice(6).trim().split(/\s+/);
       if (this.corner < 3) {
-        for (let axis = 0; axis < 3; axis++) this.corners[this.corner * 3 + axis] = Math.fround(Number(parts[axis] ?? NaN));
+        for (let axis = 0; axis < 3; axis++) this.geometry.corners[this.corner * 3 + axis] = Math.fround(Number(parts[axis] ?? NaN));
       }
       this.corner++;
-      if (this.corner === 3) this.geometry.add(this.corners);
+      if (this.corner === 3) {
+        const { corners: v, cornerHashes } = this.geometry;
+        for (let index = 0; index < 3; index++) cornerHashes[index] = hash3(bitsOf(v[index * 3]), bitsOf(v[index * 3 + 1]), bitsOf(v[index * 3 + 2]));
+        this.geometry.add();
+      }
     } else if (keyword === "outer " || keyword === "endloo") {
       this.corner = 0;
     }
