@@ -226,6 +226,8 @@ describe("createStlUploadHandler", () => {
         size: binary.length,
         triangles: 12,
         format: "binary",
+        // The scan checks run in the same pass (the fixture is a strip of separate triangles: open).
+        scan: expect.objectContaining({ format: "binary", triangles: 12, warnings: expect.arrayContaining(["open_mesh"]) }),
         uploadedAt: new Date(NOW).toISOString(),
       },
       { ok: false, originalName: "notes.stl", error: "not_stl" },
@@ -237,6 +239,7 @@ describe("createStlUploadHandler", () => {
         size: Buffer.byteLength(ascii),
         triangles: 5,
         format: "ascii",
+        scan: expect.objectContaining({ format: "ascii", triangles: 5 }),
         uploadedAt: new Date(NOW + 2000).toISOString(),
       },
     ]);

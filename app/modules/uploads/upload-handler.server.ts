@@ -3,16 +3,17 @@ import { Readable } from "node:stream";
 import type { BucketName, FileStorage } from "~/modules/storage/storage.server";
 import { hasStlExtension } from "./file-names";
 import { MAX_MULTIPART_FIELD_BYTES, MultipartFieldTooLargeError } from "./multipart.server";
-import { createStlInspector, type StlFormat, type StlVerdict } from "./stl";
+import { createStlScanner, type ScanSummary } from "./scan";
+import type { StlFormat, StlVerdict } from "./stl";
 
 /**
  * A streaming upload handler for STL files (DESIGN §4.12) to use with
  * `parseMultipartFormData(request, handler)` (./multipart.server). Remix's own handlers do not fit
  * (STACK-NOTES): the memory one keeps the whole part in RAM, the file one ignores back-pressure.
  *
- * Each file part is streamed through a size limit and the STL check straight into `storage.put`;
- * the next chunk is read from the request only when storage asks for it, so memory stays flat
- * however large the file and however slow the storage. A refused file is never kept: the STL
+ * Each file part is streamed through a size limit, the STL check and the scan checks (./scan)
+ * straight into `storage.put`; the next chunk is read from the request only when storage asks for
+ * it, so memory stays flat however large the file and however slow the storage. A refused file is never kept: the STL
  * verdict is known before the body ends, so a refusal fails the put itself (which stores nothing),
  * and the key is deleted as well after any failed put.
  *
@@ -54,6 +55,8 @@ export type UploadResult =
       size: number;
       triangles: number;
       format: StlFormat;
+      /** The scan checks' findings (warnings never refuse a file). */
+      scan: ScanSummary | null;
       /** ISO time the stored name's timestamp was taken from (FileInfo.uploadedAt). */
       uploadedAt: string;
     }
@@ -213,9 +216,10 @@ export function createStlUploadHandler(options: StlUploadHandlerOptions): StlUpl
       return refuse("storage", errorMessage(error));
     }
 
-    const inspector = createStlInspector();
+    const scanner = createStlScanner();
     let received = 0;
     let verdict: StlVerdict | undefined;
+    let scan: ScanSummary | null = null;
     let refusal: FileRefused | undefined;
     async function* body(): AsyncGenerator<Uint8Array> {
       for (;;) {
@@ -224,10 +228,10 @@ export function createStlUploadHandler(options: StlUploadHandlerOptions): StlUpl
         received += step.value.length;
         // Cut as soon as the limit is passed: this chunk never reaches storage.
         if (received > maxFileBytes) throw (refusal = new FileRefused("size"));
-        inspector.update(step.value);
+        scanner.update(step.value);
         yield step.value;
       }
-      verdict = inspector.finish();
+      ({ verdict, scan } = scanner.finish());
       // Failing before the end of the body makes the put fail, so a non-STL is never stored.
       if (!verdict.ok) throw (refusal = new FileRefused(verdict.reason));
     }
@@ -256,6 +260,7 @@ export function createStlUploadHandler(options: StlUploadHandlerOptions): StlUpl
         size,
         triangles: verdict.triangles,
         format: verdict.format,
+        scan,
         uploadedAt: uploadedAt.toISOString(),
       };
     }

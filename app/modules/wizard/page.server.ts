@@ -19,7 +19,6 @@ import { paymentFailureToast, previousAttemptLines, startPayment as startOrderPa
 import type { PaymentLine } from "~/modules/payments/provider";
 import { getStorage } from "~/modules/storage/storage.server";
 import { createStlUploadHandler, type UploadResult } from "~/modules/uploads/upload-handler.server";
-import { scanningStorage } from "~/modules/uploads/scan-storage.server";
 import type { ScanSummary } from "~/modules/uploads/scan";
 import { storageKey, storedFileName } from "~/modules/uploads/file-names";
 import { rateLimitUploadBytes } from "./upload-quota.server";
@@ -309,9 +308,8 @@ export async function handleWizardAction(request: Request, context: unknown) {
     const fileType = order ? STEP_FILE_TYPE[clampStep(order.wizard_step)] : undefined;
     const canUpload = Boolean(order && order.status === "draft" && patient && fileType);
     const usage = order && canUpload ? await orderFileUsage(db, order.id) : { files: 0, bytes: 0 };
-    const scanned = scanningStorage(getStorage());
     const upload = createStlUploadHandler({
-      storage: scanned.storage,
+      storage: getStorage(),
       bucket: "orders",
       keyFor: (originalName, uploadedAt) => storageKey(order!.id, patient!.folder_name, fileType!, storedFileName(originalName, uploadedAt)),
       maxFiles: canUpload ? Math.max(0, ORDER_FILE_LIMIT - usage.files) : 0,
@@ -336,7 +334,7 @@ export async function handleWizardAction(request: Request, context: unknown) {
     if (order && patient && fileType) {
       const stored = uploads.filter((result): result is Extract<UploadResult, { ok: true }> => result.ok);
       try {
-        await appendFiles(db, order, patient, fileType, stored.map((s) => ({ originalName: s.originalName, key: s.key, size: s.size, triangles: s.triangles, scan: scanned.scanOf(s.key) })));
+        await appendFiles(db, order, patient, fileType, stored.map((s) => ({ originalName: s.originalName, key: s.key, size: s.size, triangles: s.triangles, scan: s.scan })));
       } catch (error) {
         await getStorage().delete("orders", stored.map((s) => s.key));
         if (error instanceof OrderFrozenError) return redirectWithToast("/order", { type: "error", title: "wizard.errors.frozenTitle", description: "wizard.errors.frozen" });
