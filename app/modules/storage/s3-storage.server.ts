@@ -9,21 +9,19 @@ import {
   type S3ClientConfig,
   S3ServiceException,
 } from "@aws-sdk/client-s3";
-import { Upload } from "@aws-sdk/lib-storage";
 import { Readable } from "node:stream";
-import { pipeline } from "node:stream/promises";
 import type { AppConfig } from "~/modules/config/config.server";
-import { ByteCounter } from "./body-length";
 import { assertValidKey, assertValidPrefix } from "./keys";
+import { putStreamed } from "./s3-multipart.server";
 import type { BucketName, FileStorage, ListedObject, PutOptions } from "./storage.server";
 
 type S3StorageConfig = Extract<AppConfig["storage"], { kind: "s3" }>;
 
-// lib-storage holds up to QUEUE_SIZE parts of PART_SIZE in memory per upload (plus the one being
-// filled). 5 MiB is S3's minimum part size; bodies arrive from browsers far slower than S3 takes
-// them, so two parts in flight keep up while several uploads at once stay cheap.
+// An upload holds PARTS_IN_FLIGHT + 1 buffers of PART_SIZE (./s3-multipart.server). 5 MiB is S3's
+// minimum part size; bodies arrive from browsers far slower than S3 takes them, so two parts in
+// flight keep up while several uploads at once stay cheap.
 const PART_SIZE = 5 * 1024 * 1024;
-const QUEUE_SIZE = 2;
+const PARTS_IN_FLIGHT = 2;
 const DELETE_BATCH = 100;
 // An S3 server that stopped answering (lost network, wedged host) must fail the request — the
 // upload then reports a storage error — instead of hanging it: at most this long to connect, and
@@ -64,24 +62,16 @@ export function createS3Storage(config: S3StorageConfig, buckets: AppConfig["buc
 
     async put(bucket: BucketName, key: string, body: Readable, options: PutOptions = {}) {
       assertValidKey(key);
-      const counter = new ByteCounter(options.contentLength);
-      const upload = new Upload({
-        client,
-        params: { Bucket: bucketName(bucket), Key: key, Body: counter, ContentType: options.contentType },
-        partSize: PART_SIZE,
-        queueSize: QUEUE_SIZE,
-        leavePartsOnError: false, // abort the multipart upload so no half object or orphan parts remain
-      });
-      const pumping = pipeline(body, counter);
-      const uploading = upload.done().catch((error: unknown) => {
-        // Stop reading the source when S3 gave up, otherwise the pipeline waits forever.
-        counter.destroy(error instanceof Error ? error : new Error(String(error)));
-        throw error;
-      });
-      const [pumped, uploaded] = await Promise.allSettled([pumping, uploading]);
-      if (pumped.status === "rejected") throw pumped.reason;
-      if (uploaded.status === "rejected") throw uploaded.reason;
-      return { size: counter.bytes };
+      try {
+        const size = await putStreamed(client, { Bucket: bucketName(bucket), Key: key, ContentType: options.contentType }, body, {
+          partSize: PART_SIZE,
+          partsInFlight: PARTS_IN_FLIGHT,
+          contentLength: options.contentLength,
+        });
+        return { size };
+      } finally {
+        body.destroy(); // released on every outcome (a no-op once it ended)
+      }
     },
 
     async get(bucket: BucketName, key: string) {

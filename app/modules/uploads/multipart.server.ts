@@ -6,7 +6,7 @@ import busboy from "busboy";
 /**
  * Reads a `multipart/form-data` request part by part and hands each part to `handler`, the same
  * contract as Remix's `unstable_parseMultipartFormData` (so the same upload handlers plug in), but
- * parsed by busboy, about five times faster than Remix's parser (ADR 021).
+ * parsed by busboy, about five times faster than Remix's parser (ADR 019).
  *
  * - Parts reach the handler one at a time, in request order; the next starts when the previous
  *   handler has returned. A file's bytes are read from the request only as fast as the handler
