@@ -90,7 +90,7 @@ export function DeliveryStep({ data, errors, values }: StepProps) {
     <div className="stack">
       <TextField name="full_name" label="wizard.fields.fullName" autoComplete="name" required defaultValue={values.full_name ?? data.order?.fullName} error={errors.full_name} />
       <TextField name="address" label="wizard.fields.address" autoComplete="street-address" required multiline defaultValue={values.address ?? data.order?.address} error={errors.address} />
-      <TextField name="delivery_comment" label="wizard.fields.deliveryComment" multiline defaultValue={values.delivery_comment ?? data.order?.deliveryComment} />
+      <TextField name="delivery_comment" label="wizard.fields.deliveryComment" multiline defaultValue={values.delivery_comment ?? data.order?.deliveryComment} error={errors.delivery_comment} />
       {data.traits.domesticNotices ? (
         <div className="field">
           <label className="checkbox">
@@ -310,7 +310,7 @@ export function CutStep({ patient, errors, values }: StepProps) {
         value={patient?.cutType}
         error={errors.cut_type}
       />
-      <TextField name="additional_comments" label="wizard.fields.additionalComments" multiline defaultValue={values.additional_comments ?? patient?.comments} />
+      <TextField name="additional_comments" label="wizard.fields.additionalComments" multiline defaultValue={values.additional_comments ?? patient?.comments} error={errors.additional_comments} />
     </div>
   );
 }

@@ -213,20 +213,39 @@ interface ActionFailure {
 
 const fail = (failure: ActionFailure, status = 400) => data(failure, { status });
 
-/** The typed texts that may be stored ("" as null); one with control characters or too long keeps the stored value. */
-function storable<K extends LimitedField>(values: Record<K, string>): Partial<Record<K, string | null>> {
-  return Object.fromEntries(Object.entries<string>(values).filter(([name, value]) => isStorable(name as K, value)).map(([name, value]) => [name, value || null])) as Partial<Record<K, string | null>>;
+/** The form's text values, sent back so a refused form shows what was typed. */
+const typedValues = (form: FormData) => Object.fromEntries([...form].filter(([, v]) => typeof v === "string") as Array<[string, string]>);
+
+/** The typed texts that may be stored ("" as null), and the problem of each one that may not (control characters, too long). */
+function storable<K extends LimitedField>(values: Record<K, string>): { store: Partial<Record<K, string | null>>; problems: FieldErrors } {
+  const store: Partial<Record<K, string | null>> = {};
+  const problems: FieldErrors = {};
+  for (const [name, value] of Object.entries<string>(values) as Array<[K, string]>) {
+    if (isStorable(name, value)) store[name] = value || null;
+    else problems[name] = fieldProblem(name, value)!;
+  }
+  return { store, problems };
 }
 
-/** Saves what the current step's form carries (also on "back", so nothing typed is lost). */
-async function saveStepFields(db: DB, order: Order, patient: Patient | null, step: number, form: FormData, market: Market) {
+/**
+ * Saves what the current step's form carries (also on "back" and the skips, so nothing typed is
+ * lost) and returns the problems of the texts it could not save; the caller then keeps the doctor
+ * on the step with them.
+ */
+async function saveStepFields(db: DB, order: Order, patient: Patient | null, step: number, form: FormData, market: Market): Promise<FieldErrors> {
   if (step === 2) {
     const contacts = readContacts(form);
-    await updateDraft(db, order.id, storable({ email: contacts.email, phone: contacts.phone }));
-  } else if (step === 3) {
+    const { store, problems } = storable({ email: contacts.email, phone: contacts.phone });
+    await updateDraft(db, order.id, store);
+    return problems;
+  }
+  if (step === 3) {
     const delivery = readDelivery(form);
-    await updateDraft(db, order.id, storable({ full_name: delivery.full_name, address: delivery.address, delivery_comment: delivery.delivery_comment }));
-  } else if (patient && step === 6) {
+    const { store, problems } = storable({ full_name: delivery.full_name, address: delivery.address, delivery_comment: delivery.delivery_comment });
+    await updateDraft(db, order.id, store);
+    return problems;
+  }
+  if (patient && step === 6) {
     const matrixType = MARKET_TRAITS[market].softMatrix ? readChoice(form, "matrix_type", ["soft", "hard"] as const) : "hard";
     if (matrixType) await updatePatient(db, order.id, patient.id, { matrix_type: matrixType });
   } else if (patient && step === 8) {
@@ -234,8 +253,11 @@ async function saveStepFields(db: DB, order: Order, patient: Patient | null, ste
     if (material) await updatePatient(db, order.id, patient.id, { material_type: material });
   } else if (patient && step === 9) {
     const cut = readChoice(form, "cut_type", ["wavy", "straight"] as const);
-    await updatePatient(db, order.id, patient.id, { ...(cut ? { cut_type: cut } : {}), ...storable({ additional_comments: readText(form, "additional_comments") }) });
+    const { store, problems } = storable({ additional_comments: readText(form, "additional_comments") });
+    await updatePatient(db, order.id, patient.id, { ...(cut ? { cut_type: cut } : {}), ...store });
+    return problems;
   }
+  return {};
 }
 
 /** The checks that must pass before "next" (customer-side §2 forward conditions, §5). */
@@ -258,7 +280,7 @@ async function checkStep(step: number, order: Order, patient: Patient | null, pa
     if (step === 10 && !skips.skipRetainers && filesOf(patient, "retainer").length === 0) errors.files = "wizard.errors.retainerFilesRequired";
   }
   void order;
-  return Object.keys(errors).length ? { errors, values: Object.fromEntries([...form].filter(([, v]) => typeof v === "string") as Array<[string, string]>) } : null;
+  return Object.keys(errors).length ? { errors, values: typedValues(form) } : null;
 }
 
 /** Everything the summary needs before payment; the first problem points the doctor to its step. */
@@ -429,7 +451,8 @@ export async function handleWizardAction(request: Request, context: unknown) {
       return uploadToast ? redirectWithToast("/order", uploadToast) : redirect("/order");
     }
 
-    await saveStepFields(db, order, patient, step, form, order.market);
+    const unsaved = await saveStepFields(db, order, patient, step, form, order.market);
+    if (action !== "next" && Object.keys(unsaved).length) return fail({ errors: unsaved, values: typedValues(form) });
     if (action === "next") {
       const fresh = patient ? ((await listPatients(db, order.id)).find((p) => p.id === patient.id) ?? patient) : null;
       const failure = await checkStep(step, order, fresh, patients.length, form, order.market);

@@ -71,6 +71,8 @@ interface Case {
   message?: string | RegExp;
   /** Hostile text that must come back only escaped. */
   inert?: string;
+  /** The form field the page must mark invalid (its message next to it), by name. */
+  invalid?: string;
   /** Columns a case may change (the wizard keeps what was typed in a draft, DESIGN §4.9); "*": the whole table (accepted input). */
   mayChange?: Partial<Record<Table, string[]>>;
   /** Compare the stored files too. */
@@ -196,7 +198,8 @@ describe("bad input over HTTP", () => {
     { name: "NUL in address", as: WIZ, setup: setStep(wizardId, 3), send: post("/order", { intent: "next", full_name: "Иванова", address: "Москва\u0000", consent: "on" }), status: 400, message: "Поле содержит недопустимые символы", mayChange: draftFields },
     { name: "RTL override in name", as: WIZ, setup: setStep(wizardId, 3), send: post("/order", { intent: "next", full_name: CONTROL.rtl, address: "Москва", consent: "on" }), status: 400, message: "Поле содержит недопустимые символы", mayChange: draftFields },
     { name: "script in name, address missing: shown back escaped", as: WIZ, setup: setStep(wizardId, 3), send: post("/order", { intent: "next", full_name: XSS, address: "", consent: "on" }), status: 400, message: "Пожалуйста, укажите адрес доставки", inert: XSS, mayChange: draftFields },
-    { name: "NUL on back keeps the step and saves nothing", as: WIZ, setup: setStep(wizardId, 3), send: post("/order", { intent: "back", full_name: CONTROL.nul, address: "Москва", consent: "on" }), status: [302, 400], mayChange: { orders: [...draftFields.orders, "wizard_step"] }, check: noNulStored },
+    { name: "NUL on back: stays on the step with the message, the NUL is not stored", as: WIZ, setup: setStep(wizardId, 3), send: post("/order", { intent: "back", full_name: CONTROL.nul, address: "Москва", consent: "on" }), status: 400, message: "Поле содержит недопустимые символы", invalid: "full_name", mayChange: draftFields, check: noNulStored },
+    { name: "10 000-character comment on back: stays on the step with the message", as: WIZ, setup: setStep(wizardId, 3), send: post("/order", { intent: "back", full_name: "Иванова", address: "Москва", delivery_comment: LONG }), status: 400, message: "Слишком длинный текст — сократите его", invalid: "delivery_comment", mayChange: draftFields },
   ]);
 
   add("POST /order step 4 (patient)", [
@@ -243,7 +246,8 @@ describe("bad input over HTTP", () => {
     { name: "unknown matrix type", as: WIZ, setup: setStep(wizardId, 6), send: post("/order", { intent: "next", matrix_type: "titanium" }), status: 400, message: "Пожалуйста, выберите тип матрицы" },
     { name: "unknown material", as: WIZ, setup: setStep(wizardId, 8), send: post("/order", { intent: "next", material_type: "'; drop table orders; --" }), status: 400, message: "Пожалуйста, выберите тип материала" },
     { name: "unknown cut type", as: WIZ, setup: setStep(wizardId, 9), send: post("/order", { intent: "next", cut_type: "-1" }), status: 400, message: "Пожалуйста, выберите тип обрезки", mayChange: { orders_patients: ["updated_at"] } },
-    { name: "NUL in the comment", as: WIZ, setup: setStep(wizardId, 9), send: post("/order", { intent: "next", cut_type: "wavy", additional_comments: "обрезать\u0000" }), status: 400, message: "Поле содержит недопустимые символы", mayChange: { orders_patients: ["cut_type", "updated_at"] } },
+    { name: "NUL in the comment", as: WIZ, setup: setStep(wizardId, 9), send: post("/order", { intent: "next", cut_type: "wavy", additional_comments: "обрезать\u0000" }), status: 400, message: "Поле содержит недопустимые символы", invalid: "additional_comments", mayChange: { orders_patients: ["cut_type", "updated_at"] } },
+    { name: "NUL in the comment on back: stays on the step with the message", as: WIZ, setup: setStep(wizardId, 9), send: post("/order", { intent: "back", cut_type: "wavy", additional_comments: "обрезать\u0000" }), status: 400, message: "Поле содержит недопустимые символы", invalid: "additional_comments", mayChange: { orders_patients: ["cut_type", "updated_at"] } },
   ]);
 
   add("GET /order?id=", [
@@ -645,6 +649,11 @@ describe("bad input over HTTP", () => {
       }
       if (typeof item.message === "string") expect(shown).toContain(item.message);
       else expect(shown).toMatch(item.message);
+    }
+    if (item.invalid !== undefined) {
+      const field = new RegExp(`<(?:input|textarea|select)\\b[^>]*\\bname="${item.invalid}"[^>]*>`).exec(page)?.[0];
+      expect(field, `field ${item.invalid} on the page`).toBeDefined();
+      expect(field).toContain('aria-invalid="true"');
     }
     if (item.inert !== undefined) {
       // React escapes text and attributes; the only raw copy could be a live element.
