@@ -15,6 +15,7 @@ import { s3ClientOptions } from "~/modules/storage/s3-storage.server";
 import { ANONYMOUS_UPLOAD_MIB_PER_HOUR } from "~/modules/wizard/upload-quota.server";
 import { appendFiles, filesOf, listPatients, ORDER_BYTES_LIMIT, ORDER_FILE_LIMIT, OrderFrozenError, orderFileUsage, type RecordedFile, recordedUpload } from "~/modules/wizard/wizard.server";
 import { hasStlExtension, isFileType, storageKey, storedFileName } from "./file-names";
+import { discardUnrecorded } from "./unrecorded.server";
 import { createStlScanner, type ScanSummary } from "./scan";
 import { isAnonymous, openableOrder, uploadViewerOf, type UploadViewer } from "./tus-access.server";
 import { MAX_STL_FILE_BYTES, STL_CONTENT_TYPE } from "./upload-handler.server";
@@ -175,7 +176,7 @@ export async function finishUpload(deps: TusDeps, upload: Upload): Promise<Finis
   try {
     outcome = await appendFiles(db, order, patient, meta.type, [{ originalName: meta.filename, key, size, triangles, scan, uploadKey: meta.uploadKey }]);
   } catch (error) {
-    await storage.delete("orders", [key]).catch(() => undefined);
+    await discardUnrecorded(db, storage, order.id, [key], error);
     if (error instanceof OrderFrozenError) return refuse("frozen", 409);
     throw error;
   }

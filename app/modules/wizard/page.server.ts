@@ -18,6 +18,7 @@ import { PRICE_SETS } from "~/modules/pricing/price-sets";
 import { paymentFailureToast, previousAttemptLines, startPayment as startOrderPayment } from "~/modules/payments/payments.server";
 import type { PaymentLine } from "~/modules/payments/provider";
 import { getStorage } from "~/modules/storage/storage.server";
+import { discardUnrecorded } from "~/modules/uploads/unrecorded.server";
 import { createStlUploadHandler, type UploadResult } from "~/modules/uploads/upload-handler.server";
 import type { ScanSummary } from "~/modules/uploads/scan";
 import { storageKey, storedFileName } from "~/modules/uploads/file-names";
@@ -358,7 +359,7 @@ export async function handleWizardAction(request: Request, context: unknown) {
       try {
         await appendFiles(db, order, patient, fileType, stored.map((s) => ({ originalName: s.originalName, key: s.key, size: s.size, triangles: s.triangles, scan: s.scan })));
       } catch (error) {
-        await getStorage().delete("orders", stored.map((s) => s.key));
+        await discardUnrecorded(db, getStorage(), order.id, stored.map((s) => s.key), error);
         if (error instanceof OrderFrozenError) return redirectWithToast("/order", { type: "error", title: "wizard.errors.frozenTitle", description: "wizard.errors.frozen" });
         throw error;
       }
