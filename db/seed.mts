@@ -1,5 +1,6 @@
 import "../scripts/load-env";
-// `npm run db:seed`: migrates the configured database and loads the demo data once.
+// `npm run db:seed`: migrates the configured database and loads the demo data once, and puts the
+// demo model in the configured storage under every file the demo orders record.
 // Demo data never exists in production (DESIGN §2), so strict mode refuses to run.
 //
 // Vite (vitest) resolves an extensionless `~db/seed` to this file before seed.ts, so this module
@@ -9,7 +10,8 @@ import { fileURLToPath } from "node:url";
 import { ConfigError, getConfig } from "~/modules/config/config.server";
 import { openDatabase } from "~/modules/db/db.server";
 import { migrateToLatest } from "~db/migrator";
-import { seedDemoData } from "./seed.js";
+import { createStorage } from "~/modules/storage/storage.server";
+import { seedDemoData, storeDemoFiles } from "./seed.js";
 
 export * from "./seed.js";
 
@@ -37,6 +39,9 @@ async function main(): Promise<number> {
     const summary = await seedDemoData(db);
     console.log(summary.message);
     console.table(summary.counts);
+    const storage = createStorage(config);
+    await storage.ensureBuckets();
+    console.log(`demo files stored: ${await storeDemoFiles(db, storage)}`);
     return 0;
   } catch (error) {
     console.error("db:seed failed:", error);

@@ -6,7 +6,7 @@ import { getDb } from "../app/modules/db/db.server";
 import { startInProcessScheduler } from "../app/modules/jobs/scheduler.server";
 import { createStorage } from "../app/modules/storage/storage.server";
 import { migrateToLatest } from "../db/migrator";
-import { seedDemoData } from "../db/seed";
+import { seedDemoData, storeDemoFiles } from "../db/seed";
 import { createApp } from "../server.mts";
 
 /**
@@ -26,15 +26,17 @@ const db = await getDb();
 const steps = await migrateToLatest(db);
 if (steps.length) console.log(`migrations: ${steps.join(", ")}`);
 
+const storage = createStorage(config);
+await storage.ensureBuckets();
+
 if (!config.strict && config.database.kind === "pglite") {
   const { count } = await db.selectFrom("orders").select(sql<number>`count(*)::int`.as("count")).executeTakeFirstOrThrow();
   if (count === 0) {
     const summary = await seedDemoData(db);
     console.log("demo data loaded into the embedded database:", summary);
+    console.log(`demo files stored: ${await storeDemoFiles(db, storage)}`);
   }
 }
-
-await createStorage(config).ensureBuckets();
 
 const development = process.env.NODE_ENV === "development";
 const app = await createApp({ trustProxy: config.strict ? 1 : "loopback", development });

@@ -4,7 +4,12 @@ import { openDatabase, type DB } from "~/modules/db/db.server";
 import { PAID_SET } from "~/modules/orders/status";
 import { migrateToLatest } from "~db/migrator";
 import { ORDER_STATUSES, QUEUE_STATUSES, type FileInfo } from "~db/schema";
-import { DEMO_ADMIN_EMAIL, DEMO_MANAGER_EMAIL, seedDemoData, type SeedSummary } from "~db/seed.js";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { createStorage } from "~/modules/storage/storage.server";
+import { createStlScanner } from "~/modules/uploads/scan";
+import { DEMO_ADMIN_EMAIL, DEMO_MANAGER_EMAIL, DEMO_MODEL, seedDemoData, storeDemoFiles, type SeedSummary } from "~db/seed.js";
 import { createTestDatabase, type TestDatabase } from "../../support/database";
 
 const DAY = 86_400_000;
@@ -174,6 +179,26 @@ describe.each([
     );
     const sessions = await db.selectFrom("sessions").select("id").execute();
     expect(sessions).toHaveLength(0);
+  });
+
+  it("stores a real STL under every recorded file, once", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "seed-files-"));
+    try {
+      const storage = createStorage({ storage: { kind: "folder", dir }, buckets: { orders: "orders", logos: "logos" } });
+      await storage.ensureBuckets();
+      const queue = await db.selectFrom("ftp_uploads_queue").select("file_path").execute();
+      expect(await storeDemoFiles(db, storage)).toBe(new Set(queue.map((entry) => entry.file_path)).size);
+      for (const entry of queue.slice(0, 5)) expect(await storage.head("orders", entry.file_path)).toMatchObject({ size: DEMO_MODEL.length });
+      expect(await storeDemoFiles(db, storage)).toBe(0);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+    // What the upload checks say about it: a closed binary STL of an arch's size, nothing to warn about.
+    const scanner = createStlScanner();
+    scanner.update(DEMO_MODEL);
+    const { verdict, scan } = scanner.finish();
+    expect(verdict).toEqual({ ok: true, format: "binary", triangles: 512 });
+    expect(scan).toMatchObject({ size: { x: 60, y: 40, z: 25 }, degenerate: 0, boundaryEdges: 0, warnings: [] });
   });
 
   it("changes nothing when run again", async () => {
