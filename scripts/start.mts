@@ -34,8 +34,10 @@ if (!config.strict && config.database.kind === "pglite") {
   if (count === 0) {
     const summary = await seedDemoData(db);
     console.log("demo data loaded into the embedded database:", summary);
-    console.log(`demo files stored: ${await storeDemoFiles(db, storage)}`);
   }
+  // Also after a first start that stopped midway: files already there are left alone.
+  const stored = await storeDemoFiles(db, storage);
+  if (stored > 0) console.log(`demo files stored: ${stored}`);
 }
 
 const development = process.env.NODE_ENV === "development";
