@@ -2,6 +2,7 @@
  * Server throughput of two pages beside a bare Remix route (issue "Proof under pressure", item 3).
  *
  *   npx remix build && node --import tsx bench/throughput.mts [--duration 10] [--connections 50] [--profile] [--bare-routes 1]
+ *   APP_NODE_ARGS="--max-semi-space-size=32" …   (Node flags for the app server, to try V8 settings)
  *
  * autocannon (in this process) with 50 connections for ~10 s on each of: the bare Remix route
  * (bench/lib/bare-remix.ts, remix-serve, NODE_ENV=production), `GET /order` for a draft at step 3
@@ -155,7 +156,7 @@ let app: AppServer | undefined;
 let bare: BareRemix | undefined;
 const profiles: Array<{ label: string; summary: ReturnType<typeof summarizeProfile> }> = [];
 try {
-  const started = await startAll();
+  const started = await startAll({ app: process.env.APP_NODE_ARGS?.split(" ").filter(Boolean) });
   app = started.app;
   bare = started.bare;
   const [bareTarget, order, cabinet] = started.targets as [Target, Target, Target];
