@@ -85,6 +85,17 @@ describe("putStreamed", () => {
     expect(s3.objects.get(target.Key)?.equals(bytes)).toBe(true);
   });
 
+  it("allocates no part buffer for a body shorter than one part", async () => {
+    const partSize = 64 * 1024;
+    const allocations = vi.spyOn(Buffer, "allocUnsafe");
+    const s3 = fakeS3();
+    const bytes = randomBytes(partSize - 1);
+    await putStreamed(s3.client, target, chunked(bytes, [4096]), { partSize, partsInFlight: 2 });
+    expect(s3.sent).toEqual(["put model/stl"]);
+    expect(s3.objects.get(target.Key)?.equals(bytes)).toBe(true);
+    expect(allocations.mock.calls.filter(([size]) => size === partSize)).toHaveLength(0);
+  });
+
   it("stores an empty body as an empty object", async () => {
     const s3 = fakeS3();
     expect(await putStreamed(s3.client, target, Readable.from([]), { partSize: 16, partsInFlight: 2 })).toBe(0);

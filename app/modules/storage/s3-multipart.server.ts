@@ -28,8 +28,8 @@ export interface StreamedPutOptions {
  * Streams `body` into one S3 object and returns its size. A body shorter than one part goes up with
  * a single PutObject; a longer one as a multipart upload whose parts are sent while the next fills.
  *
- * Memory is `partsInFlight + 1` buffers of `partSize`, allocated by this upload and reused part
- * after part. (lib-storage's `Upload` allocates a fresh buffer per part: 100 MiB of short-lived
+ * Memory is at most `partsInFlight + 1` buffers of `partSize`, allocated by this upload and reused
+ * part after part; a body shorter than one part is held once, at its own size. (lib-storage's `Upload` allocates a fresh buffer per part: 100 MiB of short-lived
  * external memory per 100 MiB file, and V8 answers that with full collections of the whole app's
  * heap — in the upload benchmark they took about a third of the app's CPU.)
  *
@@ -74,14 +74,32 @@ export async function putStreamed(client: S3Client, params: StreamedPutParams, b
   };
 
   let total = 0;
-  let current: Buffer = Buffer.allocUnsafe(partSize);
+  // Until they fill a part, the chunks are kept as they came: a body shorter than a part (most
+  // files) never gets a part buffer, only its own size once, for the PutObject.
+  let head: Uint8Array[] | null = [];
+  let headBytes = 0;
+  let current: Buffer | null = null;
   let filled = 0;
   try {
     for await (const chunk of body) {
       if (failure) throw failure.error; // S3 gave up: stop reading the body
       total += chunk.length;
       if (contentLength !== undefined && total > contentLength) throw new BodyLengthError(contentLength, `more than ${contentLength}`);
+      if (head) {
+        if (headBytes + chunk.length < partSize) {
+          head.push(chunk);
+          headBytes += chunk.length;
+          continue;
+        }
+        current = Buffer.allocUnsafe(partSize);
+        for (const piece of head) {
+          current.set(piece, filled);
+          filled += piece.length;
+        }
+        head = null;
+      }
       for (let offset = 0; offset < chunk.length; ) {
+        current ??= spare.pop() ?? Buffer.allocUnsafe(partSize);
         const take = Math.min(chunk.length - offset, partSize - filled);
         current.set(offset === 0 && take === chunk.length ? chunk : chunk.subarray(offset, offset + take), filled);
         filled += take;
@@ -89,18 +107,18 @@ export async function putStreamed(client: S3Client, params: StreamedPutParams, b
         if (filled === partSize) {
           await room();
           send(current, filled);
-          current = spare.pop() ?? Buffer.allocUnsafe(partSize);
+          current = null;
           filled = 0;
         }
       }
     }
     if (contentLength !== undefined && total !== contentLength) throw new BodyLengthError(contentLength, String(total));
 
-    if (partNumber === 0) {
-      await client.send(new PutObjectCommand({ ...params, Body: current.subarray(0, filled), ContentLength: filled }));
+    if (head) {
+      await client.send(new PutObjectCommand({ ...params, Body: Buffer.concat(head, headBytes), ContentLength: headBytes }));
       return total;
     }
-    if (filled > 0) {
+    if (current && filled > 0) {
       await room();
       send(current, filled);
     }
