@@ -100,7 +100,7 @@ export async function createApp(options: ServerOptions) {
     createRequestHandler({
       build: current,
       mode: options.development ? "development" : "production",
-      getLoadContext: (req) => ({ clientIp: req.ip ?? req.socket.remoteAddress ?? "unknown" }),
+      getLoadContext: (req) => ({ clientIp: req.ip ?? req.socket.remoteAddress ?? "unknown", dataRequest: req.path.endsWith(".data") }),
     });
   let handler = handlerFor(build);
 

@@ -1,4 +1,5 @@
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { ClientLoaderFunctionArgs } from "@remix-run/react";
 import type { ShouldRevalidateFunction } from "@remix-run/react";
 import { data, Links, Meta, Outlet, Scripts, ScrollRestoration, useLoaderData, useLocation, useMatches, useRouteLoaderData } from "@remix-run/react";
 import { I18nProvider, useTranslation } from "~/modules/i18n/i18n-context";
@@ -13,13 +14,15 @@ import { getSessionUser } from "~/modules/auth/session.server";
 import { getConfig } from "~/modules/config/config.server";
 import { getDb } from "~/modules/db/db.server";
 import { cookies } from "~/modules/http/cookies.server";
+import { isDataRequest } from "~/modules/http/request.server";
 import { readToast } from "~/modules/http/toast.server";
 import { getLanguage } from "~/modules/i18n/i18n.server";
 import { isStaffPath } from "~/modules/i18n/text-areas";
+import { loadTexts, rememberTexts } from "~/modules/i18n/texts-cache";
 import { layoutFor } from "~/modules/layout/layout";
 import { MARKET_TRAITS } from "~/modules/market/market";
 import { getContacts, getMarket } from "~/modules/market/market.server";
-import { sharedTexts } from "~/modules/translations/overrides.server";
+import { sharedTexts, textsVersion } from "~/modules/translations/overrides.server";
 import stylesheet from "~/styles/app.css";
 
 export const links: LinksFunction = () => [
@@ -27,7 +30,7 @@ export const links: LinksFunction = () => [
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
 ];
 
-export async function loader({ request }: LoaderFunctionArgs) {
+export async function loader({ request, context }: LoaderFunctionArgs) {
   const locale = await getLanguage(request);
   const market = getMarket(request);
   // The shell renders even when the database is away (the health check reports it).
@@ -43,9 +46,17 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const { toast, headers } = await readToast(request);
   const cookieConsent = Boolean(await cookies.cookieConsent().parse(request.headers.get("Cookie")));
   const contacts = getContacts(market);
+  const staff = isStaffPath(new URL(request.url).pathname);
+  const messages = await sharedTexts(locale, { staff });
   return data(
     {
-      i18n: { locale, messages: await sharedTexts(locale, { staff: isStaffPath(new URL(request.url).pathname) }), strict: getConfig().env === "test" || process.env.I18N_STRICT === "1" },
+      i18n: {
+        locale,
+        // Documents carry the texts; data requests only their key (see clientLoader).
+        textsKey: `${locale}.${staff ? "staff" : "customer"}.${textsVersion(messages)}`,
+        messages: isDataRequest(context) ? null : messages,
+        strict: getConfig().env === "test" || process.env.I18N_STRICT === "1",
+      },
       market,
       marketTraits: MARKET_TRAITS[market],
       contacts: { messengerLink: contacts.messengerLink, supportEmail: contacts.supportEmail, whatsappNumber: contacts.whatsappNumber },
@@ -60,6 +71,19 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export type RootLoaderData = Awaited<ReturnType<typeof loader>>["data"];
 
+/**
+ * Client navigations and revalidations: the server sent the texts' key without the texts (they
+ * were 25–30 KB of every step's data); they come from the browser's copy, or once from /texts.
+ */
+export async function clientLoader({ serverLoader }: ClientLoaderFunctionArgs) {
+  const root = await serverLoader<typeof loader>();
+  if (root.i18n.messages) {
+    rememberTexts(root.i18n.textsKey, root.i18n.messages);
+    return root;
+  }
+  return { ...root, i18n: { ...root.i18n, messages: await loadTexts(root.i18n.textsKey) } };
+}
+
 /** Customer pages carry fewer texts than staff pages: crossing between them reloads the root's data. */
 export const shouldRevalidate: ShouldRevalidateFunction = ({ currentUrl, nextUrl, defaultShouldRevalidate }) =>
   defaultShouldRevalidate || isStaffPath(currentUrl.pathname) !== isStaffPath(nextUrl.pathname);
@@ -73,6 +97,7 @@ export function useRootData() {
 export function Layout({ children }: { children: React.ReactNode }) {
   const root = useRootData();
   const locale = root?.i18n.locale ?? "ru";
+  if (root?.i18n.messages) rememberTexts(root.i18n.textsKey, root.i18n.messages);
   return (
     <I18nProvider language={locale} messages={root?.i18n.messages ?? {}} strict={root?.i18n.strict ?? false}>
       <Document>{children}</Document>

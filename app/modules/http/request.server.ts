@@ -3,6 +3,12 @@ import { getTranslator } from "~/modules/i18n/i18n.server";
 /** What the HTTP server (server.mts) passes to every loader and action. */
 export interface AppLoadContext {
   clientIp: string;
+  /** A client-side data request (`….data`), not a document: the browser already runs the app. */
+  dataRequest?: boolean;
+}
+
+export function isDataRequest(context?: unknown): boolean {
+  return Boolean((context as Partial<AppLoadContext> | undefined)?.dataRequest);
 }
 
 export function clientIp(request: Request, context?: unknown): string {

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { getConfig } from "~/modules/config/config.server";
 import { type DB, getDb } from "~/modules/db/db.server";
 import { LANGUAGES, type Language } from "~/modules/i18n/languages";
@@ -149,6 +150,18 @@ export async function sharedTexts(language: Language, { staff = true }: { staff?
   const shared = without(all, staff ? PAGE_SCOPED : [...PAGE_SCOPED, ...STAFF_TEXT_AREAS]);
   cache.built.set(key, shared);
   return shared;
+}
+
+const versions = new WeakMap<Messages, string>();
+
+/** A short digest of a set of texts: it changes whenever a text does (an edit, a machine translation). */
+export function textsVersion(messages: Messages): string {
+  let version = versions.get(messages);
+  if (!version) {
+    version = createHash("sha256").update(JSON.stringify(messages)).digest("base64url").slice(0, 12);
+    versions.set(messages, version);
+  }
+  return version;
 }
 
 /** The texts of one page scope (`landing`, `legal`), for that page's loader to send. */

@@ -120,6 +120,9 @@ const MATRIX: Record<string, Row> = {
   "/cookies": { form: () => ({ redirectTo: "/" }),
     get:                               "→/       →/        →/        →/        →/        →/        →/        →/",
     post:                              "→/       →/        →/        →/        →/        →/        →/        →/" },
+  // The interface texts of data requests: public, as every page shows them.
+  "/texts/:key": { url: () => "/texts/ru.customer.outdated",
+    get:                               "200      200       200       200       200       200       200       200" },
   "/language": { form: () => ({ lng: "en", redirectTo: "/" }),
     get:                               "→/       →/        →/        →/        →/        →/        →/        →/",
     post:                              "→/en     →/en      →/en      →/en      →/en      →/en      →/en      →/en" },
