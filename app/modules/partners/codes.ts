@@ -24,6 +24,7 @@ export const RESERVED_ROUTE_WORDS: readonly string[] = [
   "REFDOC",
   "SEND-TEST",
   "TERMS",
+  "TEXTS",
   "THANKYOU",
   "UPLOADS",
   "WEBHOOKS",
