@@ -1,6 +1,5 @@
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import type { ClientLoaderFunctionArgs } from "@remix-run/react";
-import type { ShouldRevalidateFunction } from "@remix-run/react";
+import type { ClientLoaderFunctionArgs, ShouldRevalidateFunction } from "@remix-run/react";
 import { data, Links, Meta, Outlet, Scripts, ScrollRestoration, useLoaderData, useLocation, useMatches, useRouteLoaderData } from "@remix-run/react";
 import { I18nProvider, useTranslation } from "~/modules/i18n/i18n-context";
 import { CookieNotice } from "~/components/cookie-notice";
@@ -22,7 +21,7 @@ import { loadTexts, rememberTexts } from "~/modules/i18n/texts-cache";
 import { layoutFor } from "~/modules/layout/layout";
 import { MARKET_TRAITS } from "~/modules/market/market";
 import { getContacts, getMarket } from "~/modules/market/market.server";
-import { sharedTexts, textsVersion } from "~/modules/translations/overrides.server";
+import { sharedTextsWithKey } from "~/modules/translations/overrides.server";
 import stylesheet from "~/styles/app.css";
 
 export const links: LinksFunction = () => [
@@ -46,15 +45,14 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const { toast, headers } = await readToast(request);
   const cookieConsent = Boolean(await cookies.cookieConsent().parse(request.headers.get("Cookie")));
   const contacts = getContacts(market);
-  const staff = isStaffPath(new URL(request.url).pathname);
-  const messages = await sharedTexts(locale, { staff });
+  const texts = await sharedTextsWithKey(locale, { staff: isStaffPath(new URL(request.url).pathname) });
   return data(
     {
       i18n: {
         locale,
         // Documents carry the texts; data requests only their key (see clientLoader).
-        textsKey: `${locale}.${staff ? "staff" : "customer"}.${textsVersion(messages)}`,
-        messages: isDataRequest(context) ? null : messages,
+        textsKey: texts.key,
+        messages: isDataRequest(context) ? null : texts.messages,
         strict: getConfig().env === "test" || process.env.I18N_STRICT === "1",
       },
       market,
@@ -73,7 +71,8 @@ export type RootLoaderData = Awaited<ReturnType<typeof loader>>["data"];
 
 /**
  * Client navigations and revalidations: the server sent the texts' key without the texts (they
- * were 25–30 KB of every step's data); they come from the browser's copy, or once from /texts.
+ * were 39.6 KB raw, 13.4 KB gzip, of every wizard step's data); they come from the browser's copy,
+ * or once from /texts.
  */
 export async function clientLoader({ serverLoader }: ClientLoaderFunctionArgs) {
   const root = await serverLoader<typeof loader>();

@@ -4,6 +4,7 @@ import type { DB } from "~/modules/db/db.server";
 import type { FileStorage } from "~/modules/storage/storage.server";
 import { changeOrderStatus, createOrder } from "~/modules/orders/orders.server";
 import type { Actor } from "~/modules/orders/status";
+import { filesOf } from "~/modules/wizard/wizard.server";
 import type {
   CutType,
   Currency,
@@ -17,6 +18,7 @@ import type {
   PaymentStatus,
   QueueStatus,
 } from "./schema";
+import { FILE_TYPES } from "./schema";
 
 /**
  * Demo data for development and review: clinics, orders in every status with patients and files,
@@ -524,7 +526,7 @@ function makeFile(random: Random, orderId: string, folder: string, type: FileTyp
  */
 export async function storeDemoFiles(db: DB, storage: FileStorage): Promise<number> {
   const rows = await db.selectFrom("orders_patients").select(["matrix_files_info", "aligner_files_info", "retainer_files_info"]).execute();
-  const keys = new Set(rows.flatMap((row) => [row.matrix_files_info, row.aligner_files_info, row.retainer_files_info].flatMap((files) => (files as unknown as FileInfo[]).map((file) => file.storagePath))));
+  const keys = new Set(rows.flatMap((row) => FILE_TYPES.flatMap((type) => filesOf(row, type).map((file) => file.storagePath))));
   let stored = 0;
   for (const key of keys) {
     if (await storage.head("orders", key)) continue;

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { HeadObjectCommand, ListObjectsV2Command, S3Client } from "@aws-sdk/client-s3";
 import type { DB } from "~/modules/db/db.server";
 import { calculateOrderPrice } from "~/modules/pricing/calculate";
-import type { FileType } from "~db/schema";
+import { FILE_TYPES, type FileType } from "~db/schema";
 
 /**
  * Load with integrity (issue "Proof under pressure", item 5): virtual clinics walk the whole order
@@ -508,7 +508,7 @@ export async function checkIntegrity(run: LoadRun, target: IntegrityTarget, opti
       check(at, "additional_comments", patient.additional_comments, submitted.comment || null);
       check(at, "skip_retainers", Boolean(patient.skip_retainers), submitted.skipRetainers, false);
       const counts = { matrix: 0, aligners: 0, retainer: 0 } as Record<FileType, number>;
-      for (const type of ["matrix", "aligners", "retainer"] as const) {
+      for (const type of FILE_TYPES) {
         const list = (patient[FILE_COLUMN[type]] as unknown as StoredFileInfo[]) ?? [];
         const want = submitted.files.filter((file) => file.type === type);
         counts[type] = list.length;

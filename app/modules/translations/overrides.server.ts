@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { getConfig } from "~/modules/config/config.server";
 import { type DB, getDb } from "~/modules/db/db.server";
-import { LANGUAGES, type Language } from "~/modules/i18n/languages";
+import { isLanguage, LANGUAGES, type Language } from "~/modules/i18n/languages";
 import { STAFF_TEXT_AREAS } from "~/modules/i18n/text-areas";
 import { NAMESPACE, resources } from "~/modules/i18n/resources.server";
 import { createTranslator, type Messages, type Translate } from "~/modules/i18n/translate";
@@ -155,13 +155,30 @@ export async function sharedTexts(language: Language, { staff = true }: { staff?
 const versions = new WeakMap<Messages, string>();
 
 /** A short digest of a set of texts: it changes whenever a text does (an edit, a machine translation). */
-export function textsVersion(messages: Messages): string {
+function textsVersion(messages: Messages): string {
   let version = versions.get(messages);
   if (!version) {
     version = createHash("sha256").update(JSON.stringify(messages)).digest("base64url").slice(0, 12);
     versions.set(messages, version);
   }
   return version;
+}
+
+/**
+ * The shared texts of a page with their key, `{locale}.{customer|staff}.{version}`: data requests
+ * carry only the key, and the browser fetches `/texts/{key}` when it changes (ADR 022).
+ */
+export async function sharedTextsWithKey(language: Language, { staff }: { staff: boolean }): Promise<{ key: string; messages: Messages }> {
+  const messages = await sharedTexts(language, { staff });
+  return { key: `${language}.${staff ? "staff" : "customer"}.${textsVersion(messages)}`, messages };
+}
+
+/** Today's texts of a key's language and area, and whether the key is still their version; null for a key of neither. */
+export async function textsOfKey(key: string): Promise<{ messages: Messages; current: boolean } | null> {
+  const [language, area, version] = key.split(".");
+  if (!isLanguage(language) || (area !== "staff" && area !== "customer")) return null;
+  const { key: currentKey, messages } = await sharedTextsWithKey(language, { staff: area === "staff" });
+  return { messages, current: currentKey === key && version !== undefined };
 }
 
 /** The texts of one page scope (`landing`, `legal`), for that page's loader to send. */

@@ -1,3 +1,4 @@
+import { FILE_TYPES } from "~db/schema";
 import type { DB } from "~/modules/db/db.server";
 import { isDatabaseUnavailable } from "~/modules/db/unavailable";
 import type { FileStorage } from "~/modules/storage/storage.server";
@@ -22,7 +23,7 @@ export async function discardUnrecorded(db: DB, storage: FileStorage, orderId: s
     keys,
     recorded: async () => {
       const patients = await listPatients(db, orderId);
-      return new Set(patients.flatMap((patient) => (["matrix", "aligners", "retainer"] as const).flatMap((type) => filesOf(patient, type).map((file) => file.storagePath))));
+      return new Set(patients.flatMap((patient) => FILE_TYPES.flatMap((type) => filesOf(patient, type).map((file) => file.storagePath))));
     },
     remove: (unrecorded) => storage.delete("orders", unrecorded),
   });

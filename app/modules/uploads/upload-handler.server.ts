@@ -13,9 +13,9 @@ import type { StlFormat, StlVerdict } from "./stl";
  *
  * Each file part is streamed through a size limit, the STL check and the scan checks (./scan)
  * straight into `storage.put`; the next chunk is read from the request only when storage asks for
- * it, so memory stays flat however large the file and however slow the storage. A refused file is never kept: the STL
- * verdict is known before the body ends, so a refusal fails the put itself (which stores nothing),
- * and the key is deleted as well after any failed put.
+ * it, so memory stays flat however large the file and however slow the storage. A refused file is
+ * never kept: the STL verdict is known before the body ends, so a refusal fails the put itself
+ * (which stores nothing), and the key is deleted as well after any failed put.
  *
  * Usage in an action:
  *

@@ -25,7 +25,7 @@ import { storageKey, storedFileName } from "~/modules/uploads/file-names";
 import { rateLimitUploadBytes } from "./upload-quota.server";
 import { clampStep, isSkippedStep, navigate, STEP_FILE_TYPE, type WizardAction } from "./navigation";
 import { forgetCurrentOrderHeader, readBrowserOrderIds, readCurrentOrderId, rememberOrderHeaders } from "./order-cookies.server";
-import { checkContacts, checkDelivery, type FieldErrors, fieldProblem, isStorable, type LimitedField, readChoice, readContacts, readDelivery, readText } from "./validation";
+import { checkContacts, checkDelivery, type FieldErrors, fieldProblem, type LimitedField, readChoice, readContacts, readDelivery, readText } from "./validation";
 import {
   addPatient,
   appendFiles,
@@ -222,8 +222,9 @@ function storable<K extends LimitedField>(values: Record<K, string>): { store: P
   const store: Partial<Record<K, string | null>> = {};
   const problems: FieldErrors = {};
   for (const [name, value] of Object.entries<string>(values) as Array<[K, string]>) {
-    if (isStorable(name, value)) store[name] = value || null;
-    else problems[name] = fieldProblem(name, value)!;
+    const problem = fieldProblem(name, value);
+    if (problem) problems[name] = problem;
+    else store[name] = value || null;
   }
   return { store, problems };
 }

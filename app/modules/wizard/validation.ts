@@ -24,8 +24,6 @@ export const isEmail = (value: string) => textProblem(value.trim(), FIELD_MAX.em
 /** The error of a typed text field (control characters, too long), or null. */
 export const fieldProblem = (name: LimitedField, value: string) => textProblem(value, FIELD_MAX[name]);
 
-/** Whether a value may be saved in the draft as typed (also on "back"). */
-export const isStorable = (name: LimitedField, value: string) => fieldProblem(name, value) === null;
 
 const text = (form: FormData, name: string) => String(form.get(name) ?? "").trim();
 
