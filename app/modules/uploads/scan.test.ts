@@ -131,7 +131,8 @@ describe("STL scan checks", () => {
     const { verdict, scan: result } = scanner.finish();
     expect(verdict).toEqual({ ok: true, format: "binary", triangles });
     expect(result!.triangles).toBe(triangles);
-    // The parity table (256 KiB), the generator's 1 MB block and the chunk in hand; never the file.
-    expect(peak).toBeLessThan(8 * 1024 * 1024);
+    // The parity table (256 KiB) and a chunk or two; never the file (keeping it measures 60 MB).
+    // The figure also counts what other tests in this process hold (up to 10 MB seen in CI).
+    expect(peak).toBeLessThan(24 * 1024 * 1024);
   }, 60_000);
 });
