@@ -18,6 +18,13 @@ e2eDatabase.pathname = `/${process.env.E2E_DATABASE ?? "aligner_e2e"}`;
 
 export const E2E_BACKOFFICE_PASSWORD = "e2e-office-password";
 
+// Each market's public origin, and the test host the app answers besides loopback (DESIGN §3).
+const markets = {
+  PUBLIC_URL_DOMESTIC: baseURL,
+  PUBLIC_URL_INTERNATIONAL: `http://aligners-e2e.com:${port}`,
+  ALLOWED_HOSTS: "aligners-e2e.com",
+};
+
 const chromium = {
   ...devices["Desktop Chrome"],
   launchOptions: {
@@ -55,7 +62,7 @@ export default defineConfig({
         timeout: 180_000,
         reuseExistingServer: false,
         stdout: "pipe",
-        env: { PORT: String(port), DATA_DIR: dataDir, I18N_STRICT: "1", DATABASE_URL: "", APP_ENV: "" },
+        env: { PORT: String(port), DATA_DIR: dataDir, I18N_STRICT: "1", DATABASE_URL: "", APP_ENV: "", ...markets },
       }
     : {
         command: "node --import tsx tests/e2e/prepare-database.mts && node --import tsx scripts/start.mts",
@@ -71,6 +78,7 @@ export default defineConfig({
           BACKOFFICE_PASSWORD: E2E_BACKOFFICE_PASSWORD,
           PACKER_PASSWORD: "e2e-packer-password",
           QUEUE_IN_PROCESS: "false",
+          ...markets,
         },
       },
 });

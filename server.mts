@@ -6,7 +6,9 @@ import { broadcastDevReady, installGlobals } from "@remix-run/node";
 import { createRequestHandler } from "@remix-run/express";
 import compression from "compression";
 import express, { type NextFunction, type Request, type Response } from "express";
+import { getConfig } from "./app/modules/config/config.server";
 import { isDatabaseUnavailable } from "./app/modules/db/unavailable";
+import { ANY_HOST_PATHS, isHostAllowed } from "./app/modules/security/allowed-host";
 import { isCrossSiteRefused } from "./app/modules/security/same-origin";
 
 /**
@@ -67,6 +69,13 @@ export async function createApp(options: ServerOptions) {
   app.use((_req: Request, res: Response, next: NextFunction) => {
     (res as Response & { flush?: () => void }).flush = () => {};
     next();
+  });
+
+  // Only the configured hosts (DESIGN §3): a request naming another host gets no page to mislead with.
+  const config = getConfig();
+  app.use((req: Request, res: Response, next: NextFunction) => {
+    if (ANY_HOST_PATHS.has(req.path) || isHostAllowed(req.get("host"), config)) return next();
+    res.status(400).type("text/plain; charset=utf-8").send("Неизвестный адрес сайта.\nUnknown host name.\n");
   });
 
   app.use((req: Request, res: Response, next: NextFunction) => {

@@ -44,7 +44,10 @@ export interface UsersTable {
 }
 export interface SessionsTable {
   id: string;
-  user_id: string;
+  /** Null while the visitor has only asked for a sign-in link. */
+  user_id: string | null;
+  /** The session's other values (Remix session data), a JSON object. */
+  data: ColumnType<Record<string, unknown>, string | undefined, string>;
   created_at: CreatedAt;
   expires_at: Timestamp;
   last_seen_at: Generated<Date>;

@@ -17,7 +17,7 @@ import { cookies } from "~/modules/http/cookies.server";
 import { getLanguage } from "~/modules/i18n/i18n.server";
 import { isLanguage, LANGUAGES } from "~/modules/i18n/languages";
 import { MARKET_TRAITS } from "~/modules/market/market";
-import { getContacts, getMarket } from "~/modules/market/market.server";
+import { getContacts, getMarket, publicOrigin } from "~/modules/market/market.server";
 import { formatPriceSetAmount, PRICE_SETS } from "~/modules/pricing/price-sets";
 import { pageTexts, textTranslator } from "~/modules/translations/overrides.server";
 import type { RootLoaderData } from "~/root";
@@ -79,7 +79,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   };
 
   const t = await textTranslator(language);
-  const origin = (getConfig().publicUrl ?? url.origin).replace(/\/$/, "");
+  const origin = publicOrigin(market);
   const own = params.lang && isLanguage(params.lang) ? `/${params.lang}` : "/";
   return data(
     {

@@ -3,16 +3,19 @@ import { data, redirect } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { FieldError } from "~/components/wizard/fields";
+import { completeSignIn, sendSignInLink, signInWithCode } from "~/modules/auth/authenticator.server";
 import { safeRedirect } from "~/modules/auth/guards.server";
-import { getSessionUser, createUserSession } from "~/modules/auth/session.server";
-import { consumeCode, sendSignInLink } from "~/modules/auth/sign-in.server";
-import { getDb } from "~/modules/db/db.server";
+import { getSessionUser } from "~/modules/auth/session.server";
 import { clientIp, readFormData } from "~/modules/http/request.server";
 import { redirectWithToast } from "~/modules/http/toast.server";
 import { getTranslator } from "~/modules/i18n/i18n.server";
 import { useTranslation } from "~/modules/i18n/i18n-context";
 import { isEmail } from "~/modules/wizard/validation";
 
+/**
+ * Sign-in (DESIGN §4.23): the e-mail form sends a link and a code through the authenticator's
+ * "email-link" strategy; the code form signs in through its "code" strategy.
+ */
 export async function loader({ request }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   const redirectTo = safeRedirect(url.searchParams.get("redirectTo"), "/cabinet");
@@ -23,34 +26,30 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const form = await readFormData(request);
-  const intent = form.get("intent");
   const email = String(form.get("email") ?? "").trim().toLowerCase();
   const redirectTo = safeRedirect(form.get("redirectTo"), "/cabinet");
-  const db = await getDb();
 
-  if (intent === "code") {
-    const signedIn = await consumeCode(db, email, String(form.get("code") ?? "").trim());
+  if (form.get("intent") === "code") {
+    const signedIn = await signInWithCode(request, { email, code: String(form.get("code") ?? "").trim() });
     if (!signedIn) return data({ errors: { code: "auth.errors.badCode" } }, { status: 400 });
-    const cookie = await createUserSession(db, signedIn.userId, { ip: clientIp(request, context), userAgent: request.headers.get("User-Agent") });
+    const cookie = await completeSignIn(request, signedIn, clientIp(request, context));
     return redirect(safeRedirect(signedIn.redirectTo, redirectTo), { headers: { "Set-Cookie": cookie } });
   }
 
   if (!email) return data({ errors: { email: "auth.errors.emailRequired" }, email }, { status: 400 });
   if (!isEmail(email)) return data({ errors: { email: "auth.errors.emailInvalid" }, email }, { status: 400 });
-  const { t } = await getTranslator(request);
-  const result = await sendSignInLink(db, {
-    email,
-    redirectTo,
-    origin: new URL(request.url).origin,
-    clientIp: clientIp(request, context),
-    mail: { subject: t("auth.mail.subject"), text: (link, code) => t("auth.mail.text", { link, code, minutes: 15 }) },
-  });
+  const { language } = await getTranslator(request);
+  const result = await sendSignInLink(request, { email, redirectTo, language, clientIp: clientIp(request, context) });
   if (!result.ok) {
     const description = result.reason === "rate_limited" ? "auth.errors.rateLimited" : "auth.toasts.sendFailedText";
     return data({ errors: { email: description }, email }, { status: result.reason === "rate_limited" ? 429 : 502 });
   }
   const params = new URLSearchParams({ sent: email, redirectTo });
-  return redirectWithToast(`/auth?${params}`, { type: "success", title: "auth.toasts.sentTitle", description: "auth.toasts.sentText" });
+  return redirectWithToast(
+    `/auth?${params}`,
+    { type: "success", title: "auth.toasts.sentTitle", description: "auth.toasts.sentText" },
+    { headers: result.setCookie ? { "Set-Cookie": result.setCookie } : undefined },
+  );
 }
 
 export default function SignIn() {

@@ -1,11 +1,25 @@
 import { type ActionFunctionArgs, redirect } from "@remix-run/node";
-import { destroyUserSession } from "~/modules/auth/session.server";
-import { redirectWithToast } from "~/modules/http/toast.server";
+import { signOut } from "~/modules/auth/authenticator.server";
+import { getSessionUser, revokeUserSessions } from "~/modules/auth/session.server";
+import { getDb } from "~/modules/db/db.server";
+import { readFormData } from "~/modules/http/request.server";
+import { toastCookieHeader } from "~/modules/http/toast.server";
 
-/** Sign-out (POST only): ends the session row and returns home with a toast. */
+/**
+ * Sign-out (POST only), through the authenticator: this browser's session row is deleted. With
+ * `scope=everywhere` every session of the user ends first, on every device.
+ */
 export async function action({ request }: ActionFunctionArgs) {
-  const clear = await destroyUserSession(request);
-  return redirectWithToast("/", { type: "success", title: "toasts.signedOut.title", description: "toasts.signedOut.text" }, { headers: { "Set-Cookie": clear } });
+  const form = await readFormData(request);
+  const everywhere = form.get("scope") === "everywhere";
+  if (everywhere) {
+    const user = await getSessionUser(request);
+    if (user) await revokeUserSessions(await getDb(), user.id);
+  }
+  const toast = everywhere
+    ? { type: "success" as const, title: "toasts.signedOutEverywhere.title", description: "toasts.signedOutEverywhere.text" }
+    : { type: "success" as const, title: "toasts.signedOut.title", description: "toasts.signedOut.text" };
+  return signOut(request, "/", { "Set-Cookie": await toastCookieHeader(toast) });
 }
 
 export async function loader() {

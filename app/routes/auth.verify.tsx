@@ -2,29 +2,27 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { redirect } from "@remix-run/node";
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { completeSignIn, readSignInLink, signInWithLink } from "~/modules/auth/authenticator.server";
 import { safeRedirect } from "~/modules/auth/guards.server";
-import { createUserSession } from "~/modules/auth/session.server";
-import { consumeToken, previewToken } from "~/modules/auth/sign-in.server";
-import { getDb } from "~/modules/db/db.server";
 import { clientIp, readFormData } from "~/modules/http/request.server";
 import { useTranslation } from "~/modules/i18n/i18n-context";
 
 /**
  * The page a sign-in link opens. GET only shows who is signing in (a mail scanner opening the link
- * changes nothing); the button's POST uses the link up and starts the session.
+ * changes nothing); the button's POST hands the link to the authenticator's "email-link" strategy,
+ * which uses it up, and starts a new session.
  */
 export async function loader({ request }: LoaderFunctionArgs) {
   const token = new URL(request.url).searchParams.get("token") ?? "";
-  const preview = token ? await previewToken(await getDb(), token) : null;
+  const preview = token ? await readSignInLink(token) : null;
   return { email: preview?.email ?? null, token: preview ? token : "" };
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const form = await readFormData(request);
-  const db = await getDb();
-  const signedIn = await consumeToken(db, String(form.get("token") ?? ""));
+  const signedIn = await signInWithLink(request, String(form.get("token") ?? ""));
   if (!signedIn) return redirect("/auth/verify?token=invalid");
-  const cookie = await createUserSession(db, signedIn.userId, { ip: clientIp(request, context), userAgent: request.headers.get("User-Agent") });
+  const cookie = await completeSignIn(request, signedIn, clientIp(request, context));
   return redirect(safeRedirect(signedIn.redirectTo, "/cabinet"), { headers: { "Set-Cookie": cookie } });
 }
 

@@ -12,6 +12,7 @@ import { shortOrderNumber } from "~/modules/orders/orders.server";
 import { ORDER_STATUSES } from "~/modules/orders/status";
 import { canSendToTracker } from "~/modules/tracker/order-request.server";
 import { getConfig } from "~/modules/config/config.server";
+import { publicOrigin } from "~/modules/market/market.server";
 import { redirectWithToast } from "~/modules/http/toast.server";
 import { findOrder } from "~/modules/orders/orders.server";
 import { canHavePaymentLink, paymentLinkPath, refreshPendingPayments } from "~/modules/payments/payments.server";
@@ -69,7 +70,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     const order = await findOrder(db, String(form.get("orderId") ?? ""));
     if (!order) return redirectWithToast(back, { type: "error", title: "payments.backoffice.errorTitle", description: "payments.backoffice.linkFailed" });
     if (!canHavePaymentLink(order)) return redirectWithToast(back, { type: "error", title: "payments.backoffice.errorTitle", description: "payments.backoffice.noAmount" });
-    const url = `${config.publicUrl ?? new URL(request.url).origin}${paymentLinkPath(config, order.id)}`;
+    const url = `${publicOrigin(order.market)}${paymentLinkPath(config, order.id)}`;
     return redirectWithToast(back, { type: "success", title: "payments.backoffice.linkCreated", lines: [{ key: "payments.backoffice.linkFor", values: { number: shortOrderNumber(order.id), url } }] });
   }
   return redirectWithToast(back, { type: "error", title: "payments.backoffice.errorTitle", description: "payments.backoffice.linkFailed" });

@@ -6,6 +6,7 @@ import { requireStaff, safeRedirect } from "~/modules/auth/guards.server";
 import { CopyButton } from "~/modules/backoffice/copy-button";
 import { PageDialog } from "~/modules/backoffice/ui";
 import { getConfig } from "~/modules/config/config.server";
+import { publicOrigin } from "~/modules/market/market.server";
 import { getDb } from "~/modules/db/db.server";
 import { redirectWithToast } from "~/modules/http/toast.server";
 import { getTranslator } from "~/modules/i18n/i18n.server";
@@ -22,7 +23,6 @@ import { getTaskTracker, type TrackerResult } from "~/modules/tracker/tracker.se
  */
 
 const backTo = (request: Request) => safeRedirect(new URL(request.url).searchParams.get("back"), "/backoffice");
-const origin = (request: Request) => getConfig().publicUrl ?? new URL(request.url).origin;
 
 async function orderFor(params: LoaderFunctionArgs["params"]) {
   const order = await findOrder(await getDb(), params.orderId ?? "");
@@ -41,7 +41,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
 
   let prepared;
   try {
-    prepared = await buildTrackerRequest(await getDb(), order, { formId: config.pyrus?.formId ?? null, origin: origin(request) });
+    prepared = await buildTrackerRequest(await getDb(), order, { formId: config.pyrus?.formId ?? null, origin: publicOrigin(order.market) });
   } catch (error) {
     console.error("tracker: preparing the request failed:", error);
     return data({ ...base, state: "prepare_failed" as const, message: error instanceof Error ? error.message : String(error) }, { status: 500 });
@@ -76,7 +76,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
 
   let result: TrackerResult;
   try {
-    const prepared = await buildTrackerRequest(await getDb(), order, { formId: config.pyrus?.formId ?? null, origin: origin(request) });
+    const prepared = await buildTrackerRequest(await getDb(), order, { formId: config.pyrus?.formId ?? null, origin: publicOrigin(order.market) });
     result = await tracker.send(prepared);
   } catch (error) {
     console.error("tracker: sending failed:", error);

@@ -5,6 +5,7 @@ import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { FieldError } from "~/components/wizard/fields";
 import { requireUser } from "~/modules/auth/guards.server";
 import { getConfig } from "~/modules/config/config.server";
+import { getMarket, publicOrigin } from "~/modules/market/market.server";
 import { getDb } from "~/modules/db/db.server";
 import { redirectWithToast } from "~/modules/http/toast.server";
 import { getTranslator } from "~/modules/i18n/i18n.server";
@@ -37,7 +38,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     referralCounts(db, partner.id),
     referralOrders(db, partner.id, { search, status, activity, page, pageSize: PAGE_SIZE }),
   ]);
-  const origin = getConfig().publicUrl ?? url.origin;
+  const origin = publicOrigin(getMarket(request));
   return {
     title: t("partners.title"),
     code: partner.code,

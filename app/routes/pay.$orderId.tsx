@@ -6,6 +6,7 @@ import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { getStaff } from "~/modules/auth/guards.server";
 import { getSessionUser } from "~/modules/auth/session.server";
 import { getConfig } from "~/modules/config/config.server";
+import { publicOrigin } from "~/modules/market/market.server";
 import { type DB, getDb } from "~/modules/db/db.server";
 import { cookies } from "~/modules/http/cookies.server";
 import { redirectWithToast } from "~/modules/http/toast.server";
@@ -79,7 +80,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     }
   }
   const pending = (await findOrder(db, order.id))!;
-  const result = await startPayment(db, config, { order: pending, lines: await laterPaymentLines(db, pending), origin: config.publicUrl ?? new URL(request.url).origin });
+  const result = await startPayment(db, config, { order: pending, lines: await laterPaymentLines(db, pending), origin: publicOrigin(pending.market) });
   if (!result.ok) return redirectWithToast(back, paymentFailureToast(result.reason));
   // Whoever pays through the link may come back to this order from the return page.
   let headers: Headers | undefined;

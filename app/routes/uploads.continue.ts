@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { sendSignInLink } from "~/modules/auth/sign-in.server";
+import { sendSignInLink } from "~/modules/auth/authenticator.server";
 import { getDb } from "~/modules/db/db.server";
 import { clientIp, readFormData } from "~/modules/http/request.server";
 import { redirectWithToast } from "~/modules/http/toast.server";
@@ -18,15 +18,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (!order) return new Response("Not found", { status: 404 });
   const back = `/order?id=${order.id}`;
   if (!order.email) return redirectWithToast(back, { type: "error", title: "uploads.device.failedTitle", description: "uploads.device.noEmail" });
-  const { t } = await getTranslator(request);
-  const result = await sendSignInLink(db, {
-    email: order.email,
-    redirectTo: back,
-    origin: new URL(request.url).origin,
-    clientIp: clientIp(request, context),
-    mail: { subject: t("auth.mail.subject"), text: (link, code) => t("auth.mail.text", { link, code, minutes: 15 }) },
-  });
+  const { language } = await getTranslator(request);
+  const result = await sendSignInLink(request, { email: order.email, redirectTo: back, language, clientIp: clientIp(request, context) });
+  const headers = result.ok && result.setCookie ? { "Set-Cookie": result.setCookie } : undefined;
   return result.ok
-    ? redirectWithToast(back, { type: "success", title: "uploads.device.sentTitle", description: "uploads.device.sentText" })
+    ? redirectWithToast(back, { type: "success", title: "uploads.device.sentTitle", description: "uploads.device.sentText" }, { headers })
     : redirectWithToast(back, { type: "error", title: "uploads.device.failedTitle", description: "uploads.device.failedText" });
 }

@@ -27,7 +27,19 @@ export async function startAppServer(env: Record<string, string>, options: { tim
   let log = "";
   const child: ChildProcess = spawn(process.execPath, [...(options.nodeArgs ?? []), "--import", "tsx", "scripts/start.mts"], {
     cwd: ROOT,
-    env: { ...process.env, APP_ENV: "test", NODE_ENV: "production", QUEUE_IN_PROCESS: "false", ...env, PORT: String(port), DATA_DIR: dataDir },
+    env: {
+      ...process.env,
+      APP_ENV: "test",
+      NODE_ENV: "production",
+      QUEUE_IN_PROCESS: "false",
+      // Each market's public origin on this port (DESIGN §3), and the test hosts the app answers.
+      PUBLIC_URL_DOMESTIC: `http://127.0.0.1:${port}`,
+      PUBLIC_URL_INTERNATIONAL: `http://localhost:${port}`,
+      ALLOWED_HOSTS: "aligners.com,aligners.ru",
+      ...env,
+      PORT: String(port),
+      DATA_DIR: dataDir,
+    },
     stdio: ["ignore", "pipe", "pipe"],
   });
   child.stdout?.on("data", (chunk) => (log += chunk));

@@ -1,98 +1,87 @@
-import { randomInt } from "node:crypto";
 import { sql } from "kysely";
 import type { DB } from "~/modules/db/db.server";
 import { getConfig } from "~/modules/config/config.server";
-import { createMailer, type Mailer } from "~/modules/mail/mailer.server";
 import { normalizeEmail } from "~/modules/orders/orders.server";
 import { hitRateLimit } from "~/modules/security/rate-limit.server";
-import { randomToken, safeEqual, sha256 } from "./tokens.server";
+import { hmac, safeEqual, sha256 } from "./tokens.server";
 
 /**
- * Sign-in by e-mail link (DESIGN §4.23): a link valid 15 minutes, usable once, whose page asks for
- * a click (POST) so mail scanners that open links do not use it up; the same mail carries a
- * 6-digit code for typing on another device. Only hashes are stored.
+ * What the sign-in packages do not do, kept in PostgreSQL (DESIGN §4.23, docs/decisions/027):
+ * every link carries a random id whose hash is a row here, and only an unused, unexpired row
+ * issued for the same e-mail signs in, used up in the same statement. The link's own encryption
+ * (remix-auth-email-link) is a second lock, not the authority. The same row holds the hash of the
+ * 6-digit code that the mail carries for typing on another device.
  */
 export const LINK_MINUTES = 15;
 export const CODE_ATTEMPTS = 5;
 export const EMAIL_LIMIT = { count: 5, windowSeconds: 15 * 60 };
 export const IP_LIMIT = { count: 20, windowSeconds: 60 * 60 };
 
-let mailer: Mailer | undefined;
-const getMailer = () => (mailer ??= createMailer(getConfig()));
-
-export type SendResult = { ok: true } | { ok: false; reason: "rate_limited" | "send_failed" };
-
-export interface SignInMail {
-  subject: string;
-  text: (link: string, code: string) => string;
+export interface SignedIn {
+  id: string;
+  email: string;
+  /** Where the person was going when they asked for the link. */
+  redirectTo: string | null;
 }
 
-export async function sendSignInLink(
-  db: DB,
-  input: { email: string; redirectTo: string | null; origin: string; clientIp: string; mail: SignInMail },
-): Promise<SendResult> {
-  const email = normalizeEmail(input.email)!;
+/** Counts a request for a link against the e-mail's and the address's limits. */
+export async function withinSignInLimits(db: DB, email: string, clientIp: string): Promise<boolean> {
   const byEmail = await hitRateLimit(db, `sign-in:email:${email}`, EMAIL_LIMIT.count, EMAIL_LIMIT.windowSeconds);
-  const byIp = await hitRateLimit(db, `sign-in:ip:${input.clientIp}`, IP_LIMIT.count, IP_LIMIT.windowSeconds);
-  if (!byEmail.allowed || !byIp.allowed) return { ok: false, reason: "rate_limited" };
+  const byIp = await hitRateLimit(db, `sign-in:ip:${clientIp}`, IP_LIMIT.count, IP_LIMIT.windowSeconds);
+  return byEmail.allowed && byIp.allowed;
+}
 
-  const token = randomToken();
-  const code = String(randomInt(0, 1_000_000)).padStart(6, "0");
+/**
+ * The 6-digit code of a link: derived from the link's random id with the server's secret, so the
+ * mail can carry it without the code travelling anywhere else; only its hash is stored.
+ */
+export function signInCode(linkId: string): string {
+  const digest = hmac(getConfig().secrets.SESSION_SECRET, `sign-in-code:${linkId}`);
+  const number = Buffer.from(digest, "base64url").readUIntBE(0, 6) % 1_000_000;
+  return String(number).padStart(6, "0");
+}
+
+const codeHash = (email: string, code: string) => sha256(`${email}:${code}`);
+
+export async function recordSignInLink(db: DB, input: { email: string; linkId: string; redirectTo: string | null }): Promise<void> {
   await db
     .insertInto("sign_in_tokens")
     .values({
-      email,
-      token_hash: sha256(token),
-      code_hash: sha256(`${email}:${code}`),
+      email: input.email,
+      token_hash: sha256(input.linkId),
+      code_hash: codeHash(input.email, signInCode(input.linkId)),
       redirect_to: input.redirectTo,
       expires_at: sql<Date>`now() + make_interval(mins => ${LINK_MINUTES})`,
     })
     .execute();
-  const link = `${input.origin}/auth/verify?token=${encodeURIComponent(token)}`;
-  try {
-    await getMailer().send({ to: email, subject: input.mail.subject, text: input.mail.text(link, code) });
-    return { ok: true };
-  } catch (error) {
-    console.error("sign-in mail failed:", error);
-    return { ok: false, reason: "send_failed" };
-  }
 }
 
-export interface TokenPreview {
-  email: string;
-}
-
-/** What the confirmation page shows; changes nothing. */
-export async function previewToken(db: DB, token: string): Promise<TokenPreview | null> {
+/** Whether a link could still sign in (the confirmation page); changes nothing. */
+export async function isLinkUsable(db: DB, email: string, linkId: string): Promise<boolean> {
   const row = await db
     .selectFrom("sign_in_tokens")
-    .select("email")
-    .where("token_hash", "=", sha256(token))
+    .select("id")
+    .where("token_hash", "=", sha256(linkId))
+    .where("email", "=", email)
     .where("used_at", "is", null)
     .where("expires_at", ">", sql<Date>`now()`)
     .executeTakeFirst();
-  return row ?? null;
-}
-
-export interface SignedIn {
-  userId: string;
-  email: string;
-  redirectTo: string | null;
+  return Boolean(row);
 }
 
 /** Uses a link once: the row is claimed by one UPDATE, so two clicks cannot both sign in. */
-export async function consumeToken(db: DB, token: string): Promise<SignedIn | null> {
+export async function consumeLink(db: DB, email: string, linkId: string): Promise<SignedIn | null> {
   const row = await db
     .updateTable("sign_in_tokens")
     .set({ used_at: sql<Date>`now()` })
-    .where("token_hash", "=", sha256(token))
+    .where("token_hash", "=", sha256(linkId))
+    .where("email", "=", email)
     .where("used_at", "is", null)
     .where("expires_at", ">", sql<Date>`now()`)
     .returning(["email", "redirect_to"])
     .executeTakeFirst();
   if (!row) return null;
-  const userId = await findOrCreateUser(db, row.email);
-  return { userId, email: row.email, redirectTo: row.redirect_to };
+  return { id: await findOrCreateUser(db, row.email), email: row.email, redirectTo: row.redirect_to };
 }
 
 /** The 6-digit code of the newest unused link of that e-mail; a few wrong tries burn the link. */
@@ -109,7 +98,7 @@ export async function consumeCode(db: DB, emailInput: string, code: string): Pro
     .limit(1)
     .executeTakeFirst();
   if (!row) return null;
-  if (!safeEqual(row.code_hash, sha256(`${email}:${code}`))) {
+  if (!safeEqual(row.code_hash, codeHash(email, code))) {
     await db
       .updateTable("sign_in_tokens")
       .set((eb) => ({ attempts: eb("attempts", "+", 1), used_at: row.attempts + 1 >= CODE_ATTEMPTS ? sql<Date>`now()` : null }))
@@ -125,7 +114,7 @@ export async function consumeCode(db: DB, emailInput: string, code: string): Pro
     .returning("id")
     .executeTakeFirst();
   if (!claimed) return null;
-  return { userId: await findOrCreateUser(db, email), email, redirectTo: row.redirect_to };
+  return { id: await findOrCreateUser(db, email), email, redirectTo: row.redirect_to };
 }
 
 /** ADMIN_EMAILS become admins at their first sign-in. */

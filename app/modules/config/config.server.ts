@@ -24,7 +24,11 @@ export const envSchema = z.object({
   APP_ENV: z.enum(["development", "test", "production"]).default("development"),
   PORT: positiveInt(3000),
   DATA_DIR: z.string().default("./data"),
-  PUBLIC_URL: optional,
+  // The public origin of each market (DESIGN §3): every absolute URL the app writes comes from these.
+  PUBLIC_URL_DOMESTIC: optional,
+  PUBLIC_URL_INTERNATIONAL: optional,
+  // Further host names the app answers (comma-separated), e.g. a www alias that redirects.
+  ALLOWED_HOSTS: z.string().default(""),
 
   DATABASE_URL: optional,
 
@@ -120,7 +124,10 @@ export interface AppConfig {
   env: Env["APP_ENV"];
   port: number;
   dataDir: string;
-  publicUrl: string | undefined;
+  /** Scheme, host and port of each market's public site, without a trailing slash. */
+  publicOrigins: Record<Market, string>;
+  /** Host names (no port) the app answers; outside strict mode loopback names are added by the host check. */
+  allowedHosts: string[];
   database: { kind: "postgres"; url: string } | { kind: "pglite"; dir: string };
   storage:
     | { kind: "folder"; dir: string }
@@ -177,6 +184,26 @@ function contactsFor(env: Env, market: Market): Contacts | null {
   };
   if (Object.values(values).every((value) => value === undefined)) return null;
   return { ...DEMO_CONTACTS[market], ...Object.fromEntries(Object.entries(values).filter(([, v]) => v)) };
+}
+
+const list = (value: string) =>
+  value
+    .split(",")
+    .map((item) => item.trim().toLowerCase())
+    .filter(Boolean);
+
+/** An origin (scheme://host[:port]) from a URL variable; a path or a query in it is a mistake worth naming. */
+function originOf(name: string, value: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new Error(`Invalid configuration: ${name} must be an absolute http(s) URL such as https://aligners.example`);
+  }
+  if (!/^https?:$/.test(url.protocol) || (url.pathname !== "/" && url.pathname !== "") || url.search || url.hash || url.username) {
+    throw new Error(`Invalid configuration: ${name} must be an origin such as https://aligners.example (no path, query or credentials)`);
+  }
+  return url.origin;
 }
 
 function readOrGenerateSecrets(env: Env, dataDir: string): { secrets: Record<SecretName, string>; generated: SecretName[] } {
@@ -240,6 +267,10 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       for (const name of ["MESSENGER_NUMBER", "MESSENGER_LINK", "SUPPORT_EMAIL", "WHATSAPP_NUMBER"])
         if (!env[`CONTACTS_INTERNATIONAL_${name}` as keyof Env]) missing.push(`CONTACTS_INTERNATIONAL_${name}`);
     }
+    for (const market of enabledMarkets) {
+      const name = market === "domestic" ? "PUBLIC_URL_DOMESTIC" : "PUBLIC_URL_INTERNATIONAL";
+      if (!env[name]) missing.push(name);
+    }
     if (enabledMarkets.length === 0) missing.push("ENABLED_MARKETS");
     if (missing.length > 0) throw new ConfigError(missing);
   }
@@ -248,6 +279,11 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     ? { secrets: Object.fromEntries(SECRET_NAMES.map((name) => [name, env[name]!])) as Record<SecretName, string>, generated: [] }
     : readOrGenerateSecrets(env, dataDir);
 
+  // Outside strict mode an unset origin is this machine's: links then work on the machine that serves them.
+  const publicOrigins: Record<Market, string> = {
+    domestic: originOf("PUBLIC_URL_DOMESTIC", env.PUBLIC_URL_DOMESTIC ?? `http://localhost:${env.PORT}`),
+    international: originOf("PUBLIC_URL_INTERNATIONAL", env.PUBLIC_URL_INTERNATIONAL ?? `http://localhost:${env.PORT}`),
+  };
   const s3Configured = Boolean(env.S3_ACCESS_KEY_ID && env.S3_SECRET_ACCESS_KEY);
   const domesticContacts = contactsFor(env, "domestic");
   const internationalContacts = contactsFor(env, "international");
@@ -260,7 +296,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     env: env.APP_ENV,
     port: env.PORT,
     dataDir,
-    publicUrl: env.PUBLIC_URL,
+    publicOrigins,
+    allowedHosts: [...new Set([...Object.values(publicOrigins).map((origin) => new URL(origin).hostname), ...list(env.ALLOWED_HOSTS)])],
     database,
     storage: s3Configured
       ? {
@@ -302,9 +339,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     adminEmails: env.ADMIN_EMAILS.split(",")
       .map((email) => email.trim().toLowerCase())
       .filter(Boolean),
-    internationalHosts: env.INTERNATIONAL_HOSTS.split(",")
-      .map((host) => host.trim().toLowerCase())
-      .filter(Boolean),
+    internationalHosts: list(env.INTERNATIONAL_HOSTS),
     enabledMarkets,
     queue: {
       leaseSeconds: env.QUEUE_LEASE_SECONDS,

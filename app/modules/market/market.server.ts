@@ -10,3 +10,11 @@ export function getMarket(request: Request): Market {
 export function getContacts(market: Market) {
   return getConfig().contacts[market];
 }
+
+/**
+ * The public origin of a market, from configuration only (DESIGN §3): sign-in links, mail, payment
+ * return URLs, partner links and canonical tags never take their host from the request.
+ */
+export function publicOrigin(market: Market): string {
+  return getConfig().publicOrigins[market];
+}

@@ -3,6 +3,7 @@ import type { DB } from "~/modules/db/db.server";
 import { getConfig } from "~/modules/config/config.server";
 import { remixI18n } from "~/modules/i18n/i18n.server";
 import { MARKET_TRAITS } from "~/modules/market/market";
+import { publicOrigin } from "~/modules/market/market.server";
 import { createMailer, type Mailer } from "~/modules/mail/mailer.server";
 import { longOrderNumber } from "~/modules/orders/orders.server";
 
@@ -54,7 +55,7 @@ export async function sendStatusMails(db: DB, options: { limit?: number; mailer?
     const t = await remixI18n.getFixedT(MARKET_TRAITS[order.market].defaultLanguage, "common");
     const number = longOrderNumber(order.id);
     const status = t(`orderStatus.${change.to_status}`);
-    const base = options.publicUrl ?? getConfig().publicUrl ?? "";
+    const base = options.publicUrl ?? publicOrigin(order.market);
     try {
       await sender.send({
         to: order.email,

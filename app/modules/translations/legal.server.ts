@@ -2,7 +2,7 @@ import { getConfig } from "~/modules/config/config.server";
 import { getLanguage } from "~/modules/i18n/i18n.server";
 import { interpolate, type Messages } from "~/modules/i18n/translate";
 import { MARKET_TRAITS } from "~/modules/market/market";
-import { getContacts, getMarket } from "~/modules/market/market.server";
+import { getContacts, getMarket, publicOrigin } from "~/modules/market/market.server";
 import { formatPriceSetAmount, PRICE_SETS } from "~/modules/pricing/price-sets";
 import { pageTexts, textTranslator } from "./overrides.server";
 
@@ -50,7 +50,7 @@ export async function legalDocument(request: Request, id: LegalDocumentId): Prom
   const market = getMarket(request);
   const contacts = getContacts(market);
   const set = PRICE_SETS[MARKET_TRAITS[market].currency];
-  const site = new URL(getConfig().publicUrl ?? request.url).host;
+  const site = new URL(publicOrigin(market)).host;
   const values = {
     site,
     email: contacts.supportEmail,

@@ -9,7 +9,7 @@ import { cookies } from "~/modules/http/cookies.server";
 import { badRequest, readFormData } from "~/modules/http/request.server";
 import { redirectWithToast, type Toast } from "~/modules/http/toast.server";
 import { MARKET_TRAITS, type Market } from "~/modules/market/market";
-import { getMarket } from "~/modules/market/market.server";
+import { getMarket, publicOrigin } from "~/modules/market/market.server";
 import { canOpenOrder } from "~/modules/orders/access";
 import { changeOrderStatus, createOrder, findOrder, longOrderNumber, OrderTransitionError, shortOrderNumber } from "~/modules/orders/orders.server";
 import type { Actor } from "~/modules/orders/status";
@@ -518,7 +518,7 @@ async function startPayment(request: Request, db: DB, order: Order, viewer: View
   const pending = (await findOrder(db, order.id))!;
   if (Number(pending.total_cost ?? 0) <= 0) return redirectWithToast("/order", { type: "error", title: "wizard.payment.errorTitle", description: "wizard.payment.noAmount" });
   const config = getConfig();
-  const result = await startOrderPayment(db, config, { order: pending, lines, origin: config.publicUrl ?? new URL(request.url).origin });
+  const result = await startOrderPayment(db, config, { order: pending, lines, origin: publicOrigin(pending.market) });
   if (!result.ok) {
     return redirectWithToast(`/order?id=${order.id}`, paymentFailureToast(result.reason));
   }

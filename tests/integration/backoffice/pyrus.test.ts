@@ -97,7 +97,7 @@ describe("send to tracker and the connection test over HTTP", () => {
     app = await startAppServer({
       DATABASE_URL: t.url,
       ...SECRETS,
-      PUBLIC_URL: "https://aligner.example",
+      PUBLIC_URL_DOMESTIC: "https://aligner.example",
       PYRUS_LOGIN: pyrus.login,
       PYRUS_SECURITY_KEY: pyrus.securityKey,
       PYRUS_FORM_ID: String(pyrus.formId),
