@@ -72,8 +72,11 @@ export async function createApp(options: ServerOptions) {
   });
 
   // Only the configured hosts (DESIGN §3): a request naming another host gets no page to mislead with.
+  // X-Forwarded-Host is dropped: our proxy keeps Host as the visitor sent it, so this header can only
+  // come from the sender, and Remix would build the request's URL from it.
   const config = getConfig();
   app.use((req: Request, res: Response, next: NextFunction) => {
+    delete req.headers["x-forwarded-host"];
     if (ANY_HOST_PATHS.has(req.path) || isHostAllowed(req.get("host"), config)) return next();
     res.status(400).type("text/plain; charset=utf-8").send("Неизвестный адрес сайта.\nUnknown host name.\n");
   });

@@ -11,7 +11,6 @@ import { Pricing, type PriceList } from "~/components/landing/pricing";
 import { Process } from "~/components/landing/process";
 import { WhyUs } from "~/components/landing/why-us";
 import videoSrc from "~/components/landing/production.webm";
-import { getConfig } from "~/modules/config/config.server";
 import { getDb } from "~/modules/db/db.server";
 import { cookies } from "~/modules/http/cookies.server";
 import { getLanguage } from "~/modules/i18n/i18n.server";

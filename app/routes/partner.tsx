@@ -4,7 +4,6 @@ import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParam
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { FieldError } from "~/components/wizard/fields";
 import { requireUser } from "~/modules/auth/guards.server";
-import { getConfig } from "~/modules/config/config.server";
 import { getMarket, publicOrigin } from "~/modules/market/market.server";
 import { getDb } from "~/modules/db/db.server";
 import { redirectWithToast } from "~/modules/http/toast.server";

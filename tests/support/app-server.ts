@@ -95,6 +95,9 @@ export class CookieJar {
   has(name: string) {
     return this.cookies.has(name);
   }
+  get(name: string): string | undefined {
+    return this.cookies.get(name);
+  }
   set(name: string, value: string) {
     this.cookies.set(name, value);
   }

@@ -29,6 +29,8 @@ const PRODUCTION = {
   CONTACTS_INTERNATIONAL_MESSENGER_LINK: "https://wa.me/49301",
   CONTACTS_INTERNATIONAL_SUPPORT_EMAIL: "support@aligners.com",
   CONTACTS_INTERNATIONAL_WHATSAPP_NUMBER: "+49 30 1",
+  PUBLIC_URL_DOMESTIC: "https://aligners.ru",
+  PUBLIC_URL_INTERNATIONAL: "https://aligners.com",
 };
 
 describe("configuration without APP_ENV=production", () => {
@@ -90,6 +92,28 @@ describe("strict mode (APP_ENV=production)", () => {
     const { STRIPE_SECRET_KEY: _a, STRIPE_WEBHOOK_SECRET: _b, ...domesticOnly } = PRODUCTION;
     expect(() => loadConfig({ ...domesticOnly, ENABLED_MARKETS: "domestic" })).not.toThrow();
     expect(() => loadConfig(domesticOnly)).toThrow(/STRIPE_SECRET_KEY/);
+  });
+
+  it("needs the public origin of each enabled market, and answers only their hosts", () => {
+    const { PUBLIC_URL_DOMESTIC: _d, PUBLIC_URL_INTERNATIONAL: _i, ...withoutOrigins } = PRODUCTION;
+    let error: unknown;
+    try {
+      loadConfig(withoutOrigins);
+    } catch (caught) {
+      error = caught;
+    }
+    expect((error as ConfigError).missing).toEqual(expect.arrayContaining(["PUBLIC_URL_DOMESTIC", "PUBLIC_URL_INTERNATIONAL"]));
+    const { PUBLIC_URL_INTERNATIONAL: _only, ...domesticOrigin } = PRODUCTION;
+    expect(() => loadConfig({ ...domesticOrigin, ENABLED_MARKETS: "domestic" })).not.toThrow();
+    const config = loadConfig({ ...PRODUCTION, ALLOWED_HOSTS: "www.aligners.ru" });
+    expect(config.publicOrigins).toEqual({ domestic: "https://aligners.ru", international: "https://aligners.com" });
+    expect(config.allowedHosts.sort()).toEqual(["aligners.com", "aligners.ru", "www.aligners.ru"]);
+  });
+
+  it("refuses a public origin with a path, a query or credentials, naming the variable", () => {
+    for (const value of ["https://aligners.ru/shop", "https://aligners.ru/?a=1", "https://user:pw@aligners.ru", "ftp://aligners.ru", "aligners.ru"]) {
+      expect(() => loadConfig({ ...PRODUCTION, PUBLIC_URL_DOMESTIC: value }), value).toThrow(/PUBLIC_URL_DOMESTIC/);
+    }
   });
 
   it("starts with everything real, never the sandbox, generated secrets or demo contacts", () => {

@@ -1,4 +1,3 @@
-import { getConfig } from "~/modules/config/config.server";
 import { getLanguage } from "~/modules/i18n/i18n.server";
 import { interpolate, type Messages } from "~/modules/i18n/translate";
 import { MARKET_TRAITS } from "~/modules/market/market";

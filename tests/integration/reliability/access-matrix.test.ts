@@ -1,10 +1,8 @@
-import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createUserSession } from "~/modules/auth/session.server";
-import { randomToken, sha256 } from "~/modules/auth/tokens.server";
 import { getConfig } from "~/modules/config/config.server";
 import { paymentLinkPath } from "~/modules/payments/payments.server";
 import { logoFolder } from "~/modules/packer/logo-names.server";
@@ -13,6 +11,7 @@ import { createTestDatabase, type TestDatabase } from "../../support/database";
 import { type AppServer, CookieJar, startAppServer } from "../../support/app-server";
 import { buildOrder, buildOrderIn } from "../../support/builders";
 import { s3AppEnv, startS3Server } from "../../support/s3-server";
+import { signInToken } from "../../support/sign-in-link";
 import { binaryStl } from "../../support/stl-models";
 import { routeFiles, routeKey, type RouteFile } from "./route-files";
 
@@ -834,11 +833,7 @@ describe("access matrix over HTTP", () => {
       expect((await post(browser, "/backoffice/login", { password: SECRETS.BACKOFFICE_PASSWORD })).status).toBe(302);
       expect((await post(browser, "/packer", { password: SECRETS.PACKER_PASSWORD })).status).toBe(302);
       // A sign-in link as the mail would carry it.
-      const token = randomToken();
-      await t.db
-        .insertInto("sign_in_tokens")
-        .values({ email: "dr.alpha@klinika-alfa.test", token_hash: sha256(token), code_hash: sha256(`dr.alpha@klinika-alfa.test:${randomBytes(3).toString("hex")}`), redirect_to: "/cabinet", expires_at: sql<Date>`now() + interval '15 minutes'` })
-        .execute();
+      const token = await signInToken(t.db, SECRETS.SESSION_SECRET, "dr.alpha@klinika-alfa.test");
       const signIn = await post(browser, "/auth/verify", { token });
       expect(signIn.status).toBe(302);
       expect(signIn.headers.get("Location")).toBe("/cabinet");
