@@ -78,7 +78,8 @@ export async function createApp(options: ServerOptions) {
   app.use((req: Request, res: Response, next: NextFunction) => {
     delete req.headers["x-forwarded-host"];
     if (ANY_HOST_PATHS.has(req.path) || isHostAllowed(req.get("host"), config)) return next();
-    res.status(400).type("text/plain; charset=utf-8").send("Неизвестный адрес сайта.\nUnknown host name.\n");
+    const hint = config.strict ? "" : "Outside production, add the host name to ALLOWED_HOSTS (and PUBLIC_URL_* for links).\n";
+    res.status(400).type("text/plain; charset=utf-8").send(`Неизвестный адрес сайта.\nUnknown host name.\n${hint}`);
   });
 
   app.use((req: Request, res: Response, next: NextFunction) => {
