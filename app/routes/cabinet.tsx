@@ -152,20 +152,7 @@ export default function Cabinet() {
         </Form>
       </details>
 
-      <details className="card channel">
-        <summary>{t("cabinet.sessions.title")}</summary>
-        <Form method="post" action="/auth/sign-out" className="stack">
-          <input type="hidden" name="scope" value="everywhere" />
-          <p className="muted small">{t("cabinet.sessions.text")}</p>
-          <div>
-            <button type="submit" className="button button-small button-secondary">
-              {t("cabinet.sessions.signOutEverywhere")}
-            </button>
-          </div>
-        </Form>
-      </details>
-
-      <details className="card channel">
+      <details className="card sessions">
         <summary>{t("cabinet.sessions.title")}</summary>
         <Form method="post" action="/auth/sign-out" className="stack">
           <input type="hidden" name="scope" value="everywhere" />
