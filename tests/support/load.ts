@@ -432,6 +432,8 @@ export interface IntegrityOptions {
    * and payment that agree with what is stored. Without it, a stopped walk is itself a mismatch.
    */
   allowStopped?: boolean;
+  /** Orders in the database that no clinic of this run started (an earlier run's) are not counted as extra. */
+  onlyThisRun?: boolean;
 }
 
 const PAID_OR_PENDING = new Set(["pending", "paid", "processing", "shipped", "completed"]);
@@ -466,7 +468,7 @@ export async function checkIntegrity(run: LoadRun, target: IntegrityTarget, opti
     submittedById.set(record.orderId, record);
   }
   // Lost and extra orders.
-  for (const order of orders) if (!submittedById.has(order.id)) problems.push(`order ${order.id} (${order.email}, ${order.status}) in the database was never started by a clinic`);
+  for (const order of orders) if (!submittedById.has(order.id) && !options.onlyThisRun) problems.push(`order ${order.id} (${order.email}, ${order.status}) in the database was never started by a clinic`);
   const stored = new Map(orders.map((order) => [order.id, order]));
   for (const id of submittedById.keys()) if (!stored.has(id)) problems.push(`order ${id} is missing from the database`);
 
@@ -585,11 +587,15 @@ export async function checkIntegrity(run: LoadRun, target: IntegrityTarget, opti
   let token: string | undefined;
   do {
     const page = await s3.send(new ListObjectsV2Command({ Bucket: bucket, ContinuationToken: token }));
-    for (const object of page.Contents ?? []) if (object.Key && !allKeys.has(object.Key)) problems.push(`object ${object.Key} (${object.Size} bytes) belongs to no recorded file`);
+    for (const object of page.Contents ?? []) {
+      if (!object.Key || allKeys.has(object.Key)) continue;
+      if (options.onlyThisRun && !submittedById.has(/^order_([^/]+)\//.exec(object.Key)?.[1] ?? "")) continue;
+      problems.push(`object ${object.Key} (${object.Size} bytes) belongs to no recorded file`);
+    }
     token = page.IsTruncated ? page.NextContinuationToken : undefined;
   } while (token);
   // Queue entries of unknown orders.
-  for (const entry of queue) if (!submittedById.has(entry.order_id)) problems.push(`queue entry ${entry.id} of unknown order ${entry.order_id}`);
+  for (const entry of queue) if (!submittedById.has(entry.order_id) && !options.onlyThisRun) problems.push(`queue entry ${entry.id} of unknown order ${entry.order_id}`);
   s3.destroy();
   return problems;
 }

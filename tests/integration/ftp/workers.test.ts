@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import fsp from "node:fs/promises";
 import os from "node:os";
@@ -7,6 +7,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { changeOrderStatus } from "~/modules/orders/orders.server";
 import { createStorage, type FileStorage } from "~/modules/storage/storage.server";
 import { createTestDatabase, type TestDatabase } from "../../support/database";
+import { type QueueWorker, startQueueWorker } from "../../support/queue-worker";
 import { startTcpProxy, type TcpProxy } from "../../support/tcp-proxy";
 import { expectedRemotePath, filesBelow, orderWithFiles, sha256, waitFor, type OrderFixture } from "./fixtures";
 import { type LoggedSftpServer, startLoggedSftpServer } from "./logged-sftp-server";
@@ -16,15 +17,6 @@ import { type LoggedSftpServer, startLoggedSftpServer } from "./logged-sftp-serv
  * that logs every request (DESIGN §4.16): a worker killed mid-transfer, two workers racing, SIGTERM.
  */
 
-const ROOT = path.resolve(import.meta.dirname, "../../..");
-
-interface WorkerProcess {
-  child: ChildProcess;
-  output(): string;
-  /** Job ids this worker logged as delivered. */
-  completed(): string[];
-  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-}
 
 describe("queue workers as separate processes", () => {
   let t: TestDatabase;
@@ -57,12 +49,9 @@ describe("queue workers as separate processes", () => {
     await t.db.deleteFrom("orders").execute();
   });
 
-  async function startWorker(env: Record<string, string>, args: string[] = []): Promise<WorkerProcess> {
-    const child = spawn(process.execPath, ["--import", "tsx", "scripts/queue-work.mts", "--poll-ms", "100", "--housekeeping-ms", "600000", ...args], {
-      cwd: ROOT,
-      env: {
-        ...process.env,
-        APP_ENV: "test",
+  async function startWorker(env: Record<string, string>, args: string[] = []): Promise<QueueWorker> {
+    const worker = await startQueueWorker(
+      {
         DATA_DIR: dataDir,
         DATABASE_URL: t.url,
         SFTP_URL: sftp.url,
@@ -75,26 +64,11 @@ describe("queue workers as separate processes", () => {
         QUEUE_CONCURRENCY: "3",
         ...env,
       },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    running.add(child);
-    let output = "";
-    child.stdout?.on("data", (chunk) => (output += chunk));
-    child.stderr?.on("data", (chunk) => (output += chunk));
-    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-      child.once("exit", (code, signal) => {
-        running.delete(child);
-        resolve({ code, signal });
-      }),
+      args,
+      (child) => running.delete(child),
     );
-    await waitFor(async () => output.includes("queue worker running") || child.exitCode !== null, 30_000, "the worker to start");
-    if (child.exitCode !== null) throw new Error(`worker exited with ${child.exitCode}:\n${output}`);
-    return {
-      child,
-      output: () => output,
-      completed: () => [...output.matchAll(/ftp transfer job=(\S+) .*outcome=completed/g)].map((match) => match[1]!),
-      exited,
-    };
+    running.add(worker.child);
+    return worker;
   }
 
   const folderOf = async (patientId: string | null) =>
