@@ -31,6 +31,8 @@ export const envSchema = z.object({
   ALLOWED_HOSTS: z.string().default(""),
 
   DATABASE_URL: optional,
+  // Connections each process keeps open to PostgreSQL (docs/decisions/028-scale-out.md).
+  DATABASE_POOL_SIZE: positiveInt(10),
 
   S3_ENDPOINT: optional,
   S3_REGION: z.string().default("us-east-1"),
@@ -128,7 +130,7 @@ export interface AppConfig {
   publicOrigins: Record<Market, string>;
   /** Host names (no port) the app answers; outside strict mode loopback names are added by the host check. */
   allowedHosts: string[];
-  database: { kind: "postgres"; url: string } | { kind: "pglite"; dir: string };
+  database: { kind: "postgres"; url: string; poolSize?: number } | { kind: "pglite"; dir: string };
   storage:
     | { kind: "folder"; dir: string }
     | {
@@ -288,7 +290,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   const domesticContacts = contactsFor(env, "domestic");
   const internationalContacts = contactsFor(env, "international");
   const database: AppConfig["database"] = env.DATABASE_URL
-    ? { kind: "postgres", url: env.DATABASE_URL }
+    ? { kind: "postgres", url: env.DATABASE_URL, poolSize: env.DATABASE_POOL_SIZE }
     : { kind: "pglite", dir: path.join(dataDir, "pglite") };
 
   return {

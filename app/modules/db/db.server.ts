@@ -25,7 +25,7 @@ export async function openDatabase(target: AppConfig["database"], options: { poo
   if (target.kind === "postgres") {
     const pool = new pg.Pool({
       connectionString: target.url,
-      max: options.poolSize ?? 10,
+      max: options.poolSize ?? target.poolSize ?? 10,
       Client: TimedConnectClient,
       types: {
         getTypeParser: ((oid: number, format?: "text" | "binary") =>

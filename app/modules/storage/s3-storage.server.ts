@@ -144,9 +144,14 @@ export function createS3Storage(config: S3StorageConfig, buckets: AppConfig["buc
         try {
           await client.send(new CreateBucketCommand({ Bucket: name }));
         } catch (error) {
-          // Another instance starting at the same time may have created it first.
+          // Another instance starting at the same time may have created it first; services name
+          // that answer differently (BucketAlreadyOwnedByYou, BucketAlreadyExists), so look again.
           if (error instanceof S3ServiceException && error.name === "BucketAlreadyOwnedByYou") continue;
-          throw error;
+          const exists = await client.send(new HeadBucketCommand({ Bucket: name })).then(
+            () => true,
+            () => false,
+          );
+          if (!exists) throw error;
         }
       }
     },

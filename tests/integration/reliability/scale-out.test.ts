@@ -8,6 +8,7 @@ import { type AppServer, browserFetch, startAppServer } from "../../support/app-
 import { createTestDatabase, type TestDatabase } from "../../support/database";
 import { checkIntegrity, formatFigures, loadFigures, runLoad, tessellatedBoxStl } from "../../support/load";
 import { latestOutboxMail } from "../../support/mail-text";
+import { startPgBouncer, type TestPgBouncer } from "../../support/pgbouncer";
 import { type QueueWorker, startQueueWorker } from "../../support/queue-worker";
 import { type RoundRobinProxy, startRoundRobinProxy } from "../../support/round-robin-proxy";
 import { s3AppEnv } from "../../support/s3-server";
@@ -228,5 +229,54 @@ describe("scale-out: two app processes and two workers on one database, S3 and S
     expect(figures.paidOrders).toBeGreaterThan(0);
     const problems = await checkIntegrity(run, { db: t.db, s3 }, { allowStopped: true, onlyThisRun: true });
     expect(problems).toEqual([]);
+  });
+});
+
+describe("scale-out behind PgBouncer in transaction pooling mode", () => {
+  let t: TestDatabase;
+  let s3: TestS3WithMultipart;
+  let bouncer: TestPgBouncer;
+  let proxy: RoundRobinProxy;
+  let apps: AppServer[] = [];
+  const SERVER_POOL = 6;
+
+  beforeAll(async () => {
+    [t, s3, proxy] = await Promise.all([createTestDatabase(1), startS3WithMultipart(), startRoundRobinProxy()]);
+    bouncer = await startPgBouncer(t.url, { poolSize: SERVER_POOL });
+    // Each process asks for more connections than the pooler gives the server in all.
+    const env = { DATABASE_URL: bouncer.via(t.url), DATABASE_POOL_SIZE: "20", ...s3AppEnv(s3), ...SECRETS, PUBLIC_URL_DOMESTIC: proxy.url };
+    apps = await Promise.all([startAppServer(env), startAppServer(env)]);
+    proxy.backends = apps.map((app) => app.port);
+  }, 120_000);
+  afterAll(async () => {
+    await Promise.all(apps.map((app) => app.stop()));
+    await proxy?.stop();
+    await bouncer?.stop();
+    await s3?.stop();
+    await t?.drop();
+  });
+
+  it("keeps every order exactly as submitted while PostgreSQL sees only the pooler's connections", { timeout: 90_000 }, async () => {
+    const connections: number[] = [];
+    let sampling = true;
+    const sampler = (async () => {
+      while (sampling) {
+        const row = await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()`.execute(t.db);
+        connections.push(row.rows[0]!.n);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    })();
+    const run = await runLoad({ appUrl: proxy.url, clinics: 6, durationMs: 8_000, requestTimeoutMs: 30_000 });
+    sampling = false;
+    await sampler;
+    const figures = loadFigures(run);
+    const mismatches = await checkIntegrity(run, { db: t.db, s3 });
+    console.log(`pgbouncer: ${figures.paidOrders} paid orders, ${run.requests.length} requests over 2 processes; PostgreSQL connections at most ${Math.max(...connections)} (pooler ${SERVER_POOL}, processes 2 × 20)`);
+    if (figures.serverErrors) console.log(apps.map((app) => app.output().slice(-2000)).join("\n") + bouncer.output().slice(-2000));
+    expect(figures.paidOrders).toBeGreaterThan(0);
+    expect(figures.serverErrors).toBe(0);
+    expect(figures.failedRequests).toBe(0);
+    expect(mismatches).toEqual([]);
+    expect(Math.max(...connections)).toBeLessThanOrEqual(SERVER_POOL);
   });
 });
