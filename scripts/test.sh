@@ -18,6 +18,7 @@ apt_install() {
 
 [ -x /usr/bin/chromium ] || apt_install "Chromium" chromium
 [ -x /usr/sbin/sshd ] || apt_install "OpenSSH server" openssh-server
+[ -x /usr/sbin/pgbouncer ] || apt_install "PgBouncer" pgbouncer
 [ -d node_modules ] || npm ci || fail "npm ci failed"
 # OpenSSH refuses even key logins to a locked account ("!" in /etc/shadow); the SFTP tests log in as this user.
 if [ "$(id -u)" = "0" ] && grep -q '^root:!' /etc/shadow 2>/dev/null; then usermod -p '*' root; fi
