@@ -6,7 +6,7 @@ import { getDb } from "../app/modules/db/db.server";
 import { startInProcessScheduler } from "../app/modules/jobs/scheduler.server";
 import { createStorage } from "../app/modules/storage/storage.server";
 import { migrateToLatest } from "../db/migrator";
-import { seedDemoData, storeDemoFiles } from "../db/seed";
+import { seedDemoData, storeDemoFiles } from "../app/modules/demo/seed.server";
 import { createApp } from "../server.mts";
 
 /**

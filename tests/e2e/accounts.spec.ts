@@ -8,7 +8,7 @@ import { latestOutboxMail } from "../support/mail-text";
  */
 const outbox = path.resolve(`tests/.tmp/${process.env.E2E_TARGET === "embedded" ? "embedded" : "e2e"}-data/outbox`);
 
-// Demo clinics with several orders each (db/seed.ts); one per project so rate limits never meet.
+// Demo clinics with several orders each (app/modules/demo/data.json); one per project so rate limits never meet.
 const CLINIC: Record<string, string> = {
   js: "zakaz@ortodont-pro.ru",
   nojs: "info@ulybka-dental.ru",

@@ -1,7 +1,7 @@
 import { sql } from "kysely";
 import { openDatabase } from "../../app/modules/db/db.server";
 import { migrateToLatest } from "../../db/migrator";
-import { seedDemoData } from "../../db/seed";
+import { seedDemoData } from "../../app/modules/demo/seed.server";
 
 /** A fresh `aligner_e2e` database with the demo data, for the browser journeys on PostgreSQL. */
 const target = new URL(process.env.DATABASE_URL!);

@@ -4,7 +4,7 @@ import fsp from "node:fs/promises";
 import path from "node:path";
 import { pipeline } from "node:stream/promises";
 import type { AppConfig } from "~/modules/config/config.server";
-import type { FileServerSession, ProductionFileServer, RemoteEntry } from "./file-server.server";
+import type { FileServerSession, ProductionFileServer, RemoteEntry } from "./types";
 import { assertRemotePath, temporaryUploadPath } from "./paths";
 
 type FolderFileServerConfig = Extract<AppConfig["fileServer"], { kind: "folder" }>;

@@ -1,7 +1,7 @@
 import { Readable } from "node:stream";
 import type { UploadHandlerPart } from "@remix-run/node";
 import { parseMultipartFormData } from "~/modules/uploads/multipart.server";
-import type { ProductionFileServer } from "./file-server.server";
+import type { ProductionFileServer } from "./types";
 import { destinationPath, safeRemoteFileName } from "./paths";
 
 /**

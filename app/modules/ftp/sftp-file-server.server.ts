@@ -5,7 +5,7 @@ import type { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import SftpClient from "ssh2-sftp-client";
 import type { AppConfig } from "~/modules/config/config.server";
-import type { FileServerSession, ProductionFileServer, RemoteEntry } from "./file-server.server";
+import type { FileServerSession, ProductionFileServer, RemoteEntry } from "./types";
 import { assertRemotePath, temporaryUploadPath } from "./paths";
 import { openRemoteFile, SftpFileWriter } from "./sftp-file-writer.server";
 

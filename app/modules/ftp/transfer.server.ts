@@ -3,7 +3,7 @@ import os from "node:os";
 import { Readable } from "node:stream";
 import type { DB } from "~/modules/db/db.server";
 import type { FileStorage } from "~/modules/storage/storage.server";
-import type { FileServerSession, ProductionFileServer } from "./file-server.server";
+import type { FileServerSession, ProductionFileServer } from "./types";
 import { baseNameOf, destinationPath, normaliseDestination } from "./paths";
 import { DEFAULT_RETRY_BASE_MS, DEFAULT_RETRY_MAX_MS, retryDelayMs, storageErrorMessage } from "./queue";
 import {

@@ -6,7 +6,7 @@ import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import nodemailer from "nodemailer";
 import type { AppConfig } from "~/modules/config/config.server";
-import { recipientsOf, type Mailer } from "./mailer.server";
+import { recipientsOf, type Mailer } from "./types";
 
 type OutboxConfig = Extract<AppConfig["mail"], { kind: "outbox" }>;
 

@@ -1,6 +1,6 @@
 import nodemailer from "nodemailer";
 import type { AppConfig } from "~/modules/config/config.server";
-import type { Mailer } from "./mailer.server";
+import type { Mailer } from "./types";
 
 type SmtpConfig = Extract<AppConfig["mail"], { kind: "smtp" }>;
 

@@ -7,7 +7,7 @@ import { pipeline } from "node:stream/promises";
 import type { AppConfig } from "~/modules/config/config.server";
 import { ByteCounter } from "./body-length";
 import { assertValidKey, assertValidPrefix } from "./keys";
-import type { BucketName, FileStorage, ListedObject, ObjectInfo, PutOptions, StoredObject } from "./storage.server";
+import type { BucketName, FileStorage, ListedObject, ObjectInfo, PutOptions, StoredObject } from "./types";
 
 type FolderStorageConfig = Extract<AppConfig["storage"], { kind: "folder" }>;
 

@@ -13,7 +13,7 @@ import { Readable } from "node:stream";
 import type { AppConfig } from "~/modules/config/config.server";
 import { assertValidKey, assertValidPrefix } from "./keys";
 import { putStreamed } from "./s3-multipart.server";
-import type { BucketName, FileStorage, ListedObject, PutOptions } from "./storage.server";
+import type { BucketName, FileStorage, ListedObject, PutOptions } from "./types";
 
 type S3StorageConfig = Extract<AppConfig["storage"], { kind: "s3" }>;
 

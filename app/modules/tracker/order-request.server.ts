@@ -3,7 +3,7 @@ import type { DB } from "~/modules/db/db.server";
 import { shortOrderNumber } from "~/modules/orders/orders.server";
 import type { OrderStatus } from "~/modules/orders/status";
 import { filesOf, listPatients } from "~/modules/wizard/wizard.server";
-import type { TrackerField, TrackerRequest } from "./tracker.server";
+import type { TrackerField, TrackerRequest } from "./types";
 
 /**
  * The task the production team gets in the tracker, built from the order, its patients and links to

@@ -1,6 +1,6 @@
 import type { AppConfig } from "~/modules/config/config.server";
 import { maskLogin, maskToken } from "./mask";
-import type { CatalogItemFound, ResolvedRequest, TaskTracker, TestStep, TrackerRequest, TrackerResult } from "./tracker.server";
+import type { CatalogItemFound, ResolvedRequest, TaskTracker, TestStep, TrackerRequest, TrackerResult } from "./types";
 
 /**
  * The Pyrus API client (https://pyrus.com/en/help/api): `POST /auth` with the login and security

@@ -9,7 +9,7 @@ import os from "node:os";
 import path from "node:path";
 import { createStorage } from "~/modules/storage/storage.server";
 import { createStlScanner } from "~/modules/uploads/scan";
-import { DEMO_ADMIN_EMAIL, DEMO_MANAGER_EMAIL, DEMO_MODEL, seedDemoData, storeDemoFiles, type SeedSummary } from "~db/seed.js";
+import { DEMO_ADMIN_EMAIL, DEMO_MANAGER_EMAIL, DEMO_MODEL, seedDemoData, storeDemoFiles, type SeedSummary } from "~/modules/demo/seed.server";
 import { createTestDatabase, type TestDatabase } from "../../support/database";
 
 const DAY = 86_400_000;

@@ -1,4 +1,4 @@
-import "../scripts/load-env";
+import "./load-env";
 // `npm run db:migrate`: brings the configured database to the latest migration.
 // `npm run db:migrate -- down` undoes the most recent migration instead.
 //
@@ -7,7 +7,7 @@ import "../scripts/load-env";
 // Without DATABASE_URL it migrates the embedded PGlite database in DATA_DIR/pglite.
 import { ConfigError, loadConfig, type AppConfig } from "../app/modules/config/config.server";
 import { openDatabase } from "../app/modules/db/db.server";
-import { migrateDown, migrateToLatest } from "./migrator";
+import { migrateDown, migrateToLatest } from "../db/migrator";
 
 type Direction = "up" | "down";
 

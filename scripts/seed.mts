@@ -1,19 +1,13 @@
-import "../scripts/load-env";
+import "./load-env";
 // `npm run db:seed`: migrates the configured database and loads the demo data once, and puts the
 // demo model in the configured storage under every file the demo orders record.
 // Demo data never exists in production (DESIGN §2), so strict mode refuses to run.
-//
-// Vite (vitest) resolves an extensionless `~db/seed` to this file before seed.ts, so this module
-// re-exports the seed API and only runs when executed directly: an import never touches a database.
-import path from "node:path";
-import { fileURLToPath } from "node:url";
+// The demo data itself is app/modules/demo (data in data.json, loaded through the domain modules).
 import { ConfigError, getConfig } from "~/modules/config/config.server";
 import { openDatabase } from "~/modules/db/db.server";
 import { migrateToLatest } from "~db/migrator";
 import { createStorage } from "~/modules/storage/storage.server";
-import { seedDemoData, storeDemoFiles } from "./seed.js";
-
-export * from "./seed.js";
+import { seedDemoData, storeDemoFiles } from "~/modules/demo/seed.server";
 
 const REFUSAL = "db:seed refuses to run with APP_ENV=production: demo data must never exist in production.";
 
@@ -51,5 +45,4 @@ async function main(): Promise<number> {
   }
 }
 
-const executedDirectly = process.argv[1] !== undefined && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url);
-if (executedDirectly) process.exitCode = await main();
+process.exitCode = await main();

@@ -1,0 +1,53 @@
+/** The file storage interface (S3 or a folder), imported by the factory and by each implementation. */
+import type { Readable } from "node:stream";
+
+/** Logical buckets; `config.buckets` maps them to the real bucket (or folder) names. */
+export type BucketName = "orders" | "logos";
+
+export const BUCKET_NAMES: readonly BucketName[] = ["orders", "logos"];
+
+export interface PutOptions {
+  contentType?: string;
+  /** When given, the put fails (and stores nothing) unless the body has exactly this many bytes. */
+  contentLength?: number;
+}
+
+export interface StoredObject {
+  /** Must be consumed or destroyed, otherwise the file handle / HTTP connection stays open. */
+  body: Readable;
+  size: number;
+  contentType?: string;
+}
+
+export interface ObjectInfo {
+  size: number;
+  contentType?: string;
+  lastModified: Date;
+}
+
+export interface ListedObject {
+  key: string;
+  size: number;
+  lastModified: Date;
+}
+
+/**
+ * Where uploaded files live: a folder in development, S3 in production. Bodies are always
+ * streams so a 100 MiB STL never sits in memory. Keys are "a/b/c.stl"-style relative paths,
+ * checked by `assertValidKey` (InvalidKeyError otherwise).
+ */
+export interface FileStorage {
+  readonly kind: "folder" | "s3";
+  /** Stores the whole body or nothing: readers never see a partly written object. */
+  put(bucket: BucketName, key: string, body: Readable, options?: PutOptions): Promise<{ size: number }>;
+  /** null when the key does not exist. */
+  get(bucket: BucketName, key: string): Promise<StoredObject | null>;
+  /** null when the key does not exist. */
+  head(bucket: BucketName, key: string): Promise<ObjectInfo | null>;
+  /** Missing keys are ignored. */
+  delete(bucket: BucketName, keys: string[]): Promise<void>;
+  /** Every object whose key starts with `prefix` (all pages), sorted by key. */
+  list(bucket: BucketName, prefix?: string): Promise<ListedObject[]>;
+  /** Creates the buckets (folders) that do not exist yet; safe to call on every start. */
+  ensureBuckets(): Promise<void>;
+}
