@@ -204,7 +204,8 @@ describe("payments over HTTP", () => {
     expect(created.status).toBe(302);
     const officePage = await (await office.request(created.headers.get("Location")!)).text();
     expect(officePage).toContain("Ссылка создана");
-    const link = new RegExp(`${app.url}(/pay/${draft.id}\\?t=[A-Za-z0-9_-]+)`).exec(officePage)?.[1];
+    // The international order's link carries the international market's configured origin.
+    const link = new RegExp(`http://localhost:${app.port}(/pay/${draft.id}\\?t=[A-Za-z0-9_-]+)`).exec(officePage)?.[1];
     expect(link).toBeTruthy();
 
     // Opening the link changes nothing; a stranger without the token sees nothing.
@@ -227,8 +228,9 @@ describe("payments over HTTP", () => {
     expect(attempt).toMatchObject({ provider: "stripe", amount: 18_200, currency: "eur" });
     const session = stripe.sessions.get(attempt!.provider_payment_id!)!;
     expect(pay.headers.get("Location")).toBe(session.url);
-    expect(session.success_url).toBe(`${app.url}/payment/success?orderId=${draft.id}&paymentId={CHECKOUT_SESSION_ID}`);
-    expect(session.cancel_url).toBe(`${app.url}/pay/${draft.id}`);
+    // Return addresses are the international market's configured origin, not the address the request used.
+    expect(session.success_url).toBe(`http://localhost:${app.port}/payment/success?orderId=${draft.id}&paymentId={CHECKOUT_SESSION_ID}`);
+    expect(session.cancel_url).toBe(`http://localhost:${app.port}/pay/${draft.id}`);
     // The customer's browser may open the order again without the token (the return page's "pay again").
     expect((await customer.request(`/pay/${draft.id}`)).status).toBe(200);
 

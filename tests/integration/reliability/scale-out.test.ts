@@ -227,8 +227,15 @@ describe("scale-out: two app processes and two workers on one database, S3 and S
     expect(afterDeath.length).toBeGreaterThan(0);
     expect(afterDeath.filter((request) => request.status >= 500 || request.status === 0)).toEqual([]);
     expect(figures.paidOrders).toBeGreaterThan(0);
+    // What the database holds is whole. A process killed between storing an upload's objects and
+    // recording them leaves those objects unreferenced in the order's folder (never shown, never sent;
+    // the folder is offered for deletion on the back-office storage screen once the order is done,
+    // DESIGN §4.18; ADR 028): only stopped walks may have them.
+    const stopped = new Set(run.orders.filter((order) => order.aborted && order.orderId).map((order) => order.orderId!));
     const problems = await checkIntegrity(run, { db: t.db, s3 }, { allowStopped: true, onlyThisRun: true });
-    expect(problems).toEqual([]);
+    const unreferenced = problems.filter((problem) => /^object order_([^/]+)\/.* belongs to no recorded file$/.exec(problem)?.[1] && stopped.has(/^object order_([^/]+)\//.exec(problem)![1]!));
+    if (unreferenced.length) console.log(`scale-out kill: ${unreferenced.length} unreferenced object(s) of stopped walks:\n${unreferenced.join("\n")}`);
+    expect(problems.filter((problem) => !unreferenced.includes(problem))).toEqual([]);
   });
 });
 
