@@ -14,6 +14,7 @@ import { type RoundRobinProxy, startRoundRobinProxy } from "../../support/round-
 import { s3AppEnv } from "../../support/s3-server";
 import { startS3WithMultipart, type TestS3WithMultipart } from "../../support/s3-multipart-front";
 import { tusUpload } from "../../support/tus-client";
+import { toMatrixStep } from "../../support/wizard-walk";
 import { type LoggedSftpServer, startLoggedSftpServer } from "../ftp/logged-sftp-server";
 
 /**
@@ -114,15 +115,7 @@ describe("scale-out: two app processes and two workers on one database, S3 and S
 
   it("finishes a resumable upload whose chunks alternate between the processes", { timeout: 120_000 }, async () => {
     const browser = browserFetch({ url: proxy.url });
-    const email = "tus-scale@clinic.ru";
-    await browser.request("/order", { form: { intent: "next" } });
-    await browser.request("/order", { form: { intent: "next", email, phone: "+7 900 000-00-01" } });
-    await browser.request("/order", { form: { intent: "next", full_name: "Иванова Анна", address: "Москва, ул. Ленина, 1", consent: "on" } });
-    await browser.request("/order", { form: { intent: "add_patient", patient_name: "Смирнова Е." } });
-    await browser.request("/order", { form: { intent: "next" } });
-    const order = await t.db.selectFrom("orders").selectAll().where("email", "=", email).executeTakeFirstOrThrow();
-    const patient = await t.db.selectFrom("orders_patients").selectAll().where("order_id", "=", order.id).executeTakeFirstOrThrow();
-    expect(order.wizard_step).toBe(5);
+    const { order, patient } = await toMatrixStep(t, browser);
 
     const file = tessellatedBoxStl(140, [60, 40, 25]);
     const before = proxy.trail.get("shared")?.length ?? 0;

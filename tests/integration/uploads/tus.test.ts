@@ -10,6 +10,7 @@ import { s3AppEnv } from "../../support/s3-server";
 import { startS3WithMultipart, type TestS3WithMultipart } from "../../support/s3-multipart-front";
 import { startTcpProxy, type TcpProxy } from "../../support/tcp-proxy";
 import { tusUpload } from "../../support/tus-client";
+import { toMatrixStep } from "../../support/wizard-walk";
 import { archStl, binaryStl } from "../../support/stl-models";
 
 const SECRETS = { SESSION_SECRET: "uploads-test-session-secret-0123456789", BACKOFFICE_PASSWORD: "office", PACKER_PASSWORD: "packer", CRON_SECRET: "cron" };
@@ -17,20 +18,6 @@ const MiB = 1024 * 1024;
 const CHUNK = 5 * MiB;
 
 type Browser = ReturnType<typeof browserFetch>;
-
-/** Walks a fresh browser to step 5 with one patient; returns the order and patient ids. */
-async function toMatrixStep(t: TestDatabase, browser: Browser) {
-  const email = `tus-${Date.now()}-${Math.random().toString(36).slice(2, 6)}@clinic.ru`;
-  await browser.request("/order", { form: { intent: "next" } });
-  await browser.request("/order", { form: { intent: "next", email, phone: "+7 900 000-00-01" } });
-  await browser.request("/order", { form: { intent: "next", full_name: "Иванова Анна", address: "Москва, ул. Ленина, 1", consent: "on" } });
-  await browser.request("/order", { form: { intent: "add_patient", patient_name: "Смирнова Е." } });
-  await browser.request("/order", { form: { intent: "next" } });
-  const order = await t.db.selectFrom("orders").selectAll().where("email", "=", email).executeTakeFirstOrThrow();
-  expect(order.wizard_step).toBe(5);
-  const patient = await t.db.selectFrom("orders_patients").selectAll().where("order_id", "=", order.id).executeTakeFirstOrThrow();
-  return { order, patient };
-}
 
 /** Sends the first 5 MiB chunk of an upload and goes away, as a closed tab does; resolves with its address. */
 function oneChunkThenLeave(input: { base: string; cookie: string; file: Buffer; metadata: Record<string, string> }): Promise<string> {
