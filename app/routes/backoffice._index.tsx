@@ -1,9 +1,29 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Form, Link, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
+import type {
+  ActionFunctionArgs,
+  LoaderFunctionArgs,
+  MetaFunction,
+} from "@remix-run/node";
+import {
+  Form,
+  Link,
+  useLoaderData,
+  useLocation,
+  useNavigation,
+} from "@remix-run/react";
 import { useTranslation } from "~/modules/i18n/i18n-context";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { SectionError } from "~/components/section-error";
+import {
+  loadSection,
+  sectionData,
+  sectionFailure,
+} from "~/modules/http/section.server";
 import { requireStaff } from "~/modules/auth/guards.server";
-import { listDashboardOrders, loadStatistics, parseDashboardFilter } from "~/modules/backoffice/dashboard.server";
+import {
+  listDashboardOrders,
+  loadStatistics,
+  parseDashboardFilter,
+} from "~/modules/backoffice/dashboard.server";
 import { OrderCard, StatisticsCards } from "~/modules/backoffice/dashboard-ui";
 import { Pagination } from "~/modules/backoffice/ui";
 import { getDb } from "~/modules/db/db.server";
@@ -14,7 +34,11 @@ import { canSendToTracker } from "~/modules/tracker/order-request.server";
 import { getConfig } from "~/modules/config/config.server";
 import { redirectWithToast } from "~/modules/http/toast.server";
 import { findOrder } from "~/modules/orders/orders.server";
-import { canHavePaymentLink, paymentLinkPath, refreshPendingPayments } from "~/modules/payments/payments.server";
+import {
+  canHavePaymentLink,
+  paymentLinkPath,
+  refreshPendingPayments,
+} from "~/modules/payments/payments.server";
 import { readFormData } from "~/modules/http/request.server";
 
 /**
@@ -29,16 +53,39 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const { t } = await getTranslator(request);
   const filter = parseDashboardFilter(new URL(request.url).searchParams);
   const db = await getDb();
-  const [statistics, { orders, hasMore }] = await Promise.all([loadStatistics(db), listDashboardOrders(db, filter)]);
+  // Each part of the page loads on its own: a failing query shows its message in place (ADR 026).
+  const [statisticsSection, ordersSection] = await Promise.all([
+    loadSection(
+      "back-office: loading statistics",
+      { message: "failures.statistics" },
+      () => loadStatistics(db)
+    ),
+    loadSection(
+      "back-office: loading orders",
+      { message: "failures.ordersLoad" },
+      () => listDashboardOrders(db, filter)
+    ),
+  ]);
+  const { orders, hasMore, patientsFailure } = sectionData(ordersSection, {
+    orders: [],
+    hasMore: false,
+    patientsFailure: null,
+  });
   return {
     title: t("backoffice.title"),
     filter,
-    statistics,
+    statistics: sectionData(statisticsSection, null),
+    statisticsFailure: sectionFailure(statisticsSection),
+    ordersFailure: sectionFailure(ordersSection),
+    patientsFailure,
     hasMore,
     orders: orders.map((order) => ({
       ...order,
       number: shortOrderNumber(order.id),
-      canPaymentLink: canHavePaymentLink({ status: order.status, total_cost: order.total }),
+      canPaymentLink: canHavePaymentLink({
+        status: order.status,
+        total_cost: order.total,
+      }),
       canTracker: canSendToTracker(order.status),
     })),
   };
@@ -57,26 +104,75 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (intent === "refresh_payments") {
     try {
       const { checked, paid } = await refreshPendingPayments(db, config);
-      if (checked === 0) return redirectWithToast(back, { type: "info", title: "payments.backoffice.refreshEmpty" });
-      if (paid === 0) return redirectWithToast(back, { type: "info", title: "payments.backoffice.refreshNone" });
-      return redirectWithToast(back, { type: "success", title: "payments.backoffice.refreshDone", values: { count: paid } });
+      if (checked === 0)
+        return redirectWithToast(back, {
+          type: "info",
+          title: "payments.backoffice.refreshEmpty",
+        });
+      if (paid === 0)
+        return redirectWithToast(back, {
+          type: "info",
+          title: "payments.backoffice.refreshNone",
+        });
+      return redirectWithToast(back, {
+        type: "success",
+        title: "payments.backoffice.refreshDone",
+        values: { count: paid },
+      });
     } catch (error) {
       console.error("payment status refresh failed:", error);
-      return redirectWithToast(back, { type: "error", title: "payments.backoffice.errorTitle", description: "payments.backoffice.refreshFailed" });
+      return redirectWithToast(back, {
+        type: "error",
+        title: "payments.backoffice.errorTitle",
+        description: "payments.backoffice.refreshFailed",
+      });
     }
   }
   if (intent === "payment_link") {
     const order = await findOrder(db, String(form.get("orderId") ?? ""));
-    if (!order) return redirectWithToast(back, { type: "error", title: "payments.backoffice.errorTitle", description: "payments.backoffice.linkFailed" });
-    if (!canHavePaymentLink(order)) return redirectWithToast(back, { type: "error", title: "payments.backoffice.errorTitle", description: "payments.backoffice.noAmount" });
-    const url = `${config.publicUrl ?? new URL(request.url).origin}${paymentLinkPath(config, order.id)}`;
-    return redirectWithToast(back, { type: "success", title: "payments.backoffice.linkCreated", lines: [{ key: "payments.backoffice.linkFor", values: { number: shortOrderNumber(order.id), url } }] });
+    if (!order)
+      return redirectWithToast(back, {
+        type: "error",
+        title: "payments.backoffice.errorTitle",
+        description: "payments.backoffice.linkFailed",
+      });
+    if (!canHavePaymentLink(order))
+      return redirectWithToast(back, {
+        type: "error",
+        title: "payments.backoffice.errorTitle",
+        description: "payments.backoffice.noAmount",
+      });
+    const url = `${
+      config.publicUrl ?? new URL(request.url).origin
+    }${paymentLinkPath(config, order.id)}`;
+    return redirectWithToast(back, {
+      type: "success",
+      title: "payments.backoffice.linkCreated",
+      lines: [
+        {
+          key: "payments.backoffice.linkFor",
+          values: { number: shortOrderNumber(order.id), url },
+        },
+      ],
+    });
   }
-  return redirectWithToast(back, { type: "error", title: "payments.backoffice.errorTitle", description: "payments.backoffice.linkFailed" });
+  return redirectWithToast(back, {
+    type: "error",
+    title: "payments.backoffice.errorTitle",
+    description: "payments.backoffice.linkFailed",
+  });
 }
 
 export default function BackofficeOrders() {
-  const { filter, statistics, orders, hasMore } = useLoaderData<typeof loader>();
+  const {
+    filter,
+    statistics,
+    statisticsFailure,
+    ordersFailure,
+    patientsFailure,
+    orders,
+    hasMore,
+  } = useLoaderData<typeof loader>();
   const { t } = useTranslation();
   const location = useLocation();
   const busy = useNavigation().state === "submitting";
@@ -91,24 +187,51 @@ export default function BackofficeOrders() {
           <Link to="/backoffice/files">{t("bo.files.title")}</Link>
           <Link to="/backoffice/test">{t("bo.trackerTest.title")}</Link>
         </nav>
-        <Form method="post" action={`/backoffice?index${location.search ? `&${location.search.slice(1)}` : ""}`}>
-          <button type="submit" name="intent" value="refresh_payments" className="button button-secondary button-small" disabled={busy}>
+        <Form
+          method="post"
+          action={`/backoffice?index${
+            location.search ? `&${location.search.slice(1)}` : ""
+          }`}
+        >
+          <button
+            type="submit"
+            name="intent"
+            value="refresh_payments"
+            className="button button-secondary button-small"
+            disabled={busy}
+          >
             {t("payments.backoffice.refresh")}
           </button>
         </Form>
       </div>
 
-      <StatisticsCards statistics={statistics} />
+      {statistics ? <StatisticsCards statistics={statistics} /> : null}
+      {statisticsFailure ? <SectionError failure={statisticsFailure} /> : null}
 
-      <Form method="get" className="filters bo-order-filters" role="search" aria-label={t("bo.orders.filters")}>
+      <Form
+        method="get"
+        className="filters bo-order-filters"
+        role="search"
+        aria-label={t("bo.orders.filters")}
+      >
         <label htmlFor="orders-q" className="visually-hidden">
           {t("bo.orders.search")}
         </label>
-        <input id="orders-q" type="search" name="q" defaultValue={filter.search} placeholder={t("bo.orders.search")} />
+        <input
+          id="orders-q"
+          type="search"
+          name="q"
+          defaultValue={filter.search}
+          placeholder={t("bo.orders.search")}
+        />
         <label htmlFor="orders-status" className="visually-hidden">
           {t("bo.orders.statusFilter")}
         </label>
-        <select id="orders-status" name="status" defaultValue={filter.status ?? ""}>
+        <select
+          id="orders-status"
+          name="status"
+          defaultValue={filter.status ?? ""}
+        >
           <option value="">{t("bo.orders.allStatuses")}</option>
           {ORDER_STATUSES.map((status) => (
             <option key={status} value={status}>
@@ -117,7 +240,12 @@ export default function BackofficeOrders() {
           ))}
         </select>
         <label className="checkbox bo-toggle">
-          <input type="checkbox" name="empty" value="1" defaultChecked={filter.showEmpty} />
+          <input
+            type="checkbox"
+            name="empty"
+            value="1"
+            defaultChecked={filter.showEmpty}
+          />
           <span>{t("bo.orders.showEmpty")}</span>
         </label>
         <button type="submit" className="button button-secondary button-small">
@@ -130,12 +258,23 @@ export default function BackofficeOrders() {
         ) : null}
       </Form>
 
-      {orders.length === 0 ? (
-        <p className="empty">{filtered ? t("bo.orders.nothingFound") : t("backoffice.noOrders")}</p>
+      {ordersFailure ? <SectionError failure={ordersFailure} /> : null}
+      {patientsFailure ? <SectionError failure={patientsFailure} /> : null}
+      {ordersFailure ? null : orders.length === 0 ? (
+        <p className="empty">
+          {filtered ? t("bo.orders.nothingFound") : t("backoffice.noOrders")}
+        </p>
       ) : (
         <div className="bo-orders">
           {orders.map((order) => (
-            <OrderCard key={order.id} order={order} number={order.number} back={back} canPaymentLink={order.canPaymentLink} canTracker={order.canTracker} />
+            <OrderCard
+              key={order.id}
+              order={order}
+              number={order.number}
+              back={back}
+              canPaymentLink={order.canPaymentLink}
+              canTracker={order.canTracker}
+            />
           ))}
         </div>
       )}
@@ -144,7 +283,10 @@ export default function BackofficeOrders() {
   );
 }
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title }, { name: "robots", content: "noindex" }];
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: data?.title },
+  { name: "robots", content: "noindex" },
+];
 
 export function ErrorBoundary() {
   return <GeneralErrorBoundary />;

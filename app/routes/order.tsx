@@ -1,10 +1,25 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import type {
+  ActionFunctionArgs,
+  LoaderFunctionArgs,
+  MetaFunction,
+} from "@remix-run/node";
+import {
+  Form,
+  Link,
+  useActionData,
+  useLoaderData,
+  useNavigation,
+} from "@remix-run/react";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { ToastMessage } from "~/components/toast";
+import { SectionError } from "~/components/section-error";
 import { AnotherDevicePanel } from "~/components/wizard/another-device";
-import { type Toast, useResumableUploads, useTabReturn } from "~/components/wizard/resumable-upload";
+import {
+  type Toast,
+  useResumableUploads,
+  useTabReturn,
+} from "~/components/wizard/resumable-upload";
 import { ErrorSummary } from "~/components/wizard/fields";
 import {
   ContactsStep,
@@ -20,8 +35,16 @@ import {
   type StepProps,
 } from "~/components/wizard/wizard-steps";
 import { useTranslation } from "~/modules/i18n/i18n-context";
-import { hasBackButton, LAST_STEP, progressPercent, STEP_FILE_TYPE } from "~/modules/wizard/navigation";
-import { handleWizardAction, loadWizardPage } from "~/modules/wizard/page.server";
+import {
+  hasBackButton,
+  LAST_STEP,
+  progressPercent,
+  STEP_FILE_TYPE,
+} from "~/modules/wizard/navigation";
+import {
+  handleWizardAction,
+  loadWizardPage,
+} from "~/modules/wizard/page.server";
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   return loadWizardPage(request, context);
@@ -54,29 +77,59 @@ export default function OrderWizard() {
   const summaryRef = useRef<HTMLDivElement>(null);
   const [filesChosen, setFilesChosen] = useState(false);
   const { step, order } = data;
-  const patient = data.patients.find((item) => item.id === data.currentPatientId) ?? null;
-  const errors = (actionData && "errors" in actionData ? actionData.errors : {}) as Record<string, string>;
-  const values = (actionData && "values" in actionData ? actionData.values : {}) as Record<string, string>;
-  const formError = actionData && "formError" in actionData ? (actionData.formError as string | undefined) : undefined;
+  const patient =
+    data.patients.find((item) => item.id === data.currentPatientId) ?? null;
+  const errors = (
+    actionData && "errors" in actionData ? actionData.errors : {}
+  ) as Record<string, string>;
+  const values = (
+    actionData && "values" in actionData ? actionData.values : {}
+  ) as Record<string, string>;
+  const formError =
+    actionData && "formError" in actionData
+      ? (actionData.formError as string | undefined)
+      : undefined;
+  const saveFailure =
+    actionData && "saveFailure" in actionData
+      ? actionData.saveFailure
+      : undefined;
   const fileType = STEP_FILE_TYPE[step];
   const busy = navigation.state !== "idle";
   const frozen = order !== null && order.status !== "draft";
   const props: StepProps = { data, patient, errors, values };
   const [toast, setToast] = useState<(Toast & { id: number }) | null>(null);
-  const notify = useCallback((next: Toast) => setToast({ ...next, id: Date.now() + Math.random() }), []);
-  const uploads = useResumableUploads(order && patient && fileType && !frozen ? { orderId: order.id, patientId: patient.id, type: fileType } : null, notify);
+  const notify = useCallback(
+    (next: Toast) => setToast({ ...next, id: Date.now() + Math.random() }),
+    []
+  );
+  const uploads = useResumableUploads(
+    order && patient && fileType && !frozen
+      ? { orderId: order.id, patientId: patient.id, type: fileType }
+      : null,
+    notify
+  );
   useTabReturn(uploads.active, notify);
 
   useEffect(() => {
     // After a refused "next", move focus to the error summary so screen readers announce it.
-    if (actionData) summaryRef.current?.querySelector<HTMLElement>(".error-summary")?.focus();
+    if (actionData)
+      summaryRef.current?.querySelector<HTMLElement>(".error-summary")?.focus();
   }, [actionData]);
 
   // Forward is refused by the server anyway; with JavaScript the button says so up front.
   const forwardBlocked =
     uploads.active ||
+    data.noPatient ||
     (step === 4 && data.patients.length === 0) ||
-    (fileType !== undefined && patient !== null && !filesChosen && !patient.files[fileType].length && !(step === 5 ? patient.skips.skipMatrix : step === 7 ? patient.skips.skipAligners : patient.skips.skipRetainers));
+    (fileType !== undefined &&
+      patient !== null &&
+      !filesChosen &&
+      !patient.files[fileType].length &&
+      !(step === 5
+        ? patient.skips.skipMatrix
+        : step === 7
+        ? patient.skips.skipAligners
+        : patient.skips.skipRetainers));
 
   return (
     <section className="wizard container">
@@ -85,7 +138,11 @@ export default function OrderWizard() {
         <Link to="/" className="back-home">
           ← {t("wizard.backHome")}
         </Link>
-        <h1>{order ? t("wizard.title", { code: order.title }) : t("wizard.newTitle")}</h1>
+        <h1>
+          {order
+            ? t("wizard.title", { code: order.title })
+            : t("wizard.newTitle")}
+        </h1>
         {order ? (
           <Form method="post" action="/order/new" reloadDocument>
             <input type="hidden" name="reason" value="clear" />
@@ -95,7 +152,14 @@ export default function OrderWizard() {
           </Form>
         ) : null}
       </header>
-      <div className="progress" role="progressbar" aria-valuemin={1} aria-valuemax={LAST_STEP} aria-valuenow={step} aria-label={t("wizard.progressLabel")}>
+      <div
+        className="progress"
+        role="progressbar"
+        aria-valuemin={1}
+        aria-valuemax={LAST_STEP}
+        aria-valuenow={step}
+        aria-label={t("wizard.progressLabel")}
+      >
         <div className="progress-text">
           <span>{t("wizard.progress", { step, total: LAST_STEP })}</span>
           <span>{progressPercent(step)}%</span>
@@ -104,7 +168,9 @@ export default function OrderWizard() {
           <span style={{ width: `${progressPercent(step)}%` }} />
         </div>
       </div>
-      {step >= 5 && step <= 10 ? <PatientSelector data={data} patient={patient} /> : null}
+      {step >= 5 && step <= 10 ? (
+        <PatientSelector data={data} patient={patient} />
+      ) : null}
       <Form
         method="post"
         encType={fileType ? "multipart/form-data" : undefined}
@@ -115,8 +181,16 @@ export default function OrderWizard() {
         <h2>{t(STEP_TITLES[step] ?? "")}</h2>
         <div ref={summaryRef}>
           <ErrorSummary errors={errors} formError={formError} />
+          {saveFailure ? <SectionError failure={saveFailure} /> : null}
         </div>
-        {data.skipped ? (
+        {data.noPatient ? (
+          <SectionError
+            failure={{
+              title: "failures.noPatientTitle",
+              message: "failures.noPatientText",
+            }}
+          />
+        ) : data.skipped ? (
           <p className="muted">{t("wizard.skippedStep")}</p>
         ) : step === 1 ? (
           <TechnicalInfoStep {...props} />
@@ -127,7 +201,12 @@ export default function OrderWizard() {
         ) : step === 4 ? (
           <PatientStep {...props} />
         ) : fileType ? (
-          <UploadStep {...props} type={fileType} onFilesChosen={setFilesChosen} uploads={uploads} />
+          <UploadStep
+            {...props}
+            type={fileType}
+            onFilesChosen={setFilesChosen}
+            uploads={uploads}
+          />
         ) : step === 6 ? (
           <MatrixTypeStep {...props} />
         ) : step === 8 ? (
@@ -139,7 +218,13 @@ export default function OrderWizard() {
         )}
         <div className="wizard-nav">
           {hasBackButton(step) && !frozen ? (
-            <button type="submit" name="intent" value="back" className="button button-secondary" formNoValidate>
+            <button
+              type="submit"
+              name="intent"
+              value="back"
+              className="button button-secondary"
+              formNoValidate
+            >
               ← {t("wizard.buttons.back")}
             </button>
           ) : (
@@ -147,50 +232,107 @@ export default function OrderWizard() {
           )}
           <div className="wizard-nav-right">
             {step >= 5 && step <= 11 && !frozen ? (
-              <button type="submit" name="intent" value="back_to_patient" className="link-button" formNoValidate>
+              <button
+                type="submit"
+                name="intent"
+                value="back_to_patient"
+                className="link-button"
+                formNoValidate
+              >
                 {t("wizard.buttons.backToPatient")}
               </button>
             ) : null}
             {step === 5 ? (
-              <button type="submit" name="intent" value="skip_matrix" className="button button-secondary" formNoValidate>
+              <button
+                type="submit"
+                name="intent"
+                value="skip_matrix"
+                className="button button-secondary"
+                formNoValidate
+              >
                 {t("wizard.buttons.skip")}
               </button>
             ) : null}
             {step === 7 ? (
-              <button type="submit" name="intent" value="skip_aligners" className="button button-secondary" formNoValidate>
+              <button
+                type="submit"
+                name="intent"
+                value="skip_aligners"
+                className="button button-secondary"
+                formNoValidate
+              >
                 {t("wizard.buttons.skip")}
               </button>
             ) : null}
             {step === 10 ? (
-              <button type="submit" name="intent" value="skip_retainers" className="button button-secondary" formNoValidate disabled={busy || uploads.active}>
+              <button
+                type="submit"
+                name="intent"
+                value="skip_retainers"
+                className="button button-secondary"
+                formNoValidate
+                disabled={busy || uploads.active}
+              >
                 {t("wizard.buttons.skip")}
               </button>
             ) : null}
             {step < LAST_STEP ? (
-              <button type="submit" name="intent" value="next" className="button" disabled={busy || forwardBlocked} aria-disabled={forwardBlocked || undefined}>
+              <button
+                type="submit"
+                name="intent"
+                value="next"
+                className="button"
+                disabled={busy || forwardBlocked}
+                aria-disabled={forwardBlocked || undefined}
+              >
                 {t("wizard.buttons.next")} →
               </button>
             ) : order?.status === "draft" || order?.status === "pending" ? (
-              <button type="submit" name="intent" value="pay" className="button" disabled={busy}>
-                {t(data.market === "international" ? "wizard.buttons.payNow" : "wizard.buttons.pay")}
+              <button
+                type="submit"
+                name="intent"
+                value="pay"
+                className="button"
+                disabled={busy}
+              >
+                {t(
+                  data.market === "international"
+                    ? "wizard.buttons.payNow"
+                    : "wizard.buttons.pay"
+                )}
               </button>
             ) : null}
           </div>
         </div>
         {order?.status === "pending" ? (
           <p className="small">
-            <button type="submit" name="intent" value="edit" className="link-button" formNoValidate>
+            <button
+              type="submit"
+              name="intent"
+              value="edit"
+              className="link-button"
+              formNoValidate
+            >
               {t("wizard.buttons.edit")}
             </button>
           </p>
         ) : null}
       </Form>
-      {order && fileType && !frozen && !data.skipped ? <AnotherDevicePanel orderId={order.id} email={order.email} /> : null}
+      {order && fileType && !frozen && !data.skipped && !data.noPatient ? (
+        <AnotherDevicePanel orderId={order.id} email={order.email} />
+      ) : null}
     </section>
   );
 }
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.order ? `Заказ ${data.order.title} — Aligner Lab` : "Aligner Lab" }, { name: "robots", content: "noindex" }];
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  {
+    title: data?.order
+      ? `Заказ ${data.order.title} — Aligner Lab`
+      : "Aligner Lab",
+  },
+  { name: "robots", content: "noindex" },
+];
 
 export function ErrorBoundary() {
   return <GeneralErrorBoundary />;

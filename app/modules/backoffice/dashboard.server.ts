@@ -1,14 +1,37 @@
 import { sql } from "kysely";
-import type { Currency, CutType, FileType, MaterialType, MatrixType, OrderStatus } from "~db/schema";
+import type {
+  Currency,
+  CutType,
+  FileType,
+  MaterialType,
+  MatrixType,
+  OrderStatus,
+} from "~db/schema";
 import type { AppConfig } from "~/modules/config/config.server";
 import type { DB } from "~/modules/db/db.server";
-import { changeOrderStatus, findOrder, isUuid, OrderNotFoundError, OrderTransitionError } from "~/modules/orders/orders.server";
+import {
+  changeOrderStatus,
+  findOrder,
+  isUuid,
+  OrderNotFoundError,
+  OrderTransitionError,
+} from "~/modules/orders/orders.server";
 import { isPaid, ORDER_STATUSES, PAID_SET } from "~/modules/orders/status";
 import { reconcileOrder } from "~/modules/payments/payments.server";
 import type { FileStorage } from "~/modules/storage/storage.server";
 import { filesOf } from "~/modules/wizard/wizard.server";
 import { containsPattern } from "./clients.server";
-import { buildStatistics, STATISTICS_WINDOW_DAYS, type Statistics, type WindowRow } from "./statistics";
+import {
+  buildStatistics,
+  STATISTICS_WINDOW_DAYS,
+  type Statistics,
+  type WindowRow,
+} from "./statistics";
+import {
+  loadSection,
+  sectionData,
+  sectionFailure,
+} from "~/modules/http/section.server";
 
 /**
  * The orders dashboard (staff side §2 "/backoffice"): statistics, the filtered order cards with
@@ -31,7 +54,9 @@ export function parseDashboardFilter(params: URLSearchParams): DashboardFilter {
   const status = params.get("status");
   const page = Number.parseInt(params.get("page") ?? "1", 10);
   return {
-    status: (ORDER_STATUSES as readonly string[]).includes(status ?? "") ? (status as OrderStatus) : null,
+    status: (ORDER_STATUSES as readonly string[]).includes(status ?? "")
+      ? (status as OrderStatus)
+      : null,
     showEmpty: params.get("empty") === "1",
     search: (params.get("q") ?? "").trim().slice(0, 200),
     page: Number.isFinite(page) && page > 0 ? page : 1,
@@ -44,16 +69,33 @@ export async function loadStatistics(db: DB): Promise<Statistics> {
     .selectFrom("orders")
     .select([
       "currency",
-      sql<"current" | "previous">`case when created_at >= now() - make_interval(days => ${days}) then 'current' else 'previous' end`.as("window"),
+      sql<
+        "current" | "previous"
+      >`case when created_at >= now() - make_interval(days => ${days}) then 'current' else 'previous' end`.as(
+        "window"
+      ),
       sql<number>`count(*)::int`.as("count"),
       sql<number>`coalesce(sum(total_cost), 0)::bigint`.as("revenue"),
     ])
     .where("status", "in", [...PAID_SET])
-    .where("created_at", ">=", sql<Date>`now() - make_interval(days => ${2 * days})`)
+    .where(
+      "created_at",
+      ">=",
+      sql<Date>`now() - make_interval(days => ${2 * days})`
+    )
     .where("created_at", "<=", sql<Date>`now()`)
     .groupBy(["currency", sql`2`])
     .execute();
-  return buildStatistics(rows.map((row): WindowRow => ({ currency: row.currency, window: row.window, count: Number(row.count), revenue: Number(row.revenue) })));
+  return buildStatistics(
+    rows.map(
+      (row): WindowRow => ({
+        currency: row.currency,
+        window: row.window,
+        count: Number(row.count),
+        revenue: Number(row.revenue),
+      })
+    )
+  );
 }
 
 export interface DashboardFile {
@@ -82,23 +124,43 @@ export interface DashboardHistoryEntry {
 }
 
 const FILE_TYPES: readonly FileType[] = ["matrix", "aligners", "retainer"];
-const SKIP = { matrix: "skip_matrix", aligners: "skip_aligners", retainer: "skip_retainers" } as const;
+const SKIP = {
+  matrix: "skip_matrix",
+  aligners: "skip_aligners",
+  retainer: "skip_retainers",
+} as const;
 
 export async function listDashboardOrders(db: DB, filter: DashboardFilter) {
   let query = db.selectFrom("orders").selectAll();
   if (filter.status) query = query.where("status", "=", filter.status);
-  if (!filter.showEmpty) query = query.where((eb) => eb.exists(eb.selectFrom("orders_patients").select("id").whereRef("orders_patients.order_id", "=", "orders.id")));
+  if (!filter.showEmpty)
+    query = query.where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom("orders_patients")
+          .select("id")
+          .whereRef("orders_patients.order_id", "=", "orders.id")
+      )
+    );
   if (filter.search) {
     const pattern = containsPattern(filter.search);
     const prefix = `${filter.search.toLowerCase().replace(/[^0-9a-f-]/g, "")}%`;
     query = query.where((eb) =>
       eb.or([
-        ...(prefix.length > 1 ? [eb(sql<string>`orders.id::text`, "like", prefix)] : []),
+        ...(prefix.length > 1
+          ? [eb(sql<string>`orders.id::text`, "like", prefix)]
+          : []),
         eb("full_name", "ilike", pattern),
         eb("email", "ilike", pattern),
         eb("phone", "ilike", pattern),
-        eb.exists(eb.selectFrom("orders_patients").select("id").whereRef("orders_patients.order_id", "=", "orders.id").where("patient_name", "ilike", pattern)),
-      ]),
+        eb.exists(
+          eb
+            .selectFrom("orders_patients")
+            .select("id")
+            .whereRef("orders_patients.order_id", "=", "orders.id")
+            .where("patient_name", "ilike", pattern)
+        ),
+      ])
     );
   }
   const rows = await query
@@ -109,16 +171,42 @@ export async function listDashboardOrders(db: DB, filter: DashboardFilter) {
     .execute();
   const orders = rows.slice(0, DASHBOARD_PAGE_SIZE);
   const ids = orders.map((order) => order.id);
-  const [patients, history, payments] = ids.length
+  const [patientsSection, history, payments] = ids.length
     ? await Promise.all([
-        db.selectFrom("orders_patients").selectAll().where("order_id", "in", ids).orderBy("created_at").orderBy("folder_name").execute(),
-        db.selectFrom("order_status_history").selectAll().where("order_id", "in", ids).orderBy("created_at").orderBy("id").execute(),
-        db.selectFrom("payments").select("order_id").where("order_id", "in", ids).where("status", "=", "succeeded").execute(),
+        // The orders still show when only their patients fail to load: empty patient lists and the
+        // spec's message (staff side §8 "failed pieces of data load yield empty patient lists").
+        loadSection(
+          "back-office: loading the patients of orders",
+          { message: "failures.patients" },
+          () =>
+            db
+              .selectFrom("orders_patients")
+              .selectAll()
+              .where("order_id", "in", ids)
+              .orderBy("created_at")
+              .orderBy("folder_name")
+              .execute()
+        ),
+        db
+          .selectFrom("order_status_history")
+          .selectAll()
+          .where("order_id", "in", ids)
+          .orderBy("created_at")
+          .orderBy("id")
+          .execute(),
+        db
+          .selectFrom("payments")
+          .select("order_id")
+          .where("order_id", "in", ids)
+          .where("status", "=", "succeeded")
+          .execute(),
       ])
-    : [[], [], []];
+    : [{ ok: true as const, data: [] }, [], []];
+  const patients = sectionData(patientsSection, []);
   const everPaid = new Set(payments.map((payment) => payment.order_id));
 
   return {
+    patientsFailure: sectionFailure(patientsSection),
     hasMore: rows.length > DASHBOARD_PAGE_SIZE,
     orders: orders.map((order) => ({
       id: order.id,
@@ -134,7 +222,10 @@ export async function listDashboardOrders(db: DB, filter: DashboardFilter) {
       currency: order.currency as Currency,
       trackingNumber: order.tracking_number,
       /** Never paid: deletion allowed (DESIGN §4.7). */
-      deletable: !isPaid(order.status) && order.paid_at === null && !everPaid.has(order.id),
+      deletable:
+        !isPaid(order.status) &&
+        order.paid_at === null &&
+        !everPaid.has(order.id),
       patients: patients
         .filter((patient) => patient.order_id === order.id)
         .map(
@@ -147,9 +238,17 @@ export async function listDashboardOrders(db: DB, filter: DashboardFilter) {
             matrix: patient.matrix_type,
             comment: patient.additional_comments,
             files: Object.fromEntries(
-              FILE_TYPES.map((type) => [type, patient[SKIP[type]] ? null : filesOf(patient, type).map((file) => ({ name: file.originalName, url: file.url }))]),
+              FILE_TYPES.map((type) => [
+                type,
+                patient[SKIP[type]]
+                  ? null
+                  : filesOf(patient, type).map((file) => ({
+                      name: file.originalName,
+                      url: file.url,
+                    })),
+              ])
             ) as Record<FileType, DashboardFile[] | null>,
-          }),
+          })
         ),
       history: history
         .filter((entry) => entry.order_id === order.id)
@@ -161,35 +260,70 @@ export async function listDashboardOrders(db: DB, filter: DashboardFilter) {
             actor: entry.actor,
             note: entry.note,
             trackingNumber: entry.tracking_number,
-          }),
+          })
         ),
     })),
   };
 }
 
-export type DashboardOrder = Awaited<ReturnType<typeof listDashboardOrders>>["orders"][number];
+export type DashboardOrder = Awaited<
+  ReturnType<typeof listDashboardOrders>
+>["orders"][number];
 
 // ---------------------------------------------------------------------------------------------
 // Status changes
 
 /** The statuses staff move orders to from the cards. */
-export const STAFF_TARGETS = ["processing", "shipped", "completed", "cancelled"] as const satisfies readonly OrderStatus[];
+export const STAFF_TARGETS = [
+  "processing",
+  "shipped",
+  "completed",
+  "cancelled",
+] as const satisfies readonly OrderStatus[];
 export type StaffTarget = (typeof STAFF_TARGETS)[number];
-export const isStaffTarget = (value: unknown): value is StaffTarget => STAFF_TARGETS.includes(value as StaffTarget);
+export const isStaffTarget = (value: unknown): value is StaffTarget =>
+  STAFF_TARGETS.includes(value as StaffTarget);
 
-export type StatusResult = { ok: true; changed: boolean } | { ok: false; reason: "not_found" | "not_allowed" | "note_required" | "tracking_required" | "actor_not_allowed" };
+export type StatusResult =
+  | { ok: true; changed: boolean }
+  | {
+      ok: false;
+      reason:
+        | "not_found"
+        | "not_allowed"
+        | "note_required"
+        | "tracking_required"
+        | "actor_not_allowed";
+    };
 
-export async function staffChangeStatus(db: DB, orderId: string, to: StaffTarget, actorLabel: string, details: { note?: string | null; trackingNumber?: string | null }): Promise<StatusResult> {
+export async function staffChangeStatus(
+  db: DB,
+  orderId: string,
+  to: StaffTarget,
+  actorLabel: string,
+  details: { note?: string | null; trackingNumber?: string | null }
+): Promise<StatusResult> {
   if (!isUuid(orderId)) return { ok: false, reason: "not_found" };
   try {
-    const change = await changeOrderStatus(db, orderId, to, { kind: "staff", label: actorLabel }, {
-      note: details.note?.trim().slice(0, 1000) || null,
-      trackingNumber: details.trackingNumber?.trim().slice(0, 100) || null,
-    });
+    const change = await changeOrderStatus(
+      db,
+      orderId,
+      to,
+      { kind: "staff", label: actorLabel },
+      {
+        note: details.note?.trim().slice(0, 1000) || null,
+        trackingNumber: details.trackingNumber?.trim().slice(0, 100) || null,
+      }
+    );
     return { ok: true, changed: change.changed };
   } catch (error) {
-    if (error instanceof OrderNotFoundError) return { ok: false, reason: "not_found" };
-    if (error instanceof OrderTransitionError) return { ok: false, reason: error.reason as Exclude<StatusResult, { ok: true }>["reason"] };
+    if (error instanceof OrderNotFoundError)
+      return { ok: false, reason: "not_found" };
+    if (error instanceof OrderTransitionError)
+      return {
+        ok: false,
+        reason: error.reason as Exclude<StatusResult, { ok: true }>["reason"],
+      };
     throw error;
   }
 }
@@ -209,19 +343,37 @@ export type DeletionResult =
  * (their order id becomes null). Files go after the row: any left behind are trash of an order that
  * no longer exists, which the files screen can delete.
  */
-export async function deleteNeverPaidOrder(db: DB, storage: FileStorage, config: AppConfig, orderId: string): Promise<DeletionResult> {
+export async function deleteNeverPaidOrder(
+  db: DB,
+  storage: FileStorage,
+  config: AppConfig,
+  orderId: string
+): Promise<DeletionResult> {
   const order = await findOrder(db, orderId);
   if (!order) return { ok: false, reason: "not_found" };
   if (order.status === "pending") {
     const state = await reconcileOrder(db, config, order);
     if (state === "paid") return { ok: false, reason: "was_paid" };
-    if (state === "update_failed") return { ok: false, reason: "payment_unclear" };
+    if (state === "update_failed")
+      return { ok: false, reason: "payment_unclear" };
   }
   const deleted = await db.transaction().execute(async (trx) => {
-    const locked = await trx.selectFrom("orders").select(["id", "status", "paid_at"]).where("id", "=", order.id).forUpdate().executeTakeFirst();
+    const locked = await trx
+      .selectFrom("orders")
+      .select(["id", "status", "paid_at"])
+      .where("id", "=", order.id)
+      .forUpdate()
+      .executeTakeFirst();
     if (!locked) return "not_found" as const;
-    const succeeded = await trx.selectFrom("payments").select("id").where("order_id", "=", order.id).where("status", "=", "succeeded").limit(1).executeTakeFirst();
-    if (isPaid(locked.status) || locked.paid_at !== null || succeeded) return "was_paid" as const;
+    const succeeded = await trx
+      .selectFrom("payments")
+      .select("id")
+      .where("order_id", "=", order.id)
+      .where("status", "=", "succeeded")
+      .limit(1)
+      .executeTakeFirst();
+    if (isPaid(locked.status) || locked.paid_at !== null || succeeded)
+      return "was_paid" as const;
     await trx.deleteFrom("orders").where("id", "=", order.id).execute();
     return "deleted" as const;
   });
@@ -229,11 +381,16 @@ export async function deleteNeverPaidOrder(db: DB, storage: FileStorage, config:
 
   let keys: string[] = [];
   try {
-    keys = (await storage.list("orders", `order_${order.id}/`)).map((object) => object.key);
+    keys = (await storage.list("orders", `order_${order.id}/`)).map(
+      (object) => object.key
+    );
     if (keys.length) await storage.delete("orders", keys);
     return { ok: true, files: keys.length, filesLeft: 0 };
   } catch (error) {
-    console.error(`back-office: files of deleted order ${order.id} stay in storage:`, error);
+    console.error(
+      `back-office: files of deleted order ${order.id} stay in storage:`,
+      error
+    );
     return { ok: true, files: 0, filesLeft: Math.max(keys.length, 1) };
   }
 }

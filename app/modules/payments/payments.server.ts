@@ -3,7 +3,11 @@ import type { Order, PaymentProviderId, PaymentStatus } from "~db/schema";
 import type { AppConfig, Market } from "~/modules/config/config.server";
 import type { DB } from "~/modules/db/db.server";
 import type { Toast } from "~/modules/http/toast.server";
-import { changeOrderStatus, findOrder, OrderTransitionError } from "~/modules/orders/orders.server";
+import {
+  changeOrderStatus,
+  findOrder,
+  OrderTransitionError,
+} from "~/modules/orders/orders.server";
 import { isPaid } from "~/modules/orders/status";
 import { paymentDescription } from "~/modules/pricing/calculate";
 import {
@@ -33,29 +37,52 @@ export class PaymentProviderUnavailableError extends Error {}
 const KEY_REUSE_MS = 23 * 60 * 60 * 1000;
 
 function sandboxSigningSecret(config: AppConfig) {
-  return createHmac("sha256", config.secrets.SESSION_SECRET).update("sandbox-payment-notifications").digest("hex");
+  return createHmac("sha256", config.secrets.SESSION_SECRET)
+    .update("sandbox-payment-notifications")
+    .digest("hex");
 }
 
 /** A provider by its id, when it is configured here (the sandbox never in strict mode). */
-export function providerById(id: PaymentProviderId, config: AppConfig, db: DB): PaymentProvider | null {
+export function providerById(
+  id: PaymentProviderId,
+  config: AppConfig,
+  db: DB
+): PaymentProvider | null {
   const { yookassa, stripe, sandbox, timeoutMs } = config.payments;
-  if (id === "yookassa") return yookassa ? new YooKassaPaymentProvider({ ...yookassa, timeoutMs }) : null;
-  if (id === "stripe") return stripe ? new StripePaymentProvider({ ...stripe, timeoutMs }) : null;
-  return sandbox ? new SandboxPaymentProvider(db, sandboxSigningSecret(config)) : null;
+  if (id === "yookassa")
+    return yookassa
+      ? new YooKassaPaymentProvider({ ...yookassa, timeoutMs })
+      : null;
+  if (id === "stripe")
+    return stripe ? new StripePaymentProvider({ ...stripe, timeoutMs }) : null;
+  return sandbox
+    ? new SandboxPaymentProvider(db, sandboxSigningSecret(config))
+    : null;
 }
 
 /**
  * The provider of a market (DESIGN §3): YooKassa for domestic, Stripe for international, the
  * sandbox when neither is configured outside strict mode. Strict mode never gets the sandbox.
  */
-export function paymentProviderFor(market: Market, config: AppConfig, db: DB): PaymentProvider {
+export function paymentProviderFor(
+  market: Market,
+  config: AppConfig,
+  db: DB
+): PaymentProvider {
   const real: PaymentProviderId = market === "domestic" ? "yookassa" : "stripe";
-  const provider = providerById(real, config, db) ?? providerById("sandbox", config, db);
-  if (!provider) throw new PaymentProviderUnavailableError(`no payment provider for the ${market} market`);
+  const provider =
+    providerById(real, config, db) ?? providerById("sandbox", config, db);
+  if (!provider)
+    throw new PaymentProviderUnavailableError(
+      `no payment provider for the ${market} market`
+    );
   return provider;
 }
 
-export function sandboxProvider(config: AppConfig, db: DB): SandboxPaymentProvider | null {
+export function sandboxProvider(
+  config: AppConfig,
+  db: DB
+): SandboxPaymentProvider | null {
   const provider = providerById("sandbox", config, db);
   return provider instanceof SandboxPaymentProvider ? provider : null;
 }
@@ -65,13 +92,46 @@ export function sandboxProvider(config: AppConfig, db: DB): SandboxPaymentProvid
 
 export type StartPaymentResult =
   | { ok: true; redirectTo: string }
-  | { ok: false; reason: "no_provider" | "unavailable" | "no_url" | "refused" | "not_payable" };
+  | {
+      ok: false;
+      reason:
+        | "no_provider"
+        | "unavailable"
+        | "no_url"
+        | "refused"
+        | "not_payable";
+    };
 
 /** The toast for a payment that could not start, in the spec's words (customer-side §8). */
-export function paymentFailureToast(reason: Extract<StartPaymentResult, { ok: false }>["reason"]): Toast {
-  const description = { unavailable: "payments.errors.unavailable", no_url: "payments.errors.noUrl", refused: "payments.errors.createFailed", no_provider: "payments.errors.failed", not_payable: "payments.link.notPayable" }[reason];
+export function paymentFailureToast(
+  reason: Extract<StartPaymentResult, { ok: false }>["reason"],
+  from: "wizard" | "cabinet" = "wizard"
+): Toast {
+  // Paying from the cabinet speaks the staff-side catalogue's words ("Payment from the cabinet").
+  if (from === "cabinet") {
+    const text = {
+      unavailable: "payments.errors.unavailable",
+      no_url: "failures.cabinetPayment.noUrl",
+      refused: "failures.cabinetPayment.createError",
+      no_provider: "failures.cabinetPayment.createFailed",
+      not_payable: "payments.link.notPayable",
+    }[reason];
+    return { type: "error", title: "payments.errors.title", description: text };
+  }
+  const description = {
+    unavailable: "payments.errors.unavailable",
+    no_url: "payments.errors.noUrl",
+    refused: "payments.errors.createFailed",
+    no_provider: "payments.errors.failed",
+    not_payable: "payments.link.notPayable",
+  }[reason];
   const retry = reason === "no_url" || reason === "refused";
-  return { type: "error", title: "payments.errors.title", description, ...(retry ? { lines: [{ key: "payments.errors.tryAgain" }] } : {}) };
+  return {
+    type: "error",
+    title: "payments.errors.title",
+    description,
+    ...(retry ? { lines: [{ key: "payments.errors.tryAgain" }] } : {}),
+  };
 }
 
 export interface StartPaymentInput {
@@ -84,12 +144,27 @@ export interface StartPaymentInput {
 }
 
 /** Lines that add up to the amount, or one line for the whole order (DESIGN §4.11). */
-export function linesForAmount(orderId: string, amount: number, lines: PaymentLine[]): PaymentLine[] {
-  return lines.length > 0 && linesTotal(lines) === amount ? lines : [{ description: paymentDescription(orderId), quantity: 1, price: amount }];
+export function linesForAmount(
+  orderId: string,
+  amount: number,
+  lines: PaymentLine[]
+): PaymentLine[] {
+  return lines.length > 0 && linesTotal(lines) === amount
+    ? lines
+    : [
+        {
+          description: paymentDescription(orderId),
+          quantity: 1,
+          price: amount,
+        },
+      ];
 }
 
 /** The lines of the latest attempt for this amount, so a repeated payment carries the same receipt. */
-export async function previousAttemptLines(db: DB, order: Order): Promise<PaymentLine[]> {
+export async function previousAttemptLines(
+  db: DB,
+  order: Order
+): Promise<PaymentLine[]> {
   const amount = Number(order.total_cost ?? 0);
   const attempt = await db
     .selectFrom("payments")
@@ -103,10 +178,19 @@ export async function previousAttemptLines(db: DB, order: Order): Promise<Paymen
   return linesTotal(lines) === amount ? lines : [];
 }
 
-async function recordAttemptError(db: DB, paymentRowId: string, error: Error, status?: PaymentStatus) {
+async function recordAttemptError(
+  db: DB,
+  paymentRowId: string,
+  error: Error,
+  status?: PaymentStatus
+) {
   await db
     .updateTable("payments")
-    .set({ last_error: error.message.slice(0, 1000), updated_at: new Date(), ...(status ? { status } : {}) })
+    .set({
+      last_error: error.message.slice(0, 1000),
+      updated_at: new Date(),
+      ...(status ? { status } : {}),
+    })
     .where("id", "=", paymentRowId)
     .execute();
 }
@@ -117,10 +201,15 @@ async function recordAttemptError(db: DB, paymentRowId: string, error: Error, st
  * idempotence key if the provider never answered (a retry after a timeout returns the same payment).
  * An outage records the error on the attempt and changes nothing else.
  */
-export async function startPayment(db: DB, config: AppConfig, input: StartPaymentInput): Promise<StartPaymentResult> {
+export async function startPayment(
+  db: DB,
+  config: AppConfig,
+  input: StartPaymentInput
+): Promise<StartPaymentResult> {
   const { order } = input;
   const amount = Number(order.total_cost ?? 0);
-  if (order.status !== "pending" || amount <= 0) return { ok: false, reason: "not_payable" };
+  if (order.status !== "pending" || amount <= 0)
+    return { ok: false, reason: "not_payable" };
   let provider: PaymentProvider;
   try {
     provider = paymentProviderFor(order.market, config, db);
@@ -143,22 +232,44 @@ export async function startPayment(db: DB, config: AppConfig, input: StartPaymen
     .limit(1)
     .executeTakeFirst();
 
-  let attempt = open && open.status === "created" && Date.now() - open.created_at.getTime() < KEY_REUSE_MS ? open : undefined;
-  if (open?.status === "pending" && open.provider_payment_id && open.confirmation_url) {
+  let attempt =
+    open &&
+    open.status === "created" &&
+    Date.now() - open.created_at.getTime() < KEY_REUSE_MS
+      ? open
+      : undefined;
+  if (
+    open?.status === "pending" &&
+    open.provider_payment_id &&
+    open.confirmation_url
+  ) {
     let verified: VerifiedPayment | null;
     try {
       verified = await provider.fetch(open.provider_payment_id);
     } catch (error) {
       if (!(error instanceof ProviderUnavailableError)) throw error;
-      console.error("payment: provider unavailable while checking an open attempt:", error.message);
+      console.error(
+        "payment: provider unavailable while checking an open attempt:",
+        error.message
+      );
       return { ok: false, reason: "unavailable" };
     }
-    if (verified?.status === "pending") return { ok: true, redirectTo: open.confirmation_url };
+    if (verified?.status === "pending")
+      return { ok: true, redirectTo: open.confirmation_url };
     if (verified) {
       const applied = await applyVerifiedPayment(db, provider.id, verified);
-      if (applied.outcome === "paid" || applied.outcome === "already_paid") return { ok: true, redirectTo: successUrl };
+      if (applied.outcome === "paid" || applied.outcome === "already_paid")
+        return { ok: true, redirectTo: successUrl };
     } else {
-      await db.updateTable("payments").set({ status: "failed", last_error: "unknown to the provider", updated_at: new Date() }).where("id", "=", open.id).execute();
+      await db
+        .updateTable("payments")
+        .set({
+          status: "failed",
+          last_error: "unknown to the provider",
+          updated_at: new Date(),
+        })
+        .where("id", "=", open.id)
+        .execute();
     }
   }
 
@@ -185,11 +296,18 @@ export async function startPayment(db: DB, config: AppConfig, input: StartPaymen
       currency: order.currency,
       description: paymentDescription(order.id),
       lines,
-      customer: { fullName: order.full_name, email: order.email, phone: order.phone },
+      customer: {
+        fullName: order.full_name,
+        email: order.email,
+        phone: order.phone,
+      },
       returnUrl: successUrl,
       cancelUrl: `${input.origin}/pay/${order.id}`,
       idempotenceKey: attempt.idempotence_key,
-      discountPercent: order.discount_percentage === null ? null : Number(order.discount_percentage),
+      discountPercent:
+        order.discount_percentage === null
+          ? null
+          : Number(order.discount_percentage),
     });
   } catch (error) {
     if (error instanceof MissingConfirmationUrlError) {
@@ -203,7 +321,10 @@ export async function startPayment(db: DB, config: AppConfig, input: StartPaymen
       await recordAttemptError(db, attempt.id, error);
       return { ok: false, reason: "unavailable" };
     }
-    if (error instanceof ProviderRefusedError || error instanceof PaymentRequestError) {
+    if (
+      error instanceof ProviderRefusedError ||
+      error instanceof PaymentRequestError
+    ) {
       console.error("payment: provider refused:", error.message);
       await recordAttemptError(db, attempt.id, error, "failed");
       return { ok: false, reason: "refused" };
@@ -212,68 +333,139 @@ export async function startPayment(db: DB, config: AppConfig, input: StartPaymen
   }
   await db
     .updateTable("payments")
-    .set({ provider_payment_id: created.providerPaymentId, status: created.status, confirmation_url: created.confirmationUrl, last_error: null, updated_at: new Date() })
+    .set({
+      provider_payment_id: created.providerPaymentId,
+      status: created.status,
+      confirmation_url: created.confirmationUrl,
+      last_error: null,
+      updated_at: new Date(),
+    })
     .where("id", "=", attempt.id)
     .execute();
-  await db.updateTable("orders").set({ payment_id: created.providerPaymentId }).where("id", "=", order.id).execute();
+  await db
+    .updateTable("orders")
+    .set({ payment_id: created.providerPaymentId })
+    .where("id", "=", order.id)
+    .execute();
   return { ok: true, redirectTo: created.confirmationUrl };
 }
 
 // ---------------------------------------------------------------------------------------------
 // Verified provider answers → order status
 
-export type ApplyOutcome = "paid" | "already_paid" | "waiting" | "failed" | "update_failed" | "mismatch" | "unknown_payment";
+export type ApplyOutcome =
+  | "paid"
+  | "already_paid"
+  | "waiting"
+  | "failed"
+  | "update_failed"
+  | "mismatch"
+  | "unknown_payment";
 
-type Matched = { ok: true; attempt: { id: string; status: PaymentStatus }; order: Order } | { ok: false; outcome: "mismatch" | "unknown_payment"; detail: string };
+type Matched =
+  | { ok: true; attempt: { id: string; status: PaymentStatus }; order: Order }
+  | { ok: false; outcome: "mismatch" | "unknown_payment"; detail: string };
 
 /** Finds our attempt and order for a verified payment and checks order, amount and currency. */
-async function matchPayment(db: DB, providerId: PaymentProviderId, verified: VerifiedPayment): Promise<Matched> {
+async function matchPayment(
+  db: DB,
+  providerId: PaymentProviderId,
+  verified: VerifiedPayment
+): Promise<Matched> {
   const attempt = await db
     .selectFrom("payments")
     .select(["id", "status", "order_id", "amount", "currency"])
     .where("provider", "=", providerId)
     .where("provider_payment_id", "=", verified.providerPaymentId)
     .executeTakeFirst();
-  if (!attempt?.order_id) return { ok: false, outcome: "unknown_payment", detail: `no attempt for ${providerId} ${verified.providerPaymentId}` };
+  if (!attempt?.order_id)
+    return {
+      ok: false,
+      outcome: "unknown_payment",
+      detail: `no attempt for ${providerId} ${verified.providerPaymentId}`,
+    };
   const order = await findOrder(db, attempt.order_id);
-  if (!order) return { ok: false, outcome: "unknown_payment", detail: `order of ${verified.providerPaymentId} is gone` };
+  if (!order)
+    return {
+      ok: false,
+      outcome: "unknown_payment",
+      detail: `order of ${verified.providerPaymentId} is gone`,
+    };
   const problems = [
     verified.orderId !== order.id && `provider says order ${verified.orderId}`,
-    verified.amount !== Number(attempt.amount) && `provider amount ${verified.amount} ≠ attempt ${attempt.amount}`,
-    Number(order.total_cost ?? -1) !== Number(attempt.amount) && `order total ${order.total_cost} ≠ attempt ${attempt.amount}`,
-    (verified.currency !== attempt.currency || order.currency !== attempt.currency) && `currency ${verified.currency}/${order.currency} ≠ ${attempt.currency}`,
+    verified.amount !== Number(attempt.amount) &&
+      `provider amount ${verified.amount} ≠ attempt ${attempt.amount}`,
+    Number(order.total_cost ?? -1) !== Number(attempt.amount) &&
+      `order total ${order.total_cost} ≠ attempt ${attempt.amount}`,
+    (verified.currency !== attempt.currency ||
+      order.currency !== attempt.currency) &&
+      `currency ${verified.currency}/${order.currency} ≠ ${attempt.currency}`,
   ].filter(Boolean);
-  if (problems.length) return { ok: false, outcome: "mismatch", detail: `${providerId} ${verified.providerPaymentId}: ${problems.join("; ")}` };
-  return { ok: true, attempt: { id: attempt.id, status: attempt.status }, order };
+  if (problems.length)
+    return {
+      ok: false,
+      outcome: "mismatch",
+      detail: `${providerId} ${verified.providerPaymentId}: ${problems.join(
+        "; "
+      )}`,
+    };
+  return {
+    ok: true,
+    attempt: { id: attempt.id, status: attempt.status },
+    order,
+  };
 }
 
-async function applyMatched(db: DB, providerId: PaymentProviderId, verified: VerifiedPayment, matched: Extract<Matched, { ok: true }>): Promise<ApplyOutcome> {
+async function applyMatched(
+  db: DB,
+  providerId: PaymentProviderId,
+  verified: VerifiedPayment,
+  matched: Extract<Matched, { ok: true }>
+): Promise<ApplyOutcome> {
   const { attempt, order } = matched;
   // A succeeded attempt never goes back (a stale answer cannot undo a payment).
   if (attempt.status !== verified.status && attempt.status !== "succeeded") {
-    await db.updateTable("payments").set({ status: verified.status, updated_at: new Date() }).where("id", "=", attempt.id).where("status", "<>", "succeeded").execute();
+    await db
+      .updateTable("payments")
+      .set({ status: verified.status, updated_at: new Date() })
+      .where("id", "=", attempt.id)
+      .where("status", "<>", "succeeded")
+      .execute();
   }
-  if (verified.status === "canceled" || verified.status === "failed") return "failed";
+  if (verified.status === "canceled" || verified.status === "failed")
+    return "failed";
   if (verified.status !== "succeeded") return "waiting";
   if (isPaid(order.status)) return "already_paid";
   try {
-    const change = await changeOrderStatus(db, order.id, "paid", { kind: "payment", label: `${providerId} ${verified.providerPaymentId}` });
+    const change = await changeOrderStatus(db, order.id, "paid", {
+      kind: "payment",
+      label: `${providerId} ${verified.providerPaymentId}`,
+    });
     return change.changed ? "paid" : "already_paid";
   } catch (error) {
     if (!(error instanceof OrderTransitionError)) throw error;
-    console.error(`payment: ${providerId} ${verified.providerPaymentId} succeeded but order ${order.id} is ${order.status}; needs staff`);
+    console.error(
+      `payment: ${providerId} ${verified.providerPaymentId} succeeded but order ${order.id} is ${order.status}; needs staff`
+    );
     return "update_failed";
   }
 }
 
 /** Applies what the provider confirmed: the attempt's status, and `paid` once for a successful payment. */
-export async function applyVerifiedPayment(db: DB, providerId: PaymentProviderId, verified: VerifiedPayment): Promise<{ outcome: ApplyOutcome; orderId: string | null }> {
+export async function applyVerifiedPayment(
+  db: DB,
+  providerId: PaymentProviderId,
+  verified: VerifiedPayment
+): Promise<{ outcome: ApplyOutcome; orderId: string | null }> {
   const matched = await matchPayment(db, providerId, verified);
   if (!matched.ok) {
     console.error("payment: not applied:", matched.detail);
     return { outcome: matched.outcome, orderId: null };
   }
-  return { outcome: await applyMatched(db, providerId, verified, matched), orderId: matched.order.id };
+  return {
+    outcome: await applyMatched(db, providerId, verified, matched),
+    orderId: matched.order.id,
+  };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -281,7 +473,13 @@ export async function applyVerifiedPayment(db: DB, providerId: PaymentProviderId
 
 export interface NotificationResult {
   status: 200 | 400 | 404 | 503;
-  outcome: ApplyOutcome | "ignored" | "duplicate" | "refused" | "unavailable" | "not_configured";
+  outcome:
+    | ApplyOutcome
+    | "ignored"
+    | "duplicate"
+    | "refused"
+    | "unavailable"
+    | "not_configured";
 }
 
 /**
@@ -289,7 +487,13 @@ export interface NotificationResult {
  * GET), refused with 400 when it does not match our attempt and order, recorded once in
  * `payment_events` (a replay changes nothing), then applied.
  */
-export async function handleNotification(db: DB, config: AppConfig, providerId: PaymentProviderId, rawBody: string, headers: Headers): Promise<NotificationResult> {
+export async function handleNotification(
+  db: DB,
+  config: AppConfig,
+  providerId: PaymentProviderId,
+  rawBody: string,
+  headers: Headers
+): Promise<NotificationResult> {
   const provider = providerById(providerId, config, db);
   if (!provider) return { status: 404, outcome: "not_configured" };
   let notification;
@@ -297,11 +501,17 @@ export async function handleNotification(db: DB, config: AppConfig, providerId: 
     notification = await provider.verifyNotification(rawBody, headers);
   } catch (error) {
     if (error instanceof NotificationRefusedError) {
-      console.error(`payment: ${providerId} notification refused:`, error.message);
+      console.error(
+        `payment: ${providerId} notification refused:`,
+        error.message
+      );
       return { status: 400, outcome: "refused" };
     }
     if (error instanceof ProviderUnavailableError) {
-      console.error(`payment: ${providerId} unavailable while verifying a notification:`, error.message);
+      console.error(
+        `payment: ${providerId} unavailable while verifying a notification:`,
+        error.message
+      );
       return { status: 503, outcome: "unavailable" };
     }
     throw error;
@@ -310,9 +520,14 @@ export async function handleNotification(db: DB, config: AppConfig, providerId: 
   const verified = notification.payment;
   const matched = await matchPayment(db, providerId, verified);
   if (!matched.ok) {
-    console.error(`payment: ${providerId} notification not applied:`, matched.detail);
+    console.error(
+      `payment: ${providerId} notification not applied:`,
+      matched.detail
+    );
     // Someone else's payment on a shared account is acknowledged; a mismatch is refused.
-    return matched.outcome === "mismatch" ? { status: 400, outcome: "mismatch" } : { status: 200, outcome: "ignored" };
+    return matched.outcome === "mismatch"
+      ? { status: 400, outcome: "mismatch" }
+      : { status: 200, outcome: "ignored" };
   }
   let payload: unknown = {};
   try {
@@ -322,16 +537,28 @@ export async function handleNotification(db: DB, config: AppConfig, providerId: 
   }
   const recorded = await db
     .insertInto("payment_events")
-    .values({ provider: providerId, event_id: notification.eventId, payment_id: matched.attempt.id, type: notification.type, payload: JSON.stringify(payload) })
+    .values({
+      provider: providerId,
+      event_id: notification.eventId,
+      payment_id: matched.attempt.id,
+      type: notification.type,
+      payload: JSON.stringify(payload),
+    })
     .onConflict((oc) => oc.columns(["provider", "event_id"]).doNothing())
     .returning("id")
     .executeTakeFirst();
   if (!recorded) return { status: 200, outcome: "duplicate" };
   try {
-    return { status: 200, outcome: await applyMatched(db, providerId, verified, matched) };
+    return {
+      status: 200,
+      outcome: await applyMatched(db, providerId, verified, matched),
+    };
   } catch (error) {
     // Not applied: forget the event so the provider's retry is handled.
-    await db.deleteFrom("payment_events").where("id", "=", recorded.id).execute();
+    await db
+      .deleteFrom("payment_events")
+      .where("id", "=", recorded.id)
+      .execute();
     throw error;
   }
 }
@@ -345,7 +572,12 @@ export type OrderPaymentState = "paid" | "waiting" | "failed" | "update_failed";
  * Asks the providers about an order's recent attempts (or only `paymentId` when given) and applies
  * what they confirm. Reads never trust the return URL: only a provider's answer can mark paid.
  */
-export async function reconcileOrder(db: DB, config: AppConfig, order: Order, options: { paymentId?: string | null } = {}): Promise<OrderPaymentState> {
+export async function reconcileOrder(
+  db: DB,
+  config: AppConfig,
+  order: Order,
+  options: { paymentId?: string | null } = {}
+): Promise<OrderPaymentState> {
   if (isPaid(order.status)) return "paid";
   if (order.status === "cancelled") return "failed";
   let query = db
@@ -355,24 +587,40 @@ export async function reconcileOrder(db: DB, config: AppConfig, order: Order, op
     .where("provider_payment_id", "is not", null)
     .orderBy("created_at", "desc")
     .limit(5);
-  if (options.paymentId) query = query.where("provider_payment_id", "=", options.paymentId);
+  if (options.paymentId)
+    query = query.where("provider_payment_id", "=", options.paymentId);
   const attempts = await query.execute();
   let newest: OrderPaymentState | null = null;
   for (const attempt of attempts) {
-    let state: OrderPaymentState = attempt.status === "canceled" || attempt.status === "failed" ? "failed" : "waiting";
+    let state: OrderPaymentState =
+      attempt.status === "canceled" || attempt.status === "failed"
+        ? "failed"
+        : "waiting";
     const provider = providerById(attempt.provider, config, db);
-    if (provider && (attempt.status === "created" || attempt.status === "pending" || attempt.status === "succeeded")) {
+    if (
+      provider &&
+      (attempt.status === "created" ||
+        attempt.status === "pending" ||
+        attempt.status === "succeeded")
+    ) {
       try {
         const verified = await provider.fetch(attempt.provider_payment_id!);
         if (verified) {
-          const { outcome } = await applyVerifiedPayment(db, provider.id, verified);
+          const { outcome } = await applyVerifiedPayment(
+            db,
+            provider.id,
+            verified
+          );
           if (outcome === "paid" || outcome === "already_paid") return "paid";
           if (outcome === "update_failed") return "update_failed";
           state = outcome === "failed" ? "failed" : "waiting";
         }
       } catch (error) {
         if (!(error instanceof ProviderUnavailableError)) throw error;
-        console.error("payment: provider unavailable while reconciling:", error.message);
+        console.error(
+          "payment: provider unavailable while reconciling:",
+          error.message
+        );
       }
     }
     newest ??= state;
@@ -388,8 +636,17 @@ export interface RefreshSummary {
 }
 
 /** The back-office "refresh statuses": every pending order against its provider. */
-export async function refreshPendingPayments(db: DB, config: AppConfig): Promise<RefreshSummary> {
-  const pending = await db.selectFrom("orders").selectAll().where("status", "=", "pending").orderBy("created_at", "desc").limit(1000).execute();
+export async function refreshPendingPayments(
+  db: DB,
+  config: AppConfig
+): Promise<RefreshSummary> {
+  const pending = await db
+    .selectFrom("orders")
+    .selectAll()
+    .where("status", "=", "pending")
+    .orderBy("created_at", "desc")
+    .limit(1000)
+    .execute();
   let paid = 0;
   for (const order of pending) {
     if ((await reconcileOrder(db, config, order)) === "paid") paid++;
@@ -401,7 +658,10 @@ export async function refreshPendingPayments(db: DB, config: AppConfig): Promise
 // Payment links
 
 function linkToken(config: AppConfig, orderId: string) {
-  return createHmac("sha256", config.secrets.SESSION_SECRET).update(`payment-link:${orderId}`).digest("base64url").slice(0, 32);
+  return createHmac("sha256", config.secrets.SESSION_SECRET)
+    .update(`payment-link:${orderId}`)
+    .digest("base64url")
+    .slice(0, 32);
 }
 
 /** A payment link for staff to send (DESIGN §4.20): opening it shows the order; only its POST pays. */
@@ -409,7 +669,11 @@ export function paymentLinkPath(config: AppConfig, orderId: string) {
   return `/pay/${orderId}?t=${linkToken(config, orderId)}`;
 }
 
-export function isValidPaymentLinkToken(config: AppConfig, orderId: string, token: string | null): boolean {
+export function isValidPaymentLinkToken(
+  config: AppConfig,
+  orderId: string,
+  token: string | null
+): boolean {
   if (!token) return false;
   const expected = Buffer.from(linkToken(config, orderId));
   const given = Buffer.from(token);
@@ -417,4 +681,8 @@ export function isValidPaymentLinkToken(config: AppConfig, orderId: string, toke
 }
 
 /** Payment links exist for drafts and pending orders with a total above 0 (staff side §4). */
-export const canHavePaymentLink = (order: Pick<Order, "status" | "total_cost">) => (order.status === "draft" || order.status === "pending") && Number(order.total_cost ?? 0) > 0;
+export const canHavePaymentLink = (
+  order: Pick<Order, "status" | "total_cost">
+) =>
+  (order.status === "draft" || order.status === "pending") &&
+  Number(order.total_cost ?? 0) > 0;
