@@ -297,12 +297,17 @@ export async function loadWizardPage(request: Request, context: unknown) {
     order.status === "draft"
   ) {
     // The first patient, chosen because none was remembered, is saved as the order's current one (customer side §4).
+    // Remembering it is a convenience: the page shows the same patient if it cannot be saved now.
     await db
       .updateTable("orders")
       .set({ current_patient_id: current.id })
       .where("id", "=", order.id)
       .where("status", "=", "draft")
-      .execute();
+      .execute()
+      .catch((error: unknown) => {
+        if (isDatabaseUnavailable(error)) throw error;
+        console.error("the current patient was not saved:", error);
+      });
   }
   const step = order.status === "draft" ? clampStep(order.wizard_step) : 11;
   // A patient's step without a patient says so, with the way back (customer side §8), instead of moving on.
@@ -909,7 +914,7 @@ export async function handleWizardAction(request: Request, context: unknown) {
         // Said in place with the typed name kept (customer side §5, §8).
         const message =
           failureCause(error) === "failures.causes.database"
-            ? "wizard.addPatientFailed"
+            ? "wizard.errors.addPatientFailed"
             : "failures.addPatientUnexpected";
         return fail(
           {
