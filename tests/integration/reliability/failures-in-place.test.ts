@@ -402,6 +402,82 @@ describe("failures shown where they happen", () => {
       }
     });
 
+    it("cabinet: the partner card only for partners; the header's new order starts a fresh order (POST)", async () => {
+      const title = ru ? "Партнёрская программа" : "Partner programme";
+      const client = await inLanguage(
+        await signedInAs(app, t.db, `no-partner-${lng}@clinic.ru`),
+        lng
+      );
+      const html = await page(client, "/cabinet");
+      expect(html).not.toContain(title);
+      const header = html.slice(
+        html.indexOf('<header class="site-header">'),
+        html.indexOf("</header>")
+      );
+      expect(header).toContain('<form method="post" action="/order/new"');
+      expect(header).not.toContain('href="/order"');
+      await t.db
+        .insertInto("partner_codes")
+        .values({
+          code: `P${lng.toUpperCase()}XYZ`.slice(0, 6),
+          user_email: `no-partner-${lng}@clinic.ru`,
+        })
+        .execute();
+      expect(await page(client, "/cabinet")).toContain(title);
+    });
+
+    it("writes the client's personal comment into the order at pricing", async () => {
+      const email = `comment-${lng}@clinic.ru`;
+      const comment = "Оплата по договору №12, упаковка без логотипа";
+      await t.db
+        .insertInto("client_settings")
+        .values({ email, personal_comment: comment })
+        .execute();
+      const client = await inLanguage(await signedInAs(app, t.db, email), lng);
+      expect(
+        (await client.request("/order", { form: { intent: "next" } })).status
+      ).toBe(302);
+      const order = await t.db
+        .selectFrom("orders")
+        .select("id")
+        .where("email", "=", email)
+        .executeTakeFirstOrThrow();
+      const patient = await buildPatient(t.db, order.id);
+      const file = {
+        originalName: "upper.stl",
+        storagePath: `order_${order.id}/${patient.folder_name}/matrix/upper.stl`,
+        url: "/files/x",
+        type: "model/stl",
+        size: 184,
+      };
+      await t.db
+        .updateTable("orders_patients")
+        .set({ matrix_files_info: JSON.stringify([file]), matrix_type: "hard" })
+        .where("id", "=", patient.id)
+        .execute();
+      await t.db
+        .updateTable("orders")
+        .set({
+          wizard_step: 11,
+          phone: "+7 900 000-00-02",
+          full_name: "Петрова Анна",
+          address: "Москва, ул. Садовая, 2",
+        })
+        .where("id", "=", order.id)
+        .execute();
+      const commentOf = async () =>
+        (
+          await t.db
+            .selectFrom("orders")
+            .select("additional_comments")
+            .where("id", "=", order.id)
+            .executeTakeFirstOrThrow()
+        ).additional_comments;
+
+      expect((await client.request("/order")).status).toBe(200);
+      expect(await commentOf()).toBe(comment);
+    });
+
     describe("the order wizard", () => {
       async function draftAt(step: number, withPatient = true) {
         const browser = await inLanguage(browserFetch(app), lng);
