@@ -13,27 +13,16 @@ export function Header({ user, locale }: HeaderProps) {
   const inCabinet = pathname.startsWith("/cabinet");
   const nav = (
     <>
-      {user?.hasPartnerCode ? (
-        <Link to="/partner">{t("header.partner")}</Link>
-      ) : null}
+      {user?.hasPartnerCode ? <Link to="/partner">{t("header.partner")}</Link> : null}
       {inCabinet ? (
         // Starts a fresh order, as the cabinet's own button does (one POST: DESIGN §4.9).
-        <Form
-          method="post"
-          action="/order/new"
-          reloadDocument
-          className="inline-form"
-        >
+        <Form method="post" action="/order/new" reloadDocument className="inline-form">
           <button type="submit" className="link-button">
             {t("header.newOrder")}
           </button>
         </Form>
       ) : null}
-      {user ? (
-        <Link to="/cabinet">{t("header.cabinet")}</Link>
-      ) : (
-        <Link to="/auth">{t("header.signIn")}</Link>
-      )}
+      {user ? <Link to="/cabinet">{t("header.cabinet")}</Link> : <Link to="/auth">{t("header.signIn")}</Link>}
       {inCabinet && user ? (
         <Form method="post" action="/auth/sign-out" className="inline-form">
           <button type="submit" className="link-button">
@@ -46,16 +35,9 @@ export function Header({ user, locale }: HeaderProps) {
   return (
     <header className="site-header">
       <div className="container header-row">
-        <Link
-          to={locale === "ru" ? "/" : `/${locale}`}
-          className="brand"
-          aria-label={t("shell.homeLink", { brand: t("shell.brand") })}
-        >
+        <Link to={locale === "ru" ? "/" : `/${locale}`} className="brand" aria-label={t("shell.homeLink", { brand: t("shell.brand") })}>
           <svg viewBox="0 0 32 32" width="28" height="28" aria-hidden="true">
-            <path
-              d="M6 12c0-4 4-7 10-7s10 3 10 7-2 13-5 13c-2 0-3-5-5-5s-3 5-5 5c-3 0-5-9-5-13z"
-              fill="currentColor"
-            />
+            <path d="M6 12c0-4 4-7 10-7s10 3 10 7-2 13-5 13c-2 0-3-5-5-5s-3 5-5 5c-3 0-5-9-5-13z" fill="currentColor" />
           </svg>
           <span>{t("shell.brand")}</span>
         </Link>

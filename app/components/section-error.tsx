@@ -19,15 +19,7 @@ export function SectionError({
 }) {
   const { t } = useTranslation();
   // A value whose name ends in "Key" is a text of its own (a cause), translated first.
-  const values = failure.values
-    ? Object.fromEntries(
-        Object.entries(failure.values).map(([name, value]) =>
-          name.endsWith("Key")
-            ? [name.slice(0, -3), t(String(value))]
-            : [name, value]
-        )
-      )
-    : undefined;
+  const values = failure.values ? Object.fromEntries(Object.entries(failure.values).map(([name, value]) => (name.endsWith("Key") ? [name.slice(0, -3), t(String(value))] : [name, value]))) : undefined;
   return (
     <div className="section-error" role="alert" id={id}>
       {failure.title ? <strong>{t(failure.title)}</strong> : null}

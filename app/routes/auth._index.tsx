@@ -1,23 +1,11 @@
-import type {
-  ActionFunctionArgs,
-  LoaderFunctionArgs,
-  MetaFunction,
-} from "@remix-run/node";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
-import {
-  Form,
-  useActionData,
-  useLoaderData,
-  useNavigation,
-} from "@remix-run/react";
+import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { SectionError } from "~/components/section-error";
 import { FieldError } from "~/components/wizard/fields";
 import { safeRedirect } from "~/modules/auth/guards.server";
-import {
-  getSessionUser,
-  createUserSession,
-} from "~/modules/auth/session.server";
+import { getSessionUser, createUserSession } from "~/modules/auth/session.server";
 import { consumeCode, sendSignInLink } from "~/modules/auth/sign-in.server";
 import { getDb } from "~/modules/db/db.server";
 import { clientIp, readFormData } from "~/modules/http/request.server";
@@ -28,10 +16,7 @@ import { isEmail } from "~/modules/wizard/validation";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const url = new URL(request.url);
-  const redirectTo = safeRedirect(
-    url.searchParams.get("redirectTo"),
-    "/cabinet"
-  );
+  const redirectTo = safeRedirect(url.searchParams.get("redirectTo"), "/cabinet");
   if (await getSessionUser(request)) throw redirect(redirectTo);
   const { t } = await getTranslator(request);
   return {
@@ -51,13 +36,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const db = await getDb();
 
   if (intent === "code") {
-    const signedIn = await consumeCode(
-      db,
-      email,
-      String(form.get("code") ?? "").trim()
-    );
-    if (!signedIn)
-      return data({ errors: { code: "auth.errors.badCode" } }, { status: 400 });
+    const signedIn = await consumeCode(db, email, String(form.get("code") ?? "").trim());
+    if (!signedIn) return data({ errors: { code: "auth.errors.badCode" } }, { status: 400 });
     const cookie = await createUserSession(db, signedIn.userId, {
       ip: clientIp(request, context),
       userAgent: request.headers.get("User-Agent"),
@@ -67,16 +47,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
     });
   }
 
-  if (!email)
-    return data(
-      { errors: { email: "auth.errors.emailRequired" }, email },
-      { status: 400 }
-    );
-  if (!isEmail(email))
-    return data(
-      { errors: { email: "auth.errors.emailInvalid" }, email },
-      { status: 400 }
-    );
+  if (!email) return data({ errors: { email: "auth.errors.emailRequired" }, email }, { status: 400 });
+  if (!isEmail(email)) return data({ errors: { email: "auth.errors.emailInvalid" }, email }, { status: 400 });
   const { t } = await getTranslator(request);
   const result = await sendSignInLink(db, {
     email,
@@ -89,14 +61,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
     },
   });
   if (!result.ok) {
-    const description =
-      result.reason === "rate_limited"
-        ? "auth.errors.rateLimited"
-        : "auth.toasts.sendFailedText";
-    return data(
-      { errors: { email: description }, email },
-      { status: result.reason === "rate_limited" ? 429 : 502 }
-    );
+    const description = result.reason === "rate_limited" ? "auth.errors.rateLimited" : "auth.toasts.sendFailedText";
+    return data({ errors: { email: description }, email }, { status: result.reason === "rate_limited" ? 429 : 502 });
   }
   const params = new URLSearchParams({ sent: email, redirectTo });
   return redirectWithToast(`/auth?${params}`, {
@@ -130,8 +96,7 @@ export default function SignIn() {
       {sentTo ? (
         <div className="stack">
           <p role="status">
-            <strong>{t("auth.sentTitle")}</strong>{" "}
-            {t("auth.sentText", { email: sentTo })}
+            <strong>{t("auth.sentTitle")}</strong> {t("auth.sentText", { email: sentTo })}
           </p>
           <Form method="post" className="stack" noValidate>
             <input type="hidden" name="intent" value="code" />
@@ -156,11 +121,7 @@ export default function SignIn() {
           <Form method="post" className="stack">
             <input type="hidden" name="email" value={sentTo} />
             <input type="hidden" name="redirectTo" value={redirectTo} />
-            <button
-              type="submit"
-              className="button button-secondary"
-              disabled={sending}
-            >
+            <button type="submit" className="button button-secondary" disabled={sending}>
               {t("auth.sendAgain")}
             </button>
           </Form>
@@ -176,22 +137,12 @@ export default function SignIn() {
             type="email"
             autoComplete="email"
             required
-            defaultValue={
-              actionData && "email" in actionData ? actionData.email : undefined
-            }
+            defaultValue={actionData && "email" in actionData ? actionData.email : undefined}
             aria-invalid={errors.email ? true : undefined}
             aria-describedby={errors.email ? "auth-email-error" : undefined}
           />
-          <FieldError
-            id="auth-email"
-            error={errors.email === SEND_FAILED ? undefined : errors.email}
-          />
-          <button
-            type="submit"
-            className="button"
-            disabled={sending}
-            aria-busy={sending || undefined}
-          >
+          <FieldError id="auth-email" error={errors.email === SEND_FAILED ? undefined : errors.email} />
+          <button type="submit" className="button" disabled={sending} aria-busy={sending || undefined}>
             {sending ? t("auth.sending") : t("auth.sendLink")}
           </button>
         </Form>
@@ -200,10 +151,7 @@ export default function SignIn() {
   );
 }
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [
-  { title: data?.title },
-  { name: "robots", content: "noindex" },
-];
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title }, { name: "robots", content: "noindex" }];
 
 export function ErrorBoundary() {
   return <GeneralErrorBoundary />;

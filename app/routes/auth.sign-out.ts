@@ -25,7 +25,7 @@ export async function action({ request }: ActionFunctionArgs) {
       title: "toasts.signedOut.title",
       description: "toasts.signedOut.text",
     },
-    { headers: { "Set-Cookie": clear } }
+    { headers: { "Set-Cookie": clear } },
   );
 }
 

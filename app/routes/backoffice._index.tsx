@@ -1,29 +1,11 @@
-import type {
-  ActionFunctionArgs,
-  LoaderFunctionArgs,
-  MetaFunction,
-} from "@remix-run/node";
-import {
-  Form,
-  Link,
-  useLoaderData,
-  useLocation,
-  useNavigation,
-} from "@remix-run/react";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Form, Link, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
 import { useTranslation } from "~/modules/i18n/i18n-context";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { SectionError } from "~/components/section-error";
-import {
-  loadSection,
-  sectionData,
-  sectionFailure,
-} from "~/modules/http/section.server";
+import { loadSection, sectionData, sectionFailure } from "~/modules/http/section.server";
 import { requireStaff } from "~/modules/auth/guards.server";
-import {
-  listDashboardOrders,
-  loadStatistics,
-  parseDashboardFilter,
-} from "~/modules/backoffice/dashboard.server";
+import { listDashboardOrders, loadStatistics, parseDashboardFilter } from "~/modules/backoffice/dashboard.server";
 import { OrderCard, StatisticsCards } from "~/modules/backoffice/dashboard-ui";
 import { Pagination } from "~/modules/backoffice/ui";
 import { getDb } from "~/modules/db/db.server";
@@ -34,11 +16,7 @@ import { canSendToTracker } from "~/modules/tracker/order-request.server";
 import { getConfig } from "~/modules/config/config.server";
 import { redirectWithToast } from "~/modules/http/toast.server";
 import { findOrder } from "~/modules/orders/orders.server";
-import {
-  canHavePaymentLink,
-  paymentLinkPath,
-  refreshPendingPayments,
-} from "~/modules/payments/payments.server";
+import { canHavePaymentLink, paymentLinkPath, refreshPendingPayments } from "~/modules/payments/payments.server";
 import { readFormData } from "~/modules/http/request.server";
 
 /**
@@ -55,16 +33,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const db = await getDb();
   // Each part of the page loads on its own: a failing query shows its message in place (ADR 026).
   const [statisticsSection, ordersSection] = await Promise.all([
-    loadSection(
-      "back-office: loading statistics",
-      { message: "failures.statistics" },
-      () => loadStatistics(db)
-    ),
-    loadSection(
-      "back-office: loading orders",
-      { message: "failures.ordersLoad" },
-      () => listDashboardOrders(db, filter)
-    ),
+    loadSection("back-office: loading statistics", { message: "failures.statistics" }, () => loadStatistics(db)),
+    loadSection("back-office: loading orders", { message: "failures.ordersLoad" }, () => listDashboardOrders(db, filter)),
   ]);
   const { orders, hasMore, patientsFailure } = sectionData(ordersSection, {
     orders: [],
@@ -142,9 +112,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
         title: "payments.backoffice.errorTitle",
         description: "payments.backoffice.noAmount",
       });
-    const url = `${
-      config.publicUrl ?? new URL(request.url).origin
-    }${paymentLinkPath(config, order.id)}`;
+    const url = `${config.publicUrl ?? new URL(request.url).origin}${paymentLinkPath(config, order.id)}`;
     return redirectWithToast(back, {
       type: "success",
       title: "payments.backoffice.linkCreated",
@@ -164,15 +132,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function BackofficeOrders() {
-  const {
-    filter,
-    statistics,
-    statisticsFailure,
-    ordersFailure,
-    patientsFailure,
-    orders,
-    hasMore,
-  } = useLoaderData<typeof loader>();
+  const { filter, statistics, statisticsFailure, ordersFailure, patientsFailure, orders, hasMore } = useLoaderData<typeof loader>();
   const { t } = useTranslation();
   const location = useLocation();
   const busy = useNavigation().state === "submitting";
@@ -187,19 +147,8 @@ export default function BackofficeOrders() {
           <Link to="/backoffice/files">{t("bo.files.title")}</Link>
           <Link to="/backoffice/test">{t("bo.trackerTest.title")}</Link>
         </nav>
-        <Form
-          method="post"
-          action={`/backoffice?index${
-            location.search ? `&${location.search.slice(1)}` : ""
-          }`}
-        >
-          <button
-            type="submit"
-            name="intent"
-            value="refresh_payments"
-            className="button button-secondary button-small"
-            disabled={busy}
-          >
+        <Form method="post" action={`/backoffice?index${location.search ? `&${location.search.slice(1)}` : ""}`}>
+          <button type="submit" name="intent" value="refresh_payments" className="button button-secondary button-small" disabled={busy}>
             {t("payments.backoffice.refresh")}
           </button>
         </Form>
@@ -208,30 +157,15 @@ export default function BackofficeOrders() {
       {statistics ? <StatisticsCards statistics={statistics} /> : null}
       {statisticsFailure ? <SectionError failure={statisticsFailure} /> : null}
 
-      <Form
-        method="get"
-        className="filters bo-order-filters"
-        role="search"
-        aria-label={t("bo.orders.filters")}
-      >
+      <Form method="get" className="filters bo-order-filters" role="search" aria-label={t("bo.orders.filters")}>
         <label htmlFor="orders-q" className="visually-hidden">
           {t("bo.orders.search")}
         </label>
-        <input
-          id="orders-q"
-          type="search"
-          name="q"
-          defaultValue={filter.search}
-          placeholder={t("bo.orders.search")}
-        />
+        <input id="orders-q" type="search" name="q" defaultValue={filter.search} placeholder={t("bo.orders.search")} />
         <label htmlFor="orders-status" className="visually-hidden">
           {t("bo.orders.statusFilter")}
         </label>
-        <select
-          id="orders-status"
-          name="status"
-          defaultValue={filter.status ?? ""}
-        >
+        <select id="orders-status" name="status" defaultValue={filter.status ?? ""}>
           <option value="">{t("bo.orders.allStatuses")}</option>
           {ORDER_STATUSES.map((status) => (
             <option key={status} value={status}>
@@ -240,12 +174,7 @@ export default function BackofficeOrders() {
           ))}
         </select>
         <label className="checkbox bo-toggle">
-          <input
-            type="checkbox"
-            name="empty"
-            value="1"
-            defaultChecked={filter.showEmpty}
-          />
+          <input type="checkbox" name="empty" value="1" defaultChecked={filter.showEmpty} />
           <span>{t("bo.orders.showEmpty")}</span>
         </label>
         <button type="submit" className="button button-secondary button-small">
@@ -261,20 +190,11 @@ export default function BackofficeOrders() {
       {ordersFailure ? <SectionError failure={ordersFailure} /> : null}
       {patientsFailure ? <SectionError failure={patientsFailure} /> : null}
       {ordersFailure ? null : orders.length === 0 ? (
-        <p className="empty">
-          {filtered ? t("bo.orders.nothingFound") : t("backoffice.noOrders")}
-        </p>
+        <p className="empty">{filtered ? t("bo.orders.nothingFound") : t("backoffice.noOrders")}</p>
       ) : (
         <div className="bo-orders">
           {orders.map((order) => (
-            <OrderCard
-              key={order.id}
-              order={order}
-              number={order.number}
-              back={back}
-              canPaymentLink={order.canPaymentLink}
-              canTracker={order.canTracker}
-            />
+            <OrderCard key={order.id} order={order} number={order.number} back={back} canPaymentLink={order.canPaymentLink} canTracker={order.canTracker} />
           ))}
         </div>
       )}
@@ -283,10 +203,7 @@ export default function BackofficeOrders() {
   );
 }
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [
-  { title: data?.title },
-  { name: "robots", content: "noindex" },
-];
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title }, { name: "robots", content: "noindex" }];
 
 export function ErrorBoundary() {
   return <GeneralErrorBoundary />;

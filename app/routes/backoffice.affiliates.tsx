@@ -1,17 +1,6 @@
-import type {
-  ActionFunctionArgs,
-  LoaderFunctionArgs,
-  MetaFunction,
-} from "@remix-run/node";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
-import {
-  Form,
-  Link,
-  useActionData,
-  useLoaderData,
-  useNavigation,
-  useSearchParams,
-} from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { SectionError } from "~/components/section-error";
 import { FieldError } from "~/components/wizard/fields";
@@ -23,26 +12,9 @@ import { useTranslation } from "~/modules/i18n/i18n-context";
 import { formatMoney } from "~/modules/money/format";
 import { isUuid } from "~/modules/orders/orders.server";
 import { statusLabelKey } from "~/modules/orders/status";
-import {
-  addPayout,
-  deletePayout,
-  listPartners,
-  ORDERS_PER_PARTNER,
-  partnerCodeById,
-  partnerDetails,
-  setRewardPercentage,
-} from "~/modules/partners/affiliates.server";
-import {
-  formatDate,
-  formatDateTime,
-  formatPercent,
-} from "~/modules/partners/format";
-import {
-  checkPayout,
-  checkPercentage,
-  currentPeriod,
-  NOTE_MAX,
-} from "~/modules/partners/validation";
+import { addPayout, deletePayout, listPartners, ORDERS_PER_PARTNER, partnerCodeById, partnerDetails, setRewardPercentage } from "~/modules/partners/affiliates.server";
+import { formatDate, formatDateTime, formatPercent } from "~/modules/partners/format";
+import { checkPayout, checkPercentage, currentPeriod, NOTE_MAX } from "~/modules/partners/validation";
 import type { OrderStatus } from "~db/schema";
 import { readFormData } from "~/modules/http/request.server";
 
@@ -60,10 +32,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const { t } = await getTranslator(request);
   const url = new URL(request.url);
   const search = (url.searchParams.get("q") ?? "").trim().slice(0, 100);
-  const page = Math.max(
-    1,
-    Number.parseInt(url.searchParams.get("page") ?? "1", 10) || 1
-  );
+  const page = Math.max(1, Number.parseInt(url.searchParams.get("page") ?? "1", 10) || 1);
   const db = await getDb();
   const { partners, hasMore } = await listPartners(db, {
     search,
@@ -72,7 +41,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   });
   const details = await partnerDetails(
     db,
-    partners.map((partner) => partner.id)
+    partners.map((partner) => partner.id),
   );
   return {
     title: `${t("partners.backoffice.title")} — ${t("backoffice.title")}`,
@@ -95,18 +64,14 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const form = await readFormData(request);
   const intent = form.get("intent");
   const partnerId = String(form.get("partner_code_id") ?? "");
-  if (!isUuid(partnerId))
-    throw new Response("Unknown partner", { status: 400 });
+  if (!isUuid(partnerId)) throw new Response("Unknown partner", { status: 400 });
   const db = await getDb();
   const partner = await partnerCodeById(db, partnerId);
   // Back to the same list with this partner's summary open.
   const back = new URLSearchParams();
-  for (const name of ["q", "page"])
-    if (url.searchParams.get(name)) back.set(name, url.searchParams.get(name)!);
+  for (const name of ["q", "page"]) if (url.searchParams.get(name)) back.set(name, url.searchParams.get(name)!);
   if (partner) back.set("open", partner.code);
-  const to = `/backoffice/affiliates?${back}${
-    partner ? `#partner-${partner.code}` : ""
-  }`;
+  const to = `/backoffice/affiliates?${back}${partner ? `#partner-${partner.code}` : ""}`;
   const failed = (description: string) =>
     redirectWithToast(to, {
       type: "error",
@@ -118,16 +83,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
     if (!partner) return failed("partners.toasts.payoutAddFailed");
     const payout = checkPayout(form);
     if (payout.errors !== null) {
-      const values = Object.fromEntries(
-        ["amount", "year", "quarter", "note"].map((name) => [
-          name,
-          String(form.get(name) ?? ""),
-        ])
-      );
-      return data<ActionReply>(
-        { partnerId, intent, errors: payout.errors, values },
-        { status: 400 }
-      );
+      const values = Object.fromEntries(["amount", "year", "quarter", "note"].map((name) => [name, String(form.get(name) ?? "")]));
+      return data<ActionReply>({ partnerId, intent, errors: payout.errors, values }, { status: 400 });
     }
     try {
       await addPayout(db, partner.id, payout.value, staff.actorLabel);
@@ -143,14 +100,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
 
   if (intent === "delete_payout") {
     const payoutId = String(form.get("payout_id") ?? "");
-    if (!partner || !isUuid(payoutId))
-      return failed("partners.toasts.payoutDeleteFailed");
-    const deleted = await deletePayout(db, partner.id, payoutId).catch(
-      (error) => {
-        console.error("payout not deleted:", error);
-        return false;
-      }
-    );
+    if (!partner || !isUuid(payoutId)) return failed("partners.toasts.payoutDeleteFailed");
+    const deleted = await deletePayout(db, partner.id, payoutId).catch((error) => {
+      console.error("payout not deleted:", error);
+      return false;
+    });
     if (!deleted) return failed("partners.toasts.payoutDeleteFailed");
     return redirectWithToast(to, {
       type: "success",
@@ -169,7 +123,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
           errors: { percentage: percentage.error },
           values: { percentage: String(form.get("percentage") ?? "") },
         },
-        { status: 400 }
+        { status: 400 },
       );
     }
     // Empty input keeps the current value (spec §5).
@@ -178,11 +132,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
         type: "info",
         title: "partners.toasts.percentageKept",
       });
-    const saved = await setRewardPercentage(
-      db,
-      partner.id,
-      percentage.value
-    ).catch((error) => {
+    const saved = await setRewardPercentage(db, partner.id, percentage.value).catch((error) => {
       console.error("percentage not saved:", error);
       return null;
     });
@@ -215,32 +165,20 @@ export default function BackofficeAffiliates() {
         <label htmlFor="affiliates-q" className="visually-hidden">
           {t("partners.backoffice.search")}
         </label>
-        <input
-          id="affiliates-q"
-          type="search"
-          name="q"
-          defaultValue={view.search}
-          placeholder={t("partners.backoffice.search")}
-        />
+        <input id="affiliates-q" type="search" name="q" defaultValue={view.search} placeholder={t("partners.backoffice.search")} />
         <button type="submit" className="button button-secondary button-small">
           {t("partners.backoffice.apply")}
         </button>
       </Form>
       {view.partners.length === 0 ? (
-        <p className="empty">
-          {view.search
-            ? t("partners.backoffice.nothingFound")
-            : t("partners.backoffice.empty")}
-        </p>
+        <p className="empty">{view.search ? t("partners.backoffice.nothingFound") : t("partners.backoffice.empty")}</p>
       ) : (
         <ul className="plain-list affiliate-list">
           {view.partners.map((partner) => (
             <PartnerCard
               key={partner.id}
               partner={partner}
-              open={
-                view.open === partner.code || reply?.partnerId === partner.id
-              }
+              open={view.open === partner.code || reply?.partnerId === partner.id}
               reply={reply?.partnerId === partner.id ? reply : undefined}
               period={view.period}
               ordersLimit={view.ordersLimit}
@@ -250,40 +188,18 @@ export default function BackofficeAffiliates() {
       )}
       {view.page > 1 || view.hasMore ? (
         <nav className="pagination" aria-label={t("pagination.label")}>
-          {view.page > 1 ? (
-            <Link to={pageLink(view.page - 1)}>{t("pagination.previous")}</Link>
-          ) : (
-            <span />
-          )}
+          {view.page > 1 ? <Link to={pageLink(view.page - 1)}>{t("pagination.previous")}</Link> : <span />}
           <span>{t("pagination.page", { page: view.page })}</span>
-          {view.hasMore ? (
-            <Link to={pageLink(view.page + 1)}>{t("pagination.next")}</Link>
-          ) : (
-            <span />
-          )}
+          {view.hasMore ? <Link to={pageLink(view.page + 1)}>{t("pagination.next")}</Link> : <span />}
         </nav>
       ) : null}
     </section>
   );
 }
 
-type Partner = ReturnType<
-  typeof useLoaderData<typeof loader>
->["partners"][number];
+type Partner = ReturnType<typeof useLoaderData<typeof loader>>["partners"][number];
 
-function PartnerCard({
-  partner,
-  open,
-  reply,
-  period,
-  ordersLimit,
-}: {
-  partner: Partner;
-  open: boolean;
-  reply?: ActionReply;
-  period: { year: number; quarter: number };
-  ordersLimit: number;
-}) {
+function PartnerCard({ partner, open, reply, period, ordersLimit }: { partner: Partner; open: boolean; reply?: ActionReply; period: { year: number; quarter: number }; ordersLimit: number }) {
   const { t, i18n } = useTranslation();
   const language = i18n.language;
   const navigation = useNavigation();
@@ -299,10 +215,7 @@ function PartnerCard({
     <li className="card affiliate" id={`partner-${partner.code}`}>
       <div className="affiliate-head">
         <h2>
-          <code className="partner-code">{partner.code}</code>{" "}
-          {partner.name ?? (
-            <span className="muted">{t("partners.backoffice.noName")}</span>
-          )}
+          <code className="partner-code">{partner.code}</code> {partner.name ?? <span className="muted">{t("partners.backoffice.noName")}</span>}
         </h2>
         <p className="muted small">{partner.email}</p>
         <dl className="affiliate-figures">
@@ -340,8 +253,7 @@ function PartnerCard({
                 </div>
               </dl>
               <p className="small">
-                {t("partners.backoffice.contacts")}:{" "}
-                {partner.contactEmail ?? "—"}, {partner.contactPhone ?? "—"}
+                {t("partners.backoffice.contacts")}: {partner.contactEmail ?? "—"}, {partner.contactPhone ?? "—"}
                 <br />
                 {partner.offerAcceptedAt
                   ? t("partners.backoffice.offerAccepted", {
@@ -352,61 +264,32 @@ function PartnerCard({
             </section>
 
             <section aria-labelledby={id("percentage")}>
-              <h3 id={id("percentage")}>
-                {t("partners.backoffice.percentage")}
-              </h3>
+              <h3 id={id("percentage")}>{t("partners.backoffice.percentage")}</h3>
               <p className="affiliate-percentage">
-                <strong>{`${formatPercent(
-                  partner.percentage,
-                  language
-                )} %`}</strong>
+                <strong>{`${formatPercent(partner.percentage, language)} %`}</strong>
               </p>
               <Form method="post" className="stack" noValidate>
                 <input type="hidden" name="intent" value="set_percentage" />
-                <input
-                  type="hidden"
-                  name="partner_code_id"
-                  value={partner.id}
-                />
+                <input type="hidden" name="partner_code_id" value={partner.id} />
                 <div className="field">
-                  <label htmlFor={id("percentage-input")}>
-                    {t("partners.backoffice.newPercentage")}
-                  </label>
+                  <label htmlFor={id("percentage-input")}>{t("partners.backoffice.newPercentage")}</label>
                   <input
                     id={id("percentage-input")}
                     name="percentage"
                     type="text"
                     inputMode="decimal"
                     placeholder={formatPercent(partner.percentage, language)}
-                    defaultValue={
-                      reply?.intent === "set_percentage"
-                        ? reply.values.percentage
-                        : ""
-                    }
+                    defaultValue={reply?.intent === "set_percentage" ? reply.values.percentage : ""}
                     aria-invalid={errors.percentage ? true : undefined}
-                    aria-describedby={[
-                      errors.percentage
-                        ? `${id("percentage-input")}-error`
-                        : null,
-                      id("percentage-input-hint"),
-                    ]
-                      .filter(Boolean)
-                      .join(" ")}
+                    aria-describedby={[errors.percentage ? `${id("percentage-input")}-error` : null, id("percentage-input-hint")].filter(Boolean).join(" ")}
                   />
                   <p id={id("percentage-input-hint")} className="hint">
                     {t("partners.backoffice.percentageHint")}
                   </p>
-                  <FieldError
-                    id={id("percentage-input")}
-                    error={errors.percentage}
-                  />
+                  <FieldError id={id("percentage-input")} error={errors.percentage} />
                 </div>
                 <div>
-                  <button
-                    type="submit"
-                    className="button button-small button-secondary"
-                    disabled={busy}
-                  >
+                  <button type="submit" className="button button-small button-secondary" disabled={busy}>
                     {t("partners.backoffice.percentageSave")}
                   </button>
                 </div>
@@ -423,22 +306,14 @@ function PartnerCard({
                 <table>
                   <thead>
                     <tr>
-                      <th scope="col">
-                        {t("partners.backoffice.payouts.period")}
-                      </th>
+                      <th scope="col">{t("partners.backoffice.payouts.period")}</th>
                       <th scope="col" className="num">
                         {t("partners.backoffice.payouts.amount")}
                       </th>
+                      <th scope="col">{t("partners.backoffice.payouts.paidAt")}</th>
+                      <th scope="col">{t("partners.backoffice.payouts.note")}</th>
                       <th scope="col">
-                        {t("partners.backoffice.payouts.paidAt")}
-                      </th>
-                      <th scope="col">
-                        {t("partners.backoffice.payouts.note")}
-                      </th>
-                      <th scope="col">
-                        <span className="visually-hidden">
-                          {t("partners.backoffice.payouts.delete")}
-                        </span>
+                        <span className="visually-hidden">{t("partners.backoffice.payouts.delete")}</span>
                       </th>
                     </tr>
                   </thead>
@@ -454,45 +329,18 @@ function PartnerCard({
                         <td className="num">{money(payout.amount)}</td>
                         <td>
                           {formatDateTime(payout.paidAt, language)}
-                          {payout.createdBy ? (
-                            <div className="muted small">
-                              {payout.createdBy}
-                            </div>
-                          ) : null}
+                          {payout.createdBy ? <div className="muted small">{payout.createdBy}</div> : null}
                         </td>
                         <td>{payout.note ?? "—"}</td>
                         <td>
                           <details className="confirm">
-                            <summary className="link-button danger">
-                              {t("partners.backoffice.payouts.delete")}
-                            </summary>
+                            <summary className="link-button danger">{t("partners.backoffice.payouts.delete")}</summary>
                             <Form method="post">
-                              <input
-                                type="hidden"
-                                name="intent"
-                                value="delete_payout"
-                              />
-                              <input
-                                type="hidden"
-                                name="partner_code_id"
-                                value={partner.id}
-                              />
-                              <input
-                                type="hidden"
-                                name="payout_id"
-                                value={payout.id}
-                              />
-                              <p className="small">
-                                {t(
-                                  "partners.backoffice.payouts.confirmDelete",
-                                  { amount: money(payout.amount) }
-                                )}
-                              </p>
-                              <button
-                                type="submit"
-                                className="button button-small"
-                                disabled={busy}
-                              >
+                              <input type="hidden" name="intent" value="delete_payout" />
+                              <input type="hidden" name="partner_code_id" value={partner.id} />
+                              <input type="hidden" name="payout_id" value={payout.id} />
+                              <p className="small">{t("partners.backoffice.payouts.confirmDelete", { amount: money(payout.amount) })}</p>
+                              <button type="submit" className="button button-small" disabled={busy}>
                                 {t("partners.backoffice.payouts.confirm")}
                               </button>
                             </Form>
@@ -504,21 +352,12 @@ function PartnerCard({
                 </table>
               </div>
             )}
-            <Form
-              method="post"
-              className="payout-form"
-              noValidate
-              aria-labelledby={id("payout-form-title")}
-            >
-              <h4 id={id("payout-form-title")}>
-                {t("partners.backoffice.payouts.add")}
-              </h4>
+            <Form method="post" className="payout-form" noValidate aria-labelledby={id("payout-form-title")}>
+              <h4 id={id("payout-form-title")}>{t("partners.backoffice.payouts.add")}</h4>
               <input type="hidden" name="intent" value="add_payout" />
               <input type="hidden" name="partner_code_id" value={partner.id} />
               <div className="field">
-                <label htmlFor={id("payout-amount")}>
-                  {t("partners.backoffice.payouts.amount")}
-                </label>
+                <label htmlFor={id("payout-amount")}>{t("partners.backoffice.payouts.amount")}</label>
                 <input
                   id={id("payout-amount")}
                   name="amount"
@@ -526,16 +365,12 @@ function PartnerCard({
                   inputMode="decimal"
                   defaultValue={payoutValues?.amount ?? ""}
                   aria-invalid={errors.amount ? true : undefined}
-                  aria-describedby={
-                    errors.amount ? `${id("payout-amount")}-error` : undefined
-                  }
+                  aria-describedby={errors.amount ? `${id("payout-amount")}-error` : undefined}
                 />
                 <FieldError id={id("payout-amount")} error={errors.amount} />
               </div>
               <div className="field">
-                <label htmlFor={id("payout-year")}>
-                  {t("partners.backoffice.payouts.year")}
-                </label>
+                <label htmlFor={id("payout-year")}>{t("partners.backoffice.payouts.year")}</label>
                 <input
                   id={id("payout-year")}
                   name="year"
@@ -543,16 +378,12 @@ function PartnerCard({
                   inputMode="numeric"
                   defaultValue={payoutValues?.year ?? String(period.year)}
                   aria-invalid={errors.year ? true : undefined}
-                  aria-describedby={
-                    errors.year ? `${id("payout-year")}-error` : undefined
-                  }
+                  aria-describedby={errors.year ? `${id("payout-year")}-error` : undefined}
                 />
                 <FieldError id={id("payout-year")} error={errors.year} />
               </div>
               <div className="field">
-                <label htmlFor={id("payout-quarter")}>
-                  {t("partners.backoffice.payouts.quarter")}
-                </label>
+                <label htmlFor={id("payout-quarter")}>{t("partners.backoffice.payouts.quarter")}</label>
                 <input
                   id={id("payout-quarter")}
                   name="quarter"
@@ -560,16 +391,12 @@ function PartnerCard({
                   inputMode="numeric"
                   defaultValue={payoutValues?.quarter ?? String(period.quarter)}
                   aria-invalid={errors.quarter ? true : undefined}
-                  aria-describedby={
-                    errors.quarter ? `${id("payout-quarter")}-error` : undefined
-                  }
+                  aria-describedby={errors.quarter ? `${id("payout-quarter")}-error` : undefined}
                 />
                 <FieldError id={id("payout-quarter")} error={errors.quarter} />
               </div>
               <div className="field payout-note">
-                <label htmlFor={id("payout-note")}>
-                  {t("partners.backoffice.payouts.note")}
-                </label>
+                <label htmlFor={id("payout-note")}>{t("partners.backoffice.payouts.note")}</label>
                 <input
                   id={id("payout-note")}
                   name="note"
@@ -577,18 +404,12 @@ function PartnerCard({
                   maxLength={NOTE_MAX}
                   defaultValue={payoutValues?.note ?? ""}
                   aria-invalid={errors.note ? true : undefined}
-                  aria-describedby={
-                    errors.note ? `${id("payout-note")}-error` : undefined
-                  }
+                  aria-describedby={errors.note ? `${id("payout-note")}-error` : undefined}
                 />
                 <FieldError id={id("payout-note")} error={errors.note} />
               </div>
               <div>
-                <button
-                  type="submit"
-                  className="button button-small"
-                  disabled={busy}
-                >
+                <button type="submit" className="button button-small" disabled={busy}>
                   {t("partners.backoffice.payouts.submit")}
                 </button>
               </div>
@@ -596,45 +417,24 @@ function PartnerCard({
           </section>
 
           <section aria-labelledby={id("referrals")} className="referrals">
-            <h3 id={id("referrals")}>
-              {t("partners.backoffice.referrals.title")}
-            </h3>
+            <h3 id={id("referrals")}>{t("partners.backoffice.referrals.title")}</h3>
             <fieldset className="referral-toggle">
-              <legend className="visually-hidden">
-                {t("partners.backoffice.referrals.title")}
-              </legend>
+              <legend className="visually-hidden">{t("partners.backoffice.referrals.title")}</legend>
               <label>
-                <input
-                  type="radio"
-                  name={id("referrals-view")}
-                  value="active"
-                  defaultChecked
-                />
+                <input type="radio" name={id("referrals-view")} value="active" defaultChecked />
                 {t("partners.backoffice.referrals.active", {
                   count: active.length,
                 })}
               </label>
               <label>
-                <input
-                  type="radio"
-                  name={id("referrals-view")}
-                  value="expired"
-                />
+                <input type="radio" name={id("referrals-view")} value="expired" />
                 {t("partners.backoffice.referrals.expired", {
                   count: expired.length,
                 })}
               </label>
             </fieldset>
-            <ReferralTable
-              className="referrals-active"
-              referrals={active}
-              empty={t("partners.backoffice.referrals.noneActive")}
-            />
-            <ReferralTable
-              className="referrals-expired"
-              referrals={expired}
-              empty={t("partners.backoffice.referrals.noneExpired")}
-            />
+            <ReferralTable className="referrals-active" referrals={active} empty={t("partners.backoffice.referrals.noneActive")} />
+            <ReferralTable className="referrals-expired" referrals={expired} empty={t("partners.backoffice.referrals.noneExpired")} />
           </section>
         </div>
       </details>
@@ -673,15 +473,9 @@ function PartnerCard({
                     </td>
                     <td>{order.client ?? "—"}</td>
                     <td>{order.email}</td>
-                    <td className="num">
-                      {order.total === null
-                        ? "—"
-                        : formatMoney(order.total, order.currency, language)}
-                    </td>
+                    <td className="num">{order.total === null ? "—" : formatMoney(order.total, order.currency, language)}</td>
                     <td>
-                      <span className={`badge badge-${order.status}`}>
-                        {t(statusLabelKey(order.status as OrderStatus))}
-                      </span>
+                      <span className={`badge badge-${order.status}`}>{t(statusLabelKey(order.status as OrderStatus))}</span>
                     </td>
                   </tr>
                 ))}
@@ -701,19 +495,10 @@ function PartnerCard({
   );
 }
 
-function ReferralTable({
-  className,
-  referrals,
-  empty,
-}: {
-  className: string;
-  referrals: Partner["referrals"];
-  empty: string;
-}) {
+function ReferralTable({ className, referrals, empty }: { className: string; referrals: Partner["referrals"]; empty: string }) {
   const { t, i18n } = useTranslation();
   const language = i18n.language;
-  if (referrals.length === 0)
-    return <p className={`muted ${className}`}>{empty}</p>;
+  if (referrals.length === 0) return <p className={`muted ${className}`}>{empty}</p>;
   return (
     <div className={`table-wrap ${className}`}>
       <table>
@@ -737,19 +522,11 @@ function ReferralTable({
           {referrals.map((referral) => (
             <tr key={referral.email}>
               <td>{referral.email}</td>
-              <td>
-                {referral.firstPaidAt
-                  ? formatDate(referral.firstPaidAt, language)
-                  : t("partners.backoffice.referrals.notPaidYet")}
-              </td>
+              <td>{referral.firstPaidAt ? formatDate(referral.firstPaidAt, language) : t("partners.backoffice.referrals.notPaidYet")}</td>
               <td>{formatDate(referral.expiresAt, language)}</td>
               <td className="num">{referral.ordersCount}</td>
-              <td className="num">
-                {formatMoney(referral.ordersSum, "rub", language)}
-              </td>
-              <td className="num">
-                {formatMoney(referral.eligibleSum, "rub", language)}
-              </td>
+              <td className="num">{formatMoney(referral.ordersSum, "rub", language)}</td>
+              <td className="num">{formatMoney(referral.eligibleSum, "rub", language)}</td>
             </tr>
           ))}
         </tbody>
@@ -758,10 +535,7 @@ function ReferralTable({
   );
 }
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [
-  { title: data?.title },
-  { name: "robots", content: "noindex" },
-];
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title }, { name: "robots", content: "noindex" }];
 
 export function ErrorBoundary() {
   return <GeneralErrorBoundary />;

@@ -1,34 +1,11 @@
-import type {
-  ActionFunctionArgs,
-  LoaderFunctionArgs,
-  MetaFunction,
-} from "@remix-run/node";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
-import {
-  Form,
-  Link,
-  useLoaderData,
-  useLocation,
-  useNavigation,
-} from "@remix-run/react";
+import { Form, Link, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { requireStaff } from "~/modules/auth/guards.server";
-import {
-  deleteFolder,
-  deleteTrash,
-  type DeletionErrors,
-  deletionErrorsCookie,
-  listFolderFiles,
-  listStorageFoldersForScreen,
-  readDeletionErrors,
-} from "~/modules/backoffice/storage-files.server";
+import { deleteFolder, deleteTrash, type DeletionErrors, deletionErrorsCookie, listFolderFiles, listStorageFoldersForScreen, readDeletionErrors } from "~/modules/backoffice/storage-files.server";
 import { isDatabaseUnavailable } from "~/modules/db/unavailable";
-import {
-  loadSection,
-  sectionData,
-  sectionFailure,
-  type SectionFailure,
-} from "~/modules/http/section.server";
+import { loadSection, sectionData, sectionFailure, type SectionFailure } from "~/modules/http/section.server";
 import { SectionError } from "~/components/section-error";
 import { needsWarning } from "~/modules/backoffice/storage-trash";
 import { PageDialog, Pagination } from "~/modules/backoffice/ui";
@@ -59,12 +36,7 @@ type FolderView = {
 };
 
 /** The page with no folders: the listing failed, or one folder is open. */
-function empty(
-  title: string,
-  onlyTrash: boolean,
-  page: number,
-  deletionErrors: DeletionErrors | null
-) {
+function empty(title: string, onlyTrash: boolean, page: number, deletionErrors: DeletionErrors | null) {
   return {
     title,
     listFailed: false,
@@ -84,22 +56,14 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const { t } = await getTranslator(request);
   const url = new URL(request.url);
   const onlyTrash = url.searchParams.get("show") === "trash";
-  const page = Math.max(
-    1,
-    Number.parseInt(url.searchParams.get("page") ?? "1", 10) || 1
-  );
+  const page = Math.max(1, Number.parseInt(url.searchParams.get("page") ?? "1", 10) || 1);
   const { result: deletionErrors, headers } = await readDeletionErrors(request);
 
   const folderParam = url.searchParams.get("folder");
   if (folderParam !== null) {
     // One folder opened: its files as rows (name, size, type), 100 a page.
-    if (!FOLDER_NAME.test(folderParam))
-      throw new Response("Unknown folder", { status: 400 });
-    const files = await loadSection(
-      "back-office: listing a storage folder",
-      { message: "failures.files" },
-      () => listFolderFiles(getStorage(), folderParam)
-    );
+    if (!FOLDER_NAME.test(folderParam)) throw new Response("Unknown folder", { status: 400 });
+    const files = await loadSection("back-office: listing a storage folder", { message: "failures.files" }, () => listFolderFiles(getStorage(), folderParam));
     const rows = sectionData(files, []);
     return data(
       {
@@ -112,17 +76,14 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
         },
         hasMore: rows.length > page * PAGE_SIZE,
       },
-      { headers }
+      { headers },
     );
   }
 
   let folders;
   let ordersFailed = false;
   try {
-    ({ folders, ordersFailed } = await listStorageFoldersForScreen(
-      await getDb(),
-      getStorage()
-    ));
+    ({ folders, ordersFailed } = await listStorageFoldersForScreen(await getDb(), getStorage()));
   } catch (error) {
     if (isDatabaseUnavailable(error)) throw error;
     console.error("back-office: listing storage folders failed:", error);
@@ -131,7 +92,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
         ...empty(t("bo.files.title"), onlyTrash, page, deletionErrors),
         listFailed: true,
       },
-      { headers }
+      { headers },
     );
   }
   const trash = folders.filter((folder) => folder.garbage.length > 0);
@@ -149,19 +110,10 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       totals: {
         folders: folders.length,
         size: folders.reduce((sum, folder) => sum + folder.size, 0),
-        trashFiles: trash.reduce(
-          (sum, folder) => sum + folder.garbage.length,
-          0
-        ),
+        trashFiles: trash.reduce((sum, folder) => sum + folder.garbage.length, 0),
         trashSize: trash.reduce((sum, folder) => {
           const garbage = new Set(folder.garbage);
-          return (
-            sum +
-            folder.files.reduce(
-              (bytes, file) => bytes + (garbage.has(file.key) ? file.size : 0),
-              0
-            )
-          );
+          return sum + folder.files.reduce((bytes, file) => bytes + (garbage.has(file.key) ? file.size : 0), 0);
         }, 0),
       },
       folders: pageFolders.map((folder) => ({
@@ -170,9 +122,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
         files: folder.files.length,
         size: folder.size,
         status: folder.order?.status ?? null,
-        customer: folder.order
-          ? folder.order.fullName || folder.order.email
-          : null,
+        customer: folder.order ? folder.order.fullName || folder.order.email : null,
         warning: needsWarning(folder.order?.status),
         verdict: folder.verdict,
         deletable: folder.deletable,
@@ -180,7 +130,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       })),
       deletionErrors,
     },
-    { headers }
+    { headers },
   );
 }
 
@@ -210,14 +160,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
       return redirectWithToast(back, {
         type: "error",
         title: "bo.files.notDeletable",
-        description:
-          deletion.reason === "not_found"
-            ? "bo.files.notFound"
-            : `bo.files.verdicts.${verdict}`,
+        description: deletion.reason === "not_found" ? "bo.files.notFound" : `bo.files.verdicts.${verdict}`,
       });
     }
-    if (deletion.report.errors.length > 0)
-      return withErrors(back, deletion.report);
+    if (deletion.report.errors.length > 0) return withErrors(back, deletion.report);
     return redirectWithToast(back, {
       type: "success",
       title: "bo.files.folderDeleted",
@@ -254,10 +200,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   return redirect(back);
 }
 
-async function withErrors(
-  back: string,
-  report: Parameters<typeof deletionErrorsCookie>[0]
-) {
+async function withErrors(back: string, report: Parameters<typeof deletionErrorsCookie>[0]) {
   return redirectWithToast(
     back,
     {
@@ -265,22 +208,12 @@ async function withErrors(
       title: "bo.files.someFailed",
       values: { count: report.failedFolders },
     },
-    { headers: { "Set-Cookie": await deletionErrorsCookie(report) } }
+    { headers: { "Set-Cookie": await deletionErrorsCookie(report) } },
   );
 }
 
 export default function BackofficeFiles() {
-  const {
-    listFailed,
-    ordersFailed,
-    folder: openFolder,
-    onlyTrash,
-    page,
-    hasMore,
-    folders,
-    totals,
-    deletionErrors,
-  } = useLoaderData<typeof loader>();
+  const { listFailed, ordersFailed, folder: openFolder, onlyTrash, page, hasMore, folders, totals, deletionErrors } = useLoaderData<typeof loader>();
   const { t, i18n } = useTranslation();
   const location = useLocation();
   const busy = useNavigation().state === "submitting";
@@ -297,32 +230,20 @@ export default function BackofficeFiles() {
           <label htmlFor="files-show" className="visually-hidden">
             {t("bo.files.show")}
           </label>
-          <select
-            id="files-show"
-            name="show"
-            defaultValue={onlyTrash ? "trash" : ""}
-          >
+          <select id="files-show" name="show" defaultValue={onlyTrash ? "trash" : ""}>
             <option value="">{t("bo.files.showAll")}</option>
             <option value="trash">{t("bo.files.showTrash")}</option>
           </select>
-          <button
-            type="submit"
-            className="button button-secondary button-small"
-          >
+          <button type="submit" className="button button-secondary button-small">
             {t("bo.files.apply")}
           </button>
         </Form>
-        <Link
-          to={`${BACK}${location.search}`}
-          className="button button-secondary button-small"
-        >
+        <Link to={`${BACK}${location.search}`} className="button button-secondary button-small">
           {t("bo.files.refresh")}
         </Link>
         {totals && totals.trashFiles > 0 ? (
           <details className="bo-confirm">
-            <summary className="button button-small bo-danger">
-              {t("bo.files.deleteTrash")}
-            </summary>
+            <summary className="button button-small bo-danger">{t("bo.files.deleteTrash")}</summary>
             <Form method="post" className="bo-confirm-body">
               <p>
                 {t("bo.files.deleteTrashConfirm", {
@@ -330,13 +251,7 @@ export default function BackofficeFiles() {
                   size: size(totals.trashSize),
                 })}
               </p>
-              <button
-                type="submit"
-                name="intent"
-                value="delete_trash"
-                className="button button-small bo-danger"
-                disabled={busy}
-              >
+              <button type="submit" name="intent" value="delete_trash" className="button button-small bo-danger" disabled={busy}>
                 {t("bo.files.deleteTrashYes")}
               </button>
             </Form>
@@ -354,15 +269,11 @@ export default function BackofficeFiles() {
         </p>
       ) : null}
 
-      {ordersFailed ? (
-        <SectionError failure={{ message: "failures.ordersInfo" }} />
-      ) : null}
+      {ordersFailed ? <SectionError failure={{ message: "failures.ordersInfo" }} /> : null}
       {openFolder ? (
         <FolderFiles folder={openFolder} />
       ) : listFailed ? (
-        <SectionError
-          failure={{ title: "failures.files", message: "bo.files.listFailed" }}
-        />
+        <SectionError failure={{ title: "failures.files", message: "bo.files.listFailed" }} />
       ) : folders.length === 0 ? (
         <p className="empty">{t("bo.files.empty")}</p>
       ) : (
@@ -382,10 +293,7 @@ export default function BackofficeFiles() {
             </thead>
             <tbody>
               {folders.map((folder) => (
-                <tr
-                  key={folder.name}
-                  className={folder.garbage > 0 ? "bo-trash-row" : undefined}
-                >
+                <tr key={folder.name} className={folder.garbage > 0 ? "bo-trash-row" : undefined}>
                   <td>
                     <Link
                       to={`${BACK}?folder=${encodeURIComponent(folder.name)}`}
@@ -398,37 +306,20 @@ export default function BackofficeFiles() {
                   </td>
                   <td className="num">{size(folder.size)}</td>
                   <td>{t("bo.files.folder", { count: folder.files })}</td>
-                  <td>
-                    {folder.orderNumber ? (
-                      <code>{folder.orderNumber}</code>
-                    ) : (
-                      "—"
-                    )}
-                  </td>
+                  <td>{folder.orderNumber ? <code>{folder.orderNumber}</code> : "—"}</td>
                   <td>
                     {folder.status ? (
                       <>
                         {folder.warning ? (
-                          <span
-                            className="bo-warning"
-                            role="img"
-                            aria-label={t("bo.files.warning")}
-                            title={t("bo.files.warning")}
-                          >
+                          <span className="bo-warning" role="img" aria-label={t("bo.files.warning")} title={t("bo.files.warning")}>
                             ⚠{" "}
                           </span>
                         ) : null}
-                        <span className={`badge badge-${folder.status}`}>
-                          {t(`orderStatus.${folder.status}`)}
-                        </span>
-                        {folder.customer ? (
-                          <div className="small">{folder.customer}</div>
-                        ) : null}
+                        <span className={`badge badge-${folder.status}`}>{t(`orderStatus.${folder.status}`)}</span>
+                        {folder.customer ? <div className="small">{folder.customer}</div> : null}
                       </>
                     ) : folder.orderNumber ? (
-                      <span className="muted">
-                        {t("bo.files.orderMissing")}
-                      </span>
+                      <span className="muted">{t("bo.files.orderMissing")}</span>
                     ) : (
                       "—"
                     )}
@@ -436,35 +327,17 @@ export default function BackofficeFiles() {
                   <td>
                     {folder.deletable ? (
                       <details className="bo-confirm">
-                        <summary className="link-button bo-danger-link">
-                          {t("bo.files.delete")}
-                        </summary>
+                        <summary className="link-button bo-danger-link">{t("bo.files.delete")}</summary>
                         <Form method="post" className="bo-confirm-body">
-                          <input
-                            type="hidden"
-                            name="folder"
-                            value={folder.name}
-                          />
-                          <p>
-                            {t("bo.files.deleteConfirm", { name: folder.name })}
-                          </p>
-                          <button
-                            type="submit"
-                            name="intent"
-                            value="delete_folder"
-                            className="button button-small bo-danger"
-                            disabled={busy}
-                          >
+                          <input type="hidden" name="folder" value={folder.name} />
+                          <p>{t("bo.files.deleteConfirm", { name: folder.name })}</p>
+                          <button type="submit" name="intent" value="delete_folder" className="button button-small bo-danger" disabled={busy}>
                             {t("bo.files.deleteYes")}
                           </button>
                         </Form>
                       </details>
                     ) : null}
-                    {ordersFailed ? null : (
-                      <div className="small muted">
-                        {t(`bo.files.verdicts.${folder.verdict}`)}
-                      </div>
-                    )}
+                    {ordersFailed ? null : <div className="small muted">{t(`bo.files.verdicts.${folder.verdict}`)}</div>}
                   </td>
                 </tr>
               ))}
@@ -474,14 +347,8 @@ export default function BackofficeFiles() {
       )}
       <Pagination page={page} hasMore={hasMore} />
       {deletionErrors ? (
-        <PageDialog
-          titleId="files-errors-title"
-          title={t("bo.files.errorsTitle")}
-          closeTo={`${BACK}${location.search}`}
-        >
-          <p role="alert">
-            {t("bo.files.someFailed", { count: deletionErrors.failedFolders })}
-          </p>
+        <PageDialog titleId="files-errors-title" title={t("bo.files.errorsTitle")} closeTo={`${BACK}${location.search}`}>
+          <p role="alert">{t("bo.files.someFailed", { count: deletionErrors.failedFolders })}</p>
           <ul className="bo-error-list">
             {deletionErrors.errors.map((error, index) => (
               <li key={index}>
@@ -519,9 +386,7 @@ function FolderFiles({ folder }: { folder: FolderView }) {
       ) : (
         <div className="table-wrap">
           <table>
-            <caption className="visually-hidden">
-              {t("bo.files.folderFiles", { name: folder.name })}
-            </caption>
+            <caption className="visually-hidden">{t("bo.files.folderFiles", { name: folder.name })}</caption>
             <thead>
               <tr>
                 <th scope="col">{t("bo.files.columns.name")}</th>
@@ -537,17 +402,8 @@ function FolderFiles({ folder }: { folder: FolderView }) {
                   <td>
                     <code>{file.name}</code>
                   </td>
-                  <td className="num">
-                    {formatFileSize(file.size, i18n.language)}
-                  </td>
-                  <td>
-                    {[
-                      file.kind ? t(`bo.files.fileTypes.${file.kind}`) : null,
-                      file.extension || null,
-                    ]
-                      .filter(Boolean)
-                      .join(", ") || "—"}
-                  </td>
+                  <td className="num">{formatFileSize(file.size, i18n.language)}</td>
+                  <td>{[file.kind ? t(`bo.files.fileTypes.${file.kind}`) : null, file.extension || null].filter(Boolean).join(", ") || "—"}</td>
                 </tr>
               ))}
             </tbody>
@@ -558,10 +414,7 @@ function FolderFiles({ folder }: { folder: FolderView }) {
   );
 }
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [
-  { title: data?.title },
-  { name: "robots", content: "noindex" },
-];
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title }, { name: "robots", content: "noindex" }];
 
 export function ErrorBoundary() {
   return <GeneralErrorBoundary />;

@@ -1,34 +1,11 @@
-import type {
-  ActionFunctionArgs,
-  LoaderFunctionArgs,
-  MetaFunction,
-} from "@remix-run/node";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
-import {
-  Form,
-  Link,
-  useActionData,
-  useLoaderData,
-  useNavigation,
-} from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { SectionError } from "~/components/section-error";
-import {
-  loadSection,
-  sectionData,
-  sectionFailure,
-} from "~/modules/http/section.server";
+import { loadSection, sectionData, sectionFailure } from "~/modules/http/section.server";
 import { requireAdmin } from "~/modules/auth/guards.server";
-import {
-  assignRole,
-  findUserByEmail,
-  findUserById,
-  isRole,
-  listUsers,
-  listUsersWithRoles,
-  removeRole,
-  ROLES,
-} from "~/modules/backoffice/roles.server";
+import { assignRole, findUserByEmail, findUserById, isRole, listUsers, listUsersWithRoles, removeRole, ROLES } from "~/modules/backoffice/roles.server";
 import { getDb } from "~/modules/db/db.server";
 import { redirectWithToast } from "~/modules/http/toast.server";
 import { getTranslator } from "~/modules/i18n/i18n.server";
@@ -43,16 +20,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const db = await getDb();
   // The lists load on their own; the assignment by e-mail works without them (ADR 026).
   const [withRoles, users] = await Promise.all([
-    loadSection(
-      "back-office: listing users with roles",
-      { message: "failures.usersList" },
-      () => listUsersWithRoles(db)
-    ),
-    loadSection(
-      "back-office: listing users",
-      { message: "failures.usersList" },
-      () => listUsers(db)
-    ),
+    loadSection("back-office: listing users with roles", { message: "failures.usersList" }, () => listUsersWithRoles(db)),
+    loadSection("back-office: listing users", { message: "failures.usersList" }, () => listUsers(db)),
   ]);
   return {
     title: t("bo.roles.title"),
@@ -103,11 +72,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 
   if (intent === "assign_email") {
     const email = String(form.get("email") ?? "").trim();
-    const failure = (error: string) =>
-      data<Failure>(
-        { form: "email", error, email, role: String(role ?? "") },
-        { status: 400 }
-      );
+    const failure = (error: string) => data<Failure>({ form: "email", error, email, role: String(role ?? "") }, { status: 400 });
     if (!email || !isRole(role)) return failure("bo.roles.errors.emailAndRole");
     const user = await findUserByEmail(db, email);
     if (!user) return failure("bo.roles.errors.unknownEmail");
@@ -116,11 +81,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 
   if (intent === "assign_user") {
     const userId = String(form.get("userId") ?? "");
-    const failure = (error: string) =>
-      data<Failure>(
-        { form: "user", error, userId, role: String(role ?? "") },
-        { status: 400 }
-      );
+    const failure = (error: string) => data<Failure>({ form: "user", error, userId, role: String(role ?? "") }, { status: 400 });
     if (!isRole(role)) return failure("bo.roles.errors.chooseRole");
     const user = await findUserById(db, userId);
     if (!user) return failure("bo.roles.errors.chooseUser");
@@ -130,11 +91,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   return redirect(BACK);
 }
 
-async function assigned(
-  db: Awaited<ReturnType<typeof getDb>>,
-  userId: string,
-  role: (typeof ROLES)[number]
-) {
+async function assigned(db: Awaited<ReturnType<typeof getDb>>, userId: string, role: (typeof ROLES)[number]) {
   try {
     await assignRole(db, userId, role);
   } catch (error) {
@@ -176,12 +133,7 @@ export default function BackofficeRoles() {
       </p>
       <h1>{t("bo.roles.title")}</h1>
       <div className="bo-columns">
-        <Form
-          method="post"
-          className="card stack"
-          aria-labelledby="roles-by-email"
-          noValidate
-        >
+        <Form method="post" className="card stack" aria-labelledby="roles-by-email" noValidate>
           <h2 id="roles-by-email">{t("bo.roles.byEmail")}</h2>
           <input type="hidden" name="intent" value="assign_email" />
           <div className="field">
@@ -198,11 +150,7 @@ export default function BackofficeRoles() {
           </div>
           <div className="field">
             <label htmlFor="roles-email-role">{t("bo.roles.role")}</label>
-            <select
-              id="roles-email-role"
-              name="role"
-              defaultValue={failure?.form === "email" ? failure.role : ""}
-            >
+            <select id="roles-email-role" name="role" defaultValue={failure?.form === "email" ? failure.role : ""}>
               {roleOptions}
             </select>
           </div>
@@ -212,31 +160,18 @@ export default function BackofficeRoles() {
             </p>
           ) : null}
           <div>
-            <button
-              type="submit"
-              className="button button-small"
-              disabled={busy}
-            >
+            <button type="submit" className="button button-small" disabled={busy}>
               {t("bo.roles.assign")}
             </button>
           </div>
         </Form>
 
-        <Form
-          method="post"
-          className="card stack"
-          aria-labelledby="roles-by-user"
-          noValidate
-        >
+        <Form method="post" className="card stack" aria-labelledby="roles-by-user" noValidate>
           <h2 id="roles-by-user">{t("bo.roles.byUser")}</h2>
           <input type="hidden" name="intent" value="assign_user" />
           <div className="field">
             <label htmlFor="roles-user">{t("bo.roles.user")}</label>
-            <select
-              id="roles-user"
-              name="userId"
-              defaultValue={failure?.form === "user" ? failure.userId : ""}
-            >
+            <select id="roles-user" name="userId" defaultValue={failure?.form === "user" ? failure.userId : ""}>
               <option value="">{t("bo.roles.chooseUser")}</option>
               {users.map((user) => (
                 <option key={user.id} value={user.id}>
@@ -263,11 +198,7 @@ export default function BackofficeRoles() {
             </p>
           ) : null}
           <div>
-            <button
-              type="submit"
-              className="button button-small"
-              disabled={busy}
-            >
+            <button type="submit" className="button button-small" disabled={busy}>
               {t("bo.roles.assign")}
             </button>
           </div>
@@ -297,8 +228,7 @@ export default function BackofficeRoles() {
                         email: user.email,
                       })}
                     >
-                      {t(`bo.roles.labels.${role}`)}{" "}
-                      <span aria-hidden="true">×</span>
+                      {t(`bo.roles.labels.${role}`)} <span aria-hidden="true">×</span>
                     </button>
                   </Form>
                 ))}
@@ -311,10 +241,7 @@ export default function BackofficeRoles() {
   );
 }
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [
-  { title: data?.title },
-  { name: "robots", content: "noindex" },
-];
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title }, { name: "robots", content: "noindex" }];
 
 export function ErrorBoundary() {
   return <GeneralErrorBoundary />;

@@ -1,25 +1,11 @@
-import type {
-  ActionFunctionArgs,
-  LoaderFunctionArgs,
-  MetaFunction,
-} from "@remix-run/node";
-import {
-  Form,
-  Link,
-  useActionData,
-  useLoaderData,
-  useNavigation,
-} from "@remix-run/react";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { ToastMessage } from "~/components/toast";
 import { SectionError } from "~/components/section-error";
 import { AnotherDevicePanel } from "~/components/wizard/another-device";
-import {
-  type Toast,
-  useResumableUploads,
-  useTabReturn,
-} from "~/components/wizard/resumable-upload";
+import { type Toast, useResumableUploads, useTabReturn } from "~/components/wizard/resumable-upload";
 import { ErrorSummary } from "~/components/wizard/fields";
 import {
   ContactsStep,
@@ -35,16 +21,8 @@ import {
   type StepProps,
 } from "~/components/wizard/wizard-steps";
 import { useTranslation } from "~/modules/i18n/i18n-context";
-import {
-  hasBackButton,
-  LAST_STEP,
-  progressPercent,
-  STEP_FILE_TYPE,
-} from "~/modules/wizard/navigation";
-import {
-  handleWizardAction,
-  loadWizardPage,
-} from "~/modules/wizard/page.server";
+import { hasBackButton, LAST_STEP, progressPercent, STEP_FILE_TYPE } from "~/modules/wizard/navigation";
+import { handleWizardAction, loadWizardPage } from "~/modules/wizard/page.server";
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   return loadWizardPage(request, context);
@@ -77,43 +55,23 @@ export default function OrderWizard() {
   const summaryRef = useRef<HTMLDivElement>(null);
   const [filesChosen, setFilesChosen] = useState(false);
   const { step, order } = data;
-  const patient =
-    data.patients.find((item) => item.id === data.currentPatientId) ?? null;
-  const errors = (
-    actionData && "errors" in actionData ? actionData.errors : {}
-  ) as Record<string, string>;
-  const values = (
-    actionData && "values" in actionData ? actionData.values : {}
-  ) as Record<string, string>;
-  const formError =
-    actionData && "formError" in actionData
-      ? (actionData.formError as string | undefined)
-      : undefined;
-  const saveFailure =
-    actionData && "saveFailure" in actionData
-      ? actionData.saveFailure
-      : undefined;
+  const patient = data.patients.find((item) => item.id === data.currentPatientId) ?? null;
+  const errors = (actionData && "errors" in actionData ? actionData.errors : {}) as Record<string, string>;
+  const values = (actionData && "values" in actionData ? actionData.values : {}) as Record<string, string>;
+  const formError = actionData && "formError" in actionData ? (actionData.formError as string | undefined) : undefined;
+  const saveFailure = actionData && "saveFailure" in actionData ? actionData.saveFailure : undefined;
   const fileType = STEP_FILE_TYPE[step];
   const busy = navigation.state !== "idle";
   const frozen = order !== null && order.status !== "draft";
   const props: StepProps = { data, patient, errors, values };
   const [toast, setToast] = useState<(Toast & { id: number }) | null>(null);
-  const notify = useCallback(
-    (next: Toast) => setToast({ ...next, id: Date.now() + Math.random() }),
-    []
-  );
-  const uploads = useResumableUploads(
-    order && patient && fileType && !frozen
-      ? { orderId: order.id, patientId: patient.id, type: fileType }
-      : null,
-    notify
-  );
+  const notify = useCallback((next: Toast) => setToast({ ...next, id: Date.now() + Math.random() }), []);
+  const uploads = useResumableUploads(order && patient && fileType && !frozen ? { orderId: order.id, patientId: patient.id, type: fileType } : null, notify);
   useTabReturn(uploads.active, notify);
 
   useEffect(() => {
     // After a refused "next", move focus to the error summary so screen readers announce it.
-    if (actionData)
-      summaryRef.current?.querySelector<HTMLElement>(".error-summary")?.focus();
+    if (actionData) summaryRef.current?.querySelector<HTMLElement>(".error-summary")?.focus();
   }, [actionData]);
 
   // Forward is refused by the server anyway; with JavaScript the button says so up front.
@@ -125,11 +83,7 @@ export default function OrderWizard() {
       patient !== null &&
       !filesChosen &&
       !patient.files[fileType].length &&
-      !(step === 5
-        ? patient.skips.skipMatrix
-        : step === 7
-        ? patient.skips.skipAligners
-        : patient.skips.skipRetainers));
+      !(step === 5 ? patient.skips.skipMatrix : step === 7 ? patient.skips.skipAligners : patient.skips.skipRetainers));
 
   return (
     <section className="wizard container">
@@ -138,11 +92,7 @@ export default function OrderWizard() {
         <Link to="/" className="back-home">
           ← {t("wizard.backHome")}
         </Link>
-        <h1>
-          {order
-            ? t("wizard.title", { code: order.title })
-            : t("wizard.newTitle")}
-        </h1>
+        <h1>{order ? t("wizard.title", { code: order.title }) : t("wizard.newTitle")}</h1>
         {order ? (
           <Form method="post" action="/order/new" reloadDocument>
             <input type="hidden" name="reason" value="clear" />
@@ -152,14 +102,7 @@ export default function OrderWizard() {
           </Form>
         ) : null}
       </header>
-      <div
-        className="progress"
-        role="progressbar"
-        aria-valuemin={1}
-        aria-valuemax={LAST_STEP}
-        aria-valuenow={step}
-        aria-label={t("wizard.progressLabel")}
-      >
+      <div className="progress" role="progressbar" aria-valuemin={1} aria-valuemax={LAST_STEP} aria-valuenow={step} aria-label={t("wizard.progressLabel")}>
         <div className="progress-text">
           <span>{t("wizard.progress", { step, total: LAST_STEP })}</span>
           <span>{progressPercent(step)}%</span>
@@ -168,16 +111,8 @@ export default function OrderWizard() {
           <span style={{ width: `${progressPercent(step)}%` }} />
         </div>
       </div>
-      {step >= 5 && step <= 10 ? (
-        <PatientSelector data={data} patient={patient} />
-      ) : null}
-      <Form
-        method="post"
-        encType={fileType ? "multipart/form-data" : undefined}
-        className="wizard-form"
-        noValidate
-        reloadDocument={fileType !== undefined}
-      >
+      {step >= 5 && step <= 10 ? <PatientSelector data={data} patient={patient} /> : null}
+      <Form method="post" encType={fileType ? "multipart/form-data" : undefined} className="wizard-form" noValidate reloadDocument={fileType !== undefined}>
         <h2>{t(STEP_TITLES[step] ?? "")}</h2>
         <div ref={summaryRef}>
           <ErrorSummary errors={errors} formError={formError} />
@@ -201,12 +136,7 @@ export default function OrderWizard() {
         ) : step === 4 ? (
           <PatientStep {...props} />
         ) : fileType ? (
-          <UploadStep
-            {...props}
-            type={fileType}
-            onFilesChosen={setFilesChosen}
-            uploads={uploads}
-          />
+          <UploadStep {...props} type={fileType} onFilesChosen={setFilesChosen} uploads={uploads} />
         ) : step === 6 ? (
           <MatrixTypeStep {...props} />
         ) : step === 8 ? (
@@ -218,13 +148,7 @@ export default function OrderWizard() {
         )}
         <div className="wizard-nav">
           {hasBackButton(step) && !frozen ? (
-            <button
-              type="submit"
-              name="intent"
-              value="back"
-              className="button button-secondary"
-              formNoValidate
-            >
+            <button type="submit" name="intent" value="back" className="button button-secondary" formNoValidate>
               ← {t("wizard.buttons.back")}
             </button>
           ) : (
@@ -232,104 +156,52 @@ export default function OrderWizard() {
           )}
           <div className="wizard-nav-right">
             {step >= 5 && step <= 11 && !frozen ? (
-              <button
-                type="submit"
-                name="intent"
-                value="back_to_patient"
-                className="link-button"
-                formNoValidate
-              >
+              <button type="submit" name="intent" value="back_to_patient" className="link-button" formNoValidate>
                 {t("wizard.buttons.backToPatient")}
               </button>
             ) : null}
             {step === 5 ? (
-              <button
-                type="submit"
-                name="intent"
-                value="skip_matrix"
-                className="button button-secondary"
-                formNoValidate
-              >
+              <button type="submit" name="intent" value="skip_matrix" className="button button-secondary" formNoValidate>
                 {t("wizard.buttons.skip")}
               </button>
             ) : null}
             {step === 7 ? (
-              <button
-                type="submit"
-                name="intent"
-                value="skip_aligners"
-                className="button button-secondary"
-                formNoValidate
-              >
+              <button type="submit" name="intent" value="skip_aligners" className="button button-secondary" formNoValidate>
                 {t("wizard.buttons.skip")}
               </button>
             ) : null}
             {step === 10 ? (
-              <button
-                type="submit"
-                name="intent"
-                value="skip_retainers"
-                className="button button-secondary"
-                formNoValidate
-                disabled={busy || uploads.active}
-              >
+              <button type="submit" name="intent" value="skip_retainers" className="button button-secondary" formNoValidate disabled={busy || uploads.active}>
                 {t("wizard.buttons.skip")}
               </button>
             ) : null}
             {step < LAST_STEP ? (
-              <button
-                type="submit"
-                name="intent"
-                value="next"
-                className="button"
-                disabled={busy || forwardBlocked}
-                aria-disabled={forwardBlocked || undefined}
-              >
+              <button type="submit" name="intent" value="next" className="button" disabled={busy || forwardBlocked} aria-disabled={forwardBlocked || undefined}>
                 {t("wizard.buttons.next")} →
               </button>
             ) : order?.status === "draft" || order?.status === "pending" ? (
-              <button
-                type="submit"
-                name="intent"
-                value="pay"
-                className="button"
-                disabled={busy}
-              >
-                {t(
-                  data.market === "international"
-                    ? "wizard.buttons.payNow"
-                    : "wizard.buttons.pay"
-                )}
+              <button type="submit" name="intent" value="pay" className="button" disabled={busy}>
+                {t(data.market === "international" ? "wizard.buttons.payNow" : "wizard.buttons.pay")}
               </button>
             ) : null}
           </div>
         </div>
         {order?.status === "pending" ? (
           <p className="small">
-            <button
-              type="submit"
-              name="intent"
-              value="edit"
-              className="link-button"
-              formNoValidate
-            >
+            <button type="submit" name="intent" value="edit" className="link-button" formNoValidate>
               {t("wizard.buttons.edit")}
             </button>
           </p>
         ) : null}
       </Form>
-      {order && fileType && !frozen && !data.skipped && !data.noPatient ? (
-        <AnotherDevicePanel orderId={order.id} email={order.email} />
-      ) : null}
+      {order && fileType && !frozen && !data.skipped && !data.noPatient ? <AnotherDevicePanel orderId={order.id} email={order.email} /> : null}
     </section>
   );
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   {
-    title: data?.order
-      ? `Заказ ${data.order.title} — Aligner Lab`
-      : "Aligner Lab",
+    title: data?.order ? `Заказ ${data.order.title} — Aligner Lab` : "Aligner Lab",
   },
   { name: "robots", content: "noindex" },
 ];

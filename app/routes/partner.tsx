@@ -1,26 +1,10 @@
-import type {
-  ActionFunctionArgs,
-  LoaderFunctionArgs,
-  MetaFunction,
-} from "@remix-run/node";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
-import {
-  Form,
-  Link,
-  useActionData,
-  useLoaderData,
-  useNavigation,
-  useSearchParams,
-} from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { SectionError } from "~/components/section-error";
 import { isDatabaseUnavailable } from "~/modules/db/unavailable";
-import {
-  failureCause,
-  loadSection,
-  sectionData,
-  sectionFailure,
-} from "~/modules/http/section.server";
+import { failureCause, loadSection, sectionData, sectionFailure } from "~/modules/http/section.server";
 import { FieldError } from "~/components/wizard/fields";
 import { requireUser } from "~/modules/auth/guards.server";
 import { getConfig } from "~/modules/config/config.server";
@@ -32,22 +16,8 @@ import { formatMoney } from "~/modules/money/format";
 import { isPaid, statusLabelKey } from "~/modules/orders/status";
 import { CopyLinkField } from "~/modules/partners/copy-link-field";
 import { formatDate, formatPercent } from "~/modules/partners/format";
-import {
-  ensurePartnerCode,
-  partnerBalance,
-  referralCounts,
-  referralOrders,
-  savePartnerContacts,
-  savePartnerName,
-} from "~/modules/partners/partners.server";
-import {
-  ACTIVITY_FILTERS,
-  checkContacts,
-  checkName,
-  NAME_MAX,
-  readFilter,
-  REFERRAL_STATUS_FILTERS,
-} from "~/modules/partners/validation";
+import { ensurePartnerCode, partnerBalance, referralCounts, referralOrders, savePartnerContacts, savePartnerName } from "~/modules/partners/partners.server";
+import { ACTIVITY_FILTERS, checkContacts, checkName, NAME_MAX, readFilter, REFERRAL_STATUS_FILTERS } from "~/modules/partners/validation";
 import { readFormData } from "~/modules/http/request.server";
 
 const PAGE_SIZE = 25;
@@ -65,27 +35,14 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const { t } = await getTranslator(request);
   const url = new URL(request.url);
   const search = (url.searchParams.get("q") ?? "").trim().slice(0, 100);
-  const status = readFilter(
-    url.searchParams.get("status"),
-    REFERRAL_STATUS_FILTERS
-  );
-  const activity = readFilter(
-    url.searchParams.get("activity"),
-    ACTIVITY_FILTERS
-  );
-  const page = Math.max(
-    1,
-    Number.parseInt(url.searchParams.get("page") ?? "1", 10) || 1
-  );
+  const status = readFilter(url.searchParams.get("status"), REFERRAL_STATUS_FILTERS);
+  const activity = readFilter(url.searchParams.get("activity"), ACTIVITY_FILTERS);
+  const page = Math.max(1, Number.parseInt(url.searchParams.get("page") ?? "1", 10) || 1);
   const db = await getDb();
   const base = { title: t("partners.title"), search, status, activity, page };
   // Created on the first visit (spec §4 "Partner code"). Each part of the page loads on its own and
   // says so in place when it cannot (ADR 026); without the code nothing else of it can load.
-  const code = await loadSection(
-    "partner: loading the partner code",
-    { message: "failures.partnerCode" },
-    () => ensurePartnerCode(db, user.email)
-  );
+  const code = await loadSection("partner: loading the partner code", { message: "failures.partnerCode" }, () => ensurePartnerCode(db, user.email));
   if (!code.ok)
     return {
       ...base,
@@ -99,17 +56,14 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const [balance, counts, list] = await Promise.all([
     partnerBalance(db, partner.id),
     referralCounts(db, partner.id),
-    loadSection(
-      "partner: loading referral orders",
-      { title: "failures.ordersLoadTitle", message: "failures.ordersLoadText" },
-      () =>
-        referralOrders(db, partner.id, {
-          search,
-          status,
-          activity,
-          page,
-          pageSize: PAGE_SIZE,
-        })
+    loadSection("partner: loading referral orders", { title: "failures.ordersLoadTitle", message: "failures.ordersLoadText" }, () =>
+      referralOrders(db, partner.id, {
+        search,
+        status,
+        activity,
+        page,
+        pageSize: PAGE_SIZE,
+      }),
     ),
   ]);
   const origin = getConfig().publicUrl ?? url.origin;
@@ -119,14 +73,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
       code: partner.code,
       name: partner.user_name,
       // The link is shown once a name is saved (spec §2 "/partner").
-      link: partner.user_name
-        ? `${origin.replace(/\/$/, "")}/${partner.code}`
-        : null,
+      link: partner.user_name ? `${origin.replace(/\/$/, "")}/${partner.code}` : null,
       contactEmail: partner.contact_email ?? user.email,
       contactPhone: partner.contact_phone ?? "",
-      offerAcceptedAt: partner.offer_accepted_at
-        ? new Date(partner.offer_accepted_at).toISOString()
-        : null,
+      offerAcceptedAt: partner.offer_accepted_at ? new Date(partner.offer_accepted_at).toISOString() : null,
       percentage: Number(partner.reward_percentage).toFixed(2),
       balance,
       referrals: counts,
@@ -153,7 +103,7 @@ export async function action({ request }: ActionFunctionArgs) {
           errors: { user_name: name.error },
           values: { user_name: String(form.get("user_name") ?? "") },
         },
-        { status: 400 }
+        { status: 400 },
       );
     }
     try {
@@ -173,7 +123,7 @@ export async function action({ request }: ActionFunctionArgs) {
           failure,
           values: { user_name: String(form.get("user_name") ?? "") },
         },
-        { status: 500 }
+        { status: 500 },
       );
     }
     return redirectWithToast("/partner", {
@@ -189,10 +139,7 @@ export async function action({ request }: ActionFunctionArgs) {
         contact_email: String(form.get("contact_email") ?? ""),
         contact_phone: String(form.get("contact_phone") ?? ""),
       };
-      return data<ActionReply>(
-        { intent, errors: contacts.errors, summary: contacts.summary, values },
-        { status: 400 }
-      );
+      return data<ActionReply>({ intent, errors: contacts.errors, summary: contacts.summary, values }, { status: 400 });
     }
     try {
       await savePartnerContacts(db, partner.id, contacts.value);
@@ -237,9 +184,7 @@ export default function PartnerCabinet() {
     return (
       <section className="container partner-page">
         <h1>{t("partners.title")}</h1>
-        {screen.codeFailure ? (
-          <SectionError failure={screen.codeFailure} />
-        ) : null}
+        {screen.codeFailure ? <SectionError failure={screen.codeFailure} /> : null}
         <p>
           <Link to="/refdoc">{t("partners.intro.offerLink")}</Link>
         </p>
@@ -251,10 +196,7 @@ export default function PartnerCabinet() {
     <section className="container partner-page">
       <h1>{t("partners.title")}</h1>
 
-      <aside
-        className="note partner-intro"
-        aria-labelledby="partner-intro-title"
-      >
+      <aside className="note partner-intro" aria-labelledby="partner-intro-title">
         <h2 id="partner-intro-title">{t("partners.intro.title")}</h2>
         <ol>
           <li>{t("partners.intro.step1")}</li>
@@ -274,62 +216,35 @@ export default function PartnerCabinet() {
         <section className="card stack" aria-labelledby="partner-code-title">
           <h2 id="partner-code-title">{t("partners.code.title")}</h2>
           <p className="partner-code-line">
-            {t("partners.code.label")}:{" "}
-            <strong className="partner-code">{view.code}</strong>
+            {t("partners.code.label")}: <strong className="partner-code">{view.code}</strong>
           </p>
           <Form method="post" className="stack" noValidate>
             <input type="hidden" name="intent" value="name" />
-            {reply?.intent === "name" && reply.failure ? (
-              <SectionError failure={reply.failure} />
-            ) : null}
+            {reply?.intent === "name" && reply.failure ? <SectionError failure={reply.failure} /> : null}
             <div className="field">
-              <label htmlFor="partner-name">
-                {t("partners.code.nameLabel")}
-              </label>
+              <label htmlFor="partner-name">{t("partners.code.nameLabel")}</label>
               <input
                 id="partner-name"
                 name="user_name"
                 type="text"
                 maxLength={NAME_MAX}
                 autoComplete="organization"
-                defaultValue={
-                  reply?.intent === "name"
-                    ? reply.values.user_name
-                    : view.name ?? ""
-                }
+                defaultValue={reply?.intent === "name" ? reply.values.user_name : view.name ?? ""}
                 aria-invalid={nameErrors.user_name ? true : undefined}
-                aria-describedby={
-                  nameErrors.user_name ? "partner-name-error" : undefined
-                }
+                aria-describedby={nameErrors.user_name ? "partner-name-error" : undefined}
               />
               <FieldError id="partner-name" error={nameErrors.user_name} />
             </div>
             <div>
-              <button
-                type="submit"
-                className="button button-small"
-                disabled={busy}
-              >
+              <button type="submit" className="button button-small" disabled={busy}>
                 {t("partners.code.nameSave")}
               </button>
             </div>
           </Form>
-          {view.link ? (
-            <CopyLinkField
-              id="partner-link"
-              label={t("partners.code.linkLabel")}
-              link={view.link}
-            />
-          ) : (
-            <p className="hint">{t("partners.code.linkHint")}</p>
-          )}
+          {view.link ? <CopyLinkField id="partner-link" label={t("partners.code.linkLabel")} link={view.link} /> : <p className="hint">{t("partners.code.linkHint")}</p>}
         </section>
 
-        <section
-          className="card stack"
-          aria-labelledby="partner-contacts-title"
-          id="partner-contacts"
-        >
+        <section className="card stack" aria-labelledby="partner-contacts-title" id="partner-contacts">
           <h2 id="partner-contacts-title">{t("partners.contacts.title")}</h2>
           <Form method="post" className="stack" noValidate>
             <input type="hidden" name="intent" value="contacts" />
@@ -339,9 +254,7 @@ export default function PartnerCabinet() {
               </p>
             ) : null}
             <div className="field">
-              <label htmlFor="partner-contact-email">
-                {t("partners.contacts.email")}
-              </label>
+              <label htmlFor="partner-contact-email">{t("partners.contacts.email")}</label>
               <input
                 id="partner-contact-email"
                 name="contact_email"
@@ -349,21 +262,12 @@ export default function PartnerCabinet() {
                 autoComplete="email"
                 defaultValue={contactValues?.contact_email ?? view.contactEmail}
                 aria-invalid={contactErrors.contact_email ? true : undefined}
-                aria-describedby={
-                  contactErrors.contact_email
-                    ? "partner-contact-email-error"
-                    : undefined
-                }
+                aria-describedby={contactErrors.contact_email ? "partner-contact-email-error" : undefined}
               />
-              <FieldError
-                id="partner-contact-email"
-                error={contactErrors.contact_email}
-              />
+              <FieldError id="partner-contact-email" error={contactErrors.contact_email} />
             </div>
             <div className="field">
-              <label htmlFor="partner-contact-phone">
-                {t("partners.contacts.phone")}
-              </label>
+              <label htmlFor="partner-contact-phone">{t("partners.contacts.phone")}</label>
               <input
                 id="partner-contact-phone"
                 name="contact_phone"
@@ -371,16 +275,9 @@ export default function PartnerCabinet() {
                 autoComplete="tel"
                 defaultValue={contactValues?.contact_phone ?? view.contactPhone}
                 aria-invalid={contactErrors.contact_phone ? true : undefined}
-                aria-describedby={
-                  contactErrors.contact_phone
-                    ? "partner-contact-phone-error"
-                    : undefined
-                }
+                aria-describedby={contactErrors.contact_phone ? "partner-contact-phone-error" : undefined}
               />
-              <FieldError
-                id="partner-contact-phone"
-                error={contactErrors.contact_phone}
-              />
+              <FieldError id="partner-contact-phone" error={contactErrors.contact_phone} />
             </div>
             {view.offerAcceptedAt ? (
               <p className="hint">
@@ -397,34 +294,24 @@ export default function PartnerCabinet() {
                     name="offer"
                     type="checkbox"
                     aria-invalid={contactErrors.offer ? true : undefined}
-                    aria-describedby={
-                      contactErrors.offer ? "partner-offer-error" : undefined
-                    }
+                    aria-describedby={contactErrors.offer ? "partner-offer-error" : undefined}
                   />
                   <span>
-                    {t("partners.contacts.offer")}{" "}
-                    <Link to="/refdoc">{t("partners.contacts.offerLink")}</Link>
+                    {t("partners.contacts.offer")} <Link to="/refdoc">{t("partners.contacts.offerLink")}</Link>
                   </span>
                 </label>
                 <FieldError id="partner-offer" error={contactErrors.offer} />
               </div>
             )}
             <div>
-              <button
-                type="submit"
-                className="button button-small"
-                disabled={busy}
-              >
+              <button type="submit" className="button button-small" disabled={busy}>
                 {t("partners.contacts.save")}
               </button>
             </div>
           </Form>
         </section>
 
-        <section
-          className="card stack partner-balance"
-          aria-labelledby="partner-balance-title"
-        >
+        <section className="card stack partner-balance" aria-labelledby="partner-balance-title">
           <h2 id="partner-balance-title">{t("partners.balance.title")}</h2>
           <dl>
             <div>
@@ -441,8 +328,7 @@ export default function PartnerCabinet() {
             </div>
           </dl>
           <p className="hint">
-            {t("partners.balance.percentage")}:{" "}
-            <strong>{`${formatPercent(view.percentage, language)} %`}</strong>
+            {t("partners.balance.percentage")}: <strong>{`${formatPercent(view.percentage, language)} %`}</strong>
           </p>
           <p className="hint">
             {t("partners.balance.referrals", {
@@ -454,30 +340,17 @@ export default function PartnerCabinet() {
         </section>
       </div>
 
-      <section
-        className="partner-orders"
-        aria-labelledby="partner-orders-title"
-      >
+      <section className="partner-orders" aria-labelledby="partner-orders-title">
         <h2 id="partner-orders-title">{t("partners.orders.title")}</h2>
         <Form method="get" className="filters" role="search">
           <label htmlFor="partner-q" className="visually-hidden">
             {t("partners.orders.search")}
           </label>
-          <input
-            id="partner-q"
-            type="search"
-            name="q"
-            defaultValue={screen.search}
-            placeholder={t("partners.orders.search")}
-          />
+          <input id="partner-q" type="search" name="q" defaultValue={screen.search} placeholder={t("partners.orders.search")} />
           <label htmlFor="partner-status" className="visually-hidden">
             {t("partners.orders.status")}
           </label>
-          <select
-            id="partner-status"
-            name="status"
-            defaultValue={screen.status ?? ""}
-          >
+          <select id="partner-status" name="status" defaultValue={screen.status ?? ""}>
             <option value="">{t("partners.orders.allStatuses")}</option>
             {REFERRAL_STATUS_FILTERS.map((status) => (
               <option key={status} value={status}>
@@ -488,19 +361,12 @@ export default function PartnerCabinet() {
           <label htmlFor="partner-activity" className="visually-hidden">
             {t("partners.orders.activity")}
           </label>
-          <select
-            id="partner-activity"
-            name="activity"
-            defaultValue={screen.activity ?? ""}
-          >
+          <select id="partner-activity" name="activity" defaultValue={screen.activity ?? ""}>
             <option value="">{t("partners.orders.allActivity")}</option>
             <option value="active">{t("partners.orders.active")}</option>
             <option value="inactive">{t("partners.orders.inactive")}</option>
           </select>
-          <button
-            type="submit"
-            className="button button-secondary button-small"
-          >
+          <button type="submit" className="button button-secondary button-small">
             {t("partners.orders.apply")}
           </button>
         </Form>
@@ -508,11 +374,7 @@ export default function PartnerCabinet() {
         {screen.ordersFailure ? (
           <SectionError failure={screen.ordersFailure} />
         ) : screen.orders.length === 0 ? (
-          <p className="empty">
-            {screen.search || screen.status || screen.activity
-              ? t("partners.orders.nothingFound")
-              : t("partners.orders.empty")}
-          </p>
+          <p className="empty">{screen.search || screen.status || screen.activity ? t("partners.orders.nothingFound") : t("partners.orders.empty")}</p>
         ) : (
           <div className="table-wrap">
             <table>
@@ -540,9 +402,7 @@ export default function PartnerCabinet() {
                       <div className="muted small">{order.email}</div>
                     </td>
                     <td>
-                      <span className={`badge badge-${order.status}`}>
-                        {t(statusLabelKey(order.status))}
-                      </span>
+                      <span className={`badge badge-${order.status}`}>{t(statusLabelKey(order.status))}</span>
                     </td>
                     <td className="small">
                       {order.expiresAt === null
@@ -556,21 +416,9 @@ export default function PartnerCabinet() {
                           })}
                     </td>
                     <td className="num">
-                      {order.total === null
-                        ? "—"
-                        : formatMoney(order.total, order.currency, language)}
+                      {order.total === null ? "—" : formatMoney(order.total, order.currency, language)}
                       {isPaid(order.status) ? (
-                        <div
-                          className={
-                            order.counts
-                              ? "small partner-counts"
-                              : "small muted"
-                          }
-                        >
-                          {order.counts
-                            ? t("partners.orders.counts")
-                            : t("partners.orders.notCounted")}
-                        </div>
+                        <div className={order.counts ? "small partner-counts" : "small muted"}>{order.counts ? t("partners.orders.counts") : t("partners.orders.notCounted")}</div>
                       ) : null}
                     </td>
                   </tr>
@@ -581,19 +429,9 @@ export default function PartnerCabinet() {
         )}
         {screen.page > 1 || screen.hasMore ? (
           <nav className="pagination" aria-label={t("pagination.label")}>
-            {screen.page > 1 ? (
-              <Link to={pageLink(screen.page - 1)}>
-                {t("pagination.previous")}
-              </Link>
-            ) : (
-              <span />
-            )}
+            {screen.page > 1 ? <Link to={pageLink(screen.page - 1)}>{t("pagination.previous")}</Link> : <span />}
             <span>{t("pagination.page", { page: screen.page })}</span>
-            {screen.hasMore ? (
-              <Link to={pageLink(screen.page + 1)}>{t("pagination.next")}</Link>
-            ) : (
-              <span />
-            )}
+            {screen.hasMore ? <Link to={pageLink(screen.page + 1)}>{t("pagination.next")}</Link> : <span />}
           </nav>
         ) : null}
       </section>
@@ -601,10 +439,7 @@ export default function PartnerCabinet() {
   );
 }
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [
-  { title: data?.title },
-  { name: "robots", content: "noindex" },
-];
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title }, { name: "robots", content: "noindex" }];
 
 export function ErrorBoundary() {
   return <GeneralErrorBoundary />;

@@ -1,8 +1,4 @@
-import type {
-  ActionFunctionArgs,
-  LoaderFunctionArgs,
-  MetaFunction,
-} from "@remix-run/node";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
 import { Form, useLoaderData, useNavigation } from "@remix-run/react";
 import type { Order } from "~db/schema";
@@ -16,20 +12,9 @@ import { redirectWithToast } from "~/modules/http/toast.server";
 import { useTranslation } from "~/modules/i18n/i18n-context";
 import { formatMoney } from "~/modules/money/format";
 import { canOpenOrder } from "~/modules/orders/access";
-import {
-  changeOrderStatus,
-  findOrder,
-  longOrderNumber,
-  OrderTransitionError,
-} from "~/modules/orders/orders.server";
+import { changeOrderStatus, findOrder, longOrderNumber, OrderTransitionError } from "~/modules/orders/orders.server";
 import { isPaid, statusLabelKey } from "~/modules/orders/status";
-import {
-  canHavePaymentLink,
-  isValidPaymentLinkToken,
-  linesForAmount,
-  paymentFailureToast,
-  startPayment,
-} from "~/modules/payments/payments.server";
+import { canHavePaymentLink, isValidPaymentLinkToken, linesForAmount, paymentFailureToast, startPayment } from "~/modules/payments/payments.server";
 import { laterPaymentLines } from "~/modules/wizard/page.server";
 import { readBrowserOrderIds } from "~/modules/wizard/order-cookies.server";
 import { readFormData } from "~/modules/http/request.server";
@@ -40,22 +25,12 @@ import { readFormData } from "~/modules/http/request.server";
  * draft to pending. Open to the order's own browser, its signed-in owner, staff, or anyone holding
  * the link's signed token; everyone else gets 404.
  */
-async function openOrder(
-  request: Request,
-  context: unknown,
-  db: DB,
-  orderId: string | undefined,
-  token: string | null
-) {
+async function openOrder(request: Request, context: unknown, db: DB, orderId: string | undefined, token: string | null) {
   const order = await findOrder(db, orderId ?? "");
   if (!order) throw new Response("Not found", { status: 404 });
   const viaToken = isValidPaymentLinkToken(getConfig(), order.id, token);
   if (!viaToken) {
-    const [user, staff, browserOrderIds] = await Promise.all([
-      getSessionUser(request),
-      getStaff(request, context),
-      readBrowserOrderIds(request),
-    ]);
+    const [user, staff, browserOrderIds] = await Promise.all([getSessionUser(request), getStaff(request, context), readBrowserOrderIds(request)]);
     if (
       !canOpenOrder(order, {
         browserOrderIds,
@@ -67,8 +42,7 @@ async function openOrder(
     return {
       order,
       viaToken,
-      actorLabel:
-        staff?.actorLabel ?? user?.email ?? order.email ?? "payment page",
+      actorLabel: staff?.actorLabel ?? user?.email ?? order.email ?? "payment page",
     };
   }
   return { order, viaToken, actorLabel: order.email ?? "payment link" };
@@ -79,18 +53,9 @@ const payable = (order: Order) => canHavePaymentLink(order);
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const token = new URL(request.url).searchParams.get("t");
   const db = await getDb();
-  const { order } = await openOrder(
-    request,
-    context,
-    db,
-    params.orderId,
-    token
-  );
+  const { order } = await openOrder(request, context, db, params.orderId, token);
   const total = Number(order.total_cost ?? 0);
-  const lines =
-    total > 0
-      ? linesForAmount(order.id, total, await laterPaymentLines(db, order))
-      : [];
+  const lines = total > 0 ? linesForAmount(order.id, total, await laterPaymentLines(db, order)) : [];
   return {
     orderId: order.id,
     number: longOrderNumber(order.id),
@@ -109,32 +74,17 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
 
 export async function action({ request, params, context }: ActionFunctionArgs) {
   const form = await readFormData(request);
-  const token =
-    typeof form.get("t") === "string" && form.get("t")
-      ? String(form.get("t"))
-      : new URL(request.url).searchParams.get("t");
+  const token = typeof form.get("t") === "string" && form.get("t") ? String(form.get("t")) : new URL(request.url).searchParams.get("t");
   const db = await getDb();
   const config = getConfig();
-  const { order, viaToken, actorLabel } = await openOrder(
-    request,
-    context,
-    db,
-    params.orderId,
-    token
-  );
-  const back = `/pay/${order.id}${
-    token ? `?t=${encodeURIComponent(token)}` : ""
-  }`;
-  if (isPaid(order.status))
-    return redirect(`/payment/success?orderId=${order.id}`);
+  const { order, viaToken, actorLabel } = await openOrder(request, context, db, params.orderId, token);
+  const back = `/pay/${order.id}${token ? `?t=${encodeURIComponent(token)}` : ""}`;
+  if (isPaid(order.status)) return redirect(`/payment/success?orderId=${order.id}`);
   if (!payable(order))
     return redirectWithToast(back, {
       type: "error",
       title: "payments.errors.title",
-      description:
-        Number(order.total_cost ?? 0) > 0
-          ? "payments.link.notPayable"
-          : "payments.errors.noAmount",
+      description: Number(order.total_cost ?? 0) > 0 ? "payments.link.notPayable" : "payments.errors.noAmount",
     });
   if (order.status === "draft") {
     try {
@@ -158,18 +108,11 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     origin: config.publicUrl ?? new URL(request.url).origin,
   });
   // Without the link's token, the order's own signed-in client (or staff) pays from the cabinet.
-  if (!result.ok)
-    return redirectWithToast(
-      back,
-      paymentFailureToast(result.reason, viaToken ? "wizard" : "cabinet")
-    );
+  if (!result.ok) return redirectWithToast(back, paymentFailureToast(result.reason, viaToken ? "wizard" : "cabinet"));
   // Whoever pays through the link may come back to this order from the return page.
   let headers: Headers | undefined;
   if (viaToken) {
-    const ids = [
-      order.id,
-      ...(await readBrowserOrderIds(request)).filter((id) => id !== order.id),
-    ].slice(0, 50);
+    const ids = [order.id, ...(await readBrowserOrderIds(request)).filter((id) => id !== order.id)].slice(0, 50);
     headers = new Headers({
       "Set-Cookie": await cookies.browserOrders().serialize(ids),
     });
@@ -181,26 +124,21 @@ export default function PayOrder() {
   const data = useLoaderData<typeof loader>();
   const { t, i18n } = useTranslation();
   const busy = useNavigation().state !== "idle";
-  const money = (amount: number) =>
-    formatMoney(amount, data.currency, i18n.language);
+  const money = (amount: number) => formatMoney(amount, data.currency, i18n.language);
   return (
     <section className="container narrow-page">
       <h1>{t("payments.link.title", { number: data.number })}</h1>
       <dl className="summary-contacts">
         <dt>{t("payments.link.status")}</dt>
         <dd>
-          <span className={`badge badge-${data.status}`}>
-            {t(statusLabelKey(data.status))}
-          </span>
+          <span className={`badge badge-${data.status}`}>{t(statusLabelKey(data.status))}</span>
         </dd>
         {data.recipient ? (
           <>
             <dt>{t("payments.link.recipient")}</dt>
             <dd>
               {data.recipient}
-              {data.address ? (
-                <div className="muted small">{data.address}</div>
-              ) : null}
+              {data.address ? <div className="muted small">{data.address}</div> : null}
             </dd>
           </>
         ) : null}
@@ -242,21 +180,11 @@ export default function PayOrder() {
       {data.paid ? (
         <p>{t("payments.link.alreadyPaid")}</p>
       ) : data.payable ? (
-        <Form
-          method="post"
-          action={`/pay/${data.orderId}${
-            data.token ? `?t=${encodeURIComponent(data.token)}` : ""
-          }`}
-          className="actions"
-        >
+        <Form method="post" action={`/pay/${data.orderId}${data.token ? `?t=${encodeURIComponent(data.token)}` : ""}`} className="actions">
           <p className="muted">{t("payments.link.intro")}</p>
           <input type="hidden" name="t" value={data.token} />
           <button type="submit" className="button" disabled={busy}>
-            {t(
-              data.market === "international"
-                ? "payments.link.payNow"
-                : "payments.link.pay"
-            )}
+            {t(data.market === "international" ? "payments.link.payNow" : "payments.link.pay")}
           </button>
         </Form>
       ) : (
@@ -266,10 +194,7 @@ export default function PayOrder() {
   );
 }
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [
-  { title: data ? `№${data.number} — Aligner Lab` : "Aligner Lab" },
-  { name: "robots", content: "noindex" },
-];
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? `№${data.number} — Aligner Lab` : "Aligner Lab" }, { name: "robots", content: "noindex" }];
 
 export function ErrorBoundary() {
   return <GeneralErrorBoundary />;

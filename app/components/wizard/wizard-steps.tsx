@@ -9,12 +9,7 @@ import { lineText } from "~/modules/pricing/calculate";
 import { formatFileSize } from "~/modules/uploads/file-names";
 import { ChoiceField, TextField } from "./fields";
 import { ModelPreview, ScanInfo } from "./model-preview";
-import {
-  InterruptedUploads,
-  type UploadItem,
-  UploadProgress,
-  useLiveSync,
-} from "./resumable-upload";
+import { InterruptedUploads, type UploadItem, UploadProgress, useLiveSync } from "./resumable-upload";
 
 export type StepData = WizardLoaderData;
 export type Patient = StepData["patients"][number];
@@ -30,28 +25,11 @@ export interface StepProps {
 export function TechnicalInfoStep({ data }: StepProps) {
   const { t, i18n } = useTranslation();
   const set = data.priceSet;
-  const money = (amount: number) =>
-    formatPriceSetAmount(amount, set.currency, i18n.language);
+  const money = (amount: number) => formatPriceSetAmount(amount, set.currency, i18n.language);
   const rows: Array<[string, number, string]> = [
-    [
-      "wizard.prices.singleLayer",
-      set.singleLayerMaterial,
-      "wizard.products.singleLayer",
-    ],
-    [
-      "wizard.prices.threeLayer",
-      set.threeLayerMaterial,
-      "wizard.products.threeLayer",
-    ],
-    ...(data.traits.softMatrix
-      ? ([
-          [
-            "wizard.prices.softMatrix",
-            set.softMatrix,
-            "wizard.products.softMatrix",
-          ],
-        ] as Array<[string, number, string]>)
-      : []),
+    ["wizard.prices.singleLayer", set.singleLayerMaterial, "wizard.products.singleLayer"],
+    ["wizard.prices.threeLayer", set.threeLayerMaterial, "wizard.products.threeLayer"],
+    ...(data.traits.softMatrix ? ([["wizard.prices.softMatrix", set.softMatrix, "wizard.products.softMatrix"]] as Array<[string, number, string]>) : []),
     ["wizard.prices.hardMatrix", set.hardMatrix, "wizard.products.hardMatrix"],
     ["wizard.prices.retainer", set.retainer, "wizard.products.retainer"],
     ["wizard.prices.delivery", set.delivery, "wizard.prices.deliveryNote"],
@@ -61,9 +39,7 @@ export function TechnicalInfoStep({ data }: StepProps) {
       <p>{t("wizard.step1.intro")}</p>
       <div className="table-wrap">
         <table>
-          <caption className="visually-hidden">
-            {t("wizard.step1.tableCaption")}
-          </caption>
+          <caption className="visually-hidden">{t("wizard.step1.tableCaption")}</caption>
           <tbody>
             {rows.map(([label, amount, note]) => (
               <tr key={label}>
@@ -100,15 +76,7 @@ export function ContactsStep({ data, errors, values }: StepProps) {
   const { t } = useTranslation();
   return (
     <div className="stack">
-      <TextField
-        name="email"
-        type="email"
-        label="wizard.fields.email"
-        autoComplete="email"
-        required
-        defaultValue={values.email ?? data.order?.email}
-        error={errors.email}
-      />
+      <TextField name="email" type="email" label="wizard.fields.email" autoComplete="email" required defaultValue={values.email ?? data.order?.email} error={errors.email} />
       <TextField
         name="phone"
         type="tel"
@@ -119,9 +87,7 @@ export function ContactsStep({ data, errors, values }: StepProps) {
         defaultValue={values.phone ?? data.order?.phone}
         error={errors.phone}
       />
-      {data.personalOffer ? (
-        <p className="note">{t("wizard.personalOffer")}</p>
-      ) : null}
+      {data.personalOffer ? <p className="note">{t("wizard.personalOffer")}</p> : null}
     </div>
   );
 }
@@ -130,30 +96,9 @@ export function DeliveryStep({ data, errors, values }: StepProps) {
   const { t } = useTranslation();
   return (
     <div className="stack">
-      <TextField
-        name="full_name"
-        label="wizard.fields.fullName"
-        autoComplete="name"
-        required
-        defaultValue={values.full_name ?? data.order?.fullName}
-        error={errors.full_name}
-      />
-      <TextField
-        name="address"
-        label="wizard.fields.address"
-        autoComplete="street-address"
-        required
-        multiline
-        defaultValue={values.address ?? data.order?.address}
-        error={errors.address}
-      />
-      <TextField
-        name="delivery_comment"
-        label="wizard.fields.deliveryComment"
-        multiline
-        defaultValue={values.delivery_comment ?? data.order?.deliveryComment}
-        error={errors.delivery_comment}
-      />
+      <TextField name="full_name" label="wizard.fields.fullName" autoComplete="name" required defaultValue={values.full_name ?? data.order?.fullName} error={errors.full_name} />
+      <TextField name="address" label="wizard.fields.address" autoComplete="street-address" required multiline defaultValue={values.address ?? data.order?.address} error={errors.address} />
+      <TextField name="delivery_comment" label="wizard.fields.deliveryComment" multiline defaultValue={values.delivery_comment ?? data.order?.deliveryComment} error={errors.delivery_comment} />
       {data.traits.domesticNotices ? (
         <div className="field">
           <label className="checkbox">
@@ -162,9 +107,7 @@ export function DeliveryStep({ data, errors, values }: StepProps) {
               name="consent"
               id="field-consent"
               aria-invalid={errors.consent ? true : undefined}
-              aria-describedby={
-                errors.consent ? "field-consent-error" : undefined
-              }
+              aria-describedby={errors.consent ? "field-consent-error" : undefined}
               defaultChecked={values.consent === "on"}
             />
             <span>
@@ -195,21 +138,12 @@ export function PatientStep({ data, patient, errors, values }: StepProps) {
           {data.patients.map((item) => (
             <div key={item.id} className="patient-row">
               <span>
-                <strong>{item.name}</strong>{" "}
-                <span className="muted small">{item.folder}</span>
+                <strong>{item.name}</strong> <span className="muted small">{item.folder}</span>
               </span>
               {item.id === patient?.id ? (
-                <span className="badge badge-paid">
-                  {t("wizard.step4.selected")}
-                </span>
+                <span className="badge badge-paid">{t("wizard.step4.selected")}</span>
               ) : (
-                <button
-                  type="submit"
-                  name="intent"
-                  value={`select_patient:${item.id}`}
-                  formNoValidate
-                  className="button button-small button-secondary"
-                >
+                <button type="submit" name="intent" value={`select_patient:${item.id}`} formNoValidate className="button button-small button-secondary">
                   {t("wizard.step4.select")}
                 </button>
               )}
@@ -217,20 +151,9 @@ export function PatientStep({ data, patient, errors, values }: StepProps) {
           ))}
         </fieldset>
       ) : null}
-      <TextField
-        name="patient_name"
-        label="wizard.fields.patientName"
-        hint="wizard.step4.hint"
-        error={errors.patient_name}
-        defaultValue={values.patient_name}
-      />
+      <TextField name="patient_name" label="wizard.fields.patientName" hint="wizard.step4.hint" error={errors.patient_name} defaultValue={values.patient_name} />
       <div>
-        <button
-          type="submit"
-          name="intent"
-          value="add_patient"
-          className="button button-secondary"
-        >
+        <button type="submit" name="intent" value="add_patient" className="button button-secondary">
           {t("wizard.buttons.addPatient")}
         </button>
       </div>
@@ -275,23 +198,15 @@ export function UploadStep({
   const { t, i18n } = useTranslation();
   const files = patient?.files[type] ?? [];
   const [hydrated, setHydrated] = useState(false);
-  const [preview, setPreview] = useState<{ name: string; path: string } | null>(
-    null
-  );
+  const [preview, setPreview] = useState<{ name: string; path: string } | null>(null);
   useEffect(() => {
     setHydrated(true);
     // Files chosen while the page was still loading its script go the resumable way too.
     takeFiles(document.querySelector<HTMLInputElement>("#field-files"));
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
-  const sync = useLiveSync(
-    data.order?.id,
-    Object.fromEntries(files.map((file) => [file.path, file.sync]))
-  );
-  const target =
-    data.order && patient
-      ? { orderId: data.order.id, patientId: patient.id, type }
-      : null;
+  const sync = useLiveSync(data.order?.id, Object.fromEntries(files.map((file) => [file.path, file.sync])));
+  const target = data.order && patient ? { orderId: data.order.id, patientId: patient.id, type } : null;
   // With JavaScript the chosen files go through the resumable upload; without, the form posts them.
   const takeFiles = (input: HTMLInputElement | null) => {
     if (!uploads || !input?.files?.length) return;
@@ -314,9 +229,7 @@ export function UploadStep({
             takeFiles(event.currentTarget);
           }}
           aria-invalid={errors.files ? true : undefined}
-          aria-describedby={`field-files-hint${
-            errors.files ? " field-files-error" : ""
-          }`}
+          aria-describedby={`field-files-hint${errors.files ? " field-files-error" : ""}`}
         />
         <p id="field-files-hint" className="hint">
           {t("wizard.upload.hint")}
@@ -335,9 +248,7 @@ export function UploadStep({
             onClick={(event) => {
               if (!uploads) return;
               event.preventDefault();
-              takeFiles(
-                document.querySelector<HTMLInputElement>("#field-files")
-              );
+              takeFiles(document.querySelector<HTMLInputElement>("#field-files"));
             }}
           >
             {t("wizard.buttons.upload")}
@@ -345,12 +256,8 @@ export function UploadStep({
         </div>
       </div>
       {uploads ? <UploadProgress items={uploads.items} /> : null}
-      {hydrated && target ? (
-        <InterruptedUploads key={files.length} target={target} />
-      ) : null}
-      <h3 className="files-title">
-        {t("wizard.upload.listTitle", { count: files.length })}
-      </h3>
+      {hydrated && target ? <InterruptedUploads key={files.length} target={target} /> : null}
+      <h3 className="files-title">{t("wizard.upload.listTitle", { count: files.length })}</h3>
       {files.length === 0 ? (
         <p className="muted">{t(UPLOAD_TEXT[type].empty)}</p>
       ) : (
@@ -358,15 +265,8 @@ export function UploadStep({
           {files.map((file) => (
             <li key={file.path}>
               <span className="file-name">{file.name}</span>
-              <span className="muted small">
-                {formatFileSize(file.size, i18n.language)}
-              </span>
-              <span className={`sync sync-${sync[file.path] ?? file.sync}`}>
-                {t(
-                  SYNC_LABEL[sync[file.path] ?? file.sync] ??
-                    "wizard.sync.pending"
-                )}
-              </span>
+              <span className="muted small">{formatFileSize(file.size, i18n.language)}</span>
+              <span className={`sync sync-${sync[file.path] ?? file.sync}`}>{t(SYNC_LABEL[sync[file.path] ?? file.sync] ?? "wizard.sync.pending")}</span>
               {hydrated ? (
                 <button
                   type="button"
@@ -387,12 +287,7 @@ export function UploadStep({
                 formNoValidate
                 aria-label={t("wizard.files.removeLabel", { name: file.name })}
                 onClick={(event) => {
-                  if (
-                    !window.confirm(
-                      t("wizard.files.confirmRemove", { name: file.name })
-                    )
-                  )
-                    event.preventDefault();
+                  if (!window.confirm(t("wizard.files.confirmRemove", { name: file.name }))) event.preventDefault();
                 }}
               >
                 {t("wizard.files.remove")}
@@ -402,13 +297,7 @@ export function UploadStep({
           ))}
         </ul>
       )}
-      {preview ? (
-        <ModelPreview
-          name={preview.name}
-          url={`/files/orders/${preview.path}`}
-          onClose={() => setPreview(null)}
-        />
-      ) : null}
+      {preview ? <ModelPreview name={preview.name} url={`/files/orders/${preview.path}`} onClose={() => setPreview(null)} /> : null}
     </div>
   );
 }
@@ -430,15 +319,7 @@ export function MatrixTypeStep({ data, patient, errors }: StepProps) {
       description: "wizard.products.hardMatrix",
     },
   ];
-  return (
-    <ChoiceField
-      name="matrix_type"
-      legend="wizard.matrix.legend"
-      options={options}
-      value={patient?.matrixType ?? (data.traits.softMatrix ? null : "hard")}
-      error={errors.matrix_type}
-    />
-  );
+  return <ChoiceField name="matrix_type" legend="wizard.matrix.legend" options={options} value={patient?.matrixType ?? (data.traits.softMatrix ? null : "hard")} error={errors.matrix_type} />;
 }
 
 export function MaterialStep({ patient, errors }: StepProps) {
@@ -485,13 +366,7 @@ export function CutStep({ patient, errors, values }: StepProps) {
         value={patient?.cutType}
         error={errors.cut_type}
       />
-      <TextField
-        name="additional_comments"
-        label="wizard.fields.additionalComments"
-        multiline
-        defaultValue={values.additional_comments ?? patient?.comments}
-        error={errors.additional_comments}
-      />
+      <TextField name="additional_comments" label="wizard.fields.additionalComments" multiline defaultValue={values.additional_comments ?? patient?.comments} error={errors.additional_comments} />
     </div>
   );
 }
@@ -500,19 +375,13 @@ export function SummaryStep({ data }: StepProps) {
   const { t, i18n } = useTranslation();
   const order = data.order!;
   const price = data.price;
-  const money = (amount: number) =>
-    formatMoney(amount, order.currency, i18n.language);
+  const money = (amount: number) => formatMoney(amount, order.currency, i18n.language);
   const lineLanguage = i18n.language === "ru" ? "ru" : "en";
   return (
     <div className="stack">
       <p>
         {t("wizard.summary.number")} <strong>{order.number}</strong>
-        {order.status !== "draft" ? (
-          <span className={`badge badge-${order.status}`}>
-            {" "}
-            {t(`orderStatus.${order.status}`)}
-          </span>
-        ) : null}
+        {order.status !== "draft" ? <span className={`badge badge-${order.status}`}> {t(`orderStatus.${order.status}`)}</span> : null}
       </p>
       <dl className="summary-contacts">
         <dt>{t("wizard.fields.email")}</dt>
@@ -534,11 +403,7 @@ export function SummaryStep({ data }: StepProps) {
               {t("wizard.summary.matrix")}:{" "}
               {patient.skips.skipMatrix || !patient.files.matrix.length
                 ? t("wizard.summary.none")
-                : `${t(
-                    patient.matrixType === "soft"
-                      ? "wizard.matrix.soft"
-                      : "wizard.matrix.hard"
-                  )} · ${t("wizard.summary.files", {
+                : `${t(patient.matrixType === "soft" ? "wizard.matrix.soft" : "wizard.matrix.hard")} · ${t("wizard.summary.files", {
                     count: patient.files.matrix.length,
                   })}`}
             </li>
@@ -546,14 +411,8 @@ export function SummaryStep({ data }: StepProps) {
               {t("wizard.summary.aligners")}:{" "}
               {patient.skips.skipAligners || !patient.files.aligners.length
                 ? t("wizard.summary.none")
-                : `${t(
-                    patient.materialType === "three_layer"
-                      ? "wizard.material.threeLayer"
-                      : "wizard.material.singleLayer"
-                  )} · ${t(
-                    patient.cutType === "straight"
-                      ? "wizard.cut.straight"
-                      : "wizard.cut.wavy"
+                : `${t(patient.materialType === "three_layer" ? "wizard.material.threeLayer" : "wizard.material.singleLayer")} · ${t(
+                    patient.cutType === "straight" ? "wizard.cut.straight" : "wizard.cut.wavy",
                   )} · ${t("wizard.summary.files", {
                     count: patient.files.aligners.length,
                   })}`}
@@ -577,24 +436,13 @@ export function SummaryStep({ data }: StepProps) {
       {price ? (
         <div className="table-wrap">
           <table className="price-table">
-            <caption className="visually-hidden">
-              {t("wizard.summary.priceCaption")}
-            </caption>
+            <caption className="visually-hidden">{t("wizard.summary.priceCaption")}</caption>
             <tbody>
               {price.lines
-                .filter(
-                  (line) =>
-                    line.kind !== "delivery" && line.kind !== "service_fee"
-                )
+                .filter((line) => line.kind !== "delivery" && line.kind !== "service_fee")
                 .map((line, index) => (
                   <tr key={index}>
-                    <th scope="row">
-                      {lineText(
-                        line.kind,
-                        lineLanguage,
-                        line.patientName ?? ""
-                      )}
-                    </th>
+                    <th scope="row">{lineText(line.kind, lineLanguage, line.patientName ?? "")}</th>
                     <td className="num muted">
                       {line.quantity} × {money(line.unitPrice)}
                     </td>
@@ -649,23 +497,13 @@ export function SummaryStep({ data }: StepProps) {
           </table>
         </div>
       ) : null}
-      {data.personalOffer ? (
-        <p className="note">{t("wizard.personalOffer")}</p>
-      ) : null}
-      {order.status === "pending" ? (
-        <p className="note">{t("wizard.summary.pendingNote")}</p>
-      ) : null}
+      {data.personalOffer ? <p className="note">{t("wizard.personalOffer")}</p> : null}
+      {order.status === "pending" ? <p className="note">{t("wizard.summary.pendingNote")}</p> : null}
     </div>
   );
 }
 
-export function PatientSelector({
-  data,
-  patient,
-}: {
-  data: StepData;
-  patient: Patient | null;
-}) {
+export function PatientSelector({ data, patient }: { data: StepData; patient: Patient | null }) {
   const { t } = useTranslation();
   if (!patient) return null;
   if (data.patients.length < 2) {
@@ -676,23 +514,13 @@ export function PatientSelector({
     );
   }
   return (
-    <Form
-      method="post"
-      className="patient-banner patient-select"
-      reloadDocument
-    >
+    <Form method="post" className="patient-banner patient-select" reloadDocument>
       <label htmlFor="patient-select">{t("wizard.patientFor")}</label>
       <select
         id="patient-select"
         name="patientId"
         defaultValue={patient.id}
-        onChange={(event) =>
-          event.currentTarget.form?.requestSubmit(
-            event.currentTarget.form.querySelector<HTMLButtonElement>(
-              "button[value=select_patient]"
-            )
-          )
-        }
+        onChange={(event) => event.currentTarget.form?.requestSubmit(event.currentTarget.form.querySelector<HTMLButtonElement>("button[value=select_patient]"))}
       >
         {data.patients.map((item) => (
           <option key={item.id} value={item.id}>
@@ -700,12 +528,7 @@ export function PatientSelector({
           </option>
         ))}
       </select>
-      <button
-        type="submit"
-        name="intent"
-        value="select_patient"
-        className="button button-small button-secondary"
-      >
+      <button type="submit" name="intent" value="select_patient" className="button button-small button-secondary">
         {t("wizard.step4.select")}
       </button>
     </Form>

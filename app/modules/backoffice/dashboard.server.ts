@@ -1,37 +1,15 @@
 import { sql } from "kysely";
-import type {
-  Currency,
-  CutType,
-  FileType,
-  MaterialType,
-  MatrixType,
-  OrderStatus,
-} from "~db/schema";
+import type { Currency, CutType, FileType, MaterialType, MatrixType, OrderStatus } from "~db/schema";
 import type { AppConfig } from "~/modules/config/config.server";
 import type { DB } from "~/modules/db/db.server";
-import {
-  changeOrderStatus,
-  findOrder,
-  isUuid,
-  OrderNotFoundError,
-  OrderTransitionError,
-} from "~/modules/orders/orders.server";
+import { changeOrderStatus, findOrder, isUuid, OrderNotFoundError, OrderTransitionError } from "~/modules/orders/orders.server";
 import { isPaid, ORDER_STATUSES, PAID_SET } from "~/modules/orders/status";
 import { reconcileOrder } from "~/modules/payments/payments.server";
 import type { FileStorage } from "~/modules/storage/storage.server";
 import { filesOf } from "~/modules/wizard/wizard.server";
 import { containsPattern } from "./clients.server";
-import {
-  buildStatistics,
-  STATISTICS_WINDOW_DAYS,
-  type Statistics,
-  type WindowRow,
-} from "./statistics";
-import {
-  loadSection,
-  sectionData,
-  sectionFailure,
-} from "~/modules/http/section.server";
+import { buildStatistics, STATISTICS_WINDOW_DAYS, type Statistics, type WindowRow } from "./statistics";
+import { loadSection, sectionData, sectionFailure } from "~/modules/http/section.server";
 
 /**
  * The orders dashboard (staff side §2 "/backoffice"): statistics, the filtered order cards with
@@ -54,9 +32,7 @@ export function parseDashboardFilter(params: URLSearchParams): DashboardFilter {
   const status = params.get("status");
   const page = Number.parseInt(params.get("page") ?? "1", 10);
   return {
-    status: (ORDER_STATUSES as readonly string[]).includes(status ?? "")
-      ? (status as OrderStatus)
-      : null,
+    status: (ORDER_STATUSES as readonly string[]).includes(status ?? "") ? (status as OrderStatus) : null,
     showEmpty: params.get("empty") === "1",
     search: (params.get("q") ?? "").trim().slice(0, 200),
     page: Number.isFinite(page) && page > 0 ? page : 1,
@@ -69,20 +45,12 @@ export async function loadStatistics(db: DB): Promise<Statistics> {
     .selectFrom("orders")
     .select([
       "currency",
-      sql<
-        "current" | "previous"
-      >`case when created_at >= now() - make_interval(days => ${days}) then 'current' else 'previous' end`.as(
-        "window"
-      ),
+      sql<"current" | "previous">`case when created_at >= now() - make_interval(days => ${days}) then 'current' else 'previous' end`.as("window"),
       sql<number>`count(*)::int`.as("count"),
       sql<number>`coalesce(sum(total_cost), 0)::bigint`.as("revenue"),
     ])
     .where("status", "in", [...PAID_SET])
-    .where(
-      "created_at",
-      ">=",
-      sql<Date>`now() - make_interval(days => ${2 * days})`
-    )
+    .where("created_at", ">=", sql<Date>`now() - make_interval(days => ${2 * days})`)
     .where("created_at", "<=", sql<Date>`now()`)
     .groupBy(["currency", sql`2`])
     .execute();
@@ -93,8 +61,8 @@ export async function loadStatistics(db: DB): Promise<Statistics> {
         window: row.window,
         count: Number(row.count),
         revenue: Number(row.revenue),
-      })
-    )
+      }),
+    ),
   );
 }
 
@@ -133,34 +101,18 @@ const SKIP = {
 export async function listDashboardOrders(db: DB, filter: DashboardFilter) {
   let query = db.selectFrom("orders").selectAll();
   if (filter.status) query = query.where("status", "=", filter.status);
-  if (!filter.showEmpty)
-    query = query.where((eb) =>
-      eb.exists(
-        eb
-          .selectFrom("orders_patients")
-          .select("id")
-          .whereRef("orders_patients.order_id", "=", "orders.id")
-      )
-    );
+  if (!filter.showEmpty) query = query.where((eb) => eb.exists(eb.selectFrom("orders_patients").select("id").whereRef("orders_patients.order_id", "=", "orders.id")));
   if (filter.search) {
     const pattern = containsPattern(filter.search);
     const prefix = `${filter.search.toLowerCase().replace(/[^0-9a-f-]/g, "")}%`;
     query = query.where((eb) =>
       eb.or([
-        ...(prefix.length > 1
-          ? [eb(sql<string>`orders.id::text`, "like", prefix)]
-          : []),
+        ...(prefix.length > 1 ? [eb(sql<string>`orders.id::text`, "like", prefix)] : []),
         eb("full_name", "ilike", pattern),
         eb("email", "ilike", pattern),
         eb("phone", "ilike", pattern),
-        eb.exists(
-          eb
-            .selectFrom("orders_patients")
-            .select("id")
-            .whereRef("orders_patients.order_id", "=", "orders.id")
-            .where("patient_name", "ilike", pattern)
-        ),
-      ])
+        eb.exists(eb.selectFrom("orders_patients").select("id").whereRef("orders_patients.order_id", "=", "orders.id").where("patient_name", "ilike", pattern)),
+      ]),
     );
   }
   const rows = await query
@@ -175,31 +127,11 @@ export async function listDashboardOrders(db: DB, filter: DashboardFilter) {
     ? await Promise.all([
         // The orders still show when only their patients fail to load: empty patient lists and the
         // spec's message (staff side §8 "failed pieces of data load yield empty patient lists").
-        loadSection(
-          "back-office: loading the patients of orders",
-          { message: "failures.patients" },
-          () =>
-            db
-              .selectFrom("orders_patients")
-              .selectAll()
-              .where("order_id", "in", ids)
-              .orderBy("created_at")
-              .orderBy("folder_name")
-              .execute()
+        loadSection("back-office: loading the patients of orders", { message: "failures.patients" }, () =>
+          db.selectFrom("orders_patients").selectAll().where("order_id", "in", ids).orderBy("created_at").orderBy("folder_name").execute(),
         ),
-        db
-          .selectFrom("order_status_history")
-          .selectAll()
-          .where("order_id", "in", ids)
-          .orderBy("created_at")
-          .orderBy("id")
-          .execute(),
-        db
-          .selectFrom("payments")
-          .select("order_id")
-          .where("order_id", "in", ids)
-          .where("status", "=", "succeeded")
-          .execute(),
+        db.selectFrom("order_status_history").selectAll().where("order_id", "in", ids).orderBy("created_at").orderBy("id").execute(),
+        db.selectFrom("payments").select("order_id").where("order_id", "in", ids).where("status", "=", "succeeded").execute(),
       ])
     : [{ ok: true as const, data: [] }, [], []];
   const patients = sectionData(patientsSection, []);
@@ -222,10 +154,7 @@ export async function listDashboardOrders(db: DB, filter: DashboardFilter) {
       currency: order.currency as Currency,
       trackingNumber: order.tracking_number,
       /** Never paid: deletion allowed (DESIGN §4.7). */
-      deletable:
-        !isPaid(order.status) &&
-        order.paid_at === null &&
-        !everPaid.has(order.id),
+      deletable: !isPaid(order.status) && order.paid_at === null && !everPaid.has(order.id),
       patients: patients
         .filter((patient) => patient.order_id === order.id)
         .map(
@@ -246,9 +175,9 @@ export async function listDashboardOrders(db: DB, filter: DashboardFilter) {
                       name: file.originalName,
                       url: file.url,
                     })),
-              ])
+              ]),
             ) as Record<FileType, DashboardFile[] | null>,
-          })
+          }),
         ),
       history: history
         .filter((entry) => entry.order_id === order.id)
@@ -260,49 +189,30 @@ export async function listDashboardOrders(db: DB, filter: DashboardFilter) {
             actor: entry.actor,
             note: entry.note,
             trackingNumber: entry.tracking_number,
-          })
+          }),
         ),
     })),
   };
 }
 
-export type DashboardOrder = Awaited<
-  ReturnType<typeof listDashboardOrders>
->["orders"][number];
+export type DashboardOrder = Awaited<ReturnType<typeof listDashboardOrders>>["orders"][number];
 
 // ---------------------------------------------------------------------------------------------
 // Status changes
 
 /** The statuses staff move orders to from the cards. */
-export const STAFF_TARGETS = [
-  "processing",
-  "shipped",
-  "completed",
-  "cancelled",
-] as const satisfies readonly OrderStatus[];
+export const STAFF_TARGETS = ["processing", "shipped", "completed", "cancelled"] as const satisfies readonly OrderStatus[];
 export type StaffTarget = (typeof STAFF_TARGETS)[number];
-export const isStaffTarget = (value: unknown): value is StaffTarget =>
-  STAFF_TARGETS.includes(value as StaffTarget);
+export const isStaffTarget = (value: unknown): value is StaffTarget => STAFF_TARGETS.includes(value as StaffTarget);
 
 export type StatusResult =
   | { ok: true; changed: boolean }
   | {
       ok: false;
-      reason:
-        | "not_found"
-        | "not_allowed"
-        | "note_required"
-        | "tracking_required"
-        | "actor_not_allowed";
+      reason: "not_found" | "not_allowed" | "note_required" | "tracking_required" | "actor_not_allowed";
     };
 
-export async function staffChangeStatus(
-  db: DB,
-  orderId: string,
-  to: StaffTarget,
-  actorLabel: string,
-  details: { note?: string | null; trackingNumber?: string | null }
-): Promise<StatusResult> {
+export async function staffChangeStatus(db: DB, orderId: string, to: StaffTarget, actorLabel: string, details: { note?: string | null; trackingNumber?: string | null }): Promise<StatusResult> {
   if (!isUuid(orderId)) return { ok: false, reason: "not_found" };
   try {
     const change = await changeOrderStatus(
@@ -313,12 +223,11 @@ export async function staffChangeStatus(
       {
         note: details.note?.trim().slice(0, 1000) || null,
         trackingNumber: details.trackingNumber?.trim().slice(0, 100) || null,
-      }
+      },
     );
     return { ok: true, changed: change.changed };
   } catch (error) {
-    if (error instanceof OrderNotFoundError)
-      return { ok: false, reason: "not_found" };
+    if (error instanceof OrderNotFoundError) return { ok: false, reason: "not_found" };
     if (error instanceof OrderTransitionError)
       return {
         ok: false,
@@ -331,9 +240,7 @@ export async function staffChangeStatus(
 // ---------------------------------------------------------------------------------------------
 // Deletion (DESIGN §4.7)
 
-export type DeletionResult =
-  | { ok: true; files: number; filesLeft: number }
-  | { ok: false; reason: "not_found" | "was_paid" | "payment_unclear" };
+export type DeletionResult = { ok: true; files: number; filesLeft: number } | { ok: false; reason: "not_found" | "was_paid" | "payment_unclear" };
 
 /**
  * Deletes an order that never had a successful payment, with its files, queue entries and order
@@ -343,37 +250,19 @@ export type DeletionResult =
  * (their order id becomes null). Files go after the row: any left behind are trash of an order that
  * no longer exists, which the files screen can delete.
  */
-export async function deleteNeverPaidOrder(
-  db: DB,
-  storage: FileStorage,
-  config: AppConfig,
-  orderId: string
-): Promise<DeletionResult> {
+export async function deleteNeverPaidOrder(db: DB, storage: FileStorage, config: AppConfig, orderId: string): Promise<DeletionResult> {
   const order = await findOrder(db, orderId);
   if (!order) return { ok: false, reason: "not_found" };
   if (order.status === "pending") {
     const state = await reconcileOrder(db, config, order);
     if (state === "paid") return { ok: false, reason: "was_paid" };
-    if (state === "update_failed")
-      return { ok: false, reason: "payment_unclear" };
+    if (state === "update_failed") return { ok: false, reason: "payment_unclear" };
   }
   const deleted = await db.transaction().execute(async (trx) => {
-    const locked = await trx
-      .selectFrom("orders")
-      .select(["id", "status", "paid_at"])
-      .where("id", "=", order.id)
-      .forUpdate()
-      .executeTakeFirst();
+    const locked = await trx.selectFrom("orders").select(["id", "status", "paid_at"]).where("id", "=", order.id).forUpdate().executeTakeFirst();
     if (!locked) return "not_found" as const;
-    const succeeded = await trx
-      .selectFrom("payments")
-      .select("id")
-      .where("order_id", "=", order.id)
-      .where("status", "=", "succeeded")
-      .limit(1)
-      .executeTakeFirst();
-    if (isPaid(locked.status) || locked.paid_at !== null || succeeded)
-      return "was_paid" as const;
+    const succeeded = await trx.selectFrom("payments").select("id").where("order_id", "=", order.id).where("status", "=", "succeeded").limit(1).executeTakeFirst();
+    if (isPaid(locked.status) || locked.paid_at !== null || succeeded) return "was_paid" as const;
     await trx.deleteFrom("orders").where("id", "=", order.id).execute();
     return "deleted" as const;
   });
@@ -381,16 +270,11 @@ export async function deleteNeverPaidOrder(
 
   let keys: string[] = [];
   try {
-    keys = (await storage.list("orders", `order_${order.id}/`)).map(
-      (object) => object.key
-    );
+    keys = (await storage.list("orders", `order_${order.id}/`)).map((object) => object.key);
     if (keys.length) await storage.delete("orders", keys);
     return { ok: true, files: keys.length, filesLeft: 0 };
   } catch (error) {
-    console.error(
-      `back-office: files of deleted order ${order.id} stay in storage:`,
-      error
-    );
+    console.error(`back-office: files of deleted order ${order.id} stay in storage:`, error);
     return { ok: true, files: 0, filesLeft: Math.max(keys.length, 1) };
   }
 }

@@ -4,14 +4,7 @@ import { getConfig } from "~/modules/config/config.server";
 import type { DB } from "~/modules/db/db.server";
 import { isDatabaseUnavailable } from "~/modules/db/unavailable";
 import type { FileStorage } from "~/modules/storage/storage.server";
-import {
-  batches,
-  classifyFolder,
-  type ClassifiedFolder,
-  type FolderOrder,
-  groupByFolder,
-  orderIdOfFolder,
-} from "./storage-trash";
+import { batches, classifyFolder, type ClassifiedFolder, type FolderOrder, groupByFolder, orderIdOfFolder } from "./storage-trash";
 
 /**
  * The storage files screen (staff side §2 "Storage files screen", DESIGN §4.18): order folders of
@@ -28,16 +21,8 @@ async function ordersAndQueue(db: DB, orderIds: string[]) {
   const queue = new Map<string, QueueStatus>();
   for (const ids of batches(orderIds, LOOKUP_BATCH)) {
     const [orderRows, queueRows] = await Promise.all([
-      db
-        .selectFrom("orders")
-        .select(["id", "status", "updated_at", "full_name", "email"])
-        .where("id", "in", ids)
-        .execute(),
-      db
-        .selectFrom("ftp_uploads_queue")
-        .select(["file_path", "status"])
-        .where("order_id", "in", ids)
-        .execute(),
+      db.selectFrom("orders").select(["id", "status", "updated_at", "full_name", "email"]).where("id", "in", ids).execute(),
+      db.selectFrom("ftp_uploads_queue").select(["file_path", "status"]).where("order_id", "in", ids).execute(),
     ]);
     for (const row of orderRows)
       orders.set(row.id, {
@@ -53,30 +38,15 @@ async function ordersAndQueue(db: DB, orderIds: string[]) {
 }
 
 /** Every top-level folder (or loose object) of the `orders` bucket, classified; `prefix` narrows to one folder. */
-export async function listStorageFolders(
-  db: DB,
-  storage: FileStorage,
-  options: { folder?: string; now?: Date } = {}
-): Promise<ClassifiedFolder[]> {
-  const objects = await storage.list(
-    "orders",
-    options.folder ? `${options.folder}/` : ""
-  );
+export async function listStorageFolders(db: DB, storage: FileStorage, options: { folder?: string; now?: Date } = {}): Promise<ClassifiedFolder[]> {
+  const objects = await storage.list("orders", options.folder ? `${options.folder}/` : "");
   const folders = groupByFolder(objects);
-  const orderIds = [...folders.keys()]
-    .map(orderIdOfFolder)
-    .filter((id): id is string => id !== null);
+  const orderIds = [...folders.keys()].map(orderIdOfFolder).filter((id): id is string => id !== null);
   const { orders, queue } = await ordersAndQueue(db, [...new Set(orderIds)]);
   const now = options.now ?? new Date();
   return [...folders].map(([name, files]) => {
     const orderId = orderIdOfFolder(name);
-    return classifyFolder(
-      name,
-      files,
-      orderId ? orders.get(orderId) ?? null : null,
-      queue,
-      now
-    );
+    return classifyFolder(name, files, orderId ? orders.get(orderId) ?? null : null, queue, now);
   });
 }
 
@@ -86,28 +56,15 @@ export async function listStorageFolders(
  * ("Не удалось загрузить информацию о заказах"). Without the orders nothing can be judged garbage,
  * so the folders are listed with nothing deletable.
  */
-export async function listStorageFoldersForScreen(
-  db: DB,
-  storage: FileStorage,
-  now = new Date()
-): Promise<{ folders: ClassifiedFolder[]; ordersFailed: boolean }> {
+export async function listStorageFoldersForScreen(db: DB, storage: FileStorage, now = new Date()): Promise<{ folders: ClassifiedFolder[]; ordersFailed: boolean }> {
   const folders = groupByFolder(await storage.list("orders", ""));
-  const orderIds = [
-    ...new Set(
-      [...folders.keys()]
-        .map(orderIdOfFolder)
-        .filter((id): id is string => id !== null)
-    ),
-  ];
+  const orderIds = [...new Set([...folders.keys()].map(orderIdOfFolder).filter((id): id is string => id !== null))];
   let lookups: Awaited<ReturnType<typeof ordersAndQueue>>;
   try {
     lookups = await ordersAndQueue(db, orderIds);
   } catch (error) {
     if (isDatabaseUnavailable(error)) throw error;
-    console.error(
-      "back-office: loading the orders of storage folders failed:",
-      error
-    );
+    console.error("back-office: loading the orders of storage folders failed:", error);
     const unknown = [...folders].map(([name, files]) => ({
       name,
       orderId: orderIdOfFolder(name),
@@ -123,13 +80,7 @@ export async function listStorageFoldersForScreen(
   return {
     folders: [...folders].map(([name, files]) => {
       const orderId = orderIdOfFolder(name);
-      return classifyFolder(
-        name,
-        files,
-        orderId ? lookups.orders.get(orderId) ?? null : null,
-        lookups.queue,
-        now
-      );
+      return classifyFolder(name, files, orderId ? lookups.orders.get(orderId) ?? null : null, lookups.queue, now);
     }),
     ordersFailed: false,
   };
@@ -138,7 +89,7 @@ export async function listStorageFoldersForScreen(
 /** The files of one folder of the `orders` bucket, for the folder view of the files screen. */
 export async function listFolderFiles(
   storage: FileStorage,
-  folder: string
+  folder: string,
 ): Promise<
   Array<{
     key: string;
@@ -154,17 +105,9 @@ export async function listFolderFiles(
       const name = object.key.slice(folder.length + 1);
       const segments = name.split("/");
       // order_{id}/{patientFolder}/{matrix|aligners|retainer}/{file} (DESIGN §4.12); else the extension.
-      const kind =
-        segments.length >= 3 &&
-        ["matrix", "aligners", "retainer"].includes(
-          segments[segments.length - 2]!
-        )
-          ? segments[segments.length - 2]!
-          : null;
+      const kind = segments.length >= 3 && ["matrix", "aligners", "retainer"].includes(segments[segments.length - 2]!) ? segments[segments.length - 2]! : null;
       const base = segments[segments.length - 1]!;
-      const extension = base.includes(".")
-        ? base.slice(base.lastIndexOf(".") + 1).toUpperCase()
-        : "";
+      const extension = base.includes(".") ? base.slice(base.lastIndexOf(".") + 1).toUpperCase() : "";
       return { key: object.key, name, size: object.size, kind, extension };
     })
     .sort((a, b) => a.name.localeCompare(b.name));
@@ -180,11 +123,7 @@ export interface DeletionReport {
 }
 
 /** Deletes keys 100 at a time; a failing batch is reported and the others still run. */
-async function deleteInBatches(
-  storage: FileStorage,
-  folders: ClassifiedFolder[],
-  keysOf: (folder: ClassifiedFolder) => string[]
-): Promise<DeletionReport> {
+async function deleteInBatches(storage: FileStorage, folders: ClassifiedFolder[], keysOf: (folder: ClassifiedFolder) => string[]): Promise<DeletionReport> {
   const keys = folders.flatMap((folder) => keysOf(folder));
   const failedKeys = new Set<string>();
   const errors: string[] = [];
@@ -213,10 +152,7 @@ async function deleteInBatches(
 }
 
 /** "Delete trash": every garbage file of the bucket, classified again at the moment of deleting. */
-export async function deleteTrash(
-  db: DB,
-  storage: FileStorage
-): Promise<DeletionReport> {
+export async function deleteTrash(db: DB, storage: FileStorage): Promise<DeletionReport> {
   const folders = await listStorageFolders(db, storage);
   return deleteInBatches(storage, folders, (folder) => folder.garbage);
 }
@@ -230,11 +166,7 @@ export type FolderDeletion =
     };
 
 /** Deletes one folder, only when all of it is garbage (DESIGN §4.18). */
-export async function deleteFolder(
-  db: DB,
-  storage: FileStorage,
-  name: string
-): Promise<FolderDeletion> {
+export async function deleteFolder(db: DB, storage: FileStorage, name: string): Promise<FolderDeletion> {
   if (!orderIdOfFolder(name)) return { ok: false, reason: "not_allowed" };
   const [folder] = await listStorageFolders(db, storage, { folder: name });
   if (!folder) return { ok: false, reason: "not_found" };
@@ -267,26 +199,18 @@ export interface DeletionErrors {
   errors: string[];
 }
 
-export async function deletionErrorsCookie(
-  report: DeletionReport
-): Promise<string> {
+export async function deletionErrorsCookie(report: DeletionReport): Promise<string> {
   const value: DeletionErrors = {
     failedFolders: report.failedFolders,
-    errors: report.errors
-      .slice(0, MAX_ERRORS)
-      .map((error) => error.slice(0, 300)),
+    errors: report.errors.slice(0, MAX_ERRORS).map((error) => error.slice(0, 300)),
   };
   return resultCookie().serialize(value);
 }
 
 /** The errors of the last deletion (if any) and the header that forgets them. */
-export async function readDeletionErrors(
-  request: Request
-): Promise<{ result: DeletionErrors | null; headers: Headers }> {
+export async function readDeletionErrors(request: Request): Promise<{ result: DeletionErrors | null; headers: Headers }> {
   const cookie = resultCookie();
-  const value = (await cookie.parse(
-    request.headers.get("Cookie")
-  )) as DeletionErrors | null;
+  const value = (await cookie.parse(request.headers.get("Cookie"))) as DeletionErrors | null;
   const headers = new Headers();
   if (!value) return { result: null, headers };
   headers.append("Set-Cookie", await cookie.serialize("", { maxAge: 0 }));

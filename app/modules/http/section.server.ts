@@ -10,20 +10,14 @@ export interface SectionFailure {
   message: string;
 }
 
-export type Section<T> =
-  | { ok: true; data: T }
-  | { ok: false; failure: SectionFailure };
+export type Section<T> = { ok: true; data: T } | { ok: false; failure: SectionFailure };
 
 /**
  * Runs one query (or a few that belong together) of a loader. A refused or failing statement
  * becomes the section's failure, logged once; a database that cannot be reached at all is thrown on,
  * so the whole page still answers 503 "try again shortly" (ADR 020): nothing of it could render.
  */
-export async function loadSection<T>(
-  label: string,
-  failure: SectionFailure,
-  run: () => Promise<T>
-): Promise<Section<T>> {
+export async function loadSection<T>(label: string, failure: SectionFailure, run: () => Promise<T>): Promise<Section<T>> {
   try {
     return { ok: true, data: await run() };
   } catch (error) {
@@ -39,9 +33,7 @@ export function sectionData<T, F>(section: Section<T>, fallback: F): T | F {
 }
 
 /** The failure of a section for the page's data (null when it loaded). */
-export function sectionFailure(
-  section: Section<unknown>
-): SectionFailure | null {
+export function sectionFailure(section: Section<unknown>): SectionFailure | null {
   return section.ok ? null : section.failure;
 }
 
@@ -51,11 +43,6 @@ export function sectionFailure(
  * stays in the log; it could show table names or data.
  */
 export function failureCause(error: unknown): string {
-  const code =
-    error instanceof Error
-      ? (error as Error & { code?: unknown }).code
-      : undefined;
-  return typeof code === "string" && /^[0-9A-Z]{5}$/.test(code)
-    ? "failures.causes.database"
-    : "failures.causes.unknown";
+  const code = error instanceof Error ? (error as Error & { code?: unknown }).code : undefined;
+  return typeof code === "string" && /^[0-9A-Z]{5}$/.test(code) ? "failures.causes.database" : "failures.causes.unknown";
 }

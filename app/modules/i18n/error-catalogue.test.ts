@@ -10,24 +10,11 @@ import { describe, expect, it } from "vitest";
  */
 
 const ROOT = path.resolve(__dirname, "../../..");
-const SPECS = [
-  process.env.SPEC_DIR ?? path.resolve(ROOT, "../shared/spec"),
-].flatMap((dir) =>
-  ["customer-side.md", "staff-partner-packer.md"].map((name) =>
-    path.join(dir, name)
-  )
-);
-const ADR = fs.readFileSync(
-  path.join(ROOT, "docs/decisions/026-failures-where-they-happen.md"),
-  "utf8"
-);
+const SPECS = [process.env.SPEC_DIR ?? path.resolve(ROOT, "../shared/spec")].flatMap((dir) => ["customer-side.md", "staff-partner-packer.md"].map((name) => path.join(dir, name)));
+const ADR = fs.readFileSync(path.join(ROOT, "docs/decisions/026-failures-where-they-happen.md"), "utf8");
 
 type Tree = { [key: string]: string | Tree };
-const flatten = (
-  tree: Tree,
-  prefix = "",
-  into: Record<string, string> = {}
-) => {
+const flatten = (tree: Tree, prefix = "", into: Record<string, string> = {}) => {
   for (const [key, value] of Object.entries(tree)) {
     const name = prefix ? `${prefix}.${key}` : key;
     if (typeof value === "string") into[name] = value;
@@ -35,33 +22,11 @@ const flatten = (
   }
   return into;
 };
-const ru = fs
-  .readdirSync(path.join(ROOT, "locales/ru"))
-  .reduce<Record<string, string>>(
-    (all, file) =>
-      flatten(
-        JSON.parse(
-          fs.readFileSync(path.join(ROOT, "locales/ru", file), "utf8")
-        ),
-        "",
-        all
-      ),
-    {}
-  );
+const ru = fs.readdirSync(path.join(ROOT, "locales/ru")).reduce<Record<string, string>>((all, file) => flatten(JSON.parse(fs.readFileSync(path.join(ROOT, "locales/ru", file), "utf8")), "", all), {});
 const keysInCode = new Set(
-  execFileSync(
-    "grep",
-    [
-      "-rhoE",
-      `"[a-zA-Z]+(\\.[a-zA-Z0-9]+)+"`,
-      path.join(ROOT, "app"),
-      "--include=*.ts",
-      "--include=*.tsx",
-    ],
-    { encoding: "utf8" }
-  )
+  execFileSync("grep", ["-rhoE", `"[a-zA-Z]+(\\.[a-zA-Z0-9]+)+"`, path.join(ROOT, "app"), "--include=*.ts", "--include=*.tsx"], { encoding: "utf8" })
     .split("\n")
-    .map((line) => line.slice(1, -1))
+    .map((line) => line.slice(1, -1)),
 );
 
 /** A text with its variable parts (N, X/Y, {message}, "plus the cause" endings, {{name}}) made comparable. */
@@ -75,31 +40,17 @@ const shape = (text: string) =>
 
 function catalogueTexts(file: string): string[] {
   const text = fs.readFileSync(file, "utf8");
-  const section = text.slice(
-    text.indexOf("## 8. Error catalogue"),
-    text.indexOf("## 9.")
-  );
-  return [
-    ...new Set(
-      [...section.matchAll(/["']([^"'\n]*[А-Яа-яЁё][^"'\n]*)["']/g)].map(
-        (match) => match[1]!
-      )
-    ),
-  ];
+  const section = text.slice(text.indexOf("## 8. Error catalogue"), text.indexOf("## 9."));
+  return [...new Set([...section.matchAll(/["']([^"'\n]*[А-Яа-яЁё][^"'\n]*)["']/g)].map((match) => match[1]!))];
 }
 
 /** The spec writes some messages in pieces ("… " plus the file name plus ". Ошибка: " plus the cause). */
-const isFragment = (text: string) =>
-  /^[.\s]|[:\s]$/.test(text) || /^[а-яё]/.test(text);
+const isFragment = (text: string) => /^[.\s]|[:\s]$/.test(text) || /^[а-яё]/.test(text);
 
 function usedKeyFor(text: string): string | undefined {
   const wanted = shape(text);
   return Object.entries(ru).find(
-    ([key, value]) =>
-      keysInCode.has(key) &&
-      (shape(value) === wanted ||
-        shape(value).replace(/\*/g, "") === wanted.replace(/\*/g, "") ||
-        (isFragment(text) && value.includes(text.trim())))
+    ([key, value]) => keysInCode.has(key) && (shape(value) === wanted || shape(value).replace(/\*/g, "") === wanted.replace(/\*/g, "") || (isFragment(text) && value.includes(text.trim()))),
   )?.[0];
 }
 
@@ -113,9 +64,6 @@ describe.each(SPECS)("the error catalogue of %s", (file) => {
   it.each(texts)("%s — used by the code or named in ADR 026", (text) => {
     const key = usedKeyFor(text);
     if (key) return;
-    expect(
-      ADR.includes(`"${text}"`),
-      `"${text}" has no used key and is not named in ADR 026`
-    ).toBe(true);
+    expect(ADR.includes(`"${text}"`), `"${text}" has no used key and is not named in ADR 026`).toBe(true);
   });
 });

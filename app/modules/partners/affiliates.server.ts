@@ -1,11 +1,6 @@
 import { sql } from "kysely";
 import type { DB } from "~/modules/db/db.server";
-import {
-  loadSection,
-  sectionData,
-  sectionFailure,
-  type SectionFailure,
-} from "~/modules/http/section.server";
+import { loadSection, sectionData, sectionFailure, type SectionFailure } from "~/modules/http/section.server";
 import { shortOrderNumber } from "~/modules/orders/orders.server";
 import { likePattern } from "./partners.server";
 import type { PayoutInput } from "./validation";
@@ -19,23 +14,11 @@ import type { PayoutInput } from "./validation";
 
 export const ORDERS_PER_PARTNER = 50;
 
-export async function listPartners(
-  db: DB,
-  options: { search: string; page: number; pageSize: number }
-) {
-  let query = db
-    .selectFrom("partner_codes as c")
-    .leftJoin("partner_balance_summary as b", "b.partner_code_id", "c.id");
+export async function listPartners(db: DB, options: { search: string; page: number; pageSize: number }) {
+  let query = db.selectFrom("partner_codes as c").leftJoin("partner_balance_summary as b", "b.partner_code_id", "c.id");
   if (options.search) {
     const pattern = likePattern(options.search);
-    query = query.where((eb) =>
-      eb.or([
-        eb("c.code", "ilike", pattern),
-        eb("c.user_name", "ilike", pattern),
-        eb("c.user_email", "ilike", pattern),
-        eb("c.contact_email", "ilike", pattern),
-      ])
-    );
+    query = query.where((eb) => eb.or([eb("c.code", "ilike", pattern), eb("c.user_name", "ilike", pattern), eb("c.user_email", "ilike", pattern), eb("c.contact_email", "ilike", pattern)]));
   }
   const rows = await query
     .select([
@@ -78,9 +61,7 @@ export async function listPartners(
       name: row.user_name,
       contactEmail: row.contact_email,
       contactPhone: row.contact_phone,
-      offerAcceptedAt: row.offer_accepted_at
-        ? new Date(row.offer_accepted_at).toISOString()
-        : null,
+      offerAcceptedAt: row.offer_accepted_at ? new Date(row.offer_accepted_at).toISOString() : null,
       percentage: Number(row.reward_percentage).toFixed(2),
       balance: {
         accrued: Number(row.accrued_total ?? 0),
@@ -99,16 +80,7 @@ export async function partnerDetails(db: DB, partnerCodeIds: string[]) {
   const [payouts, referrals, ordersSection] = await Promise.all([
     db
       .selectFrom("partner_payouts")
-      .select([
-        "id",
-        "partner_code_id",
-        "amount",
-        "period_year",
-        "period_quarter",
-        "note",
-        "created_by",
-        "paid_at",
-      ])
+      .select(["id", "partner_code_id", "amount", "period_year", "period_quarter", "note", "created_by", "paid_at"])
       .where("partner_code_id", "in", partnerCodeIds)
       .orderBy("period_year", "desc")
       .orderBy("period_quarter", "desc")
@@ -123,52 +95,27 @@ export async function partnerDetails(db: DB, partnerCodeIds: string[]) {
       .execute(),
     // The latest orders of each partner's referrals (drafts aside), at most ORDERS_PER_PARTNER each;
     // when they fail to load, each card says so in place (ADR 026).
-    loadSection(
-      "back-office: loading the orders of affiliates",
-      { message: "failures.affiliateOrders" },
-      () =>
-        db
-          .selectFrom((eb) =>
-            eb
-              .selectFrom("orders as o")
-              .innerJoin(
-                "partner_affiliates as a",
-                "a.affiliate_email",
-                "o.email"
-              )
-              .where("a.partner_code_id", "in", partnerCodeIds)
-              .where("o.status", "<>", "draft")
-              .select([
-                "a.partner_code_id",
-                "o.id",
-                "o.status",
-                "o.full_name",
-                "o.email",
-                "o.total_cost",
-                "o.currency",
-                "o.created_at",
-              ])
-              .select(
-                sql<number>`row_number() over (partition by a.partner_code_id order by o.created_at desc, o.id)`.as(
-                  "rank"
-                )
-              )
-              .as("ranked")
-          )
-          .selectAll()
-          .where("rank", "<=", ORDERS_PER_PARTNER)
-          .orderBy("created_at", "desc")
-          .execute()
+    loadSection("back-office: loading the orders of affiliates", { message: "failures.affiliateOrders" }, () =>
+      db
+        .selectFrom((eb) =>
+          eb
+            .selectFrom("orders as o")
+            .innerJoin("partner_affiliates as a", "a.affiliate_email", "o.email")
+            .where("a.partner_code_id", "in", partnerCodeIds)
+            .where("o.status", "<>", "draft")
+            .select(["a.partner_code_id", "o.id", "o.status", "o.full_name", "o.email", "o.total_cost", "o.currency", "o.created_at"])
+            .select(sql<number>`row_number() over (partition by a.partner_code_id order by o.created_at desc, o.id)`.as("rank"))
+            .as("ranked"),
+        )
+        .selectAll()
+        .where("rank", "<=", ORDERS_PER_PARTNER)
+        .orderBy("created_at", "desc")
+        .execute(),
     ),
   ]);
   const orders = sectionData(ordersSection, []);
   const ordersFailure = sectionFailure(ordersSection);
-  const details = new Map<string, PartnerDetails>(
-    partnerCodeIds.map((id) => [
-      id,
-      { payouts: [], referrals: [], orders: [], ordersFailure },
-    ])
-  );
+  const details = new Map<string, PartnerDetails>(partnerCodeIds.map((id) => [id, { payouts: [], referrals: [], orders: [], ordersFailure }]));
   for (const payout of payouts) {
     details.get(payout.partner_code_id)!.payouts.push({
       id: payout.id,
@@ -183,12 +130,8 @@ export async function partnerDetails(db: DB, partnerCodeIds: string[]) {
   for (const referral of referrals) {
     details.get(referral.partner_code_id)!.referrals.push({
       email: referral.affiliate_email,
-      firstPaidAt: referral.first_paid_at
-        ? new Date(referral.first_paid_at).toISOString()
-        : null,
-      expiresAt: referral.expires_at
-        ? new Date(referral.expires_at).toISOString()
-        : null,
+      firstPaidAt: referral.first_paid_at ? new Date(referral.first_paid_at).toISOString() : null,
+      expiresAt: referral.expires_at ? new Date(referral.expires_at).toISOString() : null,
       ordersCount: Number(referral.orders_count),
       ordersSum: Number(referral.orders_sum),
       eligibleSum: Number(referral.eligible_orders_sum),
@@ -243,19 +186,10 @@ export interface PartnerDetails {
 }
 
 export async function partnerCodeById(db: DB, partnerCodeId: string) {
-  return db
-    .selectFrom("partner_codes")
-    .select(["id", "code", "user_email", "reward_percentage"])
-    .where("id", "=", partnerCodeId)
-    .executeTakeFirst();
+  return db.selectFrom("partner_codes").select(["id", "code", "user_email", "reward_percentage"]).where("id", "=", partnerCodeId).executeTakeFirst();
 }
 
-export async function addPayout(
-  db: DB,
-  partnerCodeId: string,
-  payout: PayoutInput,
-  createdBy: string
-) {
+export async function addPayout(db: DB, partnerCodeId: string, payout: PayoutInput, createdBy: string) {
   return db
     .insertInto("partner_payouts")
     .values({
@@ -272,29 +206,13 @@ export async function addPayout(
 }
 
 /** Deletes one payout of this partner; false when there was none. */
-export async function deletePayout(
-  db: DB,
-  partnerCodeId: string,
-  payoutId: string
-): Promise<boolean> {
-  const result = await db
-    .deleteFrom("partner_payouts")
-    .where("id", "=", payoutId)
-    .where("partner_code_id", "=", partnerCodeId)
-    .executeTakeFirst();
+export async function deletePayout(db: DB, partnerCodeId: string, payoutId: string): Promise<boolean> {
+  const result = await db.deleteFrom("partner_payouts").where("id", "=", payoutId).where("partner_code_id", "=", partnerCodeId).executeTakeFirst();
   return Number(result.numDeletedRows) > 0;
 }
 
 /** Sets the reward percentage (a decimal string, 0 < p ≤ 100); false when the partner is gone. */
-export async function setRewardPercentage(
-  db: DB,
-  partnerCodeId: string,
-  percentage: string
-): Promise<boolean> {
-  const result = await db
-    .updateTable("partner_codes")
-    .set({ reward_percentage: percentage })
-    .where("id", "=", partnerCodeId)
-    .executeTakeFirst();
+export async function setRewardPercentage(db: DB, partnerCodeId: string, percentage: string): Promise<boolean> {
+  const result = await db.updateTable("partner_codes").set({ reward_percentage: percentage }).where("id", "=", partnerCodeId).executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;
 }

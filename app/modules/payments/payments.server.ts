@@ -3,11 +3,7 @@ import type { Order, PaymentProviderId, PaymentStatus } from "~db/schema";
 import type { AppConfig, Market } from "~/modules/config/config.server";
 import type { DB } from "~/modules/db/db.server";
 import type { Toast } from "~/modules/http/toast.server";
-import {
-  changeOrderStatus,
-  findOrder,
-  OrderTransitionError,
-} from "~/modules/orders/orders.server";
+import { changeOrderStatus, findOrder, OrderTransitionError } from "~/modules/orders/orders.server";
 import { isPaid } from "~/modules/orders/status";
 import { paymentDescription } from "~/modules/pricing/calculate";
 import {
@@ -37,52 +33,29 @@ export class PaymentProviderUnavailableError extends Error {}
 const KEY_REUSE_MS = 23 * 60 * 60 * 1000;
 
 function sandboxSigningSecret(config: AppConfig) {
-  return createHmac("sha256", config.secrets.SESSION_SECRET)
-    .update("sandbox-payment-notifications")
-    .digest("hex");
+  return createHmac("sha256", config.secrets.SESSION_SECRET).update("sandbox-payment-notifications").digest("hex");
 }
 
 /** A provider by its id, when it is configured here (the sandbox never in strict mode). */
-export function providerById(
-  id: PaymentProviderId,
-  config: AppConfig,
-  db: DB
-): PaymentProvider | null {
+export function providerById(id: PaymentProviderId, config: AppConfig, db: DB): PaymentProvider | null {
   const { yookassa, stripe, sandbox, timeoutMs } = config.payments;
-  if (id === "yookassa")
-    return yookassa
-      ? new YooKassaPaymentProvider({ ...yookassa, timeoutMs })
-      : null;
-  if (id === "stripe")
-    return stripe ? new StripePaymentProvider({ ...stripe, timeoutMs }) : null;
-  return sandbox
-    ? new SandboxPaymentProvider(db, sandboxSigningSecret(config))
-    : null;
+  if (id === "yookassa") return yookassa ? new YooKassaPaymentProvider({ ...yookassa, timeoutMs }) : null;
+  if (id === "stripe") return stripe ? new StripePaymentProvider({ ...stripe, timeoutMs }) : null;
+  return sandbox ? new SandboxPaymentProvider(db, sandboxSigningSecret(config)) : null;
 }
 
 /**
  * The provider of a market (DESIGN §3): YooKassa for domestic, Stripe for international, the
  * sandbox when neither is configured outside strict mode. Strict mode never gets the sandbox.
  */
-export function paymentProviderFor(
-  market: Market,
-  config: AppConfig,
-  db: DB
-): PaymentProvider {
+export function paymentProviderFor(market: Market, config: AppConfig, db: DB): PaymentProvider {
   const real: PaymentProviderId = market === "domestic" ? "yookassa" : "stripe";
-  const provider =
-    providerById(real, config, db) ?? providerById("sandbox", config, db);
-  if (!provider)
-    throw new PaymentProviderUnavailableError(
-      `no payment provider for the ${market} market`
-    );
+  const provider = providerById(real, config, db) ?? providerById("sandbox", config, db);
+  if (!provider) throw new PaymentProviderUnavailableError(`no payment provider for the ${market} market`);
   return provider;
 }
 
-export function sandboxProvider(
-  config: AppConfig,
-  db: DB
-): SandboxPaymentProvider | null {
+export function sandboxProvider(config: AppConfig, db: DB): SandboxPaymentProvider | null {
   const provider = providerById("sandbox", config, db);
   return provider instanceof SandboxPaymentProvider ? provider : null;
 }
@@ -94,19 +67,11 @@ export type StartPaymentResult =
   | { ok: true; redirectTo: string }
   | {
       ok: false;
-      reason:
-        | "no_provider"
-        | "unavailable"
-        | "no_url"
-        | "refused"
-        | "not_payable";
+      reason: "no_provider" | "unavailable" | "no_url" | "refused" | "not_payable";
     };
 
 /** The toast for a payment that could not start, in the spec's words (customer-side §8). */
-export function paymentFailureToast(
-  reason: Extract<StartPaymentResult, { ok: false }>["reason"],
-  from: "wizard" | "cabinet" = "wizard"
-): Toast {
+export function paymentFailureToast(reason: Extract<StartPaymentResult, { ok: false }>["reason"], from: "wizard" | "cabinet" = "wizard"): Toast {
   // Paying from the cabinet speaks the staff-side catalogue's words ("Payment from the cabinet").
   if (from === "cabinet") {
     const text = {
@@ -144,11 +109,7 @@ export interface StartPaymentInput {
 }
 
 /** Lines that add up to the amount, or one line for the whole order (DESIGN §4.11). */
-export function linesForAmount(
-  orderId: string,
-  amount: number,
-  lines: PaymentLine[]
-): PaymentLine[] {
+export function linesForAmount(orderId: string, amount: number, lines: PaymentLine[]): PaymentLine[] {
   return lines.length > 0 && linesTotal(lines) === amount
     ? lines
     : [
@@ -161,29 +122,14 @@ export function linesForAmount(
 }
 
 /** The lines of the latest attempt for this amount, so a repeated payment carries the same receipt. */
-export async function previousAttemptLines(
-  db: DB,
-  order: Order
-): Promise<PaymentLine[]> {
+export async function previousAttemptLines(db: DB, order: Order): Promise<PaymentLine[]> {
   const amount = Number(order.total_cost ?? 0);
-  const attempt = await db
-    .selectFrom("payments")
-    .select(["lines"])
-    .where("order_id", "=", order.id)
-    .where("amount", "=", amount)
-    .orderBy("created_at", "desc")
-    .limit(1)
-    .executeTakeFirst();
+  const attempt = await db.selectFrom("payments").select(["lines"]).where("order_id", "=", order.id).where("amount", "=", amount).orderBy("created_at", "desc").limit(1).executeTakeFirst();
   const lines = (attempt?.lines ?? []) as PaymentLine[];
   return linesTotal(lines) === amount ? lines : [];
 }
 
-async function recordAttemptError(
-  db: DB,
-  paymentRowId: string,
-  error: Error,
-  status?: PaymentStatus
-) {
+async function recordAttemptError(db: DB, paymentRowId: string, error: Error, status?: PaymentStatus) {
   await db
     .updateTable("payments")
     .set({
@@ -201,15 +147,10 @@ async function recordAttemptError(
  * idempotence key if the provider never answered (a retry after a timeout returns the same payment).
  * An outage records the error on the attempt and changes nothing else.
  */
-export async function startPayment(
-  db: DB,
-  config: AppConfig,
-  input: StartPaymentInput
-): Promise<StartPaymentResult> {
+export async function startPayment(db: DB, config: AppConfig, input: StartPaymentInput): Promise<StartPaymentResult> {
   const { order } = input;
   const amount = Number(order.total_cost ?? 0);
-  if (order.status !== "pending" || amount <= 0)
-    return { ok: false, reason: "not_payable" };
+  if (order.status !== "pending" || amount <= 0) return { ok: false, reason: "not_payable" };
   let provider: PaymentProvider;
   try {
     provider = paymentProviderFor(order.market, config, db);
@@ -232,34 +173,20 @@ export async function startPayment(
     .limit(1)
     .executeTakeFirst();
 
-  let attempt =
-    open &&
-    open.status === "created" &&
-    Date.now() - open.created_at.getTime() < KEY_REUSE_MS
-      ? open
-      : undefined;
-  if (
-    open?.status === "pending" &&
-    open.provider_payment_id &&
-    open.confirmation_url
-  ) {
+  let attempt = open && open.status === "created" && Date.now() - open.created_at.getTime() < KEY_REUSE_MS ? open : undefined;
+  if (open?.status === "pending" && open.provider_payment_id && open.confirmation_url) {
     let verified: VerifiedPayment | null;
     try {
       verified = await provider.fetch(open.provider_payment_id);
     } catch (error) {
       if (!(error instanceof ProviderUnavailableError)) throw error;
-      console.error(
-        "payment: provider unavailable while checking an open attempt:",
-        error.message
-      );
+      console.error("payment: provider unavailable while checking an open attempt:", error.message);
       return { ok: false, reason: "unavailable" };
     }
-    if (verified?.status === "pending")
-      return { ok: true, redirectTo: open.confirmation_url };
+    if (verified?.status === "pending") return { ok: true, redirectTo: open.confirmation_url };
     if (verified) {
       const applied = await applyVerifiedPayment(db, provider.id, verified);
-      if (applied.outcome === "paid" || applied.outcome === "already_paid")
-        return { ok: true, redirectTo: successUrl };
+      if (applied.outcome === "paid" || applied.outcome === "already_paid") return { ok: true, redirectTo: successUrl };
     } else {
       await db
         .updateTable("payments")
@@ -304,10 +231,7 @@ export async function startPayment(
       returnUrl: successUrl,
       cancelUrl: `${input.origin}/pay/${order.id}`,
       idempotenceKey: attempt.idempotence_key,
-      discountPercent:
-        order.discount_percentage === null
-          ? null
-          : Number(order.discount_percentage),
+      discountPercent: order.discount_percentage === null ? null : Number(order.discount_percentage),
     });
   } catch (error) {
     if (error instanceof MissingConfirmationUrlError) {
@@ -321,10 +245,7 @@ export async function startPayment(
       await recordAttemptError(db, attempt.id, error);
       return { ok: false, reason: "unavailable" };
     }
-    if (
-      error instanceof ProviderRefusedError ||
-      error instanceof PaymentRequestError
-    ) {
+    if (error instanceof ProviderRefusedError || error instanceof PaymentRequestError) {
       console.error("payment: provider refused:", error.message);
       await recordAttemptError(db, attempt.id, error, "failed");
       return { ok: false, reason: "refused" };
@@ -342,36 +263,19 @@ export async function startPayment(
     })
     .where("id", "=", attempt.id)
     .execute();
-  await db
-    .updateTable("orders")
-    .set({ payment_id: created.providerPaymentId })
-    .where("id", "=", order.id)
-    .execute();
+  await db.updateTable("orders").set({ payment_id: created.providerPaymentId }).where("id", "=", order.id).execute();
   return { ok: true, redirectTo: created.confirmationUrl };
 }
 
 // ---------------------------------------------------------------------------------------------
 // Verified provider answers → order status
 
-export type ApplyOutcome =
-  | "paid"
-  | "already_paid"
-  | "waiting"
-  | "failed"
-  | "update_failed"
-  | "mismatch"
-  | "unknown_payment";
+export type ApplyOutcome = "paid" | "already_paid" | "waiting" | "failed" | "update_failed" | "mismatch" | "unknown_payment";
 
-type Matched =
-  | { ok: true; attempt: { id: string; status: PaymentStatus }; order: Order }
-  | { ok: false; outcome: "mismatch" | "unknown_payment"; detail: string };
+type Matched = { ok: true; attempt: { id: string; status: PaymentStatus }; order: Order } | { ok: false; outcome: "mismatch" | "unknown_payment"; detail: string };
 
 /** Finds our attempt and order for a verified payment and checks order, amount and currency. */
-async function matchPayment(
-  db: DB,
-  providerId: PaymentProviderId,
-  verified: VerifiedPayment
-): Promise<Matched> {
+async function matchPayment(db: DB, providerId: PaymentProviderId, verified: VerifiedPayment): Promise<Matched> {
   const attempt = await db
     .selectFrom("payments")
     .select(["id", "status", "order_id", "amount", "currency"])
@@ -393,21 +297,15 @@ async function matchPayment(
     };
   const problems = [
     verified.orderId !== order.id && `provider says order ${verified.orderId}`,
-    verified.amount !== Number(attempt.amount) &&
-      `provider amount ${verified.amount} ≠ attempt ${attempt.amount}`,
-    Number(order.total_cost ?? -1) !== Number(attempt.amount) &&
-      `order total ${order.total_cost} ≠ attempt ${attempt.amount}`,
-    (verified.currency !== attempt.currency ||
-      order.currency !== attempt.currency) &&
-      `currency ${verified.currency}/${order.currency} ≠ ${attempt.currency}`,
+    verified.amount !== Number(attempt.amount) && `provider amount ${verified.amount} ≠ attempt ${attempt.amount}`,
+    Number(order.total_cost ?? -1) !== Number(attempt.amount) && `order total ${order.total_cost} ≠ attempt ${attempt.amount}`,
+    (verified.currency !== attempt.currency || order.currency !== attempt.currency) && `currency ${verified.currency}/${order.currency} ≠ ${attempt.currency}`,
   ].filter(Boolean);
   if (problems.length)
     return {
       ok: false,
       outcome: "mismatch",
-      detail: `${providerId} ${verified.providerPaymentId}: ${problems.join(
-        "; "
-      )}`,
+      detail: `${providerId} ${verified.providerPaymentId}: ${problems.join("; ")}`,
     };
   return {
     ok: true,
@@ -416,24 +314,13 @@ async function matchPayment(
   };
 }
 
-async function applyMatched(
-  db: DB,
-  providerId: PaymentProviderId,
-  verified: VerifiedPayment,
-  matched: Extract<Matched, { ok: true }>
-): Promise<ApplyOutcome> {
+async function applyMatched(db: DB, providerId: PaymentProviderId, verified: VerifiedPayment, matched: Extract<Matched, { ok: true }>): Promise<ApplyOutcome> {
   const { attempt, order } = matched;
   // A succeeded attempt never goes back (a stale answer cannot undo a payment).
   if (attempt.status !== verified.status && attempt.status !== "succeeded") {
-    await db
-      .updateTable("payments")
-      .set({ status: verified.status, updated_at: new Date() })
-      .where("id", "=", attempt.id)
-      .where("status", "<>", "succeeded")
-      .execute();
+    await db.updateTable("payments").set({ status: verified.status, updated_at: new Date() }).where("id", "=", attempt.id).where("status", "<>", "succeeded").execute();
   }
-  if (verified.status === "canceled" || verified.status === "failed")
-    return "failed";
+  if (verified.status === "canceled" || verified.status === "failed") return "failed";
   if (verified.status !== "succeeded") return "waiting";
   if (isPaid(order.status)) return "already_paid";
   try {
@@ -444,19 +331,13 @@ async function applyMatched(
     return change.changed ? "paid" : "already_paid";
   } catch (error) {
     if (!(error instanceof OrderTransitionError)) throw error;
-    console.error(
-      `payment: ${providerId} ${verified.providerPaymentId} succeeded but order ${order.id} is ${order.status}; needs staff`
-    );
+    console.error(`payment: ${providerId} ${verified.providerPaymentId} succeeded but order ${order.id} is ${order.status}; needs staff`);
     return "update_failed";
   }
 }
 
 /** Applies what the provider confirmed: the attempt's status, and `paid` once for a successful payment. */
-export async function applyVerifiedPayment(
-  db: DB,
-  providerId: PaymentProviderId,
-  verified: VerifiedPayment
-): Promise<{ outcome: ApplyOutcome; orderId: string | null }> {
+export async function applyVerifiedPayment(db: DB, providerId: PaymentProviderId, verified: VerifiedPayment): Promise<{ outcome: ApplyOutcome; orderId: string | null }> {
   const matched = await matchPayment(db, providerId, verified);
   if (!matched.ok) {
     console.error("payment: not applied:", matched.detail);
@@ -473,13 +354,7 @@ export async function applyVerifiedPayment(
 
 export interface NotificationResult {
   status: 200 | 400 | 404 | 503;
-  outcome:
-    | ApplyOutcome
-    | "ignored"
-    | "duplicate"
-    | "refused"
-    | "unavailable"
-    | "not_configured";
+  outcome: ApplyOutcome | "ignored" | "duplicate" | "refused" | "unavailable" | "not_configured";
 }
 
 /**
@@ -487,13 +362,7 @@ export interface NotificationResult {
  * GET), refused with 400 when it does not match our attempt and order, recorded once in
  * `payment_events` (a replay changes nothing), then applied.
  */
-export async function handleNotification(
-  db: DB,
-  config: AppConfig,
-  providerId: PaymentProviderId,
-  rawBody: string,
-  headers: Headers
-): Promise<NotificationResult> {
+export async function handleNotification(db: DB, config: AppConfig, providerId: PaymentProviderId, rawBody: string, headers: Headers): Promise<NotificationResult> {
   const provider = providerById(providerId, config, db);
   if (!provider) return { status: 404, outcome: "not_configured" };
   let notification;
@@ -501,17 +370,11 @@ export async function handleNotification(
     notification = await provider.verifyNotification(rawBody, headers);
   } catch (error) {
     if (error instanceof NotificationRefusedError) {
-      console.error(
-        `payment: ${providerId} notification refused:`,
-        error.message
-      );
+      console.error(`payment: ${providerId} notification refused:`, error.message);
       return { status: 400, outcome: "refused" };
     }
     if (error instanceof ProviderUnavailableError) {
-      console.error(
-        `payment: ${providerId} unavailable while verifying a notification:`,
-        error.message
-      );
+      console.error(`payment: ${providerId} unavailable while verifying a notification:`, error.message);
       return { status: 503, outcome: "unavailable" };
     }
     throw error;
@@ -520,14 +383,9 @@ export async function handleNotification(
   const verified = notification.payment;
   const matched = await matchPayment(db, providerId, verified);
   if (!matched.ok) {
-    console.error(
-      `payment: ${providerId} notification not applied:`,
-      matched.detail
-    );
+    console.error(`payment: ${providerId} notification not applied:`, matched.detail);
     // Someone else's payment on a shared account is acknowledged; a mismatch is refused.
-    return matched.outcome === "mismatch"
-      ? { status: 400, outcome: "mismatch" }
-      : { status: 200, outcome: "ignored" };
+    return matched.outcome === "mismatch" ? { status: 400, outcome: "mismatch" } : { status: 200, outcome: "ignored" };
   }
   let payload: unknown = {};
   try {
@@ -555,10 +413,7 @@ export async function handleNotification(
     };
   } catch (error) {
     // Not applied: forget the event so the provider's retry is handled.
-    await db
-      .deleteFrom("payment_events")
-      .where("id", "=", recorded.id)
-      .execute();
+    await db.deleteFrom("payment_events").where("id", "=", recorded.id).execute();
     throw error;
   }
 }
@@ -572,12 +427,7 @@ export type OrderPaymentState = "paid" | "waiting" | "failed" | "update_failed";
  * Asks the providers about an order's recent attempts (or only `paymentId` when given) and applies
  * what they confirm. Reads never trust the return URL: only a provider's answer can mark paid.
  */
-export async function reconcileOrder(
-  db: DB,
-  config: AppConfig,
-  order: Order,
-  options: { paymentId?: string | null } = {}
-): Promise<OrderPaymentState> {
+export async function reconcileOrder(db: DB, config: AppConfig, order: Order, options: { paymentId?: string | null } = {}): Promise<OrderPaymentState> {
   if (isPaid(order.status)) return "paid";
   if (order.status === "cancelled") return "failed";
   let query = db
@@ -587,40 +437,24 @@ export async function reconcileOrder(
     .where("provider_payment_id", "is not", null)
     .orderBy("created_at", "desc")
     .limit(5);
-  if (options.paymentId)
-    query = query.where("provider_payment_id", "=", options.paymentId);
+  if (options.paymentId) query = query.where("provider_payment_id", "=", options.paymentId);
   const attempts = await query.execute();
   let newest: OrderPaymentState | null = null;
   for (const attempt of attempts) {
-    let state: OrderPaymentState =
-      attempt.status === "canceled" || attempt.status === "failed"
-        ? "failed"
-        : "waiting";
+    let state: OrderPaymentState = attempt.status === "canceled" || attempt.status === "failed" ? "failed" : "waiting";
     const provider = providerById(attempt.provider, config, db);
-    if (
-      provider &&
-      (attempt.status === "created" ||
-        attempt.status === "pending" ||
-        attempt.status === "succeeded")
-    ) {
+    if (provider && (attempt.status === "created" || attempt.status === "pending" || attempt.status === "succeeded")) {
       try {
         const verified = await provider.fetch(attempt.provider_payment_id!);
         if (verified) {
-          const { outcome } = await applyVerifiedPayment(
-            db,
-            provider.id,
-            verified
-          );
+          const { outcome } = await applyVerifiedPayment(db, provider.id, verified);
           if (outcome === "paid" || outcome === "already_paid") return "paid";
           if (outcome === "update_failed") return "update_failed";
           state = outcome === "failed" ? "failed" : "waiting";
         }
       } catch (error) {
         if (!(error instanceof ProviderUnavailableError)) throw error;
-        console.error(
-          "payment: provider unavailable while reconciling:",
-          error.message
-        );
+        console.error("payment: provider unavailable while reconciling:", error.message);
       }
     }
     newest ??= state;
@@ -636,17 +470,8 @@ export interface RefreshSummary {
 }
 
 /** The back-office "refresh statuses": every pending order against its provider. */
-export async function refreshPendingPayments(
-  db: DB,
-  config: AppConfig
-): Promise<RefreshSummary> {
-  const pending = await db
-    .selectFrom("orders")
-    .selectAll()
-    .where("status", "=", "pending")
-    .orderBy("created_at", "desc")
-    .limit(1000)
-    .execute();
+export async function refreshPendingPayments(db: DB, config: AppConfig): Promise<RefreshSummary> {
+  const pending = await db.selectFrom("orders").selectAll().where("status", "=", "pending").orderBy("created_at", "desc").limit(1000).execute();
   let paid = 0;
   for (const order of pending) {
     if ((await reconcileOrder(db, config, order)) === "paid") paid++;
@@ -658,10 +483,7 @@ export async function refreshPendingPayments(
 // Payment links
 
 function linkToken(config: AppConfig, orderId: string) {
-  return createHmac("sha256", config.secrets.SESSION_SECRET)
-    .update(`payment-link:${orderId}`)
-    .digest("base64url")
-    .slice(0, 32);
+  return createHmac("sha256", config.secrets.SESSION_SECRET).update(`payment-link:${orderId}`).digest("base64url").slice(0, 32);
 }
 
 /** A payment link for staff to send (DESIGN §4.20): opening it shows the order; only its POST pays. */
@@ -669,11 +491,7 @@ export function paymentLinkPath(config: AppConfig, orderId: string) {
   return `/pay/${orderId}?t=${linkToken(config, orderId)}`;
 }
 
-export function isValidPaymentLinkToken(
-  config: AppConfig,
-  orderId: string,
-  token: string | null
-): boolean {
+export function isValidPaymentLinkToken(config: AppConfig, orderId: string, token: string | null): boolean {
   if (!token) return false;
   const expected = Buffer.from(linkToken(config, orderId));
   const given = Buffer.from(token);
@@ -681,8 +499,4 @@ export function isValidPaymentLinkToken(
 }
 
 /** Payment links exist for drafts and pending orders with a total above 0 (staff side §4). */
-export const canHavePaymentLink = (
-  order: Pick<Order, "status" | "total_cost">
-) =>
-  (order.status === "draft" || order.status === "pending") &&
-  Number(order.total_cost ?? 0) > 0;
+export const canHavePaymentLink = (order: Pick<Order, "status" | "total_cost">) => (order.status === "draft" || order.status === "pending") && Number(order.total_cost ?? 0) > 0;

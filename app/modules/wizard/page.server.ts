@@ -1,13 +1,7 @@
 import { data, redirect } from "@remix-run/node";
-import {
-  isMultipartRequest,
-  parseMultipartFormData,
-} from "~/modules/uploads/multipart.server";
+import { isMultipartRequest, parseMultipartFormData } from "~/modules/uploads/multipart.server";
 import type { FileType, Order, Patient } from "~db/schema";
-import {
-  getSessionUser,
-  type SessionUser,
-} from "~/modules/auth/session.server";
+import { getSessionUser, type SessionUser } from "~/modules/auth/session.server";
 import { getStaff } from "~/modules/auth/guards.server";
 import { getConfig } from "~/modules/config/config.server";
 import { type DB, getDb } from "~/modules/db/db.server";
@@ -19,60 +13,21 @@ import { redirectWithToast, type Toast } from "~/modules/http/toast.server";
 import { MARKET_TRAITS, type Market } from "~/modules/market/market";
 import { getMarket } from "~/modules/market/market.server";
 import { canOpenOrder } from "~/modules/orders/access";
-import {
-  changeOrderStatus,
-  createOrder,
-  findOrder,
-  longOrderNumber,
-  OrderTransitionError,
-  shortOrderNumber,
-} from "~/modules/orders/orders.server";
+import { changeOrderStatus, createOrder, findOrder, longOrderNumber, OrderTransitionError, shortOrderNumber } from "~/modules/orders/orders.server";
 import type { Actor } from "~/modules/orders/status";
-import {
-  calculateOrderPrice,
-  paymentLines,
-  type PriceBreakdown,
-} from "~/modules/pricing/calculate";
+import { calculateOrderPrice, paymentLines, type PriceBreakdown } from "~/modules/pricing/calculate";
 import { PRICE_SETS } from "~/modules/pricing/price-sets";
-import {
-  paymentFailureToast,
-  previousAttemptLines,
-  startPayment as startOrderPayment,
-} from "~/modules/payments/payments.server";
+import { paymentFailureToast, previousAttemptLines, startPayment as startOrderPayment } from "~/modules/payments/payments.server";
 import type { PaymentLine } from "~/modules/payments/provider";
 import { getStorage } from "~/modules/storage/storage.server";
 import { discardUnrecorded } from "~/modules/uploads/unrecorded.server";
-import {
-  createStlUploadHandler,
-  type UploadResult,
-} from "~/modules/uploads/upload-handler.server";
+import { createStlUploadHandler, type UploadResult } from "~/modules/uploads/upload-handler.server";
 import type { ScanSummary } from "~/modules/uploads/scan";
 import { storageKey, storedFileName } from "~/modules/uploads/file-names";
 import { rateLimitUploadBytes } from "./upload-quota.server";
-import {
-  clampStep,
-  isSkippedStep,
-  navigate,
-  STEP_FILE_TYPE,
-  type WizardAction,
-} from "./navigation";
-import {
-  forgetCurrentOrderHeader,
-  readBrowserOrderIds,
-  readCurrentOrderId,
-  rememberOrderHeaders,
-} from "./order-cookies.server";
-import {
-  checkContacts,
-  checkDelivery,
-  type FieldErrors,
-  fieldProblem,
-  type LimitedField,
-  readChoice,
-  readContacts,
-  readDelivery,
-  readText,
-} from "./validation";
+import { clampStep, isSkippedStep, navigate, STEP_FILE_TYPE, type WizardAction } from "./navigation";
+import { forgetCurrentOrderHeader, readBrowserOrderIds, readCurrentOrderId, rememberOrderHeaders } from "./order-cookies.server";
+import { checkContacts, checkDelivery, type FieldErrors, fieldProblem, type LimitedField, readChoice, readContacts, readDelivery, readText } from "./validation";
 import {
   addPatient,
   appendFiles,
@@ -94,14 +49,7 @@ import {
   updatePatient,
 } from "./wizard.server";
 
-const NAV_ACTIONS: WizardAction[] = [
-  "next",
-  "back",
-  "skip_matrix",
-  "skip_aligners",
-  "skip_retainers",
-  "back_to_patient",
-];
+const NAV_ACTIONS: WizardAction[] = ["next", "back", "skip_matrix", "skip_aligners", "skip_retainers", "back_to_patient"];
 
 interface Viewer {
   user: SessionUser | null;
@@ -110,11 +58,7 @@ interface Viewer {
 }
 
 async function viewerOf(request: Request, context: unknown): Promise<Viewer> {
-  const [user, staff, browserOrderIds] = await Promise.all([
-    getSessionUser(request),
-    getStaff(request, context),
-    readBrowserOrderIds(request),
-  ]);
+  const [user, staff, browserOrderIds] = await Promise.all([getSessionUser(request), getStaff(request, context), readBrowserOrderIds(request)]);
   return { user, isStaff: Boolean(staff), browserOrderIds };
 }
 
@@ -129,11 +73,7 @@ const notFound = () => new Response("Not found", { status: 404 });
  * The current order (DESIGN §4.4, §4.9): `?id=` when this browser, its signed-in user or staff may
  * open it (404 otherwise), else the order in the current-order cookie, else none yet.
  */
-async function resolveOrder(
-  request: Request,
-  db: DB,
-  viewer: Viewer
-): Promise<{ order: Order | null; fromQuery: boolean }> {
+async function resolveOrder(request: Request, db: DB, viewer: Viewer): Promise<{ order: Order | null; fromQuery: boolean }> {
   const id = new URL(request.url).searchParams.get("id");
   if (id !== null) {
     const order = await findOrder(db, id);
@@ -179,46 +119,18 @@ function pricedFields(price: PriceBreakdown) {
 }
 
 /** Personal conditions apply only to a signed-in owner of the order's e-mail (DESIGN §4.10). */
-async function priceOf(
-  db: DB,
-  order: Order,
-  patients: Patient[],
-  viewer: Viewer
-): Promise<PriceBreakdown> {
-  const verified = Boolean(
-    order.email && viewer.user && viewer.user.email === order.email
-  );
-  const conditions = verified
-    ? await db
-        .selectFrom("client_settings")
-        .selectAll()
-        .where("email", "=", order.email!)
-        .executeTakeFirst()
-    : undefined;
+async function priceOf(db: DB, order: Order, patients: Patient[], viewer: Viewer): Promise<PriceBreakdown> {
+  const verified = Boolean(order.email && viewer.user && viewer.user.email === order.email);
+  const conditions = verified ? await db.selectFrom("client_settings").selectAll().where("email", "=", order.email!).executeTakeFirst() : undefined;
   return calculateOrderPrice({
     currency: order.currency,
     conditions: conditions
       ? {
-          aligner_price:
-            conditions.aligner_price === null
-              ? null
-              : Number(conditions.aligner_price),
-          aligner_single_layer_price:
-            conditions.aligner_single_layer_price === null
-              ? null
-              : Number(conditions.aligner_single_layer_price),
-          aligner_three_layer_price:
-            conditions.aligner_three_layer_price === null
-              ? null
-              : Number(conditions.aligner_three_layer_price),
-          matrix_price:
-            conditions.matrix_price === null
-              ? null
-              : Number(conditions.matrix_price),
-          retainer_standard_price:
-            conditions.retainer_standard_price === null
-              ? null
-              : Number(conditions.retainer_standard_price),
+          aligner_price: conditions.aligner_price === null ? null : Number(conditions.aligner_price),
+          aligner_single_layer_price: conditions.aligner_single_layer_price === null ? null : Number(conditions.aligner_single_layer_price),
+          aligner_three_layer_price: conditions.aligner_three_layer_price === null ? null : Number(conditions.aligner_three_layer_price),
+          matrix_price: conditions.matrix_price === null ? null : Number(conditions.matrix_price),
+          retainer_standard_price: conditions.retainer_standard_price === null ? null : Number(conditions.retainer_standard_price),
           discount_percentage: conditions.discount_percentage,
           personal_comment: conditions.personal_comment,
           currency: conditions.currency,
@@ -230,13 +142,9 @@ async function priceOf(
       name: patient.patient_name,
       materialType: patient.material_type,
       matrixType: patient.matrix_type,
-      alignerFiles: patient.skip_aligners
-        ? 0
-        : filesOf(patient, "aligners").length,
+      alignerFiles: patient.skip_aligners ? 0 : filesOf(patient, "aligners").length,
       matrixFiles: patient.skip_matrix ? 0 : filesOf(patient, "matrix").length,
-      retainerFiles: patient.skip_retainers
-        ? 0
-        : filesOf(patient, "retainer").length,
+      retainerFiles: patient.skip_retainers ? 0 : filesOf(patient, "retainer").length,
     })),
   });
 }
@@ -244,13 +152,7 @@ async function priceOf(
 /** Whether an anonymous visitor typed an e-mail that has personal conditions (offer to sign in). */
 async function hasPersonalConditions(db: DB, email: string | null) {
   if (!email) return false;
-  return Boolean(
-    await db
-      .selectFrom("client_settings")
-      .select("email")
-      .where("email", "=", email)
-      .executeTakeFirst()
-  );
+  return Boolean(await db.selectFrom("client_settings").select("email").where("email", "=", email).executeTakeFirst());
 }
 
 export async function loadWizardPage(request: Request, context: unknown) {
@@ -258,10 +160,7 @@ export async function loadWizardPage(request: Request, context: unknown) {
   const viewer = await viewerOf(request, context);
   const market: Market = getMarket(request);
   const { order, fromQuery } = await resolveOrder(request, db, viewer);
-  const headers =
-    order && fromQuery
-      ? await rememberOrderHeaders(request, order.id, false)
-      : undefined;
+  const headers = order && fromQuery ? await rememberOrderHeaders(request, order.id, false) : undefined;
   const orderMarket: Market = order?.market ?? market;
   const traits = MARKET_TRAITS[orderMarket];
   const priceSet = PRICE_SETS[traits.currency];
@@ -282,20 +181,13 @@ export async function loadWizardPage(request: Request, context: unknown) {
         personalOffer: false,
         signedIn: Boolean(viewer.user),
       },
-      { headers }
+      { headers },
     );
   }
 
   const patients = await listPatients(db, order.id);
-  const current =
-    patients.find((patient) => patient.id === order.current_patient_id) ??
-    patients[0] ??
-    null;
-  if (
-    current &&
-    current.id !== order.current_patient_id &&
-    order.status === "draft"
-  ) {
+  const current = patients.find((patient) => patient.id === order.current_patient_id) ?? patients[0] ?? null;
+  if (current && current.id !== order.current_patient_id && order.status === "draft") {
     // The first patient, chosen because none was remembered, is saved as the order's current one (customer side §4).
     // Remembering it is a convenience: the page shows the same patient if it cannot be saved now.
     await db
@@ -314,25 +206,12 @@ export async function loadWizardPage(request: Request, context: unknown) {
   const noPatient = step >= 5 && step <= 10 && !current;
   const statuses = await queueStatuses(db, order.id);
   const price = step === 11 ? await priceOf(db, order, patients, viewer) : null;
-  if (
-    price &&
-    order.status === "draft" &&
-    (Number(order.total_cost ?? -1) !== price.total ||
-      (price.note !== null && order.additional_comments !== price.note))
-  ) {
+  if (price && order.status === "draft" && (Number(order.total_cost ?? -1) !== price.total || (price.note !== null && order.additional_comments !== price.note))) {
     // The total is recalculated on entering the summary and stored (customer-side §2, step 11), with
     // the client's personal comment for staff and the task tracker (customer side §7).
-    await db
-      .updateTable("orders")
-      .set(pricedFields(price))
-      .where("id", "=", order.id)
-      .where("status", "=", "draft")
-      .execute();
+    await db.updateTable("orders").set(pricedFields(price)).where("id", "=", order.id).where("status", "=", "draft").execute();
   }
-  const personalOffer =
-    !viewer.user &&
-    (step === 2 || step === 11) &&
-    (await hasPersonalConditions(db, order.email));
+  const personalOffer = !viewer.user && (step === 2 || step === 11) && (await hasPersonalConditions(db, order.email));
 
   return data(
     {
@@ -371,7 +250,7 @@ export async function loadWizardPage(request: Request, context: unknown) {
               sync: statuses[file.storagePath] ?? "pending",
               scan: file.scan ?? null,
             })),
-          ])
+          ]),
         ) as Record<
           FileType,
           Array<{
@@ -390,13 +269,11 @@ export async function loadWizardPage(request: Request, context: unknown) {
       personalOffer,
       signedIn: Boolean(viewer.user),
     },
-    { headers }
+    { headers },
   );
 }
 
-export type WizardLoaderData = Awaited<
-  ReturnType<typeof loadWizardPage>
->["data"];
+export type WizardLoaderData = Awaited<ReturnType<typeof loadWizardPage>>["data"];
 
 interface ActionFailure {
   errors: FieldErrors;
@@ -421,33 +298,20 @@ function fileListFailureToast(type: FileType): Toast {
   return {
     type: "error",
     title: "failures.saveTitle",
-    description:
-      type === "matrix"
-        ? "failures.saveMatrixFiles"
-        : "failures.saveAlignerFiles",
+    description: type === "matrix" ? "failures.saveMatrixFiles" : "failures.saveAlignerFiles",
   };
 }
 
-const fail = (failure: ActionFailure, status = 400) =>
-  data(failure, { status });
+const fail = (failure: ActionFailure, status = 400) => data(failure, { status });
 
 /** The form's text values, sent back so a refused form shows what was typed. */
-const typedValues = (form: FormData) =>
-  Object.fromEntries(
-    [...form].filter(([, v]) => typeof v === "string") as Array<
-      [string, string]
-    >
-  );
+const typedValues = (form: FormData) => Object.fromEntries([...form].filter(([, v]) => typeof v === "string") as Array<[string, string]>);
 
 /** The typed texts that may be stored ("" as null), and the problem of each one that may not (control characters, too long). */
-function storable<K extends LimitedField>(
-  values: Record<K, string>
-): { store: Partial<Record<K, string | null>>; problems: FieldErrors } {
+function storable<K extends LimitedField>(values: Record<K, string>): { store: Partial<Record<K, string | null>>; problems: FieldErrors } {
   const store: Partial<Record<K, string | null>> = {};
   const problems: FieldErrors = {};
-  for (const [name, value] of Object.entries<string>(values) as Array<
-    [K, string]
-  >) {
+  for (const [name, value] of Object.entries<string>(values) as Array<[K, string]>) {
     const problem = fieldProblem(name, value);
     if (problem) problems[name] = problem;
     else store[name] = value || null;
@@ -460,14 +324,7 @@ function storable<K extends LimitedField>(
  * lost) and returns the problems of the texts it could not save; the caller then keeps the doctor
  * on the step with them.
  */
-async function saveStepFields(
-  db: DB,
-  order: Order,
-  patient: Patient | null,
-  step: number,
-  form: FormData,
-  market: Market
-): Promise<FieldErrors> {
+async function saveStepFields(db: DB, order: Order, patient: Patient | null, step: number, form: FormData, market: Market): Promise<FieldErrors> {
   if (step === 2) {
     const contacts = readContacts(form);
     const { store, problems } = storable({
@@ -488,18 +345,13 @@ async function saveStepFields(
     return problems;
   }
   if (patient && step === 6) {
-    const matrixType = MARKET_TRAITS[market].softMatrix
-      ? readChoice(form, "matrix_type", ["soft", "hard"] as const)
-      : "hard";
+    const matrixType = MARKET_TRAITS[market].softMatrix ? readChoice(form, "matrix_type", ["soft", "hard"] as const) : "hard";
     if (matrixType)
       await updatePatient(db, order.id, patient.id, {
         matrix_type: matrixType,
       });
   } else if (patient && step === 8) {
-    const material = readChoice(form, "material_type", [
-      "single_layer",
-      "three_layer",
-    ] as const);
+    const material = readChoice(form, "material_type", ["single_layer", "three_layer"] as const);
     if (material)
       await updatePatient(db, order.id, patient.id, {
         material_type: material,
@@ -519,95 +371,35 @@ async function saveStepFields(
 }
 
 /** The checks that must pass before "next" (customer-side §2 forward conditions, §5). */
-async function checkStep(
-  step: number,
-  order: Order,
-  patient: Patient | null,
-  patientCount: number,
-  form: FormData,
-  market: Market
-): Promise<ActionFailure | null> {
+async function checkStep(step: number, order: Order, patient: Patient | null, patientCount: number, form: FormData, market: Market): Promise<ActionFailure | null> {
   const skips = skipsOf(patient);
   if (isSkippedStep(step, skips)) return null;
   const errors: FieldErrors = {};
   if (step === 2) Object.assign(errors, checkContacts(readContacts(form)));
-  if (step === 3)
-    Object.assign(
-      errors,
-      checkDelivery(readDelivery(form), MARKET_TRAITS[market].domesticNotices)
-    );
-  if (step === 4 && patientCount === 0)
-    errors.patient_name = "wizard.errors.patientRequired";
-  if (step >= 5 && step <= 10 && !patient)
-    return { errors: {}, formError: "wizard.errors.noPatientSelected" };
+  if (step === 3) Object.assign(errors, checkDelivery(readDelivery(form), MARKET_TRAITS[market].domesticNotices));
+  if (step === 4 && patientCount === 0) errors.patient_name = "wizard.errors.patientRequired";
+  if (step >= 5 && step <= 10 && !patient) return { errors: {}, formError: "wizard.errors.noPatientSelected" };
   if (patient) {
-    if (
-      step === 5 &&
-      !skips.skipMatrix &&
-      filesOf(patient, "matrix").length === 0
-    )
-      errors.files = "wizard.errors.matrixFilesRequired";
-    if (
-      step === 6 &&
-      !patient.matrix_type &&
-      !readChoice(form, "matrix_type", ["soft", "hard"] as const) &&
-      MARKET_TRAITS[market].softMatrix
-    )
-      errors.matrix_type = "wizard.errors.matrixTypeRequired";
-    if (
-      step === 7 &&
-      !skips.skipAligners &&
-      filesOf(patient, "aligners").length === 0
-    )
-      errors.files = "wizard.errors.alignerFilesRequired";
-    if (
-      step === 8 &&
-      !readChoice(form, "material_type", [
-        "single_layer",
-        "three_layer",
-      ] as const) &&
-      !patient.material_type
-    )
-      errors.material_type = "wizard.errors.materialRequired";
-    if (
-      step === 9 &&
-      !readChoice(form, "cut_type", ["wavy", "straight"] as const) &&
-      !patient.cut_type
-    )
-      errors.cut_type = "wizard.errors.cutRequired";
-    const commentProblem =
-      step === 9
-        ? fieldProblem(
-            "additional_comments",
-            readText(form, "additional_comments")
-          )
-        : null;
+    if (step === 5 && !skips.skipMatrix && filesOf(patient, "matrix").length === 0) errors.files = "wizard.errors.matrixFilesRequired";
+    if (step === 6 && !patient.matrix_type && !readChoice(form, "matrix_type", ["soft", "hard"] as const) && MARKET_TRAITS[market].softMatrix) errors.matrix_type = "wizard.errors.matrixTypeRequired";
+    if (step === 7 && !skips.skipAligners && filesOf(patient, "aligners").length === 0) errors.files = "wizard.errors.alignerFilesRequired";
+    if (step === 8 && !readChoice(form, "material_type", ["single_layer", "three_layer"] as const) && !patient.material_type) errors.material_type = "wizard.errors.materialRequired";
+    if (step === 9 && !readChoice(form, "cut_type", ["wavy", "straight"] as const) && !patient.cut_type) errors.cut_type = "wizard.errors.cutRequired";
+    const commentProblem = step === 9 ? fieldProblem("additional_comments", readText(form, "additional_comments")) : null;
     if (commentProblem) errors.additional_comments = commentProblem;
-    if (
-      step === 10 &&
-      !skips.skipRetainers &&
-      filesOf(patient, "retainer").length === 0
-    )
-      errors.files = "wizard.errors.retainerFilesRequired";
+    if (step === 10 && !skips.skipRetainers && filesOf(patient, "retainer").length === 0) errors.files = "wizard.errors.retainerFilesRequired";
   }
   void order;
-  return Object.keys(errors).length
-    ? { errors, values: typedValues(form) }
-    : null;
+  return Object.keys(errors).length ? { errors, values: typedValues(form) } : null;
 }
 
 /** Everything the summary needs before payment; the first problem points the doctor to its step. */
-function checkComplete(
-  order: Order,
-  patients: Patient[],
-  market: Market
-): { step: number; error: string } | null {
+function checkComplete(order: Order, patients: Patient[], market: Market): { step: number; error: string } | null {
   const contactErrors = checkContacts({
     email: order.email ?? "",
     phone: order.phone ?? "",
   });
-  if (Object.keys(contactErrors).length)
-    return { step: 2, error: Object.values(contactErrors)[0]! };
+  if (Object.keys(contactErrors).length) return { step: 2, error: Object.values(contactErrors)[0]! };
   const deliveryErrors = checkDelivery(
     {
       full_name: order.full_name ?? "",
@@ -615,32 +407,15 @@ function checkComplete(
       delivery_comment: "",
       consent: true,
     },
-    false
+    false,
   );
-  if (Object.keys(deliveryErrors).length)
-    return { step: 3, error: Object.values(deliveryErrors)[0]! };
-  if (patients.length === 0)
-    return { step: 4, error: "wizard.errors.patientRequired" };
+  if (Object.keys(deliveryErrors).length) return { step: 3, error: Object.values(deliveryErrors)[0]! };
+  if (patients.length === 0) return { step: 4, error: "wizard.errors.patientRequired" };
   for (const patient of patients) {
-    const files =
-      filesOf(patient, "matrix").length +
-      filesOf(patient, "aligners").length +
-      filesOf(patient, "retainer").length;
-    if (files === 0)
-      return { step: 5, error: "wizard.errors.patientWithoutFiles" };
-    if (
-      filesOf(patient, "aligners").length > 0 &&
-      !patient.skip_aligners &&
-      (!patient.material_type || !patient.cut_type)
-    )
-      return { step: 8, error: "wizard.errors.materialRequired" };
-    if (
-      filesOf(patient, "matrix").length > 0 &&
-      !patient.skip_matrix &&
-      !patient.matrix_type &&
-      MARKET_TRAITS[market].softMatrix
-    )
-      return { step: 6, error: "wizard.errors.matrixTypeRequired" };
+    const files = filesOf(patient, "matrix").length + filesOf(patient, "aligners").length + filesOf(patient, "retainer").length;
+    if (files === 0) return { step: 5, error: "wizard.errors.patientWithoutFiles" };
+    if (filesOf(patient, "aligners").length > 0 && !patient.skip_aligners && (!patient.material_type || !patient.cut_type)) return { step: 8, error: "wizard.errors.materialRequired" };
+    if (filesOf(patient, "matrix").length > 0 && !patient.skip_matrix && !patient.matrix_type && MARKET_TRAITS[market].softMatrix) return { step: 6, error: "wizard.errors.matrixTypeRequired" };
   }
   return null;
 }
@@ -648,23 +423,14 @@ function checkComplete(
 function toastFromUploads(results: UploadResult[]): Toast | null {
   if (results.length === 0) return null;
   const stored = results.filter((result) => result.ok).length;
-  const count = (error: string) =>
-    results.filter((result) => !result.ok && result.error === error).length;
+  const count = (error: string) => results.filter((result) => !result.ok && result.error === error).length;
   const lines: NonNullable<Toast["lines"]> = [];
   const format = count("format");
   const size = count("size");
-  if (format)
-    lines.push({ key: "wizard.upload.formatError", values: { count: format } });
-  if (size)
-    lines.push({ key: "wizard.upload.sizeError", values: { count: size } });
+  if (format) lines.push({ key: "wizard.upload.formatError", values: { count: format } });
+  if (size) lines.push({ key: "wizard.upload.sizeError", values: { count: size } });
   for (const result of results) {
-    if (
-      !result.ok &&
-      (result.error === "not_stl" ||
-        result.error === "empty" ||
-        result.error === "storage" ||
-        result.error === "too_many")
-    ) {
+    if (!result.ok && (result.error === "not_stl" || result.error === "empty" || result.error === "storage" || result.error === "too_many")) {
       lines.push({
         key: "wizard.upload.fileFailed",
         values: {
@@ -722,31 +488,14 @@ export async function handleWizardAction(request: Request, context: unknown) {
   let uploads: UploadResult[] = [];
   if (isMultipartRequest(request)) {
     const patients = order ? await listPatients(db, order.id) : [];
-    const patient = order
-      ? patients.find((p) => p.id === order.current_patient_id) ??
-        patients[0] ??
-        null
-      : null;
-    const fileType = order
-      ? STEP_FILE_TYPE[clampStep(order.wizard_step)]
-      : undefined;
-    const canUpload = Boolean(
-      order && order.status === "draft" && patient && fileType
-    );
-    const usage =
-      order && canUpload
-        ? await orderFileUsage(db, order.id)
-        : { files: 0, bytes: 0 };
+    const patient = order ? patients.find((p) => p.id === order.current_patient_id) ?? patients[0] ?? null : null;
+    const fileType = order ? STEP_FILE_TYPE[clampStep(order.wizard_step)] : undefined;
+    const canUpload = Boolean(order && order.status === "draft" && patient && fileType);
+    const usage = order && canUpload ? await orderFileUsage(db, order.id) : { files: 0, bytes: 0 };
     const upload = createStlUploadHandler({
       storage: getStorage(),
       bucket: "orders",
-      keyFor: (originalName, uploadedAt) =>
-        storageKey(
-          order!.id,
-          patient!.folder_name,
-          fileType!,
-          storedFileName(originalName, uploadedAt)
-        ),
+      keyFor: (originalName, uploadedAt) => storageKey(order!.id, patient!.folder_name, fileType!, storedFileName(originalName, uploadedAt)),
       maxFiles: canUpload ? Math.max(0, ORDER_FILE_LIMIT - usage.files) : 0,
     });
     const declared = Number(request.headers.get("Content-Length") ?? 0);
@@ -776,9 +525,7 @@ export async function handleWizardAction(request: Request, context: unknown) {
     }
     uploads = upload.results();
     if (order && patient && fileType) {
-      const stored = uploads.filter(
-        (result): result is Extract<UploadResult, { ok: true }> => result.ok
-      );
+      const stored = uploads.filter((result): result is Extract<UploadResult, { ok: true }> => result.ok);
       try {
         await appendFiles(
           db,
@@ -791,7 +538,7 @@ export async function handleWizardAction(request: Request, context: unknown) {
             size: s.size,
             triangles: s.triangles,
             scan: s.scan,
-          }))
+          })),
         );
       } catch (error) {
         await discardUnrecorded(
@@ -799,7 +546,7 @@ export async function handleWizardAction(request: Request, context: unknown) {
           getStorage(),
           order.id,
           stored.map((s) => s.key),
-          error
+          error,
         );
         if (error instanceof OrderFrozenError)
           return redirectWithToast("/order", {
@@ -822,9 +569,7 @@ export async function handleWizardAction(request: Request, context: unknown) {
   // Step 1 "next" with no order yet creates the draft (DESIGN §4.5).
   if (!order) {
     if (intent !== "next") return redirect("/order");
-    const prefill = viewer.user
-      ? await lastOrderContacts(db, viewer.user.email)
-      : undefined;
+    const prefill = viewer.user ? await lastOrderContacts(db, viewer.user.email) : undefined;
     const created = await createOrder(
       db,
       {
@@ -837,9 +582,7 @@ export async function handleWizardAction(request: Request, context: unknown) {
         // In the same transaction: a failure after it cannot leave a draft this browser never learns of.
         wizardStep: 2,
       },
-      viewer.user
-        ? { kind: "customer", label: viewer.user.email }
-        : { kind: "customer", label: "anonymous browser" }
+      viewer.user ? { kind: "customer", label: viewer.user.email } : { kind: "customer", label: "anonymous browser" },
     );
     return redirect("/order", {
       headers: await rememberOrderHeaders(request, created.id, true),
@@ -847,10 +590,7 @@ export async function handleWizardAction(request: Request, context: unknown) {
   }
 
   const patients = await listPatients(db, order.id);
-  const patient =
-    patients.find((p) => p.id === order.current_patient_id) ??
-    patients[0] ??
-    null;
+  const patient = patients.find((p) => p.id === order.current_patient_id) ?? patients[0] ?? null;
   const step = order.status === "draft" ? clampStep(order.wizard_step) : 11;
 
   if (intent === "edit") {
@@ -861,19 +601,13 @@ export async function handleWizardAction(request: Request, context: unknown) {
     } catch (error) {
       if (!(error instanceof OrderTransitionError)) throw error;
     }
-    await db
-      .updateTable("payments")
-      .set({ status: "canceled", updated_at: new Date() })
-      .where("order_id", "=", order.id)
-      .where("status", "in", ["created", "pending"])
-      .execute();
+    await db.updateTable("payments").set({ status: "canceled", updated_at: new Date() }).where("order_id", "=", order.id).where("status", "in", ["created", "pending"]).execute();
     await setWizardStep(db, order.id, 11);
     return redirect("/order");
   }
 
   if (order.status !== "draft") {
-    if (intent === "pay" && order.status === "pending")
-      return startPayment(request, db, order, viewer);
+    if (intent === "pay" && order.status === "pending") return startPayment(request, db, order, viewer);
     return redirectWithToast("/order", {
       type: "error",
       title: "wizard.errors.frozenTitle",
@@ -883,12 +617,9 @@ export async function handleWizardAction(request: Request, context: unknown) {
 
   try {
     if (intent === "select_patient" || intent.startsWith("select_patient:")) {
-      const wanted = intent.startsWith("select_patient:")
-        ? intent.slice("select_patient:".length)
-        : form.get("patientId");
+      const wanted = intent.startsWith("select_patient:") ? intent.slice("select_patient:".length) : form.get("patientId");
       const chosen = patients.find((p) => p.id === wanted);
-      if (chosen)
-        await updateDraft(db, order.id, { current_patient_id: chosen.id });
+      if (chosen) await updateDraft(db, order.id, { current_patient_id: chosen.id });
       return redirect("/order");
     }
 
@@ -908,21 +639,17 @@ export async function handleWizardAction(request: Request, context: unknown) {
       try {
         added = await addPatient(db, order, name);
       } catch (error) {
-        if (error instanceof OrderFrozenError || isDatabaseUnavailable(error))
-          throw error;
+        if (error instanceof OrderFrozenError || isDatabaseUnavailable(error)) throw error;
         console.error("patient not added:", error);
         // Said in place with the typed name kept (customer side §5, §8).
-        const message =
-          failureCause(error) === "failures.causes.database"
-            ? "wizard.errors.addPatientFailed"
-            : "failures.addPatientUnexpected";
+        const message = failureCause(error) === "failures.causes.database" ? "wizard.errors.addPatientFailed" : "failures.addPatientUnexpected";
         return fail(
           {
             errors: {},
             values: { patient_name: name },
             saveFailure: { title: "failures.errorTitle", message },
           },
-          500
+          500,
         );
       }
       await setWizardStep(db, order.id, 4);
@@ -937,11 +664,7 @@ export async function handleWizardAction(request: Request, context: unknown) {
     if (intent.startsWith("remove:")) {
       const [, type, ...rest] = intent.split(":");
       const path = rest.join(":");
-      if (
-        !patient ||
-        !(type === "matrix" || type === "aligners" || type === "retainer")
-      )
-        return redirect("/order");
+      if (!patient || !(type === "matrix" || type === "aligners" || type === "retainer")) return redirect("/order");
       const removed = await removeFile(db, order.id, patient.id, type, path);
       if (!removed)
         return redirectWithToast("/order", {
@@ -953,11 +676,7 @@ export async function handleWizardAction(request: Request, context: unknown) {
         await getStorage().delete("orders", [path]);
       } catch (error) {
         // The file left the order; its copy stays in storage, and the doctor is told so (customer side §8).
-        console.error(
-          "file removed from the order but not from storage:",
-          path,
-          error
-        );
+        console.error("file removed from the order but not from storage:", path, error);
         return redirectWithToast("/order", {
           type: "error",
           title: "wizard.files.removeFailedTitle",
@@ -972,29 +691,17 @@ export async function handleWizardAction(request: Request, context: unknown) {
 
     if (intent === "pay") return startPayment(request, db, order, viewer);
 
-    const action =
-      NAV_ACTIONS.find((candidate) => candidate === intent) ??
-      (uploads.length ? null : null);
+    const action = NAV_ACTIONS.find((candidate) => candidate === intent) ?? (uploads.length ? null : null);
     if (!action) {
       // A plain "upload" button: files are stored, the step stays.
-      return uploadToast
-        ? redirectWithToast("/order", uploadToast)
-        : redirect("/order");
+      return uploadToast ? redirectWithToast("/order", uploadToast) : redirect("/order");
     }
 
     let unsaved: FieldErrors;
     try {
-      unsaved = await saveStepFields(
-        db,
-        order,
-        patient,
-        step,
-        form,
-        order.market
-      );
+      unsaved = await saveStepFields(db, order, patient, step, form, order.market);
     } catch (error) {
-      if (error instanceof OrderFrozenError || isDatabaseUnavailable(error))
-        throw error;
+      if (error instanceof OrderFrozenError || isDatabaseUnavailable(error)) throw error;
       console.error("wizard step not saved:", error);
       // Said in place with what was typed kept (customer side §8 "Ошибка обновления").
       return fail(
@@ -1007,24 +714,13 @@ export async function handleWizardAction(request: Request, context: unknown) {
             values: { causeKey: failureCause(error) },
           },
         },
-        500
+        500,
       );
     }
-    if (action !== "next" && Object.keys(unsaved).length)
-      return fail({ errors: unsaved, values: typedValues(form) });
+    if (action !== "next" && Object.keys(unsaved).length) return fail({ errors: unsaved, values: typedValues(form) });
     if (action === "next") {
-      const fresh = patient
-        ? (await listPatients(db, order.id)).find((p) => p.id === patient.id) ??
-          patient
-        : null;
-      const failure = await checkStep(
-        step,
-        order,
-        fresh,
-        patients.length,
-        form,
-        order.market
-      );
+      const fresh = patient ? (await listPatients(db, order.id)).find((p) => p.id === patient.id) ?? patient : null;
+      const failure = await checkStep(step, order, fresh, patients.length, form, order.market);
       if (failure) {
         if (uploadToast) return redirectWithToast("/order", uploadToast);
         return fail(failure);
@@ -1033,15 +729,9 @@ export async function handleWizardAction(request: Request, context: unknown) {
     const move = navigate(step, action, skipsOf(patient));
     if (move.setSkips && patient) {
       await updatePatient(db, order.id, patient.id, {
-        ...(move.setSkips.skipMatrix !== undefined
-          ? { skip_matrix: move.setSkips.skipMatrix }
-          : {}),
-        ...(move.setSkips.skipAligners !== undefined
-          ? { skip_aligners: move.setSkips.skipAligners }
-          : {}),
-        ...(move.setSkips.skipRetainers !== undefined
-          ? { skip_retainers: move.setSkips.skipRetainers }
-          : {}),
+        ...(move.setSkips.skipMatrix !== undefined ? { skip_matrix: move.setSkips.skipMatrix } : {}),
+        ...(move.setSkips.skipAligners !== undefined ? { skip_aligners: move.setSkips.skipAligners } : {}),
+        ...(move.setSkips.skipRetainers !== undefined ? { skip_retainers: move.setSkips.skipRetainers } : {}),
       });
     }
     await setWizardStep(db, order.id, move.step);
@@ -1087,12 +777,7 @@ export async function handleWizardAction(request: Request, context: unknown) {
  * outage leaves the order pending and sends the doctor back to the summary with a clear message;
  * the next press retries with the same idempotence key.
  */
-async function startPayment(
-  request: Request,
-  db: DB,
-  order: Order,
-  viewer: Viewer
-) {
+async function startPayment(request: Request, db: DB, order: Order, viewer: Viewer) {
   const patients = await listPatients(db, order.id);
   if (order.status === "draft") {
     const incomplete = checkComplete(order, patients, order.market);
@@ -1114,20 +799,9 @@ async function startPayment(
         title: "wizard.payment.errorTitle",
         description: "wizard.payment.noAmount",
       });
-    const partnerCode = await cookies
-      .partnerCode()
-      .parse(request.headers.get("Cookie"));
-    await db
-      .updateTable("orders")
-      .set(pricedFields(price))
-      .where("id", "=", order.id)
-      .where("status", "=", "draft")
-      .execute();
-    await linkPartnerAtHandOff(
-      db,
-      order,
-      typeof partnerCode === "string" ? partnerCode : null
-    );
+    const partnerCode = await cookies.partnerCode().parse(request.headers.get("Cookie"));
+    await db.updateTable("orders").set(pricedFields(price)).where("id", "=", order.id).where("status", "=", "draft").execute();
+    await linkPartnerAtHandOff(db, order, typeof partnerCode === "string" ? partnerCode : null);
     await changeOrderStatus(db, order.id, "pending", actorOf(viewer, order));
     lines = paymentLines(price, order.market === "international" ? "en" : "ru");
   } else {
@@ -1148,10 +822,7 @@ async function startPayment(
     origin: config.publicUrl ?? new URL(request.url).origin,
   });
   if (!result.ok) {
-    return redirectWithToast(
-      `/order?id=${order.id}`,
-      paymentFailureToast(result.reason)
-    );
+    return redirectWithToast(`/order?id=${order.id}`, paymentFailureToast(result.reason));
   }
   return redirect(result.redirectTo, {
     headers: { "Set-Cookie": await forgetCurrentOrderHeader() },
@@ -1163,10 +834,7 @@ async function startPayment(
  * the lines recalculated with its e-mail's conditions when they give the same total. The payment
  * service falls back to one line for the whole order when neither adds up.
  */
-export async function laterPaymentLines(
-  db: DB,
-  order: Order
-): Promise<PaymentLine[]> {
+export async function laterPaymentLines(db: DB, order: Order): Promise<PaymentLine[]> {
   const previous = await previousAttemptLines(db, order);
   if (previous.length) return previous;
   const owner: Viewer = {
@@ -1174,13 +842,6 @@ export async function laterPaymentLines(
     isStaff: false,
     browserOrderIds: [],
   };
-  const price = await priceOf(
-    db,
-    order,
-    await listPatients(db, order.id),
-    owner
-  );
-  return price.total === Number(order.total_cost ?? -1)
-    ? paymentLines(price, order.market === "international" ? "en" : "ru")
-    : [];
+  const price = await priceOf(db, order, await listPatients(db, order.id), owner);
+  return price.total === Number(order.total_cost ?? -1) ? paymentLines(price, order.market === "international" ? "en" : "ru") : [];
 }

@@ -2,27 +2,10 @@ import fs from "node:fs";
 import path from "node:path";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  browserFetch,
-  type AppServer,
-  startAppServer,
-} from "../../support/app-server";
-import {
-  createTestDatabase,
-  databaseUrl,
-  type TestDatabase,
-} from "../../support/database";
+import { browserFetch, type AppServer, startAppServer } from "../../support/app-server";
+import { createTestDatabase, databaseUrl, type TestDatabase } from "../../support/database";
 import { buildOrderIn, buildPatient } from "../../support/builders";
-import {
-  decode,
-  follow,
-  gatePassed,
-  rendered,
-  SECRETS,
-  signedInAs,
-  toastOf,
-  type Browser,
-} from "../backoffice/support";
+import { decode, follow, gatePassed, rendered, SECRETS, signedInAs, toastOf, type Browser } from "../backoffice/support";
 
 /**
  * Failures shown where they happen (ADR 026): PostgreSQL refuses one query of a page — the app
@@ -53,16 +36,8 @@ describe("failures shown where they happen", () => {
     t = await createTestDatabase(4);
     await sql.raw(`drop role if exists ${ROLE}`).execute(t.db);
     await sql.raw(`create role ${ROLE} login`).execute(t.db);
-    await sql
-      .raw(
-        `grant all on database ${t.name} to ${ROLE}; grant usage, create on schema public to ${ROLE}`
-      )
-      .execute(t.db);
-    await sql
-      .raw(
-        `grant all on all tables in schema public to ${ROLE}; grant all on all sequences in schema public to ${ROLE}`
-      )
-      .execute(t.db);
+    await sql.raw(`grant all on database ${t.name} to ${ROLE}; grant usage, create on schema public to ${ROLE}`).execute(t.db);
+    await sql.raw(`grant all on all tables in schema public to ${ROLE}; grant all on all sequences in schema public to ${ROLE}`).execute(t.db);
     Object.assign(process.env, SECRETS);
     const url = new URL(databaseUrl(t.name));
     url.username = ROLE;
@@ -78,21 +53,9 @@ describe("failures shown where they happen", () => {
   });
 
   /** Runs `body` while the app may not `privilege` the table (apart from the listed columns). */
-  async function refusing(
-    privilege: "select" | "insert" | "update" | "delete",
-    table: string,
-    body: () => Promise<void>,
-    keepColumns: string[] = []
-  ) {
+  async function refusing(privilege: "select" | "insert" | "update" | "delete", table: string, body: () => Promise<void>, keepColumns: string[] = []) {
     await sql.raw(`revoke ${privilege} on ${table} from ${ROLE}`).execute(t.db);
-    if (keepColumns.length)
-      await sql
-        .raw(
-          `grant ${privilege} (${keepColumns.join(
-            ", "
-          )}) on ${table} to ${ROLE}`
-        )
-        .execute(t.db);
+    if (keepColumns.length) await sql.raw(`grant ${privilege} (${keepColumns.join(", ")}) on ${table} to ${ROLE}`).execute(t.db);
     try {
       await body();
     } finally {
@@ -126,16 +89,12 @@ describe("failures shown where they happen", () => {
         "orders",
         async () => {
           const html = await page(staff, "/backoffice");
-          expect(html).toContain(
-            ru
-              ? "Не удалось загрузить заказы..."
-              : "Could not load the orders..."
-          );
+          expect(html).toContain(ru ? "Не удалось загрузить заказы..." : "Could not load the orders...");
           expect(html).toContain(tab);
           expect(html).toContain('name="status"');
           expect(html).not.toContain(`aria-labelledby="order-${order.id}"`);
         },
-        ["id", "status", "total_cost", "currency", "created_at", "paid_at"]
+        ["id", "status", "total_cost", "currency", "created_at", "paid_at"],
       );
     });
 
@@ -148,50 +107,30 @@ describe("failures shown where they happen", () => {
         "orders_patients",
         async () => {
           const html = await page(staff, "/backoffice");
-          expect(html).toContain(
-            ru
-              ? "Не удалось загрузить данные пациентов"
-              : "Could not load the patients' data"
-          );
+          expect(html).toContain(ru ? "Не удалось загрузить данные пациентов" : "Could not load the patients' data");
           expect(html).toContain(`aria-labelledby="order-${order.id}"`);
           expect(html).not.toContain("Сидорова Мария");
         },
-        ["id", "order_id", "patient_name"]
+        ["id", "order_id", "patient_name"],
       );
       expect(await page(staff, "/backoffice")).toContain("Сидорова Мария");
     });
 
     it("files screen: orders' information and the bucket each fail on their own; a folder opens as rows", async () => {
       const order = await buildOrderIn(t.db, "processing");
-      const folder = path.join(
-        app.dataDir,
-        "storage",
-        "orders",
-        `order_${order.id}`,
-        `${order.id.slice(0, 4)}_1`,
-        "aligners"
-      );
+      const folder = path.join(app.dataDir, "storage", "orders", `order_${order.id}`, `${order.id.slice(0, 4)}_1`, "aligners");
       fs.mkdirSync(folder, { recursive: true });
       fs.writeFileSync(path.join(folder, "upper_01.stl"), binaryStl(40));
       const staff = await inLanguage(await gatePassed(app), lng);
 
-      const opened = await page(
-        staff,
-        `/backoffice/files?folder=order_${order.id}`
-      );
-      expect(opened).toContain(
-        `${order.id.slice(0, 4)}_1/aligners/upper_01.stl`
-      );
+      const opened = await page(staff, `/backoffice/files?folder=order_${order.id}`);
+      expect(opened).toContain(`${order.id.slice(0, 4)}_1/aligners/upper_01.stl`);
       expect(opened).toContain(ru ? "Элайнеры, STL" : "Aligners, STL");
       expect(opened).toMatch(ru ? /2,04\sКБ/ : /2\.04\sKB/);
 
       await refusing("select", "orders", async () => {
         const html = await page(staff, "/backoffice/files");
-        expect(html).toContain(
-          ru
-            ? "Не удалось загрузить информацию о заказах"
-            : "Could not load the orders' information"
-        );
+        expect(html).toContain(ru ? "Не удалось загрузить информацию о заказах" : "Could not load the orders' information");
         expect(html).toContain(`order_${order.id}`);
         expect(html).not.toContain(ru ? "Удалить мусор" : "Delete trash");
       });
@@ -202,48 +141,25 @@ describe("failures shown where they happen", () => {
       fs.symlinkSync(bucket, bucket);
       try {
         const html = await page(staff, "/backoffice/files");
-        expect(html).toContain(
-          ru ? "Не удалось загрузить файлы" : "Could not load the files"
-        );
+        expect(html).toContain(ru ? "Не удалось загрузить файлы" : "Could not load the files");
         expect(html).toContain(tab);
-        expect(
-          await page(staff, `/backoffice/files?folder=order_${order.id}`)
-        ).toContain(
-          ru ? "Не удалось загрузить файлы" : "Could not load the files"
-        );
+        expect(await page(staff, `/backoffice/files?folder=order_${order.id}`)).toContain(ru ? "Не удалось загрузить файлы" : "Could not load the files");
       } finally {
         fs.rmSync(bucket);
         fs.renameSync(`${bucket}.aside`, bucket);
       }
-      expect(
-        (await staff.request("/backoffice/files?folder=..%2Fsecrets")).status
-      ).toBe(400);
+      expect((await staff.request("/backoffice/files?folder=..%2Fsecrets")).status).toBe(400);
     });
 
     it("roles: the list says it could not load, the assignment form stays", async () => {
-      const admin = await inLanguage(
-        await signedInAs(app, t.db, `admin-${lng}@clinic.ru`, ["admin"]),
-        lng
-      );
-      await sql
-        .raw(
-          `revoke execute on function array_position(anycompatiblearray, anycompatible) from public`
-        )
-        .execute(t.db);
+      const admin = await inLanguage(await signedInAs(app, t.db, `admin-${lng}@clinic.ru`, ["admin"]), lng);
+      await sql.raw(`revoke execute on function array_position(anycompatiblearray, anycompatible) from public`).execute(t.db);
       try {
         const html = await page(admin, "/backoffice/roles");
-        expect(html).toContain(
-          ru
-            ? "Не удалось загрузить список пользователей"
-            : "Could not load the list of users"
-        );
+        expect(html).toContain(ru ? "Не удалось загрузить список пользователей" : "Could not load the list of users");
         expect(html).toContain('name="email"');
       } finally {
-        await sql
-          .raw(
-            `grant execute on function array_position(anycompatiblearray, anycompatible) to public`
-          )
-          .execute(t.db);
+        await sql.raw(`grant execute on function array_position(anycompatiblearray, anycompatible) to public`).execute(t.db);
       }
     });
 
@@ -260,11 +176,7 @@ describe("failures shown where they happen", () => {
       const staff = await inLanguage(await gatePassed(app), lng);
       await refusing("select", "orders", async () => {
         const html = await page(staff, `/backoffice/affiliates?q=${code}`);
-        expect(html).toContain(
-          ru
-            ? "Не удалось загрузить заказы аффилиатов"
-            : "Could not load the affiliates' orders"
-        );
+        expect(html).toContain(ru ? "Не удалось загрузить заказы аффилиатов" : "Could not load the affiliates' orders");
         expect(html).toContain(code);
       });
     });
@@ -276,23 +188,11 @@ describe("failures shown where they happen", () => {
         "translations",
         async () => {
           const html = await page(staff, "/backoffice/translate");
-          expect(html).toContain(
-            ru ? "Произошла неожиданная ошибка" : "An unexpected error occurred"
-          );
-          expect(html).toContain(
-            ru
-              ? "Не удалось загрузить переводы"
-              : "Could not load the translations"
-          );
+          expect(html).toContain(ru ? "Произошла неожиданная ошибка" : "An unexpected error occurred");
+          expect(html).toContain(ru ? "Не удалось загрузить переводы" : "Could not load the translations");
           expect(html).toContain('name="translatedText"');
         },
-        [
-          "original_text",
-          "translated_text",
-          "target_language",
-          "source_language",
-          "updated_at",
-        ]
+        ["original_text", "translated_text", "target_language", "source_language", "updated_at"],
       );
     });
 
@@ -302,18 +202,12 @@ describe("failures shown where they happen", () => {
       const client = await inLanguage(await signedInAs(app, t.db, email), lng);
       await refusing("select", "orders", async () => {
         const html = await page(client, "/cabinet");
-        expect(html).toContain(
-          ru ? "Ошибка загрузки заказов" : "Error loading orders"
-        );
-        expect(html).toContain(
-          ru ? "Не удалось загрузить заказы" : "Could not load the orders"
-        );
+        expect(html).toContain(ru ? "Ошибка загрузки заказов" : "Error loading orders");
+        expect(html).toContain(ru ? "Не удалось загрузить заказы" : "Could not load the orders");
         expect(html).toContain(cabinet);
         expect(html).toContain('name="channel"');
       });
-      expect(await page(client, "/cabinet")).toContain(
-        order.id.slice(0, 6).toUpperCase()
-      );
+      expect(await page(client, "/cabinet")).toContain(order.id.slice(0, 6).toUpperCase());
     });
 
     it("partner: the code and the referral orders each say they could not load", async () => {
@@ -325,29 +219,20 @@ describe("failures shown where they happen", () => {
         "partner_codes",
         async () => {
           const html = await page(partner, "/partner");
-          expect(html).toContain(
-            ru
-              ? "Не удалось загрузить партнерский код"
-              : "Could not load the partner code"
-          );
+          expect(html).toContain(ru ? "Не удалось загрузить партнерский код" : "Could not load the partner code");
           expect(html).toContain('href="/refdoc"');
         },
-        ["id", "code", "user_email"]
+        ["id", "code", "user_email"],
       );
       await refusing("select", "orders", async () => {
         const html = await page(partner, "/partner");
-        expect(html).toContain(
-          ru ? "Ошибка загрузки заказов" : "Error loading orders"
-        );
+        expect(html).toContain(ru ? "Ошибка загрузки заказов" : "Error loading orders");
         expect(html).toContain('name="user_name"');
       });
     });
 
     it("partner name: a failed save says why in place and keeps the typed name", async () => {
-      const partner = await inLanguage(
-        await signedInAs(app, t.db, `partner-name-${lng}@clinic.ru`),
-        lng
-      );
+      const partner = await inLanguage(await signedInAs(app, t.db, `partner-name-${lng}@clinic.ru`), lng);
       await page(partner, "/partner");
       await refusing("update", "partner_codes", async () => {
         const response = await partner.request("/partner", {
@@ -355,29 +240,18 @@ describe("failures shown where they happen", () => {
         });
         expect(response.status).toBe(500);
         const html = rendered(await response.text());
-        expect(html).toContain(
-          ru
-            ? "Не удалось сохранить имя: база данных отклонила запрос"
-            : "Could not save the name: the database refused the request"
-        );
+        expect(html).toContain(ru ? "Не удалось сохранить имя: база данных отклонила запрос" : "Could not save the name: the database refused the request");
         expect(html).toContain('value="Клиника Улыбка"');
       });
     });
 
     it("sign-out: a session that cannot be ended is said, the person stays signed in", async () => {
-      const client = await inLanguage(
-        await signedInAs(app, t.db, `signout-${lng}@clinic.ru`),
-        lng
-      );
+      const client = await inLanguage(await signedInAs(app, t.db, `signout-${lng}@clinic.ru`), lng);
       await refusing("delete", "sessions", async () => {
         const response = await client.request("/auth/sign-out", { form: {} });
         expect(response.headers.get("Location")).toBe("/cabinet");
         const html = await follow(client, response);
-        expect(toastOf(html)?.map(decode)).toEqual(
-          ru
-            ? ["Ошибка выхода", "Не удалось выйти из системы"]
-            : ["Sign-out error", "Could not sign you out"]
-        );
+        expect(toastOf(html)?.map(decode)).toEqual(ru ? ["Ошибка выхода", "Не удалось выйти из системы"] : ["Sign-out error", "Could not sign you out"]);
       });
     });
 
@@ -392,9 +266,7 @@ describe("failures shown where they happen", () => {
           form: { email: `link-${lng}@clinic.ru`, redirectTo: "/cabinet" },
         });
         const html = rendered(await response.text());
-        expect(html).toContain(
-          ru ? "Ошибка отправки ссылки" : "Could not send the link"
-        );
+        expect(html).toContain(ru ? "Ошибка отправки ссылки" : "Could not send the link");
         expect(html).toContain(`value="link-${lng}@clinic.ru"`);
       } finally {
         fs.rmSync(outbox);
@@ -404,16 +276,10 @@ describe("failures shown where they happen", () => {
 
     it("cabinet: the partner card only for partners; the header's new order starts a fresh order (POST)", async () => {
       const title = ru ? "Партнёрская программа" : "Partner programme";
-      const client = await inLanguage(
-        await signedInAs(app, t.db, `no-partner-${lng}@clinic.ru`),
-        lng
-      );
+      const client = await inLanguage(await signedInAs(app, t.db, `no-partner-${lng}@clinic.ru`), lng);
       const html = await page(client, "/cabinet");
       expect(html).not.toContain(title);
-      const header = html.slice(
-        html.indexOf('<header class="site-header">'),
-        html.indexOf("</header>")
-      );
+      const header = html.slice(html.indexOf('<header class="site-header">'), html.indexOf("</header>"));
       expect(header).toContain('<form method="post" action="/order/new"');
       expect(header).not.toContain('href="/order"');
       await t.db
@@ -429,19 +295,10 @@ describe("failures shown where they happen", () => {
     it("writes the client's personal comment into the order at pricing", async () => {
       const email = `comment-${lng}@clinic.ru`;
       const comment = "Оплата по договору №12, упаковка без логотипа";
-      await t.db
-        .insertInto("client_settings")
-        .values({ email, personal_comment: comment })
-        .execute();
+      await t.db.insertInto("client_settings").values({ email, personal_comment: comment }).execute();
       const client = await inLanguage(await signedInAs(app, t.db, email), lng);
-      expect(
-        (await client.request("/order", { form: { intent: "next" } })).status
-      ).toBe(302);
-      const order = await t.db
-        .selectFrom("orders")
-        .select("id")
-        .where("email", "=", email)
-        .executeTakeFirstOrThrow();
+      expect((await client.request("/order", { form: { intent: "next" } })).status).toBe(302);
+      const order = await t.db.selectFrom("orders").select("id").where("email", "=", email).executeTakeFirstOrThrow();
       const patient = await buildPatient(t.db, order.id);
       const file = {
         originalName: "upper.stl",
@@ -465,14 +322,7 @@ describe("failures shown where they happen", () => {
         })
         .where("id", "=", order.id)
         .execute();
-      const commentOf = async () =>
-        (
-          await t.db
-            .selectFrom("orders")
-            .select("additional_comments")
-            .where("id", "=", order.id)
-            .executeTakeFirstOrThrow()
-        ).additional_comments;
+      const commentOf = async () => (await t.db.selectFrom("orders").select("additional_comments").where("id", "=", order.id).executeTakeFirstOrThrow()).additional_comments;
 
       expect((await client.request("/order")).status).toBe(200);
       expect(await commentOf()).toBe(comment);
@@ -481,29 +331,14 @@ describe("failures shown where they happen", () => {
     describe("the order wizard", () => {
       async function draftAt(step: number, withPatient = true) {
         const browser = await inLanguage(browserFetch(app), lng);
-        expect(
-          (await browser.request("/order", { form: { intent: "next" } })).status
-        ).toBe(302);
-        const order = await t.db
-          .selectFrom("orders")
-          .select("id")
-          .orderBy("created_at", "desc")
-          .executeTakeFirstOrThrow();
+        expect((await browser.request("/order", { form: { intent: "next" } })).status).toBe(302);
+        const order = await t.db.selectFrom("orders").select("id").orderBy("created_at", "desc").executeTakeFirstOrThrow();
         if (withPatient) await buildPatient(t.db, order.id, "Орлова Вера");
-        await t.db
-          .updateTable("orders")
-          .set({ wizard_step: step })
-          .where("id", "=", order.id)
-          .execute();
+        await t.db.updateTable("orders").set({ wizard_step: step }).where("id", "=", order.id).execute();
         return { browser, orderId: order.id };
       }
 
-      async function upload(
-        browser: Browser,
-        name: string,
-        content: Buffer,
-        intent = "upload"
-      ) {
+      async function upload(browser: Browser, name: string, content: Buffer, intent = "upload") {
         const form = new FormData();
         form.append("files", new Blob([new Uint8Array(content)]), name);
         form.append("intent", intent);
@@ -530,11 +365,7 @@ describe("failures shown where they happen", () => {
           expect(response.status).toBe(500);
           const html = rendered(await response.text());
           expect(html).toContain(ru ? "Ошибка обновления" : "Update error");
-          expect(html).toContain(
-            ru
-              ? "Не удалось сохранить данные: база данных отклонила запрос"
-              : "Could not save the data: the database refused the request"
-          );
+          expect(html).toContain(ru ? "Не удалось сохранить данные: база данных отклонила запрос" : "Could not save the data: the database refused the request");
           expect(html).toContain('value="typed@clinic.ru"');
           expect(html).toContain(ru ? "Шаг 2 из 11" : "Step 2 of 11");
         });
@@ -548,11 +379,7 @@ describe("failures shown where they happen", () => {
           });
           expect(response.status).toBe(500);
           const html = rendered(await response.text());
-          expect(html).toContain(
-            ru
-              ? "Не удалось добавить пациента"
-              : "The patient could not be added"
-          );
+          expect(html).toContain(ru ? "Не удалось добавить пациента" : "The patient could not be added");
           expect(html).toContain('value="Зайцева Ольга"');
         });
       });
@@ -564,37 +391,17 @@ describe("failures shown where they happen", () => {
           expect(response.status).toBe(302);
           const html = await follow(browser, response);
           expect(toastOf(html)?.map(decode)).toEqual(
-            ru
-              ? [
-                  "Ошибка сохранения",
-                  "Не удалось сохранить данные файлов матриц в базе данных",
-                ]
-              : [
-                  "Save error",
-                  "Could not save the matrix files' data in the database",
-                ]
+            ru ? ["Ошибка сохранения", "Не удалось сохранить данные файлов матриц в базе данных"] : ["Save error", "Could not save the matrix files' data in the database"],
           );
         });
-        expect(
-          fs.existsSync(
-            path.join(app.dataDir, "storage", "orders", `order_${orderId}`)
-          )
-        ).toBe(false);
+        expect(fs.existsSync(path.join(app.dataDir, "storage", "orders", `order_${orderId}`))).toBe(false);
       });
 
       it("a file that cannot be deleted from storage is reported to the doctor", async () => {
         const { browser, orderId } = await draftAt(5);
-        expect((await upload(browser, "lower.stl", binaryStl(4))).status).toBe(
-          302
-        );
-        const patient = await t.db
-          .selectFrom("orders_patients")
-          .select("matrix_files_info")
-          .where("order_id", "=", orderId)
-          .executeTakeFirstOrThrow();
-        const stored = (
-          patient.matrix_files_info as Array<{ storagePath: string }>
-        )[0]!.storagePath;
+        expect((await upload(browser, "lower.stl", binaryStl(4))).status).toBe(302);
+        const patient = await t.db.selectFrom("orders_patients").select("matrix_files_info").where("order_id", "=", orderId).executeTakeFirstOrThrow();
+        const stored = (patient.matrix_files_info as Array<{ storagePath: string }>)[0]!.storagePath;
         // The stored file becomes a folder with something in it: the storage refuses to delete it.
         const file = path.join(app.dataDir, "storage", "orders", stored);
         fs.rmSync(file);
@@ -603,103 +410,38 @@ describe("failures shown where they happen", () => {
           form: { intent: `remove:matrix:${stored}` },
         });
         const html = await follow(browser, response);
-        expect(toastOf(html)?.map(decode)).toEqual(
-          ru
-            ? [
-                "Невозможно удалить файл",
-                "Не удалось удалить файл из хранилища",
-              ]
-            : [
-                "Unable to delete file",
-                "The file could not be deleted from storage",
-              ]
-        );
+        expect(toastOf(html)?.map(decode)).toEqual(ru ? ["Невозможно удалить файл", "Не удалось удалить файл из хранилища"] : ["Unable to delete file", "The file could not be deleted from storage"]);
       });
 
       it("without JavaScript a wrong format gets its own title, as with JavaScript", async () => {
         const { browser } = await draftAt(5);
-        const html = await follow(
-          browser,
-          await upload(browser, "notes.txt", Buffer.from("hello"))
-        );
+        const html = await follow(browser, await upload(browser, "notes.txt", Buffer.from("hello")));
         expect(toastOf(html)?.map(decode)).toEqual(
-          ru
-            ? [
-                "Ошибка формата",
-                "1 файл(ов) имеют недопустимый формат. Разрешены только файлы .stl",
-              ]
-            : [
-                "Format error",
-                "Files with an invalid format: 1. Only .stl files are allowed",
-              ]
+          ru ? ["Ошибка формата", "1 файл(ов) имеют недопустимый формат. Разрешены только файлы .stl"] : ["Format error", "Files with an invalid format: 1. Only .stl files are allowed"],
         );
       });
 
       it("an upload step without a patient says so with the way back instead of moving on", async () => {
         const { browser, orderId } = await draftAt(5, false);
         const html = await page(browser, "/order");
-        expect(html).toContain(
-          ru
-            ? "Пациент не выбран или не найден"
-            : "No patient selected or found"
-        );
-        expect(html).toContain(
-          ru
-            ? "Пожалуйста, вернитесь назад и убедитесь, что пациент добавлен в заказ"
-            : "Please go back and make sure a patient has been added to the order"
-        );
+        expect(html).toContain(ru ? "Пациент не выбран или не найден" : "No patient selected or found");
+        expect(html).toContain(ru ? "Пожалуйста, вернитесь назад и убедитесь, что пациент добавлен в заказ" : "Please go back and make sure a patient has been added to the order");
         expect(html).toContain(ru ? "Шаг 5 из 11" : "Step 5 of 11");
         expect(html).toContain('value="back_to_patient"');
-        expect(
-          (
-            await t.db
-              .selectFrom("orders")
-              .select("wizard_step")
-              .where("id", "=", orderId)
-              .executeTakeFirstOrThrow()
-          ).wizard_step
-        ).toBe(5);
+        expect((await t.db.selectFrom("orders").select("wizard_step").where("id", "=", orderId).executeTakeFirstOrThrow()).wizard_step).toBe(5);
         await browser.request("/order", {
           form: { intent: "back_to_patient" },
         });
-        expect(
-          (
-            await t.db
-              .selectFrom("orders")
-              .select("wizard_step")
-              .where("id", "=", orderId)
-              .executeTakeFirstOrThrow()
-          ).wizard_step
-        ).toBe(4);
+        expect((await t.db.selectFrom("orders").select("wizard_step").where("id", "=", orderId).executeTakeFirstOrThrow()).wizard_step).toBe(4);
       });
 
       it("saves the automatically chosen first patient as the order's current patient", async () => {
         const { browser, orderId } = await draftAt(5);
-        const first = await t.db
-          .selectFrom("orders_patients")
-          .select("id")
-          .where("order_id", "=", orderId)
-          .executeTakeFirstOrThrow();
+        const first = await t.db.selectFrom("orders_patients").select("id").where("order_id", "=", orderId).executeTakeFirstOrThrow();
         await buildPatient(t.db, orderId, "Второй Пациент");
-        expect(
-          (
-            await t.db
-              .selectFrom("orders")
-              .select("current_patient_id")
-              .where("id", "=", orderId)
-              .executeTakeFirstOrThrow()
-          ).current_patient_id
-        ).toBeNull();
+        expect((await t.db.selectFrom("orders").select("current_patient_id").where("id", "=", orderId).executeTakeFirstOrThrow()).current_patient_id).toBeNull();
         await page(browser, "/order");
-        expect(
-          (
-            await t.db
-              .selectFrom("orders")
-              .select("current_patient_id")
-              .where("id", "=", orderId)
-              .executeTakeFirstOrThrow()
-          ).current_patient_id
-        ).toBe(first.id);
+        expect((await t.db.selectFrom("orders").select("current_patient_id").where("id", "=", orderId).executeTakeFirstOrThrow()).current_patient_id).toBe(first.id);
       });
     });
   });
