@@ -14,7 +14,14 @@ export function Header({ user, locale }: HeaderProps) {
   const nav = (
     <>
       {user?.hasPartnerCode ? <Link to="/partner">{t("header.partner")}</Link> : null}
-      {inCabinet ? <Link to="/order">{t("header.newOrder")}</Link> : null}
+      {inCabinet ? (
+        // Starts a fresh order, as the cabinet's own button does (one POST: DESIGN §4.9).
+        <Form method="post" action="/order/new" reloadDocument className="inline-form">
+          <button type="submit" className="link-button">
+            {t("header.newOrder")}
+          </button>
+        </Form>
+      ) : null}
       {user ? <Link to="/cabinet">{t("header.cabinet")}</Link> : <Link to="/auth">{t("header.signIn")}</Link>}
       {inCabinet && user ? (
         <Form method="post" action="/auth/sign-out" className="inline-form">

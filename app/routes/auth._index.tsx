@@ -2,6 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { data, redirect } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { SectionError } from "~/components/section-error";
 import { FieldError } from "~/components/wizard/fields";
 import { completeSignIn, sendSignInLink, signInWithCode } from "~/modules/auth/authenticator.server";
 import { safeRedirect } from "~/modules/auth/guards.server";
@@ -21,7 +22,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const redirectTo = safeRedirect(url.searchParams.get("redirectTo"), "/cabinet");
   if (await getSessionUser(request)) throw redirect(redirectTo);
   const { t } = await getTranslator(request);
-  return { title: t("auth.title"), sentTo: url.searchParams.get("sent"), redirectTo };
+  return {
+    title: t("auth.title"),
+    sentTo: url.searchParams.get("sent"),
+    redirectTo,
+  };
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -52,6 +57,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
   );
 }
 
+/** A link that could not be sent is said with its title (ADR 026). */
+const SEND_FAILED = "auth.toasts.sendFailedText";
+
 export default function SignIn() {
   const { sentTo, redirectTo } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
@@ -62,6 +70,14 @@ export default function SignIn() {
   return (
     <section className="gate auth">
       <h1>{t("auth.title")}</h1>
+      {errors.email === SEND_FAILED ? (
+        <SectionError
+          failure={{
+            title: "auth.toasts.sendFailedTitle",
+            message: SEND_FAILED,
+          }}
+        />
+      ) : null}
       {sentTo ? (
         <div className="stack">
           <p role="status">
@@ -110,7 +126,7 @@ export default function SignIn() {
             aria-invalid={errors.email ? true : undefined}
             aria-describedby={errors.email ? "auth-email-error" : undefined}
           />
-          <FieldError id="auth-email" error={errors.email} />
+          <FieldError id="auth-email" error={errors.email === SEND_FAILED ? undefined : errors.email} />
           <button type="submit" className="button" disabled={sending} aria-busy={sending || undefined}>
             {sending ? t("auth.sending") : t("auth.sendLink")}
           </button>

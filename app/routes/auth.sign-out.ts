@@ -2,8 +2,9 @@ import { type ActionFunctionArgs, redirect } from "@remix-run/node";
 import { signOut } from "~/modules/auth/authenticator.server";
 import { getSessionUser, revokeUserSessions } from "~/modules/auth/session.server";
 import { getDb } from "~/modules/db/db.server";
+import { isDatabaseUnavailable } from "~/modules/db/unavailable";
 import { readFormData } from "~/modules/http/request.server";
-import { toastCookieHeader } from "~/modules/http/toast.server";
+import { redirectWithToast, toastCookieHeader } from "~/modules/http/toast.server";
 
 /**
  * Sign-out (POST only), through the authenticator: this browser's session row is deleted. With
@@ -12,14 +13,21 @@ import { toastCookieHeader } from "~/modules/http/toast.server";
 export async function action({ request }: ActionFunctionArgs) {
   const form = await readFormData(request);
   const everywhere = form.get("scope") === "everywhere";
-  if (everywhere) {
-    const user = await getSessionUser(request);
-    if (user) await revokeUserSessions(await getDb(), user.id);
-  }
   const toast = everywhere
     ? { type: "success" as const, title: "toasts.signedOutEverywhere.title", description: "toasts.signedOutEverywhere.text" }
     : { type: "success" as const, title: "toasts.signedOut.title", description: "toasts.signedOut.text" };
-  return signOut(request, "/", { "Set-Cookie": await toastCookieHeader(toast) });
+  try {
+    if (everywhere) {
+      const user = await getSessionUser(request);
+      if (user) await revokeUserSessions(await getDb(), user.id);
+    }
+    return await signOut(request, "/", { "Set-Cookie": await toastCookieHeader(toast) });
+  } catch (error) {
+    if (error instanceof Response || isDatabaseUnavailable(error)) throw error;
+    // The session could not be ended: the person stays signed in and is told so (ADR 026).
+    console.error("sign-out failed:", error);
+    return redirectWithToast("/cabinet", { type: "error", title: "failures.signOutTitle", description: "failures.signOutText" });
+  }
 }
 
 export async function loader() {

@@ -2,6 +2,8 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { Form, Link, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
 import { useTranslation } from "~/modules/i18n/i18n-context";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { SectionError } from "~/components/section-error";
+import { loadSection, sectionData, sectionFailure } from "~/modules/http/section.server";
 import { requireStaff } from "~/modules/auth/guards.server";
 import { listDashboardOrders, loadStatistics, parseDashboardFilter } from "~/modules/backoffice/dashboard.server";
 import { OrderCard, StatisticsCards } from "~/modules/backoffice/dashboard-ui";
@@ -30,16 +32,31 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const { t } = await getTranslator(request);
   const filter = parseDashboardFilter(new URL(request.url).searchParams);
   const db = await getDb();
-  const [statistics, { orders, hasMore }] = await Promise.all([loadStatistics(db), listDashboardOrders(db, filter)]);
+  // Each part of the page loads on its own: a failing query shows its message in place (ADR 026).
+  const [statisticsSection, ordersSection] = await Promise.all([
+    loadSection("back-office: loading statistics", { message: "failures.statistics" }, () => loadStatistics(db)),
+    loadSection("back-office: loading orders", { message: "failures.ordersLoad" }, () => listDashboardOrders(db, filter)),
+  ]);
+  const { orders, hasMore, patientsFailure } = sectionData(ordersSection, {
+    orders: [],
+    hasMore: false,
+    patientsFailure: null,
+  });
   return {
     title: t("backoffice.title"),
     filter,
-    statistics,
+    statistics: sectionData(statisticsSection, null),
+    statisticsFailure: sectionFailure(statisticsSection),
+    ordersFailure: sectionFailure(ordersSection),
+    patientsFailure,
     hasMore,
     orders: orders.map((order) => ({
       ...order,
       number: shortOrderNumber(order.id),
-      canPaymentLink: canHavePaymentLink({ status: order.status, total_cost: order.total }),
+      canPaymentLink: canHavePaymentLink({
+        status: order.status,
+        total_cost: order.total,
+      }),
       canTracker: canSendToTracker(order.status),
     })),
   };
@@ -58,12 +75,28 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (intent === "refresh_payments") {
     try {
       const { checked, paid } = await refreshPendingPayments(db, config);
-      if (checked === 0) return redirectWithToast(back, { type: "info", title: "payments.backoffice.refreshEmpty" });
-      if (paid === 0) return redirectWithToast(back, { type: "info", title: "payments.backoffice.refreshNone" });
-      return redirectWithToast(back, { type: "success", title: "payments.backoffice.refreshDone", values: { count: paid } });
+      if (checked === 0)
+        return redirectWithToast(back, {
+          type: "info",
+          title: "payments.backoffice.refreshEmpty",
+        });
+      if (paid === 0)
+        return redirectWithToast(back, {
+          type: "info",
+          title: "payments.backoffice.refreshNone",
+        });
+      return redirectWithToast(back, {
+        type: "success",
+        title: "payments.backoffice.refreshDone",
+        values: { count: paid },
+      });
     } catch (error) {
       console.error("payment status refresh failed:", error);
-      return redirectWithToast(back, { type: "error", title: "payments.backoffice.errorTitle", description: "payments.backoffice.refreshFailed" });
+      return redirectWithToast(back, {
+        type: "error",
+        title: "payments.backoffice.errorTitle",
+        description: "payments.backoffice.refreshFailed",
+      });
     }
   }
   if (intent === "payment_link") {
@@ -73,11 +106,15 @@ export async function action({ request, context }: ActionFunctionArgs) {
     const url = `${publicOrigin(order.market)}${paymentLinkPath(config, order.id)}`;
     return redirectWithToast(back, { type: "success", title: "payments.backoffice.linkCreated", lines: [{ key: "payments.backoffice.linkFor", values: { number: shortOrderNumber(order.id), url } }] });
   }
-  return redirectWithToast(back, { type: "error", title: "payments.backoffice.errorTitle", description: "payments.backoffice.linkFailed" });
+  return redirectWithToast(back, {
+    type: "error",
+    title: "payments.backoffice.errorTitle",
+    description: "payments.backoffice.linkFailed",
+  });
 }
 
 export default function BackofficeOrders() {
-  const { filter, statistics, orders, hasMore } = useLoaderData<typeof loader>();
+  const { filter, statistics, statisticsFailure, ordersFailure, patientsFailure, orders, hasMore } = useLoaderData<typeof loader>();
   const { t } = useTranslation();
   const location = useLocation();
   const busy = useNavigation().state === "submitting";
@@ -99,7 +136,8 @@ export default function BackofficeOrders() {
         </Form>
       </div>
 
-      <StatisticsCards statistics={statistics} />
+      {statistics ? <StatisticsCards statistics={statistics} /> : null}
+      {statisticsFailure ? <SectionError failure={statisticsFailure} /> : null}
 
       <Form method="get" className="filters bo-order-filters" role="search" aria-label={t("bo.orders.filters")}>
         <label htmlFor="orders-q" className="visually-hidden">
@@ -131,7 +169,9 @@ export default function BackofficeOrders() {
         ) : null}
       </Form>
 
-      {orders.length === 0 ? (
+      {ordersFailure ? <SectionError failure={ordersFailure} /> : null}
+      {patientsFailure ? <SectionError failure={patientsFailure} /> : null}
+      {ordersFailure ? null : orders.length === 0 ? (
         <p className="empty">{filtered ? t("bo.orders.nothingFound") : t("backoffice.noOrders")}</p>
       ) : (
         <div className="bo-orders">

@@ -2,6 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { data } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { SectionError } from "~/components/section-error";
 import { FieldError } from "~/components/wizard/fields";
 import { requireStaff } from "~/modules/auth/guards.server";
 import { getDb } from "~/modules/db/db.server";
@@ -19,7 +20,12 @@ import { readFormData } from "~/modules/http/request.server";
 
 const PAGE_SIZE = 20;
 
-type ActionReply = { partnerId: string; intent: "add_payout" | "set_percentage"; errors: Record<string, string>; values: Record<string, string> };
+type ActionReply = {
+  partnerId: string;
+  intent: "add_payout" | "set_percentage";
+  errors: Record<string, string>;
+  values: Record<string, string>;
+};
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireStaff(request, context);
@@ -28,7 +34,11 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const search = (url.searchParams.get("q") ?? "").trim().slice(0, 100);
   const page = Math.max(1, Number.parseInt(url.searchParams.get("page") ?? "1", 10) || 1);
   const db = await getDb();
-  const { partners, hasMore } = await listPartners(db, { search, page, pageSize: PAGE_SIZE });
+  const { partners, hasMore } = await listPartners(db, {
+    search,
+    page,
+    pageSize: PAGE_SIZE,
+  });
   const details = await partnerDetails(
     db,
     partners.map((partner) => partner.id),
@@ -41,7 +51,10 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     open: url.searchParams.get("open"),
     period: currentPeriod(),
     ordersLimit: ORDERS_PER_PARTNER,
-    partners: partners.map((partner) => ({ ...partner, ...details.get(partner.id)! })),
+    partners: partners.map((partner) => ({
+      ...partner,
+      ...details.get(partner.id)!,
+    })),
   };
 }
 
@@ -59,7 +72,12 @@ export async function action({ request, context }: ActionFunctionArgs) {
   for (const name of ["q", "page"]) if (url.searchParams.get(name)) back.set(name, url.searchParams.get(name)!);
   if (partner) back.set("open", partner.code);
   const to = `/backoffice/affiliates?${back}${partner ? `#partner-${partner.code}` : ""}`;
-  const failed = (description: string) => redirectWithToast(to, { type: "error", title: "partners.toasts.errorTitle", description });
+  const failed = (description: string) =>
+    redirectWithToast(to, {
+      type: "error",
+      title: "partners.toasts.errorTitle",
+      description,
+    });
 
   if (intent === "add_payout") {
     if (!partner) return failed("partners.toasts.payoutAddFailed");
@@ -74,7 +92,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
       console.error("payout not added:", error);
       return failed("partners.toasts.payoutAddFailed");
     }
-    return redirectWithToast(to, { type: "success", title: "partners.toasts.payoutAdded" });
+    return redirectWithToast(to, {
+      type: "success",
+      title: "partners.toasts.payoutAdded",
+    });
   }
 
   if (intent === "delete_payout") {
@@ -85,24 +106,42 @@ export async function action({ request, context }: ActionFunctionArgs) {
       return false;
     });
     if (!deleted) return failed("partners.toasts.payoutDeleteFailed");
-    return redirectWithToast(to, { type: "success", title: "partners.toasts.payoutDeleted" });
+    return redirectWithToast(to, {
+      type: "success",
+      title: "partners.toasts.payoutDeleted",
+    });
   }
 
   if (intent === "set_percentage") {
     if (!partner) return failed("partners.errors.partnerNotFound");
     const percentage = checkPercentage(String(form.get("percentage") ?? ""));
     if (percentage.kind === "invalid") {
-      return data<ActionReply>({ partnerId, intent, errors: { percentage: percentage.error }, values: { percentage: String(form.get("percentage") ?? "") } }, { status: 400 });
+      return data<ActionReply>(
+        {
+          partnerId,
+          intent,
+          errors: { percentage: percentage.error },
+          values: { percentage: String(form.get("percentage") ?? "") },
+        },
+        { status: 400 },
+      );
     }
     // Empty input keeps the current value (spec §5).
-    if (percentage.kind === "keep") return redirectWithToast(to, { type: "info", title: "partners.toasts.percentageKept" });
+    if (percentage.kind === "keep")
+      return redirectWithToast(to, {
+        type: "info",
+        title: "partners.toasts.percentageKept",
+      });
     const saved = await setRewardPercentage(db, partner.id, percentage.value).catch((error) => {
       console.error("percentage not saved:", error);
       return null;
     });
     if (saved === null) return failed("partners.toasts.percentageFailed");
     if (!saved) return failed("partners.errors.partnerNotFound");
-    return redirectWithToast(to, { type: "success", title: "partners.toasts.percentageSaved" });
+    return redirectWithToast(to, {
+      type: "success",
+      title: "partners.toasts.percentageSaved",
+    });
   }
 
   throw new Response("Unknown action", { status: 400 });
@@ -216,7 +255,11 @@ function PartnerCard({ partner, open, reply, period, ordersLimit }: { partner: P
               <p className="small">
                 {t("partners.backoffice.contacts")}: {partner.contactEmail ?? "—"}, {partner.contactPhone ?? "—"}
                 <br />
-                {partner.offerAcceptedAt ? t("partners.backoffice.offerAccepted", { date: formatDate(partner.offerAcceptedAt, language) }) : t("partners.backoffice.offerNotAccepted")}
+                {partner.offerAcceptedAt
+                  ? t("partners.backoffice.offerAccepted", {
+                      date: formatDate(partner.offerAcceptedAt, language),
+                    })
+                  : t("partners.backoffice.offerNotAccepted")}
               </p>
             </section>
 
@@ -277,7 +320,12 @@ function PartnerCard({ partner, open, reply, period, ordersLimit }: { partner: P
                   <tbody>
                     {partner.payouts.map((payout) => (
                       <tr key={payout.id}>
-                        <td>{t("partners.backoffice.payouts.periodValue", { year: payout.year, quarter: payout.quarter })}</td>
+                        <td>
+                          {t("partners.backoffice.payouts.periodValue", {
+                            year: payout.year,
+                            quarter: payout.quarter,
+                          })}
+                        </td>
                         <td className="num">{money(payout.amount)}</td>
                         <td>
                           {formatDateTime(payout.paidAt, language)}
@@ -374,11 +422,15 @@ function PartnerCard({ partner, open, reply, period, ordersLimit }: { partner: P
               <legend className="visually-hidden">{t("partners.backoffice.referrals.title")}</legend>
               <label>
                 <input type="radio" name={id("referrals-view")} value="active" defaultChecked />
-                {t("partners.backoffice.referrals.active", { count: active.length })}
+                {t("partners.backoffice.referrals.active", {
+                  count: active.length,
+                })}
               </label>
               <label>
                 <input type="radio" name={id("referrals-view")} value="expired" />
-                {t("partners.backoffice.referrals.expired", { count: expired.length })}
+                {t("partners.backoffice.referrals.expired", {
+                  count: expired.length,
+                })}
               </label>
             </fieldset>
             <ReferralTable className="referrals-active" referrals={active} empty={t("partners.backoffice.referrals.noneActive")} />
@@ -388,8 +440,14 @@ function PartnerCard({ partner, open, reply, period, ordersLimit }: { partner: P
       </details>
 
       <details>
-        <summary>{t("partners.backoffice.orders.toggle", { count: partner.orders.length })}</summary>
-        {partner.orders.length === 0 ? (
+        <summary>
+          {t("partners.backoffice.orders.toggle", {
+            count: partner.orders.length,
+          })}
+        </summary>
+        {partner.ordersFailure ? (
+          <SectionError failure={partner.ordersFailure} />
+        ) : partner.orders.length === 0 ? (
           <p className="muted">{t("partners.backoffice.orders.empty")}</p>
         ) : (
           <div className="table-wrap">
@@ -423,7 +481,13 @@ function PartnerCard({ partner, open, reply, period, ordersLimit }: { partner: P
                 ))}
               </tbody>
             </table>
-            {partner.orders.length >= ordersLimit ? <p className="muted small">{t("partners.backoffice.orders.limited", { count: ordersLimit })}</p> : null}
+            {partner.orders.length >= ordersLimit ? (
+              <p className="muted small">
+                {t("partners.backoffice.orders.limited", {
+                  count: ordersLimit,
+                })}
+              </p>
+            ) : null}
           </div>
         )}
       </details>

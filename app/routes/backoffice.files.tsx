@@ -3,7 +3,10 @@ import { data, redirect } from "@remix-run/node";
 import { Form, Link, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { requireStaff } from "~/modules/auth/guards.server";
-import { deleteFolder, deleteTrash, deletionErrorsCookie, listStorageFolders, readDeletionErrors } from "~/modules/backoffice/storage-files.server";
+import { deleteFolder, deleteTrash, type DeletionErrors, deletionErrorsCookie, listFolderFiles, listStorageFoldersForScreen, readDeletionErrors } from "~/modules/backoffice/storage-files.server";
+import { isDatabaseUnavailable } from "~/modules/db/unavailable";
+import { loadSection, sectionData, sectionFailure, type SectionFailure } from "~/modules/http/section.server";
+import { SectionError } from "~/components/section-error";
 import { needsWarning } from "~/modules/backoffice/storage-trash";
 import { PageDialog, Pagination } from "~/modules/backoffice/ui";
 import { getDb } from "~/modules/db/db.server";
@@ -17,6 +20,36 @@ import { readFormData } from "~/modules/http/request.server";
 
 const PAGE_SIZE = 100;
 const BACK = "/backoffice/files";
+const FOLDER_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$/;
+
+type FolderView = {
+  name: string;
+  failure: SectionFailure | null;
+  files: Array<{
+    key: string;
+    name: string;
+    size: number;
+    kind: string | null;
+    extension: string;
+  }>;
+  total: number;
+};
+
+/** The page with no folders: the listing failed, or one folder is open. */
+function empty(title: string, onlyTrash: boolean, page: number, deletionErrors: DeletionErrors | null) {
+  return {
+    title,
+    listFailed: false,
+    ordersFailed: false,
+    folder: null as FolderView | null,
+    onlyTrash,
+    page,
+    hasMore: false,
+    folders: [],
+    totals: null,
+    deletionErrors,
+  };
+}
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireStaff(request, context);
@@ -26,12 +59,41 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const page = Math.max(1, Number.parseInt(url.searchParams.get("page") ?? "1", 10) || 1);
   const { result: deletionErrors, headers } = await readDeletionErrors(request);
 
+  const folderParam = url.searchParams.get("folder");
+  if (folderParam !== null) {
+    // One folder opened: its files as rows (name, size, type), 100 a page.
+    if (!FOLDER_NAME.test(folderParam)) throw new Response("Unknown folder", { status: 400 });
+    const files = await loadSection("back-office: listing a storage folder", { message: "failures.files" }, () => listFolderFiles(getStorage(), folderParam));
+    const rows = sectionData(files, []);
+    return data(
+      {
+        ...empty(t("bo.files.title"), onlyTrash, page, deletionErrors),
+        folder: {
+          name: folderParam,
+          failure: sectionFailure(files),
+          files: rows.slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE),
+          total: rows.length,
+        },
+        hasMore: rows.length > page * PAGE_SIZE,
+      },
+      { headers },
+    );
+  }
+
   let folders;
+  let ordersFailed = false;
   try {
-    folders = await listStorageFolders(await getDb(), getStorage());
+    ({ folders, ordersFailed } = await listStorageFoldersForScreen(await getDb(), getStorage()));
   } catch (error) {
+    if (isDatabaseUnavailable(error)) throw error;
     console.error("back-office: listing storage folders failed:", error);
-    return data({ title: t("bo.files.title"), listFailed: true, onlyTrash, page, hasMore: false, folders: [], totals: null, deletionErrors }, { headers });
+    return data(
+      {
+        ...empty(t("bo.files.title"), onlyTrash, page, deletionErrors),
+        listFailed: true,
+      },
+      { headers },
+    );
   }
   const trash = folders.filter((folder) => folder.garbage.length > 0);
   const shown = onlyTrash ? trash : folders;
@@ -40,6 +102,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     {
       title: t("bo.files.title"),
       listFailed: false,
+      ordersFailed,
+      folder: null,
       onlyTrash,
       page,
       hasMore: shown.length > page * PAGE_SIZE,
@@ -85,7 +149,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
       deletion = await deleteFolder(db, storage, name);
     } catch (error) {
       console.error("back-office: deleting a storage folder failed:", error);
-      return redirectWithToast(back, { type: "error", title: "bo.toasts.error", description: "bo.files.listFailed" });
+      return redirectWithToast(back, {
+        type: "error",
+        title: "bo.toasts.error",
+        description: "bo.files.listFailed",
+      });
     }
     if (!deletion.ok) {
       const verdict = deletion.folder?.verdict ?? "not_an_order_folder";
@@ -96,7 +164,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
       });
     }
     if (deletion.report.errors.length > 0) return withErrors(back, deletion.report);
-    return redirectWithToast(back, { type: "success", title: "bo.files.folderDeleted", description: "bo.files.folderDeletedText" });
+    return redirectWithToast(back, {
+      type: "success",
+      title: "bo.files.folderDeleted",
+      description: "bo.files.folderDeletedText",
+    });
   }
 
   if (intent === "delete_trash") {
@@ -105,11 +177,24 @@ export async function action({ request, context }: ActionFunctionArgs) {
       report = await deleteTrash(db, storage);
     } catch (error) {
       console.error("back-office: deleting storage trash failed:", error);
-      return redirectWithToast(back, { type: "error", title: "bo.toasts.error", description: "bo.files.listFailed" });
+      return redirectWithToast(back, {
+        type: "error",
+        title: "bo.toasts.error",
+        description: "bo.files.listFailed",
+      });
     }
     if (report.errors.length > 0) return withErrors(back, report);
-    if (report.deletedFiles === 0) return redirectWithToast(back, { type: "info", title: "bo.files.trashEmpty" });
-    return redirectWithToast(back, { type: "success", title: "bo.files.deleted", description: "bo.files.deletedText", values: { files: report.deletedFiles, folders: report.deletedFolders } });
+    if (report.deletedFiles === 0)
+      return redirectWithToast(back, {
+        type: "info",
+        title: "bo.files.trashEmpty",
+      });
+    return redirectWithToast(back, {
+      type: "success",
+      title: "bo.files.deleted",
+      description: "bo.files.deletedText",
+      values: { files: report.deletedFiles, folders: report.deletedFolders },
+    });
   }
 
   return redirect(back);
@@ -118,13 +203,17 @@ export async function action({ request, context }: ActionFunctionArgs) {
 async function withErrors(back: string, report: Parameters<typeof deletionErrorsCookie>[0]) {
   return redirectWithToast(
     back,
-    { type: "warning", title: "bo.files.someFailed", values: { count: report.failedFolders } },
+    {
+      type: "warning",
+      title: "bo.files.someFailed",
+      values: { count: report.failedFolders },
+    },
     { headers: { "Set-Cookie": await deletionErrorsCookie(report) } },
   );
 }
 
 export default function BackofficeFiles() {
-  const { listFailed, onlyTrash, page, hasMore, folders, totals, deletionErrors } = useLoaderData<typeof loader>();
+  const { listFailed, ordersFailed, folder: openFolder, onlyTrash, page, hasMore, folders, totals, deletionErrors } = useLoaderData<typeof loader>();
   const { t, i18n } = useTranslation();
   const location = useLocation();
   const busy = useNavigation().state === "submitting";
@@ -156,7 +245,12 @@ export default function BackofficeFiles() {
           <details className="bo-confirm">
             <summary className="button button-small bo-danger">{t("bo.files.deleteTrash")}</summary>
             <Form method="post" className="bo-confirm-body">
-              <p>{t("bo.files.deleteTrashConfirm", { count: totals.trashFiles, size: size(totals.trashSize) })}</p>
+              <p>
+                {t("bo.files.deleteTrashConfirm", {
+                  count: totals.trashFiles,
+                  size: size(totals.trashSize),
+                })}
+              </p>
               <button type="submit" name="intent" value="delete_trash" className="button button-small bo-danger" disabled={busy}>
                 {t("bo.files.deleteTrashYes")}
               </button>
@@ -166,14 +260,20 @@ export default function BackofficeFiles() {
       </div>
       {totals ? (
         <p className="muted">
-          {t("bo.files.summary", { folders: totals.folders, size: size(totals.size), trash: totals.trashFiles, trashSize: size(totals.trashSize) })}
+          {t("bo.files.summary", {
+            folders: totals.folders,
+            size: size(totals.size),
+            trash: totals.trashFiles,
+            trashSize: size(totals.trashSize),
+          })}
         </p>
       ) : null}
 
-      {listFailed ? (
-        <p className="empty" role="alert">
-          {t("bo.files.listFailed")}
-        </p>
+      {ordersFailed ? <SectionError failure={{ message: "failures.ordersInfo" }} /> : null}
+      {openFolder ? (
+        <FolderFiles folder={openFolder} />
+      ) : listFailed ? (
+        <SectionError failure={{ title: "failures.files", message: "bo.files.listFailed" }} />
       ) : folders.length === 0 ? (
         <p className="empty">{t("bo.files.empty")}</p>
       ) : (
@@ -195,7 +295,14 @@ export default function BackofficeFiles() {
               {folders.map((folder) => (
                 <tr key={folder.name} className={folder.garbage > 0 ? "bo-trash-row" : undefined}>
                   <td>
-                    <code className="bo-folder-name">{folder.name}</code>
+                    <Link
+                      to={`${BACK}?folder=${encodeURIComponent(folder.name)}`}
+                      aria-label={t("bo.files.openFolder", {
+                        name: folder.name,
+                      })}
+                    >
+                      <code className="bo-folder-name">{folder.name}</code>
+                    </Link>
                   </td>
                   <td className="num">{size(folder.size)}</td>
                   <td>{t("bo.files.folder", { count: folder.files })}</td>
@@ -230,7 +337,7 @@ export default function BackofficeFiles() {
                         </Form>
                       </details>
                     ) : null}
-                    <div className="small muted">{t(`bo.files.verdicts.${folder.verdict}`)}</div>
+                    {ordersFailed ? null : <div className="small muted">{t(`bo.files.verdicts.${folder.verdict}`)}</div>}
                   </td>
                 </tr>
               ))}
@@ -257,6 +364,52 @@ export default function BackofficeFiles() {
           </div>
         </PageDialog>
       ) : null}
+    </section>
+  );
+}
+
+/** One folder opened: its files as rows. */
+function FolderFiles({ folder }: { folder: FolderView }) {
+  const { t, i18n } = useTranslation();
+  return (
+    <section aria-labelledby="folder-title">
+      <h2 id="folder-title">
+        <code className="bo-folder-name">{folder.name}</code>
+      </h2>
+      <p>
+        <Link to={BACK}>{t("bo.files.allFolders")}</Link>
+      </p>
+      {folder.failure ? (
+        <SectionError failure={folder.failure} />
+      ) : folder.total === 0 ? (
+        <p className="empty">{t("bo.files.empty")}</p>
+      ) : (
+        <div className="table-wrap">
+          <table>
+            <caption className="visually-hidden">{t("bo.files.folderFiles", { name: folder.name })}</caption>
+            <thead>
+              <tr>
+                <th scope="col">{t("bo.files.columns.name")}</th>
+                <th scope="col" className="num">
+                  {t("bo.files.columns.size")}
+                </th>
+                <th scope="col">{t("bo.files.columns.type")}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {folder.files.map((file) => (
+                <tr key={file.key}>
+                  <td>
+                    <code>{file.name}</code>
+                  </td>
+                  <td className="num">{formatFileSize(file.size, i18n.language)}</td>
+                  <td>{[file.kind ? t(`bo.files.fileTypes.${file.kind}`) : null, file.extension || null].filter(Boolean).join(", ") || "—"}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
     </section>
   );
 }

@@ -2,6 +2,8 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { SectionError } from "~/components/section-error";
+import { loadSection, sectionData, sectionFailure } from "~/modules/http/section.server";
 import { requireAdmin } from "~/modules/auth/guards.server";
 import { assignRole, findUserByEmail, findUserById, isRole, listUsers, listUsersWithRoles, removeRole, ROLES } from "~/modules/backoffice/roles.server";
 import { getDb } from "~/modules/db/db.server";
@@ -16,11 +18,26 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireAdmin(request, context);
   const { t } = await getTranslator(request);
   const db = await getDb();
-  const [withRoles, users] = await Promise.all([listUsersWithRoles(db), listUsers(db)]);
-  return { title: t("bo.roles.title"), withRoles, users };
+  // The lists load on their own; the assignment by e-mail works without them (ADR 026).
+  const [withRoles, users] = await Promise.all([
+    loadSection("back-office: listing users with roles", { message: "failures.usersList" }, () => listUsersWithRoles(db)),
+    loadSection("back-office: listing users", { message: "failures.usersList" }, () => listUsers(db)),
+  ]);
+  return {
+    title: t("bo.roles.title"),
+    withRoles: sectionData(withRoles, []),
+    users: sectionData(users, []),
+    listFailure: sectionFailure(withRoles) ?? sectionFailure(users),
+  };
 }
 
-type Failure = { form: "email" | "user"; error: string; email?: string; userId?: string; role?: string };
+type Failure = {
+  form: "email" | "user";
+  error: string;
+  email?: string;
+  userId?: string;
+  role?: string;
+};
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const admin = await requireAdmin(request, context);
@@ -33,11 +50,24 @@ export async function action({ request, context }: ActionFunctionArgs) {
     const userId = String(form.get("userId") ?? "");
     if (!isRole(role)) throw new Response("Unknown role", { status: 400 });
     const result = await removeRole(db, userId, role);
-    if (result === "last_admin") return redirectWithToast(BACK, { type: "error", title: "bo.toasts.error", description: "bo.roles.lastAdmin" });
-    if (result === "missing") return redirectWithToast(BACK, { type: "error", title: "bo.toasts.error", description: "bo.roles.removeFailed" });
+    if (result === "last_admin")
+      return redirectWithToast(BACK, {
+        type: "error",
+        title: "bo.toasts.error",
+        description: "bo.roles.lastAdmin",
+      });
+    if (result === "missing")
+      return redirectWithToast(BACK, {
+        type: "error",
+        title: "bo.toasts.error",
+        description: "bo.roles.removeFailed",
+      });
     // An admin who gave up their own admin role can no longer open this page.
     const lostAccess = role === "admin" && userId === admin.user?.id;
-    return redirectWithToast(lostAccess ? "/backoffice" : BACK, { type: "success", title: "bo.roles.removed" });
+    return redirectWithToast(lostAccess ? "/backoffice" : BACK, {
+      type: "success",
+      title: "bo.roles.removed",
+    });
   }
 
   if (intent === "assign_email") {
@@ -66,13 +96,20 @@ async function assigned(db: Awaited<ReturnType<typeof getDb>>, userId: string, r
     await assignRole(db, userId, role);
   } catch (error) {
     console.error("back-office: assigning a role failed:", error);
-    return redirectWithToast(BACK, { type: "error", title: "bo.toasts.error", description: "bo.roles.assignFailed" });
+    return redirectWithToast(BACK, {
+      type: "error",
+      title: "bo.toasts.error",
+      description: "bo.roles.assignFailed",
+    });
   }
-  return redirectWithToast(BACK, { type: "success", title: "bo.roles.assigned" });
+  return redirectWithToast(BACK, {
+    type: "success",
+    title: "bo.roles.assigned",
+  });
 }
 
 export default function BackofficeRoles() {
-  const { withRoles, users } = useLoaderData<typeof loader>();
+  const { withRoles, users, listFailure } = useLoaderData<typeof loader>();
   const failure = useActionData<typeof action>() as Failure | undefined;
   const { t } = useTranslation();
   const busy = useNavigation().state === "submitting";
@@ -169,7 +206,8 @@ export default function BackofficeRoles() {
       </div>
 
       <h2>{t("bo.roles.withRoles")}</h2>
-      {withRoles.length === 0 ? (
+      {listFailure ? <SectionError failure={listFailure} /> : null}
+      {listFailure ? null : withRoles.length === 0 ? (
         <p className="empty">{t("bo.roles.none")}</p>
       ) : (
         <ul className="bo-role-list">
@@ -182,7 +220,14 @@ export default function BackofficeRoles() {
                     <input type="hidden" name="intent" value="remove" />
                     <input type="hidden" name="userId" value={user.id} />
                     <input type="hidden" name="role" value={role} />
-                    <button type="submit" className={`badge bo-role bo-role-${role}`} aria-label={t("bo.roles.removeLabel", { role: t(`bo.roles.labels.${role}`), email: user.email })}>
+                    <button
+                      type="submit"
+                      className={`badge bo-role bo-role-${role}`}
+                      aria-label={t("bo.roles.removeLabel", {
+                        role: t(`bo.roles.labels.${role}`),
+                        email: user.email,
+                      })}
+                    >
                       {t(`bo.roles.labels.${role}`)} <span aria-hidden="true">×</span>
                     </button>
                   </Form>

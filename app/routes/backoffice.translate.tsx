@@ -3,6 +3,7 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { SectionError } from "~/components/section-error";
 import { requireStaff } from "~/modules/auth/guards.server";
 import { getDb } from "~/modules/db/db.server";
 import { redirectWithToast } from "~/modules/http/toast.server";
@@ -46,11 +47,22 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       loadFailed: false,
       total,
       matching,
-      rows: rows.map((row) => ({ ...row, updatedAt: row.updatedAt.toISOString(), usedBy: counts.get(row.originalText) ?? 0 })),
+      rows: rows.map((row) => ({
+        ...row,
+        updatedAt: row.updatedAt.toISOString(),
+        usedBy: counts.get(row.originalText) ?? 0,
+      })),
     };
   } catch (error) {
     console.error("back-office: loading translations failed:", error);
-    return { title: t("translations.title"), query, loadFailed: true, total: 0, matching: 0, rows: [] };
+    return {
+      title: t("translations.title"),
+      query,
+      loadFailed: true,
+      total: 0,
+      matching: 0,
+      rows: [],
+    };
   }
 }
 
@@ -62,7 +74,12 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (!intent) throw new Response("Unknown action", { status: 400 });
   const id = typeof form.get("id") === "string" ? String(form.get("id")) : null;
   const reply = (result: SubmissionResult<string[]>, status: number) => data({ intent, id, result }, { status });
-  const failed = (description: string) => redirectWithToast(back, { type: "error", title: "translations.errors.title", description });
+  const failed = (description: string) =>
+    redirectWithToast(back, {
+      type: "error",
+      title: "translations.errors.title",
+      description,
+    });
   const done = (title: string) => {
     invalidateTranslationCache();
     return redirectWithToast(back, { type: "success", title });
@@ -73,7 +90,12 @@ export async function action({ request, context }: ActionFunctionArgs) {
       const submission = parseWithZod(form, { schema: addSchema });
       if (submission.status !== "success") return reply(submission.reply() as SubmissionResult<string[]>, 400);
       if ((await addTranslation(db, submission.value)) === "duplicate") {
-        return reply(submission.reply({ formErrors: ["translations.errors.duplicate"] }) as SubmissionResult<string[]>, 400);
+        return reply(
+          submission.reply({
+            formErrors: ["translations.errors.duplicate"],
+          }) as SubmissionResult<string[]>,
+          400,
+        );
       }
       return done("translations.toasts.added");
     }
@@ -83,7 +105,13 @@ export async function action({ request, context }: ActionFunctionArgs) {
       if (submission.status !== "success" && submission.error?.id) return failed("translations.errors.notFound");
       if (submission.status !== "success") return reply(submission.reply() as SubmissionResult<string[]>, 400);
       const outcome = await updateTranslation(db, submission.value.id, submission.value);
-      if (outcome === "duplicate") return reply(submission.reply({ formErrors: ["translations.errors.duplicate"] }) as SubmissionResult<string[]>, 400);
+      if (outcome === "duplicate")
+        return reply(
+          submission.reply({
+            formErrors: ["translations.errors.duplicate"],
+          }) as SubmissionResult<string[]>,
+          400,
+        );
       if (outcome === "missing") return failed("translations.errors.notFound");
       return done("translations.toasts.updated");
     }
@@ -92,11 +120,21 @@ export async function action({ request, context }: ActionFunctionArgs) {
     return done("translations.toasts.deleted");
   } catch (error) {
     console.error(`back-office: translation ${intent} failed:`, error);
-    return failed({ add: "translations.errors.addFailed", update: "translations.errors.updateFailed", delete: "translations.errors.deleteFailed" }[intent]);
+    return failed(
+      {
+        add: "translations.errors.addFailed",
+        update: "translations.errors.updateFailed",
+        delete: "translations.errors.deleteFailed",
+      }[intent],
+    );
   }
 }
 
-type ActionResult = { intent: "add" | "update" | "delete"; id: string | null; result: SubmissionResult<string[]> };
+type ActionResult = {
+  intent: "add" | "update" | "delete";
+  id: string | null;
+  result: SubmissionResult<string[]>;
+};
 
 function errorsOf(action: ActionResult | undefined, intent: ActionResult["intent"], id: string | null = null): string[] {
   if (!action || action.intent !== intent || (id !== null && action.id !== id)) return [];
@@ -209,16 +247,19 @@ export default function BackofficeTranslate() {
       </p>
 
       {loadFailed ? (
-        <p className="note" role="alert">
-          {t("translations.errors.loadFailed")}
-        </p>
+        <SectionError
+          failure={{
+            title: "failures.unexpected",
+            message: "translations.errors.loadFailed",
+          }}
+        />
       ) : rows.length === 0 ? (
         <p className="empty">{query ? t("translations.nothingFound") : t("translations.empty")}</p>
       ) : (
         <ul className="translation-list">
           {rows.map((row) => {
             const rowErrors = errorsOf(action, "update", row.id);
-            const editedValue = (name: string, fallback: string) => (rowErrors.length ? (valueOf(action, name) ?? fallback) : fallback);
+            const editedValue = (name: string, fallback: string) => (rowErrors.length ? valueOf(action, name) ?? fallback : fallback);
             return (
               <li key={row.id} className="card translation-row">
                 <div className="translation-texts">
@@ -233,7 +274,12 @@ export default function BackofficeTranslate() {
                   </p>
                   <p className="muted small">
                     {row.usedBy > 0 ? t("translations.usedBy", { count: row.usedBy }) : t("translations.notInInterface")} ·{" "}
-                    {t("translations.updated", { date: dateTimeFormat(locale, { dateStyle: "short", timeStyle: "short" }).format(new Date(row.updatedAt)) })}
+                    {t("translations.updated", {
+                      date: dateTimeFormat(locale, {
+                        dateStyle: "short",
+                        timeStyle: "short",
+                      }).format(new Date(row.updatedAt)),
+                    })}
                   </p>
                 </div>
                 <div className="translation-actions">

@@ -2,6 +2,8 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { Form, Link, useLoaderData, useSearchParams } from "@remix-run/react";
 import { sql } from "kysely";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { SectionError } from "~/components/section-error";
+import { loadSection, sectionData, sectionFailure } from "~/modules/http/section.server";
 import { requireUser } from "~/modules/auth/guards.server";
 import { getDb } from "~/modules/db/db.server";
 import { redirectWithToast } from "~/modules/http/toast.server";
@@ -29,41 +31,57 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const page = Math.max(1, Number.parseInt(url.searchParams.get("page") ?? "1", 10) || 1);
   const db = await getDb();
 
-  // Only this user's orders (by e-mail), never drafts (spec: drafts are hidden from the list).
-  let query = db.selectFrom("orders").selectAll().where("email", "=", user.email).where("status", "<>", "draft");
-  if (status) query = query.where("status", "=", status);
-  if (search) {
-    const pattern = `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    query = query.where((eb) =>
-      eb.or([
-        eb("full_name", "ilike", pattern),
-        eb.exists(eb.selectFrom("orders_patients").select("id").whereRef("orders_patients.order_id", "=", "orders.id").where("patient_name", "ilike", pattern)),
-      ]),
-    );
-  }
-  const rows = await query
-    .orderBy("created_at", "desc")
-    .limit(PAGE_SIZE + 1)
-    .offset((page - 1) * PAGE_SIZE)
-    .execute();
-  const orders = rows.slice(0, PAGE_SIZE);
-  const patients = orders.length
-    ? await db
-        .selectFrom("orders_patients")
-        .selectAll()
-        .where(
-          "order_id",
-          "in",
-          orders.map((order) => order.id),
-        )
-        .orderBy("created_at")
-        .execute()
-    : [];
-  const settings = await db.selectFrom("client_settings").select("notification_channel").where("email", "=", user.email).executeTakeFirst();
+  // The orders load on their own: when they cannot, the list says so in place and the rest of the
+  // cabinet (channel, new order, search) still works (ADR 026).
+  const loaded = await loadSection("cabinet: loading orders", { title: "failures.ordersLoadTitle", message: "failures.ordersLoadText" }, async () => {
+    // Only this user's orders (by e-mail), never drafts (spec: drafts are hidden from the list).
+    let query = db.selectFrom("orders").selectAll().where("email", "=", user.email).where("status", "<>", "draft");
+    if (status) query = query.where("status", "=", status);
+    if (search) {
+      const pattern = `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      query = query.where((eb) =>
+        eb.or([
+          eb("full_name", "ilike", pattern),
+          eb.exists(eb.selectFrom("orders_patients").select("id").whereRef("orders_patients.order_id", "=", "orders.id").where("patient_name", "ilike", pattern)),
+        ]),
+      );
+    }
+    const rows = await query
+      .orderBy("created_at", "desc")
+      .limit(PAGE_SIZE + 1)
+      .offset((page - 1) * PAGE_SIZE)
+      .execute();
+    const orders = rows.slice(0, PAGE_SIZE);
+    const patients = orders.length
+      ? await db
+          .selectFrom("orders_patients")
+          .selectAll()
+          .where(
+            "order_id",
+            "in",
+            orders.map((order) => order.id),
+          )
+          .orderBy("created_at")
+          .execute()
+      : [];
+    return { rows, orders, patients };
+  });
+  const { rows, orders, patients } = sectionData(loaded, {
+    rows: [],
+    orders: [],
+    patients: [],
+  });
+  const [settings, partnerCode] = await Promise.all([
+    db.selectFrom("client_settings").select("notification_channel").where("email", "=", user.email).executeTakeFirst(),
+    // The partner card is for partners only (customer side §6: "a partner section if a partner code exists").
+    db.selectFrom("partner_codes").select("id").where("user_email", "=", user.email).executeTakeFirst(),
+  ]);
 
   return {
     title: t("cabinet.title"),
     email: user.email,
+    ordersFailure: sectionFailure(loaded),
+    isPartner: partnerCode !== undefined,
     channel: settings?.notification_channel ?? "email",
     search,
     status,
@@ -100,10 +118,21 @@ export async function action({ request }: ActionFunctionArgs) {
   const db = await getDb();
   await db
     .insertInto("client_settings")
-    .values({ email: user.email, notification_channel: channel as NotificationChannel })
-    .onConflict((oc) => oc.column("email").doUpdateSet({ notification_channel: channel as NotificationChannel, updated_at: sql<Date>`now()` }))
+    .values({
+      email: user.email,
+      notification_channel: channel as NotificationChannel,
+    })
+    .onConflict((oc) =>
+      oc.column("email").doUpdateSet({
+        notification_channel: channel as NotificationChannel,
+        updated_at: sql<Date>`now()`,
+      }),
+    )
     .execute();
-  return redirectWithToast("/cabinet", { type: "success", title: "cabinet.channelSaved" });
+  return redirectWithToast("/cabinet", {
+    type: "success",
+    title: "cabinet.channelSaved",
+  });
 }
 
 export default function Cabinet() {
@@ -165,11 +194,13 @@ export default function Cabinet() {
         </Form>
       </details>
 
-      <aside className="card partner-invite">
-        <h2>{t("cabinet.partnerTitle")}</h2>
-        <p className="muted small">{t("cabinet.partnerText")}</p>
-        <Link to="/partner">{t("cabinet.partnerLink")}</Link>
-      </aside>
+      {data.isPartner ? (
+        <aside className="card partner-invite">
+          <h2>{t("cabinet.partnerTitle")}</h2>
+          <p className="muted small">{t("cabinet.partnerText")}</p>
+          <Link to="/partner">{t("cabinet.partnerLink")}</Link>
+        </aside>
+      ) : null}
 
       <Form method="get" className="filters" role="search">
         <label htmlFor="cabinet-q" className="visually-hidden">
@@ -192,7 +223,9 @@ export default function Cabinet() {
         </button>
       </Form>
 
-      {data.orders.length === 0 ? (
+      {data.ordersFailure ? (
+        <SectionError failure={data.ordersFailure} />
+      ) : data.orders.length === 0 ? (
         <p className="empty">{data.search || data.status ? t("cabinet.nothingFound") : t("cabinet.noOrders")}</p>
       ) : (
         <ul className="order-cards">
@@ -201,7 +234,14 @@ export default function Cabinet() {
               <div className="order-card-head">
                 <h2>
                   {t("cabinet.orderNumber", { number: order.number })}
-                  <span className="muted small"> · {dateTimeFormat(locale, { dateStyle: "short", timeStyle: "short" }).format(new Date(order.createdAt))}</span>
+                  <span className="muted small">
+                    {" "}
+                    ·{" "}
+                    {dateTimeFormat(locale, {
+                      dateStyle: "short",
+                      timeStyle: "short",
+                    }).format(new Date(order.createdAt))}
+                  </span>
                 </h2>
                 <span className={`badge badge-${order.status}`}>
                   {order.status === "paid" ? <span aria-hidden="true">✓ </span> : null}

@@ -3,6 +3,7 @@ import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-
 import { useCallback, useEffect, useRef, useState } from "react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { ToastMessage } from "~/components/toast";
+import { SectionError } from "~/components/section-error";
 import { AnotherDevicePanel } from "~/components/wizard/another-device";
 import { type Toast, useResumableUploads, useTabReturn } from "~/components/wizard/resumable-upload";
 import { ErrorSummary } from "~/components/wizard/fields";
@@ -58,6 +59,7 @@ export default function OrderWizard() {
   const errors = (actionData && "errors" in actionData ? actionData.errors : {}) as Record<string, string>;
   const values = (actionData && "values" in actionData ? actionData.values : {}) as Record<string, string>;
   const formError = actionData && "formError" in actionData ? (actionData.formError as string | undefined) : undefined;
+  const saveFailure = actionData && "saveFailure" in actionData ? actionData.saveFailure : undefined;
   const fileType = STEP_FILE_TYPE[step];
   const busy = navigation.state !== "idle";
   const frozen = order !== null && order.status !== "draft";
@@ -75,8 +77,13 @@ export default function OrderWizard() {
   // Forward is refused by the server anyway; with JavaScript the button says so up front.
   const forwardBlocked =
     uploads.active ||
+    data.noPatient ||
     (step === 4 && data.patients.length === 0) ||
-    (fileType !== undefined && patient !== null && !filesChosen && !patient.files[fileType].length && !(step === 5 ? patient.skips.skipMatrix : step === 7 ? patient.skips.skipAligners : patient.skips.skipRetainers));
+    (fileType !== undefined &&
+      patient !== null &&
+      !filesChosen &&
+      !patient.files[fileType].length &&
+      !(step === 5 ? patient.skips.skipMatrix : step === 7 ? patient.skips.skipAligners : patient.skips.skipRetainers));
 
   return (
     <section className="wizard container">
@@ -105,18 +112,20 @@ export default function OrderWizard() {
         </div>
       </div>
       {step >= 5 && step <= 10 ? <PatientSelector data={data} patient={patient} /> : null}
-      <Form
-        method="post"
-        encType={fileType ? "multipart/form-data" : undefined}
-        className="wizard-form"
-        noValidate
-        reloadDocument={fileType !== undefined}
-      >
+      <Form method="post" encType={fileType ? "multipart/form-data" : undefined} className="wizard-form" noValidate reloadDocument={fileType !== undefined}>
         <h2>{t(STEP_TITLES[step] ?? "")}</h2>
         <div ref={summaryRef}>
           <ErrorSummary errors={errors} formError={formError} />
+          {saveFailure ? <SectionError failure={saveFailure} /> : null}
         </div>
-        {data.skipped ? (
+        {data.noPatient ? (
+          <SectionError
+            failure={{
+              title: "failures.noPatientTitle",
+              message: "failures.noPatientText",
+            }}
+          />
+        ) : data.skipped ? (
           <p className="muted">{t("wizard.skippedStep")}</p>
         ) : step === 1 ? (
           <TechnicalInfoStep {...props} />
@@ -185,12 +194,17 @@ export default function OrderWizard() {
           </p>
         ) : null}
       </Form>
-      {order && fileType && !frozen && !data.skipped ? <AnotherDevicePanel orderId={order.id} email={order.email} /> : null}
+      {order && fileType && !frozen && !data.skipped && !data.noPatient ? <AnotherDevicePanel orderId={order.id} email={order.email} /> : null}
     </section>
   );
 }
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.order ? `Заказ ${data.order.title} — Aligner Lab` : "Aligner Lab" }, { name: "robots", content: "noindex" }];
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  {
+    title: data?.order ? `Заказ ${data.order.title} — Aligner Lab` : "Aligner Lab",
+  },
+  { name: "robots", content: "noindex" },
+];
 
 export function ErrorBoundary() {
   return <GeneralErrorBoundary />;

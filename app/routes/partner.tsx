@@ -2,6 +2,9 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { data } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { SectionError } from "~/components/section-error";
+import { isDatabaseUnavailable } from "~/modules/db/unavailable";
+import { failureCause, loadSection, sectionData, sectionFailure } from "~/modules/http/section.server";
 import { FieldError } from "~/components/wizard/fields";
 import { requireUser } from "~/modules/auth/guards.server";
 import { getMarket, publicOrigin } from "~/modules/market/market.server";
@@ -19,7 +22,13 @@ import { readFormData } from "~/modules/http/request.server";
 
 const PAGE_SIZE = 25;
 
-type ActionReply = { intent: "name" | "contacts"; errors: Record<string, string>; summary?: string; values: Record<string, string> };
+type ActionReply = {
+  intent: "name" | "contacts";
+  errors: Record<string, string>;
+  summary?: string;
+  failure?: { message: string; values: Record<string, string> };
+  values: Record<string, string>;
+};
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
@@ -30,31 +39,51 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const activity = readFilter(url.searchParams.get("activity"), ACTIVITY_FILTERS);
   const page = Math.max(1, Number.parseInt(url.searchParams.get("page") ?? "1", 10) || 1);
   const db = await getDb();
-  // Created on the first visit (spec §4 "Partner code").
-  const partner = await ensurePartnerCode(db, user.email);
+  const base = { title: t("partners.title"), search, status, activity, page };
+  // Created on the first visit (spec §4 "Partner code"). Each part of the page loads on its own and
+  // says so in place when it cannot (ADR 026); without the code nothing else of it can load.
+  const code = await loadSection("partner: loading the partner code", { message: "failures.partnerCode" }, () => ensurePartnerCode(db, user.email));
+  if (!code.ok)
+    return {
+      ...base,
+      partner: null,
+      codeFailure: code.failure,
+      ordersFailure: null,
+      orders: [],
+      hasMore: false,
+    };
+  const partner = code.data;
   const [balance, counts, list] = await Promise.all([
     partnerBalance(db, partner.id),
     referralCounts(db, partner.id),
-    referralOrders(db, partner.id, { search, status, activity, page, pageSize: PAGE_SIZE }),
+    loadSection("partner: loading referral orders", { title: "failures.ordersLoadTitle", message: "failures.ordersLoadText" }, () =>
+      referralOrders(db, partner.id, {
+        search,
+        status,
+        activity,
+        page,
+        pageSize: PAGE_SIZE,
+      }),
+    ),
   ]);
   const origin = publicOrigin(getMarket(request));
   return {
-    title: t("partners.title"),
-    code: partner.code,
-    name: partner.user_name,
-    // The link is shown once a name is saved (spec §2 "/partner").
-    link: partner.user_name ? `${origin.replace(/\/$/, "")}/${partner.code}` : null,
-    contactEmail: partner.contact_email ?? user.email,
-    contactPhone: partner.contact_phone ?? "",
-    offerAcceptedAt: partner.offer_accepted_at ? new Date(partner.offer_accepted_at).toISOString() : null,
-    percentage: Number(partner.reward_percentage).toFixed(2),
-    balance,
-    referrals: counts,
-    search,
-    status,
-    activity,
-    page,
-    ...list,
+    ...base,
+    partner: {
+      code: partner.code,
+      name: partner.user_name,
+      // The link is shown once a name is saved (spec §2 "/partner").
+      link: partner.user_name ? `${origin.replace(/\/$/, "")}/${partner.code}` : null,
+      contactEmail: partner.contact_email ?? user.email,
+      contactPhone: partner.contact_phone ?? "",
+      offerAcceptedAt: partner.offer_accepted_at ? new Date(partner.offer_accepted_at).toISOString() : null,
+      percentage: Number(partner.reward_percentage).toFixed(2),
+      balance,
+      referrals: counts,
+    },
+    codeFailure: null,
+    ordersFailure: sectionFailure(list),
+    ...sectionData(list, { orders: [], hasMore: false }),
   };
 }
 
@@ -68,37 +97,72 @@ export async function action({ request }: ActionFunctionArgs) {
   if (intent === "name") {
     const name = checkName(String(form.get("user_name") ?? ""));
     if (name.error !== null) {
-      return data<ActionReply>({ intent, errors: { user_name: name.error }, values: { user_name: String(form.get("user_name") ?? "") } }, { status: 400 });
+      return data<ActionReply>(
+        {
+          intent,
+          errors: { user_name: name.error },
+          values: { user_name: String(form.get("user_name") ?? "") },
+        },
+        { status: 400 },
+      );
     }
     try {
       await savePartnerName(db, partner.id, name.value);
     } catch (error) {
+      if (isDatabaseUnavailable(error)) throw error;
       console.error("partner name not saved:", error);
-      return redirectWithToast("/partner", { type: "error", title: "partners.toasts.errorTitle", description: "partners.toasts.nameFailed" });
+      // Said in place with the typed name kept (staff side §8 "Не удалось сохранить имя: " + cause).
+      const failure = {
+        message: "failures.partnerName",
+        values: { causeKey: failureCause(error) },
+      };
+      return data<ActionReply>(
+        {
+          intent,
+          errors: {},
+          failure,
+          values: { user_name: String(form.get("user_name") ?? "") },
+        },
+        { status: 500 },
+      );
     }
-    return redirectWithToast("/partner", { type: "success", title: "partners.toasts.nameSaved" });
+    return redirectWithToast("/partner", {
+      type: "success",
+      title: "partners.toasts.nameSaved",
+    });
   }
 
   if (intent === "contacts") {
     const contacts = checkContacts(form, partner.offer_accepted_at !== null);
     if (contacts.errors !== null) {
-      const values = { contact_email: String(form.get("contact_email") ?? ""), contact_phone: String(form.get("contact_phone") ?? "") };
+      const values = {
+        contact_email: String(form.get("contact_email") ?? ""),
+        contact_phone: String(form.get("contact_phone") ?? ""),
+      };
       return data<ActionReply>({ intent, errors: contacts.errors, summary: contacts.summary, values }, { status: 400 });
     }
     try {
       await savePartnerContacts(db, partner.id, contacts.value);
     } catch (error) {
       console.error("partner contacts not saved:", error);
-      return redirectWithToast("/partner", { type: "error", title: "partners.toasts.errorTitle", description: "partners.toasts.contactsFailed" });
+      return redirectWithToast("/partner", {
+        type: "error",
+        title: "partners.toasts.errorTitle",
+        description: "partners.toasts.contactsFailed",
+      });
     }
-    return redirectWithToast("/partner", { type: "success", title: "partners.toasts.contactsSavedTitle", description: "partners.toasts.contactsSavedText" });
+    return redirectWithToast("/partner", {
+      type: "success",
+      title: "partners.toasts.contactsSavedTitle",
+      description: "partners.toasts.contactsSavedText",
+    });
   }
 
   throw new Response("Unknown action", { status: 400 });
 }
 
 export default function PartnerCabinet() {
-  const view = useLoaderData<typeof loader>();
+  const screen = useLoaderData<typeof loader>();
   const reply = useActionData<typeof action>() as ActionReply | undefined;
   const { t, i18n } = useTranslation();
   const language = i18n.language;
@@ -115,6 +179,19 @@ export default function PartnerCabinet() {
     return `?${next}`;
   };
 
+  const view = screen.partner;
+  if (!view) {
+    return (
+      <section className="container partner-page">
+        <h1>{t("partners.title")}</h1>
+        {screen.codeFailure ? <SectionError failure={screen.codeFailure} /> : null}
+        <p>
+          <Link to="/refdoc">{t("partners.intro.offerLink")}</Link>
+        </p>
+      </section>
+    );
+  }
+
   return (
     <section className="container partner-page">
       <h1>{t("partners.title")}</h1>
@@ -124,7 +201,11 @@ export default function PartnerCabinet() {
         <ol>
           <li>{t("partners.intro.step1")}</li>
           <li>{t("partners.intro.step2")}</li>
-          <li>{t("partners.intro.step3", { percentage: formatPercent(view.percentage, language) })}</li>
+          <li>
+            {t("partners.intro.step3", {
+              percentage: formatPercent(view.percentage, language),
+            })}
+          </li>
         </ol>
         <p>
           <Link to="/refdoc">{t("partners.intro.offerLink")}</Link>
@@ -139,6 +220,7 @@ export default function PartnerCabinet() {
           </p>
           <Form method="post" className="stack" noValidate>
             <input type="hidden" name="intent" value="name" />
+            {reply?.intent === "name" && reply.failure ? <SectionError failure={reply.failure} /> : null}
             <div className="field">
               <label htmlFor="partner-name">{t("partners.code.nameLabel")}</label>
               <input
@@ -147,7 +229,7 @@ export default function PartnerCabinet() {
                 type="text"
                 maxLength={NAME_MAX}
                 autoComplete="organization"
-                defaultValue={reply?.intent === "name" ? reply.values.user_name : (view.name ?? "")}
+                defaultValue={reply?.intent === "name" ? reply.values.user_name : view.name ?? ""}
                 aria-invalid={nameErrors.user_name ? true : undefined}
                 aria-describedby={nameErrors.user_name ? "partner-name-error" : undefined}
               />
@@ -199,7 +281,10 @@ export default function PartnerCabinet() {
             </div>
             {view.offerAcceptedAt ? (
               <p className="hint">
-                {t("partners.contacts.offerAccepted", { date: formatDate(view.offerAcceptedAt, language) })} <Link to="/refdoc">{t("partners.contacts.offerDocument")}</Link>
+                {t("partners.contacts.offerAccepted", {
+                  date: formatDate(view.offerAcceptedAt, language),
+                })}{" "}
+                <Link to="/refdoc">{t("partners.contacts.offerDocument")}</Link>
               </p>
             ) : (
               <div className="field">
@@ -245,7 +330,12 @@ export default function PartnerCabinet() {
           <p className="hint">
             {t("partners.balance.percentage")}: <strong>{`${formatPercent(view.percentage, language)} %`}</strong>
           </p>
-          <p className="hint">{t("partners.balance.referrals", { total: view.referrals.total, active: view.referrals.active })}</p>
+          <p className="hint">
+            {t("partners.balance.referrals", {
+              total: view.referrals.total,
+              active: view.referrals.active,
+            })}
+          </p>
           <p className="hint">{t("partners.balance.rule")}</p>
         </section>
       </div>
@@ -256,11 +346,11 @@ export default function PartnerCabinet() {
           <label htmlFor="partner-q" className="visually-hidden">
             {t("partners.orders.search")}
           </label>
-          <input id="partner-q" type="search" name="q" defaultValue={view.search} placeholder={t("partners.orders.search")} />
+          <input id="partner-q" type="search" name="q" defaultValue={screen.search} placeholder={t("partners.orders.search")} />
           <label htmlFor="partner-status" className="visually-hidden">
             {t("partners.orders.status")}
           </label>
-          <select id="partner-status" name="status" defaultValue={view.status ?? ""}>
+          <select id="partner-status" name="status" defaultValue={screen.status ?? ""}>
             <option value="">{t("partners.orders.allStatuses")}</option>
             {REFERRAL_STATUS_FILTERS.map((status) => (
               <option key={status} value={status}>
@@ -271,7 +361,7 @@ export default function PartnerCabinet() {
           <label htmlFor="partner-activity" className="visually-hidden">
             {t("partners.orders.activity")}
           </label>
-          <select id="partner-activity" name="activity" defaultValue={view.activity ?? ""}>
+          <select id="partner-activity" name="activity" defaultValue={screen.activity ?? ""}>
             <option value="">{t("partners.orders.allActivity")}</option>
             <option value="active">{t("partners.orders.active")}</option>
             <option value="inactive">{t("partners.orders.inactive")}</option>
@@ -281,8 +371,10 @@ export default function PartnerCabinet() {
           </button>
         </Form>
 
-        {view.orders.length === 0 ? (
-          <p className="empty">{view.search || view.status || view.activity ? t("partners.orders.nothingFound") : t("partners.orders.empty")}</p>
+        {screen.ordersFailure ? (
+          <SectionError failure={screen.ordersFailure} />
+        ) : screen.orders.length === 0 ? (
+          <p className="empty">{screen.search || screen.status || screen.activity ? t("partners.orders.nothingFound") : t("partners.orders.empty")}</p>
         ) : (
           <div className="table-wrap">
             <table>
@@ -299,7 +391,7 @@ export default function PartnerCabinet() {
                 </tr>
               </thead>
               <tbody>
-                {view.orders.map((order) => (
+                {screen.orders.map((order) => (
                   <tr key={order.id}>
                     <td>{formatDate(order.createdAt, language)}</td>
                     <td>
@@ -316,8 +408,12 @@ export default function PartnerCabinet() {
                       {order.expiresAt === null
                         ? t("partners.orders.awaitingPayment")
                         : order.active
-                          ? t("partners.orders.activeUntil", { date: formatDate(order.expiresAt, language) })
-                          : t("partners.orders.expiredOn", { date: formatDate(order.expiresAt, language) })}
+                        ? t("partners.orders.activeUntil", {
+                            date: formatDate(order.expiresAt, language),
+                          })
+                        : t("partners.orders.expiredOn", {
+                            date: formatDate(order.expiresAt, language),
+                          })}
                     </td>
                     <td className="num">
                       {order.total === null ? "—" : formatMoney(order.total, order.currency, language)}
@@ -331,11 +427,11 @@ export default function PartnerCabinet() {
             </table>
           </div>
         )}
-        {view.page > 1 || view.hasMore ? (
+        {screen.page > 1 || screen.hasMore ? (
           <nav className="pagination" aria-label={t("pagination.label")}>
-            {view.page > 1 ? <Link to={pageLink(view.page - 1)}>{t("pagination.previous")}</Link> : <span />}
-            <span>{t("pagination.page", { page: view.page })}</span>
-            {view.hasMore ? <Link to={pageLink(view.page + 1)}>{t("pagination.next")}</Link> : <span />}
+            {screen.page > 1 ? <Link to={pageLink(screen.page - 1)}>{t("pagination.previous")}</Link> : <span />}
+            <span>{t("pagination.page", { page: screen.page })}</span>
+            {screen.hasMore ? <Link to={pageLink(screen.page + 1)}>{t("pagination.next")}</Link> : <span />}
           </nav>
         ) : null}
       </section>

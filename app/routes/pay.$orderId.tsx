@@ -32,8 +32,19 @@ async function openOrder(request: Request, context: unknown, db: DB, orderId: st
   const viaToken = isValidPaymentLinkToken(getConfig(), order.id, token);
   if (!viaToken) {
     const [user, staff, browserOrderIds] = await Promise.all([getSessionUser(request), getStaff(request, context), readBrowserOrderIds(request)]);
-    if (!canOpenOrder(order, { browserOrderIds, userEmail: user?.email ?? null, isStaff: Boolean(staff) })) throw new Response("Not found", { status: 404 });
-    return { order, viaToken, actorLabel: staff?.actorLabel ?? user?.email ?? order.email ?? "payment page" };
+    if (
+      !canOpenOrder(order, {
+        browserOrderIds,
+        userEmail: user?.email ?? null,
+        isStaff: Boolean(staff),
+      })
+    )
+      throw new Response("Not found", { status: 404 });
+    return {
+      order,
+      viaToken,
+      actorLabel: staff?.actorLabel ?? user?.email ?? order.email ?? "payment page",
+    };
   }
   return { order, viaToken, actorLabel: order.email ?? "payment link" };
 }
@@ -70,23 +81,38 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   const { order, viaToken, actorLabel } = await openOrder(request, context, db, params.orderId, token);
   const back = `/pay/${order.id}${token ? `?t=${encodeURIComponent(token)}` : ""}`;
   if (isPaid(order.status)) return redirect(`/payment/success?orderId=${order.id}`);
-  if (!payable(order)) return redirectWithToast(back, { type: "error", title: "payments.errors.title", description: Number(order.total_cost ?? 0) > 0 ? "payments.link.notPayable" : "payments.errors.noAmount" });
+  if (!payable(order))
+    return redirectWithToast(back, {
+      type: "error",
+      title: "payments.errors.title",
+      description: Number(order.total_cost ?? 0) > 0 ? "payments.link.notPayable" : "payments.errors.noAmount",
+    });
   if (order.status === "draft") {
     try {
-      await changeOrderStatus(db, order.id, "pending", { kind: "customer", label: actorLabel });
+      await changeOrderStatus(db, order.id, "pending", {
+        kind: "customer",
+        label: actorLabel,
+      });
     } catch (error) {
       if (!(error instanceof OrderTransitionError)) throw error;
-      return redirectWithToast(back, { type: "error", title: "payments.errors.title", description: "payments.link.notPayable" });
+      return redirectWithToast(back, {
+        type: "error",
+        title: "payments.errors.title",
+        description: "payments.link.notPayable",
+      });
     }
   }
   const pending = (await findOrder(db, order.id))!;
   const result = await startPayment(db, config, { order: pending, lines: await laterPaymentLines(db, pending), origin: publicOrigin(pending.market) });
-  if (!result.ok) return redirectWithToast(back, paymentFailureToast(result.reason));
+  // Without the link's token, the order's own signed-in client (or staff) pays from the cabinet.
+  if (!result.ok) return redirectWithToast(back, paymentFailureToast(result.reason, viaToken ? "wizard" : "cabinet"));
   // Whoever pays through the link may come back to this order from the return page.
   let headers: Headers | undefined;
   if (viaToken) {
     const ids = [order.id, ...(await readBrowserOrderIds(request)).filter((id) => id !== order.id)].slice(0, 50);
-    headers = new Headers({ "Set-Cookie": await cookies.browserOrders().serialize(ids) });
+    headers = new Headers({
+      "Set-Cookie": await cookies.browserOrders().serialize(ids),
+    });
   }
   return redirect(result.redirectTo, { headers });
 }

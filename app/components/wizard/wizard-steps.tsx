@@ -55,8 +55,16 @@ export function TechnicalInfoStep({ data }: StepProps) {
       </div>
       {data.traits.domesticNotices ? (
         <>
-          <p className="note">{t("wizard.step1.minimumOrder", { amount: money(set.minimumOrder) })}</p>
-          <p className="note">{t("wizard.step1.monthlyDiscount", { amount: money(set.monthlyThreshold) })}</p>
+          <p className="note">
+            {t("wizard.step1.minimumOrder", {
+              amount: money(set.minimumOrder),
+            })}
+          </p>
+          <p className="note">
+            {t("wizard.step1.monthlyDiscount", {
+              amount: money(set.monthlyThreshold),
+            })}
+          </p>
         </>
       ) : null}
       <p className="muted">{t("wizard.step1.leadTime")}</p>
@@ -120,7 +128,7 @@ export function DeliveryStep({ data, errors, values }: StepProps) {
   );
 }
 
-export function PatientStep({ data, patient, errors }: StepProps) {
+export function PatientStep({ data, patient, errors, values }: StepProps) {
   const { t } = useTranslation();
   return (
     <div className="stack">
@@ -143,7 +151,7 @@ export function PatientStep({ data, patient, errors }: StepProps) {
           ))}
         </fieldset>
       ) : null}
-      <TextField name="patient_name" label="wizard.fields.patientName" hint="wizard.step4.hint" error={errors.patient_name} />
+      <TextField name="patient_name" label="wizard.fields.patientName" hint="wizard.step4.hint" error={errors.patient_name} defaultValue={values.patient_name} />
       <div>
         <button type="submit" name="intent" value="add_patient" className="button button-secondary">
           {t("wizard.buttons.addPatient")}
@@ -154,9 +162,18 @@ export function PatientStep({ data, patient, errors }: StepProps) {
 }
 
 const UPLOAD_TEXT: Record<FileType, { intro: string; empty: string }> = {
-  matrix: { intro: "wizard.upload.matrixIntro", empty: "wizard.upload.noFiles" },
-  aligners: { intro: "wizard.upload.alignersIntro", empty: "wizard.upload.noFiles" },
-  retainer: { intro: "wizard.upload.retainerIntro", empty: "wizard.upload.noFiles" },
+  matrix: {
+    intro: "wizard.upload.matrixIntro",
+    empty: "wizard.upload.noFiles",
+  },
+  aligners: {
+    intro: "wizard.upload.alignersIntro",
+    empty: "wizard.upload.noFiles",
+  },
+  retainer: {
+    intro: "wizard.upload.retainerIntro",
+    empty: "wizard.upload.noFiles",
+  },
 };
 
 const SYNC_LABEL: Record<string, string> = {
@@ -173,7 +190,11 @@ export function UploadStep({
   type,
   onFilesChosen,
   uploads,
-}: StepProps & { type: FileType; onFilesChosen?: (chosen: boolean) => void; uploads?: { items: UploadItem[]; start: (files: File[]) => void } }) {
+}: StepProps & {
+  type: FileType;
+  onFilesChosen?: (chosen: boolean) => void;
+  uploads?: { items: UploadItem[]; start: (files: File[]) => void };
+}) {
   const { t, i18n } = useTranslation();
   const files = patient?.files[type] ?? [];
   const [hydrated, setHydrated] = useState(false);
@@ -247,7 +268,14 @@ export function UploadStep({
               <span className="muted small">{formatFileSize(file.size, i18n.language)}</span>
               <span className={`sync sync-${sync[file.path] ?? file.sync}`}>{t(SYNC_LABEL[sync[file.path] ?? file.sync] ?? "wizard.sync.pending")}</span>
               {hydrated ? (
-                <button type="button" className="link-button" onClick={() => setPreview(file)} aria-label={t("uploads.viewer.openLabel", { name: file.name })}>
+                <button
+                  type="button"
+                  className="link-button"
+                  onClick={() => setPreview(file)}
+                  aria-label={t("uploads.viewer.openLabel", {
+                    name: file.name,
+                  })}
+                >
                   {t("uploads.viewer.open")}
                 </button>
               ) : null}
@@ -276,8 +304,20 @@ export function UploadStep({
 
 export function MatrixTypeStep({ data, patient, errors }: StepProps) {
   const options = [
-    ...(data.traits.softMatrix ? [{ value: "soft", label: "wizard.matrix.soft", description: "wizard.products.softMatrix" }] : []),
-    { value: "hard", label: "wizard.matrix.hard", description: "wizard.products.hardMatrix" },
+    ...(data.traits.softMatrix
+      ? [
+          {
+            value: "soft",
+            label: "wizard.matrix.soft",
+            description: "wizard.products.softMatrix",
+          },
+        ]
+      : []),
+    {
+      value: "hard",
+      label: "wizard.matrix.hard",
+      description: "wizard.products.hardMatrix",
+    },
   ];
   return <ChoiceField name="matrix_type" legend="wizard.matrix.legend" options={options} value={patient?.matrixType ?? (data.traits.softMatrix ? null : "hard")} error={errors.matrix_type} />;
 }
@@ -288,8 +328,16 @@ export function MaterialStep({ patient, errors }: StepProps) {
       name="material_type"
       legend="wizard.material.legend"
       options={[
-        { value: "single_layer", label: "wizard.material.singleLayer", description: "wizard.products.singleLayer" },
-        { value: "three_layer", label: "wizard.material.threeLayer", description: "wizard.products.threeLayer" },
+        {
+          value: "single_layer",
+          label: "wizard.material.singleLayer",
+          description: "wizard.products.singleLayer",
+        },
+        {
+          value: "three_layer",
+          label: "wizard.material.threeLayer",
+          description: "wizard.products.threeLayer",
+        },
       ]}
       value={patient?.materialType}
       error={errors.material_type}
@@ -304,8 +352,16 @@ export function CutStep({ patient, errors, values }: StepProps) {
         name="cut_type"
         legend="wizard.cut.legend"
         options={[
-          { value: "wavy", label: "wizard.cut.wavy", description: "wizard.cut.wavyText" },
-          { value: "straight", label: "wizard.cut.straight", description: "wizard.cut.straightText" },
+          {
+            value: "wavy",
+            label: "wizard.cut.wavy",
+            description: "wizard.cut.wavyText",
+          },
+          {
+            value: "straight",
+            label: "wizard.cut.straight",
+            description: "wizard.cut.straightText",
+          },
         ]}
         value={patient?.cutType}
         error={errors.cut_type}
@@ -347,7 +403,9 @@ export function SummaryStep({ data }: StepProps) {
               {t("wizard.summary.matrix")}:{" "}
               {patient.skips.skipMatrix || !patient.files.matrix.length
                 ? t("wizard.summary.none")
-                : `${t(patient.matrixType === "soft" ? "wizard.matrix.soft" : "wizard.matrix.hard")} · ${t("wizard.summary.files", { count: patient.files.matrix.length })}`}
+                : `${t(patient.matrixType === "soft" ? "wizard.matrix.soft" : "wizard.matrix.hard")} · ${t("wizard.summary.files", {
+                    count: patient.files.matrix.length,
+                  })}`}
             </li>
             <li>
               {t("wizard.summary.aligners")}:{" "}
@@ -355,11 +413,17 @@ export function SummaryStep({ data }: StepProps) {
                 ? t("wizard.summary.none")
                 : `${t(patient.materialType === "three_layer" ? "wizard.material.threeLayer" : "wizard.material.singleLayer")} · ${t(
                     patient.cutType === "straight" ? "wizard.cut.straight" : "wizard.cut.wavy",
-                  )} · ${t("wizard.summary.files", { count: patient.files.aligners.length })}`}
+                  )} · ${t("wizard.summary.files", {
+                    count: patient.files.aligners.length,
+                  })}`}
             </li>
             <li>
               {t("wizard.summary.retainers")}:{" "}
-              {patient.skips.skipRetainers || !patient.files.retainer.length ? t("wizard.summary.none") : t("wizard.summary.files", { count: patient.files.retainer.length })}
+              {patient.skips.skipRetainers || !patient.files.retainer.length
+                ? t("wizard.summary.none")
+                : t("wizard.summary.files", {
+                    count: patient.files.retainer.length,
+                  })}
             </li>
             {patient.comments ? (
               <li>
@@ -387,7 +451,11 @@ export function SummaryStep({ data }: StepProps) {
                 ))}
               {price.discountAmount > 0 ? (
                 <tr>
-                  <th scope="row">{t("wizard.summary.discount", { percent: price.discountPercent })}</th>
+                  <th scope="row">
+                    {t("wizard.summary.discount", {
+                      percent: price.discountPercent,
+                    })}
+                  </th>
                   <td />
                   <td className="num">−{money(price.discountAmount)}</td>
                 </tr>
@@ -401,7 +469,11 @@ export function SummaryStep({ data }: StepProps) {
                 <tr>
                   <th scope="row">
                     {lineText("service_fee", lineLanguage)}
-                    <div className="muted small">{t("wizard.summary.serviceFeeNote", { amount: money(price.minimumOrder) })}</div>
+                    <div className="muted small">
+                      {t("wizard.summary.serviceFeeNote", {
+                        amount: money(price.minimumOrder),
+                      })}
+                    </div>
                   </th>
                   <td />
                   <td className="num">{money(price.serviceFee)}</td>

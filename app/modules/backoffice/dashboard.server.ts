@@ -9,6 +9,7 @@ import type { FileStorage } from "~/modules/storage/storage.server";
 import { filesOf } from "~/modules/wizard/wizard.server";
 import { containsPattern } from "./clients.server";
 import { buildStatistics, STATISTICS_WINDOW_DAYS, type Statistics, type WindowRow } from "./statistics";
+import { loadSection, sectionData, sectionFailure } from "~/modules/http/section.server";
 
 /**
  * The orders dashboard (staff side §2 "/backoffice"): statistics, the filtered order cards with
@@ -53,7 +54,16 @@ export async function loadStatistics(db: DB): Promise<Statistics> {
     .where("created_at", "<=", sql<Date>`now()`)
     .groupBy(["currency", sql`2`])
     .execute();
-  return buildStatistics(rows.map((row): WindowRow => ({ currency: row.currency, window: row.window, count: Number(row.count), revenue: Number(row.revenue) })));
+  return buildStatistics(
+    rows.map(
+      (row): WindowRow => ({
+        currency: row.currency,
+        window: row.window,
+        count: Number(row.count),
+        revenue: Number(row.revenue),
+      }),
+    ),
+  );
 }
 
 export interface DashboardFile {
@@ -82,7 +92,11 @@ export interface DashboardHistoryEntry {
 }
 
 const FILE_TYPES: readonly FileType[] = ["matrix", "aligners", "retainer"];
-const SKIP = { matrix: "skip_matrix", aligners: "skip_aligners", retainer: "skip_retainers" } as const;
+const SKIP = {
+  matrix: "skip_matrix",
+  aligners: "skip_aligners",
+  retainer: "skip_retainers",
+} as const;
 
 export async function listDashboardOrders(db: DB, filter: DashboardFilter) {
   let query = db.selectFrom("orders").selectAll();
@@ -109,16 +123,22 @@ export async function listDashboardOrders(db: DB, filter: DashboardFilter) {
     .execute();
   const orders = rows.slice(0, DASHBOARD_PAGE_SIZE);
   const ids = orders.map((order) => order.id);
-  const [patients, history, payments] = ids.length
+  const [patientsSection, history, payments] = ids.length
     ? await Promise.all([
-        db.selectFrom("orders_patients").selectAll().where("order_id", "in", ids).orderBy("created_at").orderBy("folder_name").execute(),
+        // The orders still show when only their patients fail to load: empty patient lists and the
+        // spec's message (staff side §8 "failed pieces of data load yield empty patient lists").
+        loadSection("back-office: loading the patients of orders", { message: "failures.patients" }, () =>
+          db.selectFrom("orders_patients").selectAll().where("order_id", "in", ids).orderBy("created_at").orderBy("folder_name").execute(),
+        ),
         db.selectFrom("order_status_history").selectAll().where("order_id", "in", ids).orderBy("created_at").orderBy("id").execute(),
         db.selectFrom("payments").select("order_id").where("order_id", "in", ids).where("status", "=", "succeeded").execute(),
       ])
-    : [[], [], []];
+    : [{ ok: true as const, data: [] }, [], []];
+  const patients = sectionData(patientsSection, []);
   const everPaid = new Set(payments.map((payment) => payment.order_id));
 
   return {
+    patientsFailure: sectionFailure(patientsSection),
     hasMore: rows.length > DASHBOARD_PAGE_SIZE,
     orders: orders.map((order) => ({
       id: order.id,
@@ -147,7 +167,15 @@ export async function listDashboardOrders(db: DB, filter: DashboardFilter) {
             matrix: patient.matrix_type,
             comment: patient.additional_comments,
             files: Object.fromEntries(
-              FILE_TYPES.map((type) => [type, patient[SKIP[type]] ? null : filesOf(patient, type).map((file) => ({ name: file.originalName, url: file.url }))]),
+              FILE_TYPES.map((type) => [
+                type,
+                patient[SKIP[type]]
+                  ? null
+                  : filesOf(patient, type).map((file) => ({
+                      name: file.originalName,
+                      url: file.url,
+                    })),
+              ]),
             ) as Record<FileType, DashboardFile[] | null>,
           }),
         ),
@@ -177,19 +205,34 @@ export const STAFF_TARGETS = ["processing", "shipped", "completed", "cancelled"]
 export type StaffTarget = (typeof STAFF_TARGETS)[number];
 export const isStaffTarget = (value: unknown): value is StaffTarget => STAFF_TARGETS.includes(value as StaffTarget);
 
-export type StatusResult = { ok: true; changed: boolean } | { ok: false; reason: "not_found" | "not_allowed" | "note_required" | "tracking_required" | "actor_not_allowed" };
+export type StatusResult =
+  | { ok: true; changed: boolean }
+  | {
+      ok: false;
+      reason: "not_found" | "not_allowed" | "note_required" | "tracking_required" | "actor_not_allowed";
+    };
 
 export async function staffChangeStatus(db: DB, orderId: string, to: StaffTarget, actorLabel: string, details: { note?: string | null; trackingNumber?: string | null }): Promise<StatusResult> {
   if (!isUuid(orderId)) return { ok: false, reason: "not_found" };
   try {
-    const change = await changeOrderStatus(db, orderId, to, { kind: "staff", label: actorLabel }, {
-      note: details.note?.trim().slice(0, 1000) || null,
-      trackingNumber: details.trackingNumber?.trim().slice(0, 100) || null,
-    });
+    const change = await changeOrderStatus(
+      db,
+      orderId,
+      to,
+      { kind: "staff", label: actorLabel },
+      {
+        note: details.note?.trim().slice(0, 1000) || null,
+        trackingNumber: details.trackingNumber?.trim().slice(0, 100) || null,
+      },
+    );
     return { ok: true, changed: change.changed };
   } catch (error) {
     if (error instanceof OrderNotFoundError) return { ok: false, reason: "not_found" };
-    if (error instanceof OrderTransitionError) return { ok: false, reason: error.reason as Exclude<StatusResult, { ok: true }>["reason"] };
+    if (error instanceof OrderTransitionError)
+      return {
+        ok: false,
+        reason: error.reason as Exclude<StatusResult, { ok: true }>["reason"],
+      };
     throw error;
   }
 }
@@ -197,9 +240,7 @@ export async function staffChangeStatus(db: DB, orderId: string, to: StaffTarget
 // ---------------------------------------------------------------------------------------------
 // Deletion (DESIGN §4.7)
 
-export type DeletionResult =
-  | { ok: true; files: number; filesLeft: number }
-  | { ok: false; reason: "not_found" | "was_paid" | "payment_unclear" };
+export type DeletionResult = { ok: true; files: number; filesLeft: number } | { ok: false; reason: "not_found" | "was_paid" | "payment_unclear" };
 
 /**
  * Deletes an order that never had a successful payment, with its files, queue entries and order

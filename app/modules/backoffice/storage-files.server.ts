@@ -2,6 +2,7 @@ import { createCookie } from "@remix-run/node";
 import type { QueueStatus } from "~db/schema";
 import { getConfig } from "~/modules/config/config.server";
 import type { DB } from "~/modules/db/db.server";
+import { isDatabaseUnavailable } from "~/modules/db/unavailable";
 import type { FileStorage } from "~/modules/storage/storage.server";
 import { batches, classifyFolder, type ClassifiedFolder, type FolderOrder, groupByFolder, orderIdOfFolder } from "./storage-trash";
 
@@ -23,7 +24,14 @@ async function ordersAndQueue(db: DB, orderIds: string[]) {
       db.selectFrom("orders").select(["id", "status", "updated_at", "full_name", "email"]).where("id", "in", ids).execute(),
       db.selectFrom("ftp_uploads_queue").select(["file_path", "status"]).where("order_id", "in", ids).execute(),
     ]);
-    for (const row of orderRows) orders.set(row.id, { id: row.id, status: row.status, updatedAt: row.updated_at, fullName: row.full_name, email: row.email });
+    for (const row of orderRows)
+      orders.set(row.id, {
+        id: row.id,
+        status: row.status,
+        updatedAt: row.updated_at,
+        fullName: row.full_name,
+        email: row.email,
+      });
     for (const row of queueRows) queue.set(row.file_path, row.status);
   }
   return { orders, queue };
@@ -40,6 +48,69 @@ export async function listStorageFolders(db: DB, storage: FileStorage, options: 
     const orderId = orderIdOfFolder(name);
     return classifyFolder(name, files, orderId ? orders.get(orderId) ?? null : null, queue, now);
   });
+}
+
+/**
+ * The files screen's listing in two parts, each of which may fail on its own (ADR 026): the
+ * bucket's listing ("Не удалось загрузить файлы", thrown) and the orders behind the folders
+ * ("Не удалось загрузить информацию о заказах"). Without the orders nothing can be judged garbage,
+ * so the folders are listed with nothing deletable.
+ */
+export async function listStorageFoldersForScreen(db: DB, storage: FileStorage, now = new Date()): Promise<{ folders: ClassifiedFolder[]; ordersFailed: boolean }> {
+  const folders = groupByFolder(await storage.list("orders", ""));
+  const orderIds = [...new Set([...folders.keys()].map(orderIdOfFolder).filter((id): id is string => id !== null))];
+  let lookups: Awaited<ReturnType<typeof ordersAndQueue>>;
+  try {
+    lookups = await ordersAndQueue(db, orderIds);
+  } catch (error) {
+    if (isDatabaseUnavailable(error)) throw error;
+    console.error("back-office: loading the orders of storage folders failed:", error);
+    const unknown = [...folders].map(([name, files]) => ({
+      name,
+      orderId: orderIdOfFolder(name),
+      files,
+      size: files.reduce((sum, file) => sum + file.size, 0),
+      order: null,
+      verdict: "in_progress" as const,
+      garbage: [],
+      deletable: false,
+    }));
+    return { folders: unknown, ordersFailed: true };
+  }
+  return {
+    folders: [...folders].map(([name, files]) => {
+      const orderId = orderIdOfFolder(name);
+      return classifyFolder(name, files, orderId ? lookups.orders.get(orderId) ?? null : null, lookups.queue, now);
+    }),
+    ordersFailed: false,
+  };
+}
+
+/** The files of one folder of the `orders` bucket, for the folder view of the files screen. */
+export async function listFolderFiles(
+  storage: FileStorage,
+  folder: string,
+): Promise<
+  Array<{
+    key: string;
+    name: string;
+    size: number;
+    kind: string | null;
+    extension: string;
+  }>
+> {
+  const objects = await storage.list("orders", `${folder}/`);
+  return objects
+    .map((object) => {
+      const name = object.key.slice(folder.length + 1);
+      const segments = name.split("/");
+      // order_{id}/{patientFolder}/{matrix|aligners|retainer}/{file} (DESIGN §4.12); else the extension.
+      const kind = segments.length >= 3 && ["matrix", "aligners", "retainer"].includes(segments[segments.length - 2]!) ? segments[segments.length - 2]! : null;
+      const base = segments[segments.length - 1]!;
+      const extension = base.includes(".") ? base.slice(base.lastIndexOf(".") + 1).toUpperCase() : "";
+      return { key: object.key, name, size: object.size, kind, extension };
+    })
+    .sort((a, b) => a.name.localeCompare(b.name));
 }
 
 export interface DeletionReport {
@@ -72,7 +143,12 @@ async function deleteInBatches(storage: FileStorage, folders: ClassifiedFolder[]
     if (own.some((key) => failedKeys.has(key))) failedFolders++;
     else if (own.length === folder.files.length) deletedFolders++;
   }
-  return { deletedFiles: keys.length - failedKeys.size, deletedFolders, failedFolders, errors };
+  return {
+    deletedFiles: keys.length - failedKeys.size,
+    deletedFolders,
+    failedFolders,
+    errors,
+  };
 }
 
 /** "Delete trash": every garbage file of the bucket, classified again at the moment of deleting. */
@@ -81,7 +157,13 @@ export async function deleteTrash(db: DB, storage: FileStorage): Promise<Deletio
   return deleteInBatches(storage, folders, (folder) => folder.garbage);
 }
 
-export type FolderDeletion = { ok: true; report: DeletionReport } | { ok: false; reason: "not_found" | "not_allowed"; folder?: ClassifiedFolder };
+export type FolderDeletion =
+  | { ok: true; report: DeletionReport }
+  | {
+      ok: false;
+      reason: "not_found" | "not_allowed";
+      folder?: ClassifiedFolder;
+    };
 
 /** Deletes one folder, only when all of it is garbage (DESIGN §4.18). */
 export async function deleteFolder(db: DB, storage: FileStorage, name: string): Promise<FolderDeletion> {
@@ -89,7 +171,10 @@ export async function deleteFolder(db: DB, storage: FileStorage, name: string): 
   const [folder] = await listStorageFolders(db, storage, { folder: name });
   if (!folder) return { ok: false, reason: "not_found" };
   if (!folder.deletable) return { ok: false, reason: "not_allowed", folder };
-  return { ok: true, report: await deleteInBatches(storage, [folder], (one) => one.garbage) };
+  return {
+    ok: true,
+    report: await deleteInBatches(storage, [folder], (one) => one.garbage),
+  };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -99,7 +184,14 @@ const MAX_ERRORS = 10;
 
 function resultCookie() {
   const config = getConfig();
-  return createCookie("bo_files_result", { httpOnly: true, sameSite: "lax", secure: config.strict, path: "/backoffice/files", maxAge: 120, secrets: [config.secrets.SESSION_SECRET] });
+  return createCookie("bo_files_result", {
+    httpOnly: true,
+    sameSite: "lax",
+    secure: config.strict,
+    path: "/backoffice/files",
+    maxAge: 120,
+    secrets: [config.secrets.SESSION_SECRET],
+  });
 }
 
 export interface DeletionErrors {
@@ -108,7 +200,10 @@ export interface DeletionErrors {
 }
 
 export async function deletionErrorsCookie(report: DeletionReport): Promise<string> {
-  const value: DeletionErrors = { failedFolders: report.failedFolders, errors: report.errors.slice(0, MAX_ERRORS).map((error) => error.slice(0, 300)) };
+  const value: DeletionErrors = {
+    failedFolders: report.failedFolders,
+    errors: report.errors.slice(0, MAX_ERRORS).map((error) => error.slice(0, 300)),
+  };
   return resultCookie().serialize(value);
 }
 

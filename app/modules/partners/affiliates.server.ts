@@ -1,5 +1,6 @@
 import { sql } from "kysely";
 import type { DB } from "~/modules/db/db.server";
+import { loadSection, sectionData, sectionFailure, type SectionFailure } from "~/modules/http/section.server";
 import { shortOrderNumber } from "~/modules/orders/orders.server";
 import { likePattern } from "./partners.server";
 import type { PayoutInput } from "./validation";
@@ -62,7 +63,11 @@ export async function listPartners(db: DB, options: { search: string; page: numb
       contactPhone: row.contact_phone,
       offerAcceptedAt: row.offer_accepted_at ? new Date(row.offer_accepted_at).toISOString() : null,
       percentage: Number(row.reward_percentage).toFixed(2),
-      balance: { accrued: Number(row.accrued_total ?? 0), paid: Number(row.paid_total ?? 0), due: Number(row.due_total ?? 0) },
+      balance: {
+        accrued: Number(row.accrued_total ?? 0),
+        paid: Number(row.paid_total ?? 0),
+        due: Number(row.due_total ?? 0),
+      },
       referralsSum: Number(row.referrals_sum ?? 0),
       referralsCount: Number(row.referrals_count ?? 0),
     })),
@@ -72,7 +77,7 @@ export async function listPartners(db: DB, options: { search: string; page: numb
 /** Payouts, referrals and the latest orders of the listed partners. */
 export async function partnerDetails(db: DB, partnerCodeIds: string[]) {
   if (partnerCodeIds.length === 0) return new Map<string, PartnerDetails>();
-  const [payouts, referrals, orders] = await Promise.all([
+  const [payouts, referrals, ordersSection] = await Promise.all([
     db
       .selectFrom("partner_payouts")
       .select(["id", "partner_code_id", "amount", "period_year", "period_quarter", "note", "created_by", "paid_at"])
@@ -88,24 +93,29 @@ export async function partnerDetails(db: DB, partnerCodeIds: string[]) {
       .orderBy("first_paid_at", (ob) => ob.desc().nullsFirst())
       .orderBy("affiliate_email")
       .execute(),
-    // The latest orders of each partner's referrals (drafts aside), at most ORDERS_PER_PARTNER each.
-    db
-      .selectFrom((eb) =>
-        eb
-          .selectFrom("orders as o")
-          .innerJoin("partner_affiliates as a", "a.affiliate_email", "o.email")
-          .where("a.partner_code_id", "in", partnerCodeIds)
-          .where("o.status", "<>", "draft")
-          .select(["a.partner_code_id", "o.id", "o.status", "o.full_name", "o.email", "o.total_cost", "o.currency", "o.created_at"])
-          .select(sql<number>`row_number() over (partition by a.partner_code_id order by o.created_at desc, o.id)`.as("rank"))
-          .as("ranked"),
-      )
-      .selectAll()
-      .where("rank", "<=", ORDERS_PER_PARTNER)
-      .orderBy("created_at", "desc")
-      .execute(),
+    // The latest orders of each partner's referrals (drafts aside), at most ORDERS_PER_PARTNER each;
+    // when they fail to load, each card says so in place (ADR 026).
+    loadSection("back-office: loading the orders of affiliates", { message: "failures.affiliateOrders" }, () =>
+      db
+        .selectFrom((eb) =>
+          eb
+            .selectFrom("orders as o")
+            .innerJoin("partner_affiliates as a", "a.affiliate_email", "o.email")
+            .where("a.partner_code_id", "in", partnerCodeIds)
+            .where("o.status", "<>", "draft")
+            .select(["a.partner_code_id", "o.id", "o.status", "o.full_name", "o.email", "o.total_cost", "o.currency", "o.created_at"])
+            .select(sql<number>`row_number() over (partition by a.partner_code_id order by o.created_at desc, o.id)`.as("rank"))
+            .as("ranked"),
+        )
+        .selectAll()
+        .where("rank", "<=", ORDERS_PER_PARTNER)
+        .orderBy("created_at", "desc")
+        .execute(),
+    ),
   ]);
-  const details = new Map<string, PartnerDetails>(partnerCodeIds.map((id) => [id, { payouts: [], referrals: [], orders: [] }]));
+  const orders = sectionData(ordersSection, []);
+  const ordersFailure = sectionFailure(ordersSection);
+  const details = new Map<string, PartnerDetails>(partnerCodeIds.map((id) => [id, { payouts: [], referrals: [], orders: [], ordersFailure }]));
   for (const payout of payouts) {
     details.get(payout.partner_code_id)!.payouts.push({
       id: payout.id,
@@ -144,9 +154,35 @@ export async function partnerDetails(db: DB, partnerCodeIds: string[]) {
 }
 
 export interface PartnerDetails {
-  payouts: Array<{ id: string; amount: number; year: number; quarter: number; note: string | null; createdBy: string | null; paidAt: string }>;
-  referrals: Array<{ email: string; firstPaidAt: string | null; expiresAt: string | null; ordersCount: number; ordersSum: number; eligibleSum: number; active: boolean }>;
-  orders: Array<{ id: string; number: string; status: string; client: string | null; email: string | null; total: number | null; currency: "rub" | "eur"; createdAt: string }>;
+  payouts: Array<{
+    id: string;
+    amount: number;
+    year: number;
+    quarter: number;
+    note: string | null;
+    createdBy: string | null;
+    paidAt: string;
+  }>;
+  referrals: Array<{
+    email: string;
+    firstPaidAt: string | null;
+    expiresAt: string | null;
+    ordersCount: number;
+    ordersSum: number;
+    eligibleSum: number;
+    active: boolean;
+  }>;
+  orders: Array<{
+    id: string;
+    number: string;
+    status: string;
+    client: string | null;
+    email: string | null;
+    total: number | null;
+    currency: "rub" | "eur";
+    createdAt: string;
+  }>;
+  ordersFailure: SectionFailure | null;
 }
 
 export async function partnerCodeById(db: DB, partnerCodeId: string) {

@@ -65,13 +65,38 @@ export function sandboxProvider(config: AppConfig, db: DB): SandboxPaymentProvid
 
 export type StartPaymentResult =
   | { ok: true; redirectTo: string }
-  | { ok: false; reason: "no_provider" | "unavailable" | "no_url" | "refused" | "not_payable" };
+  | {
+      ok: false;
+      reason: "no_provider" | "unavailable" | "no_url" | "refused" | "not_payable";
+    };
 
 /** The toast for a payment that could not start, in the spec's words (customer-side §8). */
-export function paymentFailureToast(reason: Extract<StartPaymentResult, { ok: false }>["reason"]): Toast {
-  const description = { unavailable: "payments.errors.unavailable", no_url: "payments.errors.noUrl", refused: "payments.errors.createFailed", no_provider: "payments.errors.failed", not_payable: "payments.link.notPayable" }[reason];
+export function paymentFailureToast(reason: Extract<StartPaymentResult, { ok: false }>["reason"], from: "wizard" | "cabinet" = "wizard"): Toast {
+  // Paying from the cabinet speaks the staff-side catalogue's words ("Payment from the cabinet").
+  if (from === "cabinet") {
+    const text = {
+      unavailable: "payments.errors.unavailable",
+      no_url: "failures.cabinetPayment.noUrl",
+      refused: "failures.cabinetPayment.createError",
+      no_provider: "failures.cabinetPayment.createFailed",
+      not_payable: "payments.link.notPayable",
+    }[reason];
+    return { type: "error", title: "payments.errors.title", description: text };
+  }
+  const description = {
+    unavailable: "payments.errors.unavailable",
+    no_url: "payments.errors.noUrl",
+    refused: "payments.errors.createFailed",
+    no_provider: "payments.errors.failed",
+    not_payable: "payments.link.notPayable",
+  }[reason];
   const retry = reason === "no_url" || reason === "refused";
-  return { type: "error", title: "payments.errors.title", description, ...(retry ? { lines: [{ key: "payments.errors.tryAgain" }] } : {}) };
+  return {
+    type: "error",
+    title: "payments.errors.title",
+    description,
+    ...(retry ? { lines: [{ key: "payments.errors.tryAgain" }] } : {}),
+  };
 }
 
 export interface StartPaymentInput {
@@ -85,20 +110,21 @@ export interface StartPaymentInput {
 
 /** Lines that add up to the amount, or one line for the whole order (DESIGN §4.11). */
 export function linesForAmount(orderId: string, amount: number, lines: PaymentLine[]): PaymentLine[] {
-  return lines.length > 0 && linesTotal(lines) === amount ? lines : [{ description: paymentDescription(orderId), quantity: 1, price: amount }];
+  return lines.length > 0 && linesTotal(lines) === amount
+    ? lines
+    : [
+        {
+          description: paymentDescription(orderId),
+          quantity: 1,
+          price: amount,
+        },
+      ];
 }
 
 /** The lines of the latest attempt for this amount, so a repeated payment carries the same receipt. */
 export async function previousAttemptLines(db: DB, order: Order): Promise<PaymentLine[]> {
   const amount = Number(order.total_cost ?? 0);
-  const attempt = await db
-    .selectFrom("payments")
-    .select(["lines"])
-    .where("order_id", "=", order.id)
-    .where("amount", "=", amount)
-    .orderBy("created_at", "desc")
-    .limit(1)
-    .executeTakeFirst();
+  const attempt = await db.selectFrom("payments").select(["lines"]).where("order_id", "=", order.id).where("amount", "=", amount).orderBy("created_at", "desc").limit(1).executeTakeFirst();
   const lines = (attempt?.lines ?? []) as PaymentLine[];
   return linesTotal(lines) === amount ? lines : [];
 }
@@ -106,7 +132,11 @@ export async function previousAttemptLines(db: DB, order: Order): Promise<Paymen
 async function recordAttemptError(db: DB, paymentRowId: string, error: Error, status?: PaymentStatus) {
   await db
     .updateTable("payments")
-    .set({ last_error: error.message.slice(0, 1000), updated_at: new Date(), ...(status ? { status } : {}) })
+    .set({
+      last_error: error.message.slice(0, 1000),
+      updated_at: new Date(),
+      ...(status ? { status } : {}),
+    })
     .where("id", "=", paymentRowId)
     .execute();
 }
@@ -158,7 +188,15 @@ export async function startPayment(db: DB, config: AppConfig, input: StartPaymen
       const applied = await applyVerifiedPayment(db, provider.id, verified);
       if (applied.outcome === "paid" || applied.outcome === "already_paid") return { ok: true, redirectTo: successUrl };
     } else {
-      await db.updateTable("payments").set({ status: "failed", last_error: "unknown to the provider", updated_at: new Date() }).where("id", "=", open.id).execute();
+      await db
+        .updateTable("payments")
+        .set({
+          status: "failed",
+          last_error: "unknown to the provider",
+          updated_at: new Date(),
+        })
+        .where("id", "=", open.id)
+        .execute();
     }
   }
 
@@ -185,7 +223,11 @@ export async function startPayment(db: DB, config: AppConfig, input: StartPaymen
       currency: order.currency,
       description: paymentDescription(order.id),
       lines,
-      customer: { fullName: order.full_name, email: order.email, phone: order.phone },
+      customer: {
+        fullName: order.full_name,
+        email: order.email,
+        phone: order.phone,
+      },
       returnUrl: successUrl,
       cancelUrl: `${input.origin}/pay/${order.id}`,
       idempotenceKey: attempt.idempotence_key,
@@ -212,7 +254,13 @@ export async function startPayment(db: DB, config: AppConfig, input: StartPaymen
   }
   await db
     .updateTable("payments")
-    .set({ provider_payment_id: created.providerPaymentId, status: created.status, confirmation_url: created.confirmationUrl, last_error: null, updated_at: new Date() })
+    .set({
+      provider_payment_id: created.providerPaymentId,
+      status: created.status,
+      confirmation_url: created.confirmationUrl,
+      last_error: null,
+      updated_at: new Date(),
+    })
     .where("id", "=", attempt.id)
     .execute();
   await db.updateTable("orders").set({ payment_id: created.providerPaymentId }).where("id", "=", order.id).execute();
@@ -234,17 +282,36 @@ async function matchPayment(db: DB, providerId: PaymentProviderId, verified: Ver
     .where("provider", "=", providerId)
     .where("provider_payment_id", "=", verified.providerPaymentId)
     .executeTakeFirst();
-  if (!attempt?.order_id) return { ok: false, outcome: "unknown_payment", detail: `no attempt for ${providerId} ${verified.providerPaymentId}` };
+  if (!attempt?.order_id)
+    return {
+      ok: false,
+      outcome: "unknown_payment",
+      detail: `no attempt for ${providerId} ${verified.providerPaymentId}`,
+    };
   const order = await findOrder(db, attempt.order_id);
-  if (!order) return { ok: false, outcome: "unknown_payment", detail: `order of ${verified.providerPaymentId} is gone` };
+  if (!order)
+    return {
+      ok: false,
+      outcome: "unknown_payment",
+      detail: `order of ${verified.providerPaymentId} is gone`,
+    };
   const problems = [
     verified.orderId !== order.id && `provider says order ${verified.orderId}`,
     verified.amount !== Number(attempt.amount) && `provider amount ${verified.amount} ≠ attempt ${attempt.amount}`,
     Number(order.total_cost ?? -1) !== Number(attempt.amount) && `order total ${order.total_cost} ≠ attempt ${attempt.amount}`,
     (verified.currency !== attempt.currency || order.currency !== attempt.currency) && `currency ${verified.currency}/${order.currency} ≠ ${attempt.currency}`,
   ].filter(Boolean);
-  if (problems.length) return { ok: false, outcome: "mismatch", detail: `${providerId} ${verified.providerPaymentId}: ${problems.join("; ")}` };
-  return { ok: true, attempt: { id: attempt.id, status: attempt.status }, order };
+  if (problems.length)
+    return {
+      ok: false,
+      outcome: "mismatch",
+      detail: `${providerId} ${verified.providerPaymentId}: ${problems.join("; ")}`,
+    };
+  return {
+    ok: true,
+    attempt: { id: attempt.id, status: attempt.status },
+    order,
+  };
 }
 
 async function applyMatched(db: DB, providerId: PaymentProviderId, verified: VerifiedPayment, matched: Extract<Matched, { ok: true }>): Promise<ApplyOutcome> {
@@ -257,7 +324,10 @@ async function applyMatched(db: DB, providerId: PaymentProviderId, verified: Ver
   if (verified.status !== "succeeded") return "waiting";
   if (isPaid(order.status)) return "already_paid";
   try {
-    const change = await changeOrderStatus(db, order.id, "paid", { kind: "payment", label: `${providerId} ${verified.providerPaymentId}` });
+    const change = await changeOrderStatus(db, order.id, "paid", {
+      kind: "payment",
+      label: `${providerId} ${verified.providerPaymentId}`,
+    });
     return change.changed ? "paid" : "already_paid";
   } catch (error) {
     if (!(error instanceof OrderTransitionError)) throw error;
@@ -273,7 +343,10 @@ export async function applyVerifiedPayment(db: DB, providerId: PaymentProviderId
     console.error("payment: not applied:", matched.detail);
     return { outcome: matched.outcome, orderId: null };
   }
-  return { outcome: await applyMatched(db, providerId, verified, matched), orderId: matched.order.id };
+  return {
+    outcome: await applyMatched(db, providerId, verified, matched),
+    orderId: matched.order.id,
+  };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -322,13 +395,22 @@ export async function handleNotification(db: DB, config: AppConfig, providerId: 
   }
   const recorded = await db
     .insertInto("payment_events")
-    .values({ provider: providerId, event_id: notification.eventId, payment_id: matched.attempt.id, type: notification.type, payload: JSON.stringify(payload) })
+    .values({
+      provider: providerId,
+      event_id: notification.eventId,
+      payment_id: matched.attempt.id,
+      type: notification.type,
+      payload: JSON.stringify(payload),
+    })
     .onConflict((oc) => oc.columns(["provider", "event_id"]).doNothing())
     .returning("id")
     .executeTakeFirst();
   if (!recorded) return { status: 200, outcome: "duplicate" };
   try {
-    return { status: 200, outcome: await applyMatched(db, providerId, verified, matched) };
+    return {
+      status: 200,
+      outcome: await applyMatched(db, providerId, verified, matched),
+    };
   } catch (error) {
     // Not applied: forget the event so the provider's retry is handled.
     await db.deleteFrom("payment_events").where("id", "=", recorded.id).execute();

@@ -7,6 +7,8 @@ import { getConfig } from "~/modules/config/config.server";
 import { type DB, getDb } from "~/modules/db/db.server";
 import { cookies } from "~/modules/http/cookies.server";
 import { badRequest, readFormData } from "~/modules/http/request.server";
+import { failureCause } from "~/modules/http/section.server";
+import { isDatabaseUnavailable } from "~/modules/db/unavailable";
 import { redirectWithToast, type Toast } from "~/modules/http/toast.server";
 import { MARKET_TRAITS, type Market } from "~/modules/market/market";
 import { getMarket, publicOrigin } from "~/modules/market/market.server";
@@ -47,7 +49,6 @@ import {
   updatePatient,
 } from "./wizard.server";
 
-
 const NAV_ACTIONS: WizardAction[] = ["next", "back", "skip_matrix", "skip_aligners", "skip_retainers", "back_to_patient"];
 
 interface Viewer {
@@ -76,16 +77,45 @@ async function resolveOrder(request: Request, db: DB, viewer: Viewer): Promise<{
   const id = new URL(request.url).searchParams.get("id");
   if (id !== null) {
     const order = await findOrder(db, id);
-    if (!order || !canOpenOrder(order, { browserOrderIds: viewer.browserOrderIds, userEmail: viewer.user?.email ?? null, isStaff: viewer.isStaff })) throw notFound();
+    if (
+      !order ||
+      !canOpenOrder(order, {
+        browserOrderIds: viewer.browserOrderIds,
+        userEmail: viewer.user?.email ?? null,
+        isStaff: viewer.isStaff,
+      })
+    )
+      throw notFound();
     return { order, fromQuery: true };
   }
   const currentId = await readCurrentOrderId(request);
   if (!currentId) return { order: null, fromQuery: false };
   const order = await findOrder(db, currentId);
-  if (!order || !canOpenOrder(order, { browserOrderIds: viewer.browserOrderIds, userEmail: viewer.user?.email ?? null, isStaff: viewer.isStaff })) {
+  if (
+    !order ||
+    !canOpenOrder(order, {
+      browserOrderIds: viewer.browserOrderIds,
+      userEmail: viewer.user?.email ?? null,
+      isStaff: viewer.isStaff,
+    })
+  ) {
     return { order: null, fromQuery: false };
   }
   return { order, fromQuery: false };
+}
+
+/**
+ * What pricing writes on the order: the total, the discount and, when the client's conditions carry
+ * a personal comment, that comment as the order's additional_comments (customer side §7: "update
+ * total_cost, updated_at and optional additional_comments (from the client's personal comment)").
+ */
+function pricedFields(price: PriceBreakdown) {
+  return {
+    total_cost: price.total,
+    discount_percentage: price.discountPercent,
+    updated_at: new Date(),
+    ...(price.note !== null ? { additional_comments: price.note } : {}),
+  };
 }
 
 /** Personal conditions apply only to a signed-in owner of the order's e-mail (DESIGN §4.10). */
@@ -137,20 +167,49 @@ export async function loadWizardPage(request: Request, context: unknown) {
 
   if (!order) {
     return data(
-      { order: null, step: 1, market: orderMarket, traits, priceSet, patients: [], currentPatientId: null, skipped: false, price: null, personalOffer: false, signedIn: Boolean(viewer.user) },
+      {
+        order: null,
+        step: 1,
+        market: orderMarket,
+        traits,
+        priceSet,
+        patients: [],
+        currentPatientId: null,
+        noPatient: false,
+        skipped: false,
+        price: null,
+        personalOffer: false,
+        signedIn: Boolean(viewer.user),
+      },
       { headers },
     );
   }
 
   const patients = await listPatients(db, order.id);
   const current = patients.find((patient) => patient.id === order.current_patient_id) ?? patients[0] ?? null;
-  let step = order.status === "draft" ? clampStep(order.wizard_step) : 11;
-  if (step >= 5 && step <= 10 && !current) step = 4;
+  if (current && current.id !== order.current_patient_id && order.status === "draft") {
+    // The first patient, chosen because none was remembered, is saved as the order's current one (customer side §4).
+    // Remembering it is a convenience: the page shows the same patient if it cannot be saved now.
+    await db
+      .updateTable("orders")
+      .set({ current_patient_id: current.id })
+      .where("id", "=", order.id)
+      .where("status", "=", "draft")
+      .execute()
+      .catch((error: unknown) => {
+        if (isDatabaseUnavailable(error)) throw error;
+        console.error("the current patient was not saved:", error);
+      });
+  }
+  const step = order.status === "draft" ? clampStep(order.wizard_step) : 11;
+  // A patient's step without a patient says so, with the way back (customer side §8), instead of moving on.
+  const noPatient = step >= 5 && step <= 10 && !current;
   const statuses = await queueStatuses(db, order.id);
   const price = step === 11 ? await priceOf(db, order, patients, viewer) : null;
-  if (price && order.status === "draft" && Number(order.total_cost ?? -1) !== price.total) {
-    // The total is recalculated on entering the summary and stored (customer-side §2, step 11).
-    await db.updateTable("orders").set({ total_cost: price.total, discount_percentage: price.discountPercent }).where("id", "=", order.id).where("status", "=", "draft").execute();
+  if (price && order.status === "draft" && (Number(order.total_cost ?? -1) !== price.total || (price.note !== null && order.additional_comments !== price.note))) {
+    // The total is recalculated on entering the summary and stored (customer-side §2, step 11), with
+    // the client's personal comment for staff and the task tracker (customer side §7).
+    await db.updateTable("orders").set(pricedFields(price)).where("id", "=", order.id).where("status", "=", "draft").execute();
   }
   const personalOffer = !viewer.user && (step === 2 || step === 11) && (await hasPersonalConditions(db, order.email));
 
@@ -192,9 +251,19 @@ export async function loadWizardPage(request: Request, context: unknown) {
               scan: file.scan ?? null,
             })),
           ]),
-        ) as Record<FileType, Array<{ name: string; size: number; path: string; sync: string; scan: ScanSummary | null }>>,
+        ) as Record<
+          FileType,
+          Array<{
+            name: string;
+            size: number;
+            path: string;
+            sync: string;
+            scan: ScanSummary | null;
+          }>
+        >,
       })),
       currentPatientId: current?.id ?? null,
+      noPatient,
       skipped: isSkippedStep(step, skipsOf(current)),
       price,
       personalOffer,
@@ -210,6 +279,27 @@ interface ActionFailure {
   errors: FieldErrors;
   formError?: string;
   values?: Record<string, string>;
+  /** A save the server could not make (ADR 026), shown in place; keys, a value named "…Key" translated first. */
+  saveFailure?: {
+    title: string;
+    message: string;
+    values?: Record<string, string>;
+  };
+}
+
+/** "Ошибка сохранения": the retainer's wording, or the data's name for the other lists (customer side §8). */
+function fileListFailureToast(type: FileType): Toast {
+  if (type === "retainer")
+    return {
+      type: "error",
+      title: "failures.saveTitle",
+      description: "failures.saveFiles",
+    };
+  return {
+    type: "error",
+    title: "failures.saveTitle",
+    description: type === "matrix" ? "failures.saveMatrixFiles" : "failures.saveAlignerFiles",
+  };
 }
 
 const fail = (failure: ActionFailure, status = 400) => data(failure, { status });
@@ -237,26 +327,44 @@ function storable<K extends LimitedField>(values: Record<K, string>): { store: P
 async function saveStepFields(db: DB, order: Order, patient: Patient | null, step: number, form: FormData, market: Market): Promise<FieldErrors> {
   if (step === 2) {
     const contacts = readContacts(form);
-    const { store, problems } = storable({ email: contacts.email, phone: contacts.phone });
+    const { store, problems } = storable({
+      email: contacts.email,
+      phone: contacts.phone,
+    });
     await updateDraft(db, order.id, store);
     return problems;
   }
   if (step === 3) {
     const delivery = readDelivery(form);
-    const { store, problems } = storable({ full_name: delivery.full_name, address: delivery.address, delivery_comment: delivery.delivery_comment });
+    const { store, problems } = storable({
+      full_name: delivery.full_name,
+      address: delivery.address,
+      delivery_comment: delivery.delivery_comment,
+    });
     await updateDraft(db, order.id, store);
     return problems;
   }
   if (patient && step === 6) {
     const matrixType = MARKET_TRAITS[market].softMatrix ? readChoice(form, "matrix_type", ["soft", "hard"] as const) : "hard";
-    if (matrixType) await updatePatient(db, order.id, patient.id, { matrix_type: matrixType });
+    if (matrixType)
+      await updatePatient(db, order.id, patient.id, {
+        matrix_type: matrixType,
+      });
   } else if (patient && step === 8) {
     const material = readChoice(form, "material_type", ["single_layer", "three_layer"] as const);
-    if (material) await updatePatient(db, order.id, patient.id, { material_type: material });
+    if (material)
+      await updatePatient(db, order.id, patient.id, {
+        material_type: material,
+      });
   } else if (patient && step === 9) {
     const cut = readChoice(form, "cut_type", ["wavy", "straight"] as const);
-    const { store, problems } = storable({ additional_comments: readText(form, "additional_comments") });
-    await updatePatient(db, order.id, patient.id, { ...(cut ? { cut_type: cut } : {}), ...store });
+    const { store, problems } = storable({
+      additional_comments: readText(form, "additional_comments"),
+    });
+    await updatePatient(db, order.id, patient.id, {
+      ...(cut ? { cut_type: cut } : {}),
+      ...store,
+    });
     return problems;
   }
   return {};
@@ -287,9 +395,20 @@ async function checkStep(step: number, order: Order, patient: Patient | null, pa
 
 /** Everything the summary needs before payment; the first problem points the doctor to its step. */
 function checkComplete(order: Order, patients: Patient[], market: Market): { step: number; error: string } | null {
-  const contactErrors = checkContacts({ email: order.email ?? "", phone: order.phone ?? "" });
+  const contactErrors = checkContacts({
+    email: order.email ?? "",
+    phone: order.phone ?? "",
+  });
   if (Object.keys(contactErrors).length) return { step: 2, error: Object.values(contactErrors)[0]! };
-  const deliveryErrors = checkDelivery({ full_name: order.full_name ?? "", address: order.address ?? "", delivery_comment: "", consent: true }, false);
+  const deliveryErrors = checkDelivery(
+    {
+      full_name: order.full_name ?? "",
+      address: order.address ?? "",
+      delivery_comment: "",
+      consent: true,
+    },
+    false,
+  );
   if (Object.keys(deliveryErrors).length) return { step: 3, error: Object.values(deliveryErrors)[0]! };
   if (patients.length === 0) return { step: 4, error: "wizard.errors.patientRequired" };
   for (const patient of patients) {
@@ -306,15 +425,56 @@ function toastFromUploads(results: UploadResult[]): Toast | null {
   const stored = results.filter((result) => result.ok).length;
   const count = (error: string) => results.filter((result) => !result.ok && result.error === error).length;
   const lines: NonNullable<Toast["lines"]> = [];
-  if (count("format")) lines.push({ key: "wizard.upload.formatError", values: { count: count("format") } });
-  if (count("size")) lines.push({ key: "wizard.upload.sizeError", values: { count: count("size") } });
+  const format = count("format");
+  const size = count("size");
+  if (format) lines.push({ key: "wizard.upload.formatError", values: { count: format } });
+  if (size) lines.push({ key: "wizard.upload.sizeError", values: { count: size } });
   for (const result of results) {
     if (!result.ok && (result.error === "not_stl" || result.error === "empty" || result.error === "storage" || result.error === "too_many")) {
-      lines.push({ key: "wizard.upload.fileFailed", values: { name: result.originalName, causeKey: `wizard.upload.causes.${result.error}` } });
+      lines.push({
+        key: "wizard.upload.fileFailed",
+        values: {
+          name: result.originalName,
+          causeKey: `wizard.upload.causes.${result.error}`,
+        },
+      });
     }
   }
-  if (stored === 0) return { type: "error", title: "wizard.upload.noValidTitle", description: "wizard.upload.noValidText", lines };
-  return { type: lines.length ? "warning" : "success", title: "wizard.upload.successTitle", description: "wizard.upload.successText", values: { done: stored, total: results.length }, lines };
+  // Wrong format or size: their own title, as the page says it with JavaScript (customer side §8).
+  if (format || size) {
+    const [first, ...others] = lines;
+    return {
+      type: "error",
+      title: format ? "uploads.errors.formatTitle" : "uploads.errors.sizeTitle",
+      description: first!.key,
+      values: first!.values,
+      lines: [
+        ...others,
+        ...(stored > 0
+          ? [
+              {
+                key: "wizard.upload.successText",
+                values: { done: stored, total: results.length },
+              },
+            ]
+          : []),
+      ],
+    };
+  }
+  if (stored === 0)
+    return {
+      type: "error",
+      title: "wizard.upload.noValidTitle",
+      description: "wizard.upload.noValidText",
+      lines,
+    };
+  return {
+    type: lines.length ? "warning" : "success",
+    title: "wizard.upload.successTitle",
+    description: "wizard.upload.successText",
+    values: { done: stored, total: results.length },
+    lines,
+  };
 }
 
 export async function handleWizardAction(request: Request, context: unknown) {
@@ -328,7 +488,7 @@ export async function handleWizardAction(request: Request, context: unknown) {
   let uploads: UploadResult[] = [];
   if (isMultipartRequest(request)) {
     const patients = order ? await listPatients(db, order.id) : [];
-    const patient = order ? (patients.find((p) => p.id === order.current_patient_id) ?? patients[0] ?? null) : null;
+    const patient = order ? patients.find((p) => p.id === order.current_patient_id) ?? patients[0] ?? null : null;
     const fileType = order ? STEP_FILE_TYPE[clampStep(order.wizard_step)] : undefined;
     const canUpload = Boolean(order && order.status === "draft" && patient && fileType);
     const usage = order && canUpload ? await orderFileUsage(db, order.id) : { files: 0, bytes: 0 };
@@ -340,11 +500,20 @@ export async function handleWizardAction(request: Request, context: unknown) {
     });
     const declared = Number(request.headers.get("Content-Length") ?? 0);
     if (canUpload && declared > ORDER_BYTES_LIMIT - usage.bytes) {
-      return redirectWithToast("/order", { type: "error", title: "wizard.upload.errorTitle", description: "wizard.upload.orderQuota" });
+      return redirectWithToast("/order", {
+        type: "error",
+        title: "wizard.upload.errorTitle",
+        description: "wizard.upload.orderQuota",
+      });
     }
     if (canUpload && !viewer.user && !viewer.isStaff) {
       const allowed = await rateLimitUploadBytes(db, request, context);
-      if (!allowed) return redirectWithToast("/order", { type: "error", title: "wizard.upload.errorTitle", description: "wizard.upload.rateLimited" });
+      if (!allowed)
+        return redirectWithToast("/order", {
+          type: "error",
+          title: "wizard.upload.errorTitle",
+          description: "wizard.upload.rateLimited",
+        });
     }
     try {
       form = await parseMultipartFormData(request, upload.handler);
@@ -358,11 +527,36 @@ export async function handleWizardAction(request: Request, context: unknown) {
     if (order && patient && fileType) {
       const stored = uploads.filter((result): result is Extract<UploadResult, { ok: true }> => result.ok);
       try {
-        await appendFiles(db, order, patient, fileType, stored.map((s) => ({ originalName: s.originalName, key: s.key, size: s.size, triangles: s.triangles, scan: s.scan })));
+        await appendFiles(
+          db,
+          order,
+          patient,
+          fileType,
+          stored.map((s) => ({
+            originalName: s.originalName,
+            key: s.key,
+            size: s.size,
+            triangles: s.triangles,
+            scan: s.scan,
+          })),
+        );
       } catch (error) {
-        await discardUnrecorded(db, getStorage(), order.id, stored.map((s) => s.key), error);
-        if (error instanceof OrderFrozenError) return redirectWithToast("/order", { type: "error", title: "wizard.errors.frozenTitle", description: "wizard.errors.frozen" });
-        throw error;
+        await discardUnrecorded(
+          db,
+          getStorage(),
+          order.id,
+          stored.map((s) => s.key),
+          error,
+        );
+        if (error instanceof OrderFrozenError)
+          return redirectWithToast("/order", {
+            type: "error",
+            title: "wizard.errors.frozenTitle",
+            description: "wizard.errors.frozen",
+          });
+        if (isDatabaseUnavailable(error)) throw error;
+        // The files' list could not be saved: said on the step (customer side §8 "Ошибка сохранения").
+        return redirectWithToast("/order", fileListFailureToast(fileType));
       }
     }
   } else {
@@ -390,7 +584,9 @@ export async function handleWizardAction(request: Request, context: unknown) {
       },
       viewer.user ? { kind: "customer", label: viewer.user.email } : { kind: "customer", label: "anonymous browser" },
     );
-    return redirect("/order", { headers: await rememberOrderHeaders(request, created.id, true) });
+    return redirect("/order", {
+      headers: await rememberOrderHeaders(request, created.id, true),
+    });
   }
 
   const patients = await listPatients(db, order.id);
@@ -399,7 +595,9 @@ export async function handleWizardAction(request: Request, context: unknown) {
 
   if (intent === "edit") {
     try {
-      await changeOrderStatus(db, order.id, "draft", actorOf(viewer, order), { note: "returned to draft by the customer" });
+      await changeOrderStatus(db, order.id, "draft", actorOf(viewer, order), {
+        note: "returned to draft by the customer",
+      });
     } catch (error) {
       if (!(error instanceof OrderTransitionError)) throw error;
     }
@@ -410,7 +608,11 @@ export async function handleWizardAction(request: Request, context: unknown) {
 
   if (order.status !== "draft") {
     if (intent === "pay" && order.status === "pending") return startPayment(request, db, order, viewer);
-    return redirectWithToast("/order", { type: "error", title: "wizard.errors.frozenTitle", description: "wizard.errors.frozen" });
+    return redirectWithToast("/order", {
+      type: "error",
+      title: "wizard.errors.frozenTitle",
+      description: "wizard.errors.frozen",
+    });
   }
 
   try {
@@ -423,12 +625,40 @@ export async function handleWizardAction(request: Request, context: unknown) {
 
     if (intent === "add_patient") {
       const name = readText(form, "patient_name");
-      if (!name) return fail({ errors: { patient_name: "wizard.errors.patientNameRequired" } });
+      if (!name)
+        return fail({
+          errors: { patient_name: "wizard.errors.patientNameRequired" },
+        });
       const nameProblem = fieldProblem("patient_name", name);
-      if (nameProblem) return fail({ errors: { patient_name: nameProblem }, values: { patient_name: name } });
-      const added = await addPatient(db, order, name);
+      if (nameProblem)
+        return fail({
+          errors: { patient_name: nameProblem },
+          values: { patient_name: name },
+        });
+      let added: Patient;
+      try {
+        added = await addPatient(db, order, name);
+      } catch (error) {
+        if (error instanceof OrderFrozenError || isDatabaseUnavailable(error)) throw error;
+        console.error("patient not added:", error);
+        // Said in place with the typed name kept (customer side §5, §8).
+        const message = failureCause(error) === "failures.causes.database" ? "wizard.errors.addPatientFailed" : "failures.addPatientUnexpected";
+        return fail(
+          {
+            errors: {},
+            values: { patient_name: name },
+            saveFailure: { title: "failures.errorTitle", message },
+          },
+          500,
+        );
+      }
       await setWizardStep(db, order.id, 4);
-      return redirectWithToast("/order", { type: "success", title: "wizard.toasts.patientAddedTitle", description: "wizard.toasts.patientAdded", values: { name: added.patient_name } });
+      return redirectWithToast("/order", {
+        type: "success",
+        title: "wizard.toasts.patientAddedTitle",
+        description: "wizard.toasts.patientAdded",
+        values: { name: added.patient_name },
+      });
     }
 
     if (intent.startsWith("remove:")) {
@@ -436,13 +666,27 @@ export async function handleWizardAction(request: Request, context: unknown) {
       const path = rest.join(":");
       if (!patient || !(type === "matrix" || type === "aligners" || type === "retainer")) return redirect("/order");
       const removed = await removeFile(db, order.id, patient.id, type, path);
-      if (!removed) return redirectWithToast("/order", { type: "error", title: "wizard.files.removeFailedTitle", description: "wizard.files.removeFailed" });
+      if (!removed)
+        return redirectWithToast("/order", {
+          type: "error",
+          title: "wizard.files.removeFailedTitle",
+          description: "wizard.files.removeFailed",
+        });
       try {
         await getStorage().delete("orders", [path]);
       } catch (error) {
+        // The file left the order; its copy stays in storage, and the doctor is told so (customer side §8).
         console.error("file removed from the order but not from storage:", path, error);
+        return redirectWithToast("/order", {
+          type: "error",
+          title: "wizard.files.removeFailedTitle",
+          description: "wizard.files.removeFailed",
+        });
       }
-      return redirectWithToast("/order", { type: "success", title: "wizard.files.removed" });
+      return redirectWithToast("/order", {
+        type: "success",
+        title: "wizard.files.removed",
+      });
     }
 
     if (intent === "pay") return startPayment(request, db, order, viewer);
@@ -453,10 +697,29 @@ export async function handleWizardAction(request: Request, context: unknown) {
       return uploadToast ? redirectWithToast("/order", uploadToast) : redirect("/order");
     }
 
-    const unsaved = await saveStepFields(db, order, patient, step, form, order.market);
+    let unsaved: FieldErrors;
+    try {
+      unsaved = await saveStepFields(db, order, patient, step, form, order.market);
+    } catch (error) {
+      if (error instanceof OrderFrozenError || isDatabaseUnavailable(error)) throw error;
+      console.error("wizard step not saved:", error);
+      // Said in place with what was typed kept (customer side §8 "Ошибка обновления").
+      return fail(
+        {
+          errors: {},
+          values: typedValues(form),
+          saveFailure: {
+            title: "failures.updateTitle",
+            message: "failures.updateText",
+            values: { causeKey: failureCause(error) },
+          },
+        },
+        500,
+      );
+    }
     if (action !== "next" && Object.keys(unsaved).length) return fail({ errors: unsaved, values: typedValues(form) });
     if (action === "next") {
-      const fresh = patient ? ((await listPatients(db, order.id)).find((p) => p.id === patient.id) ?? patient) : null;
+      const fresh = patient ? (await listPatients(db, order.id)).find((p) => p.id === patient.id) ?? patient : null;
       const failure = await checkStep(step, order, fresh, patients.length, form, order.market);
       if (failure) {
         if (uploadToast) return redirectWithToast("/order", uploadToast);
@@ -473,15 +736,36 @@ export async function handleWizardAction(request: Request, context: unknown) {
     }
     await setWizardStep(db, order.id, move.step);
     const skipToast: Record<string, Toast> = {
-      skip_matrix: { type: "info", title: "wizard.toasts.skippedTitle", description: "wizard.toasts.skippedMatrix" },
-      skip_aligners: { type: "info", title: "wizard.toasts.skippedTitle", description: "wizard.toasts.skippedAligners" },
-      skip_retainers: { type: "info", title: "wizard.toasts.skippedTitle", description: "wizard.toasts.skippedRetainers" },
-      back_to_patient: { type: "info", title: "wizard.toasts.addPatientTitle", description: "wizard.toasts.addPatient" },
+      skip_matrix: {
+        type: "info",
+        title: "wizard.toasts.skippedTitle",
+        description: "wizard.toasts.skippedMatrix",
+      },
+      skip_aligners: {
+        type: "info",
+        title: "wizard.toasts.skippedTitle",
+        description: "wizard.toasts.skippedAligners",
+      },
+      skip_retainers: {
+        type: "info",
+        title: "wizard.toasts.skippedTitle",
+        description: "wizard.toasts.skippedRetainers",
+      },
+      back_to_patient: {
+        type: "info",
+        title: "wizard.toasts.addPatientTitle",
+        description: "wizard.toasts.addPatient",
+      },
     };
     const toast = uploadToast ?? skipToast[action];
     return toast ? redirectWithToast("/order", toast) : redirect("/order");
   } catch (error) {
-    if (error instanceof OrderFrozenError) return redirectWithToast("/order", { type: "error", title: "wizard.errors.frozenTitle", description: "wizard.errors.frozen" });
+    if (error instanceof OrderFrozenError)
+      return redirectWithToast("/order", {
+        type: "error",
+        title: "wizard.errors.frozenTitle",
+        description: "wizard.errors.frozen",
+      });
     throw error;
   }
 }
@@ -499,15 +783,24 @@ async function startPayment(request: Request, db: DB, order: Order, viewer: View
     const incomplete = checkComplete(order, patients, order.market);
     if (incomplete) {
       await setWizardStep(db, order.id, incomplete.step);
-      return redirectWithToast("/order", { type: "error", title: "wizard.errors.incompleteTitle", description: incomplete.error });
+      return redirectWithToast("/order", {
+        type: "error",
+        title: "wizard.errors.incompleteTitle",
+        description: incomplete.error,
+      });
     }
   }
   let lines: PaymentLine[] = [];
   if (order.status === "draft") {
     const price = await priceOf(db, order, patients, viewer);
-    if (price.total <= 0) return redirectWithToast("/order", { type: "error", title: "wizard.payment.errorTitle", description: "wizard.payment.noAmount" });
+    if (price.total <= 0)
+      return redirectWithToast("/order", {
+        type: "error",
+        title: "wizard.payment.errorTitle",
+        description: "wizard.payment.noAmount",
+      });
     const partnerCode = await cookies.partnerCode().parse(request.headers.get("Cookie"));
-    await db.updateTable("orders").set({ total_cost: price.total, discount_percentage: price.discountPercent }).where("id", "=", order.id).where("status", "=", "draft").execute();
+    await db.updateTable("orders").set(pricedFields(price)).where("id", "=", order.id).where("status", "=", "draft").execute();
     await linkPartnerAtHandOff(db, order, typeof partnerCode === "string" ? partnerCode : null);
     await changeOrderStatus(db, order.id, "pending", actorOf(viewer, order));
     lines = paymentLines(price, order.market === "international" ? "en" : "ru");
@@ -516,13 +809,20 @@ async function startPayment(request: Request, db: DB, order: Order, viewer: View
     lines = await previousAttemptLines(db, order);
   }
   const pending = (await findOrder(db, order.id))!;
-  if (Number(pending.total_cost ?? 0) <= 0) return redirectWithToast("/order", { type: "error", title: "wizard.payment.errorTitle", description: "wizard.payment.noAmount" });
+  if (Number(pending.total_cost ?? 0) <= 0)
+    return redirectWithToast("/order", {
+      type: "error",
+      title: "wizard.payment.errorTitle",
+      description: "wizard.payment.noAmount",
+    });
   const config = getConfig();
   const result = await startOrderPayment(db, config, { order: pending, lines, origin: publicOrigin(pending.market) });
   if (!result.ok) {
     return redirectWithToast(`/order?id=${order.id}`, paymentFailureToast(result.reason));
   }
-  return redirect(result.redirectTo, { headers: { "Set-Cookie": await forgetCurrentOrderHeader() } });
+  return redirect(result.redirectTo, {
+    headers: { "Set-Cookie": await forgetCurrentOrderHeader() },
+  });
 }
 
 /**
@@ -533,7 +833,11 @@ async function startPayment(request: Request, db: DB, order: Order, viewer: View
 export async function laterPaymentLines(db: DB, order: Order): Promise<PaymentLine[]> {
   const previous = await previousAttemptLines(db, order);
   if (previous.length) return previous;
-  const owner: Viewer = { user: order.email ? ({ email: order.email } as SessionUser) : null, isStaff: false, browserOrderIds: [] };
+  const owner: Viewer = {
+    user: order.email ? ({ email: order.email } as SessionUser) : null,
+    isStaff: false,
+    browserOrderIds: [],
+  };
   const price = await priceOf(db, order, await listPatients(db, order.id), owner);
   return price.total === Number(order.total_cost ?? -1) ? paymentLines(price, order.market === "international" ? "en" : "ru") : [];
 }
