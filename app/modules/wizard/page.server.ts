@@ -309,7 +309,7 @@ function toastFromUploads(results: UploadResult[]): Toast | null {
   if (count("format")) lines.push({ key: "wizard.upload.formatError", values: { count: count("format") } });
   if (count("size")) lines.push({ key: "wizard.upload.sizeError", values: { count: count("size") } });
   for (const result of results) {
-    if (!result.ok && (result.error === "not_stl" || result.error === "empty" || result.error === "storage" || result.error === "too_many")) {
+    if (!result.ok && (result.error === "not_stl" || result.error === "truncated" || result.error === "empty" || result.error === "storage" || result.error === "too_many")) {
       lines.push({ key: "wizard.upload.fileFailed", values: { name: result.originalName, causeKey: `wizard.upload.causes.${result.error}` } });
     }
   }
