@@ -11,6 +11,11 @@ export async function showModel(canvas: HTMLCanvasElement, url: string): Promise
   const response = await fetch(url);
   if (!response.ok) throw new Error(`model: ${response.status}`);
   const geometry = previewGeometry(await response.arrayBuffer());
+  // What was read, on the canvas itself: checked by the browser tests even where WebGL is missing.
+  geometry.computeBoundingBox();
+  const read = geometry.boundingBox ?? new Box3();
+  canvas.dataset.triangles = String(geometry.getAttribute("position").count / 3);
+  canvas.dataset.box = [...read.min.toArray(), ...read.max.toArray()].join(" ");
   geometry.computeVertexNormals();
   geometry.center();
 
