@@ -175,7 +175,7 @@ test("the 3D preview reads the odd files of the STL corpus as the manifest does"
   await page.setInputFiles("#field-files", odd.map((name) => path.join(corpus, name)));
   await page.getByRole("button", { name: "Загрузить", exact: true }).click();
   await expect(page.getByText(`Загружено файлов: ${odd.length}/${odd.length}`)).toBeVisible({ timeout: 60_000 });
-  await expect(page.locator(".file-list li")).toHaveCount(odd.length);
+  await expect(page.locator(".file-list > li")).toHaveCount(odd.length);
   await expect(page.locator(".file-list li", { hasText: "derived_gearwheel.count-short.bin.stl" })).toContainText("модель прочитана по заголовку файла");
   if (!javaScriptEnabled) {
     await expect(page.getByRole("button", { name: "Просмотр" })).toHaveCount(0);
@@ -183,7 +183,7 @@ test("the 3D preview reads the odd files of the STL corpus as the manifest does"
   }
   for (const name of odd) {
     const expected = manifest.files[name]!.expected;
-    await page.locator(".file-list li", { hasText: name }).getByRole("button", { name: "Просмотр" }).click();
+    await page.locator(".file-list > li", { hasText: name }).getByRole("button", { name: "Просмотр" }).click();
     const dialog = page.getByRole("dialog", { name: `Модель ${name}` });
     await expect(dialog.getByRole("status")).toHaveText(/Вращайте мышью|Не удалось показать модель/, { timeout: 30_000 });
     const canvas = dialog.locator("canvas");
