@@ -163,6 +163,38 @@ test("scan results show per file; the 3D preview opens only with JavaScript", as
   await expect(dialog).toBeHidden();
 });
 
+test("the 3D preview reads the odd files of the STL corpus as the manifest does", async ({ page, javaScriptEnabled }) => {
+  test.setTimeout(120_000);
+  const corpus = path.resolve("tests/fixtures/stl");
+  const manifest = JSON.parse(fs.readFileSync(path.join(corpus, "manifest.json"), "utf8")) as {
+    files: Record<string, { expected: { verdict: string; triangles?: number; bbox?: { min: number[]; max: number[] } } }>;
+  };
+  // The files three.js alone would read otherwise, or would not read at all.
+  const odd = ["admesh_block.stl", "derived_longer.trailing-crlf.bin.stl", "derived_gearwheel.count-short.bin.stl", "derived_two-solids.ascii.stl", "cura_inat_proton_x_buildplate.stl"];
+  await toMatrixStep(page, "");
+  await page.setInputFiles("#field-files", odd.map((name) => path.join(corpus, name)));
+  await page.getByRole("button", { name: "Загрузить", exact: true }).click();
+  await expect(page.getByText(`Загружено файлов: ${odd.length}/${odd.length}`)).toBeVisible({ timeout: 60_000 });
+  await expect(page.locator(".file-list > li")).toHaveCount(odd.length);
+  await expect(page.locator(".file-list li", { hasText: "derived_gearwheel.count-short.bin.stl" })).toContainText("модель прочитана по заголовку файла");
+  if (!javaScriptEnabled) {
+    await expect(page.getByRole("button", { name: "Просмотр" })).toHaveCount(0);
+    return;
+  }
+  for (const name of odd) {
+    const expected = manifest.files[name]!.expected;
+    await page.locator(".file-list > li", { hasText: name }).getByRole("button", { name: "Просмотр" }).click();
+    const dialog = page.getByRole("dialog", { name: `Модель ${name}` });
+    await expect(dialog.getByRole("status")).toHaveText(/Вращайте мышью|Не удалось показать модель/, { timeout: 30_000 });
+    const canvas = dialog.locator("canvas");
+    await expect(canvas).toHaveAttribute("data-triangles", String(expected.triangles));
+    const box = (await canvas.getAttribute("data-box"))!.split(" ").map(Number);
+    [...expected.bbox!.min, ...expected.bbox!.max].forEach((value, index) => expect(box[index]).toBeCloseTo(value, 3));
+    await dialog.getByRole("button", { name: "Закрыть" }).click();
+    await expect(dialog).toBeHidden();
+  }
+});
+
 test("a doctor without the files here gets a sign-in link that leads back to the order", async ({ page }) => {
   await toMatrixStep(page, "");
   await expect(page.getByRole("heading", { name: "Файлы на другом устройстве?" })).toBeVisible();

@@ -42,7 +42,7 @@ export function ModelPreview({ name, url, onClose }: { name: string; url: string
 export function ScanInfo({ scan }: { scan: ScanSummary }) {
   const { t, i18n } = useTranslation();
   const number = (value: number) => numberFormat(i18n.language).format(value);
-  const counts: Record<string, number> = { degenerate: scan.degenerate, open_mesh: scan.boundaryEdges, bad_coordinates: scan.badTriangles };
+  const counts: Record<string, number> = { degenerate: scan.degenerate, open_mesh: scan.boundaryEdges, bad_coordinates: scan.badTriangles, extra_bytes: scan.triangles };
   return (
     <div className="scan small">
       <span className="muted">
@@ -52,7 +52,7 @@ export function ScanInfo({ scan }: { scan: ScanSummary }) {
       {scan.warnings.length ? (
         <ul className="scan-warnings">
           {scan.warnings.map((warning) => (
-            <li key={warning}>{t(`uploads.scan.warnings.${warning}`, { count: number(counts[warning] ?? 0) })}</li>
+            <li key={warning}>{t(`uploads.scan.warnings.${warning}`, { count: number(counts[warning] ?? 0), bytes: number(scan.extraBytes ?? 0) })}</li>
           ))}
         </ul>
       ) : null}

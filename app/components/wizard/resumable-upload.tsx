@@ -3,6 +3,7 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import type { ToastMessage } from "~/components/toast";
 import { useTranslation } from "~/modules/i18n/i18n-context";
 import { formatFileSize } from "~/modules/uploads/file-names";
+import { precheckStl } from "~/modules/uploads/stl";
 import type { UploadReply, UploadTarget } from "./tus-upload.client";
 
 /**
@@ -34,11 +35,10 @@ const PARALLEL = 2;
 const HIDE_AFTER_MS = 1500;
 let nextId = 1;
 
-/** The content check's first look, before sending a byte: binary size rule or "solid" text. */
-async function looksLikeStl(file: File): Promise<boolean> {
-  const head = new Uint8Array(await file.slice(0, 84).arrayBuffer());
-  if (head.length === 84 && file.size === 84 + 50 * new DataView(head.buffer).getUint32(80, true) && file.size > 84) return true;
-  return /^(\u00ef\u00bb\u00bf)?\s*solid\s/i.test(String.fromCharCode(...head));
+/** The content check's first look, before sending a byte (uploads/stl.ts; the server decides). */
+async function precheck(file: File): Promise<"ok" | "truncated" | "not_stl" | "empty"> {
+  if (!file.size) return "empty";
+  return precheckStl(new Uint8Array(await file.slice(0, 84).arrayBuffer()), file.size);
 }
 
 export function useResumableUploads(target: UploadTarget | null, notify: Notify) {
@@ -56,9 +56,10 @@ export function useResumableUploads(target: UploadTarget | null, notify: Notify)
       const lines: NonNullable<Toast["lines"]> = [];
       const accepted: Array<{ file: File; item: UploadItem }> = [];
       for (const file of files) {
+        let verdict: Awaited<ReturnType<typeof precheck>>;
         if (!/\.stl$/i.test(file.name)) refused.format++;
         else if (file.size > MAX_BYTES) refused.size++;
-        else if (!file.size || !(await looksLikeStl(file))) lines.push({ key: "wizard.upload.fileFailed", values: { name: file.name, causeKey: `wizard.upload.causes.${file.size ? "not_stl" : "empty"}` } });
+        else if ((verdict = await precheck(file)) !== "ok") lines.push({ key: "wizard.upload.fileFailed", values: { name: file.name, causeKey: `wizard.upload.causes.${verdict}` } });
         else accepted.push({ file, item: { id: nextId++, name: file.name, size: file.size, sent: 0, stage: "waiting", rate: 0 } });
       }
       if (refused.format) notify({ type: "error", title: "uploads.errors.formatTitle", description: "wizard.upload.formatError", values: { count: refused.format } });

@@ -1,6 +1,6 @@
 import { AmbientLight, Box3, Color, DirectionalLight, Mesh, MeshStandardMaterial, PerspectiveCamera, Scene, Vector3, WebGLRenderer } from "three";
 import { OrbitControls } from "three/examples/jsm/controls/OrbitControls.js";
-import { STLLoader } from "three/examples/jsm/loaders/STLLoader.js";
+import { previewGeometry } from "./stl-geometry";
 
 /**
  * The 3D preview (issue 4): three.js with its STL loader, loaded only when "Просмотр" is pressed.
@@ -10,7 +10,12 @@ import { STLLoader } from "three/examples/jsm/loaders/STLLoader.js";
 export async function showModel(canvas: HTMLCanvasElement, url: string): Promise<() => void> {
   const response = await fetch(url);
   if (!response.ok) throw new Error(`model: ${response.status}`);
-  const geometry = new STLLoader().parse(await response.arrayBuffer());
+  const geometry = previewGeometry(await response.arrayBuffer());
+  // What was read, on the canvas itself: checked by the browser tests even where WebGL is missing.
+  geometry.computeBoundingBox();
+  const read = geometry.boundingBox ?? new Box3();
+  canvas.dataset.triangles = String(geometry.getAttribute("position").count / 3);
+  canvas.dataset.box = [...read.min.toArray(), ...read.max.toArray()].join(" ");
   geometry.computeVertexNormals();
   geometry.center();
 

@@ -56,7 +56,7 @@ describe("STL scan checks", () => {
     ["ascii", ascii],
   ] as const)("finds nothing wrong with a closed %s box the size of a dental arch", (format, encode) => {
     const result = scan(encode(box(62.5, 48, 21.3)));
-    expect(result).toEqual({ format, triangles: 12, size: { x: 62.5, y: 48, z: 21.3 }, degenerate: 0, boundaryEdges: 0, badTriangles: 0, warnings: [] });
+    expect(result).toEqual({ format, triangles: 12, size: { x: 62.5, y: 48, z: 21.3 }, degenerate: 0, boundaryEdges: 0, badTriangles: 0, extraBytes: 0, warnings: [] });
   });
 
   it("reads the same whatever the chunk boundaries", () => {
@@ -107,7 +107,44 @@ describe("STL scan checks", () => {
   it("gives no scan for a file the content check refuses", () => {
     const scanner = createStlScanner();
     scanner.update(new TextEncoder().encode("just some notes\n"));
-    expect(scanner.finish()).toEqual({ verdict: { ok: false, reason: "not_stl" }, scan: null });
+    expect(scanner.finish()).toEqual({ verdict: { ok: false, reason: "not_stl" }, scan: null, bounds: null });
+  });
+
+  it("reads a binary file with bytes after its counted triangles by its header's count, and says so", () => {
+    const model = binary(box(60, 50, 20));
+    for (const extra of [new Uint8Array([13, 10]), binary(box(600, 500, 200)).subarray(84, 84 + 100)]) {
+      const bytes = new Uint8Array([...model, ...extra]);
+      for (const size of [bytes.length, 7, 50]) {
+        const scanner = createStlScanner();
+        for (let start = 0; start < bytes.length; start += size) scanner.update(bytes.subarray(start, start + size));
+        const { verdict, scan: result, bounds } = scanner.finish();
+        expect(verdict).toEqual({ ok: true, format: "binary", triangles: 12, extraBytes: extra.length });
+        expect(result).toMatchObject({ triangles: 12, size: { x: 60, y: 50, z: 20 }, extraBytes: extra.length, warnings: ["extra_bytes"] });
+        expect(bounds).toEqual({ min: [0, 0, 0], max: [60, 50, 20] });
+      }
+    }
+  });
+
+  it("refuses a binary file cut short as truncated, and bytes that only look like a header as not STL", () => {
+    const model = binary(box(60, 50, 20));
+    const cut = createStlScanner();
+    cut.update(model.subarray(0, 84 + 50 * 5 + 13));
+    expect(cut.finish().verdict).toEqual({ ok: false, reason: "truncated" });
+    // A header count of 1 before bytes whose "corners" reach 1e30: no model, whatever follows.
+    const junk = new Uint8Array(84 + 50 * 3);
+    const view = new DataView(junk.buffer);
+    view.setUint32(80, 1, true);
+    for (let at = 84; at + 4 <= junk.length; at += 4) view.setFloat32(at, 1e30, true);
+    const scanner = createStlScanner();
+    scanner.update(junk);
+    expect(scanner.finish().verdict).toEqual({ ok: false, reason: "not_stl" });
+  });
+
+  it("refuses a text whose facets do not have three corners each", () => {
+    const text = new TextDecoder().decode(ascii(box(60, 50, 20))).replace(/(\r\n\s*vertex [^\r]*)(\r\n\s*endloop)/, "$2");
+    const scanner = createStlScanner();
+    scanner.update(new TextEncoder().encode(text));
+    expect(scanner.finish().verdict).toEqual({ ok: false, reason: "not_stl" });
   });
 
   it("keeps memory flat while scanning 60 MB", async () => {

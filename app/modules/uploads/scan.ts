@@ -1,4 +1,4 @@
-import { createStlInspector, STL_BINARY_HEADER_BYTES, STL_BINARY_TRIANGLE_BYTES, type StlFormat, type StlVerdict } from "./stl";
+import { createStlInspector, STL_BINARY_HEADER_BYTES, STL_BINARY_TRIANGLE_BYTES, STL_MAX_PLAUSIBLE_TRIANGLES, type StlFormat, type StlVerdict } from "./stl";
 
 /**
  * Scan checks of an uploaded STL (issue 4): what a lab looks at before printing. Fed chunk by chunk
@@ -21,7 +21,7 @@ import { createStlInspector, STL_BINARY_HEADER_BYTES, STL_BINARY_TRIANGLE_BYTES,
  * A warning never refuses a file; only the content check (stl.ts) refuses.
  */
 
-export type ScanWarning = "too_small" | "too_large" | "degenerate" | "open_mesh" | "bad_coordinates";
+export type ScanWarning = "too_small" | "too_large" | "degenerate" | "open_mesh" | "bad_coordinates" | "extra_bytes";
 
 export interface ScanSummary {
   format: StlFormat;
@@ -34,7 +34,14 @@ export interface ScanSummary {
   boundaryEdges: number;
   /** Triangles skipped because a coordinate was not a finite number. */
   badTriangles: number;
+  /** Bytes after the last triangle a binary header counts (read as that many triangles; the file is kept as sent). */
+  extraBytes: number;
   warnings: ScanWarning[];
+}
+
+export interface ScanBounds {
+  min: [number, number, number];
+  max: [number, number, number];
 }
 
 /** A dental arch model measures about 50–90 mm across; outside 20–200 mm the units are likely wrong. */
@@ -46,6 +53,11 @@ const PARITY_BITS = 1 << PARITY_LOG2; // 256 KiB: fits a core's L2 cache, so tog
 /** Bytes that never occur in STL text (as in stl.ts). */
 // eslint-disable-next-line no-control-regex
 const NOT_TEXT = /[\u0000-\u0008\u000e-\u001f\u007f]/;
+/**
+ * Coordinates beyond ±10 km (in mm) come from bytes that are not triangles (a renamed image or
+ * text read as floats), never from a model: used only where the size rule alone does not decide.
+ */
+const PLAUSIBLE_COORDINATE = 1e7;
 /** How much of the start decides whether the text begins with "solid". */
 const HEAD_CHARS = 16;
 /** An ASCII line longer than this is not STL text (the carry between chunks stays small). */
@@ -149,8 +161,21 @@ class Geometry {
     this.parity[bit >>> 3] ^= 1 << (bit & 7);
   }
 
+  /** The box of the finite corners read, as float32 values (null when there were none). */
+  bounds(): ScanBounds | null {
+    if (!(this.minX <= this.maxX)) return null;
+    return { min: [this.minX, this.minY, this.minZ], max: [this.maxX, this.maxY, this.maxZ] };
+  }
+
+  /** Whether what was read looks like triangles of a model (every corner finite and within ±10 km). */
+  plausible(): boolean {
+    if (this.badTriangles > 0 || !(this.minX <= this.maxX)) return false;
+    const extent = Math.max(-this.minX, this.maxX, -this.minY, this.maxY, -this.minZ, this.maxZ);
+    return extent <= PLAUSIBLE_COORDINATE;
+  }
+
   /** `triangles`: the content check's count (ASCII counts facets, not corners). */
-  summary(format: StlFormat, triangles: number): ScanSummary {
+  summary(format: StlFormat, triangles: number, extraBytes = 0): ScanSummary {
     let boundaryEdges = 0;
     if (this.parity) {
       for (let index = 0; index < this.parity.length; index++) {
@@ -173,21 +198,38 @@ class Geometry {
     if (this.degenerate > 0) warnings.push("degenerate");
     if (boundaryEdges > 0) warnings.push("open_mesh");
     if (this.badTriangles > 0) warnings.push("bad_coordinates");
-    return { format, triangles, size, degenerate: this.degenerate, boundaryEdges, badTriangles: this.badTriangles, warnings };
+    if (extraBytes > 0) warnings.push("extra_bytes");
+    return { format, triangles, size, degenerate: this.degenerate, boundaryEdges, badTriangles: this.badTriangles, extraBytes, warnings };
   }
 }
 
-/** Reads 50-byte triangle records after the 84-byte header, across chunk boundaries. */
+/**
+ * Reads 50-byte triangle records after the 84-byte header, across chunk boundaries, and no more
+ * records than the header counts (bytes after them are not triangles).
+ */
 class BinaryReader {
   readonly geometry = new Geometry();
+  /** Complete records read (at most the header's count). */
+  records = 0;
   private offset = 0;
+  private readonly countBytes = new Uint8Array(4);
+  private limit = Infinity;
+
+  /** The header's triangle count (0 until the header is complete). */
+  get declared(): number {
+    return this.limit === Infinity ? 0 : this.limit;
+  }
   private readonly record = new Uint8Array(STL_BINARY_TRIANGLE_BYTES);
   private readonly recordView = new DataView(this.record.buffer);
   private filled = 0;
 
   update(chunk: Uint8Array): void {
     let index = 0;
-    if (this.offset < STL_BINARY_HEADER_BYTES) index = Math.min(chunk.length, STL_BINARY_HEADER_BYTES - this.offset);
+    if (this.offset < STL_BINARY_HEADER_BYTES) {
+      index = Math.min(chunk.length, STL_BINARY_HEADER_BYTES - this.offset);
+      for (let at = 0; at < index; at++) if (this.offset + at >= 80) this.countBytes[this.offset + at - 80] = chunk[at]!;
+      if (this.offset + index === STL_BINARY_HEADER_BYTES) this.limit = new DataView(this.countBytes.buffer).getUint32(0, true);
+    }
     const view = new DataView(chunk.buffer, chunk.byteOffset, chunk.byteLength);
     while (index < chunk.length) {
       if (this.filled === 0 && chunk.length - index >= STL_BINARY_TRIANGLE_BYTES) {
@@ -208,6 +250,8 @@ class BinaryReader {
   }
 
   private triangle(view: DataView, at: number): void {
+    if (this.records >= this.limit) return;
+    this.records++;
     // 12 bytes of normal, then three corners of three float32 each; corners are hashed by their bits.
     const { corners, cornerHashes } = this.geometry;
     const p = at + 12;
@@ -227,6 +271,8 @@ class AsciiReader {
   private carry = "";
   private readonly decoder = new TextDecoder("latin1");
   private corner = 0;
+  /** A facet's loop had other than three corners: no outside reader makes a mesh of that. */
+  malformed = false;
 
   update(chunk: Uint8Array): void {
     if (!this.alive) return;
@@ -268,17 +314,40 @@ class AsciiReader {
         for (let index = 0; index < 3; index++) cornerHashes[index] = hash3(bitsOf(v[index * 3]), bitsOf(v[index * 3 + 1]), bitsOf(v[index * 3 + 2]));
         this.geometry.add();
       }
-    } else if (keyword === "outer " || keyword === "endloo") {
+    } else if (keyword === "outer ") {
+      this.corner = 0;
+    } else if (keyword === "endloo") {
+      if (this.corner !== 3) this.malformed = true;
       this.corner = 0;
     }
   }
 }
 
+/**
+ * A binary file whose size is not 84 + 50 × its header's count, once it is known not to be an ASCII
+ * STL (ADR 025, tests/fixtures/stl/manifest.json):
+ *  - more bytes than the count needs: read as the header's count of triangles, as three.js and
+ *    numpy-stl do, with a warning (`extra_bytes`); the file itself is stored as sent;
+ *  - fewer: a copy cut short, refused as `truncated` so it never reaches the factory.
+ * Either only when the triangles read are plausible; otherwise the bytes are no model (`not_stl`).
+ */
+function binaryByHeaderCount(total: number, binary: BinaryReader): { verdict: StlVerdict; scan: ScanSummary | null } | null {
+  const count = binary.records;
+  if (count < 1 || binary.declared > STL_MAX_PLAUSIBLE_TRIANGLES || !binary.geometry.plausible()) return null;
+  const needed = STL_BINARY_HEADER_BYTES + STL_BINARY_TRIANGLE_BYTES * binary.declared;
+  if (total < needed) return { verdict: { ok: false, reason: "truncated" }, scan: null };
+  const extraBytes = total - needed;
+  return { verdict: { ok: true, format: "binary", triangles: count, extraBytes }, scan: binary.geometry.summary("binary", count, extraBytes) };
+}
+
 export interface StlScanner {
   /** Feed the next chunk; it is not retained. */
   update(chunk: Uint8Array): void;
-  /** The content verdict (stl.ts rules) and, for an STL, its scan. Call once, after the last chunk. */
-  finish(): { verdict: StlVerdict; scan: ScanSummary | null };
+  /**
+   * The content verdict (stl.ts rules) and, for an STL, its scan and the box of its corners as read
+   * (the exact values behind `scan.size`). Call once, after the last chunk.
+   */
+  finish(): { verdict: StlVerdict; scan: ScanSummary | null; bounds: ScanBounds | null };
   readonly bytes: number;
 }
 
@@ -303,11 +372,18 @@ export function createStlScanner(): StlScanner {
       ascii.update(chunk);
     },
     finish() {
+      const refused = (verdict: StlVerdict) => ({ verdict, scan: null, bounds: null });
       const verdict = inspector.finish();
-      if (!verdict.ok) return { verdict, scan: null };
-      if (verdict.format === "binary") return { verdict, scan: binary.geometry.summary("binary", verdict.triangles) };
-      ascii.finish();
-      return { verdict, scan: ascii.geometry.summary("ascii", verdict.triangles) };
+      if (verdict.ok && verdict.format === "binary") return { verdict, scan: binary.geometry.summary("binary", verdict.triangles), bounds: binary.geometry.bounds() };
+      if (verdict.ok) {
+        ascii.finish();
+        if (ascii.malformed) return refused({ ok: false, reason: "not_stl" });
+        return { verdict, scan: ascii.geometry.summary("ascii", verdict.triangles), bounds: ascii.geometry.bounds() };
+      }
+      if (verdict.reason === "empty") return refused(verdict);
+      const byCount = binaryByHeaderCount(inspector.bytes, binary);
+      if (!byCount?.verdict.ok) return refused(byCount?.verdict ?? verdict);
+      return { ...byCount, bounds: binary.geometry.bounds() };
     },
   };
 }

@@ -14,7 +14,19 @@
 
 export type StlFormat = "ascii" | "binary";
 
-export type StlVerdict = { ok: true; format: StlFormat; triangles: number } | { ok: false; reason: "empty" | "not_stl" };
+export type StlVerdict =
+  | {
+      ok: true;
+      format: StlFormat;
+      triangles: number;
+      /** Bytes after the last triangle the header counts (binary files read by their header's count; see scan.ts). */
+      extraBytes?: number;
+    }
+  | {
+      ok: false;
+      /** `truncated`: a binary file cut short (fewer bytes than its header's triangle count needs; scan.ts decides). */
+      reason: "empty" | "not_stl" | "truncated";
+    };
 
 export interface StlInspector {
   /** Feed the next chunk of the file. The chunk is not retained. */
@@ -175,6 +187,27 @@ export function createStlInspector(): StlInspector {
       return { ok: false, reason: "not_stl" };
     },
   };
+}
+
+/**
+ * Far more triangles than an upload can hold (2.5 GB): a header "count" this large is text or other
+ * bytes, not a binary header. Four bytes of text (tab, newline and up) always read as more than this.
+ */
+export const STL_MAX_PLAUSIBLE_TRIANGLES = 50_000_000;
+
+/**
+ * What the first 84 bytes and the size of a file say before it is sent (the browser's check; the
+ * server decides on the whole content): "ok" for a binary file that holds at least the triangles its
+ * header counts or a text that starts with "solid" (after an optional BOM and blanks), "truncated"
+ * for a binary file with fewer bytes than its header's count needs, else "not_stl".
+ */
+export function precheckStl(head: Uint8Array, size: number): "ok" | "truncated" | "not_stl" {
+  if (/^(\u00ef\u00bb\u00bf)?\s*solid(\s|$)/i.test(String.fromCharCode(...head.subarray(0, STL_BINARY_HEADER_BYTES)))) return "ok";
+  if (head.length < STL_BINARY_HEADER_BYTES) return "not_stl";
+  const count = new DataView(head.buffer, head.byteOffset, head.byteLength).getUint32(80, true);
+  if (count < 1 || count > STL_MAX_PLAUSIBLE_TRIANGLES) return "not_stl";
+  if (size >= STL_BINARY_HEADER_BYTES + STL_BINARY_TRIANGLE_BYTES * count) return "ok";
+  return size >= STL_BINARY_HEADER_BYTES + STL_BINARY_TRIANGLE_BYTES ? "truncated" : "not_stl";
 }
 
 /** Checks a whole file that is already in memory (small files, tests). */

@@ -53,7 +53,7 @@ export type FinishReply =
   | { ok: true; file: { name: string; path: string; size: number; triangles: number; scan: ScanSummary | null } }
   | { ok: false; error: UploadRefusal };
 
-export type UploadRefusal = "format" | "size" | "not_stl" | "empty" | "quota" | "too_many" | "rate_limited" | "frozen" | "no_patient" | "gone";
+export type UploadRefusal = "format" | "size" | "not_stl" | "truncated" | "empty" | "quota" | "too_many" | "rate_limited" | "frozen" | "no_patient" | "gone";
 
 /** A refusal in the shape @tus/server sends back: the status and a JSON body the page reads. */
 class Refusal {

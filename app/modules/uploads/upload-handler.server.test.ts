@@ -279,7 +279,7 @@ describe("createStlUploadHandler", () => {
     );
     await parsing;
     expect(handler.results()).toEqual([
-      { ok: false, originalName: "cut.stl", error: "not_stl" },
+      { ok: false, originalName: "cut.stl", error: "truncated" },
       { ok: false, originalName: "empty.stl", error: "empty" },
     ]);
     expect(await filesUnder(dir)).toEqual([]);

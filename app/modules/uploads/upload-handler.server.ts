@@ -44,7 +44,7 @@ export const MAX_FIELD_BYTES = MAX_MULTIPART_FIELD_BYTES;
 /** How much of a file may wait between the request and storage (Readable buffer). */
 const BODY_HIGH_WATER_MARK = 64 * 1024;
 
-export type UploadErrorCode = "format" | "size" | "not_stl" | "empty" | "too_many" | "storage";
+export type UploadErrorCode = "format" | "size" | "not_stl" | "truncated" | "empty" | "too_many" | "storage";
 
 export type UploadResult =
   | {
@@ -97,7 +97,7 @@ export interface StlUploadHandler {
 
 /** Why the body stream of a file was cut; it fails the put so nothing is stored. */
 class FileRefused extends Error {
-  constructor(public readonly code: "size" | "not_stl" | "empty") {
+  constructor(public readonly code: "size" | "not_stl" | "truncated" | "empty") {
     super(`Upload refused: ${code}`);
     this.name = "FileRefused";
   }

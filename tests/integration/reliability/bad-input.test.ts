@@ -1,5 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
+import zlib from "node:zlib";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "../../support/database";
@@ -37,6 +38,40 @@ function binaryStl(triangles: number, claimed = triangles): Buffer {
   bytes.write("binary stl", 0);
   bytes.writeUInt32LE(claimed, 80);
   return bytes;
+}
+
+/** A real model from the corpus written by other software (tests/fixtures/stl/README). */
+const corpusFile = (name: string) => fs.readFileSync(path.join(import.meta.dirname, "../../fixtures/stl", name));
+
+/** A 48 × 48 PNG of noise, encoded as PNG files are (signature, IHDR, deflated IDAT, IEND): an image, not a mesh. */
+function pngImage(): Buffer {
+  const crcTable = Array.from({ length: 256 }, (_, n) => {
+    let c = n;
+    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+    return c >>> 0;
+  });
+  const crc = (bytes: Buffer) => {
+    let c = 0xffffffff;
+    for (const byte of bytes) c = crcTable[(c ^ byte) & 0xff]! ^ (c >>> 8);
+    return (c ^ 0xffffffff) >>> 0;
+  };
+  const chunk = (type: string, data: Buffer) => {
+    const body = Buffer.concat([Buffer.from(type, "latin1"), data]);
+    const out = Buffer.alloc(body.length + 8);
+    out.writeUInt32BE(data.length, 0);
+    body.copy(out, 4);
+    out.writeUInt32BE(crc(body), body.length + 4);
+    return out;
+  };
+  const size = 48;
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(size, 0);
+  header.writeUInt32BE(size, 4);
+  header.set([8, 2, 0, 0, 0], 8); // 8-bit RGB
+  let seed = 20;
+  const rows = Buffer.alloc(size * (1 + size * 3));
+  for (let at = 0; at < rows.length; at++) rows[at] = at % (1 + size * 3) === 0 ? 0 : (seed = (seed * 1103515245 + 12345) >>> 0) >>> 24;
+  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk("IHDR", header), chunk("IDAT", zlib.deflateSync(rows)), chunk("IEND", Buffer.alloc(0))]);
 }
 
 /** Tables whose rows bad input must never touch (sessions, tokens and rate limits are bookkeeping). */
@@ -231,7 +266,10 @@ describe("bad input over HTTP", () => {
     { name: "a 1 MB form field", as: WIZ, setup: setStep(wizardId, 4), send: post("/order", { intent: "add_patient", patient_name: "x".repeat(1_000_000) }), status: 400, message: "Слишком длинный текст — сократите его" },
     { name: "no file chosen", as: WIZ, setup: setStep(wizardId, 5), send: post("/order", { intent: "next" }), status: 400, message: "Загрузите файлы матрицы или нажмите «Пропустить»", files: true },
     { name: "a .txt renamed .stl", as: WIZ, setup: setStep(wizardId, 5), send: upload([{ name: "files", filename: "notes.stl", content: "just some text, not a model\n" }]), status: 302, message: "содержимое файла не является STL-моделью", files: true },
-    { name: "header lies about the triangle count", as: WIZ, setup: setStep(wizardId, 5), send: upload([{ name: "files", filename: "liar.stl", content: binaryStl(10, 1_000_000) }]), status: 302, message: "содержимое файла не является STL-моделью", files: true },
+    { name: "header lies about the triangle count", as: WIZ, setup: setStep(wizardId, 5), send: upload([{ name: "files", filename: "liar.stl", content: binaryStl(10, 1_000_000) }]), status: 302, message: "файл обрезан", files: true },
+    { name: "a real model cut short (an interrupted copy)", as: WIZ, setup: setStep(wizardId, 5), send: upload([{ name: "files", filename: "gearwheel.stl", content: corpusFile("derived_gearwheel.cut-short.bin.stl") }]), status: 302, message: "файл обрезан: в нём меньше треугольников, чем указано в его заголовке", files: true },
+    { name: "a real model cut short, English", as: WIZ_EN, setup: setStep(wizardEnId, 5), send: upload([{ name: "files", filename: "gearwheel.stl", content: corpusFile("derived_gearwheel.cut-short.bin.stl") }]), status: 302, message: "the file is cut short", files: true },
+    { name: "a PNG image renamed .stl", as: WIZ, setup: setStep(wizardId, 5), send: upload([{ name: "files", filename: "photo.stl", content: pngImage() }]), status: 302, message: "содержимое файла не является STL-моделью", files: true },
     { name: "empty .stl", as: WIZ, setup: setStep(wizardId, 5), send: upload([{ name: "files", filename: "empty.stl", content: "" }]), status: 302, message: /файл пустой|Ни один из выбранных файлов/, files: true },
     { name: "wrong extension", as: WIZ, setup: setStep(wizardId, 5), send: upload([{ name: "files", filename: "photo.png", content: Buffer.from([0x89, 0x50, 0x4e, 0x47]) }]), status: 302, message: "Разрешены только файлы .stl", files: true },
     { name: "a .txt renamed .stl, English", as: WIZ_EN, setup: setStep(wizardEnId, 5), send: upload([{ name: "files", filename: "notes.stl", content: "plain text\n" }]), status: 302, message: "not an STL model", files: true },
@@ -500,7 +538,9 @@ describe("bad input over HTTP", () => {
     return tus(new URL(location, browser.app.url).pathname, "PATCH", { "Upload-Offset": "0", "Content-Type": "application/offset+octet-stream" }, content)(browser);
   };
   add("tus /uploads/tus (whole uploads)", [
-    { name: "header lies about the triangle count", as: WIZ, setup: setStep(wizardId, 5), send: tusUpload("liar.stl", binaryStl(10, 1_000_000)), status: 422, message: '"error":"not_stl"', files: true },
+    { name: "header lies about the triangle count", as: WIZ, setup: setStep(wizardId, 5), send: tusUpload("liar.stl", binaryStl(10, 1_000_000)), status: 422, message: '"error":"truncated"', files: true },
+    { name: "a real model cut short (an interrupted copy)", as: WIZ, setup: setStep(wizardId, 5), send: tusUpload("gearwheel.stl", corpusFile("derived_gearwheel.cut-short.bin.stl")), status: 422, message: '"error":"truncated"', files: true },
+    { name: "a PNG image renamed .stl", as: WIZ, setup: setStep(wizardId, 5), send: tusUpload("photo.stl", pngImage()), status: 422, message: '"error":"not_stl"', files: true },
     { name: "a .txt renamed .stl", as: WIZ, setup: setStep(wizardId, 5), send: tusUpload("notes.stl", Buffer.from("just text, not a model\n")), status: 422, message: '"error":"not_stl"', files: true },
     { name: "path traversal name", as: WIZ, setup: setStep(wizardId, 5), send: tusUpload("../../etc/passwd.stl", Buffer.from("root:x:0:0\n")), status: 422, message: '"error":"not_stl"', files: true },
     { name: "upload to someone else's order", as: WIZ, send: async (browser) => tus("/uploads/tus", "POST", { "Upload-Length": "184", "Upload-Metadata": tusMeta({ filename: "a.stl", orderId: paidOrder.id, patientId: FORGED_UUID, type: "matrix", uploadKey: "abcdefgh1234" }) })(browser), status: [400, 403, 404], files: true },
