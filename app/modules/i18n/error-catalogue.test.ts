@@ -6,11 +6,12 @@ import { describe, expect, it } from "vitest";
 /**
  * The error catalogues of both specifications (§8): each Russian text is either an interface text
  * the code uses (its key appears in app/) or named in ADR 026 as a message this design cannot show.
- * The texts are read from the specifications themselves, so a text added there is checked too.
+ * The texts are read from the specifications' §8 as kept in docs/spec-excerpts (SPEC_DIR may point
+ * at the full specifications instead), so a text added there is checked too.
  */
 
 const ROOT = path.resolve(__dirname, "../../..");
-const SPECS = [process.env.SPEC_DIR ?? path.resolve(ROOT, "../shared/spec")].flatMap((dir) => ["customer-side.md", "staff-partner-packer.md"].map((name) => path.join(dir, name)));
+const SPECS = [process.env.SPEC_DIR ?? path.resolve(ROOT, "docs/spec-excerpts")].flatMap((dir) => ["customer-side.md", "staff-partner-packer.md"].map((name) => path.join(dir, name)));
 const ADR = fs.readFileSync(path.join(ROOT, "docs/decisions/026-failures-where-they-happen.md"), "utf8");
 
 type Tree = { [key: string]: string | Tree };

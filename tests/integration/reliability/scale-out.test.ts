@@ -245,9 +245,14 @@ describe("scale-out behind PgBouncer in transaction pooling mode", () => {
     bouncer = await startPgBouncer(t.url, { poolSize: SERVER_POOL });
     // Each process asks for more connections than the pooler gives the server in all.
     const env = { DATABASE_URL: bouncer.via(t.url), DATABASE_POOL_SIZE: "20", ...s3AppEnv(s3), ...SECRETS, PUBLIC_URL_DOMESTIC: proxy.url };
-    apps = await Promise.all([startAppServer(env), startAppServer(env)]);
+    // One after the other: each migrates (a no-op here) through the pooler at start.
+    try {
+      for (let i = 0; i < 2; i++) apps.push(await startAppServer(env, { timeoutMs: 90_000 }));
+    } catch (error) {
+      throw new Error(`${(error as Error).message}\nPgBouncer:\n${bouncer.output().slice(-3000)}`);
+    }
     proxy.backends = apps.map((app) => app.port);
-  }, 120_000);
+  }, 240_000);
   afterAll(async () => {
     await Promise.all(apps.map((app) => app.stop()));
     await proxy?.stop();
