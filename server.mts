@@ -33,7 +33,10 @@ type DataFunction = (...args: never[]) => unknown;
  * moment" page (the route's error boundary, Retry-After set) instead of the generic 500 page.
  */
 function withOutagePage(build: ServerBuild): ServerBuild {
-  const wrap = <F extends DataFunction | undefined>(run: F): F => {
+  // Resource routes render no error boundary: their 503 is a sentence in the reader's language
+  // (entry.server's `outageAnswer`, ADR 024).
+  const outageAnswer = (build.entry.module as { outageAnswer?: (request: Request) => Promise<Response> }).outageAnswer;
+  const wrap = <F extends DataFunction | undefined>(run: F, resource: boolean): F => {
     if (!run) return run;
     return (async (...args: never[]) => {
       try {
@@ -41,12 +44,17 @@ function withOutagePage(build: ServerBuild): ServerBuild {
       } catch (error) {
         if (!isDatabaseUnavailable(error)) throw error;
         console.error("database unavailable:", (error as Error).message);
+        const request = (args[0] as { request?: Request } | undefined)?.request;
+        if (resource && request && outageAnswer) throw await outageAnswer(request);
         throw new Response("Service Unavailable", { status: 503, statusText: "Service Unavailable", headers: { "Retry-After": "30" } });
       }
     }) as F;
   };
   const routes = Object.fromEntries(
-    Object.entries(build.routes).map(([id, route]) => [id, { ...route, module: { ...route.module, loader: wrap(route.module.loader), action: wrap(route.module.action) } }]),
+    Object.entries(build.routes).map(([id, route]) => {
+      const resource = !route.module.default;
+      return [id, { ...route, module: { ...route.module, loader: wrap(route.module.loader, resource), action: wrap(route.module.action, resource) } }];
+    }),
   ) as ServerBuild["routes"];
   return { ...build, routes };
 }

@@ -8,6 +8,9 @@ import { renderToPipeableStream } from "react-dom/server";
 const ABORT_DELAY = 5_000;
 export const streamTimeout = ABORT_DELAY;
 
+/** The 503 answer of resource routes while the database is away, in the reader's language (server.mts). */
+export { outageAnswer } from "~/modules/http/answers.server";
+
 export default async function handleRequest(
   request: Request,
   responseStatusCode: number,

@@ -96,6 +96,8 @@ export interface OrdersTable {
   paid_at: Timestamp | null;
   created_at: CreatedAt;
   updated_at: Generated<Date>;
+  /** The client's interface language when the order was created; its mails use it. */
+  language: "ru" | "en" | "de" | "es" | "fr" | "it" | null;
 }
 export interface OrderCodesTable {
   code: string;

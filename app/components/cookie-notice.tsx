@@ -6,7 +6,9 @@ export function CookieNotice() {
   const location = useLocation();
   return (
     <div className="cookie-notice" role="region" aria-label={t("cookies.label")}>
-      <p>{t("cookies.text")}</p>
+      <p>
+        {t("cookies.text")} <a href="/privacy#cookies">{t("cookies.details")}</a>
+      </p>
       <Form method="post" action="/cookies" reloadDocument>
         <input type="hidden" name="redirectTo" value={`${location.pathname}${location.search}`} />
         <button type="submit" className="button button-small">

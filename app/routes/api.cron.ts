@@ -1,10 +1,11 @@
-import type { ActionFunctionArgs } from "@remix-run/node";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { safeEqual } from "~/modules/auth/tokens.server";
 import { getConfig } from "~/modules/config/config.server";
 import { getDb } from "~/modules/db/db.server";
 import { getFileServer } from "~/modules/ftp/file-server.server";
 import { runScheduledJobs } from "~/modules/jobs/scheduled.server";
 import { getStorage } from "~/modules/storage/storage.server";
+import { jsonAnswer } from "~/modules/http/answers.server";
 
 /** The queue claims new files for this long per call; files in flight may take the grace period on top. */
 const QUEUE_BUDGET_MS = 20_000;
@@ -21,7 +22,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const header = request.headers.get("Authorization") ?? "";
   const token = header.startsWith("Bearer ") ? header.slice(7) : "";
   if (!token || !safeEqual(token, config.secrets.CRON_SECRET)) {
-    return Response.json({ error: "unauthorized" }, { status: 401, headers: { "WWW-Authenticate": "Bearer" } });
+    return jsonAnswer(request, 401, { error: "unauthorized" }, { headers: { "WWW-Authenticate": "Bearer" } });
   }
   const summary = await runScheduledJobs({ db: await getDb(), storage: getStorage(), fileServer: getFileServer() }, config.queue, {
     budgetMs: QUEUE_BUDGET_MS,
@@ -30,6 +31,6 @@ export async function action({ request }: ActionFunctionArgs) {
   return Response.json({ ok: true, ...summary });
 }
 
-export async function loader() {
-  return Response.json({ error: "use POST" }, { status: 405, headers: { Allow: "POST" } });
+export async function loader({ request }: LoaderFunctionArgs) {
+  return jsonAnswer(request, 405, { error: "use POST" }, { headers: { Allow: "POST" } });
 }

@@ -1,4 +1,4 @@
-import type { ActionFunctionArgs } from "@remix-run/node";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { webhookMethodNotAllowed, webhookResponse } from "~/modules/payments/webhooks.server";
 
 /**
@@ -6,10 +6,10 @@ import { webhookMethodNotAllowed, webhookResponse } from "~/modules/payments/web
  * Stripe-Signature header is verified over the raw body; a bad signature gets 400.
  */
 export async function action({ request }: ActionFunctionArgs) {
-  if (request.method !== "POST") return webhookMethodNotAllowed();
+  if (request.method !== "POST") return webhookMethodNotAllowed(request);
   return webhookResponse(request, "stripe");
 }
 
-export async function loader() {
-  return webhookMethodNotAllowed();
+export async function loader({ request }: LoaderFunctionArgs) {
+  return webhookMethodNotAllowed(request);
 }

@@ -1,12 +1,12 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
 import { requireStaff, safeRedirect } from "~/modules/auth/guards.server";
-import { isStaffTarget, staffChangeStatus } from "~/modules/backoffice/dashboard.server";
+import { isStaffTarget, STATUS_NOTE_MAX, staffChangeStatus, TRACKING_NUMBER_MAX } from "~/modules/backoffice/dashboard.server";
 import { getDb } from "~/modules/db/db.server";
 import { redirectWithToast } from "~/modules/http/toast.server";
 import { shortOrderNumber } from "~/modules/orders/orders.server";
 import { readFormData } from "~/modules/http/request.server";
-import { BAD_CHARACTERS, hasForbiddenCharacters } from "~/modules/validation/text";
+import { textProblem } from "~/modules/validation/text";
 
 /**
  * Status changes from the order cards: processing, shipped (with a tracking number), completed
@@ -31,9 +31,9 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   if (!isStaffTarget(to)) return redirectWithToast(back, { type: "error", title: "bo.orders.errors.statusTitle", description: "bo.orders.errors.notAllowed" });
   const note = typeof form.get("note") === "string" ? String(form.get("note")) : null;
   const trackingNumber = typeof form.get("trackingNumber") === "string" ? String(form.get("trackingNumber")) : null;
-  if (hasForbiddenCharacters(`${note ?? ""}${trackingNumber ?? ""}`)) {
-    return redirectWithToast(back, { type: "error", title: "bo.orders.errors.statusTitle", description: BAD_CHARACTERS });
-  }
+  // A forbidden character or a text over its limit is refused, never cut (nothing lost silently).
+  const problem = textProblem((note ?? "").trim(), STATUS_NOTE_MAX) ?? textProblem((trackingNumber ?? "").trim(), TRACKING_NUMBER_MAX);
+  if (problem) return redirectWithToast(back, { type: "error", title: "bo.orders.errors.statusTitle", description: problem });
   let result;
   try {
     result = await staffChangeStatus(await getDb(), orderId, to, staff.actorLabel, { note, trackingNumber });

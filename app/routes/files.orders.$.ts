@@ -3,6 +3,7 @@ import { Readable } from "node:stream";
 import { getDb } from "~/modules/db/db.server";
 import { getStorage } from "~/modules/storage/storage.server";
 import { openableOrder, uploadViewerOf } from "~/modules/uploads/tus-access.server";
+import { textAnswer } from "~/modules/http/answers.server";
 
 /**
  * GET /files/orders/{storagePath}: a stored model of an order (FileInfo.url), streamed, for the
@@ -11,7 +12,7 @@ import { openableOrder, uploadViewerOf } from "~/modules/uploads/tus-access.serv
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const key = params["*"] ?? "";
   const orderId = /^order_([0-9a-f-]{36})\//.exec(key)?.[1];
-  const notFound = () => new Response("Not found", { status: 404 });
+  const notFound = () => textAnswer(request, 404);
   if (!orderId || !key.endsWith(".stl")) return notFound();
   if (!(await openableOrder(await getDb(), await uploadViewerOf(request, context), orderId))) return notFound();
   let object;

@@ -8,6 +8,7 @@ import { createLogoUploadHandler, LogoRequestTooLarge, MAX_LOGO_REQUEST_BYTES } 
 import { getPackerOrder } from "~/modules/packer/packer.server";
 import { getStorage } from "~/modules/storage/storage.server";
 import { isMultipartRequest, parseMultipartFormData } from "~/modules/uploads/multipart.server";
+import { textAnswer } from "~/modules/http/answers.server";
 
 /**
  * Logo upload from an order card (staff-partner-packer §5): `POST /packer/logo?order=<id>&back=<list query>`,
@@ -25,7 +26,7 @@ export async function action({ request }: ActionFunctionArgs) {
   if (!(await hasGatePass("packer", request))) return redirect("/packer");
   const url = new URL(request.url);
   const order = await getPackerOrder(await getDb(), url.searchParams.get("order") ?? "");
-  if (!order) throw new Response("Not found", { status: 404 });
+  if (!order) throw await textAnswer(request, 404);
   const back = packerListUrl(url.searchParams.get("back"), `o-${order.id}`);
   if (!order.email) return redirectWithToast(back, failed("packer.logo.noEmail"));
   if (!isMultipartRequest(request)) return redirectWithToast(back, failed("packer.logo.errors.empty"));

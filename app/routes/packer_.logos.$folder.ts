@@ -3,6 +3,7 @@ import { hasGatePass } from "~/modules/auth/gate.server";
 import { LOGO_CONTENT_TYPES, type LogoContentType } from "~/modules/packer/logo-file";
 import { logoKeyOfFolder } from "~/modules/packer/packer.server";
 import { getStorage } from "~/modules/storage/storage.server";
+import { textAnswer } from "~/modules/http/answers.server";
 
 /**
  * A client's logo for the packer pages. Cached for an hour by the packer's browser only (the URL is
@@ -17,10 +18,10 @@ const LOGO_HEADERS = {
 };
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  if (!(await hasGatePass("packer", request))) return new Response("Forbidden", { status: 403, headers: { "Cache-Control": "no-store" } });
+  if (!(await hasGatePass("packer", request))) return textAnswer(request, 403, "forbidden", { "Cache-Control": "no-store" });
   const key = logoKeyOfFolder(params.folder ?? "");
   const object = key ? await getStorage().get("logos", key) : null;
-  if (!object) return new Response("Not found", { status: 404, headers: { "Cache-Control": "no-store" } });
+  if (!object) return textAnswer(request, 404, "notFound", { "Cache-Control": "no-store" });
   const contentType = LOGO_CONTENT_TYPES.includes(object.contentType as LogoContentType) ? object.contentType! : "application/octet-stream";
   return new Response(createReadableStreamFromReadable(object.body), {
     headers: { ...LOGO_HEADERS, "Content-Type": contentType, "Content-Length": String(object.size) },

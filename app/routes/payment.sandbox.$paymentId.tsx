@@ -9,6 +9,7 @@ import { formatMoney } from "~/modules/money/format";
 import { longOrderNumber } from "~/modules/orders/orders.server";
 import { handleNotification, sandboxProvider } from "~/modules/payments/payments.server";
 import { readFormData } from "~/modules/http/request.server";
+import { getTranslator } from "~/modules/i18n/i18n.server";
 
 /**
  * The sandbox provider's checkout page: a local stand-in for YooKassa/Stripe, clearly marked as a
@@ -30,10 +31,14 @@ function returnUrl(checkout: { id: string; return_url: string }) {
   return url.toString();
 }
 
-export async function loader({ params }: LoaderFunctionArgs) {
+export async function loader({ request, params }: LoaderFunctionArgs) {
   const { checkout } = await findCheckout(params.paymentId);
+  const { t } = await getTranslator(request);
+  const orderNumber = checkout.order_id ? longOrderNumber(checkout.order_id) : "";
   return {
-    orderNumber: checkout.order_id ? longOrderNumber(checkout.order_id) : "",
+    // The tab's title in the reader's language, like the page (ADR 024).
+    title: t("sandbox.title", { number: orderNumber }),
+    orderNumber,
     description: checkout.description,
     lines: checkout.lines as Array<{ description: string; quantity: number; price: number }>,
     amount: Number(checkout.amount),
@@ -99,7 +104,7 @@ export default function SandboxCheckout() {
   );
 }
 
-export const meta: MetaFunction = () => [{ title: "Sandbox checkout" }, { name: "robots", content: "noindex" }];
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title ?? "Aligner Lab" }, { name: "robots", content: "noindex" }];
 
 export function ErrorBoundary() {
   return <GeneralErrorBoundary />;

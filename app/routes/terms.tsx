@@ -2,13 +2,13 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { LegalDocumentPage } from "~/components/landing/legal-document";
-import { legalDocument } from "~/modules/translations/legal.server";
+import { legalPage } from "~/modules/translations/legal.server";
 
 /** A document: nothing on it needs JavaScript (root.tsx: `handle.hydrate`). */
 export const handle = { hydrate: false };
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  return { document: await legalDocument(request, "terms") };
+  return legalPage(request, "terms");
 }
 
 export default function LegalPage() {

@@ -1,14 +1,15 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { textsOfKey } from "~/modules/translations/overrides.server";
+import { textAnswer } from "~/modules/http/answers.server";
 
 /**
  * GET /texts/{locale}.{area}.{version}: the interface texts the root loader leaves out of data
  * requests (modules/i18n/texts-cache.ts). The current version is cached for good; an outdated one
  * answers with today's texts, not cached.
  */
-export async function loader({ params }: LoaderFunctionArgs) {
+export async function loader({ request, params }: LoaderFunctionArgs) {
   const texts = await textsOfKey(String(params.key ?? ""));
-  if (!texts) return new Response("Not found", { status: 404 });
+  if (!texts) return textAnswer(request, 404);
   return new Response(JSON.stringify(texts.messages), {
     headers: {
       "Content-Type": "application/json; charset=utf-8",

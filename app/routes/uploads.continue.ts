@@ -5,6 +5,7 @@ import { clientIp, readFormData } from "~/modules/http/request.server";
 import { redirectWithToast } from "~/modules/http/toast.server";
 import { getTranslator } from "~/modules/i18n/i18n.server";
 import { openableOrder, uploadViewerOf } from "~/modules/uploads/tus-access.server";
+import { textAnswer } from "~/modules/http/answers.server";
 
 /**
  * POST /uploads/continue {orderId}: "continue on another device" — a sign-in link to the order's
@@ -15,7 +16,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const form = await readFormData(request);
   const db = await getDb();
   const order = await openableOrder(db, await uploadViewerOf(request, context), String(form.get("orderId") ?? ""));
-  if (!order) return new Response("Not found", { status: 404 });
+  if (!order) return textAnswer(request, 404);
   const back = `/order?id=${order.id}`;
   if (!order.email) return redirectWithToast(back, { type: "error", title: "uploads.device.failedTitle", description: "uploads.device.noEmail" });
   const { language } = await getTranslator(request);

@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { finishAgain } from "~/modules/uploads/tus.server";
 import { readFormData } from "~/modules/http/request.server";
+import { jsonAnswer, textAnswer } from "~/modules/http/answers.server";
 
 /**
  * POST /uploads/finish {id, uploadKey}: the finishing step of a resumable upload, asked for again
@@ -11,8 +12,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const form = await readFormData(request);
   const id = String(form.get("id") ?? "");
   const uploadKey = String(form.get("uploadKey") ?? "");
-  if (!id || !uploadKey) return Response.json({ ok: false, error: "gone" }, { status: 400 });
+  if (!id || !uploadKey) return jsonAnswer(request, 400, { ok: false, error: "gone" }, { messageKey: "uploads.causes.gone" });
   const { status, reply } = await finishAgain(request, context, id, uploadKey);
-  if (!reply) return new Response("Not found", { status: 404 });
+  if (!reply) return textAnswer(request, 404);
+  if (!reply.ok) return jsonAnswer(request, status, reply, { messageKey: `uploads.causes.${reply.error}`, headers: { "Cache-Control": "no-store" } });
   return Response.json(reply, { status, headers: { "Cache-Control": "no-store" } });
 }

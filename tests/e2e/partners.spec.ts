@@ -76,7 +76,7 @@ test("a partner gets a code, saves a name, gets the link and accepts the offer",
   await page.getByRole("button", { name: "Сохранить контакты" }).click();
   await expect(page.getByRole("alert").filter({ hasText: "Требуется согласие" })).toBeVisible();
   await expect(page.getByText("Подтвердите ознакомление с договором-офертой")).toBeVisible();
-  await page.getByRole("checkbox", { name: /Я ознакомлен\(а\) с/ }).check();
+  await page.getByRole("checkbox", { name: /Подтверждаю ознакомление с/ }).check();
   await page.getByRole("button", { name: "Сохранить контакты" }).click();
   await expect(page.getByRole("status").filter({ hasText: "Контактные данные обновлены" })).toBeVisible();
   await expect(page.getByText(/Условия приняты \d{2}\.\d{2}\.\d{4}\./)).toBeVisible();

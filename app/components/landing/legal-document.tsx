@@ -40,6 +40,16 @@ export function LegalDocumentPage({ document }: { document: LegalDocument }) {
           )}
         </section>
       ))}
+      <nav className="legal-related" aria-labelledby="legal-related-title">
+        <h2 id="legal-related-title">{document.related.title}</h2>
+        <ul className="plain-list">
+          {document.related.links.map((link) => (
+            <li key={link.path}>
+              <Link to={link.path}>{link.title}</Link>
+            </li>
+          ))}
+        </ul>
+      </nav>
       <p className="legal-back">
         <Link className="button" to={home}>
           {t("errors.home")}

@@ -123,7 +123,14 @@ export function DeliveryStep({ data, errors, values }: StepProps) {
             </p>
           ) : null}
         </div>
-      ) : null}
+      ) : (
+        <p className="muted">
+          {t("wizard.fields.dataTermsBefore")}{" "}
+          <Link to="/data-consent" target="_blank">
+            {t("wizard.fields.dataTermsLink")}
+          </Link>
+        </p>
+      )}
     </div>
   );
 }

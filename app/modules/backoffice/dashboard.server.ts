@@ -212,19 +212,17 @@ export type StatusResult =
       reason: "not_found" | "not_allowed" | "note_required" | "tracking_required" | "actor_not_allowed";
     };
 
+/** The longest cancel note and tracking number a status change keeps (the route refuses longer ones). */
+export const STATUS_NOTE_MAX = 1000;
+export const TRACKING_NUMBER_MAX = 100;
+
 export async function staffChangeStatus(db: DB, orderId: string, to: StaffTarget, actorLabel: string, details: { note?: string | null; trackingNumber?: string | null }): Promise<StatusResult> {
   if (!isUuid(orderId)) return { ok: false, reason: "not_found" };
   try {
-    const change = await changeOrderStatus(
-      db,
-      orderId,
-      to,
-      { kind: "staff", label: actorLabel },
-      {
-        note: details.note?.trim().slice(0, 1000) || null,
-        trackingNumber: details.trackingNumber?.trim().slice(0, 100) || null,
-      },
-    );
+    const change = await changeOrderStatus(db, orderId, to, { kind: "staff", label: actorLabel }, {
+      note: details.note?.trim() || null,
+      trackingNumber: details.trackingNumber?.trim() || null,
+    });
     return { ok: true, changed: change.changed };
   } catch (error) {
     if (error instanceof OrderNotFoundError) return { ok: false, reason: "not_found" };

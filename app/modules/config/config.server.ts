@@ -118,6 +118,64 @@ const DEMO_CONTACTS: Record<Market, Contacts> = {
   },
 };
 
+// ─── Company details for the legal pages, per market (issue 19, ADR 024) ────────────────────────
+// Only the operator knows who the controller is, where data lives and which authority oversees
+// it, so the international (GDPR) texts take these from COMPANY_INTERNATIONAL_*; outside strict mode
+// demo values, each marked "demo", fill the gaps. Read from the raw environment so that this block
+// stays apart from `envSchema`.
+
+export interface CompanyDetails {
+  name: string;
+  address: string;
+  email: string;
+  vatNumber: string;
+  dpo: string;
+  supervisoryAuthority: string;
+  dataLocation: string;
+  productionSite: string;
+}
+
+/** Each detail and the suffix of its variable (`COMPANY_INTERNATIONAL_<suffix>`). */
+export const COMPANY_VARIABLES: Record<keyof CompanyDetails, string> = {
+  name: "NAME",
+  address: "ADDRESS",
+  email: "EMAIL",
+  vatNumber: "VAT",
+  dpo: "DPO",
+  supervisoryAuthority: "SUPERVISORY_AUTHORITY",
+  dataLocation: "DATA_LOCATION",
+  productionSite: "PRODUCTION_SITE",
+};
+
+const DEMO_COMPANY: CompanyDetails = {
+  name: "Aligner Lab (demo company details)",
+  address: "1 Demo Street, Demo City (demo address)",
+  email: "privacy@aligner.local",
+  vatNumber: "XX000000000 (demo)",
+  dpo: "dpo@aligner.local (demo)",
+  supervisoryAuthority: "the data protection authority of the company's registered office (demo)",
+  dataLocation: "demo data centre in the EU (demo)",
+  productionSite: "demo production site (demo)",
+};
+
+const companyEmail = z.string().trim().email();
+
+/** The market's company details from `COMPANY_<MARKET>_*`, which of them are missing, and whether demo values fill in. */
+export function companyDetailsFor(source: Record<string, string | undefined>, market: Market) {
+  const prefix = `COMPANY_${market.toUpperCase()}_`;
+  const missing: string[] = [];
+  const invalid: string[] = [];
+  const details = { ...DEMO_COMPANY };
+  for (const [field, suffix] of Object.entries(COMPANY_VARIABLES) as Array<[keyof CompanyDetails, string]>) {
+    const value = source[`${prefix}${suffix}`]?.trim();
+    if (!value) missing.push(`${prefix}${suffix}`);
+    else if (field === "email" && !companyEmail.safeParse(value).success) invalid.push(`${prefix}${suffix} (not an e-mail address)`);
+    else details[field] = value;
+  }
+  return { details, missing, invalid, demo: missing.length > 0 };
+}
+// ─── end of company details ─────────────────────────────────────────────────────────────────────
+
 const SECRET_NAMES = ["SESSION_SECRET", "BACKOFFICE_PASSWORD", "PACKER_PASSWORD", "CRON_SECRET"] as const;
 type SecretName = (typeof SECRET_NAMES)[number];
 
@@ -163,6 +221,9 @@ export interface AppConfig {
   queue: { leaseSeconds: number; maxAttempts: number; concurrency: number; inProcess: boolean };
   contacts: Record<Market, Contacts>;
   usingDemoContacts: boolean;
+  /** Company details of the international market's legal texts (COMPANY_INTERNATIONAL_*). */
+  company: { international: CompanyDetails };
+  usingDemoCompany: boolean;
 }
 
 export class ConfigError extends Error {
@@ -246,6 +307,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     throw new Error(`Invalid configuration: ${fields.join("; ")}`);
   }
   const env = parsed.data;
+  const internationalCompany = companyDetailsFor(present, "international");
+  if (internationalCompany.invalid.length > 0) throw new Error(`Invalid configuration: ${internationalCompany.invalid.join("; ")}`);
   const strict = env.APP_ENV === "production";
   const dataDir = path.resolve(env.DATA_DIR);
   const enabledMarkets = env.ENABLED_MARKETS.split(",")
@@ -273,6 +336,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       const name = market === "domestic" ? "PUBLIC_URL_DOMESTIC" : "PUBLIC_URL_INTERNATIONAL";
       if (!env[name]) missing.push(name);
     }
+    // Company details of the international legal texts (ADR 024).
+    if (enabledMarkets.includes("international")) missing.push(...internationalCompany.missing);
     if (enabledMarkets.length === 0) missing.push("ENABLED_MARKETS");
     if (missing.length > 0) throw new ConfigError(missing);
   }
@@ -354,6 +419,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       international: internationalContacts ?? DEMO_CONTACTS.international,
     },
     usingDemoContacts: !domesticContacts || !internationalContacts,
+    company: { international: internationalCompany.details },
+    usingDemoCompany: internationalCompany.demo,
   };
 }
 

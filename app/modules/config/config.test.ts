@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { ConfigError, loadConfig } from "./config.server";
+import { COMPANY_VARIABLES, ConfigError, loadConfig } from "./config.server";
 
 const tempDir = () => fs.mkdtempSync(path.join(os.tmpdir(), "aligner-config-"));
 
@@ -31,6 +31,14 @@ const PRODUCTION = {
   CONTACTS_INTERNATIONAL_WHATSAPP_NUMBER: "+49 30 1",
   PUBLIC_URL_DOMESTIC: "https://aligners.ru",
   PUBLIC_URL_INTERNATIONAL: "https://aligners.com",
+  COMPANY_INTERNATIONAL_NAME: "Example Aligners GmbH",
+  COMPANY_INTERNATIONAL_ADDRESS: "Beispielweg 2, 10117 Berlin, Germany",
+  COMPANY_INTERNATIONAL_EMAIL: "privacy@aligners.com",
+  COMPANY_INTERNATIONAL_VAT: "DE123456789",
+  COMPANY_INTERNATIONAL_DPO: "dpo@aligners.com",
+  COMPANY_INTERNATIONAL_SUPERVISORY_AUTHORITY: "Example data protection authority, Berlin",
+  COMPANY_INTERNATIONAL_DATA_LOCATION: "Frankfurt am Main, Germany",
+  COMPANY_INTERNATIONAL_PRODUCTION_SITE: "Example production site",
 };
 
 describe("configuration without APP_ENV=production", () => {
@@ -123,5 +131,53 @@ describe("strict mode (APP_ENV=production)", () => {
     expect(config.generatedSecrets).toEqual([]);
     expect(config.usingDemoContacts).toBe(false);
     expect(config.contacts.international.supportEmail).toBe("support@aligners.com");
+  });
+
+  it("names each missing company detail of the international market, and asks none when that market is off", () => {
+    const variables = Object.values(COMPANY_VARIABLES).map((suffix) => `COMPANY_INTERNATIONAL_${suffix}`);
+    expect(variables).toHaveLength(8);
+    for (const variable of variables) {
+      const { [variable as keyof typeof PRODUCTION]: _omitted, ...rest } = PRODUCTION;
+      let error: unknown;
+      try {
+        loadConfig(rest);
+      } catch (caught) {
+        error = caught;
+      }
+      expect(error, variable).toBeInstanceOf(ConfigError);
+      expect((error as ConfigError).missing).toEqual([variable]);
+      expect((error as Error).message).toContain(variable);
+    }
+    const withoutCompany = Object.fromEntries(Object.entries(PRODUCTION).filter(([name]) => !name.startsWith("COMPANY_")));
+    expect(() => loadConfig(withoutCompany)).toThrow(ConfigError);
+    expect(() => loadConfig({ ...withoutCompany, ENABLED_MARKETS: "domestic" })).not.toThrow();
+  });
+
+  it("uses the configured company details, and refuses an e-mail that is not one", () => {
+    const config = loadConfig(PRODUCTION);
+    expect(config.usingDemoCompany).toBe(false);
+    expect(config.company.international).toEqual({
+      name: "Example Aligners GmbH",
+      address: "Beispielweg 2, 10117 Berlin, Germany",
+      email: "privacy@aligners.com",
+      vatNumber: "DE123456789",
+      dpo: "dpo@aligners.com",
+      supervisoryAuthority: "Example data protection authority, Berlin",
+      dataLocation: "Frankfurt am Main, Germany",
+      productionSite: "Example production site",
+    });
+    expect(() => loadConfig({ ...PRODUCTION, COMPANY_INTERNATIONAL_EMAIL: "privacy at aligners" })).toThrow(/COMPANY_INTERNATIONAL_EMAIL/);
+  });
+});
+
+describe("company details outside strict mode", () => {
+  it("fill every gap with a demo value that says it is one", () => {
+    const config = loadConfig({ DATA_DIR: tempDir(), COMPANY_INTERNATIONAL_NAME: "Own Name Ltd" });
+    expect(config.usingDemoCompany).toBe(true);
+    expect(config.company.international.name).toBe("Own Name Ltd");
+    for (const [field, value] of Object.entries(config.company.international)) {
+      if (field === "name" || field === "email") continue;
+      expect(value, field).toMatch(/demo/);
+    }
   });
 });

@@ -16,7 +16,7 @@ export function I18nProvider({ language, messages, strict, children }: { languag
       if (strict) throw new Error(message);
       console.error(message);
     };
-    return { language, t: createTranslator(messages, onMissing) };
+    return { language, t: createTranslator(messages, onMissing, language) };
   }, [language, messages, strict]);
   return <I18nContext.Provider value={value}>{children}</I18nContext.Provider>;
 }

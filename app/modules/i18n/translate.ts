@@ -25,8 +25,23 @@ export function interpolate(text: string, values?: TranslateValues): string {
   return text.replace(/\{\{\s*(\w+)\s*\}\}/g, (whole, name: string) => (name in values ? String(values[name]) : whole));
 }
 
-export function createTranslator(messages: Messages, onMissing: (key: string) => void = () => {}): Translate {
-  return (key, values) => {
+/**
+ * A sentence with a count uses i18next's plural keys (`key_one`, `key_few`, `key_many`, `key_other`,
+ * the categories of `Intl.PluralRules` for the language): the one for `count` if the language has
+ * it, else `key_other`; a key without plural forms is used as it is.
+ */
+export function pluralKey(messages: Messages, key: string, values: TranslateValues | undefined, language: string | undefined): string {
+  const count = values?.count;
+  if (typeof count !== "number" || !language) return key;
+  const category = new Intl.PluralRules(language).select(count);
+  if (lookup(messages, `${key}_${category}`) !== undefined) return `${key}_${category}`;
+  if (lookup(messages, `${key}_other`) !== undefined) return `${key}_other`;
+  return key;
+}
+
+export function createTranslator(messages: Messages, onMissing: (key: string) => void = () => {}, language?: string): Translate {
+  return (wanted, values) => {
+    const key = pluralKey(messages, wanted, values, language);
     const text = lookup(messages, key);
     if (text === undefined) {
       onMissing(key);

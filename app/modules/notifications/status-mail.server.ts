@@ -42,7 +42,7 @@ export async function sendStatusMails(db: DB, options: { limit?: number; mailer?
       skipped++;
       continue;
     }
-    const order = await db.selectFrom("orders").select(["id", "email", "market"]).where("id", "=", change.order_id).executeTakeFirst();
+    const order = await db.selectFrom("orders").select(["id", "email", "market", "language"]).where("id", "=", change.order_id).executeTakeFirst();
     if (!order?.email) {
       skipped++;
       continue;
@@ -52,7 +52,8 @@ export async function sendStatusMails(db: DB, options: { limit?: number; mailer?
       skipped++;
       continue;
     }
-    const t = await remixI18n.getFixedT(MARKET_TRAITS[order.market].defaultLanguage, "common");
+    // The client's own language when the order recorded one (ADR 024), else the market's.
+    const t = await remixI18n.getFixedT(order.language ?? MARKET_TRAITS[order.market].defaultLanguage, "common");
     const number = longOrderNumber(order.id);
     const status = t(`orderStatus.${change.to_status}`);
     const base = options.publicUrl ?? publicOrigin(order.market);

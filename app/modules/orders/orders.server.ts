@@ -3,6 +3,7 @@ import { sql } from "kysely";
 import type { Currency, MarketColumn, Order, OrderStatus } from "~db/schema";
 import type { DB } from "~/modules/db/db.server";
 import { type Actor, checkTransition } from "./status";
+import type { Language } from "~/modules/i18n/languages";
 
 /** The order code names folders on the production file server: the first 4 characters of the id. */
 export const orderCode = (orderId: string) => orderId.slice(0, 4);
@@ -22,6 +23,8 @@ export interface NewOrderInput {
   createdAt?: Date;
   /** The wizard step the new draft opens at (the wizard's step 1 "next" creates it on step 2). */
   wizardStep?: number;
+  /** The client's interface language, for the order's mails. */
+  language?: Language;
 }
 
 export class OrderCodeExhaustedError extends Error {
@@ -62,6 +65,7 @@ export async function createOrder(db: DB, input: NewOrderInput, actor: Actor): P
           full_name: input.fullName ?? null,
           phone: input.phone ?? null,
           address: input.address ?? null,
+          language: input.language ?? null,
           ...(input.wizardStep !== undefined ? { wizard_step: input.wizardStep } : {}),
           ...(input.createdAt ? { created_at: input.createdAt, updated_at: input.createdAt } : {}),
         })

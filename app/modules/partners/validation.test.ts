@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { checkContacts, checkName, checkPayout, checkPercentage, currentPeriod, parseMoneyToMinor } from "./validation";
+import { CONTACT_PHONE_MAX, checkContacts, checkName, checkPayout, checkPercentage, currentPeriod, NAME_MAX, NOTE_MAX, parseMoneyToMinor } from "./validation";
 
 const form = (values: Record<string, string>) => {
   const data = new FormData();
@@ -87,6 +87,18 @@ describe("partner name and contacts", () => {
       summary: null,
     });
     expect(checkContacts(form({ contact_email: "not-mail", contact_phone: "1", offer: "on" }), false).errors).toEqual({ contact_email: "partners.errors.emailInvalid" });
+  });
+});
+
+describe("nothing typed is cut", () => {
+  it("refuses an over-long name, note or phone with the field's error instead of saving a shortened one", () => {
+    expect(checkName("Я".repeat(NAME_MAX))).toEqual({ value: "Я".repeat(NAME_MAX), error: null });
+    expect(checkName("Я".repeat(NAME_MAX + 1))).toEqual({ value: null, error: "errors.fields.tooLong" });
+    expect(checkPayout(form({ amount: "1", year: "2026", quarter: "1", note: "n".repeat(NOTE_MAX) })).value?.note).toHaveLength(NOTE_MAX);
+    expect(checkPayout(form({ amount: "1", year: "2026", quarter: "1", note: "n".repeat(NOTE_MAX + 1) })).errors).toEqual({ note: "errors.fields.tooLong" });
+    expect(checkContacts(form({ contact_email: "a@b.ru", contact_phone: "1".repeat(CONTACT_PHONE_MAX) }), true).value?.contactPhone).toHaveLength(CONTACT_PHONE_MAX);
+    expect(checkContacts(form({ contact_email: "a@b.ru", contact_phone: "1".repeat(CONTACT_PHONE_MAX + 1) }), true).errors).toEqual({ contact_phone: "errors.fields.tooLong" });
+    expect(checkContacts(form({ contact_email: `${"a".repeat(250)}@b.ru`, contact_phone: "1" }), true).errors).toEqual({ contact_email: "errors.fields.tooLong" });
   });
 });
 

@@ -2,12 +2,15 @@
  * The partner forms' checks (staff-partner-packer §5). Pure and shared; the server decides.
  * Errors are translation keys whose Russian texts are the spec's, verbatim.
  */
-import { BAD_CHARACTERS, hasForbiddenCharacters } from "~/modules/validation/text";
+import { BAD_CHARACTERS, hasForbiddenCharacters, TOO_LONG } from "~/modules/validation/text";
 
 export type FieldErrors = Record<string, string>;
 
 export const NAME_MAX = 200;
 export const NOTE_MAX = 500;
+/** Contacts: the longest e-mail address SMTP carries, and a phone number with room for an extension. */
+export const CONTACT_EMAIL_MAX = 254;
+export const CONTACT_PHONE_MAX = 50;
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const text = (form: FormData, name: string) => String(form.get(name) ?? "").trim();
@@ -49,8 +52,10 @@ export function checkPayout(form: FormData): { value: PayoutInput; errors: null 
   const yearText = text(form, "year");
   const year = /^\d{4}$/.test(yearText) ? Number(yearText) : NaN;
   if (!(year >= 2000 && year <= 2100)) errors.year = "partners.errors.yearRange";
-  const note = text(form, "note").slice(0, NOTE_MAX);
+  // Nothing typed is cut: too long is an error on the field, like a forbidden character.
+  const note = text(form, "note");
   if (hasForbiddenCharacters(note)) errors.note = BAD_CHARACTERS;
+  else if (note.length > NOTE_MAX) errors.note = TOO_LONG;
   if (Object.keys(errors).length) return { value: null, errors };
   return { value: { amount: amount!, year, quarter, note: note || null }, errors: null };
 }
@@ -72,7 +77,8 @@ export function checkPercentage(input: string): PercentageInput {
 
 export function checkName(input: string): { value: string; error: null } | { value: null; error: string } {
   if (hasForbiddenCharacters(input)) return { value: null, error: BAD_CHARACTERS };
-  const value = input.trim().replace(/\s+/g, " ").slice(0, NAME_MAX);
+  const value = input.trim().replace(/\s+/g, " ");
+  if (value.length > NAME_MAX) return { value: null, error: TOO_LONG };
   return value ? { value, error: null } : { value: null, error: "partners.errors.nameEmpty" };
 }
 
@@ -103,18 +109,18 @@ export function checkContacts(
     errors.contact_email = "partners.errors.emailInvalid";
     summary ??= "partners.errors.contactsTitle";
   }
-  for (const [name, value] of [["contact_email", contactEmail], ["contact_phone", contactPhone]] as const) {
-    if (hasForbiddenCharacters(value)) {
-      errors[name] = BAD_CHARACTERS;
-      summary ??= "partners.errors.contactsTitle";
-    }
+  for (const [name, value, max] of [["contact_email", contactEmail, CONTACT_EMAIL_MAX], ["contact_phone", contactPhone, CONTACT_PHONE_MAX]] as const) {
+    if (hasForbiddenCharacters(value)) errors[name] = BAD_CHARACTERS;
+    else if (value.length > max) errors[name] = TOO_LONG;
+    else continue;
+    summary ??= "partners.errors.contactsTitle";
   }
   if (!offerAlreadyAccepted && !acceptOffer) {
     errors.offer = "partners.errors.consentRequired";
     summary ??= "partners.errors.consentTitle";
   }
   if (summary) return { value: null, errors, summary };
-  return { value: { contactEmail, contactPhone: contactPhone.slice(0, 50), acceptOffer }, errors: null, summary: null };
+  return { value: { contactEmail, contactPhone, acceptOffer }, errors: null, summary: null };
 }
 
 export const REFERRAL_STATUS_FILTERS = ["processing", "paid", "completed"] as const;

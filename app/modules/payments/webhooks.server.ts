@@ -2,6 +2,7 @@ import type { PaymentProviderId } from "~db/schema";
 import { getConfig } from "~/modules/config/config.server";
 import { getDb } from "~/modules/db/db.server";
 import { handleNotification } from "./payments.server";
+import { jsonAnswer } from "~/modules/http/answers.server";
 
 /** Provider notifications are small; anything larger is not one. */
 const MAX_BODY_BYTES = 256 * 1024;
@@ -12,13 +13,14 @@ const MAX_BODY_BYTES = 256 * 1024;
  * exempt from the cross-site check; each provider's signature or API re-check guards them.
  */
 export async function webhookResponse(request: Request, providerId: PaymentProviderId): Promise<Response> {
-  if (Number(request.headers.get("Content-Length") ?? 0) > MAX_BODY_BYTES) return Response.json({ error: "too large" }, { status: 413 });
+  if (Number(request.headers.get("Content-Length") ?? 0) > MAX_BODY_BYTES) return jsonAnswer(request, 413, { error: "too large" });
   const rawBody = await request.text();
-  if (Buffer.byteLength(rawBody) > MAX_BODY_BYTES) return Response.json({ error: "too large" }, { status: 413 });
+  if (Buffer.byteLength(rawBody) > MAX_BODY_BYTES) return jsonAnswer(request, 413, { error: "too large" });
   const result = await handleNotification(await getDb(), getConfig(), providerId, rawBody, request.headers);
+  if (result.status >= 400) return jsonAnswer(request, result.status, { outcome: result.outcome });
   return Response.json({ outcome: result.outcome }, { status: result.status });
 }
 
-export function webhookMethodNotAllowed() {
-  return Response.json({ error: "use POST" }, { status: 405, headers: { Allow: "POST" } });
+export function webhookMethodNotAllowed(request: Request) {
+  return jsonAnswer(request, 405, { error: "use POST" }, { headers: { Allow: "POST" } });
 }

@@ -1,21 +1,46 @@
+import { redirect } from "@remix-run/node";
+import { getConfig } from "~/modules/config/config.server";
 import { getLanguage } from "~/modules/i18n/i18n.server";
 import { interpolate, type Messages } from "~/modules/i18n/translate";
-import { MARKET_TRAITS } from "~/modules/market/market";
+import { type Market, MARKET_TRAITS } from "~/modules/market/market";
 import { getContacts, getMarket, publicOrigin } from "~/modules/market/market.server";
 import { formatPriceSetAmount, PRICE_SETS } from "~/modules/pricing/price-sets";
 import { pageTexts, textTranslator } from "./overrides.server";
 
 /**
- * The legal pages (customer-side §2, §9): structured documents whose texts are keys under
- * `legal.<document>` in every language, so staff overrides apply to them as to any text. A section
- * is an object whose `title` heads it and whose `p…` (paragraph) and `li…` (list item) keys follow
- * in file order; consecutive list items form one list.
+ * The legal pages (customer-side §2, §9; ADR 016, ADR 024): structured documents whose texts are
+ * keys in every language, so staff overrides apply to them as to any text. A section is an object
+ * whose `title` heads it and whose `p…` (paragraph) and `li…` (list item) keys follow in file order;
+ * consecutive list items form one list.
+ *
+ * Each market has its own texts, chosen by the host, never by the language: the domestic market's
+ * are `legal.<document>` (152-FZ), the international market's are `legal.international.<document>`
+ * (GDPR), filled with the company details from configuration (COMPANY_INTERNATIONAL_*).
  */
 
 export type LegalDocumentId = "privacy" | "terms" | "publicOffer" | "dataConsent";
 
-/** The edition date shown on every document; change it with the texts. */
-export const LEGAL_EDITION = "2026-11-25";
+/** The documents each market publishes; the international market has no public offer (its terms are the contract). */
+export const MARKET_DOCUMENTS: Record<Market, readonly LegalDocumentId[]> = {
+  domestic: ["privacy", "terms", "publicOffer", "dataConsent"],
+  international: ["privacy", "terms", "dataConsent"],
+};
+
+const DOCUMENT_PATHS: Record<LegalDocumentId, string> = {
+  privacy: "/privacy",
+  terms: "/terms",
+  publicOffer: "/public-offer",
+  dataConsent: "/data-consent",
+};
+
+/** The edition date shown on each market's documents; change it with the texts. */
+export const LEGAL_EDITIONS: Record<Market, string> = {
+  domestic: "2026-11-25",
+  international: "2026-12-01",
+};
+
+/** The language whose version of a market's texts prevails; other languages say so. */
+const PREVAILING_LANGUAGE: Record<Market, string> = { domestic: "ru", international: "en" };
 
 export interface LegalBlock {
   kind: "p" | "ul";
@@ -29,6 +54,8 @@ export interface LegalDocument {
   edition: string;
   contentsTitle: string;
   translationNote: string | null;
+  /** The market's other documents, so each is reachable from the others. */
+  related: { title: string; links: Array<{ path: string; title: string }> };
   sections: Array<{ id: string; title: string; blocks: LegalBlock[] }>;
 }
 
@@ -44,34 +71,72 @@ function sectionBlocks(section: Messages, fill: (text: string) => string): Legal
   return blocks;
 }
 
-export async function legalDocument(request: Request, id: LegalDocumentId): Promise<LegalDocument> {
-  const language = await getLanguage(request);
-  const market = getMarket(request);
+/** The values a market's texts are filled with. */
+function documentValues(market: Market, language: string, site: string): Record<string, string> {
   const contacts = getContacts(market);
   const set = PRICE_SETS[MARKET_TRAITS[market].currency];
-  const site = new URL(publicOrigin(market)).host;
-  const values = {
+  const values: Record<string, string> = {
     site,
     email: contacts.supportEmail,
     phone: contacts.whatsappNumber,
     minimumOrder: formatPriceSetAmount(set.minimumOrder, set.currency, language),
   };
+  if (market === "international") {
+    const company = getConfig().company.international;
+    Object.assign(values, {
+      companyName: company.name,
+      companyAddress: company.address,
+      companyEmail: company.email,
+      vatNumber: company.vatNumber,
+      dpo: company.dpo,
+      authority: company.supervisoryAuthority,
+      dataLocation: company.dataLocation,
+      productionSite: company.productionSite,
+    });
+  }
+  return values;
+}
+
+/** The market's document, or null when that market does not publish it. */
+export async function legalDocument(request: Request, id: LegalDocumentId): Promise<LegalDocument | null> {
+  const market = getMarket(request);
+  if (!MARKET_DOCUMENTS[market].includes(id)) return null;
+  const language = await getLanguage(request);
+  const site = new URL(publicOrigin(market)).host;
+  const values = documentValues(market, language, site);
   const fill = (text: string) => interpolate(text, values);
   const t = await textTranslator(language);
+  const root = market === "international" ? "legal.international" : "legal";
   // Reading every text through the translator arms the missing-key handler for the structure too.
   const legal = await pageTexts(language, "legal");
-  const document = legal[id];
-  if (typeof document !== "object" || typeof document.sections !== "object") t(`legal.${id}.sections`);
+  const texts = market === "international" ? legal.international : legal;
+  const document = typeof texts === "object" ? texts[id] : undefined;
+  if (typeof document !== "object" || typeof document.sections !== "object") t(`${root}.${id}.sections`);
   const sections = typeof document === "object" && typeof document.sections === "object" ? document.sections : {};
+  const date = new Intl.DateTimeFormat(language, { dateStyle: "long", timeZone: "UTC" }).format(new Date(`${LEGAL_EDITIONS[market]}T00:00:00Z`));
   return {
-    title: t(`legal.${id}.title`),
-    metaDescription: t(`legal.${id}.metaDescription`),
-    intro: t(`legal.${id}.intro`, values),
-    edition: t("legal.edition", { date: new Intl.DateTimeFormat(language, { dateStyle: "long", timeZone: "UTC" }).format(new Date(`${LEGAL_EDITION}T00:00:00Z`)) }),
+    title: t(`${root}.${id}.title`),
+    metaDescription: t(`${root}.${id}.metaDescription`),
+    intro: t(`${root}.${id}.intro`, values),
+    edition: t("legal.edition", { date }),
     contentsTitle: t("legal.contents"),
-    translationNote: language === "ru" ? null : t("legal.translationNote"),
+    translationNote: language === PREVAILING_LANGUAGE[market] ? null : t(`${root}.translationNote`),
+    related: {
+      title: t("legal.related"),
+      links: MARKET_DOCUMENTS[market].filter((other) => other !== id).map((other) => ({ path: DOCUMENT_PATHS[other], title: t(`${root}.${other}.title`) })),
+    },
     sections: Object.entries(sections).flatMap(([sectionId, section]) =>
-      typeof section === "object" ? [{ id: sectionId, title: t(`legal.${id}.sections.${sectionId}.title`), blocks: sectionBlocks(section, fill) }] : [],
+      typeof section === "object" ? [{ id: sectionId, title: t(`${root}.${id}.sections.${sectionId}.title`), blocks: sectionBlocks(section, fill) }] : [],
     ),
   };
+}
+
+/**
+ * A legal page's loader: the market's document; a document the market does not publish (the
+ * public offer on the international market) leads to that market's terms.
+ */
+export async function legalPage(request: Request, id: LegalDocumentId) {
+  const document = await legalDocument(request, id);
+  if (!document) throw redirect("/terms");
+  return { document };
 }

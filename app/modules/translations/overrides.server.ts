@@ -191,9 +191,13 @@ export async function pageTexts(language: Language, scope: PageScope): Promise<M
 /** A server-side translator over the same texts the pages show (loaders, meta of our pages). */
 export async function textTranslator(language: Language): Promise<Translate> {
   const texts = await textsFor(language);
-  return createTranslator(texts, (key) => {
-    const message = `Missing translation: common:${key} (${language})`;
-    if (strict()) throw new Error(message);
-    console.error(message);
-  });
+  return createTranslator(
+    texts,
+    (key) => {
+      const message = `Missing translation: common:${key} (${language})`;
+      if (strict()) throw new Error(message);
+      console.error(message);
+    },
+    language,
+  );
 }

@@ -33,6 +33,10 @@ describe("interface texts with staff overrides", () => {
 
   it("lists the Russian texts machine translation may fill: missing, empty, not overridden, each once", () => {
     expect(missingTexts(source, german, new Map())).toEqual(["На главную"]);
+    // Russian plural forms a language does not have are not missing; a family with no forms at all is.
+    const plurals = { files_one: "{{count}} файл", files_few: "{{count}} файла", files_many: "{{count}} файлов", files_other: "{{count}} файла" };
+    expect(missingTexts(plurals, { files_one: "{{count}} Datei", files_other: "{{count}} Dateien" }, new Map())).toEqual([]);
+    expect(missingTexts(plurals, {}, new Map())).toEqual(["{{count}} файл", "{{count}} файла", "{{count}} файлов"]);
     expect(missingTexts(source, { pricing: { order: "x" } }, new Map([["Цены", "Prices"]]))).toEqual(["Оформить заказ", "Шаг {{step}} из {{total}}", "На главную"]);
   });
 

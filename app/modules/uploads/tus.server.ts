@@ -19,6 +19,7 @@ import { discardUnrecorded } from "./unrecorded.server";
 import { createStlScanner, type ScanSummary } from "./scan";
 import { isAnonymous, openableOrder, uploadViewerOf, type UploadViewer } from "./tus-access.server";
 import { MAX_STL_FILE_BYTES, STL_CONTENT_TYPE } from "./upload-handler.server";
+import { localizeUploadAnswer, textAnswer } from "~/modules/http/answers.server";
 
 /**
  * Resumable uploads (issue 4, ADR 017): the tus protocol at /uploads/tus, parts kept by
@@ -261,9 +262,11 @@ function sharedTus() {
 
 /** Answers one tus request (OPTIONS, HEAD, POST, PATCH, DELETE) of a resource route. */
 export async function handleTusRequest(request: Request, context: unknown): Promise<Response> {
-  if (request.method === "GET") return new Response("Method not allowed\n", { status: 405, headers: { Allow: "OPTIONS, HEAD, POST, PATCH, DELETE" } });
+  if (request.method === "GET") return textAnswer(request, 405, "methodNotAllowed", { Allow: "OPTIONS, HEAD, POST, PATCH, DELETE" });
   contexts.set(request, context);
-  const response = await sharedTus().server.handleWeb(request);
+  const answer = await sharedTus().server.handleWeb(request);
+  // A HEAD answer has no body; every other error answer speaks the reader's language.
+  const response = request.method === "HEAD" ? answer : await localizeUploadAnswer(request, answer);
   response.headers.set("Cache-Control", "no-store");
   return response;
 }

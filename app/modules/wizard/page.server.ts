@@ -48,6 +48,7 @@ import {
   updateDraft,
   updatePatient,
 } from "./wizard.server";
+import { getLanguage } from "~/modules/i18n/i18n.server";
 
 const NAV_ACTIONS: WizardAction[] = ["next", "back", "skip_matrix", "skip_aligners", "skip_retainers", "back_to_patient"];
 
@@ -575,6 +576,7 @@ export async function handleWizardAction(request: Request, context: unknown) {
         address: prefill?.address ?? null,
         // In the same transaction: a failure after it cannot leave a draft this browser never learns of.
         wizardStep: 2,
+        language: await getLanguage(request),
       },
       viewer.user ? { kind: "customer", label: viewer.user.email } : { kind: "customer", label: "anonymous browser" },
     );

@@ -121,7 +121,7 @@ describe("the order wizard over HTTP", () => {
     expect((await patientOf(order.id)).matrix_files_info).toEqual([]);
     expect(storedFiles(order.id)).toEqual([]);
     const page = await (await browser.request("/order")).text();
-    expect(page).toContain("1 файл(ов) превышают максимальный размер (100 МБ)");
+    expect(page).toContain("1 файл превышает максимальный размер (100 МБ)");
   });
 
   it("keeps both files when two uploads to one patient arrive at once", async () => {

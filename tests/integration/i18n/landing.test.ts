@@ -238,8 +238,11 @@ describe("the landing and the legal pages", () => {
     });
 
     it("show the footer links to the offer and the consent only on the domestic market", async () => {
-      expect((await page("/terms")).html).toContain('href="/data-consent"');
-      const international = (await page("/terms", "international")).markup;
+      const footer = (html: string) => html.match(/<footer[\s\S]*?<\/footer>/)?.[0] ?? "";
+      expect(footer((await page("/terms")).html)).toContain('href="/data-consent"');
+      // The footer only: each legal page also lists its market's other documents (ADR 024).
+      const international = footer((await page("/terms", "international")).markup);
+      expect(international).toContain('href="/privacy"');
       expect(international).not.toContain('href="/data-consent"');
       expect(international).not.toContain('href="/public-offer"');
     });

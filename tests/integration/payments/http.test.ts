@@ -95,7 +95,7 @@ describe("payments over HTTP", () => {
     expect(pay.headers.get("Location")).toMatch(new RegExp(`^${yookassa.url}/checkout/`));
     expect(await refreshToast(office)).toContain("Новых оплаченных заказов не найдено");
     yookassa.succeed((await attemptsOf(t.db, orderId))[0]!.provider_payment_id!);
-    expect(await refreshToast(office)).toContain("Готово: обновлены статусы 1 заказов");
+    expect(await refreshToast(office)).toContain("Готово: обновлены статусы 1 заказа");
     expect(await statusOf(t.db, orderId)).toBe("paid");
   });
 

@@ -10,6 +10,7 @@ import type { Order } from "~db/schema";
 import { createTestDatabase, type TestDatabase } from "../../support/database";
 import { type AppServer, CookieJar, startAppServer } from "../../support/app-server";
 import { buildOrder, buildOrderIn } from "../../support/builders";
+import { COMPANY_INTERNATIONAL } from "../../support/company";
 import { s3AppEnv, startS3Server } from "../../support/s3-server";
 import { signInToken } from "../../support/sign-in-link";
 import { binaryStl } from "../../support/stl-models";
@@ -821,6 +822,7 @@ describe("access matrix over HTTP", () => {
             [`CONTACTS_${market}_WHATSAPP_NUMBER`, "+7 900 000-00-01"],
           ]),
         ),
+        ...COMPANY_INTERNATIONAL,
       });
       const headers: string[] = [];
       const post = async (jar: CookieJar, pathname: string, form: Record<string, string>) => {

@@ -108,6 +108,8 @@ interface Case {
   inert?: string;
   /** The form field the page must mark invalid (its message next to it), by name. */
   invalid?: string;
+  /** What was typed into that field, which the page must show back in it (nothing lost). */
+  kept?: string;
   /** Columns a case may change (the wizard keeps what was typed in a draft, DESIGN §4.9); "*": the whole table (accepted input). */
   mayChange?: Partial<Record<Table, string[]>>;
   /** Compare the stored files too. */
@@ -192,6 +194,11 @@ describe("bad input over HTTP", () => {
     expect(fs.existsSync(path.join(app.dataDir, "etc"))).toBe(false);
   };
 
+  /** The partner cabinet user's name as stored: exactly what was typed, never a cut copy. */
+  const storedPartnerName = (expected: string) => async () => {
+    const row = await t.db.selectFrom("partner_codes").select("user_name").where("user_email", "=", "partner@clinic.ru").executeTakeFirstOrThrow();
+    expect(row.user_name).toBe(expected);
+  };
   const noNulStored = async () => {
     const order = await t.db.selectFrom("orders").select(["full_name", "address"]).where("id", "=", wizardOrder.id).executeTakeFirstOrThrow();
     expect(`${order.full_name}${order.address}`.includes("\u0000")).toBe(false);
@@ -331,7 +338,13 @@ describe("bad input over HTTP", () => {
 
   add("POST /partner", [
     { name: "empty name", as: () => browsers.user, send: post("/partner", { intent: "name", user_name: "  " }), status: 400, message: "Имя не может быть пустым" },
-    { name: "10 000-character name is cut to 200", as: () => browsers.user, send: post("/partner", { intent: "name", user_name: LONG }), status: 302, message: "Имя сохранено", mayChange: { partner_codes: ["user_name", "updated_at"] } },
+    // Nothing lost silently (issue 19): refused with the field's message, the typed name shown back, nothing stored.
+    { name: "201-character name: refused, kept in the field, not cut", as: () => browsers.user, send: post("/partner", { intent: "name", user_name: "Я".repeat(201) }), status: 400, message: "Слишком длинный текст — сократите его", invalid: "user_name", kept: "Я".repeat(201) },
+    { name: "10 000-character name: refused, kept in the field", as: () => browsers.user, send: post("/partner", { intent: "name", user_name: LONG }), status: 400, message: "Слишком длинный текст — сократите его", invalid: "user_name", kept: LONG },
+    { name: "200-character name is saved exactly as typed", as: () => browsers.user, send: post("/partner", { intent: "name", user_name: "Ж".repeat(200) }), status: 302, message: "Имя сохранено", mayChange: { partner_codes: ["user_name", "updated_at"] }, check: storedPartnerName("Ж".repeat(200)) },
+    { name: "51-character contact phone: refused, kept", as: () => browsers.user, send: post("/partner", { intent: "contacts", contact_email: "p@clinic.ru", contact_phone: "9".repeat(51), offer: "on" }), status: 400, message: "Слишком длинный текст — сократите его", invalid: "contact_phone", kept: "9".repeat(51) },
+    { name: "over-long contact e-mail: refused, kept", as: () => browsers.user, send: post("/partner", { intent: "contacts", contact_email: `${"a".repeat(250)}@clinic.ru`, contact_phone: "+7 900", offer: "on" }), status: 400, message: "Слишком длинный текст — сократите его", invalid: "contact_email", kept: `${"a".repeat(250)}@clinic.ru` },
+    { name: "201-character name, English", as: () => browsers.userEn, send: post("/partner", { intent: "name", user_name: "x".repeat(201) }), status: 400, message: "The text is too long", invalid: "user_name", kept: "x".repeat(201) },
     { name: "NUL in name", as: () => browsers.user, send: post("/partner", { intent: "name", user_name: CONTROL.nul }), status: 400, message: "Поле содержит недопустимые символы" },
     { name: "RTL override in name", as: () => browsers.user, send: post("/partner", { intent: "name", user_name: CONTROL.rtl }), status: 400, message: "Поле содержит недопустимые символы" },
     { name: "missing contacts", as: () => browsers.user, send: post("/partner", { intent: "contacts" }), status: 400, message: "Телефон и e-mail обязательны" },
@@ -385,6 +398,8 @@ describe("bad input over HTTP", () => {
     { name: "non-UUID order id", as: STAFF, send: post(`/backoffice/orders/${encodeURIComponent(SQLI)}/status`, { to: "processing" }), status: 302, message: "Заказ не найден" },
     { name: "forged order id", as: STAFF, send: post(`/backoffice/orders/${FORGED_UUID}/status`, { to: "processing" }), status: 302, message: "Заказ не найден" },
     { name: "NUL in the cancel note", as: STAFF, send: (b) => post(`/backoffice/orders/${paidOrder.id}/status`, { to: "cancelled", note: "дубль\u0000" })(b), status: 302, message: "Поле содержит недопустимые символы" },
+    { name: "1001-character cancel note: refused, not cut", as: STAFF, send: (b) => post(`/backoffice/orders/${paidOrder.id}/status`, { to: "cancelled", note: "н".repeat(1001) })(b), status: 302, message: "Слишком длинный текст — сократите его" },
+    { name: "101-character tracking number: refused, not cut", as: STAFF, send: (b) => post(`/backoffice/orders/${paidOrder.id}/status`, { to: "processing", trackingNumber: "R".repeat(101) })(b), status: 302, message: "Слишком длинный текст — сократите его" },
     { name: "RTL override in the tracking number", as: STAFF, send: (b) => post(`/backoffice/orders/${paidOrder.id}/status`, { to: "processing", trackingNumber: "RA\u202E123" })(b), status: 302, message: "Поле содержит недопустимые символы" },
     { name: "unknown status, English", as: () => browsers.staffEn, send: (b) => post(`/backoffice/orders/${paidOrder.id}/status`, { to: "refunded" })(b), status: 302, message: "This status change is not allowed" },
     { name: "text/plain instead of a form", as: STAFF, send: (b) => textPlain(`/backoffice/orders/${paidOrder.id}/status`, "to=cancelled&note=x")(b), status: 400, message: "Некорректный запрос" },
@@ -442,6 +457,7 @@ describe("bad input over HTTP", () => {
     { name: "quarter 0 and year 1999", as: STAFF, send: payout({ amount: "100", year: "1999", quarter: "0" }), status: 400, message: "Квартал должен быть от 1 до 4" },
     { name: "SQL as amount", as: STAFF, send: payout({ amount: SQLI, year: "2026", quarter: "1" }), status: 400, message: "Введите сумму больше 0" },
     { name: "NUL in the note", as: STAFF, send: payout({ amount: "100", year: "2026", quarter: "1", note: "бонус\u0000" }), status: 400, message: "Поле содержит недопустимые символы" },
+    { name: "501-character note: refused, kept in the field, not cut", as: STAFF, send: payout({ amount: "100", year: "2026", quarter: "1", note: "б".repeat(501) }), status: 400, message: "Слишком длинный текст — сократите его", invalid: "note", kept: "б".repeat(501) },
     { name: "delete a forged payout", as: STAFF, send: (b) => post(AFFILIATES(), { intent: "delete_payout", partner_code_id: partner.id, payout_id: FORGED_UUID })(b), status: 302, message: "Не удалось удалить выплату" },
     { name: "percentage over 100", as: STAFF, send: (b) => post(AFFILIATES(), { intent: "set_percentage", partner_code_id: partner.id, percentage: "1000" })(b), status: 400, message: "Процент должен быть в диапазоне 0-100" },
     { name: "negative percentage", as: STAFF, send: (b) => post(AFFILIATES(), { intent: "set_percentage", partner_code_id: partner.id, percentage: "-5" })(b), status: 400, message: "Процент должен быть в диапазоне 0-100" },
@@ -694,6 +710,11 @@ describe("bad input over HTTP", () => {
       const field = new RegExp(`<(?:input|textarea|select)\\b[^>]*\\bname="${item.invalid}"[^>]*>`).exec(page)?.[0];
       expect(field, `field ${item.invalid} on the page`).toBeDefined();
       expect(field).toContain('aria-invalid="true"');
+      if (item.kept !== undefined) {
+        const escaped = item.kept.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+        const textarea = new RegExp(`<textarea\\b[^>]*\\bname="${item.invalid}"[^>]*>([\\s\\S]*?)</textarea>`).exec(page)?.[1];
+        expect(textarea ?? /\bvalue="([^"]*)"/.exec(field!)?.[1], `${item.invalid} keeps what was typed`).toBe(escaped);
+      }
     }
     if (item.inert !== undefined) {
       // React escapes text and attributes; the only raw copy could be a live element.

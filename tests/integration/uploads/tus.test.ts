@@ -109,13 +109,13 @@ describe("resumable uploads (tus) with folder storage", () => {
     const meta = { orderId: order.id, patientId: patient.id, type: "matrix" };
 
     const notStlName = await upload(browser, binaryStl(3), { ...meta, filename: "model.obj" });
-    expect([notStlName.ok, notStlName.status, notStlName.body]).toEqual([false, 415, { ok: false, error: "format" }]);
+    expect([notStlName.ok, notStlName.status, notStlName.body]).toEqual([false, 415, { ok: false, error: "format", message: "разрешены только файлы .stl" }]);
 
     const tooLarge = await tusUpload({ base: app.url, cookie: browser.jar.header(), origin: app.url, file: Buffer.alloc(16), metadata: { ...meta, filename: "big.stl" } as never, retryDelays: null, onStart: (u) => (u.options.uploadSize = 100 * MiB + 1) });
     expect([tooLarge.ok, tooLarge.status]).toEqual([false, 413]);
 
     const text = await upload(browser, Buffer.from("solid but then just notes\nnothing else\n"), { ...meta, filename: "notes.stl" });
-    expect([text.ok, text.status, text.body]).toEqual([false, 422, { ok: false, error: "not_stl" }]);
+    expect([text.ok, text.status, text.body]).toEqual([false, 422, { ok: false, error: "not_stl", message: "содержимое файла не является STL-моделью" }]);
 
     const stranger = browserFetch(app);
     const foreign = await upload(stranger, binaryStl(3), { ...meta, filename: "x.stl" });
@@ -281,7 +281,7 @@ describe("resumable uploads (tus) with S3 storage", () => {
     const { order, patient } = await toMatrixStep(t, browser);
     const junk = Buffer.alloc(6 * MiB, 0x41);
     const refused = await tusUpload({ base: app.url, cookie: browser.jar.header(), origin: app.url, file: junk, metadata: { filename: "junk.stl", orderId: order.id, patientId: patient.id, type: "matrix" } });
-    expect([refused.status, refused.body]).toEqual([422, { ok: false, error: "not_stl" }]);
+    expect([refused.status, refused.body]).toEqual([422, { ok: false, error: "not_stl", message: "содержимое файла не является STL-моделью" }]);
     expect((await keys()).filter((key) => key.startsWith(`order_${order.id}`) || key.startsWith("tus-"))).toEqual([]);
 
     await oneChunkThenLeave({ base: app.url, cookie: browser.jar.header(), file: binaryStl(240_000), metadata: { filename: "left.stl", orderId: order.id, patientId: patient.id, type: "matrix" } });

@@ -1,0 +1,121 @@
+import { getLanguage } from "~/modules/i18n/i18n.server";
+import { textTranslator } from "~/modules/translations/overrides.server";
+
+/**
+ * Error answers of resource routes (uploads, file downloads, logos, cron, webhooks) in the reader's
+ * language (issue 19, item 2; ADR 024): the language of the request as every page chooses it (path,
+ * saved choice, market). Text answers carry the sentence; JSON answers keep their machine-readable
+ * `error` code and add `message`.
+ */
+
+export type AnswerKey =
+  | "badRequest"
+  | "unauthorized"
+  | "forbidden"
+  | "notFound"
+  | "methodNotAllowed"
+  | "conflict"
+  | "gone"
+  | "tooLarge"
+  | "unsupportedType"
+  | "tooMany"
+  | "serverError"
+  | "unavailable"
+  | "upload.offsetRequired"
+  | "upload.lengthRequired"
+  | "upload.contentTypeRequired"
+  | "upload.metadataInvalid"
+  | "upload.offsetConflict"
+  | "upload.notFound"
+  | "upload.tooLarge";
+
+const STATUS_KEYS: Record<number, AnswerKey> = {
+  400: "badRequest",
+  401: "unauthorized",
+  403: "forbidden",
+  404: "notFound",
+  405: "methodNotAllowed",
+  409: "conflict",
+  410: "gone",
+  413: "tooLarge",
+  415: "unsupportedType",
+  423: "conflict",
+  429: "tooMany",
+  503: "unavailable",
+};
+
+export function statusKey(status: number): AnswerKey {
+  return STATUS_KEYS[status] ?? (status >= 500 ? "serverError" : "badRequest");
+}
+
+/** The sentence of an answer in the request's language. */
+export async function answerText(request: Request, key: AnswerKey, extra?: string): Promise<string> {
+  const t = await textTranslator(await getLanguage(request));
+  return extra ? t(extra) : t(`answers.${key}`);
+}
+
+/** A plain-text error answer in the request's language. */
+export async function textAnswer(request: Request, status: number, key: AnswerKey = statusKey(status), headers: HeadersInit = {}): Promise<Response> {
+  const language = await getLanguage(request);
+  const t = await textTranslator(language);
+  const response = new Response(`${t(`answers.${key}`)}\n`, { status, headers });
+  response.headers.set("Content-Type", "text/plain; charset=utf-8");
+  response.headers.set("Content-Language", language);
+  return response;
+}
+
+/** A JSON error answer: the code for programs, `message` for people, in the request's language. */
+export async function jsonAnswer(
+  request: Request,
+  status: number,
+  body: Record<string, unknown>,
+  options: { key?: AnswerKey; messageKey?: string; headers?: HeadersInit } = {},
+): Promise<Response> {
+  const language = await getLanguage(request);
+  const t = await textTranslator(language);
+  const message = t(options.messageKey ?? `answers.${options.key ?? statusKey(status)}`);
+  const response = Response.json({ ...body, message }, { status, headers: options.headers });
+  response.headers.set("Content-Language", language);
+  return response;
+}
+
+/** The fixed English bodies of @tus/server's protocol errors, and the texts that say the same. */
+const TUS_BODIES: Array<[RegExp, AnswerKey]> = [
+  [/^Upload-Offset header required/, "upload.offsetRequired"],
+  [/^Upload-Length or Upload-Defer-Length header required/, "upload.lengthRequired"],
+  [/^Content-Type header required/, "upload.contentTypeRequired"],
+  [/^Upload-Metadata is invalid/, "upload.metadataInvalid"],
+  [/^Upload-Offset conflict/, "upload.offsetConflict"],
+  [/^The file for this url was not found/, "upload.notFound"],
+  [/^The file for this url no longer exists/, "gone"],
+  [/^(upload's size exceeded|Maximum size exceeded)/, "upload.tooLarge"],
+];
+
+/**
+ * Puts a resumable-upload error answer into the reader's language: our own refusals (JSON with an
+ * upload error code) get the page's sentence for that code, the protocol's English sentences ours.
+ */
+export async function localizeUploadAnswer(request: Request, response: Response): Promise<Response> {
+  if (response.status < 400) return response;
+  const body = await response.text();
+  const headers = new Headers(response.headers);
+  headers.delete("Content-Length");
+  headers.delete("Content-Type");
+  let refusal: unknown;
+  try {
+    refusal = JSON.parse(body);
+  } catch {
+    refusal = null;
+  }
+  if (refusal && typeof refusal === "object" && typeof (refusal as { error?: unknown }).error === "string") {
+    const code = (refusal as { error: string }).error;
+    return jsonAnswer(request, response.status, refusal as Record<string, unknown>, { messageKey: `uploads.causes.${code}`, headers });
+  }
+  const key = TUS_BODIES.find(([pattern]) => pattern.test(body))?.[1] ?? statusKey(response.status);
+  return textAnswer(request, response.status, key, headers);
+}
+
+/** The answer of a resource route while the database is away (server.mts): 503, Retry-After, the reader's language. */
+export async function outageAnswer(request: Request): Promise<Response> {
+  return textAnswer(request, 503, "unavailable", { "Retry-After": "30" });
+}

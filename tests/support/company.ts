@@ -1,0 +1,14 @@
+/**
+ * Company details of the international market (COMPANY_INTERNATIONAL_*, ADR 024) for servers that
+ * run in strict mode, or tests that check the legal texts show the configured values.
+ */
+export const COMPANY_INTERNATIONAL = {
+  COMPANY_INTERNATIONAL_NAME: "Test Aligners Europe B.V.",
+  COMPANY_INTERNATIONAL_ADDRESS: "Teststraat 5, 1011 AB Amsterdam, Netherlands",
+  COMPANY_INTERNATIONAL_EMAIL: "privacy@aligner.test",
+  COMPANY_INTERNATIONAL_VAT: "NL000099998B57",
+  COMPANY_INTERNATIONAL_DPO: "dpo@aligner.test",
+  COMPANY_INTERNATIONAL_SUPERVISORY_AUTHORITY: "Autoriteit Persoonsgegevens (test)",
+  COMPANY_INTERNATIONAL_DATA_LOCATION: "Amsterdam, Netherlands (test)",
+  COMPANY_INTERNATIONAL_PRODUCTION_SITE: "test production site",
+};
