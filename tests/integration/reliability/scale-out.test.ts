@@ -237,7 +237,7 @@ describe("scale-out behind PgBouncer in transaction pooling mode", () => {
   let s3: TestS3WithMultipart;
   let bouncer: TestPgBouncer;
   let proxy: RoundRobinProxy;
-  let apps: AppServer[] = [];
+  const apps: AppServer[] = [];
   const SERVER_POOL = 6;
 
   beforeAll(async () => {
