@@ -149,6 +149,10 @@ export interface PaymentsTable {
   lines: ColumnType<PaymentLineInfo[], string | undefined, string>;
   /** The last provider error (outage or refusal) of this attempt. */
   last_error: string | null;
+  /** The payer as the provider reports it (Stripe Checkout's tax ID collection and invoice). */
+  customer_vat_number: string | null;
+  customer_business_name: string | null;
+  invoice_id: string | null;
   created_at: CreatedAt;
   updated_at: Generated<Date>;
 }

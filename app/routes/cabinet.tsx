@@ -16,6 +16,7 @@ import { filesOf } from "~/modules/wizard/wizard.server";
 import type { NotificationChannel } from "~db/schema";
 import { readFormData } from "~/modules/http/request.server";
 import { dateTimeFormat } from "~/modules/i18n/intl";
+import { paidDocuments } from "~/modules/payments/payments.server";
 
 const PAGE_SIZE = 20;
 const FILTER_STATUSES: OrderStatus[] = ORDER_STATUSES.filter((status) => status !== "draft");
@@ -76,6 +77,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
     // The partner card is for partners only (customer side §6: "a partner section if a partner code exists").
     db.selectFrom("partner_codes").select("id").where("user_email", "=", user.email).executeTakeFirst(),
   ]);
+  const documents = await paidDocuments(
+    db,
+    orders.map((order) => order.id),
+  );
 
   return {
     title: t("cabinet.title"),
@@ -97,6 +102,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
       total: order.total_cost === null ? null : Number(order.total_cost),
       currency: order.currency,
       canPay: canPay(order.status, order.total_cost === null ? null : Number(order.total_cost)),
+      // The payment document: amount paid and, for a clinic that asked for an invoice, its VAT number.
+      paid: documents.get(order.id) ?? null,
       patients: patients
         .filter((patient) => patient.order_id === order.id)
         .map((patient) => ({
@@ -271,6 +278,17 @@ export default function Cabinet() {
               </details>
               <div className="order-card-foot">
                 <strong>{order.total === null ? "—" : formatMoney(order.total, order.currency, i18n.language)}</strong>
+                {order.paid ? (
+                  <p className="muted small">
+                    {t("cabinet.paidAmount", { amount: formatMoney(order.paid.amount, order.paid.currency, i18n.language) })}
+                    {order.paid.vatNumber ? (
+                      <>
+                        <br />
+                        {t("cabinet.vatNumber", { vat: order.paid.vatNumber })}
+                      </>
+                    ) : null}
+                  </p>
+                ) : null}
                 {order.canPay ? (
                   <Link to={`/pay/${order.id}`} className="button button-small">
                     {t("cabinet.pay")}

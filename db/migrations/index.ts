@@ -4,8 +4,9 @@ import * as statusNotifications from "./2026-11-22T1300_status_notifications";
 import * as paymentAttempts from "./2026-11-23T0900_payment_attempts";
 import * as partnerEconomics from "./2026-11-24T0900_partner_economics";
 import * as translationsVersion from "./2026-11-25T0900_translations_version";
-import * as orderLanguage from "./2026-11-26T0900_order_language";
 import * as sessionStorage from "./2026-11-26T0900_session_storage";
+import * as orderLanguage from "./2026-11-27T0900_order_language";
+import * as paymentInvoiceDetails from "./2026-11-27T1000_payment_invoice_details";
 
 /** Every migration, by its frozen name. Listed statically so bundlers and tsx need no directory scan. */
 export const migrations: Record<string, Migration> = {
@@ -14,6 +15,7 @@ export const migrations: Record<string, Migration> = {
   "2026-11-23T0900_payment_attempts": paymentAttempts,
   "2026-11-24T0900_partner_economics": partnerEconomics,
   "2026-11-25T0900_translations_version": translationsVersion,
-  "2026-11-26T0900_order_language": orderLanguage,
   "2026-11-26T0900_session_storage": sessionStorage,
+  "2026-11-27T0900_order_language": orderLanguage,
+  "2026-11-27T1000_payment_invoice_details": paymentInvoiceDetails,
 };

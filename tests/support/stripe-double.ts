@@ -8,6 +8,12 @@ import type { AddressInfo } from "node:net";
  * `Idempotency-Key` whose repeat returns the same session) and `GET /v1/checkout/sessions/{id}`.
  * Errors come as `{error: {type, code, message}}`. Webhook events are signed as Stripe documents it:
  * `Stripe-Signature: t={timestamp},v1={HMAC-SHA256(secret, "{timestamp}.{payload}")}`.
+ *
+ * Invoices for businesses follow Checkout's documented parameters: `tax_id_collection[enabled]`
+ * (the page offers "purchasing as a business" and asks for the tax ID), `billing_address_collection`
+ * (`auto` | `required`) and `invoice_creation[enabled]` with `invoice_data` (payment mode only). A
+ * completed session then carries `customer_details` (name, business name, `tax_ids` as
+ * `{type, value}`) and, with invoice creation, the id of its paid `invoice`.
  */
 
 export interface StripeDoubleSession {
@@ -25,8 +31,31 @@ export interface StripeDoubleSession {
   cancel_url: string;
   url: string | null;
   line_items_sent: Array<{ quantity: number; price_data: { currency: string; unit_amount: number; product_data: { name: string } } }>;
+  tax_id_collection: { enabled: boolean; required: "never" | "if_supported" };
+  billing_address_collection: "auto" | "required" | null;
+  invoice_creation: { enabled: boolean; invoice_data: { description: string | null; metadata: Record<string, string> } } | null;
+  customer_details: {
+    address: { country: string | null; city: string | null; line1: string | null; postal_code: string | null } | null;
+    business_name: string | null;
+    email: string | null;
+    name: string | null;
+    phone: string | null;
+    tax_exempt: "none" | "exempt" | "reverse";
+    tax_ids: Array<{ type: string; value: string }>;
+  } | null;
+  invoice: string | null;
   livemode: false;
   created: number;
+}
+
+/** What a customer types on the Checkout page. */
+export interface StripeDoublePayer {
+  email?: string;
+  name?: string;
+  businessName?: string;
+  /** An EU VAT number, stored as Stripe's `eu_vat` tax ID. */
+  vatNumber?: string;
+  country?: string;
 }
 
 /** The app's Stripe variables pointing at the double. */
@@ -41,7 +70,8 @@ export interface StripeDouble {
   sessions: Map<string, StripeDoubleSession>;
   requests: Array<{ method: string; path: string; idempotencyKey: string | null }>;
   failNextCreates(mode: "hang" | "500", count?: number): void;
-  complete(id: string): StripeDoubleSession;
+  /** Pays the session; a clinic buying as a business gives its name and VAT number on the page. */
+  complete(id: string, payer?: StripeDoublePayer): StripeDoubleSession;
   expire(id: string): StripeDoubleSession;
   /** A webhook event about a session, as Stripe would send it. */
   event(type: string, id: string): { id: string; payload: string };
@@ -113,9 +143,23 @@ export async function startStripeDouble(options: { secretKey?: string; webhookSe
           client_reference_id?: string;
           customer_email?: string;
           metadata?: Record<string, string>;
+          tax_id_collection?: { enabled?: string; required?: string };
+          billing_address_collection?: string;
+          invoice_creation?: { enabled?: string; invoice_data?: { description?: string; metadata?: Record<string, string> } };
         };
+        const boolean = (value: string | undefined) => (value === "true" ? true : value === "false" ? false : null);
         if (params.mode !== "payment") return error(res, 400, "invalid_request_error", "mode must be payment", "parameter_invalid_empty");
         if (!params.success_url || !params.cancel_url) return error(res, 400, "invalid_request_error", "success_url and cancel_url are required", "parameter_missing");
+        if (params.tax_id_collection && boolean(params.tax_id_collection.enabled) === null) {
+          return error(res, 400, "invalid_request_error", "Invalid boolean: tax_id_collection[enabled]", "parameter_invalid_boolean");
+        }
+        if (params.billing_address_collection !== undefined && !["auto", "required"].includes(params.billing_address_collection)) {
+          return error(res, 400, "invalid_request_error", "Invalid billing_address_collection", "parameter_invalid_string");
+        }
+        if (params.invoice_creation) {
+          if (boolean(params.invoice_creation.enabled) === null) return error(res, 400, "invalid_request_error", "Invalid boolean: invoice_creation[enabled]", "parameter_invalid_boolean");
+          if (params.mode !== "payment") return error(res, 400, "invalid_request_error", "invoice_creation can only be used in payment mode", "parameter_invalid_empty");
+        }
         const items = params.line_items ?? [];
         if (items.length === 0) return error(res, 400, "invalid_request_error", "line_items are required", "parameter_missing");
         const lineItems = [];
@@ -143,6 +187,16 @@ export async function startStripeDouble(options: { secretKey?: string; webhookSe
           cancel_url: params.cancel_url,
           url: `${base}/c/pay/${id}`,
           line_items_sent: lineItems,
+          tax_id_collection: { enabled: boolean(params.tax_id_collection?.enabled) ?? false, required: "never" },
+          billing_address_collection: (params.billing_address_collection as "auto" | "required" | undefined) ?? null,
+          invoice_creation: params.invoice_creation
+            ? {
+                enabled: boolean(params.invoice_creation.enabled) ?? false,
+                invoice_data: { description: params.invoice_creation.invoice_data?.description ?? null, metadata: params.invoice_creation.invoice_data?.metadata ?? {} },
+              }
+            : null,
+          customer_details: null,
+          invoice: null,
           livemode: false,
           created: Math.floor(Date.now() / 1000),
         };
@@ -176,8 +230,24 @@ export async function startStripeDouble(options: { secretKey?: string; webhookSe
     failNextCreates(mode, count = 1) {
       for (let i = 0; i < count; i++) outages.push(mode);
     },
-    complete(id) {
-      return Object.assign(get(id), { status: "complete", payment_status: "paid", url: null });
+    complete(id, payer = {}) {
+      const session = get(id);
+      if (payer.vatNumber && !session.tax_id_collection.enabled) throw new Error("this session does not collect tax IDs");
+      return Object.assign(session, {
+        status: "complete",
+        payment_status: "paid",
+        url: null,
+        customer_details: {
+          address: { country: payer.country ?? null, city: null, line1: null, postal_code: null },
+          business_name: payer.businessName ?? null,
+          email: payer.email ?? session.customer_email,
+          name: payer.name ?? null,
+          phone: null,
+          tax_exempt: "none",
+          tax_ids: payer.vatNumber ? [{ type: "eu_vat", value: payer.vatNumber }] : [],
+        },
+        invoice: session.invoice_creation?.enabled ? `in_${randomBytes(12).toString("hex")}` : null,
+      } satisfies Partial<StripeDoubleSession>);
     },
     expire(id) {
       return Object.assign(get(id), { status: "expired", url: null });

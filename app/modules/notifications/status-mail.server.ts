@@ -5,7 +5,9 @@ import { remixI18n } from "~/modules/i18n/i18n.server";
 import { MARKET_TRAITS } from "~/modules/market/market";
 import { publicOrigin } from "~/modules/market/market.server";
 import { createMailer, type Mailer } from "~/modules/mail/mailer.server";
+import { formatMoney } from "~/modules/money/format";
 import { longOrderNumber } from "~/modules/orders/orders.server";
+import { paidDocuments } from "~/modules/payments/payments.server";
 
 /**
  * Status mails (DESIGN §4.32): when an order becomes paid, shipped or completed and its client's
@@ -57,6 +59,14 @@ export async function sendStatusMails(db: DB, options: { limit?: number; mailer?
     const number = longOrderNumber(order.id);
     const status = t(`orderStatus.${change.to_status}`);
     const base = options.publicUrl ?? publicOrigin(order.market);
+    // The paid mail carries the payment document: amount paid and the clinic's VAT number, if given.
+    const paid = change.to_status === "paid" ? (await paidDocuments(db, [order.id])).get(order.id) : undefined;
+    const language = order.language ?? MARKET_TRAITS[order.market].defaultLanguage;
+    const details = [
+      change.tracking_number ? t("notifications.tracking", { number: change.tracking_number }) : "",
+      paid ? t("notifications.paidAmount", { amount: formatMoney(paid.amount, paid.currency, language) }) : "",
+      paid?.vatNumber ? t("notifications.vatNumber", { vat: paid.vatNumber }) : "",
+    ].join("");
     try {
       await sender.send({
         to: order.email,
@@ -64,7 +74,8 @@ export async function sendStatusMails(db: DB, options: { limit?: number; mailer?
         text: t("notifications.text", {
           number,
           status,
-          tracking: change.tracking_number ? t("notifications.tracking", { number: change.tracking_number }) : "",
+          // The lines after the status (tracking number, payment document).
+          tracking: details,
           link: `${base}/cabinet`,
         }),
       });

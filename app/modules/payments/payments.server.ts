@@ -1,5 +1,5 @@
 import { createHmac, randomUUID, timingSafeEqual } from "node:crypto";
-import type { Order, PaymentProviderId, PaymentStatus } from "~db/schema";
+import type { Currency, Order, PaymentProviderId, PaymentStatus } from "~db/schema";
 import type { AppConfig, Market } from "~/modules/config/config.server";
 import type { DB } from "~/modules/db/db.server";
 import type { Toast } from "~/modules/http/toast.server";
@@ -320,6 +320,19 @@ async function applyMatched(db: DB, providerId: PaymentProviderId, verified: Ver
   if (attempt.status !== verified.status && attempt.status !== "succeeded") {
     await db.updateTable("payments").set({ status: verified.status, updated_at: new Date() }).where("id", "=", attempt.id).where("status", "<>", "succeeded").execute();
   }
+  // The payer's invoice details, as the provider reports them (kept once known).
+  const payer = verified.payer;
+  if (payer && (payer.vatNumber || payer.businessName || payer.invoiceId)) {
+    await db
+      .updateTable("payments")
+      .set({
+        customer_vat_number: payer.vatNumber,
+        customer_business_name: payer.businessName,
+        invoice_id: payer.invoiceId,
+      })
+      .where("id", "=", attempt.id)
+      .execute();
+  }
   if (verified.status === "canceled" || verified.status === "failed") return "failed";
   if (verified.status !== "succeeded") return "waiting";
   if (isPaid(order.status)) return "already_paid";
@@ -500,3 +513,28 @@ export function isValidPaymentLinkToken(config: AppConfig, orderId: string, toke
 
 /** Payment links exist for drafts and pending orders with a total above 0 (staff side §4). */
 export const canHavePaymentLink = (order: Pick<Order, "status" | "total_cost">) => (order.status === "draft" || order.status === "pending") && Number(order.total_cost ?? 0) > 0;
+
+/** The documents of a paid order: the amount of its succeeded payment and the clinic's VAT number, if given. */
+export interface PaidDocument {
+  amount: number;
+  currency: Currency;
+  vatNumber: string | null;
+  businessName: string | null;
+}
+
+/** Each order's succeeded payment (the latest, should there be more), for the cabinet and the order's mails. */
+export async function paidDocuments(db: DB, orderIds: readonly string[]): Promise<Map<string, PaidDocument>> {
+  if (orderIds.length === 0) return new Map();
+  const rows = await db
+    .selectFrom("payments")
+    .select(["order_id", "amount", "currency", "customer_vat_number", "customer_business_name"])
+    .where("order_id", "in", orderIds)
+    .where("status", "=", "succeeded")
+    .orderBy("updated_at", "asc")
+    .execute();
+  const documents = new Map<string, PaidDocument>();
+  for (const row of rows) {
+    documents.set(row.order_id!, { amount: Number(row.amount), currency: row.currency, vatNumber: row.customer_vat_number, businessName: row.customer_business_name });
+  }
+  return documents;
+}

@@ -40,6 +40,15 @@ export interface VerifiedPayment {
   amount: number;
   currency: Currency;
   orderId: string | null;
+  /** The payer's business details and invoice, when the provider collected them (Stripe). */
+  payer?: PayerDetails;
+}
+
+/** What a clinic gave at checkout for its invoice: VAT number and business name, and the provider's invoice. */
+export interface PayerDetails {
+  vatNumber: string | null;
+  businessName: string | null;
+  invoiceId: string | null;
 }
 
 /**

@@ -6,6 +6,7 @@ import {
   MissingConfirmationUrlError,
   NotificationRefusedError,
   type PaymentProvider,
+  type PayerDetails,
   type PaymentRequest,
   ProviderRefusedError,
   ProviderUnavailableError,
@@ -44,9 +45,22 @@ function sessionStatus(session: Session, eventType?: string): PaymentStatus {
   return "pending";
 }
 
+/** The clinic's VAT number (an EU VAT id first), business name and invoice, as Checkout collected them. */
+function payerOf(session: Session): PayerDetails {
+  const taxIds = session.customer_details?.tax_ids ?? [];
+  const taxId = taxIds.find((id) => id.type === "eu_vat" && id.value) ?? taxIds.find((id) => id.value);
+  const invoice = typeof session.invoice === "string" ? session.invoice : (session.invoice?.id ?? null);
+  return {
+    vatNumber: taxId?.value ?? null,
+    businessName: session.customer_details?.business_name ?? session.customer_details?.name ?? null,
+    invoiceId: invoice,
+  };
+}
+
 function verifiedSession(session: Session, eventType?: string): VerifiedPayment {
   const currency = session.currency?.toLowerCase();
   return {
+    payer: payerOf(session),
     providerPaymentId: session.id,
     status: sessionStatus(session, eventType),
     amount: session.amount_total ?? -1,
@@ -116,6 +130,14 @@ export class StripePaymentProvider implements PaymentProvider {
             ...(request.discountPercent ? { discountPercentage: String(request.discountPercent) } : {}),
           },
           payment_intent_data: { description: request.description, metadata: { orderId: request.orderId } },
+          // Payment documents for EU clinics (ADR 024): a clinic buying as a business gives its VAT
+          // number on Stripe's page, and Stripe issues and mails the paid invoice with it.
+          tax_id_collection: { enabled: true },
+          billing_address_collection: "required",
+          invoice_creation: {
+            enabled: true,
+            invoice_data: { description: request.description, metadata: { orderId: request.orderId } },
+          },
         },
         { idempotencyKey: request.idempotenceKey },
       );

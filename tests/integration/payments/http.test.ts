@@ -5,6 +5,10 @@ import { browserFetch, type AppServer, startAppServer } from "../../support/app-
 import { createTestDatabase, type TestDatabase } from "../../support/database";
 import { startStripeDouble, stripeSignature, type StripeDouble, stripeAppEnv } from "../../support/stripe-double";
 import { startYooKassaDouble, type YooKassaDouble, yooKassaAppEnv } from "../../support/yookassa-double";
+import type { MailMessage } from "~/modules/mail/mailer.server";
+import { formatMoney } from "~/modules/money/format";
+import { sendStatusMails } from "~/modules/notifications/status-mail.server";
+import { signedInAs } from "../backoffice/support";
 
 /**
  * Payments over HTTP: the real app (as `npm start` runs it) configured with YooKassa and Stripe
@@ -248,6 +252,71 @@ describe("payments over HTTP", () => {
     expect((await stripe.deliver(webhook, payload)).status).toBe(200);
     expect(await paidChanges(t.db, draft.id)).toBe(1);
     expect(stripeSignature(payload, stripe.webhookSecret)).toMatch(/^t=\d+,v1=[0-9a-f]{64}$/);
+  });
+
+  it("asks an EU clinic for its VAT number at Stripe's checkout; the paid mail and the cabinet show the amount in euros with it", async () => {
+    const email = "praxis.weber@clinic.com";
+    const draft = await createOrder(t.db, { market: "international", currency: "eur", email, fullName: "Dr. Jonas Weber", address: "München" }, { kind: "customer", label: "test" });
+    await t.db.updateTable("orders").set({ total_cost: 18_200 }).where("id", "=", draft.id).execute();
+    const office = await staff();
+    const created = await office.request("/backoffice?index", { form: { intent: "payment_link", orderId: draft.id } });
+    const link = new RegExp(`${app.url}(/pay/${draft.id}\\?t=[A-Za-z0-9_-]+)`).exec(await (await office.request(created.headers.get("Location")!)).text())?.[1];
+    const customer = browserFetch(app);
+    expect((await customer.request(link!, { form: { t: new URL(link!, app.url).searchParams.get("t")! } })).status).toBe(302);
+    const [attempt] = await attemptsOf(t.db, draft.id);
+    const session = stripe.sessions.get(attempt!.provider_payment_id!)!;
+    // The Checkout Session offers "purchasing as a business" with a tax ID, and makes Stripe issue the invoice.
+    expect(session.tax_id_collection).toEqual({ enabled: true, required: "never" });
+    expect(session.billing_address_collection).toBe("required");
+    expect(session.invoice_creation).toEqual({ enabled: true, invoice_data: { description: session.metadata.description, metadata: { orderId: draft.id } } });
+
+    stripe.complete(session.id, { email, businessName: "Zahnarztpraxis Weber", vatNumber: "DE123456789", country: "DE" });
+    expect((await stripe.deliver(`${app.url}/api/webhooks/stripe`, stripe.event("checkout.session.completed", session.id).payload)).status).toBe(200);
+    expect(await statusOf(t.db, draft.id)).toBe("paid");
+    const [paid] = await attemptsOf(t.db, draft.id);
+    expect(paid).toMatchObject({ status: "succeeded", customer_vat_number: "DE123456789", customer_business_name: "Zahnarztpraxis Weber", invoice_id: session.invoice });
+    expect(paid!.invoice_id).toMatch(/^in_/);
+
+    // The paid mail, in the order's language (the market's: English), names the amount and the VAT number.
+    const sent: MailMessage[] = [];
+    await sendStatusMails(t.db, { mailer: { kind: "outbox", send: async (message) => (sent.push(message), { id: "1" }) }, publicUrl: "https://aligners.test" });
+    const mail = sent.find((message) => message.to === email);
+    expect(mail?.text).toContain(`Amount paid: ${formatMoney(18_200, "eur", "en")}`);
+    expect(mail?.text).toContain("Clinic VAT number: DE123456789");
+
+    // The cabinet shows the same, in the reader's language.
+    const cabinet = await signedInAs(app, t.db, email);
+    await cabinet.request("/language", { form: { lng: "de", redirectTo: "/cabinet" } });
+    const page = await (await cabinet.request("/cabinet")).text();
+    expect(page).toContain(`Bezahlt: ${formatMoney(18_200, "eur", "de")}`);
+    expect(page).toContain("USt-IdNr. der Praxis: DE123456789");
+  });
+
+  it("shows no VAT number where the clinic gave none, and the double refuses what Stripe refuses", async () => {
+    const refused = await fetch(`${stripe.url}/v1/checkout/sessions`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${stripe.secretKey}`, "Content-Type": "application/x-www-form-urlencoded" },
+      body: "mode=payment&success_url=https://a/s&cancel_url=https://a/c&line_items[0][quantity]=1&line_items[0][price_data][currency]=eur&line_items[0][price_data][unit_amount]=100&line_items[0][price_data][product_data][name]=x&tax_id_collection[enabled]=yes",
+    });
+    expect(refused.status).toBe(400);
+    expect(((await refused.json()) as { error: { code: string } }).error.code).toBe("parameter_invalid_boolean");
+
+    const email = "studio.rossi@clinic.com";
+    const draft = await createOrder(t.db, { market: "international", currency: "eur", email, fullName: "Dr. Rossi", address: "Milano" }, { kind: "customer", label: "test" });
+    await t.db.updateTable("orders").set({ total_cost: 9_000 }).where("id", "=", draft.id).execute();
+    const office = await staff();
+    const created = await office.request("/backoffice?index", { form: { intent: "payment_link", orderId: draft.id } });
+    const link = new RegExp(`${app.url}(/pay/${draft.id}\\?t=[A-Za-z0-9_-]+)`).exec(await (await office.request(created.headers.get("Location")!)).text())?.[1];
+    const customer = browserFetch(app);
+    await customer.request(link!, { form: { t: new URL(link!, app.url).searchParams.get("t")! } });
+    const [attempt] = await attemptsOf(t.db, draft.id);
+    stripe.complete(attempt!.provider_payment_id!, { email });
+    expect((await stripe.deliver(`${app.url}/api/webhooks/stripe`, stripe.event("checkout.session.completed", attempt!.provider_payment_id!).payload)).status).toBe(200);
+    expect((await attemptsOf(t.db, draft.id))[0]).toMatchObject({ status: "succeeded", customer_vat_number: null });
+    // The page without its serialized texts (which hold every cabinet text).
+    const page = (await (await (await signedInAs(app, t.db, email)).request("/cabinet")).text()).replace(/<script[\s\S]*?<\/script>/g, "");
+    expect(page).toContain(`Оплачено: ${formatMoney(9_000, "eur", "ru")}`);
+    expect(page).not.toContain("Номер плательщика НДС");
   });
 
   it("refuses a payment link for an order without a total", async () => {

@@ -162,7 +162,14 @@ describe("Stripe provider (official package) against the Stripe double", () => {
 
   it("reads a session as pending, succeeded once paid, canceled once expired", async () => {
     const paid = await provider.create(euro());
-    expect(await provider.fetch(paid.providerPaymentId)).toEqual({ providerPaymentId: paid.providerPaymentId, status: "pending", amount: 18_200, currency: "eur", orderId: ORDER_ID });
+    expect(await provider.fetch(paid.providerPaymentId)).toEqual({
+      providerPaymentId: paid.providerPaymentId,
+      status: "pending",
+      amount: 18_200,
+      currency: "eur",
+      orderId: ORDER_ID,
+      payer: { vatNumber: null, businessName: null, invoiceId: null },
+    });
     double.complete(paid.providerPaymentId);
     expect((await provider.fetch(paid.providerPaymentId))?.status).toBe("succeeded");
     const expired = await provider.create(euro());
@@ -173,10 +180,23 @@ describe("Stripe provider (official package) against the Stripe double", () => {
 
   it("accepts a correctly signed checkout.session.completed and refuses a bad or missing signature", async () => {
     const created = await provider.create(euro());
-    double.complete(created.providerPaymentId);
+    const completed = double.complete(created.providerPaymentId, { businessName: "Studio Dentistico Bianchi", vatNumber: "IT12345678901", country: "IT" });
     const { id, payload } = double.event("checkout.session.completed", created.providerPaymentId);
     const good = await provider.verifyNotification(payload, new Headers({ "Stripe-Signature": stripeSignature(payload, double.webhookSecret) }));
-    expect(good).toEqual({ eventId: id, type: "checkout.session.completed", payment: { providerPaymentId: created.providerPaymentId, status: "succeeded", amount: 18_200, currency: "eur", orderId: ORDER_ID } });
+    expect(good).toEqual({
+      eventId: id,
+      type: "checkout.session.completed",
+      payment: {
+        providerPaymentId: created.providerPaymentId,
+        status: "succeeded",
+        amount: 18_200,
+        currency: "eur",
+        orderId: ORDER_ID,
+        // The clinic's VAT number and business name from Checkout's tax ID collection, and Stripe's invoice.
+        payer: { vatNumber: "IT12345678901", businessName: "Studio Dentistico Bianchi", invoiceId: completed.invoice },
+      },
+    });
+    expect(completed.invoice).toMatch(/^in_/);
     await expect(provider.verifyNotification(payload, new Headers({ "Stripe-Signature": stripeSignature(payload, "whsec_wrong") }))).rejects.toBeInstanceOf(NotificationRefusedError);
     await expect(provider.verifyNotification(payload.replace("18200", "1"), new Headers({ "Stripe-Signature": stripeSignature(payload, double.webhookSecret) }))).rejects.toBeInstanceOf(
       NotificationRefusedError,
