@@ -260,7 +260,7 @@ describe("payments over HTTP", () => {
     await t.db.updateTable("orders").set({ total_cost: 18_200 }).where("id", "=", draft.id).execute();
     const office = await staff();
     const created = await office.request("/backoffice?index", { form: { intent: "payment_link", orderId: draft.id } });
-    const link = new RegExp(`${app.url}(/pay/${draft.id}\\?t=[A-Za-z0-9_-]+)`).exec(await (await office.request(created.headers.get("Location")!)).text())?.[1];
+    const link = new RegExp(`http://localhost:${app.port}(/pay/${draft.id}\\?t=[A-Za-z0-9_-]+)`).exec(await (await office.request(created.headers.get("Location")!)).text())?.[1];
     const customer = browserFetch(app);
     expect((await customer.request(link!, { form: { t: new URL(link!, app.url).searchParams.get("t")! } })).status).toBe(302);
     const [attempt] = await attemptsOf(t.db, draft.id);
@@ -306,7 +306,7 @@ describe("payments over HTTP", () => {
     await t.db.updateTable("orders").set({ total_cost: 9_000 }).where("id", "=", draft.id).execute();
     const office = await staff();
     const created = await office.request("/backoffice?index", { form: { intent: "payment_link", orderId: draft.id } });
-    const link = new RegExp(`${app.url}(/pay/${draft.id}\\?t=[A-Za-z0-9_-]+)`).exec(await (await office.request(created.headers.get("Location")!)).text())?.[1];
+    const link = new RegExp(`http://localhost:${app.port}(/pay/${draft.id}\\?t=[A-Za-z0-9_-]+)`).exec(await (await office.request(created.headers.get("Location")!)).text())?.[1];
     const customer = browserFetch(app);
     await customer.request(link!, { form: { t: new URL(link!, app.url).searchParams.get("t")! } });
     const [attempt] = await attemptsOf(t.db, draft.id);
