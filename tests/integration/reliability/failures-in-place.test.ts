@@ -417,7 +417,7 @@ describe("failures shown where they happen", () => {
         const { browser } = await draftAt(5);
         const html = await follow(browser, await upload(browser, "notes.txt", Buffer.from("hello")));
         expect(toastOf(html)?.map(decode)).toEqual(
-          ru ? ["Ошибка формата", "1 файл(ов) имеют недопустимый формат. Разрешены только файлы .stl"] : ["Format error", "Files with an invalid format: 1. Only .stl files are allowed"],
+          ru ? ["Ошибка формата", "1 файл имеет недопустимый формат. Разрешены только файлы .stl"] : ["Format error", "1 file has an invalid format. Only .stl files are allowed"],
         );
       });
 
