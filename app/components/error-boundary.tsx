@@ -15,9 +15,11 @@ export function GeneralErrorBoundary() {
       <h1>{t(`errors.${key}.title`)}</h1>
       <p>{t(`errors.${key}.text`)}</p>
       {/* Rendered on the server only: the id a clinic quotes to support finds the request's log lines. */}
-      {requestId ? <p className="error-reference" data-request-id={requestId}>
+      {requestId ? (
+        <p className="error-reference" data-request-id={requestId}>
           {t("errors.reference", { id: requestId })}
-        </p> : null}
+        </p>
+      ) : null}
       <Link className="button" to="/">
         {t("errors.home")}
       </Link>

@@ -24,9 +24,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   // The payer's browser comes back with the return address's token; the order's own browser, owner
   // and staff need none. Anyone else learns nothing, not even that the order exists.
   const byToken = isValidPaymentResultToken(config, orderId, resultToken);
-  const order = byToken
-    ? await findOrder(db, orderId)
-    : await openableOrder(db, await uploadViewerOf(request, context), orderId);
+  const order = byToken ? await findOrder(db, orderId) : await openableOrder(db, await uploadViewerOf(request, context), orderId);
   if (!order) throw new Response("Not found", { status: 404 });
   const state = await reconcileOrder(db, config, order, { paymentId: url.searchParams.get("paymentId") });
   const again = `/payment/success?${new URLSearchParams({ orderId: order.id, ...(resultToken ? { r: resultToken } : {}) })}`;
