@@ -106,7 +106,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   // Without the link's token, the order's own signed-in client (or staff) pays from the cabinet.
   if (!result.ok) return redirectWithToast(back, paymentFailureToast(result.reason, viaToken ? "wizard" : "cabinet"));
   // The link lets this browser pay this order and nothing more: the return page's own token shows the
-  // result, and the order is not added to the browser's orders (ADR 030).
+  // result, and the order is not added to the browser's orders (ADR 031).
   return redirect(result.redirectTo);
 }
 

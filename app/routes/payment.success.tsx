@@ -12,7 +12,7 @@ import { openableOrder, uploadViewerOf } from "~/modules/uploads/tus-access.serv
  * Return page after payment (DESIGN §4.19): the order becomes paid only when the provider confirms
  * a successful payment for this order and amount (the one GET that may change state, because the
  * change is verified with the provider). A forged return URL changes nothing. While unconfirmed,
- * the page checks again by itself (a meta refresh, so also without JavaScript). Private (ADR 030):
+ * the page checks again by itself (a meta refresh, so also without JavaScript). Private (ADR 031):
  * shown only to the payer's browser (the return address's token) and those who may open the order.
  */
 export async function loader({ request, context }: LoaderFunctionArgs) {

@@ -2,7 +2,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import pino from "pino";
 
 /**
- * The one logger of the server, the worker and the scripts (ADR 030): JSON lines in production and
+ * The one logger of the server, the worker and the scripts (ADR 031): JSON lines in production and
  * tests, readable lines in development, `LOG_LEVEL` to choose how much. Every line written while a
  * request is served carries that request's id, so support can find a clinic's failed request from
  * the id on its error page.
@@ -21,7 +21,10 @@ export interface RequestFacts {
   role?: "client" | "staff" | "packer";
 }
 
-const requests = new AsyncLocalStorage<RequestFacts>();
+// One store per process: server.mts loads this module from source and the Remix build carries its own
+// copy, and both must see the same request.
+const STORE = Symbol.for("aligner.requestFacts");
+const requests: AsyncLocalStorage<RequestFacts> = ((globalThis as Record<symbol, unknown>)[STORE] ??= new AsyncLocalStorage<RequestFacts>()) as AsyncLocalStorage<RequestFacts>;
 
 export function withRequestFacts<T>(facts: RequestFacts, run: () => T): T {
   return requests.run(facts, run);

@@ -33,7 +33,7 @@ export function requestLog(): RequestHandler {
       const line = {
         requestId: facts.requestId,
         method: req.method,
-        path: loggedPath(req.path),
+        path: loggedPath(req.originalUrl.split("?")[0]!),
         route: facts.routeId,
         status: aborted ? undefined : res.statusCode,
         ms: Math.round(Number(process.hrtime.bigint() - started) / 1e5) / 10,

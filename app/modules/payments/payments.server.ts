@@ -508,7 +508,7 @@ export function paymentLinkPath(config: AppConfig, orderId: string) {
 /**
  * The return page of a payment (`/payment/success`): the provider sends the payer back to this
  * address, and its token lets that browser see the order's number and payment state — nothing else,
- * and without adding the order to the browser's orders (ADR 030). Others who may open the order
+ * and without adding the order to the browser's orders (ADR 031). Others who may open the order
  * (its browser, owner, staff) need no token.
  */
 export function paymentResultPath(config: AppConfig, orderId: string) {

@@ -5,7 +5,7 @@ import onHeaders from "on-headers";
 import type { AppConfig } from "~/modules/config/config.server";
 
 /**
- * The headers every answer carries (OWASP Secure Headers Project, ADR 030), set by helmet:
+ * The headers every answer carries (OWASP Secure Headers Project, ADR 031), set by helmet:
  *
  * - a Content-Security-Policy with a fresh nonce per request: only our own scripts and the inline
  *   ones Remix and the label pages write with that nonce run; forms and their redirects go only to
