@@ -17,6 +17,12 @@ export default tseslint.config(
     },
   },
   {
+    // The server, the worker and the scripts write through the logger (app/modules/log, ADR 031).
+    files: ["app/**/*.{ts,tsx}", "server.mts", "scripts/**/*.{ts,mts,mjs}"],
+    ignores: ["**/*.test.{ts,tsx}"],
+    rules: { "no-console": "error" },
+  },
+  {
     files: ["**/*.cjs", "scripts/**/*.mjs"],
     languageOptions: { globals: { process: "readonly", console: "readonly", require: "readonly" } },
   },

@@ -1,4 +1,5 @@
 import "./load-env";
+import { logger } from "../app/modules/log/logger.server";
 // `npm run db:migrate`: brings the configured database to the latest migration.
 // `npm run db:migrate -- down` undoes the most recent migration instead.
 //
@@ -28,7 +29,7 @@ function describeTarget(database: AppConfig["database"]): string {
 async function main(argv: string[]): Promise<number> {
   const [argument, ...rest] = argv;
   if (rest.length > 0 || (argument !== undefined && argument !== "up" && argument !== "down")) {
-    console.error(USAGE);
+    logger.error(USAGE);
     return 2;
   }
   const direction: Direction = argument === "down" ? "down" : "up";
@@ -37,19 +38,19 @@ async function main(argv: string[]): Promise<number> {
   try {
     config = loadConfig();
   } catch (error) {
-    console.error(error instanceof ConfigError ? `db:migrate: ${error.message}` : `db:migrate: ${(error as Error).message}`);
+    logger.error(error instanceof ConfigError ? `db:migrate: ${error.message}` : `db:migrate: ${(error as Error).message}`);
     return 1;
   }
 
-  console.log(`db:migrate ${direction}: ${describeTarget(config.database)}`);
+  logger.info(`db:migrate ${direction}: ${describeTarget(config.database)}`);
   const db = await openDatabase(config.database, { poolSize: 1 });
   try {
     const steps = direction === "up" ? await migrateToLatest(db) : await migrateDown(db);
-    for (const step of steps) console.log(`  ${step}`);
-    if (steps.length === 0) console.log(direction === "up" ? "  already at the latest migration" : "  no migration to undo");
+    for (const step of steps) logger.info(`  ${step}`);
+    if (steps.length === 0) logger.info(direction === "up" ? "  already at the latest migration" : "  no migration to undo");
     return 0;
   } catch (error) {
-    console.error(`db:migrate ${direction} failed:`, error);
+    logger.error(`db:migrate ${direction} failed:`, error);
     return 1;
   } finally {
     await db.destroy();

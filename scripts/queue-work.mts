@@ -4,6 +4,7 @@ import { loadConfig } from "../app/modules/config/config.server";
 import { getDb } from "../app/modules/db/db.server";
 import { startInProcessScheduler } from "../app/modules/jobs/scheduler.server";
 import { migrateToLatest } from "../db/migrator";
+import { logger } from "../app/modules/log/logger.server";
 
 /**
  * `npm run queue:work`: the long-lived worker process (fly.toml `worker`). Sends due files of the
@@ -28,7 +29,7 @@ const number = (name: keyof typeof values) => {
   if (value === undefined) return undefined;
   const parsed = Number(value);
   if (!Number.isFinite(parsed) || parsed <= 0) {
-    console.error(`--${name} must be a positive number of milliseconds`);
+    logger.error(`--${name} must be a positive number of milliseconds`);
     process.exit(2);
   }
   return parsed;
@@ -36,7 +37,7 @@ const number = (name: keyof typeof values) => {
 
 const config = loadConfig();
 if (config.database.kind === "pglite") {
-  console.error("queue:work needs PostgreSQL (DATABASE_URL). With the embedded database the worker runs inside `npm start`.");
+  logger.error("queue:work needs PostgreSQL (DATABASE_URL). With the embedded database the worker runs inside `npm start`.");
   process.exit(1);
 }
 const db = await getDb();
@@ -47,7 +48,7 @@ const stop = startInProcessScheduler(db, {
   housekeepingIntervalMs: number("housekeeping-ms"),
   queue: { retryBaseMs: number("retry-base-ms") },
 });
-console.log(
+logger.info(
   `queue worker running (pid ${process.pid}): file server ${config.fileServer.kind}, ${config.queue.concurrency} files in flight, ` +
     `lease ${config.queue.leaseSeconds} s, at most ${config.queue.maxAttempts} attempts`,
 );
@@ -57,10 +58,10 @@ for (const signal of ["SIGTERM", "SIGINT"] as const) {
   process.on(signal, async () => {
     if (stopping) return;
     stopping = true;
-    console.log(`${signal}: finishing the files in flight, then stopping`);
+    logger.info(`${signal}: finishing the files in flight, then stopping`);
     await stop();
     await db.destroy();
-    console.log("queue worker stopped");
+    logger.info("queue worker stopped");
     process.exit(0);
   });
 }

@@ -1,4 +1,5 @@
 import "./load-env";
+import { logger } from "../app/modules/log/logger.server";
 // `npm run db:seed`: migrates the configured database and loads the demo data once, and puts the
 // demo model in the configured storage under every file the demo orders record.
 // Demo data never exists in production (DESIGN §2), so strict mode refuses to run.
@@ -17,28 +18,28 @@ async function main(): Promise<number> {
     config = getConfig();
   } catch (error) {
     // Strict mode with missing variables throws before `strict` can be read; it is still production.
-    console.error(error instanceof ConfigError ? REFUSAL : `db:seed: ${(error as Error).message}`);
+    logger.error(error instanceof ConfigError ? REFUSAL : `db:seed: ${(error as Error).message}`);
     return 1;
   }
   if (config.strict) {
-    console.error(REFUSAL);
+    logger.error(REFUSAL);
     return 1;
   }
 
   const target = config.database.kind === "postgres" ? "PostgreSQL (DATABASE_URL)" : `PGlite in ${config.database.dir}`;
-  console.log(`db:seed: ${target}`);
+  logger.info(`db:seed: ${target}`);
   const db = await openDatabase(config.database, { poolSize: 2 });
   try {
-    for (const line of await migrateToLatest(db)) console.log(`migrate: ${line}`);
+    for (const line of await migrateToLatest(db)) logger.info(`migrate: ${line}`);
     const summary = await seedDemoData(db);
-    console.log(summary.message);
-    console.table(summary.counts);
+    logger.info(summary.message);
+    logger.info(summary.counts);
     const storage = createStorage(config);
     await storage.ensureBuckets();
-    console.log(`demo files stored: ${await storeDemoFiles(db, storage)}`);
+    logger.info(`demo files stored: ${await storeDemoFiles(db, storage)}`);
     return 0;
   } catch (error) {
-    console.error("db:seed failed:", error);
+    logger.error("db:seed failed:", error);
     return 1;
   } finally {
     await db.destroy();

@@ -8,6 +8,7 @@ import { createStorage } from "../app/modules/storage/storage.server";
 import { migrateToLatest } from "../db/migrator";
 import { seedDemoData, storeDemoFiles } from "../app/modules/demo/seed.server";
 import { createApp } from "../server.mts";
+import { logger } from "../app/modules/log/logger.server";
 
 /**
  * `npm start`: validates configuration (strict mode refuses embedded defaults), migrates, seeds an
@@ -18,13 +19,13 @@ let config;
 try {
   config = loadConfig();
 } catch (error) {
-  console.error(error instanceof ConfigError ? `\n${error.message}\n` : error);
+  logger.error(error instanceof ConfigError ? `\n${error.message}\n` : error);
   process.exit(1);
 }
 
 const db = await getDb();
 const steps = await migrateToLatest(db);
-if (steps.length) console.log(`migrations: ${steps.join(", ")}`);
+if (steps.length) logger.info(`migrations: ${steps.join(", ")}`);
 
 const storage = createStorage(config);
 await storage.ensureBuckets();
@@ -33,10 +34,10 @@ if (!config.strict && config.database.kind === "pglite") {
   const { count } = await db.selectFrom("orders").select(sql<number>`count(*)::int`.as("count")).executeTakeFirstOrThrow();
   if (count === 0) {
     const summary = await seedDemoData(db);
-    console.log("demo data loaded into the embedded database:", summary);
+    logger.info("demo data loaded into the embedded database:", summary);
     // Only right after seeding: checking 648 files costs 0.2–0.6 s, too much for every start.
     // `npm run db:seed` stores any that are missing.
-    console.log(`demo files stored: ${await storeDemoFiles(db, storage)}`);
+    logger.info(`demo files stored: ${await storeDemoFiles(db, storage)}`);
   }
 }
 
@@ -53,7 +54,7 @@ const server: Server = app.listen(config.port, () => {
     if (config.generatedSecrets.includes("PACKER_PASSWORD")) lines.push(`    packer password:      ${config.secrets.PACKER_PASSWORD}`);
     if (config.generatedSecrets.includes("CRON_SECRET")) lines.push(`    cron secret:          ${config.secrets.CRON_SECRET}`);
   }
-  console.log(lines.join("\n"));
+  logger.info(lines.join("\n"));
 });
 
 // Node ends a request body after 300 s by default: a 100 MiB model on a 2 Mbit/s clinic link takes
@@ -63,7 +64,7 @@ server.requestTimeout = 60 * 60 * 1000;
 const stopScheduler = config.queue.inProcess ? startInProcessScheduler(db) : () => Promise.resolve();
 
 async function shutdown(signal: string) {
-  console.log(`${signal}: shutting down`);
+  logger.info(`${signal}: shutting down`);
   server.close();
   await stopScheduler();
   await db.destroy();

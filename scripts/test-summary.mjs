@@ -29,8 +29,8 @@ for (const name of ["vitest.json", "e2e.json", "e2e-embedded.json"]) {
   }
 }
 if (missing.length) {
-  console.log(`missing reports (a runner did not finish): ${missing.join(", ")}`);
+  process.stdout.write(`missing reports (a runner did not finish): ${missing.join(", ")}\n`);
   failed += missing.length;
 }
-console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ""}`);
+process.stdout.write(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ""}\n`);
 process.exit(failed > 0 || passed === 0 ? 1 : 0);

@@ -5,6 +5,7 @@ import { getDb } from "~/modules/db/db.server";
 import { isDatabaseUnavailable } from "~/modules/db/unavailable";
 import { readFormData } from "~/modules/http/request.server";
 import { redirectWithToast, toastCookieHeader } from "~/modules/http/toast.server";
+import { logger } from "~/modules/log/logger.server";
 
 /**
  * Sign-out (POST only), through the authenticator: this browser's session row is deleted. With
@@ -25,7 +26,7 @@ export async function action({ request }: ActionFunctionArgs) {
   } catch (error) {
     if (error instanceof Response || isDatabaseUnavailable(error)) throw error;
     // The session could not be ended: the person stays signed in and is told so (ADR 026).
-    console.error("sign-out failed:", error);
+    logger.error("sign-out failed:", error);
     return redirectWithToast("/cabinet", { type: "error", title: "failures.signOutTitle", description: "failures.signOutText" });
   }
 }

@@ -19,6 +19,7 @@ import { redirectWithToast } from "~/modules/http/toast.server";
 import { findOrder } from "~/modules/orders/orders.server";
 import { canHavePaymentLink, paymentLinkPath, refreshPendingPayments } from "~/modules/payments/payments.server";
 import { readFormData } from "~/modules/http/request.server";
+import { logger } from "~/modules/log/logger.server";
 
 /**
  * The orders dashboard (staff side §2 "/backoffice"): statistics of the last 30 days, a status
@@ -91,7 +92,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
         values: { count: paid },
       });
     } catch (error) {
-      console.error("payment status refresh failed:", error);
+      logger.error("payment status refresh failed:", error);
       return redirectWithToast(back, {
         type: "error",
         title: "payments.backoffice.errorTitle",

@@ -17,6 +17,7 @@ import { formatDate, formatDateTime, formatPercent } from "~/modules/partners/fo
 import { checkPayout, checkPercentage, currentPeriod, NOTE_MAX } from "~/modules/partners/validation";
 import type { OrderStatus } from "~db/schema";
 import { readFormData } from "~/modules/http/request.server";
+import { logger } from "~/modules/log/logger.server";
 
 const PAGE_SIZE = 20;
 
@@ -89,7 +90,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     try {
       await addPayout(db, partner.id, payout.value, staff.actorLabel);
     } catch (error) {
-      console.error("payout not added:", error);
+      logger.error("payout not added:", error);
       return failed("partners.toasts.payoutAddFailed");
     }
     return redirectWithToast(to, {
@@ -102,7 +103,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     const payoutId = String(form.get("payout_id") ?? "");
     if (!partner || !isUuid(payoutId)) return failed("partners.toasts.payoutDeleteFailed");
     const deleted = await deletePayout(db, partner.id, payoutId).catch((error) => {
-      console.error("payout not deleted:", error);
+      logger.error("payout not deleted:", error);
       return false;
     });
     if (!deleted) return failed("partners.toasts.payoutDeleteFailed");
@@ -133,7 +134,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
         title: "partners.toasts.percentageKept",
       });
     const saved = await setRewardPercentage(db, partner.id, percentage.value).catch((error) => {
-      console.error("percentage not saved:", error);
+      logger.error("percentage not saved:", error);
       return null;
     });
     if (saved === null) return failed("partners.toasts.percentageFailed");

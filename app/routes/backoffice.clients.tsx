@@ -17,6 +17,7 @@ import { formatMoney } from "~/modules/money/format";
 import { normalizeEmail } from "~/modules/orders/orders.server";
 import { FieldErrors, PageDialog, Pagination } from "~/modules/backoffice/ui";
 import { readFormData } from "~/modules/http/request.server";
+import { logger } from "~/modules/log/logger.server";
 
 /** Query string of the list without the open dialog (where "close" and "saved" lead). */
 function listSearch(params: URLSearchParams) {
@@ -51,7 +52,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
         error: null,
       };
     } catch (error) {
-      console.error("back-office: loading client conditions failed:", error);
+      logger.error("back-office: loading client conditions failed:", error);
       editing = { email: client, defaults: null, hasSettings: false, error: error instanceof Error ? error.message : String(error) };
     }
   }
@@ -75,7 +76,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   try {
     await saveConditions(await getDb(), submission.value.email, toConditionsValues(submission.value));
   } catch (error) {
-    console.error("back-office: saving client conditions failed:", error);
+    logger.error("back-office: saving client conditions failed:", error);
     const message = error instanceof Error ? error.message : String(error);
     return data({ result: submission.reply({ formErrors: ["bo.conditions.saveFailed"] }) as SubmissionResult<string[]>, failure: message }, { status: 500 });
   }

@@ -17,6 +17,7 @@ import { longOrderNumber } from "~/modules/orders/orders.server";
 import { getStorage } from "~/modules/storage/storage.server";
 import { formatFileSize } from "~/modules/uploads/file-names";
 import { readFormData } from "~/modules/http/request.server";
+import { logger } from "~/modules/log/logger.server";
 
 const PAGE_SIZE = 100;
 const BACK = "/backoffice/files";
@@ -86,7 +87,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     ({ folders, ordersFailed } = await listStorageFoldersForScreen(await getDb(), getStorage()));
   } catch (error) {
     if (isDatabaseUnavailable(error)) throw error;
-    console.error("back-office: listing storage folders failed:", error);
+    logger.error("back-office: listing storage folders failed:", error);
     return data(
       {
         ...empty(t("bo.files.title"), onlyTrash, page, deletionErrors),
@@ -148,7 +149,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     try {
       deletion = await deleteFolder(db, storage, name);
     } catch (error) {
-      console.error("back-office: deleting a storage folder failed:", error);
+      logger.error("back-office: deleting a storage folder failed:", error);
       return redirectWithToast(back, {
         type: "error",
         title: "bo.toasts.error",
@@ -176,7 +177,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     try {
       report = await deleteTrash(db, storage);
     } catch (error) {
-      console.error("back-office: deleting storage trash failed:", error);
+      logger.error("back-office: deleting storage trash failed:", error);
       return redirectWithToast(back, {
         type: "error",
         title: "bo.toasts.error",

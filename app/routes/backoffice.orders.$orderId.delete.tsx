@@ -14,6 +14,7 @@ import { findOrder, shortOrderNumber } from "~/modules/orders/orders.server";
 import { isPaid } from "~/modules/orders/status";
 import { getStorage } from "~/modules/storage/storage.server";
 import { readFormData } from "~/modules/http/request.server";
+import { logger } from "~/modules/log/logger.server";
 
 /**
  * Deleting an order (DESIGN §4.7): the confirmation page asks "Вы уверены, что хотите удалить этот
@@ -47,7 +48,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   try {
     result = await deleteNeverPaidOrder(await getDb(), getStorage(), getConfig(), params.orderId ?? "");
   } catch (error) {
-    console.error("back-office: deleting an order failed:", error);
+    logger.error("back-office: deleting an order failed:", error);
     return redirectWithToast(back, { type: "error", title: "bo.toasts.error", description: "bo.orders.delete.unexpected" });
   }
   if (!result.ok) {

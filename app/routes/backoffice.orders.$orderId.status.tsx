@@ -7,6 +7,7 @@ import { redirectWithToast } from "~/modules/http/toast.server";
 import { shortOrderNumber } from "~/modules/orders/orders.server";
 import { readFormData } from "~/modules/http/request.server";
 import { textProblem } from "~/modules/validation/text";
+import { logger } from "~/modules/log/logger.server";
 
 /**
  * Status changes from the order cards: processing, shipped (with a tracking number), completed
@@ -38,7 +39,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   try {
     result = await staffChangeStatus(await getDb(), orderId, to, staff.actorLabel, { note, trackingNumber });
   } catch (error) {
-    console.error("back-office: status change failed:", error);
+    logger.error("back-office: status change failed:", error);
     return redirectWithToast(back, { type: "error", title: "bo.orders.errors.statusTitle", description: "bo.orders.errors.statusFailed" });
   }
   if (!result.ok) return redirectWithToast(back, { type: "error", title: "bo.orders.errors.statusTitle", description: FAILURES[result.reason] });

@@ -15,6 +15,7 @@ import { findOrder, shortOrderNumber } from "~/modules/orders/orders.server";
 import { buildTrackerRequest, canSendToTracker } from "~/modules/tracker/order-request.server";
 import { isTaskSignature, taskSignature } from "~/modules/tracker/signature.server";
 import { getTaskTracker, type TrackerResult } from "~/modules/tracker/tracker.server";
+import { logger } from "~/modules/log/logger.server";
 
 /**
  * Send to tracker (staff side §2, §7 "pyrus-api"): GET shows the prepared request (the dry run,
@@ -43,7 +44,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   try {
     prepared = await buildTrackerRequest(await getDb(), order, { formId: config.pyrus?.formId ?? null, origin: publicOrigin(order.market) });
   } catch (error) {
-    console.error("tracker: preparing the request failed:", error);
+    logger.error("tracker: preparing the request failed:", error);
     return data({ ...base, state: "prepare_failed" as const, message: error instanceof Error ? error.message : String(error) }, { status: 500 });
   }
 
@@ -55,7 +56,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     try {
       result = await tracker.describe(prepared, taskId);
     } catch (error) {
-      console.error("tracker: reading the task failed:", error);
+      logger.error("tracker: reading the task failed:", error);
       message = error instanceof Error ? error.message : String(error);
     }
     return { ...base, state: "sent" as const, taskId, result, message, prepared };
@@ -79,7 +80,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     const prepared = await buildTrackerRequest(await getDb(), order, { formId: config.pyrus?.formId ?? null, origin: publicOrigin(order.market) });
     result = await tracker.send(prepared);
   } catch (error) {
-    console.error("tracker: sending failed:", error);
+    logger.error("tracker: sending failed:", error);
     const message = error instanceof Error ? error.message : String(error);
     return redirectWithToast(dryRun, { type: "error", title: "bo.tracker.sendFailed", description: "bo.tracker.cause", values: { message } });
   }

@@ -11,6 +11,7 @@ import { redirectWithToast } from "~/modules/http/toast.server";
 import { getTranslator } from "~/modules/i18n/i18n.server";
 import { useTranslation } from "~/modules/i18n/i18n-context";
 import { readFormData } from "~/modules/http/request.server";
+import { logger } from "~/modules/log/logger.server";
 
 const BACK = "/backoffice/roles";
 
@@ -95,7 +96,7 @@ async function assigned(db: Awaited<ReturnType<typeof getDb>>, userId: string, r
   try {
     await assignRole(db, userId, role);
   } catch (error) {
-    console.error("back-office: assigning a role failed:", error);
+    logger.error("back-office: assigning a role failed:", error);
     return redirectWithToast(BACK, {
       type: "error",
       title: "bo.toasts.error",

@@ -18,6 +18,7 @@ import { placeholdersOf } from "~/modules/translations/texts";
 import { getLanguage } from "~/modules/i18n/i18n.server";
 import { readFormData } from "~/modules/http/request.server";
 import { dateTimeFormat } from "~/modules/i18n/intl";
+import { logger } from "~/modules/log/logger.server";
 
 const TARGETS = LANGUAGES.filter((language): language is Exclude<Language, "ru"> => language !== "ru");
 
@@ -54,7 +55,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       })),
     };
   } catch (error) {
-    console.error("back-office: loading translations failed:", error);
+    logger.error("back-office: loading translations failed:", error);
     return {
       title: t("translations.title"),
       query,
@@ -119,7 +120,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     if (submission.status !== "success" || !(await deleteTranslation(db, submission.value.id))) return failed("translations.errors.notFound");
     return done("translations.toasts.deleted");
   } catch (error) {
-    console.error(`back-office: translation ${intent} failed:`, error);
+    logger.error(`back-office: translation ${intent} failed:`, error);
     return failed(
       {
         add: "translations.errors.addFailed",

@@ -8,6 +8,7 @@ import { getStaff, safeRedirect } from "~/modules/auth/guards.server";
 import { getDb } from "~/modules/db/db.server";
 import { clientIp, readFormData } from "~/modules/http/request.server";
 import { getTranslator } from "~/modules/i18n/i18n.server";
+import { logger } from "~/modules/log/logger.server";
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const redirectTo = safeRedirect(new URL(request.url).searchParams.get("redirectTo"), "/backoffice");
@@ -26,7 +27,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     const error = attempt.reason === "limited" ? "gate.tooManyAttempts" : "gate.wrongPasswordBackoffice";
     return data({ error }, { status: attempt.reason === "limited" ? 429 : 401 });
   } catch (cause) {
-    console.error("back-office password check failed:", cause);
+    logger.error("back-office password check failed:", cause);
     return data({ error: "gate.checkFailed" }, { status: 500 });
   }
 }

@@ -14,6 +14,7 @@ import { LABEL_KINDS } from "~/modules/packer/bag-labels";
 import { filterQuery, PACKER_STATUSES, parsePackerFilter } from "~/modules/packer/filter";
 import { DEFAULT_LOGO_URL, listPackerOrders, logoUrls } from "~/modules/packer/packer.server";
 import packerStyles from "~/styles/packer.css";
+import { logger } from "~/modules/log/logger.server";
 
 /**
  * The packer station (staff-partner-packer §2 "/packer"): a password gate, then the non-draft orders
@@ -49,7 +50,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       { headers: NO_STORE },
     );
   } catch (cause) {
-    console.error("packer: orders could not be read:", cause);
+    logger.error("packer: orders could not be read:", cause);
     return data({ gate: false as const, title, filter, statuses: PACKER_STATUSES, hasMore: false, loadFailed: true, orders: [] }, { status: 503, headers: NO_STORE });
   }
 }
@@ -65,7 +66,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     const error = attempt.reason === "limited" ? "gate.tooManyAttempts" : "gate.wrongPasswordPacker";
     return data({ error }, { status: attempt.reason === "limited" ? 429 : 401 });
   } catch (cause) {
-    console.error("packer password check failed:", cause);
+    logger.error("packer password check failed:", cause);
     return data({ error: "gate.checkFailed" }, { status: 500 });
   }
 }

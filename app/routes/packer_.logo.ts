@@ -9,6 +9,7 @@ import { getPackerOrder } from "~/modules/packer/packer.server";
 import { getStorage } from "~/modules/storage/storage.server";
 import { isMultipartRequest, parseMultipartFormData } from "~/modules/uploads/multipart.server";
 import { textAnswer } from "~/modules/http/answers.server";
+import { logger } from "~/modules/log/logger.server";
 
 /**
  * Logo upload from an order card (staff-partner-packer §5): `POST /packer/logo?order=<id>&back=<list query>`,
@@ -37,13 +38,13 @@ export async function action({ request }: ActionFunctionArgs) {
     await parseMultipartFormData(request, upload.handler);
   } catch (error) {
     if (error instanceof LogoRequestTooLarge) return redirectWithToast(back, failed("packer.logo.errors.size"));
-    console.error("packer: logo upload failed:", error);
+    logger.error("packer: logo upload failed:", error);
     return redirectWithToast(back, failed("packer.logo.errors.storage"));
   }
   const result = upload.result();
   if (!result) return redirectWithToast(back, failed("packer.logo.errors.empty"));
   if (!result.ok) {
-    if (result.reason === "storage") console.error("packer: logo could not be stored:", result.message);
+    if (result.reason === "storage") logger.error("packer: logo could not be stored:", result.message);
     return redirectWithToast(back, failed(`packer.logo.errors.${result.reason}`));
   }
   return redirectWithToast(back, { type: "success", title: "packer.toasts.logoUpdated" });

@@ -19,6 +19,7 @@ import { formatDate, formatPercent } from "~/modules/partners/format";
 import { ensurePartnerCode, partnerBalance, referralCounts, referralOrders, savePartnerContacts, savePartnerName } from "~/modules/partners/partners.server";
 import { ACTIVITY_FILTERS, checkContacts, checkName, NAME_MAX, readFilter, REFERRAL_STATUS_FILTERS } from "~/modules/partners/validation";
 import { readFormData } from "~/modules/http/request.server";
+import { logger } from "~/modules/log/logger.server";
 
 const PAGE_SIZE = 25;
 
@@ -110,7 +111,7 @@ export async function action({ request }: ActionFunctionArgs) {
       await savePartnerName(db, partner.id, name.value);
     } catch (error) {
       if (isDatabaseUnavailable(error)) throw error;
-      console.error("partner name not saved:", error);
+      logger.error("partner name not saved:", error);
       // Said in place with the typed name kept (staff side §8 "Не удалось сохранить имя: " + cause).
       const failure = {
         message: "failures.partnerName",
@@ -144,7 +145,7 @@ export async function action({ request }: ActionFunctionArgs) {
     try {
       await savePartnerContacts(db, partner.id, contacts.value);
     } catch (error) {
-      console.error("partner contacts not saved:", error);
+      logger.error("partner contacts not saved:", error);
       return redirectWithToast("/partner", {
         type: "error",
         title: "partners.toasts.errorTitle",

@@ -10,6 +10,7 @@ import { longOrderNumber } from "~/modules/orders/orders.server";
 import { handleNotification, sandboxProvider } from "~/modules/payments/payments.server";
 import { readFormData } from "~/modules/http/request.server";
 import { getTranslator } from "~/modules/i18n/i18n.server";
+import { logger } from "~/modules/log/logger.server";
 
 /**
  * The sandbox provider's checkout page: a local stand-in for YooKassa/Stripe, clearly marked as a
@@ -55,7 +56,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   if (await provider.decide(checkout.id, outcome)) {
     const notification = provider.notification(checkout.id, outcome === "pay" ? "payment.succeeded" : "payment.canceled");
     const result = await handleNotification(db, getConfig(), "sandbox", notification.body, notification.headers);
-    if (result.status !== 200) console.error("sandbox notification not accepted:", result);
+    if (result.status !== 200) logger.error("sandbox notification not accepted:", result);
   }
   return redirect(returnUrl(checkout));
 }

@@ -13,6 +13,7 @@ import { isEmail } from "~/modules/wizard/validation";
 import { getSessionStorage, startUserSession, type SessionData, type SessionFlashData } from "./session.server";
 import { consumeCode, consumeLink, isLinkUsable, LINK_MINUTES, recordSignInLink, signInCode, type SignedIn, withinSignInLimits } from "./sign-in.server";
 import { hmac, randomToken } from "./tokens.server";
+import { logger } from "~/modules/log/logger.server";
 
 /**
  * Sign-in: one remix-auth `Authenticator` over the database session storage, with two strategies
@@ -133,7 +134,7 @@ export async function sendSignInLink(request: Request, input: { email: string; r
     await getAuthenticator().authenticate("email-link", configuredRequest(request, "/auth", { method: "POST", body }), { successRedirect: "/auth" });
   } catch (thrown) {
     if (thrown instanceof Response && thrown.status === 302) return { ok: true, setCookie: thrown.headers.get("Set-Cookie") };
-    console.error("sign-in mail failed:", thrown);
+    logger.error("sign-in mail failed:", thrown);
     return { ok: false, reason: "send_failed" };
   }
   return { ok: false, reason: "send_failed" };

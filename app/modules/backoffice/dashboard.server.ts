@@ -10,6 +10,7 @@ import { filesOf } from "~/modules/wizard/wizard.server";
 import { containsPattern } from "./clients.server";
 import { buildStatistics, STATISTICS_WINDOW_DAYS, type Statistics, type WindowRow } from "./statistics";
 import { loadSection, sectionData, sectionFailure } from "~/modules/http/section.server";
+import { logger } from "~/modules/log/logger.server";
 
 /**
  * The orders dashboard (staff side §2 "/backoffice"): statistics, the filtered order cards with
@@ -272,7 +273,7 @@ export async function deleteNeverPaidOrder(db: DB, storage: FileStorage, config:
     if (keys.length) await storage.delete("orders", keys);
     return { ok: true, files: keys.length, filesLeft: 0 };
   } catch (error) {
-    console.error(`back-office: files of deleted order ${order.id} stay in storage:`, error);
+    logger.error(`back-office: files of deleted order ${order.id} stay in storage:`, error);
     return { ok: true, files: 0, filesLeft: Math.max(keys.length, 1) };
   }
 }

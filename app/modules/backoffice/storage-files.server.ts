@@ -5,6 +5,7 @@ import type { DB } from "~/modules/db/db.server";
 import { isDatabaseUnavailable } from "~/modules/db/unavailable";
 import type { FileStorage } from "~/modules/storage/storage.server";
 import { batches, classifyFolder, type ClassifiedFolder, type FolderOrder, groupByFolder, orderIdOfFolder } from "./storage-trash";
+import { logger } from "~/modules/log/logger.server";
 
 /**
  * The storage files screen (staff side §2 "Storage files screen", DESIGN §4.18): order folders of
@@ -64,7 +65,7 @@ export async function listStorageFoldersForScreen(db: DB, storage: FileStorage, 
     lookups = await ordersAndQueue(db, orderIds);
   } catch (error) {
     if (isDatabaseUnavailable(error)) throw error;
-    console.error("back-office: loading the orders of storage folders failed:", error);
+    logger.error("back-office: loading the orders of storage folders failed:", error);
     const unknown = [...folders].map(([name, files]) => ({
       name,
       orderId: orderIdOfFolder(name),

@@ -2,6 +2,7 @@ import { Kysely, PostgresDialect } from "kysely";
 import pg from "pg";
 import type { Database } from "~db/schema";
 import { type AppConfig, getConfig } from "~/modules/config/config.server";
+import { logger } from "~/modules/log/logger.server";
 
 export type DB = Kysely<Database>;
 
@@ -33,12 +34,12 @@ export async function openDatabase(target: AppConfig["database"], options: { poo
       },
     });
     // An idle connection dropped by the server must not crash the process; the pool replaces it.
-    pool.on("error", (error) => console.error("database connection lost:", error.message));
+    pool.on("error", (error) => logger.error("database connection lost:", error.message));
     // Nor one that drops while checked out (PostgreSQL restarting, the network gone mid-query): its
     // query fails with the error, but the client also emits it, and an 'error' event nobody listens
     // to ends the process. The pool discards the broken client when it is released.
     pool.on("connect", (client) => {
-      client.on("error", (error) => console.error("database connection lost while in use:", error.message));
+      client.on("error", (error) => logger.error("database connection lost while in use:", error.message));
     });
     return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   }

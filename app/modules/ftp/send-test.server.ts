@@ -3,6 +3,7 @@ import type { UploadHandlerPart } from "@remix-run/node";
 import { parseMultipartFormData } from "~/modules/uploads/multipart.server";
 import type { ProductionFileServer } from "./types";
 import { destinationPath, safeRemoteFileName } from "./paths";
+import { logger } from "~/modules/log/logger.server";
 
 /**
  * /send-test (staff-partner-packer §2, §7 send-file): a file chosen in the browser goes straight
@@ -60,7 +61,7 @@ export function testFolder(server: ProductionFileServer): string {
 /** Parses the multipart request and streams its `file` part to the test folder. */
 export async function receiveTestUpload(request: Request, server: ProductionFileServer, options: { maxBytes?: number; log?: (line: string) => void } = {}): Promise<TestUploadResult> {
   const maxBytes = options.maxBytes ?? MAX_TEST_FILE_BYTES;
-  const log = options.log ?? console.log;
+  const log = options.log ?? logger.info;
   let result: TestUploadResult | null = null;
 
   const handler = async (part: UploadHandlerPart) => {

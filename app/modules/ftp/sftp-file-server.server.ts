@@ -8,6 +8,7 @@ import type { AppConfig } from "~/modules/config/config.server";
 import type { FileServerSession, ProductionFileServer, RemoteEntry } from "./types";
 import { assertRemotePath, temporaryUploadPath } from "./paths";
 import { openRemoteFile, SftpFileWriter } from "./sftp-file-writer.server";
+import { logger } from "~/modules/log/logger.server";
 
 type SftpFileServerConfig = Extract<AppConfig["fileServer"], { kind: "sftp" }>;
 
@@ -53,7 +54,7 @@ export function createSftpFileServer(config: SftpFileServerConfig): ProductionFi
     // The library logs every end/close on the console by default; errors between operations are
     // still worth a line, as they explain why the next call fails.
     const client = new SftpClient("production-file-server", {
-      error: (error: unknown) => console.warn(`sftp ${connection.host}: ${error instanceof Error ? error.message : String(error)}`),
+      error: (error: unknown) => logger.warn(`sftp ${connection.host}: ${error instanceof Error ? error.message : String(error)}`),
       end: () => {},
       close: () => {},
     });

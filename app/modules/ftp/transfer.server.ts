@@ -17,6 +17,7 @@ import {
   releaseEntry,
   renewLeases,
 } from "./queue.server";
+import { logger } from "~/modules/log/logger.server";
 
 /**
  * The queue engine (DESIGN §4.16): streams claimed entries from storage to the production file
@@ -30,7 +31,7 @@ export interface QueueDeps {
   db: DB;
   storage: FileStorage;
   fileServer: ProductionFileServer;
-  /** One line per transfer and per problem; console.log by default. */
+  /** One line per transfer and per problem; the logger by default. */
   log?: (line: string) => void;
 }
 
@@ -190,7 +191,7 @@ function settingsWithDefaults(settings: QueueSettings) {
 async function runBatch(deps: QueueDeps, rawSettings: QueueSettings, workerId: string, claimed: ClaimedEntry[], claimMore: boolean, options: RunOptions) {
   const settings = settingsWithDefaults(rawSettings);
   const { db, storage, fileServer } = deps;
-  const log = deps.log ?? console.log;
+  const log = deps.log ?? logger.info;
   const started = Date.now();
   const budgetMs = options.budgetMs ?? Number.POSITIVE_INFINITY;
   const graceMs = options.graceMs ?? 20_000;
@@ -406,7 +407,7 @@ export interface QueueWorker {
 
 /** The long-running worker: runs the queue again and again, pausing `pollMs` while nothing is due. */
 export function startQueueWorker(deps: QueueDeps, settings: QueueSettings, options: QueueWorkerOptions = {}): QueueWorker {
-  const log = deps.log ?? console.log;
+  const log = deps.log ?? logger.info;
   const workerId = options.workerId ?? newWorkerId();
   const pollMs = options.pollMs ?? 2_000;
   const controller = new AbortController();

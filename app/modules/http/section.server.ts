@@ -1,4 +1,5 @@
 import { isDatabaseUnavailable } from "~/modules/db/unavailable";
+import { logger } from "~/modules/log/logger.server";
 
 /**
  * One section of a page whose data failed to load (ADR 026): the page still renders its header,
@@ -22,7 +23,7 @@ export async function loadSection<T>(label: string, failure: SectionFailure, run
     return { ok: true, data: await run() };
   } catch (error) {
     if (isDatabaseUnavailable(error)) throw error;
-    console.error(`${label} failed:`, error);
+    logger.error(`${label} failed:`, error);
     return { ok: false, failure };
   }
 }

@@ -14,6 +14,8 @@ export function I18nProvider({ language, messages, strict, children }: { languag
       const message = `Missing translation: common:${key} (${language})`;
       // In tests a missing text fails the render, and so the test (DESIGN §4.30).
       if (strict) throw new Error(message);
+      // This runs in the browser too, where the server's logger is not: the console is the place there.
+      // eslint-disable-next-line no-console
       console.error(message);
     };
     return { language, t: createTranslator(messages, onMissing, language) };

@@ -5,6 +5,7 @@ import { getMarket } from "~/modules/market/market.server";
 import { MARKET_TRAITS } from "~/modules/market/market";
 import { chooseLanguage, type Language } from "./languages";
 import { i18nOptions, resources } from "./resources.server";
+import { logger } from "~/modules/log/logger.server";
 
 /**
  * A key used in code but absent from the locale files is a bug: in tests it fails the request
@@ -13,7 +14,7 @@ import { i18nOptions, resources } from "./resources.server";
 export function onMissingKey(languages: readonly string[], namespace: string, key: string) {
   const message = `Missing translation: ${namespace}:${key} (${languages.join(",")})`;
   if (getConfig().env === "test" || process.env.I18N_STRICT === "1") throw new Error(message);
-  console.error(message);
+  logger.error(message);
 }
 
 export const remixI18n = new RemixI18Next({

@@ -4,6 +4,7 @@ import { getFileServer } from "~/modules/ftp/file-server.server";
 import { startQueueWorker, type QueueSettings } from "~/modules/ftp/transfer.server";
 import { getStorage } from "~/modules/storage/storage.server";
 import { runHousekeeping } from "./scheduled.server";
+import { logger } from "~/modules/log/logger.server";
 
 export const SCHEDULER_INTERVAL_MS = 60_000;
 
@@ -26,7 +27,7 @@ export interface SchedulerOptions {
  * flight finish (or releases them after the grace period) and waits for a housekeeping run.
  */
 export function startInProcessScheduler(db: DB, options: SchedulerOptions = {}) {
-  const log = options.log ?? console.log;
+  const log = options.log ?? logger.info;
   const storage = getStorage();
   const config = getConfig();
   let running: Promise<void> | null = null;
@@ -38,7 +39,7 @@ export function startInProcessScheduler(db: DB, options: SchedulerOptions = {}) 
         const did = Object.entries(summary).filter(([key, value]) => key !== "ms" && value > 0);
         if (did.length) log(`scheduled job: ${did.map(([key, value]) => `${key}=${value}`).join(" ")}`);
       })
-      .catch((error) => console.error("scheduled job failed:", error))
+      .catch((error) => logger.error("scheduled job failed:", error))
       .finally(() => {
         running = null;
       });

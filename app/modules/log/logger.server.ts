@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from "node:async_hooks";
+import { inspect } from "node:util";
 import pino from "pino";
 
 /**
@@ -54,14 +55,20 @@ function scrubError(error: Error) {
   return { ...serialized, message: maskEmails(serialized.message), stack: serialized.stack ? maskEmails(serialized.stack) : undefined };
 }
 
+const isFields = (value: unknown): boolean => typeof value === "object" && value !== null && !(value instanceof Error) && !Array.isArray(value);
+
 function level(): string {
   const wanted = process.env.LOG_LEVEL;
   return wanted && Object.hasOwn(pino.levels.values, wanted) ? wanted : "info";
 }
 
-const pretty = process.env.NODE_ENV === "development" && process.env.LOG_FORMAT !== "json";
+// Readable lines for a person (development, or a terminal); JSON for machines (production, pipes, tests).
+const pretty = process.env.LOG_FORMAT === "pretty" || (process.env.LOG_FORMAT !== "json" && (process.env.NODE_ENV === "development" || Boolean(process.stdout.isTTY)));
 
-export const logger = pino({
+/** Each level takes pino's (fields, message) or the console's ("what failed:", error, …). */
+export type Logger = Record<"fatal" | "error" | "warn" | "info" | "debug" | "trace", (...parts: unknown[]) => void>;
+
+const pinoLogger = pino({
   level: level(),
   base: { pid: process.pid },
   timestamp: pino.stdTimeFunctions.isoTime,
@@ -73,12 +80,24 @@ export const logger = pino({
     return facts ? { requestId: facts.requestId } : {};
   },
   hooks: {
+    // Besides pino's own (fields, message), the calls read like the console's: ("what failed:", error, detail).
+    // An error goes under `err` with its stack; the other parts become the message, e-mails shortened.
     logMethod(args, method) {
-      const [first, ...rest] = args;
-      // logger.error(error) and logger.error(error, "text"): the error under `err`, with its stack.
-      if (first instanceof Error) return method.apply(this, [{ err: first }, ...rest.map((part) => (typeof part === "string" ? maskEmails(part) : part))] as never);
-      return method.apply(this, [first, ...rest.map((part) => (typeof part === "string" ? maskEmails(part) : part))] as never);
+      const parts: unknown[] = [...args];
+      const fields = isFields(parts[0]) ? (parts.shift() as Record<string, unknown>) : {};
+      const error = parts.find((part) => part instanceof Error) as Error | undefined;
+      const text = parts
+        .filter((part) => part !== error)
+        .map((part) => (typeof part === "string" ? part : inspect(part, { depth: 3, breakLength: Infinity })))
+        .join(" ")
+        .replace(/:$/, "");
+      return method.call(this, { ...fields, ...(error ? { err: error } : {}) }, maskEmails(text || error?.message || ""));
     },
   },
   transport: pretty ? { target: "pino-pretty", options: { translateTime: "SYS:HH:MM:ss", ignore: "pid,hostname" } } : undefined,
 });
+
+// Bound, so a level can be handed over as a plain function (`log = logger.info`).
+export const logger: Logger = Object.fromEntries(
+  (["fatal", "error", "warn", "info", "debug", "trace"] as const).map((level) => [level, pinoLogger[level].bind(pinoLogger)]),
+) as unknown as Logger;

@@ -6,11 +6,12 @@ import type { Mailer } from "./types";
 export type { MailMessage, Mailer } from "./types";
 export { recipientsOf } from "./types";
 
-export function createMailer(config: Pick<AppConfig, "mail">): Mailer {
+export function createMailer(config: Pick<AppConfig, "mail"> & Partial<Pick<AppConfig, "env">>): Mailer {
   const mail = config.mail;
   switch (mail.kind) {
     case "outbox":
-      return createOutboxMailer(mail);
+      // A developer signs in by the link in the log; tests and every other mode keep tokens out of logs.
+      return createOutboxMailer(mail, { showLinks: config.env === "development" });
     case "smtp":
       return createSmtpMailer(mail);
   }

@@ -7,6 +7,7 @@ import { pipeline } from "node:stream/promises";
 import nodemailer from "nodemailer";
 import type { AppConfig } from "~/modules/config/config.server";
 import { recipientsOf, type Mailer } from "./types";
+import { logger } from "~/modules/log/logger.server";
 
 type OutboxConfig = Extract<AppConfig["mail"], { kind: "outbox" }>;
 
@@ -29,9 +30,11 @@ function fileNameFor(subject: string, sentAt: Date): string {
 
 /**
  * Development mailer: every message becomes an .eml file in `config.dir` (opens in any mail
- * client) and one console line with the first link of the text, so sign-in links are a click away.
+ * client) and one log line; with `showLinks` (development only) the line carries the first link of
+ * the text, so sign-in links are a click away.
  */
-export function createOutboxMailer(config: OutboxConfig, log: (line: string) => void = console.info): Mailer {
+export function createOutboxMailer(config: OutboxConfig, options: { showLinks?: boolean; log?: (line: string) => void } = {}): Mailer {
+  const log = options.log ?? logger.info;
   // CRLF line ends, as in a real message: mail clients open such .eml files without complaint.
   const transport = nodemailer.createTransport({ streamTransport: true, newline: "windows" });
   const dir = path.resolve(config.dir);
@@ -44,7 +47,7 @@ export function createOutboxMailer(config: OutboxConfig, log: (line: string) => 
       const file = path.join(dir, fileNameFor(message.subject, new Date()));
       const source = info.message instanceof Readable ? info.message : Readable.from([info.message]);
       await pipeline(source, fs.createWriteStream(file, { flags: "wx" }));
-      const link = firstLink(message.text);
+      const link = options.showLinks ? firstLink(message.text) : null;
       log(`mail to ${recipientsOf(message)}: ${message.subject} -> ${file}${link ? ` ${link}` : ""}`);
       return { id: info.messageId };
     },

@@ -8,6 +8,7 @@ import { createMailer, type Mailer } from "~/modules/mail/mailer.server";
 import { formatMoney } from "~/modules/money/format";
 import { longOrderNumber } from "~/modules/orders/orders.server";
 import { paidDocuments } from "~/modules/payments/payments.server";
+import { logger } from "~/modules/log/logger.server";
 
 /**
  * Status mails (DESIGN §4.32): when an order becomes paid, shipped or completed and its client's
@@ -82,7 +83,7 @@ export async function sendStatusMails(db: DB, options: { limit?: number; mailer?
       sent++;
     } catch (error) {
       // Give it back to the next run.
-      console.error("status mail failed:", error);
+      logger.error("status mail failed:", error);
       await db.updateTable("order_status_history").set({ notified_at: null }).where("id", "=", change.id).execute();
     }
   }

@@ -20,6 +20,7 @@ import {
 import { SandboxPaymentProvider } from "./sandbox-provider.server";
 import { StripePaymentProvider } from "./stripe-provider.server";
 import { YooKassaPaymentProvider } from "./yookassa-provider.server";
+import { logger } from "~/modules/log/logger.server";
 
 /**
  * The payment service (DESIGN §4.19–4.20): one place that creates payment attempts, reads their
@@ -155,7 +156,7 @@ export async function startPayment(db: DB, config: AppConfig, input: StartPaymen
   try {
     provider = paymentProviderFor(order.market, config, db);
   } catch (error) {
-    console.error("payment:", (error as Error).message);
+    logger.error("payment:", (error as Error).message);
     return { ok: false, reason: "no_provider" };
   }
   const successUrl = `${input.origin}${paymentResultPath(config, order.id)}`;
@@ -180,7 +181,7 @@ export async function startPayment(db: DB, config: AppConfig, input: StartPaymen
       verified = await provider.fetch(open.provider_payment_id);
     } catch (error) {
       if (!(error instanceof ProviderUnavailableError)) throw error;
-      console.error("payment: provider unavailable while checking an open attempt:", error.message);
+      logger.error("payment: provider unavailable while checking an open attempt:", error.message);
       return { ok: false, reason: "unavailable" };
     }
     if (verified?.status === "pending") return { ok: true, redirectTo: open.confirmation_url };
@@ -236,18 +237,18 @@ export async function startPayment(db: DB, config: AppConfig, input: StartPaymen
     });
   } catch (error) {
     if (error instanceof MissingConfirmationUrlError) {
-      console.error("payment: no confirmation URL:", error.message);
+      logger.error("payment: no confirmation URL:", error.message);
       await recordAttemptError(db, attempt.id, error);
       return { ok: false, reason: "no_url" };
     }
     if (error instanceof ProviderUnavailableError) {
       // The provider may or may not have created it: the attempt stays open for a retry with its key.
-      console.error("payment: provider unavailable:", error.message);
+      logger.error("payment: provider unavailable:", error.message);
       await recordAttemptError(db, attempt.id, error);
       return { ok: false, reason: "unavailable" };
     }
     if (error instanceof ProviderRefusedError || error instanceof PaymentRequestError) {
-      console.error("payment: provider refused:", error.message);
+      logger.error("payment: provider refused:", error.message);
       await recordAttemptError(db, attempt.id, error, "failed");
       return { ok: false, reason: "refused" };
     }
@@ -345,7 +346,7 @@ async function applyMatched(db: DB, providerId: PaymentProviderId, verified: Ver
     return change.changed ? "paid" : "already_paid";
   } catch (error) {
     if (!(error instanceof OrderTransitionError)) throw error;
-    console.error(`payment: ${providerId} ${verified.providerPaymentId} succeeded but order ${order.id} is ${order.status}; needs staff`);
+    logger.error(`payment: ${providerId} ${verified.providerPaymentId} succeeded but order ${order.id} is ${order.status}; needs staff`);
     return "update_failed";
   }
 }
@@ -354,7 +355,7 @@ async function applyMatched(db: DB, providerId: PaymentProviderId, verified: Ver
 export async function applyVerifiedPayment(db: DB, providerId: PaymentProviderId, verified: VerifiedPayment): Promise<{ outcome: ApplyOutcome; orderId: string | null }> {
   const matched = await matchPayment(db, providerId, verified);
   if (!matched.ok) {
-    console.error("payment: not applied:", matched.detail);
+    logger.error("payment: not applied:", matched.detail);
     return { outcome: matched.outcome, orderId: null };
   }
   return {
@@ -384,11 +385,11 @@ export async function handleNotification(db: DB, config: AppConfig, providerId: 
     notification = await provider.verifyNotification(rawBody, headers);
   } catch (error) {
     if (error instanceof NotificationRefusedError) {
-      console.error(`payment: ${providerId} notification refused:`, error.message);
+      logger.error(`payment: ${providerId} notification refused:`, error.message);
       return { status: 400, outcome: "refused" };
     }
     if (error instanceof ProviderUnavailableError) {
-      console.error(`payment: ${providerId} unavailable while verifying a notification:`, error.message);
+      logger.error(`payment: ${providerId} unavailable while verifying a notification:`, error.message);
       return { status: 503, outcome: "unavailable" };
     }
     throw error;
@@ -397,7 +398,7 @@ export async function handleNotification(db: DB, config: AppConfig, providerId: 
   const verified = notification.payment;
   const matched = await matchPayment(db, providerId, verified);
   if (!matched.ok) {
-    console.error(`payment: ${providerId} notification not applied:`, matched.detail);
+    logger.error(`payment: ${providerId} notification not applied:`, matched.detail);
     // Someone else's payment on a shared account is acknowledged; a mismatch is refused.
     return matched.outcome === "mismatch" ? { status: 400, outcome: "mismatch" } : { status: 200, outcome: "ignored" };
   }
@@ -468,7 +469,7 @@ export async function reconcileOrder(db: DB, config: AppConfig, order: Order, op
         }
       } catch (error) {
         if (!(error instanceof ProviderUnavailableError)) throw error;
-        console.error("payment: provider unavailable while reconciling:", error.message);
+        logger.error("payment: provider unavailable while reconciling:", error.message);
       }
     }
     newest ??= state;

@@ -1,6 +1,7 @@
 import type { DB } from "~/modules/db/db.server";
 import type { Language } from "~/modules/i18n/languages";
 import { samePlaceholders } from "./texts";
+import { logger } from "~/modules/log/logger.server";
 
 /**
  * Machine translation (staff-partner-packer §7, DESIGN §2, §4.30): off unless TRANSLATE_API_URL is
@@ -59,7 +60,7 @@ export async function fillMissingTexts(db: DB, translator: MachineTranslator, ta
       .execute();
     return stored.length;
   } catch (error) {
-    console.warn(`machine translation to ${target} skipped:`, error instanceof Error ? error.message : error);
+    logger.warn(`machine translation to ${target} skipped:`, error instanceof Error ? error.message : error);
     return 0;
   }
 }

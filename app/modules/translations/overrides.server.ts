@@ -7,6 +7,7 @@ import { NAMESPACE, resources } from "~/modules/i18n/resources.server";
 import { createTranslator, type Messages, type Translate } from "~/modules/i18n/translate";
 import { fillMissingTexts, httpMachineTranslator, type MachineTranslator } from "./machine.server";
 import { buildTexts, missingTexts, without } from "./texts";
+import { logger } from "~/modules/log/logger.server";
 
 /**
  * Interface texts as pages get them: the locale files with the staff overrides of `translations`
@@ -97,7 +98,7 @@ async function refresh(): Promise<void> {
         cache.built.clear();
       }
     } catch (error) {
-      console.error("translation overrides: keeping the last loaded texts:", error instanceof Error ? error.message : error);
+      logger.error("translation overrides: keeping the last loaded texts:", error instanceof Error ? error.message : error);
     } finally {
       cache.checkedAt = Date.now();
       cache.refreshing = null;
@@ -196,7 +197,7 @@ export async function textTranslator(language: Language): Promise<Translate> {
     (key) => {
       const message = `Missing translation: common:${key} (${language})`;
       if (strict()) throw new Error(message);
-      console.error(message);
+      logger.error(message);
     },
     language,
   );

@@ -20,6 +20,7 @@ import { createStlScanner, type ScanSummary } from "./scan";
 import { isAnonymous, openableOrder, uploadViewerOf, type UploadViewer } from "./tus-access.server";
 import { MAX_STL_FILE_BYTES, STL_CONTENT_TYPE } from "./upload-handler.server";
 import { localizeUploadAnswer, textAnswer } from "~/modules/http/answers.server";
+import { logger } from "~/modules/log/logger.server";
 
 /**
  * Resumable uploads (issue 4, ADR 017): the tus protocol at /uploads/tus, parts kept by
@@ -244,7 +245,7 @@ export function createTusServer(deps: TusDeps): Server {
     },
     onResponseError(_request, error) {
       if (error instanceof Refusal) return { status_code: error.status_code, body: error.body };
-      if (!("status_code" in error)) console.error("resumable upload failed:", error);
+      if (!("status_code" in error)) logger.error("resumable upload failed:", error);
       return undefined;
     },
   });
@@ -311,10 +312,10 @@ export async function finishAgain(request: Request, context: unknown, id: string
 export async function purgeExpiredUploads(): Promise<number> {
   try {
     const removed = await sharedTus().server.cleanUpExpiredUploads();
-    if (removed > 0) console.log(`expired partial uploads removed: ${removed}`);
+    if (removed > 0) logger.info(`expired partial uploads removed: ${removed}`);
     return removed;
   } catch (error) {
-    console.error("expired partial uploads not removed:", error);
+    logger.error("expired partial uploads not removed:", error);
     return 0;
   }
 }

@@ -3,6 +3,7 @@ import type { DB } from "~/modules/db/db.server";
 import { isDatabaseUnavailable } from "~/modules/db/unavailable";
 import type { FileStorage } from "~/modules/storage/storage.server";
 import { filesOf, listPatients } from "~/modules/wizard/wizard.server";
+import { logger } from "~/modules/log/logger.server";
 
 /**
  * What to do with stored objects whose recording in the database failed.
@@ -16,7 +17,7 @@ import { filesOf, listPatients } from "~/modules/wizard/wizard.server";
 export async function discardUnrecorded(db: DB, storage: FileStorage, orderId: string, keys: string[], error: unknown): Promise<void> {
   if (keys.length === 0) return;
   if (!isDatabaseUnavailable(error)) {
-    await storage.delete("orders", keys).catch((cause: unknown) => console.error("could not delete unrecorded uploads:", keys, cause));
+    await storage.delete("orders", keys).catch((cause: unknown) => logger.error("could not delete unrecorded uploads:", keys, cause));
     return;
   }
   void settleWhenAnswered({
@@ -49,7 +50,7 @@ export async function settleWhenAnswered({ keys, recorded, remove, intervalMs = 
       known = await recorded();
     } catch (error) {
       if (Date.now() < deadline) continue;
-      console.error("uploads left unsettled (the database did not answer):", keys, error);
+      logger.error("uploads left unsettled (the database did not answer):", keys, error);
       return "gave up";
     }
     const unrecorded = keys.filter((key) => !known.has(key));
@@ -57,7 +58,7 @@ export async function settleWhenAnswered({ keys, recorded, remove, intervalMs = 
     try {
       await remove(unrecorded);
     } catch (error) {
-      console.error("could not delete unrecorded uploads:", unrecorded, error);
+      logger.error("could not delete unrecorded uploads:", unrecorded, error);
     }
     return "removed";
   }

@@ -49,6 +49,7 @@ import {
   updatePatient,
 } from "./wizard.server";
 import { getLanguage } from "~/modules/i18n/i18n.server";
+import { logger } from "~/modules/log/logger.server";
 
 const NAV_ACTIONS: WizardAction[] = ["next", "back", "skip_matrix", "skip_aligners", "skip_retainers", "back_to_patient"];
 
@@ -199,7 +200,7 @@ export async function loadWizardPage(request: Request, context: unknown) {
       .execute()
       .catch((error: unknown) => {
         if (isDatabaseUnavailable(error)) throw error;
-        console.error("the current patient was not saved:", error);
+        logger.error("the current patient was not saved:", error);
       });
   }
   const step = order.status === "draft" ? clampStep(order.wizard_step) : 11;
@@ -636,7 +637,7 @@ export async function handleWizardAction(request: Request, context: unknown) {
         added = await addPatient(db, order, name);
       } catch (error) {
         if (error instanceof OrderFrozenError || isDatabaseUnavailable(error)) throw error;
-        console.error("patient not added:", error);
+        logger.error("patient not added:", error);
         // Said in place with the typed name kept (customer side §5, §8).
         const message = failureCause(error) === "failures.causes.database" ? "wizard.errors.addPatientFailed" : "failures.addPatientUnexpected";
         return fail(
@@ -672,7 +673,7 @@ export async function handleWizardAction(request: Request, context: unknown) {
         await getStorage().delete("orders", [path]);
       } catch (error) {
         // The file left the order; its copy stays in storage, and the doctor is told so (customer side §8).
-        console.error("file removed from the order but not from storage:", path, error);
+        logger.error("file removed from the order but not from storage:", path, error);
         return redirectWithToast("/order", {
           type: "error",
           title: "wizard.files.removeFailedTitle",
@@ -698,7 +699,7 @@ export async function handleWizardAction(request: Request, context: unknown) {
       unsaved = await saveStepFields(db, order, patient, step, form, order.market);
     } catch (error) {
       if (error instanceof OrderFrozenError || isDatabaseUnavailable(error)) throw error;
-      console.error("wizard step not saved:", error);
+      logger.error("wizard step not saved:", error);
       // Said in place with what was typed kept (customer side §8 "Ошибка обновления").
       return fail(
         {

@@ -69,10 +69,10 @@ describe("outbox mailer", () => {
     expect(createMailer({ mail: { kind: "outbox", dir, from: FROM } }).kind).toBe("outbox");
   });
 
-  it("writes an .eml file and logs one line with the first link", async () => {
+  it("writes an .eml file and logs one line with the first link in development", async () => {
     const lines: string[] = [];
     const outbox = path.join(dir, "not-yet-created");
-    const mailer = createOutboxMailer({ kind: "outbox", dir: outbox, from: FROM }, (line) => lines.push(line));
+    const mailer = createOutboxMailer({ kind: "outbox", dir: outbox, from: FROM }, { showLinks: true, log: (line) => lines.push(line) });
     const { id } = await mailer.send({
       to: "doctor@example.com",
       subject: "Your sign-in link",
@@ -92,12 +92,16 @@ describe("outbox mailer", () => {
     expect(lines).toEqual([`mail to doctor@example.com: Your sign-in link -> ${file} http://localhost:3000/auth/magic?token=abc`]);
   });
 
-  it("logs without a link when the text has none, and keeps every message", async () => {
+  it("logs without a link when the text has none or outside development, and keeps every message", async () => {
     const lines: string[] = [];
-    const mailer = createOutboxMailer({ kind: "outbox", dir, from: FROM }, (line) => lines.push(line));
+    const mailer = createOutboxMailer({ kind: "outbox", dir, from: FROM }, { showLinks: true, log: (line) => lines.push(line) });
     await mailer.send({ to: ["a@example.com", "b@example.com"], subject: "Заказ 17 отправлен", text: "Без ссылок." });
     await mailer.send({ to: "a@example.com", subject: "Заказ 17 отправлен", text: "Ещё раз." });
     expect((await fsp.readdir(dir)).filter((name) => name.endsWith(".eml"))).toHaveLength(2);
     expect(lines[0]).toMatch(/^mail to a@example\.com, b@example\.com: Заказ 17 отправлен -> .+\.eml$/);
+    const quiet: string[] = [];
+    await createOutboxMailer({ kind: "outbox", dir, from: FROM }, { log: (line) => quiet.push(line) }).send({ to: "a@example.com", subject: "Вход", text: "http://localhost/auth/verify?token=secret" });
+    expect(quiet).toHaveLength(1);
+    expect(quiet[0]).not.toContain("token=secret");
   });
 });
