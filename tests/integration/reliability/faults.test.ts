@@ -120,6 +120,8 @@ describe("faults under load", () => {
     pgProxy.setDown(false);
     expect(during.status).toBe(503);
     expect(pageText(during.text)).toContain("Сервис временно недоступен");
+    // The id a clinic quotes to support, the same as in the request's log line.
+    expect(pageText(during.text)).toMatch(/Номер запроса для службы поддержки: [0-9a-f-]{36}/);
     expect(ms).toBeLessThan(5_000);
     expect(clinic.currentOrderId()).toBeNull();
     const record = newOrderRecord(902, 0);
