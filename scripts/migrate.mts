@@ -1,5 +1,4 @@
 import "./load-env";
-import { logger } from "../app/modules/log/logger.server";
 // `npm run db:migrate`: brings the configured database to the latest migration.
 // `npm run db:migrate -- down` undoes the most recent migration instead.
 //
@@ -9,6 +8,7 @@ import { logger } from "../app/modules/log/logger.server";
 import { ConfigError, loadConfig, type AppConfig } from "../app/modules/config/config.server";
 import { openDatabase } from "../app/modules/db/db.server";
 import { migrateDown, migrateToLatest } from "../db/migrator";
+import { logger } from "../app/modules/log/logger.server";
 
 type Direction = "up" | "down";
 

@@ -1,5 +1,4 @@
 import "./load-env";
-import { logger } from "../app/modules/log/logger.server";
 // `npm run db:seed`: migrates the configured database and loads the demo data once, and puts the
 // demo model in the configured storage under every file the demo orders record.
 // Demo data never exists in production (DESIGN §2), so strict mode refuses to run.
@@ -9,6 +8,7 @@ import { openDatabase } from "~/modules/db/db.server";
 import { migrateToLatest } from "~db/migrator";
 import { createStorage } from "~/modules/storage/storage.server";
 import { seedDemoData, storeDemoFiles } from "~/modules/demo/seed.server";
+import { logger } from "~/modules/log/logger.server";
 
 const REFUSAL = "db:seed refuses to run with APP_ENV=production: demo data must never exist in production.";
 
