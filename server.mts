@@ -8,11 +8,13 @@ import compression from "compression";
 import express, { type NextFunction, type Request, type Response } from "express";
 import { getConfig } from "./app/modules/config/config.server";
 import { isDatabaseUnavailable } from "./app/modules/db/unavailable";
+import { publicPageCache } from "./app/modules/http/public-page-cache.server";
 import { logger, requestFacts } from "./app/modules/log/logger.server";
 import { requestLog } from "./app/modules/log/request-log.server";
 import { ANY_HOST_PATHS, isHostAllowed } from "./app/modules/security/allowed-host";
 import { isCrossSiteRefused } from "./app/modules/security/same-origin";
 import { cspNonce, servingHeaders } from "./app/modules/security/serving-headers.server";
+import { currentTranslationsVersion } from "./app/modules/translations/overrides.server";
 
 /**
  * The HTTP server: the same parts as remix-serve (express, compression, @remix-run/express),
@@ -146,6 +148,8 @@ export async function createApp(options: ServerOptions) {
     });
   }
 
+  // Pages that are the same for every anonymous visitor come from memory after their first answer.
+  app.use(publicPageCache({ version: currentTranslationsVersion }));
   app.all("*", (req, res, next) => handler(req, res, next));
 
   if (options.development) await broadcastDevReady(build);

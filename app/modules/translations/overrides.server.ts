@@ -107,6 +107,15 @@ async function refresh(): Promise<void> {
   await cache.refreshing;
 }
 
+/**
+ * The version of the staff's translations this process serves (checked at most every CACHE_MS):
+ * pages kept in memory are valid only for the version they were made with.
+ */
+export async function currentTranslationsVersion(): Promise<number | null> {
+  await refresh();
+  return state().version;
+}
+
 /** Makes the next request of this instance re-check the version (after an edit made here). */
 export function invalidateTranslationCache(): void {
   state().checkedAt = 0;

@@ -1,0 +1,125 @@
+import { gzipSync } from "node:zlib";
+import type { NextFunction, Request, RequestHandler, Response } from "express";
+import { requestFacts } from "~/modules/log/logger.server";
+
+/**
+ * Public pages from memory (ADR 032). The landing in each language and the legal pages are the same
+ * for every anonymous visitor of a host (market), path, language cookie and cookie-notice answer, and
+ * the translations' version: entry.server marks such an answer with an ETag and
+ * `Cache-Control: public`. The first answer is kept here — its HTML and a gzip of it — and the
+ * following requests with the same key get it without Remix, or 304 when they hold its ETag.
+ *
+ * Only requests that carry no other cookie and no query are looked up, so a signed-in visitor, a
+ * toast, a partner link or a staff gate never meet a kept page. A page with the answer's nonce in it
+ * (an inline script) is not kept: its nonce must be new every time. A staff edit of a translation
+ * bumps the version in PostgreSQL; every app process sees it within the translations' check interval
+ * and makes its pages again.
+ */
+
+/** The cookies a public page may depend on; any other cookie means a page made for that visitor. */
+const PAGE_COOKIES = new Set(["lng", "cookie_ok"]);
+const MAX_PAGES = 200;
+const MAX_PAGE_BYTES = 512 * 1024;
+
+interface KeptPage {
+  version: number | null;
+  html: Buffer;
+  gzip: Buffer;
+  headers: Record<string, string>;
+  routeId: string | undefined;
+}
+
+/** The key of a request that may be answered from memory, or null. */
+function keyOf(req: Request): string | null {
+  if (req.method !== "GET" && req.method !== "HEAD") return null;
+  if (req.originalUrl.includes("?") || req.path.endsWith(".data")) return null;
+  const kept: string[] = [];
+  for (const part of (req.headers.cookie ?? "").split(";")) {
+    const pair = part.trim();
+    if (!pair) continue;
+    const name = pair.slice(0, pair.indexOf("=") >>> 0);
+    if (!PAGE_COOKIES.has(name)) return null;
+    kept.push(pair);
+  }
+  return `${req.get("host")}\n${req.path}\n${kept.sort().join("; ")}`;
+}
+
+export function publicPageCache(options: { version: () => Promise<number | null> }): RequestHandler {
+  const pages = new Map<string, KeptPage>();
+
+  const remember = (key: string, page: KeptPage) => {
+    pages.delete(key);
+    pages.set(key, page);
+    // The oldest first out: a crafted flood of cookie values cannot grow the map.
+    if (pages.size > MAX_PAGES) pages.delete(pages.keys().next().value!);
+  };
+
+  return async (req: Request, res: Response, next: NextFunction) => {
+    const key = keyOf(req);
+    if (!key) return next();
+    let version: number | null;
+    try {
+      version = await options.version();
+    } catch {
+      return next();
+    }
+    const page = pages.get(key);
+    if (page && page.version === version) return send(req, res, page);
+    if (page) pages.delete(key);
+    const facts = requestFacts();
+    capture(res, (html) => {
+      if (res.statusCode !== 200 || !/^public\b/.test(String(res.getHeader("Cache-Control") ?? "")) || !res.getHeader("ETag")) return;
+      if (html.length > MAX_PAGE_BYTES || html.includes(String(res.locals.cspNonce))) return;
+      const headers: Record<string, string> = {};
+      for (const name of ["Content-Type", "Cache-Control", "ETag", "Vary"]) {
+        const value = res.getHeader(name);
+        if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(", ") : String(value);
+      }
+      remember(key, { version, html, gzip: gzipSync(html), headers, routeId: facts?.routeId });
+    });
+    next();
+  };
+}
+
+function send(req: Request, res: Response, page: KeptPage) {
+  const facts = requestFacts();
+  if (facts) facts.routeId = page.routeId;
+  for (const [name, value] of Object.entries(page.headers)) res.setHeader(name, value);
+  const held = req.get("if-none-match");
+  if (held && held.split(",").some((tag) => tag.trim().replace(/^W\//, "") === page.headers.ETag)) {
+    res.removeHeader("Content-Type");
+    res.status(304).end();
+    return;
+  }
+  const gzip = req.acceptsEncodings("gzip") === "gzip";
+  const body = gzip ? page.gzip : page.html;
+  // Already compressed: the compression middleware leaves an answer with a Content-Encoding alone.
+  if (gzip) res.setHeader("Content-Encoding", "gzip");
+  res.setHeader("Content-Length", String(body.length));
+  res.status(200).end(req.method === "HEAD" ? undefined : body);
+}
+
+/** Collects what the rest of the chain writes (before compression), and hands it over once sent. */
+function capture(res: Response, done: (html: Buffer) => void) {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  const write = res.write.bind(res) as (...args: unknown[]) => boolean;
+  const end = res.end.bind(res) as (...args: unknown[]) => Response;
+  const keep = (chunk: unknown, encoding?: unknown) => {
+    if (chunk === undefined || chunk === null || typeof chunk === "function" || size > MAX_PAGE_BYTES) return;
+    const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as string, typeof encoding === "string" ? (encoding as BufferEncoding) : "utf8");
+    size += buffer.length;
+    chunks.push(buffer);
+  };
+  res.write = ((chunk: unknown, ...rest: unknown[]) => {
+    keep(chunk, rest[0]);
+    return write(chunk, ...rest);
+  }) as Response["write"];
+  res.end = ((chunk?: unknown, ...rest: unknown[]) => {
+    keep(chunk, rest[0]);
+    return end(chunk, ...rest);
+  }) as Response["end"];
+  res.once("finish", () => {
+    if (size <= MAX_PAGE_BYTES) done(Buffer.concat(chunks));
+  });
+}
