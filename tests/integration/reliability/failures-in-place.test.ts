@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { browserFetch, type AppServer, startAppServer } from "../../support/app-server";
 import { createTestDatabase, databaseUrl, type TestDatabase } from "../../support/database";
 import { buildOrderIn, buildPatient } from "../../support/builders";
+import { tusUpload } from "../../support/tus-client";
 import { decode, follow, gatePassed, rendered, SECRETS, signedInAs, toastOf, type Browser } from "../backoffice/support";
 
 /**
@@ -406,6 +407,31 @@ describe("failures shown where they happen", () => {
           );
         });
         expect(fs.existsSync(path.join(app.dataDir, "storage", "orders", `order_${orderId}`))).toBe(false);
+      });
+
+      it("a resumable upload whose file list cannot be saved answers 'Ошибка сохранения' and keeps nothing", async () => {
+        const { browser, orderId } = await draftAt(5);
+        const patient = await t.db.selectFrom("orders_patients").select("id").where("order_id", "=", orderId).executeTakeFirstOrThrow();
+        await refusing("update", "orders_patients", async () => {
+          const outcome = await tusUpload({
+            base: app.url,
+            cookie: browser.jar.header(),
+            origin: app.url,
+            file: binaryStl(5),
+            metadata: { filename: "upper.stl", orderId, patientId: patient.id, type: "matrix" },
+            retryDelays: null,
+          });
+          expect(outcome.ok).toBe(false);
+          expect(outcome.status).toBe(500);
+          expect(outcome.body).toMatchObject({
+            ok: false,
+            error: "save",
+            title: ru ? "Ошибка сохранения" : "Save error",
+            message: ru ? "Не удалось сохранить данные файлов матриц в базе данных" : "Could not save the matrix files' data in the database",
+          });
+        });
+        expect(fs.existsSync(path.join(app.dataDir, "storage", "orders", `order_${orderId}`))).toBe(false);
+        expect(fs.readdirSync(path.join(app.dataDir, "storage", ".tus")).filter((name) => name.includes(orderId))).toEqual([]);
       });
 
       it("a file that cannot be deleted from storage is reported to the doctor", async () => {
