@@ -2,7 +2,8 @@ import fs from "node:fs";
 import path from "node:path";
 import { expect, type Page, test } from "@playwright/test";
 import { binaryStl } from "../support/stl-models";
-import { atStep, e2eQuery, embedded, literal, outbox, press, refusing, signIn } from "./support";
+import { latestOutboxMail } from "../support/mail-text";
+import { e2eQuery, embedded, literal, outbox, refusing } from "./support";
 
 /**
  * Failures shown where they happen, in the specifications' words (ADR 026, customer side §8), in
@@ -78,6 +79,30 @@ const LANGUAGES = [
 ] as const;
 
 type Texts = (typeof LANGUAGES)[number];
+
+async function atStep(page: Page, step: number) {
+  await expect(page.getByText(new RegExp(`^(Шаг|Step) ${step} (из|of) 11$`))).toBeVisible();
+}
+
+async function press(page: Page, name: string, step: number) {
+  await page.getByRole("button", { name, exact: true }).click();
+  await atStep(page, step);
+}
+
+/** Signs in by the mailed link from the sign-in form the page shows, in its language. */
+async function signIn(page: Page, email: string, labels: Texts["signIn"] = LANGUAGES[0].signIn) {
+  await page.getByLabel(labels.email).fill(email);
+  await page.getByRole("button", { name: labels.send }).click();
+  await expect(page.getByText(labels.sent)).toBeVisible();
+  let mail = latestOutboxMail(outbox, email);
+  for (let i = 0; i < 30 && !mail; i++) {
+    await page.waitForTimeout(100);
+    mail = latestOutboxMail(outbox, email);
+  }
+  expect(mail, `a sign-in mail for ${email} in ${outbox}`).not.toBeNull();
+  await page.goto(mail!.link.replace(/^https?:\/\/[^/]+/, ""));
+  await page.getByRole("button", { name: labels.confirm, exact: true }).click();
+}
 
 function fixture(name: string, write: (file: string) => void): string {
   fs.mkdirSync(FIXTURES, { recursive: true });

@@ -1,7 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
 import { expect, type Page, test } from "@playwright/test";
-import { atStep, press } from "./support";
 
 /**
  * Paying through the sandbox provider, with JavaScript on and off (the project decides): the test
@@ -21,6 +20,15 @@ function stlFile(name: string): string {
     fs.writeFileSync(file, bytes);
   }
   return file;
+}
+
+async function atStep(page: Page, step: number) {
+  await expect(page.getByText(new RegExp(`^(Шаг|Step) ${step} (из|of) 11$`))).toBeVisible();
+}
+
+async function press(page: Page, name: string, step: number) {
+  await page.getByRole("button", { name, exact: true }).click();
+  await atStep(page, step);
 }
 
 /** A one-patient order (one hard matrix) up to "Перейти к оплате"; lands on the sandbox checkout. */

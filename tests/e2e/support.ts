@@ -1,8 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import { expect, type Page } from "@playwright/test";
 import pg from "pg";
-import { latestOutboxMail } from "../support/mail-text";
 
 export const embedded = process.env.E2E_TARGET === "embedded";
 /** The server's folders (playwright.config.ts): its outbox, storage and secrets. */
@@ -56,29 +54,3 @@ export async function refusing<T>(table: string, event: "insert" | "update" | "d
 
 /** A quoted SQL string literal, for `refusing`'s conditions. */
 export const literal = (value: string) => `'${value.replaceAll("'", "''")}'`;
-
-/** Signs in on the sign-in page by the mailed link (labels in the page's language); the server returns to the page's `redirectTo`. */
-export async function signIn(page: Page, email: string, labels = { email: "E-mail", send: "Отправить ссылку для входа", sent: "Ссылка отправлена.", confirm: "Войти" }) {
-  await page.getByLabel(labels.email).fill(email);
-  await page.getByRole("button", { name: labels.send }).click();
-  await expect(page.getByText(labels.sent)).toBeVisible();
-  let mail = latestOutboxMail(outbox, email);
-  for (let i = 0; i < 30 && !mail; i++) {
-    await page.waitForTimeout(100);
-    mail = latestOutboxMail(outbox, email);
-  }
-  expect(mail, `a sign-in mail for ${email} in ${outbox}`).not.toBeNull();
-  await page.goto(mail!.link.replace(/^https?:\/\/[^/]+/, ""));
-  await page.getByRole("button", { name: labels.confirm, exact: true }).click();
-}
-
-/** The wizard shows "Шаг N из 11" (or "Step N of 11"). */
-export async function atStep(page: Page, step: number) {
-  await expect(page.getByText(new RegExp(`^(Шаг|Step) ${step} (из|of) 11$`))).toBeVisible();
-}
-
-/** Presses a wizard button and waits for the step it leads to. */
-export async function press(page: Page, name: string | RegExp, step: number) {
-  await page.getByRole("button", { name, exact: typeof name === "string" }).click();
-  await atStep(page, step);
-}

@@ -1,7 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
 import { expect, type Page, test } from "@playwright/test";
-import { atStep, press } from "./support";
 import { archStl, binaryStl } from "../support/stl-models";
 import { startTcpProxy, type TcpProxy } from "../support/tcp-proxy";
 
@@ -27,6 +26,15 @@ function fixture(name: string, content: () => Buffer): string {
 }
 
 const bigModel = () => fixture("clinic-12mib.stl", () => binaryStl(Math.floor((12 * MiB - 84) / 50)));
+
+async function atStep(page: Page, step: number) {
+  await expect(page.getByText(new RegExp(`^(Шаг|Step) ${step} (из|of) 11$`))).toBeVisible();
+}
+
+async function press(page: Page, name: string, step: number) {
+  await page.getByRole("button", { name, exact: true }).click();
+  await atStep(page, step);
+}
 
 /** A fresh order at the matrix upload (step 5) with one patient. */
 async function toMatrixStep(page: Page, origin: string) {
@@ -164,10 +172,7 @@ test("the 3D preview reads the odd files of the STL corpus as the manifest does"
   // The files three.js alone would read otherwise, or would not read at all.
   const odd = ["admesh_block.stl", "derived_longer.trailing-crlf.bin.stl", "derived_gearwheel.count-short.bin.stl", "derived_two-solids.ascii.stl", "cura_inat_proton_x_buildplate.stl"];
   await toMatrixStep(page, "");
-  await page.setInputFiles(
-    "#field-files",
-    odd.map((name) => path.join(corpus, name)),
-  );
+  await page.setInputFiles("#field-files", odd.map((name) => path.join(corpus, name)));
   await page.getByRole("button", { name: "Загрузить", exact: true }).click();
   await expect(page.getByText(`Загружено файлов: ${odd.length}/${odd.length}`)).toBeVisible({ timeout: 60_000 });
   await expect(page.locator(".file-list > li")).toHaveCount(odd.length);
