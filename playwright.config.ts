@@ -23,6 +23,9 @@ const markets = {
   ALLOWED_HOSTS: "aligners-e2e.com",
 };
 
+// One log line per request would bury the journeys' output; warnings and errors still show.
+const logs = { LOG_LEVEL: process.env.LOG_LEVEL ?? "warn" };
+
 const chromium = {
   ...devices["Desktop Chrome"],
   launchOptions: {
@@ -60,7 +63,7 @@ export default defineConfig({
         timeout: 180_000,
         reuseExistingServer: false,
         stdout: "pipe",
-        env: { PORT: String(port), DATA_DIR: dataDir, I18N_STRICT: "1", DATABASE_URL: "", APP_ENV: "", ...markets },
+        env: { PORT: String(port), DATA_DIR: dataDir, I18N_STRICT: "1", DATABASE_URL: "", APP_ENV: "", ...markets, ...logs },
       }
     : {
         command: "node --import tsx tests/e2e/prepare-database.mts && node --import tsx scripts/start.mts",
@@ -77,6 +80,7 @@ export default defineConfig({
           PACKER_PASSWORD: "e2e-packer-password",
           QUEUE_IN_PROCESS: "false",
           ...markets,
+          ...logs,
         },
       },
 });

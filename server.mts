@@ -8,13 +8,16 @@ import compression from "compression";
 import express, { type NextFunction, type Request, type Response } from "express";
 import { getConfig } from "./app/modules/config/config.server";
 import { isDatabaseUnavailable } from "./app/modules/db/unavailable";
+import { logger, requestFacts } from "./app/modules/log/logger.server";
+import { requestLog } from "./app/modules/log/request-log.server";
 import { ANY_HOST_PATHS, isHostAllowed } from "./app/modules/security/allowed-host";
 import { isCrossSiteRefused } from "./app/modules/security/same-origin";
+import { cspNonce, servingHeaders } from "./app/modules/security/serving-headers.server";
 
 /**
  * The HTTP server: the same parts as remix-serve (express, compression, @remix-run/express),
- * plus what must run before any route: the cross-site request check, security headers and the
- * client IP handed to loaders and actions.
+ * plus what must run before any route: the request's id and log line, the host check, security and
+ * cache headers, the cross-site request check, and the client IP handed to loaders and actions.
  */
 
 installGlobals({ nativeFetch: true });
@@ -36,14 +39,22 @@ function withOutagePage(build: ServerBuild): ServerBuild {
   // Resource routes render no error boundary: their 503 is a sentence in the reader's language
   // (entry.server's `outageAnswer`, ADR 024).
   const outageAnswer = (build.entry.module as { outageAnswer?: (request: Request) => Promise<Response> }).outageAnswer;
-  const wrap = <F extends DataFunction | undefined>(run: F, resource: boolean): F => {
+  const depth = (id: string): number => {
+    const parentId = build.routes[id]?.parentId;
+    return parentId ? 1 + depth(parentId) : 0;
+  };
+  const wrap = <F extends DataFunction | undefined>(run: F, resource: boolean, id: string): F => {
     if (!run) return run;
+    const routeDepth = depth(id);
     return (async (...args: never[]) => {
+      // The request's log line names the deepest route that answered (layouts load beside their pages).
+      const facts = requestFacts();
+      if (facts && (facts.routeDepth ?? -1) < routeDepth) Object.assign(facts, { routeId: id, routeDepth });
       try {
         return await run(...args);
       } catch (error) {
         if (!isDatabaseUnavailable(error)) throw error;
-        console.error("database unavailable:", (error as Error).message);
+        logger.error({ cause: (error as Error).message }, "database unavailable");
         const request = (args[0] as { request?: Request } | undefined)?.request;
         if (resource && request && outageAnswer) throw await outageAnswer(request);
         throw new Response("Service Unavailable", { status: 503, statusText: "Service Unavailable", headers: { "Retry-After": "30" } });
@@ -53,7 +64,7 @@ function withOutagePage(build: ServerBuild): ServerBuild {
   const routes = Object.fromEntries(
     Object.entries(build.routes).map(([id, route]) => {
       const resource = !route.module.default;
-      return [id, { ...route, module: { ...route.module, loader: wrap(route.module.loader, resource), action: wrap(route.module.action, resource) } }];
+      return [id, { ...route, module: { ...route.module, loader: wrap(route.module.loader, resource, id), action: wrap(route.module.action, resource, id) } }];
     }),
   ) as ServerBuild["routes"];
   return { ...build, routes };
@@ -70,6 +81,7 @@ export async function createApp(options: ServerOptions) {
   const app = express();
   app.disable("x-powered-by");
   app.set("trust proxy", options.trustProxy);
+  app.use(requestLog());
   app.use(compression());
   // Remix flushes after every chunk it streams, and compression answers a flush with a zlib full
   // flush that resets the dictionary: HTML came out about 2.5 times larger (bench/RESULTS.md,
@@ -90,12 +102,7 @@ export async function createApp(options: ServerOptions) {
     res.status(400).type("text/plain; charset=utf-8").send(`Неизвестный адрес сайта.\nUnknown host name.\n${hint}`);
   });
 
-  app.use((req: Request, res: Response, next: NextFunction) => {
-    res.setHeader("X-Content-Type-Options", "nosniff");
-    res.setHeader("Referrer-Policy", "strict-origin-when-cross-origin");
-    res.setHeader("X-Frame-Options", "SAMEORIGIN");
-    next();
-  });
+  app.use(servingHeaders(config));
 
   // Fingerprinted assets never change; other public files may.
   app.use("/build", express.static("public/build", { immutable: true, maxAge: "1y" }));
@@ -121,7 +128,12 @@ export async function createApp(options: ServerOptions) {
     createRequestHandler({
       build: current,
       mode: options.development ? "development" : "production",
-      getLoadContext: (req) => ({ clientIp: req.ip ?? req.socket.remoteAddress ?? "unknown", dataRequest: req.path.endsWith(".data") }),
+      getLoadContext: (req, res) => ({
+        clientIp: req.ip ?? req.socket.remoteAddress ?? "unknown",
+        dataRequest: req.path.endsWith(".data"),
+        cspNonce: cspNonce(res),
+        requestId: requestFacts()?.requestId ?? "",
+      }),
     });
   let handler = handlerFor(build);
 

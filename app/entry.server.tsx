@@ -1,9 +1,13 @@
-import { Transform } from "node:stream";
-import type { EntryContext } from "@remix-run/node";
+import { createHash } from "node:crypto";
+import { PassThrough, Transform } from "node:stream";
+import { text } from "node:stream/consumers";
+import type { AppLoadContext, EntryContext } from "@remix-run/node";
 import { createReadableStreamFromReadable } from "@remix-run/node";
 import { RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
+import { DocumentFactsProvider } from "~/modules/http/document-facts";
+import { logger } from "~/modules/log/logger.server";
 
 const ABORT_DELAY = 5_000;
 export const streamTimeout = ABORT_DELAY;
@@ -11,38 +15,85 @@ export const streamTimeout = ABORT_DELAY;
 /** The 503 answer of resource routes while the database is away, in the reader's language (server.mts). */
 export { outageAnswer } from "~/modules/http/answers.server";
 
+/** How long a browser or proxy may reuse a public page before asking again (with its ETag). */
+const PUBLIC_MAX_AGE_SECONDS = 60;
+
 export default async function handleRequest(
   request: Request,
   responseStatusCode: number,
   responseHeaders: Headers,
   remixContext: EntryContext,
+  loadContext: AppLoadContext,
 ) {
-  // Bots and no-JavaScript clients get the whole document at once; browsers get it streamed.
-  const waitForAll = isbot(request.headers.get("user-agent") ?? "") || remixContext.isSpaMode;
+  const { cspNonce: nonce, requestId } = loadContext;
+  const shared = isSharedPage(request, responseStatusCode, responseHeaders, remixContext);
+  // Bots, no-JavaScript clients and pages answered with a validator get the whole document at once;
+  // browsers get it streamed.
+  const waitForAll = shared || isbot(request.headers.get("user-agent") ?? "") || remixContext.isSpaMode;
 
   return new Promise<Response>((resolve, reject) => {
     let shellRendered = false;
     const { pipe, abort } = renderToPipeableStream(
-      <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY} />,
+      <DocumentFactsProvider value={{ nonce, requestId }}>
+        <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY} nonce={nonce} />
+      </DocumentFactsProvider>,
       {
+        nonce,
         [waitForAll ? "onAllReady" : "onShellReady"]() {
           shellRendered = true;
           const body = withoutNulBytes();
           responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-          resolve(new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status: responseStatusCode }));
           pipe(body);
+          if (shared && responseStatusCode === 200) {
+            resolve(withValidator(request, body, responseHeaders, nonce));
+            return;
+          }
+          resolve(new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status: responseStatusCode }));
         },
         onShellError(error: unknown) {
           reject(error);
         },
         onError(error: unknown) {
           responseStatusCode = 500;
-          if (shellRendered) console.error(error);
+          if (shellRendered) logger.error(error);
         },
       },
     );
     setTimeout(abort, ABORT_DELAY);
   });
+}
+
+/**
+ * A page that is the same for every anonymous visitor of its language and market (the landing and
+ * legal pages, `handle.publicPage`): no signed-in user, no cookie being set, a plain GET.
+ */
+function isSharedPage(request: Request, status: number, headers: Headers, context: EntryContext): boolean {
+  if (request.method !== "GET" || status !== 200 || headers.has("Set-Cookie")) return false;
+  const { matches, loaderData } = context.staticHandlerContext;
+  const root = loaderData.root as { user?: unknown } | undefined;
+  if (!root || root.user) return false;
+  const leaf = matches[matches.length - 1];
+  return Boolean(leaf && (context.routeModules[leaf.route.id]?.handle as { publicPage?: boolean } | undefined)?.publicPage);
+}
+
+/**
+ * A public page with an ETag and a short public lifetime; a request that already holds this version
+ * gets 304 and no body. The ETag is the hash of the page without its nonce, which changes on every
+ * answer while the page does not (the 304 keeps the stored page's own policy, see serving-headers).
+ */
+async function withValidator(request: Request, body: PassThrough | Transform, headers: Headers, nonce: string): Promise<Response> {
+  const html = await text(body);
+  const etag = `"${createHash("sha256").update(nonce ? html.replaceAll(nonce, "") : html).digest("base64url").slice(0, 27)}"`;
+  headers.set("ETag", etag);
+  headers.set("Cache-Control", `public, max-age=${PUBLIC_MAX_AGE_SECONDS}`);
+  // The language may come from a cookie (ADR 008): a shared cache must not hand one visitor's language to another.
+  headers.set("Vary", "Cookie");
+  const held = request.headers.get("If-None-Match");
+  if (held && held.split(",").some((tag) => tag.trim().replace(/^W\//, "") === etag)) {
+    headers.delete("Content-Type");
+    return new Response(null, { status: 304, headers });
+  }
+  return new Response(html, { status: 200, headers });
 }
 
 /**
@@ -61,5 +112,5 @@ function withoutNulBytes() {
 
 export function handleError(error: unknown, { request }: { request: Request }) {
   if (request.signal.aborted) return;
-  console.error(error);
+  logger.error(error);
 }

@@ -13,12 +13,14 @@ import { getSessionUser } from "~/modules/auth/session.server";
 import { getConfig } from "~/modules/config/config.server";
 import { getDb } from "~/modules/db/db.server";
 import { cookies } from "~/modules/http/cookies.server";
+import { useNonce } from "~/modules/http/document-facts";
 import { isDataRequest } from "~/modules/http/request.server";
 import { readToast } from "~/modules/http/toast.server";
 import { getLanguage } from "~/modules/i18n/i18n.server";
 import { isStaffPath } from "~/modules/i18n/text-areas";
 import { loadTexts, rememberTexts } from "~/modules/i18n/texts-cache";
 import { layoutFor } from "~/modules/layout/layout";
+import { logger } from "~/modules/log/logger.server";
 import { MARKET_TRAITS } from "~/modules/market/market";
 import { getContacts, getMarket } from "~/modules/market/market.server";
 import { sharedTextsWithKey } from "~/modules/translations/overrides.server";
@@ -39,7 +41,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       partner: user ? await (await getDb()).selectFrom("partner_codes").select("code").where("user_email", "=", user.email).executeTakeFirst() : undefined,
     }))
     .catch((error) => {
-      console.error("root loader: session lookup failed:", error);
+      logger.error(error, "root loader: session lookup failed");
       return { user: null, partner: undefined };
     });
   const { toast, headers } = await readToast(request);
@@ -108,6 +110,7 @@ function Document({ children }: { children: React.ReactNode }) {
   const root = useRootData();
   const { t } = useTranslation();
   const { pathname } = useLocation();
+  const nonce = useNonce();
   const locale = root?.i18n.locale ?? "ru";
   const parts = layoutFor(pathname);
   // Pages that need no client code (the packer's, on shared low-end PCs) say so with
@@ -134,8 +137,8 @@ function Document({ children }: { children: React.ReactNode }) {
         {parts.messenger && root ? <MessengerButton href={root.contacts.messengerLink} /> : null}
         {hydrate ? (
           <>
-            <ScrollRestoration />
-            <Scripts />
+            <ScrollRestoration nonce={nonce} />
+            <Scripts nonce={nonce} />
           </>
         ) : null}
       </body>

@@ -26,7 +26,7 @@ import type { RootLoaderData } from "~/root";
  * to order are form posts, the menus <details>, the film a <details> with a lazy player — so a
  * doctor on a slow clinic line gets the page as fast as its HTML and CSS arrive.
  */
-export const handle = { hydrate: false };
+export const handle = { hydrate: false, publicPage: true };
 
 /** A partner code that exists (six Latin letters, any case; stored upper-case), or null. */
 async function existingPartnerCode(value: string): Promise<string | null> {

@@ -8,14 +8,13 @@ import { getSessionUser } from "~/modules/auth/session.server";
 import { getConfig } from "~/modules/config/config.server";
 import { publicOrigin } from "~/modules/market/market.server";
 import { type DB, getDb } from "~/modules/db/db.server";
-import { cookies } from "~/modules/http/cookies.server";
 import { redirectWithToast } from "~/modules/http/toast.server";
 import { useTranslation } from "~/modules/i18n/i18n-context";
 import { formatMoney } from "~/modules/money/format";
 import { canOpenOrder } from "~/modules/orders/access";
 import { changeOrderStatus, findOrder, longOrderNumber, OrderTransitionError } from "~/modules/orders/orders.server";
 import { isPaid, statusLabelKey } from "~/modules/orders/status";
-import { canHavePaymentLink, isValidPaymentLinkToken, linesForAmount, paymentFailureToast, startPayment } from "~/modules/payments/payments.server";
+import { canHavePaymentLink, isValidPaymentLinkToken, linesForAmount, paymentFailureToast, paymentResultPath, startPayment } from "~/modules/payments/payments.server";
 import { laterPaymentLines } from "~/modules/wizard/page.server";
 import { readBrowserOrderIds } from "~/modules/wizard/order-cookies.server";
 import { readFormData } from "~/modules/http/request.server";
@@ -80,7 +79,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   const config = getConfig();
   const { order, viaToken, actorLabel } = await openOrder(request, context, db, params.orderId, token);
   const back = `/pay/${order.id}${token ? `?t=${encodeURIComponent(token)}` : ""}`;
-  if (isPaid(order.status)) return redirect(`/payment/success?orderId=${order.id}`);
+  if (isPaid(order.status)) return redirect(paymentResultPath(config, order.id));
   if (!payable(order))
     return redirectWithToast(back, {
       type: "error",
@@ -106,15 +105,9 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   const result = await startPayment(db, config, { order: pending, lines: await laterPaymentLines(db, pending), origin: publicOrigin(pending.market) });
   // Without the link's token, the order's own signed-in client (or staff) pays from the cabinet.
   if (!result.ok) return redirectWithToast(back, paymentFailureToast(result.reason, viaToken ? "wizard" : "cabinet"));
-  // Whoever pays through the link may come back to this order from the return page.
-  let headers: Headers | undefined;
-  if (viaToken) {
-    const ids = [order.id, ...(await readBrowserOrderIds(request)).filter((id) => id !== order.id)].slice(0, 50);
-    headers = new Headers({
-      "Set-Cookie": await cookies.browserOrders().serialize(ids),
-    });
-  }
-  return redirect(result.redirectTo, { headers });
+  // The link lets this browser pay this order and nothing more: the return page's own token shows the
+  // result, and the order is not added to the browser's orders (ADR 031).
+  return redirect(result.redirectTo);
 }
 
 export default function PayOrder() {

@@ -5,25 +5,36 @@ import { getConfig } from "~/modules/config/config.server";
 import { getDb } from "~/modules/db/db.server";
 import { useTranslation } from "~/modules/i18n/i18n-context";
 import { findOrder, shortOrderNumber } from "~/modules/orders/orders.server";
-import { reconcileOrder } from "~/modules/payments/payments.server";
+import { isValidPaymentResultToken, paymentLinkPath, reconcileOrder } from "~/modules/payments/payments.server";
+import { openableOrder, uploadViewerOf } from "~/modules/uploads/tus-access.server";
 
 /**
  * Return page after payment (DESIGN §4.19): the order becomes paid only when the provider confirms
  * a successful payment for this order and amount (the one GET that may change state, because the
  * change is verified with the provider). A forged return URL changes nothing. While unconfirmed,
- * the page checks again by itself (a meta refresh, so also without JavaScript).
+ * the page checks again by itself (a meta refresh, so also without JavaScript). Private (ADR 031):
+ * shown only to the payer's browser (the return address's token) and those who may open the order.
  */
-export async function loader({ request }: LoaderFunctionArgs) {
+export async function loader({ request, context }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   const db = await getDb();
-  const order = await findOrder(db, url.searchParams.get("orderId") ?? "");
+  const config = getConfig();
+  const orderId = url.searchParams.get("orderId") ?? "";
+  const resultToken = url.searchParams.get("r");
+  // The payer's browser comes back with the return address's token; the order's own browser, owner
+  // and staff need none. Anyone else learns nothing, not even that the order exists.
+  const byToken = isValidPaymentResultToken(config, orderId, resultToken);
+  const order = byToken ? await findOrder(db, orderId) : await openableOrder(db, await uploadViewerOf(request, context), orderId);
   if (!order) throw new Response("Not found", { status: 404 });
-  const state = await reconcileOrder(db, getConfig(), order, { paymentId: url.searchParams.get("paymentId") });
-  return { orderId: order.id, number: shortOrderNumber(order.id), state, canPayAgain: state !== "paid" && order.status === "pending" };
+  const state = await reconcileOrder(db, config, order, { paymentId: url.searchParams.get("paymentId") });
+  const again = `/payment/success?${new URLSearchParams({ orderId: order.id, ...(resultToken ? { r: resultToken } : {}) })}`;
+  // The payer who came by the token pays again by the link; the order's own visitors by its page.
+  const payAgain = byToken ? paymentLinkPath(config, order.id) : `/pay/${order.id}`;
+  return { again, payAgain, number: shortOrderNumber(order.id), state, canPayAgain: state !== "paid" && order.status === "pending" };
 }
 
 export default function PaymentSuccess() {
-  const { orderId, number, state, canPayAgain } = useLoaderData<typeof loader>();
+  const { again, payAgain, number, state, canPayAgain } = useLoaderData<typeof loader>();
   const { t } = useTranslation();
   return (
     <section className="container narrow-page">
@@ -41,14 +52,14 @@ export default function PaymentSuccess() {
       {state === "waiting" ? (
         <p className="small muted">
           {t("payments.success.autoCheck")}{" "}
-          <a href={`/payment/success?orderId=${orderId}`} className="link-button">
+          <a href={again} className="link-button">
             {t("payments.success.checkAgain")}
           </a>
         </p>
       ) : null}
       <div className="actions">
         {canPayAgain ? (
-          <Link to={`/pay/${orderId}`} className="button">
+          <Link to={payAgain} className="button">
             {t("payments.success.payAgain")}
           </Link>
         ) : null}

@@ -4,8 +4,8 @@ import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { LegalDocumentPage } from "~/components/landing/legal-document";
 import { legalPage } from "~/modules/translations/legal.server";
 
-/** A document: nothing on it needs JavaScript (root.tsx: `handle.hydrate`). */
-export const handle = { hydrate: false };
+/** A document: nothing on it needs JavaScript (root.tsx: `handle.hydrate`); the same for every anonymous visitor, so cached with an ETag (entry.server: `handle.publicPage`). */
+export const handle = { hydrate: false, publicPage: true };
 
 export async function loader({ request }: LoaderFunctionArgs) {
   return legalPage(request, "publicOffer");

@@ -1,5 +1,6 @@
 import fs from "node:fs";
 import { expect, type Page, test } from "@playwright/test";
+import { signInPacker as signIn } from "./journeys";
 import { packerPassword, pdfPages } from "./packer-support";
 
 /**
@@ -12,13 +13,6 @@ const MM = 72 / 25.4;
 const A4: [number, number] = [595.92, 842.88];
 /** Chromium rounds page sizes to whole device pixels: allow a point either way. */
 const closeTo = (actual: [number, number], expected: [number, number]) => Math.abs(actual[0] - expected[0]) <= 1.5 && Math.abs(actual[1] - expected[1]) <= 1.5;
-
-async function signIn(page: Page) {
-  await page.goto("/packer");
-  await page.getByLabel("Пароль").fill(packerPassword());
-  await page.getByRole("button", { name: "Войти" }).click();
-  await expect(page.locator(".pk-card").first()).toBeVisible();
-}
 
 /** The first card with patients and files: its id, number and how many files it lists. */
 async function cardWithFiles(page: Page) {

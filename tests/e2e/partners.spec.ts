@@ -1,28 +1,11 @@
-import path from "node:path";
-import { expect, type Page, test } from "@playwright/test";
-import { latestOutboxMail } from "../support/mail-text";
+import { expect, test } from "@playwright/test";
+import { signInByMail as signIn } from "./journeys";
 import { backofficePassword } from "./support";
 
 /**
  * The partner cabinet and the back-office payout form, with JavaScript on and off (the project
  * decides). The demo seed's partner ORTPRO receives a payout that the test deletes again.
  */
-const outbox = path.resolve(`tests/.tmp/${process.env.E2E_TARGET === "embedded" ? "embedded" : "e2e"}-data/outbox`);
-
-/** Signs in by the mailed link and returns to `redirectTo`. */
-async function signIn(page: Page, email: string) {
-  await page.getByLabel("E-mail").fill(email);
-  await page.getByRole("button", { name: "Отправить ссылку для входа" }).click();
-  await expect(page.getByText("Ссылка отправлена.")).toBeVisible();
-  let mail = latestOutboxMail(outbox, email);
-  for (let i = 0; i < 30 && !mail; i++) {
-    await page.waitForTimeout(100);
-    mail = latestOutboxMail(outbox, email);
-  }
-  expect(mail, `a sign-in mail for ${email} in ${outbox}`).not.toBeNull();
-  await page.goto(mail!.link.replace(/^https?:\/\/[^/]+/, ""));
-  await page.getByRole("button", { name: "Войти" }).click();
-}
 
 /** "12 345 ₽" or "-1 235 ₽" → roubles. */
 const roubles = (text: string) => Number(text.replace(/[^\d-]/g, ""));

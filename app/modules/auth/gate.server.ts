@@ -1,3 +1,4 @@
+import { noteRole } from "~/modules/log/logger.server";
 import type { Cookie } from "@remix-run/node";
 import type { DB } from "~/modules/db/db.server";
 import { getConfig } from "~/modules/config/config.server";
@@ -39,7 +40,9 @@ export async function hasGatePass(name: GateName, request: Request): Promise<boo
   const value = (await gateCookie(name).parse(request.headers.get("Cookie"))) as Partial<GateValue> | null;
   if (!value || typeof value.exp !== "number" || typeof value.ph !== "string") return false;
   if (value.exp < Date.now()) return false;
-  return safeEqual(value.ph, passwordFingerprint(name, currentPassword(name)));
+  const valid = safeEqual(value.ph, passwordFingerprint(name, currentPassword(name)));
+  if (valid) noteRole(name === "backoffice" ? "staff" : "packer");
+  return valid;
 }
 
 export type GateAttempt = { ok: true; setCookie: string } | { ok: false; reason: "wrong" | "limited"; retryAfterSeconds?: number };

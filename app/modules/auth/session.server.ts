@@ -1,3 +1,4 @@
+import { noteRole } from "~/modules/log/logger.server";
 import { createSessionStorage, type Session, type SessionStorage } from "@remix-run/node";
 import { sql } from "kysely";
 import type { Role } from "~db/schema";
@@ -121,6 +122,7 @@ export async function getSessionUser(request: Request, db?: DB): Promise<Session
   const user = (await getSession(request, storage)).get("user");
   if (!user) return null;
   const roles = await (db ?? (await getDb())).selectFrom("user_roles").select("role").where("user_id", "=", user.id).execute();
+  noteRole("client");
   return { id: user.id, email: user.email, roles: roles.map((r) => r.role) };
 }
 

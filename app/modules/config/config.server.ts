@@ -33,6 +33,8 @@ export const envSchema = z.object({
   DATABASE_URL: optional,
   // Connections each process keeps open to PostgreSQL (docs/decisions/028-scale-out.md).
   DATABASE_POOL_SIZE: positiveInt(10),
+  // Read by the logger itself (app/modules/log), which starts before the configuration; named here to be checked.
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
 
   S3_ENDPOINT: optional,
   S3_REGION: z.string().default("us-east-1"),
@@ -59,6 +61,12 @@ export const envSchema = z.object({
   // Only for pointing the Stripe module at a local double in tests; unset means Stripe's own API.
   STRIPE_API_URL: z.string().url().optional(),
   PAYMENT_TIMEOUT_MS: positiveInt(15_000),
+  // Where the providers' hosted checkout pages live: the pay button's redirect goes there, so the
+  // pages' Content-Security-Policy (form-action) names them. Comma-separated origins.
+  PAYMENT_CHECKOUT_ORIGINS: z
+    .string()
+    .default("https://yoomoney.ru,https://checkout.stripe.com")
+    .refine((value) => value.split(",").every((origin) => !origin.trim() || URL.canParse(origin.trim())), "comma-separated origins such as https://yoomoney.ru"),
 
   PYRUS_LOGIN: optional,
   PYRUS_SECURITY_KEY: optional,
@@ -210,6 +218,8 @@ export interface AppConfig {
     sandbox: boolean;
     /** How long a call to a provider may take before it counts as an outage. */
     timeoutMs: number;
+    /** Origins of the hosted checkout pages the pay buttons redirect to (PAYMENT_CHECKOUT_ORIGINS). */
+    checkoutOrigins: string[];
   };
   pyrus: { login: string; securityKey: string; formId: string; apiUrl: string } | null;
   translation: { url: string; key: string | undefined } | null;
@@ -395,6 +405,10 @@ export function loadConfig(source: Record<string, string | undefined> = process.
           : null,
       sandbox: !strict,
       timeoutMs: env.PAYMENT_TIMEOUT_MS,
+      checkoutOrigins: env.PAYMENT_CHECKOUT_ORIGINS.split(",")
+        .map((origin) => origin.trim())
+        .filter(Boolean)
+        .map((origin) => new URL(origin).origin),
     },
     pyrus:
       env.PYRUS_LOGIN && env.PYRUS_SECURITY_KEY && env.PYRUS_FORM_ID

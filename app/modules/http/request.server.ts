@@ -5,6 +5,10 @@ export interface AppLoadContext {
   clientIp: string;
   /** A client-side data request (`….data`), not a document: the browser already runs the app. */
   dataRequest?: boolean;
+  /** This answer's Content-Security-Policy nonce (serving-headers.server). */
+  cspNonce: string;
+  /** This request's id, sent back as X-Request-Id and shown on error pages. */
+  requestId: string;
 }
 
 export function isDataRequest(context?: unknown): boolean {

@@ -158,7 +158,7 @@ export async function startPayment(db: DB, config: AppConfig, input: StartPaymen
     console.error("payment:", (error as Error).message);
     return { ok: false, reason: "no_provider" };
   }
-  const successUrl = `${input.origin}/payment/success?orderId=${order.id}`;
+  const successUrl = `${input.origin}${paymentResultPath(config, order.id)}`;
   const lines = linesForAmount(order.id, amount, input.lines);
 
   const open = await db
@@ -229,7 +229,8 @@ export async function startPayment(db: DB, config: AppConfig, input: StartPaymen
         phone: order.phone,
       },
       returnUrl: successUrl,
-      cancelUrl: `${input.origin}/pay/${order.id}`,
+      // Back to the pay page with the link's token: the payer may have come by the link, not as the order's owner.
+      cancelUrl: `${input.origin}${paymentLinkPath(config, order.id)}`,
       idempotenceKey: attempt.idempotence_key,
       discountPercent: order.discount_percentage === null ? null : Number(order.discount_percentage),
     });
@@ -504,11 +505,33 @@ export function paymentLinkPath(config: AppConfig, orderId: string) {
   return `/pay/${orderId}?t=${linkToken(config, orderId)}`;
 }
 
+/**
+ * The return page of a payment (`/payment/success`): the provider sends the payer back to this
+ * address, and its token lets that browser see the order's number and payment state — nothing else,
+ * and without adding the order to the browser's orders (ADR 031). Others who may open the order
+ * (its browser, owner, staff) need no token.
+ */
+export function paymentResultPath(config: AppConfig, orderId: string) {
+  return `/payment/success?orderId=${orderId}&r=${resultToken(config, orderId)}`;
+}
+
+function resultToken(config: AppConfig, orderId: string) {
+  return createHmac("sha256", config.secrets.SESSION_SECRET).update(`payment-result:${orderId}`).digest("base64url").slice(0, 32);
+}
+
+export function isValidPaymentResultToken(config: AppConfig, orderId: string, token: string | null): boolean {
+  return isSameToken(token, resultToken(config, orderId));
+}
+
+function isSameToken(given: string | null, expected: string): boolean {
+  if (!given) return false;
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
 export function isValidPaymentLinkToken(config: AppConfig, orderId: string, token: string | null): boolean {
-  if (!token) return false;
-  const expected = Buffer.from(linkToken(config, orderId));
-  const given = Buffer.from(token);
-  return given.length === expected.length && timingSafeEqual(given, expected);
+  return isSameToken(token, linkToken(config, orderId));
 }
 
 /** Payment links exist for drafts and pending orders with a total above 0 (staff side §4). */

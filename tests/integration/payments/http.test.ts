@@ -7,6 +7,8 @@ import { startStripeDouble, stripeSignature, type StripeDouble, stripeAppEnv } f
 import { startYooKassaDouble, type YooKassaDouble, yooKassaAppEnv } from "../../support/yookassa-double";
 import type { MailMessage } from "~/modules/mail/mailer.server";
 import { formatMoney } from "~/modules/money/format";
+import { getConfig } from "~/modules/config/config.server";
+import { paymentResultPath } from "~/modules/payments/payments.server";
 import { sendStatusMails } from "~/modules/notifications/status-mail.server";
 import { decode, follow, signedInAs, toastOf } from "../backoffice/support";
 
@@ -113,7 +115,7 @@ describe("payments over HTTP", () => {
     expect(pay.headers.get("Location")).toBe(yookassa.payments.get(attempt!.provider_payment_id!)!.confirmation.confirmation_url);
     const sent = yookassa.payments.get(attempt!.provider_payment_id!)!;
     expect(sent).toMatchObject({ amount: { value: "10000.00", currency: "RUB" }, description: `Aligner order №${orderId.slice(0, 6).toUpperCase()}`, metadata: { orderId } });
-    expect(sent.confirmation.return_url).toBe(`${app.url}/payment/success?orderId=${orderId}`);
+    expect(sent.confirmation.return_url).toBe(`${app.url}${paymentResultPath(getConfig(), orderId)}`);
 
     // A forged return: the payment is unpaid, so the page waits and the order stays pending.
     const forged = await browser.request(`/payment/success?orderId=${orderId}&paymentId=${attempt!.provider_payment_id}`);
@@ -122,8 +124,10 @@ describe("payments over HTTP", () => {
     expect(waiting).toContain(`Ожидаем подтверждение оплаты заказа ${orderId.slice(0, 4).toUpperCase()}`);
     expect(waiting).toMatch(/<meta http-equiv="refresh" content="5"/);
     expect(await statusOf(t.db, orderId)).toBe("pending");
+    // A stranger without the return address's token learns nothing, not even that the order exists.
     const stranger = await browserFetch(app).request(`/payment/success?orderId=${orderId}&paymentId=not-this-order`);
-    expect(await stranger.text()).toContain("Ожидаем подтверждение");
+    expect(stranger.status).toBe(404);
+    expect(await stranger.text()).not.toContain(orderId.slice(0, 4).toUpperCase());
     expect(await statusOf(t.db, orderId)).toBe("pending");
 
     yookassa.succeed(attempt!.provider_payment_id!);
@@ -258,10 +262,17 @@ describe("payments over HTTP", () => {
     const session = stripe.sessions.get(attempt!.provider_payment_id!)!;
     expect(pay.headers.get("Location")).toBe(session.url);
     // Return addresses are the international market's configured origin, not the address the request used.
-    expect(session.success_url).toBe(`http://localhost:${app.port}/payment/success?orderId=${draft.id}&paymentId={CHECKOUT_SESSION_ID}`);
-    expect(session.cancel_url).toBe(`http://localhost:${app.port}/pay/${draft.id}`);
-    // The customer's browser may open the order again without the token (the return page's "pay again").
-    expect((await customer.request(`/pay/${draft.id}`)).status).toBe(200);
+    expect(session.success_url).toBe(`http://localhost:${app.port}${paymentResultPath(getConfig(), draft.id)}&paymentId={CHECKOUT_SESSION_ID}`);
+    expect(session.cancel_url).toBe(`http://localhost:${app.port}${link}`);
+    // The link lets this browser pay this order and nothing more: the order is not added to its orders.
+    expect((await customer.request(`/pay/${draft.id}`)).status).toBe(404);
+    expect((await customer.request(`/order?id=${draft.id}`)).status).toBe(404);
+    expect(customer.jar.has("my_orders")).toBe(false);
+    // The return address's own token shows the result, and "pay again" leads back by the link.
+    const back = await (await customer.request(session.success_url.replace(`http://localhost:${app.port}`, "").replace("{CHECKOUT_SESSION_ID}", session.id))).text();
+    expect(back).toContain(draft.id.slice(0, 4).toUpperCase());
+    expect(back).toContain(`href="${link!.replaceAll("&", "&amp;")}"`);
+    expect((await customer.request(`/payment/success?orderId=${draft.id}`)).status).toBe(404);
 
     stripe.complete(session.id);
     const { payload } = stripe.event("checkout.session.completed", session.id);
@@ -362,6 +373,6 @@ describe("payments over HTTP", () => {
   it("a cancelled order's return page says the payment did not go through", async () => {
     const order = await createOrder(t.db, { market: "domestic", currency: "rub", email: "gone@clinic.ru" }, { kind: "customer", label: "test" });
     await changeOrderStatus(t.db, order.id, "cancelled", { kind: "staff", label: "test" });
-    expect(await (await browserFetch(app).request(`/payment/success?orderId=${order.id}`)).text()).toContain("не прошла");
+    expect(await (await browserFetch(app).request(paymentResultPath(getConfig(), order.id))).text()).toContain("не прошла");
   });
 });

@@ -4,7 +4,7 @@ import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createUserSession } from "~/modules/auth/session.server";
 import { getConfig } from "~/modules/config/config.server";
-import { paymentLinkPath } from "~/modules/payments/payments.server";
+import { paymentLinkPath, paymentResultPath } from "~/modules/payments/payments.server";
 import { logoFolder } from "~/modules/packer/logo-names.server";
 import type { Order } from "~db/schema";
 import { createTestDatabase, type TestDatabase } from "../../support/database";
@@ -156,8 +156,9 @@ const MATRIX: Record<string, Row> = {
   "/pay/:orderId": { url: (f) => `/pay/${f.orderA.id}`, form: () => ({}),
     get:                               "404      200       404       404       404       200       200       200",
     post:                              "404      →/payment/sandbox/* 404 404     404       →/payment/sandbox/* →/payment/sandbox/* →/payment/sandbox/*" },
+  // Without the return address's token (see the payment-link section) only those who may open the order.
   "/payment/success": { url: (f) => `/payment/success?orderId=${f.orderA.id}`,
-    get:                               "200      200       200       200       200       200       200       200" },
+    get:                               "404      200       404       404       404       200       200       200" },
   "/payment/sandbox/:paymentId": { url: (f) => `/payment/sandbox/${f.paymentA}`, form: () => ({ outcome: "decline" }),
     leakExempt: { roles: ["anon", "clientB", "partner"], why: "the checkout id is the capability, like a provider's payment page" },
     get:                               "200      200       200       200       200       200       200       200",
@@ -297,6 +298,8 @@ describe("access matrix over HTTP", () => {
   const users = new Map<Role, string>();
   const setCookies: string[] = [];
   let matrixCells = 0;
+  /** The headers of every answer the matrix got, for the serving-rules check. */
+  const served: Array<{ key: string; role: Role; method: "GET" | "POST"; status: number; headers: Headers }> = [];
 
   async function send(jar: CookieJar, url: string, init: { method: string; body?: Body | Buffer; headers?: Record<string, string> }) {
     const safe = init.method === "GET" || init.method === "HEAD";
@@ -490,6 +493,7 @@ describe("access matrix over HTTP", () => {
           const response = await send(jar, target, { method, body, headers: method === "POST" ? row.headers?.(fixture) : undefined });
           const text = await response.text();
           const got = { status: response.status, location: response.headers.get("Location") };
+          served.push({ key, role, method, status: response.status, headers: response.headers });
           const outcome = outcomes[position]!;
           cells++;
           seen.push(got.location ? `${got.status}→${got.location}` : String(got.status));
@@ -514,6 +518,64 @@ describe("access matrix over HTTP", () => {
     if (failures.length) console.log(JSON.stringify(actual, null, 1));
     expect(failures).toEqual([]);
   });
+  it("sends every HTML answer with a nonce-based Content-Security-Policy, every private page uncacheable, and no HSTS outside production", () => {
+    // Pages that hold personal data (issue: cache rules by kind of page): never stored by a browser or proxy.
+    const PRIVATE = /^\/(order|cabinet|partner|pay\/|payment\/|backoffice|packer|files\/|send-test|uploads)/;
+    const failures: string[] = [];
+    let html = 0;
+    for (const answer of served) {
+      const where = `${answer.method} ${answer.key} as ${answer.role} (${answer.status})`;
+      const csp = answer.headers.get("Content-Security-Policy") ?? "";
+      if ((answer.headers.get("Content-Type") ?? "").startsWith("text/html")) {
+        html++;
+        const scriptSrc = /(?:^|;)\s*script-src ([^;]*)/.exec(csp)?.[1] ?? "";
+        if (!/'nonce-[A-Za-z0-9+/=]{16,}'/.test(scriptSrc)) failures.push(`${where}: script-src without a nonce: ${scriptSrc || "(no policy)"}`);
+        if (/unsafe-inline|unsafe-eval/.test(scriptSrc)) failures.push(`${where}: script-src allows ${scriptSrc}`);
+        for (const directive of ["object-src 'none'", "base-uri 'none'", "frame-ancestors 'none'", "form-action 'self'"]) if (!csp.includes(directive)) failures.push(`${where}: no ${directive}`);
+      }
+      // Clinic logos on the packer's labels are no one's personal data: kept an hour by the packing PC's browser (private).
+      if (PRIVATE.test(answer.key) && answer.key !== "/packer/logos/:folder" && !/\bno-store\b/.test(answer.headers.get("Cache-Control") ?? "")) failures.push(`${where}: Cache-Control ${answer.headers.get("Cache-Control")}`);
+      if (answer.headers.has("Strict-Transport-Security")) failures.push(`${where}: HSTS outside production`);
+      if (!answer.headers.get("X-Request-Id")) failures.push(`${where}: no X-Request-Id`);
+    }
+    console.log(`serving headers: ${served.length} answers checked, ${html} of them HTML`);
+    expect(html).toBeGreaterThan(100);
+    expect(failures).toEqual([]);
+  });
+
+  it("serves the landing and legal pages to anonymous visitors with an ETag, and answers a repeat with 304", async () => {
+    for (const pathname of ["/", "/en", "/de", "/fr", "/es", "/it", "/privacy", "/terms", "/public-offer", "/data-consent"]) {
+      // The first visit to /en may remember the language in a cookie (a per-visitor answer); the browser sends it after.
+      const jar = new CookieJar();
+      await (await send(jar, pathname, { method: "GET" })).arrayBuffer();
+      const get = (headers: Record<string, string> = {}) => send(jar, pathname, { method: "GET", headers });
+      const first = await get();
+      const body = await first.text();
+      expect(first.status, pathname).toBe(200);
+      const etag = first.headers.get("ETag");
+      expect(etag, pathname).toMatch(/^"[A-Za-z0-9_-]{20,}"$/);
+      expect(first.headers.get("Cache-Control"), pathname).toMatch(/^public, max-age=\d+$/);
+      // Each answer has its own nonce, yet the page and its validator stay the same.
+      const second = await get();
+      expect(second.headers.get("ETag"), pathname).toBe(etag);
+      expect(second.headers.get("Content-Security-Policy"), pathname).not.toBe(first.headers.get("Content-Security-Policy"));
+      const nonce = /'nonce-([^']+)'/.exec(first.headers.get("Content-Security-Policy") ?? "")?.[1];
+      expect(body.split("<script").length, `${pathname}: every inline script carries the nonce`).toBe(body.split(`<script nonce="${nonce}"`).length);
+      await second.arrayBuffer();
+      const again = await get({ "If-None-Match": etag! });
+      expect(again.status, pathname).toBe(304);
+      expect(await again.text(), pathname).toBe("");
+      // The stored page keeps the policy it came with: a 304 must not replace it with a new nonce.
+      expect(again.headers.get("Content-Security-Policy"), pathname).toBeNull();
+      expect((await get({ "If-None-Match": '"something-else"' })).status, pathname).toBe(200);
+    }
+    // A signed-in visitor's landing shows their account: private, no validator.
+    const signedIn = await send(clone(jars.get("clientA")!), "/", { method: "GET" });
+    await signedIn.arrayBuffer();
+    expect(signedIn.headers.get("Cache-Control")).toBe("private, no-store");
+    expect(signedIn.headers.get("ETag")).toBeNull();
+  });
+
   it("answers malformed and unknown ids in every parameterised route with a 4xx or a redirect, never a server error", async () => {
     const routes = new Map(routeFiles().map((route) => [routeKey(route), route] as const));
     const ids = [fixture.orderA.id, fixture.orderB.id, fixture.victim.id, fixture.paidVictim.id, fixture.paymentA, fixture.partnerCode, logoFolder(fixture.orderA.email!)];
@@ -680,6 +742,10 @@ describe("access matrix over HTTP", () => {
       [`/order?id=${a.id}&t=${encodeURIComponent(tokenA)}`, "GET", 404],
       [`${fixture.fileUrlA}?t=${encodeURIComponent(tokenA)}`, "GET", 404],
       [`/uploads/status?order=${a.id}&t=${encodeURIComponent(tokenA)}`, "GET", 404],
+      // The return page: its own token shows this order's result; the link's token or another order's does not.
+      [paymentResultPath(config, a.id), "GET", 200],
+      [`/payment/success?orderId=${a.id}&r=${encodeURIComponent(tokenA)}`, "GET", 404],
+      [`/payment/success?orderId=${a.id}&r=${new URL(paymentResultPath(config, fixture.orderB.id), app.url).searchParams.get("r")}`, "GET", 404],
     ];
     for (const role of ["anon", "clientB", "partner"] as const) {
       for (const [url, method, status] of expectations) {
@@ -797,7 +863,7 @@ describe("access matrix over HTTP", () => {
     }
     console.log(`cookies: ${setCookies.length} Set-Cookie headers of ${names.size} cookies checked`);
   });
-  it("marks every cookie Secure with APP_ENV=production", async () => {
+  it("marks every cookie Secure and sends HSTS with APP_ENV=production", async () => {
     // Strict mode starts only with every real service configured; S3 is checked at start (buckets),
     // the others are contacted on first use, which these requests never reach.
     const s3 = await startS3Server();
@@ -831,6 +897,10 @@ describe("access matrix over HTTP", () => {
         jar.store(response);
         return response;
       };
+      const landing = await fetch(`${strict.url}/`);
+      await landing.arrayBuffer();
+      expect(landing.headers.get("Strict-Transport-Security")).toBe("max-age=31536000; includeSubDomains");
+      expect(landing.headers.get("Content-Security-Policy")).toContain("upgrade-insecure-requests");
       const browser = new CookieJar();
       expect((await post(browser, "/backoffice/login", { password: SECRETS.BACKOFFICE_PASSWORD })).status).toBe(302);
       expect((await post(browser, "/packer", { password: SECRETS.PACKER_PASSWORD })).status).toBe(302);

@@ -1,0 +1,99 @@
+import fs from "node:fs";
+import path from "node:path";
+import { expect, type Page } from "@playwright/test";
+import { latestOutboxMail } from "../support/mail-text";
+import { packerPassword } from "./packer-support";
+import { backofficePassword } from "./support";
+
+/** Steps several browser journeys share: signing in each way, and an order walked to the checkout. */
+
+const outbox = path.resolve(`tests/.tmp/${process.env.E2E_TARGET === "embedded" ? "embedded" : "e2e"}-data/outbox`);
+const FIXTURES = path.resolve("tests/.tmp/stl");
+
+/** Signs in by the mailed link from the sign-in form the page shows, and returns to `redirectTo`. */
+export async function signInByMail(page: Page, email: string) {
+  await page.getByLabel("E-mail").fill(email);
+  await page.getByRole("button", { name: "Отправить ссылку для входа" }).click();
+  await expect(page.getByText("Ссылка отправлена.")).toBeVisible();
+  let mail = latestOutboxMail(outbox, email);
+  for (let i = 0; i < 30 && !mail; i++) {
+    await page.waitForTimeout(100);
+    mail = latestOutboxMail(outbox, email);
+  }
+  expect(mail, `a sign-in mail for ${email} in ${outbox}`).not.toBeNull();
+  await page.goto(mail!.link.replace(/^https?:\/\/[^/]+/, ""));
+  await page.getByRole("button", { name: "Войти" }).click();
+}
+
+export async function signInPacker(page: Page) {
+  await page.goto("/packer");
+  await page.getByLabel("Пароль").fill(packerPassword());
+  await page.getByRole("button", { name: "Войти" }).click();
+  await expect(page.locator(".pk-card").first()).toBeVisible();
+}
+
+export async function signInBackoffice(page: Page) {
+  await page.goto("/backoffice");
+  await page.getByLabel("Пароль").fill(backofficePassword());
+  await page.getByRole("button", { name: "Войти" }).click();
+  await expect(page.getByRole("heading", { name: "Заказы", level: 1 })).toBeVisible();
+}
+
+/** A binary STL of 12 empty triangles, written once under tests/.tmp. */
+export function stlFile(name: string): string {
+  fs.mkdirSync(FIXTURES, { recursive: true });
+  const file = path.join(FIXTURES, name);
+  if (!fs.existsSync(file)) {
+    const bytes = Buffer.alloc(84 + 50 * 12);
+    bytes.writeUInt32LE(12, 80);
+    fs.writeFileSync(file, bytes);
+  }
+  return file;
+}
+
+export async function atStep(page: Page, step: number) {
+  await expect(page.getByText(new RegExp(`^(Шаг|Step) ${step} (из|of) 11$`))).toBeVisible();
+}
+
+export async function press(page: Page, name: string, step: number) {
+  await page.getByRole("button", { name, exact: true }).click();
+  await atStep(page, step);
+}
+
+/** A one-patient order (one hard matrix) up to "Перейти к оплате"; lands on the sandbox checkout. */
+export async function orderToCheckout(page: Page, options: { onStep?: (step: number) => Promise<void> } = {}) {
+  const seen = async (step: number) => options.onStep?.(step);
+  await page.goto("/order");
+  await atStep(page, 1);
+  await seen(1);
+  await press(page, "Далее →", 2);
+  await seen(2);
+  await page.getByLabel("E-mail").fill(`pay-e2e-${Date.now()}-${Math.random().toString(36).slice(2, 6)}@clinic.ru`);
+  await page.getByLabel("Телефон").fill("+7 900 123-45-67");
+  await press(page, "Далее →", 3);
+  await seen(3);
+  await page.getByLabel("ФИО получателя").fill("Иванова Анна Сергеевна");
+  await page.getByLabel("Адрес доставки").fill("Москва, ул. Тверская, 1");
+  await page.getByRole("checkbox").check();
+  await press(page, "Далее →", 4);
+  await page.getByLabel("Имя пациента").fill("Смирнова Е.");
+  await press(page, "Добавить пациента", 4);
+  await seen(4);
+  await press(page, "Далее →", 5);
+  await page.setInputFiles("#field-files", [stlFile("pay-matrix.stl")]);
+  await press(page, "Загрузить", 5);
+  await seen(5);
+  await press(page, "Далее →", 6);
+  await page.getByRole("radio", { name: /^Твердая матрица/ }).check();
+  await seen(6);
+  await press(page, "Далее →", 7);
+  await seen(7);
+  await press(page, "Пропустить", 10);
+  await seen(10);
+  await press(page, "Пропустить", 11);
+  await seen(11);
+  await page.getByRole("button", { name: "Перейти к оплате" }).click();
+  await expect(page).toHaveURL(/\/payment\/sandbox\/sbx_[0-9a-f]{24}$/);
+  await expect(page.getByText("ТЕСТОВАЯ ОПЛАТА.")).toBeVisible();
+  await expect(page.getByText(/10\s000\s₽/).first()).toBeVisible();
+}

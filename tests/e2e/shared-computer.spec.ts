@@ -1,0 +1,42 @@
+import { expect, test } from "@playwright/test";
+import { signInPacker } from "./journeys";
+
+/**
+ * A packing-room PC is shared (ADR 031): after the packer signs out, neither the back button nor the
+ * browser's cache brings the order cards or a label back — every private page is `no-store`, so the
+ * browser asks the server again and the server asks for the password.
+ */
+test("after signing out at the packer station, going back shows the password form, not the cards or the labels", async ({ page }) => {
+  test.setTimeout(60_000);
+  await signInPacker(page);
+  const card = page.locator(".pk-card").filter({ has: page.getByRole("link", { name: "Этикетки на пакеты" }) }).first();
+  const id = (await card.getAttribute("id"))!.slice(2);
+  const number = (await card.locator("h2").textContent())!.trim();
+  const label = `/packer/box/${id}`;
+
+  const privatePages: string[] = [];
+  page.on("response", (response) => {
+    if (new URL(response.url()).pathname.startsWith("/packer") && response.request().resourceType() === "document") privatePages.push(response.headers()["cache-control"] ?? "");
+  });
+  await page.goto(label);
+  await expect(page.locator(".box-label .box-number")).toBeVisible();
+  await page.goto("/packer");
+  await expect(page.locator(".pk-card").first()).toBeVisible();
+  expect(privatePages.length).toBeGreaterThanOrEqual(2);
+  for (const cacheControl of privatePages) expect(cacheControl).toContain("no-store");
+
+  await page.getByRole("button", { name: "Выйти" }).click();
+  await expect(page.getByLabel("Пароль")).toBeVisible();
+
+  // Back to the cards, then back to the label: each asks the server again, which wants the password.
+  for (let step = 0; step < 2; step++) {
+    await page.goBack();
+    await expect(page.getByLabel("Пароль")).toBeVisible();
+    await expect(page.locator(".pk-card")).toHaveCount(0);
+    await expect(page.locator(".box-label")).toHaveCount(0);
+    await expect(page.getByText(number, { exact: true })).toHaveCount(0);
+  }
+  await page.goto(label);
+  await expect(page).toHaveURL(/\/packer\?redirectTo=/);
+  await expect(page.locator(".box-label")).toHaveCount(0);
+});
