@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { expect, type Page, test } from "@playwright/test";
 import { binaryStl } from "../support/stl-models";
-import { latestOutboxMail } from "../support/mail-text";
+import { atStep, press, signInByMail } from "./journeys";
 import { e2eQuery, embedded, literal, outbox, refusing } from "./support";
 
 /**
@@ -79,30 +79,6 @@ const LANGUAGES = [
 ] as const;
 
 type Texts = (typeof LANGUAGES)[number];
-
-async function atStep(page: Page, step: number) {
-  await expect(page.getByText(new RegExp(`^(Шаг|Step) ${step} (из|of) 11$`))).toBeVisible();
-}
-
-async function press(page: Page, name: string, step: number) {
-  await page.getByRole("button", { name, exact: true }).click();
-  await atStep(page, step);
-}
-
-/** Signs in by the mailed link from the sign-in form the page shows, in its language. */
-async function signIn(page: Page, email: string, labels: Texts["signIn"] = LANGUAGES[0].signIn) {
-  await page.getByLabel(labels.email).fill(email);
-  await page.getByRole("button", { name: labels.send }).click();
-  await expect(page.getByText(labels.sent)).toBeVisible();
-  let mail = latestOutboxMail(outbox, email);
-  for (let i = 0; i < 30 && !mail; i++) {
-    await page.waitForTimeout(100);
-    mail = latestOutboxMail(outbox, email);
-  }
-  expect(mail, `a sign-in mail for ${email} in ${outbox}`).not.toBeNull();
-  await page.goto(mail!.link.replace(/^https?:\/\/[^/]+/, ""));
-  await page.getByRole("button", { name: labels.confirm, exact: true }).click();
-}
 
 function fixture(name: string, write: (file: string) => void): string {
   fs.mkdirSync(FIXTURES, { recursive: true });
@@ -232,7 +208,7 @@ for (const texts of LANGUAGES) {
     test("the cabinet's header starts a fresh order; a sign-out that fails is said and the doctor stays in", async ({ page }) => {
       const email = `cabinet-${unique()}@clinic.ru`;
       await page.goto("/auth?redirectTo=%2Fcabinet");
-      await signIn(page, email, texts.signIn);
+      await signInByMail(page, email, texts.signIn);
       await expect(page.getByRole("heading", { name: texts.cabinet, level: 1 })).toBeVisible();
 
       // A draft in progress; the header's "new order" on the cabinet leaves it and starts afresh.
@@ -262,7 +238,7 @@ test("a partner name that cannot be saved says why in place and stays in the fie
   test.skip(embedded, "the database is refused through a trigger on the PostgreSQL target; the embedded PGlite has no outside connection");
   const name = `Клиника Отказ ${unique()}`;
   await page.goto("/auth?redirectTo=%2Fpartner");
-  await signIn(page, `partner-refused-${unique()}@clinic.ru`);
+  await signInByMail(page, `partner-refused-${unique()}@clinic.ru`);
   await expect(page).toHaveURL(/\/partner$/);
   await page.getByLabel("Имя или название организации").fill(name);
   await refusing("partner_codes", "update", `new.user_name = ${literal(name)}`, async () => {
