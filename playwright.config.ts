@@ -1,5 +1,6 @@
 import path from "node:path";
 import { defineConfig, devices } from "@playwright/test";
+import { e2eDatabaseUrl } from "./tests/e2e/support";
 
 /**
  * Two targets, each run with JavaScript on and off:
@@ -12,9 +13,6 @@ const embedded = process.env.E2E_TARGET === "embedded";
 const port = Number(process.env.E2E_PORT ?? (embedded ? 3220 : 3210));
 const baseURL = `http://127.0.0.1:${port}`;
 const dataDir = path.resolve(`tests/.tmp/${embedded ? "embedded" : "e2e"}-data`);
-const serverUrl = process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
-const e2eDatabase = new URL(serverUrl);
-e2eDatabase.pathname = `/${process.env.E2E_DATABASE ?? "aligner_e2e"}`;
 
 export const E2E_BACKOFFICE_PASSWORD = "e2e-office-password";
 
@@ -77,7 +75,7 @@ export default defineConfig({
           PORT: String(port),
           DATA_DIR: dataDir,
           APP_ENV: "test",
-          DATABASE_URL: e2eDatabase.toString(),
+          DATABASE_URL: e2eDatabaseUrl(),
           BACKOFFICE_PASSWORD: E2E_BACKOFFICE_PASSWORD,
           PACKER_PASSWORD: "e2e-packer-password",
           QUEUE_IN_PROCESS: "false",

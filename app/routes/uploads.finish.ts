@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { finishAgain } from "~/modules/uploads/tus.server";
 import { readFormData } from "~/modules/http/request.server";
-import { jsonAnswer, textAnswer } from "~/modules/http/answers.server";
+import { jsonAnswer, refusalAnswer, textAnswer } from "~/modules/http/answers.server";
 
 /**
  * POST /uploads/finish {id, uploadKey}: the finishing step of a resumable upload, asked for again
@@ -15,6 +15,6 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (!id || !uploadKey) return jsonAnswer(request, 400, { ok: false, error: "gone" }, { messageKey: "uploads.causes.gone" });
   const { status, reply } = await finishAgain(request, context, id, uploadKey);
   if (!reply) return textAnswer(request, 404);
-  if (!reply.ok) return jsonAnswer(request, status, reply, { messageKey: `uploads.causes.${reply.error}`, headers: { "Cache-Control": "no-store" } });
+  if (!reply.ok) return refusalAnswer(request, status, reply, { "Cache-Control": "no-store" });
   return Response.json(reply, { status, headers: { "Cache-Control": "no-store" } });
 }

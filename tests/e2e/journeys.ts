@@ -3,18 +3,19 @@ import path from "node:path";
 import { expect, type Page } from "@playwright/test";
 import { latestOutboxMail } from "../support/mail-text";
 import { packerPassword } from "./packer-support";
-import { backofficePassword } from "./support";
+import { backofficePassword, outbox } from "./support";
 
 /** Steps several browser journeys share: signing in each way, and an order walked to the checkout. */
 
-const outbox = path.resolve(`tests/.tmp/${process.env.E2E_TARGET === "embedded" ? "embedded" : "e2e"}-data/outbox`);
 const FIXTURES = path.resolve("tests/.tmp/stl");
 
-/** Signs in by the mailed link from the sign-in form the page shows, and returns to `redirectTo`. */
-export async function signInByMail(page: Page, email: string) {
-  await page.getByLabel("E-mail").fill(email);
-  await page.getByRole("button", { name: "Отправить ссылку для входа" }).click();
-  await expect(page.getByText("Ссылка отправлена.")).toBeVisible();
+const RUSSIAN_SIGN_IN = { email: "E-mail", send: "Отправить ссылку для входа", sent: "Ссылка отправлена.", confirm: "Войти" };
+
+/** Signs in by the mailed link from the sign-in form the page shows (labels in its language), and returns to `redirectTo`. */
+export async function signInByMail(page: Page, email: string, labels: typeof RUSSIAN_SIGN_IN = RUSSIAN_SIGN_IN) {
+  await page.getByLabel(labels.email).fill(email);
+  await page.getByRole("button", { name: labels.send }).click();
+  await expect(page.getByText(labels.sent)).toBeVisible();
   let mail = latestOutboxMail(outbox, email);
   for (let i = 0; i < 30 && !mail; i++) {
     await page.waitForTimeout(100);
@@ -22,7 +23,7 @@ export async function signInByMail(page: Page, email: string) {
   }
   expect(mail, `a sign-in mail for ${email} in ${outbox}`).not.toBeNull();
   await page.goto(mail!.link.replace(/^https?:\/\/[^/]+/, ""));
-  await page.getByRole("button", { name: "Войти" }).click();
+  await page.getByRole("button", { name: labels.confirm, exact: true }).click();
 }
 
 export async function signInPacker(page: Page) {

@@ -2,7 +2,8 @@ import { unstable_usePrompt, useRevalidator } from "@remix-run/react";
 import { useCallback, useEffect, useRef, useState } from "react";
 import type { ToastMessage } from "~/components/toast";
 import { useTranslation } from "~/modules/i18n/i18n-context";
-import { formatFileSize } from "~/modules/uploads/file-names";
+import { formatFileSize, isFileType } from "~/modules/uploads/file-names";
+import { fileListSaveFailure } from "~/modules/uploads/save-failure";
 import { precheckStl } from "~/modules/uploads/stl";
 import type { UploadReply, UploadTarget } from "./tus-upload.client";
 
@@ -72,6 +73,7 @@ export function useResumableUploads(target: UploadTarget | null, notify: Notify)
 
       const { startUpload } = await import("./tus-upload.client");
       let stored = 0;
+      let unsaved = 0;
       const queue = [...accepted];
       const worker = async () => {
         for (let next = queue.shift(); next; next = queue.shift()) {
@@ -89,13 +91,18 @@ export function useResumableUploads(target: UploadTarget | null, notify: Notify)
           update(item.id, { stage: "sending", cancel: running.cancel });
           const reply: UploadReply = await running.done;
           if (reply.ok) stored++;
+          else if (reply.error === "save") unsaved++;
           else lines.push({ key: "wizard.upload.fileFailed", values: { name: file.name, causeKey: `uploads.causes.${reply.error}` } });
           update(item.id, reply.ok ? { stage: "done", sent: file.size, cancel: undefined } : { stage: "failed", error: reply.error, cancel: undefined });
         }
       };
       await Promise.all(Array.from({ length: Math.min(PARALLEL, accepted.length) }, worker));
+      // A list the database would not save: "Ошибка сохранения" in the plain form's words (customer side §8).
+      const saveFailure = unsaved && isFileType(target.type) ? fileListSaveFailure(target.type) : null;
       notify(
-        stored
+        saveFailure
+          ? { type: "error", ...saveFailure, lines: stored ? [...lines, { key: "wizard.upload.successText", values: { done: stored, total: files.length } }] : lines }
+          : stored
           ? { type: lines.length ? "warning" : "success", title: "wizard.upload.successTitle", description: "wizard.upload.successText", values: { done: stored, total: files.length }, lines }
           : { type: "error", title: "uploads.errors.failedTitle", description: "wizard.upload.noValidText", lines },
       );
@@ -173,7 +180,9 @@ export function UploadProgress({ items }: { items: UploadItem[] }) {
               <div className="upload-line small muted">
                 <span>
                   {t("uploads.progress.bytes", { sent: size(item.sent), total: size(item.size) })}
-                  {left === null ? "" : ` · ${t("uploads.progress.eta", { time: left < 90 ? t("uploads.progress.seconds", { count: left }) : t("uploads.progress.minutes", { count: Math.ceil(left / 60) }) })}`}
+                  {left === null
+                    ? ""
+                    : ` · ${t("uploads.progress.eta", { time: left < 90 ? t("uploads.progress.seconds", { count: left }) : t("uploads.progress.minutes", { count: Math.ceil(left / 60) }) })}`}
                   {item.error ? ` · ${t(`uploads.causes.${item.error}`)}` : ""}
                 </span>
                 {item.cancel ? (
@@ -198,7 +207,13 @@ export function InterruptedUploads({ target }: { target: UploadTarget }) {
   useEffect(() => {
     try {
       const prefix = `tus::tus-ord/${orderId}/${patientId}/${type}/`;
-      setNames([...new Set(Object.keys(localStorage).filter((key) => key.startsWith(prefix)).map((key) => key.slice(prefix.length).split("/")[0]!))]);
+      setNames([
+        ...new Set(
+          Object.keys(localStorage)
+            .filter((key) => key.startsWith(prefix))
+            .map((key) => key.slice(prefix.length).split("/")[0]!),
+        ),
+      ]);
     } catch {
       setNames([]);
     }

@@ -19,9 +19,7 @@ export interface UploadTarget {
   type: string;
 }
 
-export type UploadReply =
-  | { ok: true; file: { name: string; path: string; size: number; triangles: number } }
-  | { ok: false; error: string };
+export type UploadReply = { ok: true; file: { name: string; path: string; size: number; triangles: number } } | { ok: false; error: string; message?: string };
 
 export interface UploadEvents {
   onProgress(sent: number, total: number): void;
@@ -90,16 +88,19 @@ export function startUpload(file: File, target: UploadTarget, events: UploadEven
     onProgress: events.onProgress,
     onShouldRetry(error) {
       const status = error.originalResponse?.getStatus() ?? 0;
+      // The server's own refusal (a JSON reply, e.g. a file list the database would not save) is final.
+      if (parse(error.originalResponse?.getBody())?.ok === false) return false;
       return navigator.onLine && (status === 0 || status >= 500 || status === 409 || status === 423);
     },
     onError(error) {
       if (cancelled) return;
       const response = (error as DetailedError).originalResponse;
       const status = response?.getStatus() ?? 0;
-      if (status >= 400 && status < 500 && status !== 409 && status !== 423) {
-        // Refused (format, size, content, quota…): the server kept nothing; neither do we.
+      const refusal = parse(response?.getBody());
+      if (refusal?.ok === false || (status >= 400 && status < 500 && status !== 409 && status !== 423)) {
+        // Refused (format, size, content, quota, not saved…): the server kept nothing; neither do we.
         forget(fingerprint);
-        settle(parse(response?.getBody()) ?? { ok: false, error: status === 404 ? "gone" : "storage" });
+        settle(refusal ?? { ok: false, error: status === 404 ? "gone" : "storage" });
         return;
       }
       const restart = () => !cancelled && upload.start();

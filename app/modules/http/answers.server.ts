@@ -1,5 +1,7 @@
 import { getLanguage } from "~/modules/i18n/i18n.server";
 import { textTranslator } from "~/modules/translations/overrides.server";
+import { isFileType } from "~/modules/uploads/file-names";
+import { fileListSaveFailure } from "~/modules/uploads/save-failure";
 
 /**
  * Error answers of resource routes (uploads, file downloads, logos, cron, webhooks) in the reader's
@@ -65,12 +67,7 @@ export async function textAnswer(request: Request, status: number, key: AnswerKe
 }
 
 /** A JSON error answer: the code for programs, `message` for people, in the request's language. */
-export async function jsonAnswer(
-  request: Request,
-  status: number,
-  body: Record<string, unknown>,
-  options: { key?: AnswerKey; messageKey?: string; headers?: HeadersInit } = {},
-): Promise<Response> {
+export async function jsonAnswer(request: Request, status: number, body: Record<string, unknown>, options: { key?: AnswerKey; messageKey?: string; headers?: HeadersInit } = {}): Promise<Response> {
   const language = await getLanguage(request);
   const t = await textTranslator(language);
   const message = t(options.messageKey ?? `answers.${options.key ?? statusKey(status)}`);
@@ -108,11 +105,23 @@ export async function localizeUploadAnswer(request: Request, response: Response)
     refusal = null;
   }
   if (refusal && typeof refusal === "object" && typeof (refusal as { error?: unknown }).error === "string") {
-    const code = (refusal as { error: string }).error;
-    return jsonAnswer(request, response.status, refusal as Record<string, unknown>, { messageKey: `uploads.causes.${code}`, headers });
+    return refusalAnswer(request, response.status, refusal as { error: string }, headers);
   }
   const key = TUS_BODIES.find(([pattern]) => pattern.test(body))?.[1] ?? statusKey(response.status);
   return textAnswer(request, response.status, key, headers);
+}
+
+/**
+ * A resumable upload's refusal: its code, and the page's sentence for it. A file list the database
+ * would not save is said in the plain form's words, with the title "Ошибка сохранения" (customer side §8).
+ */
+export async function refusalAnswer(request: Request, status: number, refusal: { error: string; fileType?: unknown }, headers: HeadersInit = {}): Promise<Response> {
+  if (refusal.error === "save" && isFileType(refusal.fileType)) {
+    const { title, description } = fileListSaveFailure(refusal.fileType);
+    const t = await textTranslator(await getLanguage(request));
+    return jsonAnswer(request, status, { ...refusal, title: t(title) }, { messageKey: description, headers });
+  }
+  return jsonAnswer(request, status, refusal, { messageKey: `uploads.causes.${refusal.error}`, headers });
 }
 
 /** The answer of a resource route while the database is away (server.mts): 503, Retry-After, the reader's language. */

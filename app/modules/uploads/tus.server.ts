@@ -7,6 +7,7 @@ import { type DataStore, Server, type Upload } from "@tus/server";
 import type { FileType } from "~db/schema";
 import { type AppConfig, getConfig } from "~/modules/config/config.server";
 import { type DB, getDb } from "~/modules/db/db.server";
+import { isDatabaseUnavailable } from "~/modules/db/unavailable";
 import { clientIp } from "~/modules/http/request.server";
 import { isUuid } from "~/modules/orders/orders.server";
 import { hitRateLimit } from "~/modules/security/rate-limit.server";
@@ -51,20 +52,16 @@ export interface UploadMetadata {
 }
 
 /** What the browser gets when an upload ends: the recorded file, or why it was refused. */
-export type FinishReply =
-  | { ok: true; file: { name: string; path: string; size: number; triangles: number; scan: ScanSummary | null } }
-  | { ok: false; error: UploadRefusal };
+export type FinishReply = { ok: true; file: { name: string; path: string; size: number; triangles: number; scan: ScanSummary | null } } | { ok: false; error: UploadRefusal; fileType?: FileType };
 
-export type UploadRefusal = "format" | "size" | "not_stl" | "truncated" | "empty" | "quota" | "too_many" | "rate_limited" | "frozen" | "no_patient" | "gone";
+/** "save": the database refused to record a complete file in its list ("Ошибка сохранения", customer side §8). */
+export type UploadRefusal = "format" | "size" | "not_stl" | "truncated" | "empty" | "quota" | "too_many" | "rate_limited" | "frozen" | "no_patient" | "gone" | "save";
 
 /** A refusal in the shape @tus/server sends back: the status and a JSON body the page reads. */
 class Refusal {
   readonly body: string;
-  constructor(
-    readonly error: UploadRefusal,
-    readonly status_code: number,
-  ) {
-    this.body = JSON.stringify({ ok: false, error } satisfies FinishReply);
+  constructor(readonly error: UploadRefusal, readonly status_code: number, readonly fileType?: FileType) {
+    this.body = JSON.stringify({ ok: false, error, ...(fileType ? { fileType } : {}) } satisfies FinishReply);
   }
 }
 
@@ -123,7 +120,7 @@ export async function finishUpload(deps: TusDeps, upload: Upload): Promise<Finis
   const drop = () => deps.datastore.remove(upload.id).catch(() => undefined);
   const refuse = async (error: UploadRefusal, status = 422): Promise<never> => {
     await drop();
-    throw new Refusal(error, status);
+    throw new Refusal(error, status, error === "save" ? meta.type : undefined);
   };
 
   const patients = await listPatients(db, meta.orderId);
@@ -180,7 +177,10 @@ export async function finishUpload(deps: TusDeps, upload: Upload): Promise<Finis
   } catch (error) {
     await discardUnrecorded(db, storage, order.id, [key], error);
     if (error instanceof OrderFrozenError) return refuse("frozen", 409);
-    throw error;
+    if (isDatabaseUnavailable(error)) throw error; // an outage: the parts stay, the browser asks again
+    // A refused statement: said as the plain form says it, and nothing is kept (the file is chosen again).
+    console.error("resumable upload not recorded:", error);
+    return refuse("save", 500);
   }
   if (outcome === "duplicate") {
     await storage.delete("orders", [key]).catch(() => undefined);
@@ -303,7 +303,7 @@ export async function finishAgain(request: Request, context: unknown, id: string
   try {
     return { status: 200, reply: await finishUpload(deps, upload) };
   } catch (error) {
-    if (error instanceof Refusal) return { status: error.status_code, reply: { ok: false, error: error.error } };
+    if (error instanceof Refusal) return { status: error.status_code, reply: { ok: false, error: error.error, ...(error.fileType ? { fileType: error.fileType } : {}) } };
     throw error;
   }
 }

@@ -21,6 +21,7 @@ import { paymentFailureToast, previousAttemptLines, startPayment as startOrderPa
 import type { PaymentLine } from "~/modules/payments/provider";
 import { getStorage } from "~/modules/storage/storage.server";
 import { discardUnrecorded } from "~/modules/uploads/unrecorded.server";
+import { fileListSaveFailure } from "~/modules/uploads/save-failure";
 import { createStlUploadHandler, type UploadResult } from "~/modules/uploads/upload-handler.server";
 import type { ScanSummary } from "~/modules/uploads/scan";
 import { storageKey, storedFileName } from "~/modules/uploads/file-names";
@@ -291,17 +292,7 @@ interface ActionFailure {
 
 /** "Ошибка сохранения": the retainer's wording, or the data's name for the other lists (customer side §8). */
 function fileListFailureToast(type: FileType): Toast {
-  if (type === "retainer")
-    return {
-      type: "error",
-      title: "failures.saveTitle",
-      description: "failures.saveFiles",
-    };
-  return {
-    type: "error",
-    title: "failures.saveTitle",
-    description: type === "matrix" ? "failures.saveMatrixFiles" : "failures.saveAlignerFiles",
-  };
+  return { type: "error", ...fileListSaveFailure(type) };
 }
 
 const fail = (failure: ActionFailure, status = 400) => data(failure, { status });

@@ -10,7 +10,7 @@ import { formatMoney } from "~/modules/money/format";
 import { getConfig } from "~/modules/config/config.server";
 import { paymentResultPath } from "~/modules/payments/payments.server";
 import { sendStatusMails } from "~/modules/notifications/status-mail.server";
-import { signedInAs } from "../backoffice/support";
+import { decode, follow, signedInAs, toastOf } from "../backoffice/support";
 
 /**
  * Payments over HTTP: the real app (as `npm start` runs it) configured with YooKassa and Stripe
@@ -176,6 +176,27 @@ describe("payments over HTTP", () => {
     expect((await browser.request("/order", { form: { intent: "pay" } })).headers.get("Location")).toMatch(new RegExp(`^${yookassa.url}/checkout/`));
   });
 
+  it.each([
+    { lng: "ru", toast: ["Ошибка оплаты", "Произошла ошибка при создании платежа"] },
+    { lng: "en", toast: ["Payment error", "An error occurred while creating the payment"] },
+  ])("paying from the cabinet, a refused payment is said in the staff side's words ($lng), and the order stays payable", async ({ lng, toast }) => {
+    const browser = browserFetch(app);
+    const orderId = await orderAtSummary(browser, t);
+    yookassa.failNextCreates("400");
+    await browser.request("/order", { form: { intent: "pay" } });
+    expect(await statusOf(t.db, orderId)).toBe("pending");
+    const { email } = (await findOrder(t.db, orderId))!;
+    const client = await signedInAs(app, t.db, email!);
+    expect((await client.request("/language", { form: { lng, redirectTo: "/cabinet" } })).status).toBe(302);
+
+    yookassa.failNextCreates("400");
+    const refused = await client.request(`/pay/${orderId}`, { form: {} });
+    expect(refused.headers.get("Location")).toBe(`/pay/${orderId}`);
+    expect(toastOf(await follow(client, refused))?.map(decode)).toEqual(toast);
+    expect(await statusOf(t.db, orderId)).toBe("pending");
+    expect((await client.request(`/pay/${orderId}`, { form: {} })).headers.get("Location")).toMatch(new RegExp(`^${yookassa.url}/checkout/`));
+  });
+
   it("refuses a YooKassa notification whose amount differs from the order's; a replayed one changes nothing", async () => {
     const browser = browserFetch(app);
     const orderId = await orderAtSummary(browser, t);
@@ -205,7 +226,11 @@ describe("payments over HTTP", () => {
   });
 
   it("pays an international order through a back-office payment link and Stripe; a bad signature gets 400", async () => {
-    const draft = await createOrder(t.db, { market: "international", currency: "eur", email: "dr.keller@clinic.com", fullName: "Dr. Anna Keller", address: "Berlin" }, { kind: "customer", label: "test" });
+    const draft = await createOrder(
+      t.db,
+      { market: "international", currency: "eur", email: "dr.keller@clinic.com", fullName: "Dr. Anna Keller", address: "Berlin" },
+      { kind: "customer", label: "test" },
+    );
     await t.db.updateTable("orders").set({ total_cost: 18_200 }).where("id", "=", draft.id).execute();
     const office = await staff();
     const created = await office.request("/backoffice?index", { form: { intent: "payment_link", orderId: draft.id } });

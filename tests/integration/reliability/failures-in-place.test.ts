@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { browserFetch, type AppServer, startAppServer } from "../../support/app-server";
 import { createTestDatabase, databaseUrl, type TestDatabase } from "../../support/database";
 import { buildOrderIn, buildPatient } from "../../support/builders";
+import { tusUpload } from "../../support/tus-client";
 import { decode, follow, gatePassed, rendered, SECRETS, signedInAs, toastOf, type Browser } from "../backoffice/support";
 
 /**
@@ -38,6 +39,8 @@ describe("failures shown where they happen", () => {
     await sql.raw(`create role ${ROLE} login`).execute(t.db);
     await sql.raw(`grant all on database ${t.name} to ${ROLE}; grant usage, create on schema public to ${ROLE}`).execute(t.db);
     await sql.raw(`grant all on all tables in schema public to ${ROLE}; grant all on all sequences in schema public to ${ROLE}`).execute(t.db);
+    // The sandbox payment provider keeps its checkouts in a schema of its own.
+    await sql.raw(`grant usage on schema sandbox to ${ROLE}; grant all on all tables in schema sandbox to ${ROLE}`).execute(t.db);
     Object.assign(process.env, SECRETS);
     const url = new URL(databaseUrl(t.name));
     url.username = ROLE;
@@ -292,7 +295,7 @@ describe("failures shown where they happen", () => {
       expect(await page(client, "/cabinet")).toContain(title);
     });
 
-    it("writes the client's personal comment into the order at pricing", async () => {
+    it("writes the client's personal comment into the order at pricing and again at hand-off to payment", async () => {
       const email = `comment-${lng}@clinic.ru`;
       const comment = "Оплата по договору №12, упаковка без логотипа";
       await t.db.insertInto("client_settings").values({ email, personal_comment: comment }).execute();
@@ -326,6 +329,15 @@ describe("failures shown where they happen", () => {
 
       expect((await client.request("/order")).status).toBe(200);
       expect(await commentOf()).toBe(comment);
+
+      // Conditions changed after the summary was priced: the hand-off writes the comment they carry now (customer side §7).
+      const changed = "Оплата по договору №14, доставка курьером";
+      await t.db.updateTable("client_settings").set({ personal_comment: changed }).where("email", "=", email).execute();
+      const pay = await client.request("/order", { form: { intent: "pay" } });
+      expect(pay.status).toBe(302);
+      expect(pay.headers.get("Location")).toMatch(/\/payment\/sandbox\/sbx_/);
+      expect(await commentOf()).toBe(changed);
+      expect((await t.db.selectFrom("orders").select("status").where("id", "=", order.id).executeTakeFirstOrThrow()).status).toBe("pending");
     });
 
     describe("the order wizard", () => {
@@ -395,6 +407,31 @@ describe("failures shown where they happen", () => {
           );
         });
         expect(fs.existsSync(path.join(app.dataDir, "storage", "orders", `order_${orderId}`))).toBe(false);
+      });
+
+      it("a resumable upload whose file list cannot be saved answers 'Ошибка сохранения' and keeps nothing", async () => {
+        const { browser, orderId } = await draftAt(5);
+        const patient = await t.db.selectFrom("orders_patients").select("id").where("order_id", "=", orderId).executeTakeFirstOrThrow();
+        await refusing("update", "orders_patients", async () => {
+          const outcome = await tusUpload({
+            base: app.url,
+            cookie: browser.jar.header(),
+            origin: app.url,
+            file: binaryStl(5),
+            metadata: { filename: "upper.stl", orderId, patientId: patient.id, type: "matrix" },
+            retryDelays: null,
+          });
+          expect(outcome.ok).toBe(false);
+          expect(outcome.status).toBe(500);
+          expect(outcome.body).toMatchObject({
+            ok: false,
+            error: "save",
+            title: ru ? "Ошибка сохранения" : "Save error",
+            message: ru ? "Не удалось сохранить данные файлов матриц в базе данных" : "Could not save the matrix files' data in the database",
+          });
+        });
+        expect(fs.existsSync(path.join(app.dataDir, "storage", "orders", `order_${orderId}`))).toBe(false);
+        expect(fs.readdirSync(path.join(app.dataDir, "storage", ".tus")).filter((name) => name.includes(orderId))).toEqual([]);
       });
 
       it("a file that cannot be deleted from storage is reported to the doctor", async () => {
