@@ -179,7 +179,7 @@ export async function finishUpload(deps: TusDeps, upload: Upload): Promise<Finis
     if (error instanceof OrderFrozenError) return refuse("frozen", 409);
     if (isDatabaseUnavailable(error)) throw error; // an outage: the parts stay, the browser asks again
     // A refused statement: said as the plain form says it, and nothing is kept (the file is chosen again).
-    console.error("resumable upload not recorded:", error);
+    logger.error("resumable upload not recorded:", error);
     return refuse("save", 500);
   }
   if (outcome === "duplicate") {
