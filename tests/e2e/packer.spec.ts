@@ -109,6 +109,8 @@ test("the box label prints as one 400×600 px page, and as one A4 page", async (
 test("bag labels print one 80×80 mm page per step and jaw, and one A4 page each", async ({ page }, testInfo) => {
   await signIn(page);
   const { id, number, files } = await cardWithFiles(page);
+  // The page prints itself 300 ms after it opens; a print dialog in progress would refuse the PDFs below.
+  await page.addInitScript(() => void (window.print = () => undefined));
   await page.goto(`/packer/bags/${id}`);
   const labels = page.locator(".bag-label");
   await expect(labels).toHaveCount(files.length);
