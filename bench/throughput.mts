@@ -43,6 +43,8 @@ const DURATION = Number(values.duration);
 const CONNECTIONS = Number(values.connections);
 const RATIO_TARGET = 0.5;
 const P99_TARGET_MS = 250;
+const PUBLIC_RATIO_TARGET = 1.0;
+const PUBLIC_P99_TARGET_MS = 100;
 const CLOCK_TICKS = 100; // USER_HZ on Linux
 const BARE_ROUTES = Number(values["bare-routes"]);
 
@@ -135,10 +137,14 @@ async function startAll(nodeArgs: { app?: string[]; bare?: string[] } = {}) {
       { label: "bare Remix route", url: `${bare.url}/`, pid: bare.pid, headers: {} },
       { label: "/order (draft at step 3)", url: `${app.url}/order`, pid: app.pid, headers: { cookie: draft.jar.header() } },
       { label: "/cabinet (signed-in clinic)", url: `${app.url}/cabinet`, pid: app.pid, headers: { cookie: client } },
+      { label: "/ (landing, anonymous)", url: `${app.url}/`, pid: app.pid, headers: {} },
+      { label: "/privacy (legal page, anonymous)", url: `${app.url}/privacy`, pid: app.pid, headers: {} },
     ];
     await check(targets[0]!, "Welcome to Remix");
     await check(targets[1]!, "Шаг 3 из 11");
     await check(targets[2]!, CLIENT_EMAIL);
+    await check(targets[3]!, "Aligner Lab");
+    await check(targets[4]!, "Aligner Lab");
     return { app, bare, targets };
   } catch (error) {
     // Leave no server behind when the set-up fails.
@@ -159,11 +165,13 @@ try {
   const started = await startAll({ app: process.env.APP_NODE_ARGS?.split(" ").filter(Boolean) });
   app = started.app;
   bare = started.bare;
-  const [bareTarget, order, cabinet] = started.targets as [Target, Target, Target];
+  const [bareTarget, order, cabinet, landing, legal] = started.targets as [Target, Target, Target, Target, Target];
   for (const target of started.targets) idle.set(target.label, await idleLatency(target));
   runs.push(await measure(bareTarget));
   runs.push(await measure(order));
   runs.push(await measure(cabinet));
+  runs.push(await measure(landing));
+  runs.push(await measure(legal));
   runs.push({ ...(await measure(bareTarget)), label: "bare Remix route (again)" });
   await app.stop();
   await bare.stop();
@@ -231,7 +239,11 @@ figures.push({ name: "bare Remix route req/s (mean of 2)", figure: `${bareRps.to
 for (const run of runs.filter((candidate) => !candidate.label.startsWith("bare"))) {
   const ratio = run.rps / bareRps;
   const clean = run.non2xx === 0 && run.errors === 0;
-  figures.push({ name: `req/s ${run.label}`, figure: `${run.rps.toFixed(0)} req/s = ${ratio.toFixed(2)} × bare${clean ? "" : ` (${run.non2xx} non-2xx, ${run.errors} errors)`}`, value: ratio, target: `≥ ${RATIO_TARGET} × bare`, met: clean && ratio >= RATIO_TARGET });
-  figures.push({ name: `p99 ${run.label}`, figure: `${run.p99} ms`, value: run.p99, target: `≤ ${P99_TARGET_MS} ms`, met: run.p99 <= P99_TARGET_MS });
+  // Public pages for anonymous visitors must match the bare app itself.
+  const publicPage = run.label.includes("anonymous");
+  const ratioTarget = publicPage ? PUBLIC_RATIO_TARGET : RATIO_TARGET;
+  const p99Target = publicPage ? PUBLIC_P99_TARGET_MS : P99_TARGET_MS;
+  figures.push({ name: `req/s ${run.label}`, figure: `${run.rps.toFixed(0)} req/s = ${ratio.toFixed(2)} × bare${clean ? "" : ` (${run.non2xx} non-2xx, ${run.errors} errors)`}`, value: ratio, target: `≥ ${ratioTarget} × bare`, met: clean && ratio >= ratioTarget });
+  figures.push({ name: `p99 ${run.label}`, figure: `${run.p99} ms`, value: run.p99, target: `≤ ${p99Target} ms`, met: run.p99 <= p99Target });
 }
 printResult({ bench: "throughput", figures, loadavg: os.loadavg() });

@@ -176,7 +176,10 @@ describe("scale-out: two app processes and two workers on one database, S3 and S
     const [a, b] = apps as [AppServer, AppServer];
     const staff = browserFetch(a);
     expect((await staff.request("/backoffice/login", { form: { password: SECRETS.BACKOFFICE_PASSWORD } })).status).toBe(302);
-    const german = async () => (await (await fetch(`${b.url}/de`)).text()).includes("Auftrag erteilen (Skalierung)");
+    // A returning German visitor (the language cookie set by the first visit): the page each process keeps in memory.
+    const visitor = browserFetch(b);
+    const german = async () => (await (await visitor.request("/de")).text()).includes("Auftrag erteilen (Skalierung)");
+    expect(await german()).toBe(false);
     expect(await german()).toBe(false);
     const added = await staff.request("/backoffice/translate", {
       form: { intent: "add", originalText: "Оформить заказ", translatedText: "Auftrag erteilen (Skalierung)", targetLanguage: "de" },
