@@ -79,6 +79,8 @@ export default defineConfig({
           BACKOFFICE_PASSWORD: E2E_BACKOFFICE_PASSWORD,
           PACKER_PASSWORD: "e2e-packer-password",
           QUEUE_IN_PROCESS: "false",
+          // One process: a journey that edits and then reads (translations) must not wait for another's cache.
+          WEB_CONCURRENCY: "1",
           ...markets,
           ...logs,
         },

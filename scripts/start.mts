@@ -1,7 +1,9 @@
 import "./load-env";
+import cluster from "node:cluster";
 import type { Server } from "node:http";
+import os from "node:os";
 import { sql } from "kysely";
-import { ConfigError, loadConfig } from "../app/modules/config/config.server";
+import { type AppConfig, ConfigError, loadConfig } from "../app/modules/config/config.server";
 import { getDb } from "../app/modules/db/db.server";
 import { startInProcessScheduler } from "../app/modules/jobs/scheduler.server";
 import { createStorage } from "../app/modules/storage/storage.server";
@@ -12,10 +14,14 @@ import { logger } from "../app/modules/log/logger.server";
 
 /**
  * `npm start`: validates configuration (strict mode refuses embedded defaults), migrates, seeds an
- * empty embedded database with demo data, prints generated passwords and serves the app.
+ * empty embedded database with demo data, prints generated passwords and serves the app — with one
+ * worker process per core (`WEB_CONCURRENCY` overrides; ADR 032). The primary process migrates and
+ * seeds once, then only watches its workers: a worker that dies is replaced. Nothing the workers
+ * must share lives in their memory (sessions, limits, queue claims and the translations' version are
+ * in PostgreSQL). The embedded PGlite database belongs to one process, so it always runs one.
  */
 
-let config;
+let config: AppConfig;
 try {
   config = loadConfig();
 } catch (error) {
@@ -23,28 +29,19 @@ try {
   process.exit(1);
 }
 
-const db = await getDb();
-const steps = await migrateToLatest(db);
-if (steps.length) logger.info(`migrations: ${steps.join(", ")}`);
-
-const storage = createStorage(config);
-await storage.ensureBuckets();
-
-if (!config.strict && config.database.kind === "pglite") {
-  const { count } = await db.selectFrom("orders").select(sql<number>`count(*)::int`.as("count")).executeTakeFirstOrThrow();
-  if (count === 0) {
-    const summary = await seedDemoData(db);
-    logger.info("demo data loaded into the embedded database:", summary);
-    // Only right after seeding: checking 648 files costs 0.2–0.6 s, too much for every start.
-    // `npm run db:seed` stores any that are missing.
-    logger.info(`demo files stored: ${await storeDemoFiles(db, storage)}`);
+/** Worker processes: WEB_CONCURRENCY, else one per core; one with the embedded database. */
+function webConcurrency(): number {
+  const asked = Number(process.env.WEB_CONCURRENCY);
+  const wanted = Number.isInteger(asked) && asked > 0 ? asked : os.availableParallelism();
+  if (config.database.kind === "pglite") {
+    if (wanted > 1 && process.env.WEB_CONCURRENCY) logger.warn("WEB_CONCURRENCY is ignored with the embedded database: one process owns it");
+    return 1;
   }
+  return wanted;
 }
 
-const development = process.env.NODE_ENV === "development";
-const app = await createApp({ trustProxy: config.strict ? 1 : "loopback", development });
-const server: Server = app.listen(config.port, () => {
-  const lines = [`Aligner portal on http://localhost:${config.port}`];
+function banner(workers: number): string {
+  const lines = [`Aligner portal on http://localhost:${config.port}${workers > 1 ? ` (${workers} worker processes)` : ""}`];
   lines.push(`  database: ${config.database.kind === "pglite" ? `embedded PGlite (${config.database.dir})` : "PostgreSQL"}`);
   lines.push(`  storage: ${config.storage.kind}, file server: ${config.fileServer.kind}, mail: ${config.mail.kind}`);
   if (config.payments.sandbox) lines.push("  payments: sandbox provider (test checkout, no real money)");
@@ -54,21 +51,92 @@ const server: Server = app.listen(config.port, () => {
     if (config.generatedSecrets.includes("PACKER_PASSWORD")) lines.push(`    packer password:      ${config.secrets.PACKER_PASSWORD}`);
     if (config.generatedSecrets.includes("CRON_SECRET")) lines.push(`    cron secret:          ${config.secrets.CRON_SECRET}`);
   }
-  logger.info(lines.join("\n"));
-});
-
-// Node ends a request body after 300 s by default: a 100 MiB model on a 2 Mbit/s clinic link takes
-// longer without JavaScript (bench/RESULTS.md, tus section). Allow an hour; headers still time out.
-server.requestTimeout = 60 * 60 * 1000;
-
-const stopScheduler = config.queue.inProcess ? startInProcessScheduler(db) : () => Promise.resolve();
-
-async function shutdown(signal: string) {
-  logger.info(`${signal}: shutting down`);
-  server.close();
-  await stopScheduler();
-  await db.destroy();
-  process.exit(0);
+  return lines.join("\n");
 }
-process.once("SIGTERM", () => void shutdown("SIGTERM"));
-process.once("SIGINT", () => void shutdown("SIGINT"));
+
+/** Migrations, buckets and the embedded demo data: once, before any process serves. */
+async function prepare() {
+  const db = await getDb();
+  const steps = await migrateToLatest(db);
+  if (steps.length) logger.info(`migrations: ${steps.join(", ")}`);
+
+  const storage = createStorage(config);
+  await storage.ensureBuckets();
+
+  if (!config.strict && config.database.kind === "pglite") {
+    const { count } = await db.selectFrom("orders").select(sql<number>`count(*)::int`.as("count")).executeTakeFirstOrThrow();
+    if (count === 0) {
+      const summary = await seedDemoData(db);
+      logger.info("demo data loaded into the embedded database:", summary);
+      // Only right after seeding: checking 648 files costs 0.2–0.6 s, too much for every start.
+      // `npm run db:seed` stores any that are missing.
+      logger.info(`demo files stored: ${await storeDemoFiles(db, storage)}`);
+    }
+  }
+  return db;
+}
+
+/** Serves the app in this process until SIGTERM or SIGINT. */
+async function serve(onListening: () => void) {
+  const db = await getDb();
+  const development = process.env.NODE_ENV === "development";
+  const app = await createApp({ trustProxy: config.strict ? 1 : "loopback", development });
+  const server: Server = app.listen(config.port, onListening);
+  // Node ends a request body after 300 s by default: a 100 MiB model on a 2 Mbit/s clinic link takes
+  // longer without JavaScript (bench/RESULTS.md, tus section). Allow an hour; headers still time out.
+  server.requestTimeout = 60 * 60 * 1000;
+
+  const stopScheduler = config.queue.inProcess ? startInProcessScheduler(db) : () => Promise.resolve();
+
+  async function shutdown(signal: string) {
+    logger.info(`${signal}: shutting down`);
+    server.close();
+    await stopScheduler();
+    await db.destroy();
+    process.exit(0);
+  }
+  process.once("SIGTERM", () => void shutdown("SIGTERM"));
+  process.once("SIGINT", () => void shutdown("SIGINT"));
+}
+
+/** The primary of several workers: forks them, replaces one that dies, stops them all on a signal. */
+function superviseWorkers(workers: number) {
+  let stopping = false;
+  let announced = false;
+  for (let i = 0; i < workers; i++) cluster.fork();
+  cluster.on("listening", () => {
+    if (announced) return;
+    announced = true;
+    logger.info(banner(workers));
+  });
+  cluster.on("exit", (worker, code, signal) => {
+    if (stopping) {
+      if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(0);
+      return;
+    }
+    logger.error(`worker ${worker.process.pid} exited (${signal ?? code}); starting another`);
+    cluster.fork();
+  });
+  const stop = (signal: NodeJS.Signals) => {
+    logger.info(`${signal}: stopping ${workers} worker processes`);
+    stopping = true;
+    for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill("SIGTERM");
+    if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(0);
+  };
+  process.once("SIGTERM", () => stop("SIGTERM"));
+  process.once("SIGINT", () => stop("SIGINT"));
+}
+
+if (cluster.isPrimary) {
+  const db = await prepare();
+  const workers = webConcurrency();
+  if (workers > 1) {
+    // The primary only supervises: its connections go back before the workers open theirs.
+    await db.destroy();
+    superviseWorkers(workers);
+  } else {
+    await serve(() => logger.info(banner(1)));
+  }
+} else {
+  await serve(() => undefined);
+}

@@ -32,6 +32,8 @@ export async function startAppServer(env: Record<string, string>, options: { tim
       APP_ENV: "test",
       NODE_ENV: "production",
       QUEUE_IN_PROCESS: "false",
+      // One process unless a test asks for more: the suites count and kill processes themselves.
+      WEB_CONCURRENCY: "1",
       // Each market's public origin on this port (DESIGN §3), and the test hosts the app answers.
       PUBLIC_URL_DOMESTIC: `http://127.0.0.1:${port}`,
       PUBLIC_URL_INTERNATIONAL: `http://localhost:${port}`,
