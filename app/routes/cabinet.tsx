@@ -7,7 +7,7 @@ import { loadSection, sectionData, sectionFailure } from "~/modules/http/section
 import { requireUser } from "~/modules/auth/guards.server";
 import { getDb } from "~/modules/db/db.server";
 import { redirectWithToast } from "~/modules/http/toast.server";
-import { getTranslator } from "~/modules/i18n/i18n.server";
+import { getRequestTranslator } from "~/modules/http/request-context.server";
 import { useTranslation } from "~/modules/i18n/i18n-context";
 import { formatMoney } from "~/modules/money/format";
 import { longOrderNumber } from "~/modules/orders/orders.server";
@@ -22,9 +22,9 @@ const PAGE_SIZE = 20;
 const FILTER_STATUSES: OrderStatus[] = ORDER_STATUSES.filter((status) => status !== "draft");
 const CHANNELS: NotificationChannel[] = ["email", "whatsapp", "none"];
 
-export async function loader({ request }: LoaderFunctionArgs) {
-  const user = await requireUser(request);
-  const { t } = await getTranslator(request);
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const user = await requireUser(request, context);
+  const t = await getRequestTranslator(request, context);
   const url = new URL(request.url);
   const search = (url.searchParams.get("q") ?? "").trim();
   const statusParam = url.searchParams.get("status");
@@ -117,8 +117,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
   };
 }
 
-export async function action({ request }: ActionFunctionArgs) {
-  const user = await requireUser(request);
+export async function action({ request, context }: ActionFunctionArgs) {
+  const user = await requireUser(request, context);
   const form = await readFormData(request);
   const channel = form.get("channel");
   if (!CHANNELS.includes(channel as NotificationChannel)) throw new Response("Unknown channel", { status: 400 });

@@ -7,10 +7,10 @@ import { isDatabaseUnavailable } from "~/modules/db/unavailable";
 import { failureCause, loadSection, sectionData, sectionFailure } from "~/modules/http/section.server";
 import { FieldError } from "~/components/wizard/fields";
 import { requireUser } from "~/modules/auth/guards.server";
-import { getMarket, publicOrigin } from "~/modules/market/market.server";
+import { publicOrigin } from "~/modules/market/market.server";
 import { getDb } from "~/modules/db/db.server";
 import { redirectWithToast } from "~/modules/http/toast.server";
-import { getTranslator } from "~/modules/i18n/i18n.server";
+import { getLocale, getRequestTranslator } from "~/modules/http/request-context.server";
 import { useTranslation } from "~/modules/i18n/i18n-context";
 import { formatMoney } from "~/modules/money/format";
 import { isPaid, statusLabelKey } from "~/modules/orders/status";
@@ -30,9 +30,9 @@ type ActionReply = {
   values: Record<string, string>;
 };
 
-export async function loader({ request }: LoaderFunctionArgs) {
-  const user = await requireUser(request);
-  const { t } = await getTranslator(request);
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const user = await requireUser(request, context);
+  const t = await getRequestTranslator(request, context);
   const url = new URL(request.url);
   const search = (url.searchParams.get("q") ?? "").trim().slice(0, 100);
   const status = readFilter(url.searchParams.get("status"), REFERRAL_STATUS_FILTERS);
@@ -66,7 +66,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       }),
     ),
   ]);
-  const origin = publicOrigin(getMarket(request));
+  const origin = publicOrigin((await getLocale(request, context)).market);
   return {
     ...base,
     partner: {
@@ -87,8 +87,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
   };
 }
 
-export async function action({ request }: ActionFunctionArgs) {
-  const user = await requireUser(request);
+export async function action({ request, context }: ActionFunctionArgs) {
+  const user = await requireUser(request, context);
   const form = await readFormData(request);
   const intent = form.get("intent");
   const db = await getDb();

@@ -4,11 +4,11 @@ import { Form, useLoaderData, useNavigation } from "@remix-run/react";
 import type { Order } from "~db/schema";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { getStaff } from "~/modules/auth/guards.server";
-import { getSessionUser } from "~/modules/auth/session.server";
 import { getConfig } from "~/modules/config/config.server";
 import { publicOrigin } from "~/modules/market/market.server";
 import { type DB, getDb } from "~/modules/db/db.server";
 import { cookies } from "~/modules/http/cookies.server";
+import { getViewer } from "~/modules/http/request-context.server";
 import { redirectWithToast } from "~/modules/http/toast.server";
 import { useTranslation } from "~/modules/i18n/i18n-context";
 import { formatMoney } from "~/modules/money/format";
@@ -17,7 +17,6 @@ import { changeOrderStatus, findOrder, longOrderNumber, OrderTransitionError } f
 import { isPaid, statusLabelKey } from "~/modules/orders/status";
 import { canHavePaymentLink, isValidPaymentLinkToken, linesForAmount, paymentFailureToast, startPayment } from "~/modules/payments/payments.server";
 import { laterPaymentLines } from "~/modules/wizard/page.server";
-import { readBrowserOrderIds } from "~/modules/wizard/order-cookies.server";
 import { readFormData } from "~/modules/http/request.server";
 
 /**
@@ -31,7 +30,8 @@ async function openOrder(request: Request, context: unknown, db: DB, orderId: st
   if (!order) throw new Response("Not found", { status: 404 });
   const viaToken = isValidPaymentLinkToken(getConfig(), order.id, token);
   if (!viaToken) {
-    const [user, staff, browserOrderIds] = await Promise.all([getSessionUser(request), getStaff(request, context), readBrowserOrderIds(request)]);
+    const { user, browserOrderIds } = await getViewer(request, context);
+    const staff = await getStaff(request, context);
     if (
       !canOpenOrder(order, {
         browserOrderIds,
@@ -109,7 +109,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   // Whoever pays through the link may come back to this order from the return page.
   let headers: Headers | undefined;
   if (viaToken) {
-    const ids = [order.id, ...(await readBrowserOrderIds(request)).filter((id) => id !== order.id)].slice(0, 50);
+    const ids = [order.id, ...(await getViewer(request, context)).browserOrderIds.filter((id) => id !== order.id)].slice(0, 50);
     headers = new Headers({
       "Set-Cookie": await cookies.browserOrders().serialize(ids),
     });

@@ -1,17 +1,17 @@
 import { data, redirect } from "@remix-run/node";
 import { isMultipartRequest, parseMultipartFormData } from "~/modules/uploads/multipart.server";
 import type { FileType, Order, Patient } from "~db/schema";
-import { getSessionUser, type SessionUser } from "~/modules/auth/session.server";
-import { getStaff } from "~/modules/auth/guards.server";
+import type { SessionUser } from "~/modules/auth/session.server";
 import { getConfig } from "~/modules/config/config.server";
 import { type DB, getDb } from "~/modules/db/db.server";
 import { cookies } from "~/modules/http/cookies.server";
+import { getRequestContext, type Viewer } from "~/modules/http/request-context.server";
 import { badRequest, readFormData } from "~/modules/http/request.server";
 import { failureCause } from "~/modules/http/section.server";
 import { isDatabaseUnavailable } from "~/modules/db/unavailable";
 import { redirectWithToast, type Toast } from "~/modules/http/toast.server";
 import { MARKET_TRAITS, type Market } from "~/modules/market/market";
-import { getMarket, publicOrigin } from "~/modules/market/market.server";
+import { publicOrigin } from "~/modules/market/market.server";
 import { canOpenOrder } from "~/modules/orders/access";
 import { changeOrderStatus, createOrder, findOrder, longOrderNumber, OrderTransitionError, shortOrderNumber } from "~/modules/orders/orders.server";
 import type { Actor } from "~/modules/orders/status";
@@ -26,7 +26,7 @@ import type { ScanSummary } from "~/modules/uploads/scan";
 import { storageKey, storedFileName } from "~/modules/uploads/file-names";
 import { rateLimitUploadBytes } from "./upload-quota.server";
 import { clampStep, isSkippedStep, navigate, STEP_FILE_TYPE, type WizardAction } from "./navigation";
-import { forgetCurrentOrderHeader, readBrowserOrderIds, readCurrentOrderId, rememberOrderHeaders } from "./order-cookies.server";
+import { forgetCurrentOrderHeader, rememberOrderHeaders } from "./order-cookies.server";
 import { checkContacts, checkDelivery, type FieldErrors, fieldProblem, type LimitedField, readChoice, readContacts, readDelivery, readText } from "./validation";
 import {
   addPatient,
@@ -48,22 +48,10 @@ import {
   updateDraft,
   updatePatient,
 } from "./wizard.server";
-import { getLanguage } from "~/modules/i18n/i18n.server";
 
 const NAV_ACTIONS: WizardAction[] = ["next", "back", "skip_matrix", "skip_aligners", "skip_retainers", "back_to_patient"];
 
-interface Viewer {
-  user: SessionUser | null;
-  isStaff: boolean;
-  browserOrderIds: string[];
-}
-
-async function viewerOf(request: Request, context: unknown): Promise<Viewer> {
-  const [user, staff, browserOrderIds] = await Promise.all([getSessionUser(request), getStaff(request, context), readBrowserOrderIds(request)]);
-  return { user, isStaff: Boolean(staff), browserOrderIds };
-}
-
-function actorOf(viewer: Viewer, order: Pick<Order, "email">): Actor {
+function actorOf(viewer: Pick<Viewer, "user">, order: Pick<Order, "email">): Actor {
   if (viewer.user) return { kind: "customer", label: viewer.user.email };
   return { kind: "customer", label: order.email ?? "anonymous browser" };
 }
@@ -89,7 +77,7 @@ async function resolveOrder(request: Request, db: DB, viewer: Viewer): Promise<{
       throw notFound();
     return { order, fromQuery: true };
   }
-  const currentId = await readCurrentOrderId(request);
+  const currentId = viewer.currentOrderId;
   if (!currentId) return { order: null, fromQuery: false };
   const order = await findOrder(db, currentId);
   if (
@@ -120,7 +108,7 @@ function pricedFields(price: PriceBreakdown) {
 }
 
 /** Personal conditions apply only to a signed-in owner of the order's e-mail (DESIGN §4.10). */
-async function priceOf(db: DB, order: Order, patients: Patient[], viewer: Viewer): Promise<PriceBreakdown> {
+async function priceOf(db: DB, order: Order, patients: Patient[], viewer: Pick<Viewer, "user">): Promise<PriceBreakdown> {
   const verified = Boolean(order.email && viewer.user && viewer.user.email === order.email);
   const conditions = verified ? await db.selectFrom("client_settings").selectAll().where("email", "=", order.email!).executeTakeFirst() : undefined;
   return calculateOrderPrice({
@@ -158,10 +146,9 @@ async function hasPersonalConditions(db: DB, email: string | null) {
 
 export async function loadWizardPage(request: Request, context: unknown) {
   const db = await getDb();
-  const viewer = await viewerOf(request, context);
-  const market: Market = getMarket(request);
+  const { viewer, market } = await getRequestContext(request, context);
   const { order, fromQuery } = await resolveOrder(request, db, viewer);
-  const headers = order && fromQuery ? await rememberOrderHeaders(request, order.id, false) : undefined;
+  const headers = order && fromQuery ? await rememberOrderHeaders(viewer.browserOrderIds, order.id, false) : undefined;
   const orderMarket: Market = order?.market ?? market;
   const traits = MARKET_TRAITS[orderMarket];
   const priceSet = PRICE_SETS[traits.currency];
@@ -474,8 +461,7 @@ function toastFromUploads(results: UploadResult[]): Toast | null {
 
 export async function handleWizardAction(request: Request, context: unknown) {
   const db = await getDb();
-  const viewer = await viewerOf(request, context);
-  const market = getMarket(request);
+  const { viewer, market, language } = await getRequestContext(request, context);
   const { order } = await resolveOrder(request, db, viewer);
 
   // Uploads arrive as multipart: files stream to storage while the form is read (no buffering).
@@ -576,12 +562,12 @@ export async function handleWizardAction(request: Request, context: unknown) {
         address: prefill?.address ?? null,
         // In the same transaction: a failure after it cannot leave a draft this browser never learns of.
         wizardStep: 2,
-        language: await getLanguage(request),
+        language,
       },
       viewer.user ? { kind: "customer", label: viewer.user.email } : { kind: "customer", label: "anonymous browser" },
     );
     return redirect("/order", {
-      headers: await rememberOrderHeaders(request, created.id, true),
+      headers: await rememberOrderHeaders(viewer.browserOrderIds, created.id, true),
     });
   }
 
@@ -829,10 +815,8 @@ async function startPayment(request: Request, db: DB, order: Order, viewer: View
 export async function laterPaymentLines(db: DB, order: Order): Promise<PaymentLine[]> {
   const previous = await previousAttemptLines(db, order);
   if (previous.length) return previous;
-  const owner: Viewer = {
+  const owner: Pick<Viewer, "user"> = {
     user: order.email ? ({ email: order.email } as SessionUser) : null,
-    isStaff: false,
-    browserOrderIds: [],
   };
   const price = await priceOf(db, order, await listPatients(db, order.id), owner);
   return price.total === Number(order.total_cost ?? -1) ? paymentLines(price, order.market === "international" ? "en" : "ru") : [];
