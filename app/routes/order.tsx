@@ -22,7 +22,8 @@ import {
 } from "~/components/wizard/wizard-steps";
 import { useTranslation } from "~/modules/i18n/i18n-context";
 import { hasBackButton, LAST_STEP, progressPercent, STEP_FILE_TYPE } from "~/modules/wizard/navigation";
-import { handleWizardAction, loadWizardPage } from "~/modules/wizard/page.server";
+import { handleWizardAction } from "~/modules/wizard/action.server";
+import { loadWizardPage } from "~/modules/wizard/loader.server";
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   return loadWizardPage(request, context);

@@ -16,7 +16,7 @@ import { canOpenOrder } from "~/modules/orders/access";
 import { changeOrderStatus, findOrder, longOrderNumber, OrderTransitionError } from "~/modules/orders/orders.server";
 import { isPaid, statusLabelKey } from "~/modules/orders/status";
 import { canHavePaymentLink, isValidPaymentLinkToken, linesForAmount, paymentFailureToast, startPayment } from "~/modules/payments/payments.server";
-import { laterPaymentLines } from "~/modules/wizard/page.server";
+import { laterPaymentLines } from "~/modules/wizard/price.server";
 import { readFormData } from "~/modules/http/request.server";
 
 /**

@@ -2,7 +2,7 @@ import { Form, Link } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { useTranslation } from "~/modules/i18n/i18n-context";
 import type { FileType } from "~db/schema";
-import type { WizardLoaderData } from "~/modules/wizard/page.server";
+import type { WizardLoaderData } from "~/modules/wizard/loader.server";
 import { formatMoney } from "~/modules/money/format";
 import { formatPriceSetAmount } from "~/modules/pricing/price-sets";
 import { lineText } from "~/modules/pricing/calculate";
