@@ -1,5 +1,6 @@
 import { redirect } from "@remix-run/node";
 import { getDb } from "~/modules/db/db.server";
+import { intentHandler } from "~/modules/http/intents";
 import { getRequestContext } from "~/modules/http/request-context.server";
 import { readFormData } from "~/modules/http/request.server";
 import { redirectWithToast } from "~/modules/http/toast.server";
@@ -80,7 +81,7 @@ export async function handleWizardAction(request: Request, context: unknown) {
   }
 
   try {
-    return await (DRAFT_INTENTS[name] ?? keepStep)(args);
+    return await (intentHandler(DRAFT_INTENTS, name) ?? keepStep)(args);
   } catch (error) {
     if (error instanceof OrderFrozenError)
       return redirectWithToast("/order", {
