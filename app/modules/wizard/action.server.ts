@@ -16,7 +16,7 @@ import type { IntentArgs, IntentHandler } from "./intents/types";
 import { clampStep, type WizardAction } from "./navigation";
 import { resolveOrder } from "./order-access.server";
 import { receiveUploads } from "./receive-uploads.server";
-import { toastFromUploads } from "./replies.server";
+import { frozenToast, toastFromUploads } from "./replies.server";
 import { listPatients, OrderFrozenError } from "./wizard.server";
 
 const NAV_ACTIONS: WizardAction[] = ["next", "back", "skip_matrix", "skip_aligners", "skip_retainers", "back_to_patient"];
@@ -73,22 +73,13 @@ export async function handleWizardAction(request: Request, context: unknown) {
 
   if (order.status !== "draft") {
     if (intent === "pay" && order.status === "pending") return startPayment(request, db, order, viewer);
-    return redirectWithToast("/order", {
-      type: "error",
-      title: "wizard.errors.frozenTitle",
-      description: "wizard.errors.frozen",
-    });
+    return redirectWithToast("/order", frozenToast);
   }
 
   try {
     return await (intentHandler(DRAFT_INTENTS, name) ?? keepStep)(args);
   } catch (error) {
-    if (error instanceof OrderFrozenError)
-      return redirectWithToast("/order", {
-        type: "error",
-        title: "wizard.errors.frozenTitle",
-        description: "wizard.errors.frozen",
-      });
+    if (error instanceof OrderFrozenError) return redirectWithToast("/order", frozenToast);
     throw error;
   }
 }

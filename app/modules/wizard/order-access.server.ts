@@ -17,32 +17,18 @@ const notFound = () => new Response("Not found", { status: 404 });
  * open it (404 otherwise), else the order in the current-order cookie, else none yet.
  */
 export async function resolveOrder(request: Request, db: DB, viewer: Viewer): Promise<{ order: Order | null; fromQuery: boolean }> {
+  const openable = async (id: string) => {
+    const order = await findOrder(db, id);
+    const access = { browserOrderIds: viewer.browserOrderIds, userEmail: viewer.user?.email ?? null, isStaff: viewer.isStaff };
+    return order && canOpenOrder(order, access) ? order : null;
+  };
   const id = new URL(request.url).searchParams.get("id");
   if (id !== null) {
-    const order = await findOrder(db, id);
-    if (
-      !order ||
-      !canOpenOrder(order, {
-        browserOrderIds: viewer.browserOrderIds,
-        userEmail: viewer.user?.email ?? null,
-        isStaff: viewer.isStaff,
-      })
-    )
-      throw notFound();
+    const order = await openable(id);
+    if (!order) throw notFound();
     return { order, fromQuery: true };
   }
   const currentId = viewer.currentOrderId;
   if (!currentId) return { order: null, fromQuery: false };
-  const order = await findOrder(db, currentId);
-  if (
-    !order ||
-    !canOpenOrder(order, {
-      browserOrderIds: viewer.browserOrderIds,
-      userEmail: viewer.user?.email ?? null,
-      isStaff: viewer.isStaff,
-    })
-  ) {
-    return { order: null, fromQuery: false };
-  }
-  return { order, fromQuery: false };
+  return { order: await openable(currentId), fromQuery: false };
 }

@@ -10,7 +10,7 @@ import { parseMultipartFormData } from "~/modules/uploads/multipart.server";
 import { discardUnrecorded } from "~/modules/uploads/unrecorded.server";
 import { createStlUploadHandler, type UploadResult } from "~/modules/uploads/upload-handler.server";
 import { clampStep, STEP_FILE_TYPE } from "./navigation";
-import { fileListFailureToast } from "./replies.server";
+import { fileListFailureToast, frozenToast } from "./replies.server";
 import { rateLimitUploadBytes } from "./upload-quota.server";
 import { appendFiles, listPatients, ORDER_BYTES_LIMIT, ORDER_FILE_LIMIT, OrderFrozenError, orderFileUsage } from "./wizard.server";
 
@@ -82,12 +82,7 @@ export async function receiveUploads(request: Request, context: unknown, db: DB,
         stored.map((s) => s.key),
         error,
       );
-      if (error instanceof OrderFrozenError)
-        return redirectWithToast("/order", {
-          type: "error",
-          title: "wizard.errors.frozenTitle",
-          description: "wizard.errors.frozen",
-        });
+      if (error instanceof OrderFrozenError) return redirectWithToast("/order", frozenToast);
       if (isDatabaseUnavailable(error)) throw error;
       // The files' list could not be saved: said on the step (customer side §8 "Ошибка сохранения").
       return redirectWithToast("/order", fileListFailureToast(fileType));

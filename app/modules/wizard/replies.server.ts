@@ -33,6 +33,13 @@ export function fileListFailureToast(type: FileType): Toast {
   };
 }
 
+/** A handed-off order's composition is frozen: said when a change to it is refused. */
+export const frozenToast: Toast = {
+  type: "error",
+  title: "wizard.errors.frozenTitle",
+  description: "wizard.errors.frozen",
+};
+
 export const fail = (failure: ActionFailure, status = 400) => data(failure, { status });
 
 /** The form's text values, sent back so a refused form shows what was typed. */
