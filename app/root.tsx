@@ -9,20 +9,19 @@ import { GuaranteeBanner } from "~/components/guarantee-banner";
 import { Header } from "~/components/header";
 import { MessengerButton } from "~/components/messenger-button";
 import { ToastMessage } from "~/components/toast";
-import { getSessionUser } from "~/modules/auth/session.server";
 import { getConfig } from "~/modules/config/config.server";
 import { getDb } from "~/modules/db/db.server";
 import { cookies } from "~/modules/http/cookies.server";
 import { useNonce } from "~/modules/http/document-facts";
+import { getLocale, getViewer } from "~/modules/http/request-context.server";
 import { isDataRequest } from "~/modules/http/request.server";
 import { readToast } from "~/modules/http/toast.server";
-import { getLanguage } from "~/modules/i18n/i18n.server";
 import { isStaffPath } from "~/modules/i18n/text-areas";
 import { loadTexts, rememberTexts } from "~/modules/i18n/texts-cache";
 import { layoutFor } from "~/modules/layout/layout";
 import { logger } from "~/modules/log/logger.server";
 import { MARKET_TRAITS } from "~/modules/market/market";
-import { getContacts, getMarket } from "~/modules/market/market.server";
+import { getContacts } from "~/modules/market/market.server";
 import { sharedTextsWithKey } from "~/modules/translations/overrides.server";
 import stylesheet from "~/styles/app.css";
 
@@ -32,11 +31,10 @@ export const links: LinksFunction = () => [
 ];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const locale = await getLanguage(request);
-  const market = getMarket(request);
+  const { language: locale, market } = await getLocale(request, context);
   // The shell renders even when the database is away (the health check reports it).
-  const { user, partner } = await getSessionUser(request)
-    .then(async (user) => ({
+  const { user, partner } = await getViewer(request, context)
+    .then(async ({ user }) => ({
       user,
       partner: user ? await (await getDb()).selectFrom("partner_codes").select("code").where("user_email", "=", user.email).executeTakeFirst() : undefined,
     }))

@@ -1,138 +1,22 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Form, Link, useLoaderData, useLocation, useNavigation, useRevalidator, useSubmit } from "@remix-run/react";
+import { Form, Link, useLoaderData, useLocation, useNavigation, useSubmit } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { requireStaff } from "~/modules/auth/guards.server";
-import { getConfig } from "~/modules/config/config.server";
-import { getDb } from "~/modules/db/db.server";
-import { getFileServer } from "~/modules/ftp/file-server.server";
-import { parseQueueAction } from "~/modules/ftp/forms.server";
-import {
-  describeQueueError,
-  fileTypeLabelKey,
-  parseQueueFilters,
-  QUEUE_PAGE_SIZE,
-  QUEUE_REFRESH_MS,
-  queueFiltersSearch,
-  queueStatusLabelKey,
-  STATUS_FILTERS,
-  TYPE_FILTERS,
-} from "~/modules/ftp/queue";
-import { deleteEntries, listQueuePage } from "~/modules/ftp/queue.server";
-import { processQueue, sendEntryNow } from "~/modules/ftp/transfer.server";
-import { redirectWithToast } from "~/modules/http/toast.server";
-import { getTranslator } from "~/modules/i18n/i18n.server";
+import { EntryRow } from "~/components/ftp/queue-entry-row";
+import { useAutoRefresh } from "~/components/ftp/use-auto-refresh";
+import { QUEUE_REFRESH_MS, queueFiltersSearch, STATUS_FILTERS, TYPE_FILTERS } from "~/modules/ftp/queue";
+import { loadQueuePage, queuePageAction } from "~/modules/ftp/queue-page.server";
 import { useTranslation } from "~/modules/i18n/i18n-context";
-import { isPaid } from "~/modules/orders/status";
-import { getStorage } from "~/modules/storage/storage.server";
-import { formatFileSize } from "~/modules/uploads/file-names";
-import { readFormData } from "~/modules/http/request.server";
 import { dateTimeFormat } from "~/modules/i18n/intl";
 
-/** "Process queue" claims new files for this long; files in flight may take the grace period on top. */
-const PROCESS_BUDGET_MS = 20_000;
-const PROCESS_GRACE_MS = 20_000;
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title }, { name: "robots", content: "noindex" }];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  await requireStaff(request, context);
-  const { t } = await getTranslator(request);
-  const filters = parseQueueFilters(new URL(request.url).searchParams);
-  const { rows, total } = await listQueuePage(await getDb(), filters);
-  const { maxAttempts } = getConfig().queue;
-  return {
-    title: t("ftp.title"),
-    filters,
-    total,
-    pages: Math.max(1, Math.ceil(total / QUEUE_PAGE_SIZE)),
-    entries: rows.map((row) => ({
-      id: row.id,
-      orderCode: row.order_prefix.toUpperCase(),
-      orderStatus: row.order_status,
-      orderPaid: isPaid(row.order_status),
-      patient: row.patient_name,
-      fileType: row.file_type,
-      name: row.original_name,
-      storedName: row.file_path.slice(row.file_path.lastIndexOf("/") + 1),
-      destination: row.destination_path,
-      size: row.file_size,
-      status: row.status,
-      attempts: row.attempts,
-      exhausted: row.status === "failed" && row.attempts >= maxAttempts,
-      error: describeQueueError(row.error_message),
-      lastAttemptAt: row.last_attempt_at?.toISOString() ?? null,
-      nextAttemptAt: row.status === "failed" ? row.next_attempt_at.toISOString() : null,
-      completedAt: row.completed_at?.toISOString() ?? null,
-      createdAt: row.created_at.toISOString(),
-      released: row.released_at !== null,
-      removed: row.removed_at !== null,
-    })),
-  };
+  return loadQueuePage(request, context);
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const staff = await requireStaff(request, context);
-  const submission = parseQueueAction(await readFormData(request));
-  if (!submission.success) throw new Response("Bad request", { status: 400 });
-  const { intent, ids, back } = submission.data;
-  const to = `/backoffice/ftp${back}`;
-  const config = getConfig();
-  const deps = { db: await getDb(), storage: getStorage(), fileServer: getFileServer() };
-
-  if (intent === "delete") {
-    if (ids.length === 0) return redirectWithToast(to, { type: "error", title: "ftp.toasts.errorTitle", description: "ftp.toasts.nothingSelected" });
-    const count = await deleteEntries(deps.db, ids);
-    return redirectWithToast(to, { type: "success", title: "ftp.toasts.deletedTitle", description: "ftp.toasts.deleted", values: { count } });
-  }
-
-  if (intent === "process") {
-    const summary = await processQueue(deps, config.queue, { budgetMs: PROCESS_BUDGET_MS, graceMs: PROCESS_GRACE_MS });
-    if (summary.claimed === 0) return redirectWithToast(to, { type: "info", title: "ftp.toasts.doneTitle", description: "ftp.toasts.nothingToProcess" });
-    return redirectWithToast(to, {
-      type: summary.failed > 0 ? "warning" : "success",
-      title: "ftp.toasts.doneTitle",
-      description: "ftp.toasts.processed",
-      values: { completed: summary.completed, failed: summary.failed, remaining: summary.remaining },
-    });
-  }
-
-  const result = await sendEntryNow(deps, config.queue, intent.upload, staff.actorLabel);
-  if (result.ok) return redirectWithToast(to, { type: "success", title: "ftp.toasts.sentTitle", description: "ftp.toasts.sent" });
-  if (result.reason === "failed") {
-    const error = describeQueueError(result.error) ?? { key: "ftp.errors.unknown", values: {} };
-    return redirectWithToast(to, { type: "error", title: "ftp.toasts.errorTitle", description: error.key, values: error.values });
-  }
-  return redirectWithToast(to, { type: "error", title: "ftp.toasts.errorTitle", description: `ftp.toasts.${result.reason}` });
-}
-
-type Entry = Awaited<ReturnType<typeof loader>>["entries"][number];
-
-/** Reloads the page's data every few seconds while the tab is visible (JavaScript only). */
-function useAutoRefresh(intervalMs: number) {
-  const revalidator = useRevalidator();
-  const navigation = useNavigation();
-  const state = useRef({ revalidator, navigation });
-  state.current = { revalidator, navigation };
-  useEffect(() => {
-    let timer: ReturnType<typeof setInterval> | undefined;
-    const refresh = () => {
-      const { revalidator: current, navigation: nav } = state.current;
-      if (current.state === "idle" && nav.state === "idle") current.revalidate();
-    };
-    const start = () => {
-      clearInterval(timer);
-      timer = document.visibilityState === "visible" ? setInterval(refresh, intervalMs) : undefined;
-    };
-    const onVisibility = () => {
-      if (document.visibilityState === "visible") refresh();
-      start();
-    };
-    start();
-    document.addEventListener("visibilitychange", onVisibility);
-    return () => {
-      clearInterval(timer);
-      document.removeEventListener("visibilitychange", onVisibility);
-    };
-  }, [intervalMs]);
+  return queuePageAction(request, context);
 }
 
 export default function BackofficeFtp() {
@@ -215,7 +99,11 @@ export default function BackofficeFtp() {
               <thead>
                 <tr>
                   <th scope="col" className="ftp-select">
-                    {hydrated ? <input type="checkbox" aria-label={t("ftp.selectAll")} onChange={(event) => selectAll(event.currentTarget.checked)} /> : <span className="visually-hidden">{t("ftp.columns.select")}</span>}
+                    {hydrated ? (
+                      <input type="checkbox" aria-label={t("ftp.selectAll")} onChange={(event) => selectAll(event.currentTarget.checked)} />
+                    ) : (
+                      <span className="visually-hidden">{t("ftp.columns.select")}</span>
+                    )}
                   </th>
                   <th scope="col">{t("ftp.columns.order")}</th>
                   <th scope="col">{t("ftp.columns.patient")}</th>
@@ -249,60 +137,6 @@ export default function BackofficeFtp() {
     </section>
   );
 }
-
-function EntryRow({ entry, time, sending }: { entry: Entry; time: (iso: string) => string; sending: boolean }) {
-  const { t, i18n } = useTranslation();
-  const status = sending ? "uploading" : entry.status;
-  return (
-    <tr className={`ftp-row ftp-row-${entry.status}`}>
-      <td className="ftp-select">
-        <input type="checkbox" name="ids" value={entry.id} aria-label={t("ftp.selectRow", { name: entry.name })} />
-      </td>
-      <td>
-        <code>{entry.orderCode}</code>
-        <div className="muted small">{t(`ftp.orderStatus.${entry.orderStatus}`)}</div>
-      </td>
-      <td>{entry.patient ?? "—"}</td>
-      <td>{t(fileTypeLabelKey(entry.fileType))}</td>
-      <td className="ftp-file">
-        <span className="file-name">{entry.name}</span>
-        <div className="muted small">
-          {entry.size !== null ? `${formatFileSize(entry.size, i18n.language)} · ` : ""}
-          <span title={t("ftp.destination")}>
-            {entry.destination}/{entry.storedName}
-          </span>
-        </div>
-      </td>
-      <td>
-        <span className={`badge ftp-status-${status}`}>{t(queueStatusLabelKey(status))}</span>
-        {!entry.orderPaid && !entry.released && entry.status !== "completed" ? <div className="muted small">{t("ftp.waitingForPayment")}</div> : null}
-        {entry.released ? <div className="muted small">{t("ftp.released")}</div> : null}
-        {entry.removed ? <div className="muted small">{t("ftp.removed")}</div> : null}
-        {entry.completedAt ? <div className="muted small">{time(entry.completedAt)}</div> : null}
-      </td>
-      <td className="num">{entry.attempts}</td>
-      <td className="ftp-attempt">
-        {entry.lastAttemptAt ? <div>{time(entry.lastAttemptAt)}</div> : <span className="muted">—</span>}
-        {entry.error ? (
-          <div className="ftp-error">
-            <span className="visually-hidden">{t("ftp.lastError")}: </span>
-            {t(entry.error.key, entry.error.values)}
-          </div>
-        ) : null}
-        {entry.exhausted ? <div className="muted small">{t("ftp.exhausted")}</div> : entry.nextAttemptAt ? <div className="muted small">{t("ftp.nextAttempt", { time: time(entry.nextAttemptAt) })}</div> : null}
-      </td>
-      <td>
-        {entry.status !== "completed" ? (
-          <button type="submit" className="button button-small" name="intent" value={`upload:${entry.id}`} disabled={sending} aria-label={t("ftp.uploadRow", { name: entry.name })}>
-            {t("ftp.upload")}
-          </button>
-        ) : null}
-      </td>
-    </tr>
-  );
-}
-
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title }, { name: "robots", content: "noindex" }];
 
 export function ErrorBoundary() {
   return <GeneralErrorBoundary />;

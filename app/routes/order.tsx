@@ -7,22 +7,21 @@ import { SectionError } from "~/components/section-error";
 import { AnotherDevicePanel } from "~/components/wizard/another-device";
 import { type Toast, useResumableUploads, useTabReturn } from "~/components/wizard/resumable-upload";
 import { ErrorSummary } from "~/components/wizard/fields";
-import {
-  ContactsStep,
-  CutStep,
-  DeliveryStep,
-  MaterialStep,
-  MatrixTypeStep,
-  PatientSelector,
-  PatientStep,
-  SummaryStep,
-  TechnicalInfoStep,
-  UploadStep,
-  type StepProps,
-} from "~/components/wizard/wizard-steps";
+import { ContactsStep } from "~/components/wizard/steps/contacts-step";
+import { CutStep } from "~/components/wizard/steps/cut-step";
+import { DeliveryStep } from "~/components/wizard/steps/delivery-step";
+import { MaterialStep } from "~/components/wizard/steps/material-step";
+import { MatrixTypeStep } from "~/components/wizard/steps/matrix-type-step";
+import { PatientSelector } from "~/components/wizard/steps/patient-selector";
+import { PatientStep } from "~/components/wizard/steps/patient-step";
+import { SummaryStep } from "~/components/wizard/steps/summary-step";
+import { TechnicalInfoStep } from "~/components/wizard/steps/technical-info-step";
+import type { StepProps } from "~/components/wizard/steps/types";
+import { UploadStep } from "~/components/wizard/steps/upload-step";
 import { useTranslation } from "~/modules/i18n/i18n-context";
 import { hasBackButton, LAST_STEP, progressPercent, STEP_FILE_TYPE } from "~/modules/wizard/navigation";
-import { handleWizardAction, loadWizardPage } from "~/modules/wizard/page.server";
+import { handleWizardAction } from "~/modules/wizard/action.server";
+import { loadWizardPage } from "~/modules/wizard/loader.server";
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   return loadWizardPage(request, context);

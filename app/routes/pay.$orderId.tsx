@@ -4,10 +4,10 @@ import { Form, useLoaderData, useNavigation } from "@remix-run/react";
 import type { Order } from "~db/schema";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { getStaff } from "~/modules/auth/guards.server";
-import { getSessionUser } from "~/modules/auth/session.server";
 import { getConfig } from "~/modules/config/config.server";
 import { publicOrigin } from "~/modules/market/market.server";
 import { type DB, getDb } from "~/modules/db/db.server";
+import { getViewer } from "~/modules/http/request-context.server";
 import { redirectWithToast } from "~/modules/http/toast.server";
 import { useTranslation } from "~/modules/i18n/i18n-context";
 import { formatMoney } from "~/modules/money/format";
@@ -15,8 +15,7 @@ import { canOpenOrder } from "~/modules/orders/access";
 import { changeOrderStatus, findOrder, longOrderNumber, OrderTransitionError } from "~/modules/orders/orders.server";
 import { isPaid, statusLabelKey } from "~/modules/orders/status";
 import { canHavePaymentLink, isValidPaymentLinkToken, linesForAmount, paymentFailureToast, paymentResultPath, startPayment } from "~/modules/payments/payments.server";
-import { laterPaymentLines } from "~/modules/wizard/page.server";
-import { readBrowserOrderIds } from "~/modules/wizard/order-cookies.server";
+import { laterPaymentLines } from "~/modules/wizard/price.server";
 import { readFormData } from "~/modules/http/request.server";
 
 /**
@@ -30,7 +29,8 @@ async function openOrder(request: Request, context: unknown, db: DB, orderId: st
   if (!order) throw new Response("Not found", { status: 404 });
   const viaToken = isValidPaymentLinkToken(getConfig(), order.id, token);
   if (!viaToken) {
-    const [user, staff, browserOrderIds] = await Promise.all([getSessionUser(request), getStaff(request, context), readBrowserOrderIds(request)]);
+    const { user, browserOrderIds } = await getViewer(request, context);
+    const staff = await getStaff(request, context);
     if (
       !canOpenOrder(order, {
         browserOrderIds,

@@ -3,7 +3,7 @@ import { sendSignInLink } from "~/modules/auth/authenticator.server";
 import { getDb } from "~/modules/db/db.server";
 import { clientIp, readFormData } from "~/modules/http/request.server";
 import { redirectWithToast } from "~/modules/http/toast.server";
-import { getTranslator } from "~/modules/i18n/i18n.server";
+import { getLocale } from "~/modules/http/request-context.server";
 import { openableOrder, uploadViewerOf } from "~/modules/uploads/tus-access.server";
 import { textAnswer } from "~/modules/http/answers.server";
 
@@ -19,7 +19,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (!order) return textAnswer(request, 404);
   const back = `/order?id=${order.id}`;
   if (!order.email) return redirectWithToast(back, { type: "error", title: "uploads.device.failedTitle", description: "uploads.device.noEmail" });
-  const { language } = await getTranslator(request);
+  const { language } = await getLocale(request, context);
   const result = await sendSignInLink(request, { email: order.email, redirectTo: back, language, clientIp: clientIp(request, context) });
   const headers = result.ok && result.setCookie ? { "Set-Cookie": result.setCookie } : undefined;
   return result.ok

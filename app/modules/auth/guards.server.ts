@@ -1,41 +1,31 @@
 import { redirect } from "@remix-run/node";
-import type { Role } from "~db/schema";
-import { hasGatePass } from "./gate.server";
-import { getSessionUser, type SessionUser } from "./session.server";
+import { getViewer } from "~/modules/http/request-context.server";
 import { clientIp } from "~/modules/http/request.server";
+import type { SessionUser } from "./session.server";
+import { type Staff, staffOf } from "./staff";
+
+export type { Staff } from "./staff";
 
 /**
  * The only guards (DESIGN §4.24). Every loader and action calls one itself, not only layouts.
- * They throw a redirect (to sign-in or the gate) or a 403 response.
+ * They throw a redirect (to sign-in or the gate) or a 403 response. They read the request's viewer
+ * (request-context.server.ts), so a guard and the loader after it look the session up once.
  */
-
-export interface Staff {
-  role: Extract<Role, "admin" | "manager">;
-  via: "user" | "password";
-  user: SessionUser | null;
-  /** Recorded in order history. */
-  actorLabel: string;
-}
 
 function returnTo(request: Request) {
   const url = new URL(request.url);
   return `${url.pathname}${url.search}`;
 }
 
-export async function requireUser(request: Request): Promise<SessionUser> {
-  const user = await getSessionUser(request);
+export async function requireUser(request: Request, context?: unknown): Promise<SessionUser> {
+  const { user } = await getViewer(request, context);
   if (!user) throw redirect(`/auth?redirectTo=${encodeURIComponent(returnTo(request))}`);
   return user;
 }
 
 export async function getStaff(request: Request, context?: unknown): Promise<Staff | null> {
-  const user = await getSessionUser(request);
-  if (user?.roles.includes("admin")) return { role: "admin", via: "user", user, actorLabel: user.email };
-  if (user?.roles.includes("manager")) return { role: "manager", via: "user", user, actorLabel: user.email };
-  if (await hasGatePass("backoffice", request)) {
-    return { role: "manager", via: "password", user, actorLabel: `back-office password (${clientIp(request, context)})` };
-  }
-  return null;
+  const { user, passes } = await getViewer(request, context);
+  return staffOf(user, passes.backoffice, clientIp(request, context));
 }
 
 export async function requireStaff(request: Request, context?: unknown): Promise<Staff> {

@@ -29,17 +29,23 @@ export const remixI18n = new RemixI18Next({
   i18next: { ...i18nOptions, resources, saveMissing: true, missingKeyHandler: onMissingKey },
 });
 
-export async function getLanguage(request: Request): Promise<Language> {
+export async function getLanguage(request: Request, market = getMarket(request)): Promise<Language> {
   const saved = await cookies.language().parse(request.headers.get("Cookie"));
   return chooseLanguage({
     pathname: new URL(request.url).pathname,
     saved: typeof saved === "string" ? saved : null,
-    marketDefault: MARKET_TRAITS[getMarket(request)].defaultLanguage,
+    marketDefault: MARKET_TRAITS[market].defaultLanguage,
   });
 }
 
 /** A server-side translator for loaders, actions, meta and mails. */
 export async function getTranslator(request: Request) {
   const language = await getLanguage(request);
-  return { language, t: await remixI18n.getFixedT(language, "common") };
+  return { language, t: await translatorFor(language) };
 }
+
+export function translatorFor(language: Language) {
+  return remixI18n.getFixedT(language, "common");
+}
+
+export type Translator = Awaited<ReturnType<typeof translatorFor>>;

@@ -1,4 +1,4 @@
-import { ORDER_STATUSES, type OrderStatus } from "~db/schema";
+import { type NotificationChannel, ORDER_STATUSES, type OrderStatus } from "~db/schema";
 
 /**
  * The order state machine (DESIGN §4.1–4.3). Pure: no database, usable on both sides.
@@ -6,6 +6,12 @@ import { ORDER_STATUSES, type OrderStatus } from "~db/schema";
  */
 
 export { ORDER_STATUSES, type OrderStatus };
+
+/** The statuses a client can filter the cabinet's orders by: drafts are never listed there. */
+export const CABINET_STATUSES: OrderStatus[] = ORDER_STATUSES.filter((status) => status !== "draft");
+
+/** How a client can choose to hear of their orders' changes (the cabinet's form). */
+export const NOTIFICATION_CHANNELS: NotificationChannel[] = ["email", "whatsapp", "none"];
 
 /** Who asks for a change. `payment` means a payment verified with the provider. */
 export type ActorKind = "customer" | "staff" | "payment" | "system";

@@ -1,10 +1,8 @@
 import type { Order } from "~db/schema";
-import { getStaff } from "~/modules/auth/guards.server";
-import { getSessionUser } from "~/modules/auth/session.server";
 import type { DB } from "~/modules/db/db.server";
+import { getViewer } from "~/modules/http/request-context.server";
 import { canOpenOrder } from "~/modules/orders/access";
 import { findOrder } from "~/modules/orders/orders.server";
-import { readBrowserOrderIds } from "~/modules/wizard/order-cookies.server";
 
 /**
  * Who may upload to, poll or download the files of an order: the same rule as the wizard page
@@ -18,8 +16,8 @@ export interface UploadViewer {
 }
 
 export async function uploadViewerOf(request: Request, context: unknown): Promise<UploadViewer> {
-  const [user, staff, browserOrderIds] = await Promise.all([getSessionUser(request), getStaff(request, context), readBrowserOrderIds(request)]);
-  return { userEmail: user?.email ?? null, isStaff: Boolean(staff), browserOrderIds };
+  const { user, isStaff, browserOrderIds } = await getViewer(request, context);
+  return { userEmail: user?.email ?? null, isStaff, browserOrderIds };
 }
 
 /** Anonymous uploads count against the per-IP volume limit (DESIGN §4.14). */

@@ -17,12 +17,12 @@ export async function readBrowserOrderIds(request: Request): Promise<string[]> {
   return Array.isArray(value) ? value.filter((id): id is string => typeof id === "string" && isUuid(id)) : [];
 }
 
-/** Makes an order this browser's current one; `created` also adds it to the browser's own orders. */
-export async function rememberOrderHeaders(request: Request, orderId: string, created: boolean): Promise<Headers> {
+/** Makes an order this browser's current one; `created` also adds it to the browser's own orders (`browserOrderIds`, as read from its cookie). */
+export async function rememberOrderHeaders(browserOrderIds: string[], orderId: string, created: boolean): Promise<Headers> {
   const headers = new Headers();
   headers.append("Set-Cookie", await cookies.currentOrder().serialize(orderId));
   if (created) {
-    const ids = [orderId, ...(await readBrowserOrderIds(request)).filter((id) => id !== orderId)].slice(0, MAX_REMEMBERED);
+    const ids = [orderId, ...browserOrderIds.filter((id) => id !== orderId)].slice(0, MAX_REMEMBERED);
     headers.append("Set-Cookie", await cookies.browserOrders().serialize(ids));
   }
   return headers;

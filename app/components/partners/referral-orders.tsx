@@ -1,0 +1,118 @@
+import { Form, Link, useSearchParams } from "@remix-run/react";
+import type { SerializeFrom } from "@remix-run/node";
+import { SectionError } from "~/components/section-error";
+import { useTranslation } from "~/modules/i18n/i18n-context";
+import { formatMoney } from "~/modules/money/format";
+import { isPaid, statusLabelKey } from "~/modules/orders/status";
+import { formatDate } from "~/modules/partners/format";
+import type { loadPartnerPage } from "~/modules/partners/partner-page.server";
+import { REFERRAL_STATUS_FILTERS } from "~/modules/partners/validation";
+
+/** The orders of the partner's referrals, searched and filtered, a page at a time (partners spec §2). */
+export function ReferralOrders({ screen }: { screen: SerializeFrom<typeof loadPartnerPage> }) {
+  const { t, i18n } = useTranslation();
+  const language = i18n.language;
+  const [params] = useSearchParams();
+  const pageLink = (n: number) => {
+    const next = new URLSearchParams(params);
+    next.set("page", String(n));
+    return `?${next}`;
+  };
+  return (
+    <section className="partner-orders" aria-labelledby="partner-orders-title">
+      <h2 id="partner-orders-title">{t("partners.orders.title")}</h2>
+      <Form method="get" className="filters" role="search">
+        <label htmlFor="partner-q" className="visually-hidden">
+          {t("partners.orders.search")}
+        </label>
+        <input id="partner-q" type="search" name="q" defaultValue={screen.search} placeholder={t("partners.orders.search")} />
+        <label htmlFor="partner-status" className="visually-hidden">
+          {t("partners.orders.status")}
+        </label>
+        <select id="partner-status" name="status" defaultValue={screen.status ?? ""}>
+          <option value="">{t("partners.orders.allStatuses")}</option>
+          {REFERRAL_STATUS_FILTERS.map((status) => (
+            <option key={status} value={status}>
+              {t(statusLabelKey(status))}
+            </option>
+          ))}
+        </select>
+        <label htmlFor="partner-activity" className="visually-hidden">
+          {t("partners.orders.activity")}
+        </label>
+        <select id="partner-activity" name="activity" defaultValue={screen.activity ?? ""}>
+          <option value="">{t("partners.orders.allActivity")}</option>
+          <option value="active">{t("partners.orders.active")}</option>
+          <option value="inactive">{t("partners.orders.inactive")}</option>
+        </select>
+        <button type="submit" className="button button-secondary button-small">
+          {t("partners.orders.apply")}
+        </button>
+      </Form>
+
+      {screen.ordersFailure ? (
+        <SectionError failure={screen.ordersFailure} />
+      ) : screen.orders.length === 0 ? (
+        <p className="empty">{screen.search || screen.status || screen.activity ? t("partners.orders.nothingFound") : t("partners.orders.empty")}</p>
+      ) : (
+        <div className="table-wrap">
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">{t("partners.orders.columns.date")}</th>
+                <th scope="col">{t("partners.orders.columns.number")}</th>
+                <th scope="col">{t("partners.orders.columns.client")}</th>
+                <th scope="col">{t("partners.orders.columns.status")}</th>
+                <th scope="col">{t("partners.orders.columns.referral")}</th>
+                <th scope="col" className="num">
+                  {t("partners.orders.columns.amount")}
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {screen.orders.map((order) => (
+                <tr key={order.id}>
+                  <td>{formatDate(order.createdAt, language)}</td>
+                  <td>
+                    <code>{order.number}</code>
+                  </td>
+                  <td>
+                    {order.client ?? "—"}
+                    <div className="muted small">{order.email}</div>
+                  </td>
+                  <td>
+                    <span className={`badge badge-${order.status}`}>{t(statusLabelKey(order.status))}</span>
+                  </td>
+                  <td className="small">
+                    {order.expiresAt === null
+                      ? t("partners.orders.awaitingPayment")
+                      : order.active
+                      ? t("partners.orders.activeUntil", {
+                          date: formatDate(order.expiresAt, language),
+                        })
+                      : t("partners.orders.expiredOn", {
+                          date: formatDate(order.expiresAt, language),
+                        })}
+                  </td>
+                  <td className="num">
+                    {order.total === null ? "—" : formatMoney(order.total, order.currency, language)}
+                    {isPaid(order.status) ? (
+                      <div className={order.counts ? "small partner-counts" : "small muted"}>{order.counts ? t("partners.orders.counts") : t("partners.orders.notCounted")}</div>
+                    ) : null}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {screen.page > 1 || screen.hasMore ? (
+        <nav className="pagination" aria-label={t("pagination.label")}>
+          {screen.page > 1 ? <Link to={pageLink(screen.page - 1)}>{t("pagination.previous")}</Link> : <span />}
+          <span>{t("pagination.page", { page: screen.page })}</span>
+          {screen.hasMore ? <Link to={pageLink(screen.page + 1)}>{t("pagination.next")}</Link> : <span />}
+        </nav>
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,148 @@
+import { useEffect, useState } from "react";
+import { useTranslation } from "~/modules/i18n/i18n-context";
+import type { FileType } from "~db/schema";
+import { formatFileSize } from "~/modules/uploads/file-names";
+import { ModelPreview, ScanInfo } from "../model-preview";
+import { InterruptedUploads, type UploadItem, UploadProgress, useLiveSync } from "../resumable-upload";
+import type { StepProps } from "./types";
+
+const UPLOAD_TEXT: Record<FileType, { intro: string; empty: string }> = {
+  matrix: {
+    intro: "wizard.upload.matrixIntro",
+    empty: "wizard.upload.noFiles",
+  },
+  aligners: {
+    intro: "wizard.upload.alignersIntro",
+    empty: "wizard.upload.noFiles",
+  },
+  retainer: {
+    intro: "wizard.upload.retainerIntro",
+    empty: "wizard.upload.noFiles",
+  },
+};
+
+const SYNC_LABEL: Record<string, string> = {
+  pending: "wizard.sync.pending",
+  uploading: "wizard.sync.uploading",
+  completed: "wizard.sync.completed",
+  failed: "wizard.sync.failed",
+};
+
+export function UploadStep({
+  data,
+  patient,
+  errors,
+  type,
+  onFilesChosen,
+  uploads,
+}: StepProps & {
+  type: FileType;
+  onFilesChosen?: (chosen: boolean) => void;
+  uploads?: { items: UploadItem[]; start: (files: File[]) => void };
+}) {
+  const { t, i18n } = useTranslation();
+  const files = patient?.files[type] ?? [];
+  const [hydrated, setHydrated] = useState(false);
+  const [preview, setPreview] = useState<{ name: string; path: string } | null>(null);
+  useEffect(() => {
+    setHydrated(true);
+    // Files chosen while the page was still loading its script go the resumable way too.
+    takeFiles(document.querySelector<HTMLInputElement>("#field-files"));
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+  const sync = useLiveSync(data.order?.id, Object.fromEntries(files.map((file) => [file.path, file.sync])));
+  const target = data.order && patient ? { orderId: data.order.id, patientId: patient.id, type } : null;
+  // With JavaScript the chosen files go through the resumable upload; without, the form posts them.
+  const takeFiles = (input: HTMLInputElement | null) => {
+    if (!uploads || !input?.files?.length) return;
+    uploads.start([...input.files]);
+    input.value = "";
+  };
+  return (
+    <div className="stack">
+      <p>{t(UPLOAD_TEXT[type].intro)}</p>
+      <div className="field">
+        <label htmlFor="field-files">{t("wizard.upload.choose")}</label>
+        <input
+          id="field-files"
+          type="file"
+          name="files"
+          accept=".stl,.STL"
+          multiple
+          onChange={(event) => {
+            onFilesChosen?.(Boolean(event.currentTarget.files?.length));
+            takeFiles(event.currentTarget);
+          }}
+          aria-invalid={errors.files ? true : undefined}
+          aria-describedby={`field-files-hint${errors.files ? " field-files-error" : ""}`}
+        />
+        <p id="field-files-hint" className="hint">
+          {t("wizard.upload.hint")}
+        </p>
+        {errors.files ? (
+          <p id="field-files-error" className="field-error">
+            {t(errors.files)}
+          </p>
+        ) : null}
+        <div>
+          <button
+            type="submit"
+            name="intent"
+            value="upload"
+            className="button button-secondary"
+            onClick={(event) => {
+              if (!uploads) return;
+              event.preventDefault();
+              takeFiles(document.querySelector<HTMLInputElement>("#field-files"));
+            }}
+          >
+            {t("wizard.buttons.upload")}
+          </button>
+        </div>
+      </div>
+      {uploads ? <UploadProgress items={uploads.items} /> : null}
+      {hydrated && target ? <InterruptedUploads key={files.length} target={target} /> : null}
+      <h3 className="files-title">{t("wizard.upload.listTitle", { count: files.length })}</h3>
+      {files.length === 0 ? (
+        <p className="muted">{t(UPLOAD_TEXT[type].empty)}</p>
+      ) : (
+        <ul className="file-list">
+          {files.map((file) => (
+            <li key={file.path}>
+              <span className="file-name">{file.name}</span>
+              <span className="muted small">{formatFileSize(file.size, i18n.language)}</span>
+              <span className={`sync sync-${sync[file.path] ?? file.sync}`}>{t(SYNC_LABEL[sync[file.path] ?? file.sync] ?? "wizard.sync.pending")}</span>
+              {hydrated ? (
+                <button
+                  type="button"
+                  className="link-button"
+                  onClick={() => setPreview(file)}
+                  aria-label={t("uploads.viewer.openLabel", {
+                    name: file.name,
+                  })}
+                >
+                  {t("uploads.viewer.open")}
+                </button>
+              ) : null}
+              <button
+                type="submit"
+                name="intent"
+                value={`remove:${type}:${file.path}`}
+                className="link-button danger"
+                formNoValidate
+                aria-label={t("wizard.files.removeLabel", { name: file.name })}
+                onClick={(event) => {
+                  if (!window.confirm(t("wizard.files.confirmRemove", { name: file.name }))) event.preventDefault();
+                }}
+              >
+                {t("wizard.files.remove")}
+              </button>
+              {file.scan ? <ScanInfo scan={file.scan} /> : null}
+            </li>
+          ))}
+        </ul>
+      )}
+      {preview ? <ModelPreview name={preview.name} url={`/files/orders/${preview.path}`} onClose={() => setPreview(null)} /> : null}
+    </div>
+  );
+}

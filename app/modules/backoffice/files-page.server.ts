@@ -1,0 +1,223 @@
+import { data, redirect } from "@remix-run/node";
+import { requireStaff } from "~/modules/auth/guards.server";
+import { type DB, getDb } from "~/modules/db/db.server";
+import { isDatabaseUnavailable } from "~/modules/db/unavailable";
+import { intentHandler } from "~/modules/http/intents";
+import { readFormData } from "~/modules/http/request.server";
+import { loadSection, sectionData, sectionFailure, type SectionFailure } from "~/modules/http/section.server";
+import { redirectWithToast } from "~/modules/http/toast.server";
+import { getTranslator } from "~/modules/i18n/i18n.server";
+import { longOrderNumber } from "~/modules/orders/orders.server";
+import { type FileStorage, getStorage } from "~/modules/storage/storage.server";
+import { deleteFolder, deleteTrash, type DeletionErrors, deletionErrorsCookie, listFolderFiles, listStorageFoldersForScreen, readDeletionErrors } from "./storage-files.server";
+import { needsWarning } from "./storage-trash";
+import { logger } from "~/modules/log/logger.server";
+
+/** The back office's storage page (staff side §4.22): folders or one folder's files, and deleting folders and trash. */
+const PAGE_SIZE = 100;
+const BACK = "/backoffice/files";
+const FOLDER_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$/;
+
+export type FolderView = {
+  name: string;
+  failure: SectionFailure | null;
+  files: Array<{
+    key: string;
+    name: string;
+    size: number;
+    kind: string | null;
+    extension: string;
+  }>;
+  total: number;
+};
+
+/** The page with no folders: the listing failed, or one folder is open. */
+function empty(title: string, onlyTrash: boolean, page: number, deletionErrors: DeletionErrors | null) {
+  return {
+    title,
+    listFailed: false,
+    ordersFailed: false,
+    folder: null as FolderView | null,
+    onlyTrash,
+    page,
+    hasMore: false,
+    folders: [],
+    totals: null,
+    deletionErrors,
+  };
+}
+
+export async function loadFilesPage(request: Request, context: unknown) {
+  await requireStaff(request, context);
+  const { t } = await getTranslator(request);
+  const url = new URL(request.url);
+  const onlyTrash = url.searchParams.get("show") === "trash";
+  const page = Math.max(1, Number.parseInt(url.searchParams.get("page") ?? "1", 10) || 1);
+  const { result: deletionErrors, headers } = await readDeletionErrors(request);
+
+  const folderParam = url.searchParams.get("folder");
+  if (folderParam !== null) {
+    // One folder opened: its files as rows (name, size, type), 100 a page.
+    if (!FOLDER_NAME.test(folderParam)) throw new Response("Unknown folder", { status: 400 });
+    const files = await loadSection("back-office: listing a storage folder", { message: "failures.files" }, () => listFolderFiles(getStorage(), folderParam));
+    const rows = sectionData(files, []);
+    return data(
+      {
+        ...empty(t("bo.files.title"), onlyTrash, page, deletionErrors),
+        folder: {
+          name: folderParam,
+          failure: sectionFailure(files),
+          files: rows.slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE),
+          total: rows.length,
+        },
+        hasMore: rows.length > page * PAGE_SIZE,
+      },
+      { headers },
+    );
+  }
+
+  let folders;
+  let ordersFailed = false;
+  try {
+    ({ folders, ordersFailed } = await listStorageFoldersForScreen(await getDb(), getStorage()));
+  } catch (error) {
+    if (isDatabaseUnavailable(error)) throw error;
+    logger.error("back-office: listing storage folders failed:", error);
+    return data(
+      {
+        ...empty(t("bo.files.title"), onlyTrash, page, deletionErrors),
+        listFailed: true,
+      },
+      { headers },
+    );
+  }
+  const trash = folders.filter((folder) => folder.garbage.length > 0);
+  const shown = onlyTrash ? trash : folders;
+  const pageFolders = shown.slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE);
+  return data(
+    {
+      title: t("bo.files.title"),
+      listFailed: false,
+      ordersFailed,
+      folder: null,
+      onlyTrash,
+      page,
+      hasMore: shown.length > page * PAGE_SIZE,
+      totals: {
+        folders: folders.length,
+        size: folders.reduce((sum, folder) => sum + folder.size, 0),
+        trashFiles: trash.reduce((sum, folder) => sum + folder.garbage.length, 0),
+        trashSize: trash.reduce((sum, folder) => {
+          const garbage = new Set(folder.garbage);
+          return sum + folder.files.reduce((bytes, file) => bytes + (garbage.has(file.key) ? file.size : 0), 0);
+        }, 0),
+      },
+      folders: pageFolders.map((folder) => ({
+        name: folder.name,
+        orderNumber: folder.orderId ? longOrderNumber(folder.orderId) : null,
+        files: folder.files.length,
+        size: folder.size,
+        status: folder.order?.status ?? null,
+        customer: folder.order ? folder.order.fullName || folder.order.email : null,
+        warning: needsWarning(folder.order?.status),
+        verdict: folder.verdict,
+        deletable: folder.deletable,
+        garbage: folder.garbage.length,
+      })),
+      deletionErrors,
+    },
+    { headers },
+  );
+}
+
+interface FilesIntentArgs {
+  db: DB;
+  storage: FileStorage;
+  form: FormData;
+  /** The page as it was. */
+  back: string;
+}
+
+async function deleteOneFolder({ db, storage, form, back }: FilesIntentArgs) {
+  const name = String(form.get("folder") ?? "");
+  let deletion;
+  try {
+    deletion = await deleteFolder(db, storage, name);
+  } catch (error) {
+    logger.error("back-office: deleting a storage folder failed:", error);
+    return redirectWithToast(back, {
+      type: "error",
+      title: "bo.toasts.error",
+      description: "bo.files.listFailed",
+    });
+  }
+  if (!deletion.ok) {
+    const verdict = deletion.folder?.verdict ?? "not_an_order_folder";
+    return redirectWithToast(back, {
+      type: "error",
+      title: "bo.files.notDeletable",
+      description: deletion.reason === "not_found" ? "bo.files.notFound" : `bo.files.verdicts.${verdict}`,
+    });
+  }
+  if (deletion.report.errors.length > 0) return withErrors(back, deletion.report);
+  return redirectWithToast(back, {
+    type: "success",
+    title: "bo.files.folderDeleted",
+    description: "bo.files.folderDeletedText",
+  });
+}
+
+async function deleteAllTrash({ db, storage, back }: FilesIntentArgs) {
+  let report;
+  try {
+    report = await deleteTrash(db, storage);
+  } catch (error) {
+    logger.error("back-office: deleting storage trash failed:", error);
+    return redirectWithToast(back, {
+      type: "error",
+      title: "bo.toasts.error",
+      description: "bo.files.listFailed",
+    });
+  }
+  if (report.errors.length > 0) return withErrors(back, report);
+  if (report.deletedFiles === 0)
+    return redirectWithToast(back, {
+      type: "info",
+      title: "bo.files.trashEmpty",
+    });
+  return redirectWithToast(back, {
+    type: "success",
+    title: "bo.files.deleted",
+    description: "bo.files.deletedText",
+    values: { files: report.deletedFiles, folders: report.deletedFolders },
+  });
+}
+
+const FILES_INTENTS: Record<string, (args: FilesIntentArgs) => Promise<Response>> = {
+  delete_folder: deleteOneFolder,
+  delete_trash: deleteAllTrash,
+};
+
+export async function filesPageAction(request: Request, context: unknown) {
+  await requireStaff(request, context);
+  const form = await readFormData(request);
+  const intent = form.get("intent");
+  const db = await getDb();
+  const storage = getStorage();
+  const back = `${BACK}${new URL(request.url).search}`;
+  const handler = intentHandler(FILES_INTENTS, intent);
+  if (!handler) return redirect(back);
+  return handler({ db, storage, form, back });
+}
+
+async function withErrors(back: string, report: Parameters<typeof deletionErrorsCookie>[0]) {
+  return redirectWithToast(
+    back,
+    {
+      type: "warning",
+      title: "bo.files.someFailed",
+      values: { count: report.failedFolders },
+    },
+    { headers: { "Set-Cookie": await deletionErrorsCookie(report) } },
+  );
+}

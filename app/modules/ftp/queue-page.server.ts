@@ -1,0 +1,105 @@
+import type { Staff } from "~/modules/auth/guards.server";
+import { requireStaff } from "~/modules/auth/guards.server";
+import { type AppConfig, getConfig } from "~/modules/config/config.server";
+import { type DB, getDb } from "~/modules/db/db.server";
+import { readFormData } from "~/modules/http/request.server";
+import { redirectWithToast } from "~/modules/http/toast.server";
+import { getTranslator } from "~/modules/i18n/i18n.server";
+import { isPaid } from "~/modules/orders/status";
+import { type FileStorage, getStorage } from "~/modules/storage/storage.server";
+import { getFileServer, type ProductionFileServer } from "./file-server.server";
+import { parseQueueAction } from "./forms.server";
+import { describeQueueError, parseQueueFilters, QUEUE_PAGE_SIZE } from "./queue";
+import { deleteEntries, listQueuePage } from "./queue.server";
+import { processQueue, sendEntryNow } from "./transfer.server";
+
+/** The back office's transfer queue page (staff side §4.19): the queue, and deleting, processing or sending its entries. */
+/** "Process queue" claims new files for this long; files in flight may take the grace period on top. */
+const PROCESS_BUDGET_MS = 20_000;
+const PROCESS_GRACE_MS = 20_000;
+
+export async function loadQueuePage(request: Request, context: unknown) {
+  await requireStaff(request, context);
+  const { t } = await getTranslator(request);
+  const filters = parseQueueFilters(new URL(request.url).searchParams);
+  const { rows, total } = await listQueuePage(await getDb(), filters);
+  const { maxAttempts } = getConfig().queue;
+  return {
+    title: t("ftp.title"),
+    filters,
+    total,
+    pages: Math.max(1, Math.ceil(total / QUEUE_PAGE_SIZE)),
+    entries: rows.map((row) => ({
+      id: row.id,
+      orderCode: row.order_prefix.toUpperCase(),
+      orderStatus: row.order_status,
+      orderPaid: isPaid(row.order_status),
+      patient: row.patient_name,
+      fileType: row.file_type,
+      name: row.original_name,
+      storedName: row.file_path.slice(row.file_path.lastIndexOf("/") + 1),
+      destination: row.destination_path,
+      size: row.file_size,
+      status: row.status,
+      attempts: row.attempts,
+      exhausted: row.status === "failed" && row.attempts >= maxAttempts,
+      error: describeQueueError(row.error_message),
+      lastAttemptAt: row.last_attempt_at?.toISOString() ?? null,
+      nextAttemptAt: row.status === "failed" ? row.next_attempt_at.toISOString() : null,
+      completedAt: row.completed_at?.toISOString() ?? null,
+      createdAt: row.created_at.toISOString(),
+      released: row.released_at !== null,
+      removed: row.removed_at !== null,
+    })),
+  };
+}
+
+interface QueueIntentArgs {
+  staff: Staff;
+  ids: string[];
+  /** The page as it was. */
+  to: string;
+  config: AppConfig;
+  deps: { db: DB; storage: FileStorage; fileServer: ProductionFileServer };
+}
+
+async function deleteSelected({ ids, to, deps }: QueueIntentArgs) {
+  if (ids.length === 0) return redirectWithToast(to, { type: "error", title: "ftp.toasts.errorTitle", description: "ftp.toasts.nothingSelected" });
+  const count = await deleteEntries(deps.db, ids);
+  return redirectWithToast(to, { type: "success", title: "ftp.toasts.deletedTitle", description: "ftp.toasts.deleted", values: { count } });
+}
+
+async function processNow({ to, config, deps }: QueueIntentArgs) {
+  const summary = await processQueue(deps, config.queue, { budgetMs: PROCESS_BUDGET_MS, graceMs: PROCESS_GRACE_MS });
+  if (summary.claimed === 0) return redirectWithToast(to, { type: "info", title: "ftp.toasts.doneTitle", description: "ftp.toasts.nothingToProcess" });
+  return redirectWithToast(to, {
+    type: summary.failed > 0 ? "warning" : "success",
+    title: "ftp.toasts.doneTitle",
+    description: "ftp.toasts.processed",
+    values: { completed: summary.completed, failed: summary.failed, remaining: summary.remaining },
+  });
+}
+
+async function sendNow({ staff, to, config, deps }: QueueIntentArgs, upload: string) {
+  const result = await sendEntryNow(deps, config.queue, upload, staff.actorLabel);
+  if (result.ok) return redirectWithToast(to, { type: "success", title: "ftp.toasts.sentTitle", description: "ftp.toasts.sent" });
+  if (result.reason === "failed") {
+    const error = describeQueueError(result.error) ?? { key: "ftp.errors.unknown", values: {} };
+    return redirectWithToast(to, { type: "error", title: "ftp.toasts.errorTitle", description: error.key, values: error.values });
+  }
+  return redirectWithToast(to, { type: "error", title: "ftp.toasts.errorTitle", description: `ftp.toasts.${result.reason}` });
+}
+
+const QUEUE_INTENTS = { delete: deleteSelected, process: processNow };
+
+export async function queuePageAction(request: Request, context: unknown) {
+  const staff = await requireStaff(request, context);
+  const submission = parseQueueAction(await readFormData(request));
+  if (!submission.success) throw new Response("Bad request", { status: 400 });
+  const { intent, ids, back } = submission.data;
+  const to = `/backoffice/ftp${back}`;
+  const config = getConfig();
+  const deps = { db: await getDb(), storage: getStorage(), fileServer: getFileServer() };
+  const args = { staff, ids, to, config, deps };
+  return typeof intent === "string" ? QUEUE_INTENTS[intent](args) : sendNow(args, intent.upload);
+}

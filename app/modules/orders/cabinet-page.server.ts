@@ -1,0 +1,136 @@
+import { sql } from "kysely";
+import type { NotificationChannel } from "~db/schema";
+import { requireUser } from "~/modules/auth/guards.server";
+import { getDb } from "~/modules/db/db.server";
+import { getRequestTranslator } from "~/modules/http/request-context.server";
+import { readFormData } from "~/modules/http/request.server";
+import { loadSection, sectionData, sectionFailure } from "~/modules/http/section.server";
+import { redirectWithToast } from "~/modules/http/toast.server";
+import { paidDocuments } from "~/modules/payments/payments.server";
+import { filesOf } from "~/modules/wizard/wizard.server";
+import { longOrderNumber } from "./orders.server";
+import { CABINET_STATUSES, canPay, NOTIFICATION_CHANNELS, type OrderStatus } from "./status";
+
+/** The client's cabinet (customer side §6): their orders, and the channel they are told of changes by. */
+const PAGE_SIZE = 20;
+
+export async function loadCabinetPage(request: Request, context: unknown) {
+  const user = await requireUser(request, context);
+  const t = await getRequestTranslator(request, context);
+  const url = new URL(request.url);
+  const search = (url.searchParams.get("q") ?? "").trim();
+  const statusParam = url.searchParams.get("status");
+  const status = CABINET_STATUSES.includes(statusParam as OrderStatus) ? (statusParam as OrderStatus) : null;
+  const page = Math.max(1, Number.parseInt(url.searchParams.get("page") ?? "1", 10) || 1);
+  const db = await getDb();
+
+  // The orders load on their own: when they cannot, the list says so in place and the rest of the
+  // cabinet (channel, new order, search) still works (ADR 026).
+  const loaded = await loadSection("cabinet: loading orders", { title: "failures.ordersLoadTitle", message: "failures.ordersLoadText" }, async () => {
+    // Only this user's orders (by e-mail), never drafts (spec: drafts are hidden from the list).
+    let query = db.selectFrom("orders").selectAll().where("email", "=", user.email).where("status", "<>", "draft");
+    if (status) query = query.where("status", "=", status);
+    if (search) {
+      const pattern = `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      query = query.where((eb) =>
+        eb.or([
+          eb("full_name", "ilike", pattern),
+          eb.exists(eb.selectFrom("orders_patients").select("id").whereRef("orders_patients.order_id", "=", "orders.id").where("patient_name", "ilike", pattern)),
+        ]),
+      );
+    }
+    const rows = await query
+      .orderBy("created_at", "desc")
+      .limit(PAGE_SIZE + 1)
+      .offset((page - 1) * PAGE_SIZE)
+      .execute();
+    const orders = rows.slice(0, PAGE_SIZE);
+    const patients = orders.length
+      ? await db
+          .selectFrom("orders_patients")
+          .selectAll()
+          .where(
+            "order_id",
+            "in",
+            orders.map((order) => order.id),
+          )
+          .orderBy("created_at")
+          .execute()
+      : [];
+    return { rows, orders, patients };
+  });
+  const { rows, orders, patients } = sectionData(loaded, {
+    rows: [],
+    orders: [],
+    patients: [],
+  });
+  const [settings, partnerCode] = await Promise.all([
+    db.selectFrom("client_settings").select("notification_channel").where("email", "=", user.email).executeTakeFirst(),
+    // The partner card is for partners only (customer side §6: "a partner section if a partner code exists").
+    db.selectFrom("partner_codes").select("id").where("user_email", "=", user.email).executeTakeFirst(),
+  ]);
+  const documents = await paidDocuments(
+    db,
+    orders.map((order) => order.id),
+  );
+
+  return {
+    title: t("cabinet.title"),
+    email: user.email,
+    ordersFailure: sectionFailure(loaded),
+    isPartner: partnerCode !== undefined,
+    channel: settings?.notification_channel ?? "email",
+    search,
+    status,
+    page,
+    hasMore: rows.length > PAGE_SIZE,
+    orders: orders.map((order) => ({
+      id: order.id,
+      number: longOrderNumber(order.id),
+      status: order.status,
+      createdAt: order.created_at.toISOString(),
+      address: order.address,
+      deliveryComment: order.delivery_comment,
+      total: order.total_cost === null ? null : Number(order.total_cost),
+      currency: order.currency,
+      canPay: canPay(order.status, order.total_cost === null ? null : Number(order.total_cost)),
+      // The payment document: amount paid and, for a clinic that asked for an invoice, its VAT number.
+      paid: documents.get(order.id) ?? null,
+      patients: patients
+        .filter((patient) => patient.order_id === order.id)
+        .map((patient) => ({
+          id: patient.id,
+          name: patient.patient_name,
+          matrix: filesOf(patient, "matrix").map((file) => file.originalName),
+          aligners: filesOf(patient, "aligners").map((file) => file.originalName),
+          retainers: filesOf(patient, "retainer").map((file) => file.originalName),
+        })),
+    })),
+  };
+}
+
+/** The cabinet's one form: how the client wants to hear of their orders. */
+export async function saveNotificationChannel(request: Request, context: unknown) {
+  const user = await requireUser(request, context);
+  const form = await readFormData(request);
+  const channel = form.get("channel");
+  if (!NOTIFICATION_CHANNELS.includes(channel as NotificationChannel)) throw new Response("Unknown channel", { status: 400 });
+  const db = await getDb();
+  await db
+    .insertInto("client_settings")
+    .values({
+      email: user.email,
+      notification_channel: channel as NotificationChannel,
+    })
+    .onConflict((oc) =>
+      oc.column("email").doUpdateSet({
+        notification_channel: channel as NotificationChannel,
+        updated_at: sql<Date>`now()`,
+      }),
+    )
+    .execute();
+  return redirectWithToast("/cabinet", {
+    type: "success",
+    title: "cabinet.channelSaved",
+  });
+}

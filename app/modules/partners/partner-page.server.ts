@@ -1,0 +1,168 @@
+import { data } from "@remix-run/node";
+import type { SessionUser } from "~/modules/auth/session.server";
+import { requireUser } from "~/modules/auth/guards.server";
+import { type DB, getDb } from "~/modules/db/db.server";
+import { isDatabaseUnavailable } from "~/modules/db/unavailable";
+import { intentHandler } from "~/modules/http/intents";
+import { getLocale, getRequestTranslator } from "~/modules/http/request-context.server";
+import { readFormData } from "~/modules/http/request.server";
+import { failureCause, loadSection, sectionData, sectionFailure } from "~/modules/http/section.server";
+import { redirectWithToast } from "~/modules/http/toast.server";
+import { publicOrigin } from "~/modules/market/market.server";
+import { ensurePartnerCode, partnerBalance, referralCounts, referralOrders, savePartnerContacts, savePartnerName } from "./partners.server";
+import { ACTIVITY_FILTERS, checkContacts, checkName, readFilter, REFERRAL_STATUS_FILTERS } from "./validation";
+import { logger } from "~/modules/log/logger.server";
+
+/** The partner's own page (partners spec §2 "/partner"): its data, and the saving of its name and contacts. */
+const PAGE_SIZE = 25;
+
+/** A refused name or contacts form, shown in place with what was typed. */
+export type PartnerReply = {
+  intent: "name" | "contacts";
+  errors: Record<string, string>;
+  summary?: string;
+  failure?: { message: string; values: Record<string, string> };
+  values: Record<string, string>;
+};
+
+export async function loadPartnerPage(request: Request, context: unknown) {
+  const user = await requireUser(request, context);
+  const t = await getRequestTranslator(request, context);
+  const url = new URL(request.url);
+  const search = (url.searchParams.get("q") ?? "").trim().slice(0, 100);
+  const status = readFilter(url.searchParams.get("status"), REFERRAL_STATUS_FILTERS);
+  const activity = readFilter(url.searchParams.get("activity"), ACTIVITY_FILTERS);
+  const page = Math.max(1, Number.parseInt(url.searchParams.get("page") ?? "1", 10) || 1);
+  const db = await getDb();
+  const base = { title: t("partners.title"), search, status, activity, page };
+  // Created on the first visit (spec §4 "Partner code"). Each part of the page loads on its own and
+  // says so in place when it cannot (ADR 026); without the code nothing else of it can load.
+  const code = await loadSection("partner: loading the partner code", { message: "failures.partnerCode" }, () => ensurePartnerCode(db, user.email));
+  if (!code.ok)
+    return {
+      ...base,
+      partner: null,
+      codeFailure: code.failure,
+      ordersFailure: null,
+      orders: [],
+      hasMore: false,
+    };
+  const partner = code.data;
+  const [balance, counts, list] = await Promise.all([
+    partnerBalance(db, partner.id),
+    referralCounts(db, partner.id),
+    loadSection("partner: loading referral orders", { title: "failures.ordersLoadTitle", message: "failures.ordersLoadText" }, () =>
+      referralOrders(db, partner.id, {
+        search,
+        status,
+        activity,
+        page,
+        pageSize: PAGE_SIZE,
+      }),
+    ),
+  ]);
+  const origin = publicOrigin((await getLocale(request, context)).market);
+  return {
+    ...base,
+    partner: {
+      code: partner.code,
+      name: partner.user_name,
+      // The link is shown once a name is saved (spec §2 "/partner").
+      link: partner.user_name ? `${origin.replace(/\/$/, "")}/${partner.code}` : null,
+      contactEmail: partner.contact_email ?? user.email,
+      contactPhone: partner.contact_phone ?? "",
+      offerAcceptedAt: partner.offer_accepted_at ? new Date(partner.offer_accepted_at).toISOString() : null,
+      percentage: Number(partner.reward_percentage).toFixed(2),
+      balance,
+      referrals: counts,
+    },
+    codeFailure: null,
+    ordersFailure: sectionFailure(list),
+    ...sectionData(list, { orders: [], hasMore: false }),
+  };
+}
+
+interface PartnerIntentArgs {
+  db: DB;
+  form: FormData;
+  partner: Awaited<ReturnType<typeof ensurePartnerCode>>;
+}
+
+async function saveName({ db, form, partner }: PartnerIntentArgs) {
+  const name = checkName(String(form.get("user_name") ?? ""));
+  if (name.error !== null) {
+    return data<PartnerReply>(
+      {
+        intent: "name",
+        errors: { user_name: name.error },
+        values: { user_name: String(form.get("user_name") ?? "") },
+      },
+      { status: 400 },
+    );
+  }
+  try {
+    await savePartnerName(db, partner.id, name.value);
+  } catch (error) {
+    if (isDatabaseUnavailable(error)) throw error;
+    logger.error("partner name not saved:", error);
+    // Said in place with the typed name kept (staff side §8 "Не удалось сохранить имя: " + cause).
+    const failure = {
+      message: "failures.partnerName",
+      values: { causeKey: failureCause(error) },
+    };
+    return data<PartnerReply>(
+      {
+        intent: "name",
+        errors: {},
+        failure,
+        values: { user_name: String(form.get("user_name") ?? "") },
+      },
+      { status: 500 },
+    );
+  }
+  return redirectWithToast("/partner", {
+    type: "success",
+    title: "partners.toasts.nameSaved",
+  });
+}
+
+async function saveContacts({ db, form, partner }: PartnerIntentArgs) {
+  const contacts = checkContacts(form, partner.offer_accepted_at !== null);
+  if (contacts.errors !== null) {
+    const values = {
+      contact_email: String(form.get("contact_email") ?? ""),
+      contact_phone: String(form.get("contact_phone") ?? ""),
+    };
+    return data<PartnerReply>({ intent: "contacts", errors: contacts.errors, summary: contacts.summary, values }, { status: 400 });
+  }
+  try {
+    await savePartnerContacts(db, partner.id, contacts.value);
+  } catch (error) {
+    logger.error("partner contacts not saved:", error);
+    return redirectWithToast("/partner", {
+      type: "error",
+      title: "partners.toasts.errorTitle",
+      description: "partners.toasts.contactsFailed",
+    });
+  }
+  return redirectWithToast("/partner", {
+    type: "success",
+    title: "partners.toasts.contactsSavedTitle",
+    description: "partners.toasts.contactsSavedText",
+  });
+}
+
+const PARTNER_INTENTS: Record<string, (args: PartnerIntentArgs) => Promise<Response | ReturnType<typeof data<PartnerReply>>>> = {
+  name: saveName,
+  contacts: saveContacts,
+};
+
+export async function partnerPageAction(request: Request, context: unknown, user: SessionUser) {
+  const form = await readFormData(request);
+  const intent = form.get("intent");
+  const db = await getDb();
+  const partner = await ensurePartnerCode(db, user.email);
+  const handler = intentHandler(PARTNER_INTENTS, intent);
+  if (!handler) throw new Response("Unknown action", { status: 400 });
+  return handler({ db, form, partner });
+}

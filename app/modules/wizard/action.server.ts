@@ -1,0 +1,85 @@
+import { redirect } from "@remix-run/node";
+import { getDb } from "~/modules/db/db.server";
+import { intentHandler } from "~/modules/http/intents";
+import { getRequestContext } from "~/modules/http/request-context.server";
+import { readFormData } from "~/modules/http/request.server";
+import { redirectWithToast } from "~/modules/http/toast.server";
+import { isMultipartRequest } from "~/modules/uploads/multipart.server";
+import type { UploadResult } from "~/modules/uploads/upload-handler.server";
+import { startOrder } from "./intents/create-order.server";
+import { returnToDraft } from "./intents/edit.server";
+import { keepStep, moveThroughSteps } from "./intents/navigate.server";
+import { addPatient, selectPatient } from "./intents/patients.server";
+import { payOrder, startPayment } from "./intents/pay.server";
+import { removeOrderFile } from "./intents/remove-file.server";
+import type { IntentArgs, IntentHandler } from "./intents/types";
+import { clampStep, type WizardAction } from "./navigation";
+import { resolveOrder } from "./order-access.server";
+import { receiveUploads } from "./receive-uploads.server";
+import { frozenToast, toastFromUploads } from "./replies.server";
+import { listPatients, OrderFrozenError } from "./wizard.server";
+
+const NAV_ACTIONS: WizardAction[] = ["next", "back", "skip_matrix", "skip_aligners", "skip_retainers", "back_to_patient"];
+
+/**
+ * The intents of a draft, by name (ADR 009, ADR 030). An intent that carries a value is named with
+ * its colon ("remove:matrix:<path>" is "remove:"). Any other intent, the plain "upload" button
+ * among them, stores the files the form carried and keeps the step.
+ */
+const DRAFT_INTENTS: Record<string, IntentHandler> = {
+  select_patient: selectPatient,
+  "select_patient:": selectPatient,
+  add_patient: addPatient,
+  "remove:": removeOrderFile,
+  pay: payOrder,
+  ...Object.fromEntries(NAV_ACTIONS.map((action): [string, IntentHandler] => [action, (args) => moveThroughSteps(args, action)])),
+};
+
+function parseIntent(intent: string): { name: string; argument: string | null } {
+  const colon = intent.indexOf(":");
+  return colon < 0 ? { name: intent, argument: null } : { name: intent.slice(0, colon + 1), argument: intent.slice(colon + 1) };
+}
+
+export async function handleWizardAction(request: Request, context: unknown) {
+  const db = await getDb();
+  const { viewer, market, language } = await getRequestContext(request, context);
+  const { order } = await resolveOrder(request, db, viewer);
+
+  let form: FormData;
+  let uploads: UploadResult[] = [];
+  if (isMultipartRequest(request)) {
+    const received = await receiveUploads(request, context, db, order, viewer);
+    if (received instanceof Response) return received;
+    ({ form, uploads } = received);
+  } else {
+    form = await readFormData(request);
+  }
+
+  const intent = String(form.get("intent") ?? "");
+  const uploadToast = toastFromUploads(uploads);
+
+  if (!order) {
+    if (intent !== "next") return redirect("/order");
+    return startOrder(db, viewer, { market, language });
+  }
+
+  const patients = await listPatients(db, order.id);
+  const patient = patients.find((p) => p.id === order.current_patient_id) ?? patients[0] ?? null;
+  const step = order.status === "draft" ? clampStep(order.wizard_step) : 11;
+  const { name, argument } = parseIntent(intent);
+  const args: IntentArgs = { request, db, viewer, order, patients, patient, step, form, argument, uploadToast };
+
+  if (intent === "edit") return returnToDraft(args);
+
+  if (order.status !== "draft") {
+    if (intent === "pay" && order.status === "pending") return startPayment(request, db, order, viewer);
+    return redirectWithToast("/order", frozenToast);
+  }
+
+  try {
+    return await (intentHandler(DRAFT_INTENTS, name) ?? keepStep)(args);
+  } catch (error) {
+    if (error instanceof OrderFrozenError) return redirectWithToast("/order", frozenToast);
+    throw error;
+  }
+}

@@ -1,0 +1,85 @@
+import { redirect } from "@remix-run/node";
+import { isDatabaseUnavailable } from "~/modules/db/unavailable";
+import { failureCause } from "~/modules/http/section.server";
+import { redirectWithToast, type Toast } from "~/modules/http/toast.server";
+import { navigate, type WizardAction } from "../navigation";
+import { fail, typedValues } from "../replies.server";
+import { checkStep, saveStepFields } from "../step-fields.server";
+import type { FieldErrors } from "../validation";
+import { listPatients, OrderFrozenError, setWizardStep, skipsOf, updatePatient } from "../wizard.server";
+import type { IntentArgs } from "./types";
+import { logger } from "~/modules/log/logger.server";
+
+/**
+ * next, back, the skips and "back to patient": saves what the step's form carries, checks the step
+ * before "next", then moves (navigation.ts).
+ */
+export async function moveThroughSteps({ db, order, patients, patient, step, form, uploadToast }: IntentArgs, action: WizardAction) {
+  let unsaved: FieldErrors;
+  try {
+    unsaved = await saveStepFields(db, order, patient, step, form, order.market);
+  } catch (error) {
+    if (error instanceof OrderFrozenError || isDatabaseUnavailable(error)) throw error;
+    logger.error("wizard step not saved:", error);
+    // Said in place with what was typed kept (customer side §8 "Ошибка обновления").
+    return fail(
+      {
+        errors: {},
+        values: typedValues(form),
+        saveFailure: {
+          title: "failures.updateTitle",
+          message: "failures.updateText",
+          values: { causeKey: failureCause(error) },
+        },
+      },
+      500,
+    );
+  }
+  if (action !== "next" && Object.keys(unsaved).length) return fail({ errors: unsaved, values: typedValues(form) });
+  if (action === "next") {
+    const fresh = patient ? (await listPatients(db, order.id)).find((p) => p.id === patient.id) ?? patient : null;
+    const failure = await checkStep(step, order, fresh, patients.length, form, order.market);
+    if (failure) {
+      if (uploadToast) return redirectWithToast("/order", uploadToast);
+      return fail(failure);
+    }
+  }
+  const move = navigate(step, action, skipsOf(patient));
+  if (move.setSkips && patient) {
+    await updatePatient(db, order.id, patient.id, {
+      ...(move.setSkips.skipMatrix !== undefined ? { skip_matrix: move.setSkips.skipMatrix } : {}),
+      ...(move.setSkips.skipAligners !== undefined ? { skip_aligners: move.setSkips.skipAligners } : {}),
+      ...(move.setSkips.skipRetainers !== undefined ? { skip_retainers: move.setSkips.skipRetainers } : {}),
+    });
+  }
+  await setWizardStep(db, order.id, move.step);
+  const skipToast: Record<string, Toast> = {
+    skip_matrix: {
+      type: "info",
+      title: "wizard.toasts.skippedTitle",
+      description: "wizard.toasts.skippedMatrix",
+    },
+    skip_aligners: {
+      type: "info",
+      title: "wizard.toasts.skippedTitle",
+      description: "wizard.toasts.skippedAligners",
+    },
+    skip_retainers: {
+      type: "info",
+      title: "wizard.toasts.skippedTitle",
+      description: "wizard.toasts.skippedRetainers",
+    },
+    back_to_patient: {
+      type: "info",
+      title: "wizard.toasts.addPatientTitle",
+      description: "wizard.toasts.addPatient",
+    },
+  };
+  const toast = uploadToast ?? skipToast[action];
+  return toast ? redirectWithToast("/order", toast) : redirect("/order");
+}
+
+/** A plain "upload" button (and any intent the wizard does not know): files are stored, the step stays. */
+export async function keepStep({ uploadToast }: IntentArgs) {
+  return uploadToast ? redirectWithToast("/order", uploadToast) : redirect("/order");
+}

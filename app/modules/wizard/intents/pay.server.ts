@@ -1,0 +1,75 @@
+import { redirect } from "@remix-run/node";
+import type { Order } from "~db/schema";
+import { getConfig } from "~/modules/config/config.server";
+import type { DB } from "~/modules/db/db.server";
+import { cookies } from "~/modules/http/cookies.server";
+import type { Viewer } from "~/modules/http/request-context.server";
+import { redirectWithToast } from "~/modules/http/toast.server";
+import { publicOrigin } from "~/modules/market/market.server";
+import { changeOrderStatus, findOrder } from "~/modules/orders/orders.server";
+import { paymentFailureToast, previousAttemptLines, startPayment as startOrderPayment } from "~/modules/payments/payments.server";
+import type { PaymentLine } from "~/modules/payments/provider";
+import { paymentLines } from "~/modules/pricing/calculate";
+import { actorOf } from "../order-access.server";
+import { forgetCurrentOrderHeader } from "../order-cookies.server";
+import { priceOf, pricedFields } from "../price.server";
+import { checkComplete } from "../step-fields.server";
+import { linkPartnerAtHandOff, listPatients, setWizardStep } from "../wizard.server";
+import type { IntentArgs } from "./types";
+
+/**
+ * Hand-off to payment (customer-side §4): contacts saved, total recalculated, draft → pending
+ * (composition frozen), partner linked once, then the payment service creates (or reuses) an attempt
+ * and the browser goes to the provider's page with the current-order cookie cleared. A provider
+ * outage leaves the order pending and sends the doctor back to the summary with a clear message;
+ * the next press retries with the same idempotence key.
+ */
+export async function startPayment(request: Request, db: DB, order: Order, viewer: Viewer) {
+  const patients = await listPatients(db, order.id);
+  if (order.status === "draft") {
+    const incomplete = checkComplete(order, patients, order.market);
+    if (incomplete) {
+      await setWizardStep(db, order.id, incomplete.step);
+      return redirectWithToast("/order", {
+        type: "error",
+        title: "wizard.errors.incompleteTitle",
+        description: incomplete.error,
+      });
+    }
+  }
+  let lines: PaymentLine[] = [];
+  if (order.status === "draft") {
+    const price = await priceOf(db, order, patients, viewer);
+    if (price.total <= 0)
+      return redirectWithToast("/order", {
+        type: "error",
+        title: "wizard.payment.errorTitle",
+        description: "wizard.payment.noAmount",
+      });
+    const partnerCode = await cookies.partnerCode().parse(request.headers.get("Cookie"));
+    await db.updateTable("orders").set(pricedFields(price)).where("id", "=", order.id).where("status", "=", "draft").execute();
+    await linkPartnerAtHandOff(db, order, typeof partnerCode === "string" ? partnerCode : null);
+    await changeOrderStatus(db, order.id, "pending", actorOf(viewer, order));
+    lines = paymentLines(price, order.market === "international" ? "en" : "ru");
+  } else {
+    // Frozen since hand-off: the total stays; the lines are those of the earlier attempt.
+    lines = await previousAttemptLines(db, order);
+  }
+  const pending = (await findOrder(db, order.id))!;
+  if (Number(pending.total_cost ?? 0) <= 0)
+    return redirectWithToast("/order", {
+      type: "error",
+      title: "wizard.payment.errorTitle",
+      description: "wizard.payment.noAmount",
+    });
+  const config = getConfig();
+  const result = await startOrderPayment(db, config, { order: pending, lines, origin: publicOrigin(pending.market) });
+  if (!result.ok) {
+    return redirectWithToast(`/order?id=${order.id}`, paymentFailureToast(result.reason));
+  }
+  return redirect(result.redirectTo, {
+    headers: { "Set-Cookie": await forgetCurrentOrderHeader() },
+  });
+}
+
+export const payOrder = ({ request, db, order, viewer }: IntentArgs) => startPayment(request, db, order, viewer);

@@ -1,0 +1,26 @@
+import type { Order, Patient } from "~db/schema";
+import type { DB } from "~/modules/db/db.server";
+import type { Viewer } from "~/modules/http/request-context.server";
+import type { Toast } from "~/modules/http/toast.server";
+import type { fail } from "../replies.server";
+
+/** What every intent of the wizard's action receives: the request's facts, the order as it stands and the form. */
+export interface IntentArgs {
+  request: Request;
+  db: DB;
+  viewer: Viewer;
+  order: Order;
+  patients: Patient[];
+  /** The current patient: the order's remembered one, else its first. */
+  patient: Patient | null;
+  step: number;
+  form: FormData;
+  /** The part of the intent after its name and colon ("remove:matrix:path", "select_patient:id"); null when it has none. */
+  argument: string | null;
+  /** What became of the files this form carried, said once the step is done. */
+  uploadToast: Toast | null;
+}
+
+export type IntentReply = Response | ReturnType<typeof fail>;
+
+export type IntentHandler = (args: IntentArgs) => Promise<IntentReply>;

@@ -1,0 +1,134 @@
+import { data } from "@remix-run/node";
+import type { FileType } from "~db/schema";
+import { getDb } from "~/modules/db/db.server";
+import { isDatabaseUnavailable } from "~/modules/db/unavailable";
+import { getRequestContext } from "~/modules/http/request-context.server";
+import { MARKET_TRAITS, type Market } from "~/modules/market/market";
+import { longOrderNumber, shortOrderNumber } from "~/modules/orders/orders.server";
+import { PRICE_SETS } from "~/modules/pricing/price-sets";
+import type { ScanSummary } from "~/modules/uploads/scan";
+import { clampStep, isSkippedStep } from "./navigation";
+import { resolveOrder } from "./order-access.server";
+import { rememberOrderHeaders } from "./order-cookies.server";
+import { hasPersonalConditions, priceOf, pricedFields } from "./price.server";
+import { filesOf, listPatients, queueStatuses, type RecordedFile, skipsOf } from "./wizard.server";
+import { logger } from "~/modules/log/logger.server";
+
+export async function loadWizardPage(request: Request, context: unknown) {
+  const db = await getDb();
+  const { viewer, market } = await getRequestContext(request, context);
+  const { order, fromQuery } = await resolveOrder(request, db, viewer);
+  const headers = order && fromQuery ? await rememberOrderHeaders(viewer.browserOrderIds, order.id, false) : undefined;
+  const orderMarket: Market = order?.market ?? market;
+  const traits = MARKET_TRAITS[orderMarket];
+  const priceSet = PRICE_SETS[traits.currency];
+
+  if (!order) {
+    return data(
+      {
+        order: null,
+        step: 1,
+        market: orderMarket,
+        traits,
+        priceSet,
+        patients: [],
+        currentPatientId: null,
+        noPatient: false,
+        skipped: false,
+        price: null,
+        personalOffer: false,
+        signedIn: Boolean(viewer.user),
+      },
+      { headers },
+    );
+  }
+
+  const patients = await listPatients(db, order.id);
+  const current = patients.find((patient) => patient.id === order.current_patient_id) ?? patients[0] ?? null;
+  if (current && current.id !== order.current_patient_id && order.status === "draft") {
+    // The first patient, chosen because none was remembered, is saved as the order's current one (customer side §4).
+    // Remembering it is a convenience: the page shows the same patient if it cannot be saved now.
+    await db
+      .updateTable("orders")
+      .set({ current_patient_id: current.id })
+      .where("id", "=", order.id)
+      .where("status", "=", "draft")
+      .execute()
+      .catch((error: unknown) => {
+        if (isDatabaseUnavailable(error)) throw error;
+        logger.error("the current patient was not saved:", error);
+      });
+  }
+  const step = order.status === "draft" ? clampStep(order.wizard_step) : 11;
+  // A patient's step without a patient says so, with the way back (customer side §8), instead of moving on.
+  const noPatient = step >= 5 && step <= 10 && !current;
+  const statuses = await queueStatuses(db, order.id);
+  const price = step === 11 ? await priceOf(db, order, patients, viewer) : null;
+  if (price && order.status === "draft" && (Number(order.total_cost ?? -1) !== price.total || (price.note !== null && order.additional_comments !== price.note))) {
+    // The total is recalculated on entering the summary and stored (customer-side §2, step 11), with
+    // the client's personal comment for staff and the task tracker (customer side §7).
+    await db.updateTable("orders").set(pricedFields(price)).where("id", "=", order.id).where("status", "=", "draft").execute();
+  }
+  const personalOffer = !viewer.user && (step === 2 || step === 11) && (await hasPersonalConditions(db, order.email));
+
+  return data(
+    {
+      order: {
+        id: order.id,
+        title: shortOrderNumber(order.id),
+        number: longOrderNumber(order.id),
+        status: order.status,
+        email: order.email,
+        phone: order.phone,
+        fullName: order.full_name,
+        address: order.address,
+        deliveryComment: order.delivery_comment,
+        currency: order.currency,
+      },
+      step,
+      market: orderMarket,
+      traits,
+      priceSet,
+      patients: patients.map((patient) => ({
+        id: patient.id,
+        name: patient.patient_name,
+        folder: patient.folder_name,
+        materialType: patient.material_type,
+        cutType: patient.cut_type,
+        matrixType: patient.matrix_type,
+        comments: patient.additional_comments,
+        skips: skipsOf(patient),
+        files: Object.fromEntries(
+          (["matrix", "aligners", "retainer"] as const).map((type) => [
+            type,
+            (filesOf(patient, type) as RecordedFile[]).map((file) => ({
+              name: file.originalName,
+              size: file.size,
+              path: file.storagePath,
+              sync: statuses[file.storagePath] ?? "pending",
+              scan: file.scan ?? null,
+            })),
+          ]),
+        ) as Record<
+          FileType,
+          Array<{
+            name: string;
+            size: number;
+            path: string;
+            sync: string;
+            scan: ScanSummary | null;
+          }>
+        >,
+      })),
+      currentPatientId: current?.id ?? null,
+      noPatient,
+      skipped: isSkippedStep(step, skipsOf(current)),
+      price,
+      personalOffer,
+      signedIn: Boolean(viewer.user),
+    },
+    { headers },
+  );
+}
+
+export type WizardLoaderData = Awaited<ReturnType<typeof loadWizardPage>>["data"];

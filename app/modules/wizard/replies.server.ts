@@ -1,0 +1,88 @@
+import { data } from "@remix-run/node";
+import type { FileType } from "~db/schema";
+import type { Toast } from "~/modules/http/toast.server";
+import { fileListSaveFailure } from "~/modules/uploads/save-failure";
+import type { UploadResult } from "~/modules/uploads/upload-handler.server";
+import type { FieldErrors } from "./validation";
+
+/** The answers of the wizard's action that are not a step's own work: refusals and toasts. */
+
+export interface ActionFailure {
+  errors: FieldErrors;
+  formError?: string;
+  values?: Record<string, string>;
+  /** A save the server could not make (ADR 026), shown in place; keys, a value named "…Key" translated first. */
+  saveFailure?: {
+    title: string;
+    message: string;
+    values?: Record<string, string>;
+  };
+}
+
+/** "Ошибка сохранения": the retainer's wording, or the data's name for the other lists (customer side §8). */
+export function fileListFailureToast(type: FileType): Toast {
+  return { type: "error", ...fileListSaveFailure(type) };
+}
+
+/** A handed-off order's composition is frozen: said when a change to it is refused. */
+export const frozenToast: Toast = {
+  type: "error",
+  title: "wizard.errors.frozenTitle",
+  description: "wizard.errors.frozen",
+};
+
+export const fail = (failure: ActionFailure, status = 400) => data(failure, { status });
+
+/** The form's text values, sent back so a refused form shows what was typed. */
+export const typedValues = (form: FormData) => Object.fromEntries([...form].filter(([, v]) => typeof v === "string") as Array<[string, string]>);
+
+export function toastFromUploads(results: UploadResult[]): Toast | null {
+  if (results.length === 0) return null;
+  const stored = results.filter((result) => result.ok).length;
+  const count = (error: string) => results.filter((result) => !result.ok && result.error === error).length;
+  const lines: NonNullable<Toast["lines"]> = [];
+  const format = count("format");
+  const size = count("size");
+  if (format) lines.push({ key: "wizard.upload.formatError", values: { count: format } });
+  if (size) lines.push({ key: "wizard.upload.sizeError", values: { count: size } });
+  for (const result of results) {
+    if (!result.ok && (result.error === "not_stl" || result.error === "truncated" || result.error === "empty" || result.error === "storage" || result.error === "too_many")) {
+      lines.push({ key: "wizard.upload.fileFailed", values: { name: result.originalName, causeKey: `wizard.upload.causes.${result.error}` } });
+    }
+  }
+  // Wrong format or size: their own title, as the page says it with JavaScript (customer side §8).
+  if (format || size) {
+    const [first, ...others] = lines;
+    return {
+      type: "error",
+      title: format ? "uploads.errors.formatTitle" : "uploads.errors.sizeTitle",
+      description: first!.key,
+      values: first!.values,
+      lines: [
+        ...others,
+        ...(stored > 0
+          ? [
+              {
+                key: "wizard.upload.successText",
+                values: { done: stored, total: results.length },
+              },
+            ]
+          : []),
+      ],
+    };
+  }
+  if (stored === 0)
+    return {
+      type: "error",
+      title: "wizard.upload.noValidTitle",
+      description: "wizard.upload.noValidText",
+      lines,
+    };
+  return {
+    type: lines.length ? "warning" : "success",
+    title: "wizard.upload.successTitle",
+    description: "wizard.upload.successText",
+    values: { done: stored, total: results.length },
+    lines,
+  };
+}
