@@ -37,8 +37,11 @@ const { values } = parseArgs({
     connections: { type: "string", default: "50" },
     profile: { type: "boolean", default: false },
     "bare-routes": { type: "string", default: "1" },
+    // Web worker processes of the app; unset is the production default, one per core (ADR 032).
+    "web-concurrency": { type: "string" },
   },
 });
+const WEB_CONCURRENCY = values["web-concurrency"] === undefined ? undefined : Number(values["web-concurrency"]);
 const DURATION = Number(values.duration);
 const CONNECTIONS = Number(values.connections);
 const RATIO_TARGET = 0.5;
@@ -69,9 +72,12 @@ interface Run {
   load1: number;
 }
 
+/** CPU seconds of a process and its worker processes (node:cluster forks them as its children). */
 function cpuSecondsOf(pid: number): number {
   const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-  return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS; // utime, stime
+  const own = (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS; // utime, stime
+  const children = fs.readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim().split(/\s+/).filter(Boolean).map(Number);
+  return own + children.reduce((sum, child) => sum + (fs.existsSync(`/proc/${child}`) ? cpuSecondsOf(child) : 0), 0);
 }
 
 async function cannon(target: Target, seconds: number, connections: number) {
@@ -127,7 +133,7 @@ async function check(target: Target, expected: string) {
 }
 
 async function startAll(nodeArgs: { app?: string[]; bare?: string[] } = {}) {
-  const app = await startBenchApp(database.url, nodeArgs.app);
+  const app = await startBenchApp(database.url, nodeArgs.app, WEB_CONCURRENCY);
   let bare: BareRemix | undefined;
   try {
     bare = await startBareRemix(nodeArgs.bare, BARE_ROUTES - 1);
@@ -215,7 +221,7 @@ try {
 
 const bareRuns = runs.filter((run) => run.label.startsWith("bare"));
 const bareRps = bareRuns.reduce((sum, run) => sum + run.rps, 0) / bareRuns.length;
-console.log(`\n${CONNECTIONS} connections, ${DURATION} s each, bare app with ${BARE_ROUTES} route(s), ${os.cpus().length} cores, Node ${process.version}; bare reference ${bareRps.toFixed(0)} req/s (mean of ${bareRuns.length} runs)`);
+console.log(`\n${CONNECTIONS} connections, ${DURATION} s each, app with ${WEB_CONCURRENCY ?? `${os.availableParallelism()} (one per core)`} worker process(es), bare app with ${BARE_ROUTES} route(s), ${os.cpus().length} cores, Node ${process.version}; bare reference ${bareRps.toFixed(0)} req/s (mean of ${bareRuns.length} runs)`);
 console.log("| target | req/s | × bare | p50 | p99 | idle latency | server CPU per request | server cores | autocannon cores | load (1 min) |");
 console.log("|---|---|---|---|---|---|---|---|---|---|");
 for (const run of runs) {

@@ -16,8 +16,10 @@ export async function seedWorkingDay(db: DB): Promise<void> {
   await buildPackingDay(db, 50);
 }
 
-export function startBenchApp(databaseUrl: string, nodeArgs: string[] = []): Promise<AppServer> {
-  return startAppServer({ DATABASE_URL: databaseUrl, APP_ENV: "development", NODE_ENV: "production", ...SECRETS }, { timeoutMs: 120_000, nodeArgs });
+/** `webConcurrency`: worker processes; undefined is the production default (one per core). */
+export function startBenchApp(databaseUrl: string, nodeArgs: string[] = [], webConcurrency?: number): Promise<AppServer> {
+  const workers = { WEB_CONCURRENCY: webConcurrency === undefined ? "" : String(webConcurrency) };
+  return startAppServer({ DATABASE_URL: databaseUrl, APP_ENV: "development", NODE_ENV: "production", ...SECRETS, ...workers }, { timeoutMs: 120_000, nodeArgs });
 }
 
 /** A session cookie for the clinic, made the way the sign-in link makes it (the `sessions` row and the signed cookie). */

@@ -34,6 +34,9 @@ export function servingHeaders(config: AppConfig): RequestHandler[] {
       onHeaders(res, function (this: Response) {
         // A 304 sends no body: the browser keeps the stored page with the policy (and nonce) it came with.
         if (this.statusCode === 304) this.removeHeader("Content-Security-Policy");
+        // A route's own policy (the clients' SVG logos: nothing may run in them) replaces the pages' one.
+        const policies = this.getHeader("Content-Security-Policy");
+        if (Array.isArray(policies)) this.setHeader("Content-Security-Policy", policies[policies.length - 1]!);
         // Private unless the answer says otherwise: the next person at a shared clinic or packing-room
         // computer must not get a page back from the cache. Public pages (entry.server), fingerprinted
         // assets and the texts say so themselves.

@@ -127,7 +127,7 @@ describe("payments over HTTP", () => {
     // A stranger without the return address's token learns nothing, not even that the order exists.
     const stranger = await browserFetch(app).request(`/payment/success?orderId=${orderId}&paymentId=not-this-order`);
     expect(stranger.status).toBe(404);
-    expect(await stranger.text()).not.toContain(orderId.slice(0, 4).toUpperCase());
+    expect(await stranger.text()).not.toContain(`Ожидаем подтверждение оплаты заказа ${orderId.slice(0, 4).toUpperCase()}`);
     expect(await statusOf(t.db, orderId)).toBe("pending");
 
     yookassa.succeed(attempt!.provider_payment_id!);

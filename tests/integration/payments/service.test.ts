@@ -6,7 +6,7 @@ import type { Order } from "~db/schema";
 import { type AppConfig, loadConfig } from "~/modules/config/config.server";
 import type { DB } from "~/modules/db/db.server";
 import { changeOrderStatus, createOrder, findOrder, orderHistory } from "~/modules/orders/orders.server";
-import { handleNotification, reconcileOrder, refreshPendingPayments, sandboxProvider, startPayment, type StartPaymentResult } from "~/modules/payments/payments.server";
+import { handleNotification, paymentResultPath, reconcileOrder, refreshPendingPayments, sandboxProvider, startPayment, type StartPaymentResult } from "~/modules/payments/payments.server";
 import { createTestDatabase, type TestDatabase } from "../../support/database";
 import { startStripeDouble, stripeSignature, type StripeDouble, stripeAppEnv } from "../../support/stripe-double";
 import { startYooKassaDouble, type YooKassaDouble, yooKassaAppEnv } from "../../support/yookassa-double";
@@ -80,7 +80,7 @@ describe("the payment service", () => {
       expect(attempt).toMatchObject({ provider: "sandbox", status: "pending", amount: 1_050_000, lines: lines(1_050_000) });
       const sandbox = sandboxProvider(sandboxOnly, t.db)!;
       const stored = await sandbox.checkout(attempt!.provider_payment_id!);
-      expect(stored).toMatchObject({ order_id: order.id, amount: 1_050_000, status: "pending", return_url: `${ORIGIN}/payment/success?orderId=${order.id}` });
+      expect(stored).toMatchObject({ order_id: order.id, amount: 1_050_000, status: "pending", return_url: `${ORIGIN}${paymentResultPath(sandboxOnly, order.id)}` });
 
       expect(await sandbox.decide(attempt!.provider_payment_id!, "decline")).toBe(true);
       const declined = sandbox.notification(attempt!.provider_payment_id!, "payment.canceled");
