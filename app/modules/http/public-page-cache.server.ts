@@ -66,6 +66,8 @@ export function publicPageCache(options: { version: () => Promise<number | null>
     const page = pages.get(key);
     if (page && page.version === version) return send(req, res, page);
     if (page) pages.delete(key);
+    // Only a GET's answer is kept: a HEAD's has no body to keep.
+    if (req.method !== "GET") return next();
     const facts = requestFacts();
     capture(res, (html) => {
       if (res.statusCode !== 200 || !/^public\b/.test(String(res.getHeader("Cache-Control") ?? "")) || !res.getHeader("ETag")) return;

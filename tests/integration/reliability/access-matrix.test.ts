@@ -547,11 +547,14 @@ describe("access matrix over HTTP", () => {
     for (const pathname of ["/", "/en", "/de", "/fr", "/es", "/it", "/privacy", "/terms", "/public-offer", "/data-consent"]) {
       // The first visit to /en may remember the language in a cookie (a per-visitor answer); the browser sends it after.
       const jar = new CookieJar();
+      // A HEAD first: its empty answer must never become the page later visitors get.
+      await (await send(jar, pathname, { method: "HEAD" })).arrayBuffer();
       await (await send(jar, pathname, { method: "GET" })).arrayBuffer();
       const get = (headers: Record<string, string> = {}) => send(jar, pathname, { method: "GET", headers });
       const first = await get();
       const body = await first.text();
       expect(first.status, pathname).toBe(200);
+      expect(body, pathname).toContain("</html>");
       const etag = first.headers.get("ETag");
       expect(etag, pathname).toMatch(/^"[A-Za-z0-9_-]{20,}"$/);
       expect(first.headers.get("Cache-Control"), pathname).toMatch(/^public, max-age=\d+$/);
