@@ -547,7 +547,10 @@ export async function checkIntegrity(run: LoadRun, target: IntegrityTarget, opti
 
     // Status, total and payment: exact for a finished walk, consistent with what is stored for a stopped one.
     const earlier = run.orders.filter((other) => other.clinic === record.clinic && other !== record && run.orders.indexOf(other) < run.orders.indexOf(record));
-    const isNewCustomer = !earlier.some((other) => other.orderId && PAID_OR_PENDING.has(stored.get(other.orderId)?.status ?? ""));
+    // Orders of the same clinic from an earlier run on this database count too (`onlyThisRun`): the
+    // server's new-customer rule looks at every order of the e-mail.
+    const paidBefore = options.onlyThisRun && orders.some((other) => other.email === record.email && !submittedById.has(other.id) && PAID_OR_PENDING.has(other.status));
+    const isNewCustomer = !paidBefore && !earlier.some((other) => other.orderId && PAID_OR_PENDING.has(stored.get(other.orderId)?.status ?? ""));
     const price = calculateOrderPrice({
       currency: "rub",
       conditions: null,
