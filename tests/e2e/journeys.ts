@@ -56,8 +56,8 @@ export async function atStep(page: Page, step: number) {
   await expect(page.getByText(new RegExp(`^(Шаг|Step) ${step} (из|of) 11$`))).toBeVisible();
 }
 
-export async function press(page: Page, name: string, step: number) {
-  await page.getByRole("button", { name, exact: true }).click();
+export async function press(page: Page, name: string | RegExp, step: number) {
+  await page.getByRole("button", { name, exact: typeof name === "string" }).click();
   await atStep(page, step);
 }
 

@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { expect, type Page, test } from "@playwright/test";
+import { atStep, press } from "./journeys";
 import { archStl, binaryStl } from "../support/stl-models";
 import { startTcpProxy, type TcpProxy } from "../support/tcp-proxy";
 
@@ -26,15 +27,6 @@ function fixture(name: string, content: () => Buffer): string {
 }
 
 const bigModel = () => fixture("clinic-12mib.stl", () => binaryStl(Math.floor((12 * MiB - 84) / 50)));
-
-async function atStep(page: Page, step: number) {
-  await expect(page.getByText(new RegExp(`^(Шаг|Step) ${step} (из|of) 11$`))).toBeVisible();
-}
-
-async function press(page: Page, name: string, step: number) {
-  await page.getByRole("button", { name, exact: true }).click();
-  await atStep(page, step);
-}
 
 /** A fresh order at the matrix upload (step 5) with one patient. */
 async function toMatrixStep(page: Page, origin: string) {

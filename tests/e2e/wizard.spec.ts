@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { expect, type Page, test } from "@playwright/test";
+import { atStep, press } from "./journeys";
 
 /**
  * A doctor orders for two patients, with JavaScript on and off (the project decides):
@@ -22,15 +23,6 @@ function stlFiles(prefix: string, count: number): string[] {
     if (!fs.existsSync(file)) fs.writeFileSync(file, binaryStl(10 + index));
     return file;
   });
-}
-
-async function atStep(page: Page, step: number) {
-  await expect(page.getByText(new RegExp(`^(Шаг|Step) ${step} (из|of) 11$`))).toBeVisible();
-}
-
-async function press(page: Page, name: string | RegExp, step: number) {
-  await page.getByRole("button", { name, exact: typeof name === "string" }).click();
-  await atStep(page, step);
 }
 
 async function uploadFiles(page: Page, files: string[], step: number) {
