@@ -29,10 +29,10 @@ try {
   process.exit(1);
 }
 
-/** Worker processes: WEB_CONCURRENCY, else one per core; one with the embedded database. */
+/** Worker processes: WEB_CONCURRENCY, else one per core (one under `npm run dev`, which reloads one app); one with the embedded database. */
 function webConcurrency(): number {
   const asked = Number(process.env.WEB_CONCURRENCY);
-  const wanted = Number.isInteger(asked) && asked > 0 ? asked : os.availableParallelism();
+  const wanted = Number.isInteger(asked) && asked > 0 ? asked : process.env.NODE_ENV === "development" ? 1 : os.availableParallelism();
   if (config.database.kind === "pglite") {
     if (wanted > 1 && process.env.WEB_CONCURRENCY) logger.warn("WEB_CONCURRENCY is ignored with the embedded database: one process owns it");
     return 1;
