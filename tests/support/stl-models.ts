@@ -37,3 +37,53 @@ export function archStl(x = 62, y = 48, z = 22): Buffer {
 export function largeStl(mebibytes: number): Buffer {
   return binaryStl(Math.floor((mebibytes * 1024 * 1024 - 84) / 50));
 }
+
+/**
+ * A binary STL shaped like an intra-oral scan's export: a `columns` × `rows` height field over an
+ * arch-sized area (0.05 mm steps), smooth relief plus measurement noise in full-precision floats,
+ * triangles in scan order with their normals — so it compresses as real scans do (about half),
+ * not as a file of repeated triangles does. The same seed gives the same bytes.
+ */
+export function scanLikeStl(columns: number, rows: number, seed = 1): Buffer {
+  let state = seed >>> 0 || 1;
+  const noise = () => {
+    // xorshift32: deterministic, no library
+    state ^= state << 13;
+    state ^= state >>> 17;
+    state ^= state << 5;
+    return (state >>> 0) / 4294967296 - 0.5;
+  };
+  const step = 0.05;
+  const heights = new Float32Array((columns + 1) * (rows + 1));
+  for (let j = 0; j <= rows; j++) {
+    for (let i = 0; i <= columns; i++) {
+      const x = i * step;
+      const y = j * step;
+      heights[j * (columns + 1) + i] = 8 + 3 * Math.sin(x / 4) * Math.cos(y / 5) + 0.8 * Math.sin(x * 1.7 + y) + noise() * 0.02;
+    }
+  }
+  const triangles = columns * rows * 2;
+  const bytes = Buffer.alloc(84 + 50 * triangles);
+  bytes.write("scan export: height field, for tests", 0);
+  bytes.writeUInt32LE(triangles, 80);
+  let at = 84;
+  const corner = (i: number, j: number): Point => [i * step, j * step, heights[j * (columns + 1) + i]!];
+  const write = (a: Point, b: Point, c: Point) => {
+    const u = [b[0] - a[0], b[1] - a[1], b[2] - a[2]];
+    const v = [c[0] - a[0], c[1] - a[1], c[2] - a[2]];
+    const n = [u[1]! * v[2]! - u[2]! * v[1]!, u[2]! * v[0]! - u[0]! * v[2]!, u[0]! * v[1]! - u[1]! * v[0]!];
+    const length = Math.hypot(n[0]!, n[1]!, n[2]!) || 1;
+    for (const value of [...n.map((component) => component / length), ...a, ...b, ...c]) {
+      bytes.writeFloatLE(value, at);
+      at += 4;
+    }
+    at += 2; // attribute byte count: 0
+  };
+  for (let j = 0; j < rows; j++) {
+    for (let i = 0; i < columns; i++) {
+      write(corner(i, j), corner(i + 1, j), corner(i + 1, j + 1));
+      write(corner(i, j), corner(i + 1, j + 1), corner(i, j + 1));
+    }
+  }
+  return bytes;
+}

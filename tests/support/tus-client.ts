@@ -1,9 +1,12 @@
 import { randomUUID } from "node:crypto";
 import { type DetailedError, Upload, type UploadOptions } from "tus-js-client";
+import { compressedSource, GZIP_ENCODING, type CompressedSource } from "~/modules/uploads/gzip-members";
 
 /**
  * tus-js-client in Node, as the upload step uses it in the browser: the page's cookies and Origin
- * on every request, 5 MiB chunks, retries. Resolves with the last reply whatever happened.
+ * on every request, 5 MiB chunks, retries. Resolves with the last reply whatever happened. With
+ * `compressed`, the file goes as the browser sends it when it can: gzip members of deferred length
+ * (ADR 033), through the same source module the page uses.
  */
 
 export interface TusOutcome {
@@ -29,14 +32,21 @@ export interface TusUploadInput {
   onUploadUrl?: (url: string) => void;
   /** Lets a test hold the Upload (to abort it). */
   onStart?: (upload: Upload) => void;
+  compressed?: boolean;
+  /** The member stream's source, for a test that wants its bytes or its progress in file terms. */
+  onSource?: (source: CompressedSource) => void;
 }
 
 export function tusUpload(input: TusUploadInput): Promise<TusOutcome> {
   return new Promise((resolve) => {
+    const file = input.file;
+    const source = input.compressed ? compressedSource({ size: file.length, read: async (start, end) => file.subarray(start, end) }) : null;
+    if (source) input.onSource?.(source);
     const options: UploadOptions = {
       endpoint: `${input.base}/uploads/tus`,
       uploadUrl: input.uploadUrl ?? null,
-      metadata: { uploadKey: randomUUID(), ...input.metadata },
+      metadata: { uploadKey: randomUUID(), ...(source ? { encoding: GZIP_ENCODING, fileSize: String(file.length) } : {}), ...input.metadata },
+      ...(source ? { uploadLengthDeferred: true, fileReader: { openFile: () => Promise.resolve(source) } } : {}),
       headers: { Cookie: input.cookie, Origin: input.origin },
       chunkSize: input.chunkSize ?? 5 * 1024 * 1024,
       retryDelays: input.retryDelays === undefined ? [200, 500, 1000, 2000] : input.retryDelays,

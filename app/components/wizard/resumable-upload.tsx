@@ -24,6 +24,8 @@ export interface UploadItem {
   name: string;
   size: number;
   sent: number;
+  /** Bytes that went over the network for `sent`: fewer when the browser compresses (ADR 033). */
+  wire: number;
   stage: Stage;
   /** Bytes per second, smoothed. */
   rate: number;
@@ -61,7 +63,7 @@ export function useResumableUploads(target: UploadTarget | null, notify: Notify)
         if (!/\.stl$/i.test(file.name)) refused.format++;
         else if (file.size > MAX_BYTES) refused.size++;
         else if ((verdict = await precheck(file)) !== "ok") lines.push({ key: "wizard.upload.fileFailed", values: { name: file.name, causeKey: `wizard.upload.causes.${verdict}` } });
-        else accepted.push({ file, item: { id: nextId++, name: file.name, size: file.size, sent: 0, stage: "waiting", rate: 0 } });
+        else accepted.push({ file, item: { id: nextId++, name: file.name, size: file.size, sent: 0, wire: 0, stage: "waiting", rate: 0 } });
       }
       if (refused.format) notify({ type: "error", title: "uploads.errors.formatTitle", description: "wizard.upload.formatError", values: { count: refused.format } });
       if (refused.size) notify({ type: "error", title: "uploads.errors.sizeTitle", description: "wizard.upload.sizeError", values: { count: refused.size } });
@@ -80,12 +82,12 @@ export function useResumableUploads(target: UploadTarget | null, notify: Notify)
           const { file, item } = next;
           let last = { at: performance.now(), sent: 0 };
           const running = startUpload(file, target, {
-            onProgress(sent, total) {
+            onProgress(sent, total, wire) {
               const now = performance.now();
               const seconds = (now - last.at) / 1000;
               const fresh = seconds > 0.5 ? (sent - last.sent) / seconds : -1;
               if (fresh >= 0) last = { at: now, sent };
-              update(item.id, (current) => ({ sent, stage: sent >= total ? "finishing" : "sending", rate: fresh < 0 ? current.rate : current.rate ? current.rate * 0.7 + fresh * 0.3 : fresh }));
+              update(item.id, (current) => ({ sent, wire, stage: sent >= total ? "finishing" : "sending", rate: fresh < 0 ? current.rate : current.rate ? current.rate * 0.7 + fresh * 0.3 : fresh }));
             },
           });
           update(item.id, { stage: "sending", cancel: running.cancel });
@@ -180,6 +182,7 @@ export function UploadProgress({ items }: { items: UploadItem[] }) {
               <div className="upload-line small muted">
                 <span>
                   {t("uploads.progress.bytes", { sent: size(item.sent), total: size(item.size) })}
+                  {item.wire > 0 && item.wire < item.sent ? ` · ${t("uploads.progress.wire", { wire: size(item.wire) })}` : ""}
                   {left === null
                     ? ""
                     : ` · ${t("uploads.progress.eta", { time: left < 90 ? t("uploads.progress.seconds", { count: left }) : t("uploads.progress.minutes", { count: Math.ceil(left / 60) }) })}`}

@@ -1,4 +1,5 @@
-import { type DetailedError, Upload } from "tus-js-client";
+import { type DetailedError, Upload, type UploadOptions } from "tus-js-client";
+import { blobReader, canCompress, compressedSource, GZIP_CHUNK_BYTES, GZIP_ENCODING } from "~/modules/uploads/gzip-members";
 
 /**
  * One resumable upload in the browser (ADR 017). This module and tus-js-client are loaded only
@@ -11,6 +12,8 @@ import { type DetailedError, Upload } from "tus-js-client";
  * - The upload's address is kept in localStorage under a fingerprint of the order, patient, step
  *   and file, so after a reload or a closed tab the same file chosen again continues where it
  *   stopped, with the same upload key (the server records a key once).
+ * - Where the browser has CompressionStream the file goes up gzip-compressed, one member per
+ *   chunk, its length deferred (ADR 033); progress still counts the file's own bytes.
  */
 
 export interface UploadTarget {
@@ -22,16 +25,18 @@ export interface UploadTarget {
 export type UploadReply = { ok: true; file: { name: string; path: string; size: number; triangles: number } } | { ok: false; error: string; message?: string };
 
 export interface UploadEvents {
-  onProgress(sent: number, total: number): void;
+  /** `sent` of the file's `total` bytes are up; `wire` bytes went over the network for them. */
+  onProgress(sent: number, total: number, wire: number): void;
 }
 
-const CHUNK_BYTES = 5 * 1024 * 1024;
+const CHUNK_BYTES = GZIP_CHUNK_BYTES;
 const RETRY_DELAYS = [0, 1000, 3000, 5000, 10000, 20000, 30000];
 /** After the retries, try again this long later (or when the browser is back online). */
 const RESTART_MS = 30000;
 
 /** Same scheme as the page's list of interrupted uploads (resumable-upload.tsx). */
-export const fingerprintOf = (target: UploadTarget, file: File) => ["tus-ord", target.orderId, target.patientId, target.type, file.name, file.size, file.lastModified].join("/");
+export const fingerprintOf = (target: UploadTarget, file: File, compressed = false) =>
+  ["tus-ord", target.orderId, target.patientId, target.type, file.name, file.size, file.lastModified, ...(compressed ? [GZIP_ENCODING] : [])].join("/");
 
 /** 32 hex characters; crypto.randomUUID needs a secure context, getRandomValues does not. */
 const randomKey = () => Array.from(crypto.getRandomValues(new Uint8Array(16)), (byte) => byte.toString(16).padStart(2, "0")).join("");
@@ -72,20 +77,27 @@ async function finishAgain(url: string, uploadKey: string): Promise<UploadReply>
 }
 
 export function startUpload(file: File, target: UploadTarget, events: UploadEvents): { done: Promise<UploadReply>; cancel(): void } {
-  const fingerprint = fingerprintOf(target, file);
+  const compressed = canCompress();
+  const fingerprint = fingerprintOf(target, file, compressed);
   let cancelled = false;
   let settle: (reply: UploadReply) => void = () => {};
   const done = new Promise<UploadReply>((resolve) => (settle = resolve));
   const metadata: Record<string, string> = { filename: file.name, orderId: target.orderId, patientId: target.patientId, type: target.type, uploadKey: randomKey() };
+  // Compressed: the members of the file's chunks, the length told with the last one.
+  const source = compressed ? compressedSource(blobReader(file)) : null;
+  const encoding: Partial<UploadOptions> = source
+    ? { uploadLengthDeferred: true, fileReader: { openFile: () => Promise.resolve(source) }, metadata: Object.assign(metadata, { encoding: GZIP_ENCODING, fileSize: String(file.size) }) }
+    : {};
 
   const upload = new Upload(file, {
     endpoint: "/uploads/tus",
     chunkSize: CHUNK_BYTES,
+    ...encoding,
     retryDelays: RETRY_DELAYS,
     metadata,
     fingerprint: () => Promise.resolve(fingerprint),
     removeFingerprintOnSuccess: true,
-    onProgress: events.onProgress,
+    onProgress: (wire, total) => events.onProgress(source ? source.fileBytesAt(wire) : wire, source ? file.size : total, wire),
     onShouldRetry(error) {
       const status = error.originalResponse?.getStatus() ?? 0;
       // The server's own refusal (a JSON reply, e.g. a file list the database would not save) is final.

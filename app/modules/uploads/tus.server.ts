@@ -18,6 +18,8 @@ import { appendFiles, filesOf, listPatients, ORDER_BYTES_LIMIT, ORDER_FILE_LIMIT
 import { hasStlExtension, isFileType, storageKey, storedFileName } from "./file-names";
 import { discardUnrecorded } from "./unrecorded.server";
 import { createStlScanner, type ScanSummary } from "./scan";
+import { GZIP_ENCODING, maxCompressedBytes } from "./gzip-members";
+import { CompressedUploadError, inflateMembers } from "./gzip-members.server";
 import { isAnonymous, openableOrder, uploadViewerOf, type UploadViewer } from "./tus-access.server";
 import { MAX_STL_FILE_BYTES, STL_CONTENT_TYPE } from "./upload-handler.server";
 import { localizeUploadAnswer, textAnswer } from "~/modules/http/answers.server";
@@ -49,13 +51,18 @@ export interface UploadMetadata {
   patientId: string;
   type: FileType;
   uploadKey: string;
+  /**
+   * A compressed upload (ADR 033): the body is the file as gzip members, its length deferred;
+   * `fileSize` is the size of the file the doctor chose, which every check counts.
+   */
+  compressed: { fileSize: number } | null;
 }
 
 /** What the browser gets when an upload ends: the recorded file, or why it was refused. */
 export type FinishReply = { ok: true; file: { name: string; path: string; size: number; triangles: number; scan: ScanSummary | null } } | { ok: false; error: UploadRefusal; fileType?: FileType };
 
 /** "save": the database refused to record a complete file in its list ("Ошибка сохранения", customer side §8). */
-export type UploadRefusal = "format" | "size" | "not_stl" | "truncated" | "empty" | "quota" | "too_many" | "rate_limited" | "frozen" | "no_patient" | "gone" | "save";
+export type UploadRefusal = "format" | "size" | "not_stl" | "truncated" | "empty" | "quota" | "too_many" | "rate_limited" | "frozen" | "no_patient" | "gone" | "save" | "damaged" | "mismatch";
 
 /** A refusal in the shape @tus/server sends back: the status and a JSON body the page reads. */
 class Refusal {
@@ -72,9 +79,15 @@ export function readMetadata(metadata: Upload["metadata"]): UploadMetadata | nul
   const patientId = value("patientId");
   const type = value("type");
   const uploadKey = value("uploadKey");
+  const encoding = value("encoding");
+  const fileSize = value("fileSize");
   if (!filename || filename.length > 255 || !isUuid(orderId) || !isUuid(patientId) || !isFileType(type) || !/^[0-9a-zA-Z-]{8,64}$/.test(uploadKey)) return null;
-  return { filename, orderId, patientId, type, uploadKey };
+  if (encoding && (encoding !== GZIP_ENCODING || !/^[0-9]{1,12}$/.test(fileSize))) return null;
+  return { filename, orderId, patientId, type, uploadKey, compressed: encoding ? { fileSize: Number(fileSize) } : null };
 }
+
+/** The size of the file itself: the announced one of a compressed upload, else the upload's length. */
+const fileSizeOf = (meta: UploadMetadata, upload: Upload): number | undefined => (meta.compressed ? meta.compressed.fileSize : upload.size);
 
 /** The loaders and actions of the tus route pass their context here (client IP for the hooks). */
 const contexts = new WeakMap<Request, unknown>();
@@ -134,7 +147,7 @@ export async function finishUpload(deps: TusDeps, upload: Upload): Promise<Finis
   const order = await db.selectFrom("orders").select(["id", "code", "status"]).where("id", "=", meta.orderId).executeTakeFirst();
   if (!order) return refuse("gone", 404);
   if (order.status !== "draft") return refuse("frozen", 409);
-  const size = upload.size ?? 0;
+  const size = fileSizeOf(meta, upload) ?? 0;
   const usage = await orderFileUsage(db, order.id);
   if (usage.files + 1 > ORDER_FILE_LIMIT) return refuse("too_many");
   if (usage.bytes + size > ORDER_BYTES_LIMIT) return refuse("quota");
@@ -146,10 +159,20 @@ export async function finishUpload(deps: TusDeps, upload: Upload): Promise<Finis
   const scanner = createStlScanner();
   let refused: UploadRefusal | null = null;
   const source = await deps.datastore.read(upload.id);
+  // A compressed upload is restored member by member on its way to storage: what is stored is the chosen file.
+  const file: AsyncIterable<Uint8Array> = meta.compressed ? inflateMembers(source, size) : source;
   async function* checked() {
-    for await (const chunk of source) {
-      scanner.update(chunk as Uint8Array);
-      yield chunk as Uint8Array;
+    try {
+      for await (const chunk of file) {
+        scanner.update(chunk);
+        yield chunk;
+      }
+    } catch (error) {
+      if (error instanceof CompressedUploadError) {
+        refused = error.reason;
+        logger.warn(`compressed upload refused (${error.reason}): ${error.message}`);
+      }
+      throw error;
     }
     const { verdict } = scanner.finish();
     // Failing before the end of the body makes the put fail: a refused file is never stored.
@@ -197,9 +220,12 @@ async function checkNewUpload(db: DB, request: Request, upload: Upload): Promise
   const meta = readMetadata(upload.metadata);
   if (!meta) throw new Refusal("gone", 400);
   if (!hasStlExtension(meta.filename)) throw new Refusal("format", 415);
-  if (upload.size === undefined) throw new Refusal("size", 411); // the length is declared up front
-  if (upload.size > MAX_STL_FILE_BYTES) throw new Refusal("size", 413);
-  if (upload.size === 0) throw new Refusal("empty", 422);
+  // A plain upload declares its length up front; a compressed one announces its file's size and defers the length.
+  const size = fileSizeOf(meta, upload);
+  if (size === undefined) throw new Refusal("size", 411);
+  if (size > MAX_STL_FILE_BYTES) throw new Refusal("size", 413);
+  if (size === 0) throw new Refusal("empty", 422);
+  if (meta.compressed && upload.size !== undefined && upload.size > maxCompressedBytes(size)) throw new Refusal("size", 413);
   const viewer = await viewerOf(request);
   const order = await openableOrder(db, viewer, meta.orderId);
   if (!order) throw new Refusal("gone", 404);
@@ -208,13 +234,35 @@ async function checkNewUpload(db: DB, request: Request, upload: Upload): Promise
   if (!patients.some((patient) => patient.id === meta.patientId)) throw new Refusal("no_patient", 404);
   const usage = await orderFileUsage(db, order.id);
   if (usage.files + 1 > ORDER_FILE_LIMIT) throw new Refusal("too_many", 422);
-  if (usage.bytes + upload.size > ORDER_BYTES_LIMIT) throw new Refusal("quota", 422);
+  if (usage.bytes + size > ORDER_BYTES_LIMIT) throw new Refusal("quota", 422);
   if (isAnonymous(viewer)) {
     // The same per-IP budget as the plain form, counted once per upload, by its declared size.
-    const mebibytes = Math.max(1, Math.ceil(upload.size / 1_048_576));
+    const mebibytes = Math.max(1, Math.ceil(size / 1_048_576));
     const limit = await hitRateLimit(db, `upload:${clientIp(request, contexts.get(request))}`, ANONYMOUS_UPLOAD_MIB_PER_HOUR, 3600, mebibytes);
     if (!limit.allowed) throw new Refusal("rate_limited", 429);
   }
+}
+
+/** The largest body of a compressed upload of a 100 MiB file that did not compress at all. */
+const WIRE_LIMIT = maxCompressedBytes(MAX_STL_FILE_BYTES);
+const wireLimits = new Map<string, number>();
+
+/**
+ * How many bytes an upload may carry: a compressed one no more than its announced file could take
+ * compressed (so a small announced file cannot carry 100 MiB past the volume limits), a plain one
+ * its declared length (checked when it was created). Kept per upload for the PATCHes that follow.
+ */
+async function wireLimit(datastore: DataStore, id: string | null): Promise<number> {
+  if (!id || !orderIdOfUpload(id)) return WIRE_LIMIT; // a new upload: its own checks follow
+  const known = wireLimits.get(id);
+  if (known !== undefined) return known;
+  const upload = await datastore.getUpload(id).catch(() => null);
+  if (!upload) return WIRE_LIMIT; // the handler answers that it is gone
+  const meta = readMetadata(upload.metadata);
+  const limit = meta?.compressed ? Math.min(WIRE_LIMIT, maxCompressedBytes(meta.compressed.fileSize)) : WIRE_LIMIT;
+  if (wireLimits.size >= 1000) wireLimits.clear();
+  wireLimits.set(id, limit);
+  return limit;
 }
 
 export function createTusServer(deps: TusDeps): Server {
@@ -222,7 +270,7 @@ export function createTusServer(deps: TusDeps): Server {
     path: TUS_PATH,
     datastore: deps.datastore,
     relativeLocation: true,
-    maxSize: MAX_STL_FILE_BYTES,
+    maxSize: (_request, id) => wireLimit(deps.datastore, id),
     namingFunction: (_request, metadata) => {
       const orderId = metadata?.orderId ?? "";
       if (!isUuid(orderId)) throw new Refusal("gone", 400);
