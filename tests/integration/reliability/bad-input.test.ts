@@ -2,6 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import zlib from "node:zlib";
 import { sql } from "kysely";
+import { gzipMember, withLengthField } from "~/modules/uploads/gzip-members";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "../../support/database";
 import { browserFetch, type AppServer, startAppServer } from "../../support/app-server";
@@ -561,6 +562,49 @@ describe("bad input over HTTP", () => {
     { name: "path traversal name", as: WIZ, setup: setStep(wizardId, 5), send: tusUpload("../../etc/passwd.stl", Buffer.from("root:x:0:0\n")), status: 422, message: '"error":"not_stl"', files: true },
     { name: "upload to someone else's order", as: WIZ, send: async (browser) => tus("/uploads/tus", "POST", { "Upload-Length": "184", "Upload-Metadata": tusMeta({ filename: "a.stl", orderId: paidOrder.id, patientId: FORGED_UUID, type: "matrix", uploadKey: "abcdefgh1234" }) })(browser), status: [400, 403, 404], files: true },
     { name: "unknown file type", as: WIZ, send: async (browser) => tus("/uploads/tus", "POST", { "Upload-Length": "184", "Upload-Metadata": tusMeta({ filename: "a.stl", orderId: wizardOrder.id, patientId: wizardPatientId, type: "passwd", uploadKey: "abcdefgh1234" }) })(browser), status: [400, 403, 404], files: true },
+  ]);
+
+  /**
+   * A whole compressed upload (ADR 033): created with a deferred length and the announced file
+   * size, then one PATCH carrying `wire` and the length, as the browser's last PATCH does.
+   */
+  const compressedUpload = (fileSize: number, wire: () => Promise<Buffer>, order: () => { id: string } = () => wizardOrder) => async (browser: Browser) => {
+    let patient = await t.db.selectFrom("orders_patients").select("id").where("order_id", "=", order().id).executeTakeFirst();
+    patient ??= await buildPatient(t.db, order().id);
+    const created = await tus("/uploads/tus", "POST", {
+      "Upload-Defer-Length": "1",
+      "Upload-Metadata": tusMeta({ filename: "scan.stl", orderId: order().id, patientId: patient.id, type: "matrix", uploadKey: `bad-input-gz-${Date.now()}`, encoding: "gzip", fileSize: String(fileSize) }),
+    })(browser);
+    const location = created.headers.get("Location");
+    if (created.status !== 201 || !location) return created;
+    const body = await wire();
+    return tus(new URL(location, browser.app.url).pathname, "PATCH", { "Upload-Offset": "0", "Upload-Length": String(body.length), "Content-Type": "application/offset+octet-stream" }, body)(browser);
+  };
+  const model = binaryStl(2000);
+  const member = async (bytes: Buffer) => Buffer.from(await gzipMember(bytes));
+  const corrupted = async () => {
+    const bytes = await member(model);
+    bytes[40] ^= 0xff; // inside the deflate data
+    return bytes;
+  };
+  add("tus /uploads/tus (compressed uploads)", [
+    { name: "a corrupt gzip member", as: WIZ, setup: setStep(wizardId, 5), send: compressedUpload(model.length, corrupted), status: 422, message: "файл повреждён при передаче", files: true },
+    { name: "a corrupt gzip member, English", as: WIZ_EN, setup: setStep(wizardEnId, 5), send: compressedUpload(model.length, corrupted, () => wizardEnOrder), status: 422, message: "the file was damaged on the way", files: true },
+    { name: "a gzip stream of another writer (no member lengths)", as: WIZ, setup: setStep(wizardId, 5), send: compressedUpload(model.length, async () => zlib.gzipSync(model)), status: 422, message: '"error":"damaged"', files: true },
+    {
+      name: "a member that decompresses to more than its chunk (6 MiB in one member)",
+      as: WIZ,
+      setup: setStep(wizardId, 5),
+      send: compressedUpload(6 * 1024 * 1024, async () => Buffer.from(withLengthField(new Uint8Array(zlib.gzipSync(binaryStl(125_828)))))),
+      status: 422,
+      message: "полученный файл не совпадает с выбранным",
+      files: true,
+    },
+    { name: "decompressed size larger than announced", as: WIZ, setup: setStep(wizardId, 5), send: compressedUpload(model.length - 50, () => member(model)), status: 422, message: '"error":"mismatch"', files: true },
+    { name: "decompressed size smaller than announced", as: WIZ, setup: setStep(wizardId, 5), send: compressedUpload(model.length + 50, () => member(model)), status: 422, message: "полученный файл не совпадает с выбранным", files: true },
+    { name: "decompressed content not an STL model", as: WIZ, setup: setStep(wizardId, 5), send: compressedUpload(3000, () => member(Buffer.alloc(3000, 0x41))), status: 422, message: '"error":"not_stl"', files: true },
+    { name: "announced file over 100 MB", as: WIZ, setup: setStep(wizardId, 5), send: compressedUpload(104_857_601, () => member(model)), status: 413, files: true },
+    { name: "announced size not a number", as: WIZ, setup: setStep(wizardId, 5), send: compressedUpload(Number.NaN, () => member(model)), status: [400, 404], files: true },
   ]);
 
   add("GET stored files and logos", [
