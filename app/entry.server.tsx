@@ -8,6 +8,10 @@ import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import { DocumentFactsProvider } from "~/modules/http/document-facts";
 import { logger } from "~/modules/log/logger.server";
+import { reportProblemsTo } from "~/modules/log/report-problem";
+
+// A problem found while a page renders (a missing text) is a log line with its request's id, not a console line.
+reportProblemsTo(logger.error);
 
 const ABORT_DELAY = 5_000;
 export const streamTimeout = ABORT_DELAY;

@@ -3,9 +3,10 @@ import { orderToCheckout, signInBackoffice, signInByMail, signInPacker } from ".
 
 /**
  * The Content-Security-Policy holds in a real browser (ADR 031): every page of every area, with
- * JavaScript on — the wizard with an upload and the 3D preview, the sandbox checkout, the cabinet,
- * the partner's page, every back-office page, the packer's labels — runs without a single blocked
- * script, style, image, connection or form (`securitypolicyviolation`) and without a script error.
+ * JavaScript on — every step of the wizard with an upload and the 3D preview, the sandbox checkout,
+ * the thank-you page, the cabinet, the partner's page, every back-office page, a payment link, the
+ * packer's labels — runs without a single blocked script, style, image, connection or form
+ * (`securitypolicyviolation`) and without a script error.
  */
 
 interface Watch {
@@ -53,10 +54,12 @@ test("customer pages, the wizard with an upload and the 3D preview, and the sand
   await expect.poll(() => seen.problems.join("\n")).toContain("blocked script-src");
   expect(await page.evaluate(() => (window as unknown as { injected?: boolean }).injected)).toBeUndefined();
   seen.problems.length = 0;
-  for (const path of ["/", "/en", "/de", "/fr", "/es", "/it", "/privacy", "/terms", "/public-offer", "/data-consent", "/refdoc", "/auth", "/no/such/page"]) await visit(page, path);
+  for (const path of ["/", "/en", "/de", "/fr", "/es", "/it", "/privacy", "/terms", "/public-offer", "/data-consent", "/refdoc", "/auth", "/thankyou", "/no/such/page"]) await visit(page, path);
   // The language pages remembered the last language; the order walk reads Russian.
   await page.context().clearCookies();
+  // Every step of the wizard, aligners' material and cut included.
   await orderToCheckout(page, {
+    aligners: true,
     onStep: async (step) => {
       if (step !== 5) return;
       await page.locator(".file-list li").first().getByRole("button", { name: "Просмотр" }).click();
@@ -69,7 +72,7 @@ test("customer pages, the wizard with an upload and the 3D preview, and the sand
   await page.getByRole("button", { name: /Оплатить/ }).click();
   await expect(page).toHaveURL(/\/payment\/success\?/);
   await page.waitForLoadState("networkidle");
-  expect(seen.visited, "documents loaded").toBeGreaterThanOrEqual(16);
+  expect(seen.visited, "documents loaded").toBeGreaterThanOrEqual(17);
   expect(seen.problems).toEqual([]);
 });
 
@@ -85,7 +88,7 @@ test("the cabinet and the partner's page break no policy", async ({ page }) => {
   expect(seen.problems).toEqual([]);
 });
 
-test("every back-office page and the packer's labels break no policy", async ({ page }) => {
+test("every back-office page, a payment link and the packer's labels break no policy", async ({ page }) => {
   test.setTimeout(90_000);
   const seen = await watch(page);
   await signInBackoffice(page);
@@ -95,6 +98,15 @@ test("every back-office page and the packer's labels break no policy", async ({ 
   expect(order, "an order on the dashboard").toBeTruthy();
   for (const path of ["/backoffice/clients", "/backoffice/files", "/backoffice/ftp", "/backoffice/translate", "/backoffice/affiliates", "/backoffice/roles", "/backoffice/test", "/send-test", `${order}/tracker`, `${order}/delete`, "/backoffice"])
     await visit(page, path);
+  // A payment link as staff send it (the dashboard's button shows it in a toast), opened by its holder.
+  await page.getByRole("button", { name: "Создать ссылку на оплату" }).first().click();
+  const toast = page.locator(".toast-success");
+  await expect(toast).toContainText("/pay/");
+  const link = /\/pay\/[0-9a-f-]{36}\?t=[\w-]+/.exec((await toast.textContent()) ?? "")?.[0];
+  expect(link, "a payment link in the toast").toBeTruthy();
+  await page.context().clearCookies();
+  await visit(page, link!);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText(/^Оплата заказа №/);
   await signInPacker(page);
   const card = page.locator(".pk-card").filter({ has: page.getByRole("link", { name: "Этикетки на пакеты" }) }).first();
   const id = (await card.getAttribute("id"))!.slice(2);

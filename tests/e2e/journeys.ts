@@ -61,8 +61,12 @@ export async function press(page: Page, name: string | RegExp, step: number) {
   await atStep(page, step);
 }
 
-/** A one-patient order (one hard matrix) up to "Перейти к оплате"; lands on the sandbox checkout. */
-export async function orderToCheckout(page: Page, options: { onStep?: (step: number) => Promise<void> } = {}) {
+/**
+ * A one-patient order (one hard matrix) up to "Перейти к оплате"; lands on the sandbox checkout.
+ * With `aligners`, the patient also gets one single-layer aligner with a wavy cut (steps 7–9); the
+ * order still costs the minimum order.
+ */
+export async function orderToCheckout(page: Page, options: { onStep?: (step: number) => Promise<void>; aligners?: boolean } = {}) {
   const seen = async (step: number) => options.onStep?.(step);
   await page.goto("/order");
   await atStep(page, 1);
@@ -89,7 +93,19 @@ export async function orderToCheckout(page: Page, options: { onStep?: (step: num
   await seen(6);
   await press(page, "Далее →", 7);
   await seen(7);
-  await press(page, "Пропустить", 10);
+  if (options.aligners) {
+    await page.setInputFiles("#field-files", [stlFile("pay-aligner.stl")]);
+    await press(page, "Загрузить", 7);
+    await press(page, "Далее →", 8);
+    await page.getByRole("radio", { name: /^1-слойный/ }).check();
+    await seen(8);
+    await press(page, "Далее →", 9);
+    await page.getByRole("radio", { name: /^Волнистая/ }).check();
+    await seen(9);
+    await press(page, "Далее →", 10);
+  } else {
+    await press(page, "Пропустить", 10);
+  }
   await seen(10);
   await press(page, "Пропустить", 11);
   await seen(11);

@@ -1,4 +1,5 @@
 import { createContext, useContext, useMemo } from "react";
+import { reportProblem } from "~/modules/log/report-problem";
 import { createTranslator, type Messages, type Translate } from "./translate";
 
 interface I18nValue {
@@ -14,9 +15,8 @@ export function I18nProvider({ language, messages, strict, children }: { languag
       const message = `Missing translation: common:${key} (${language})`;
       // In tests a missing text fails the render, and so the test (DESIGN §4.30).
       if (strict) throw new Error(message);
-      // This runs in the browser too, where the server's logger is not: the console is the place there.
-      // eslint-disable-next-line no-console
-      console.error(message);
+      // This runs in the browser too, where the server's logger is not (app/modules/log/report-problem.ts).
+      reportProblem(message);
     };
     return { language, t: createTranslator(messages, onMissing, language) };
   }, [language, messages, strict]);
