@@ -40,6 +40,8 @@ async function signIn(page: Page, to = "/backoffice/ftp") {
   await expect(page).toHaveURL(/\/backoffice\/login/);
   await page.getByLabel("Пароль").fill(backofficePassword());
   await page.getByRole("button", { name: "Войти" }).click();
+  // The gate's answer sets the cookie: wait for it before a caller navigates on (a goto would cancel it).
+  await expect(page).not.toHaveURL(/\/backoffice\/login/);
 }
 
 const rows = (page: Page) => page.locator('tbody tr:has(input[name="ids"])');
