@@ -1,8 +1,9 @@
+import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { expect, type Page, test } from "@playwright/test";
 import { atStep, press } from "./journeys";
-import { archStl, binaryStl } from "../support/stl-models";
+import { archStl, binaryStl, scanLikeStl } from "../support/stl-models";
 import { startTcpProxy, type TcpProxy } from "../support/tcp-proxy";
 
 /**
@@ -10,7 +11,8 @@ import { startTcpProxy, type TcpProxy } from "../support/tcp-proxy";
  * proxy (throttled, so it takes seconds), the connection cut mid-way and the upload finished from
  * the stored offset; a reload mid-upload and the same file chosen again; the progress display.
  * With and without JavaScript: scan results per file, the another-device link. The 3D preview
- * exists only with JavaScript.
+ * exists only with JavaScript. Chromium compresses the file on the way (ADR 033); the first two
+ * journeys run as a browser without CompressionStream does, sending the file as it is.
  */
 
 const MiB = 1024 * 1024;
@@ -27,6 +29,9 @@ function fixture(name: string, content: () => Buffer): string {
 }
 
 const bigModel = () => fixture("clinic-12mib.stl", () => binaryStl(Math.floor((12 * MiB - 84) / 50)));
+/** 12.6 MB shaped like a scan's export: compresses to about half, as real scans do. */
+const scanModel = () => fixture("scan-12mb.stl", () => scanLikeStl(360, 350, 21));
+const sha256 = (bytes: Buffer) => createHash("sha256").update(bytes).digest("hex");
 
 /** A fresh order at the matrix upload (step 5) with one patient. */
 async function toMatrixStep(page: Page, origin: string) {
@@ -55,10 +60,12 @@ test.describe("resumable uploads on a slow link", () => {
   let proxy: TcpProxy;
   let origin: string;
 
-  test.beforeEach(async ({ javaScriptEnabled }) => {
+  test.beforeEach(async ({ javaScriptEnabled, page }) => {
     test.skip(!javaScriptEnabled, "resumable uploads need JavaScript; without it the step is the plain form (wizard.spec.ts)");
     proxy = await startTcpProxy({ target: { host: "127.0.0.1", port: appPort } });
     origin = `http://127.0.0.1:${proxy.port}`;
+    // A browser without CompressionStream: the file goes as it is, as before compression existed.
+    await page.addInitScript(() => Reflect.deleteProperty(globalThis, "CompressionStream"));
   });
   test.afterEach(async () => {
     await proxy?.stop();
@@ -123,6 +130,82 @@ test.describe("resumable uploads on a slow link", () => {
     await expect(page.locator(".file-list li", { hasText: "clinic-12mib.stl" })).toHaveCount(1);
     expect(Object.keys(await queueOf(page))).toHaveLength(1);
     await expect(page.locator(".upload-resume")).toHaveCount(0);
+  });
+});
+
+test.describe("compressed uploads on a slow link", () => {
+  let proxy: TcpProxy;
+  let origin: string;
+
+  test.beforeEach(async ({ javaScriptEnabled }) => {
+    test.skip(!javaScriptEnabled, "compression is the resumable upload's; without JavaScript the plain form sends the file as it is");
+    proxy = await startTcpProxy({ target: { host: "127.0.0.1", port: appPort } });
+    origin = `http://127.0.0.1:${proxy.port}`;
+  });
+  test.afterEach(async () => {
+    await proxy?.stop();
+  });
+
+  test("a scan goes up compressed, survives a dropped connection re-sending less than a chunk, and is stored byte for byte", async ({ page }) => {
+    test.setTimeout(120_000);
+    await toMatrixStep(page, origin);
+    const file = scanModel();
+    const bytes = fs.readFileSync(file);
+    // The length the browser tells the server with its last PATCH: the whole member stream.
+    let declared = 0;
+    page.on("request", (request) => {
+      const length = request.method() === "PATCH" ? request.headers()["upload-length"] : undefined;
+      if (length) declared = Number(length);
+    });
+    proxy.setLimits({ bytesPerSecond: 1_000_000, latencyMs: 40 });
+    const before = proxy.stats().upstreamBytes;
+    await page.setInputFiles("#field-files", file);
+
+    // Progress counts the model's own bytes and says what went over the network.
+    const progress = page.locator(".upload-progress");
+    await expect(progress).toContainText(/из 12[,.]\d+ МБ/);
+    await expect(progress).toContainText("по сети передано", { timeout: 30_000 });
+
+    await expect.poll(() => proxy.stats().upstreamBytes - before, { timeout: 60_000 }).toBeGreaterThan(3 * MiB);
+    proxy.cutAll();
+    await expect(page.getByText("Загружено файлов: 1/1")).toBeVisible({ timeout: 90_000 });
+
+    const sent = proxy.stats().upstreamBytes - before;
+    expect(declared).toBeGreaterThan(0);
+    expect(declared).toBeLessThan(bytes.length * 0.6);
+    expect(sent).toBeGreaterThan(declared);
+    expect(sent - declared).toBeLessThan(CHUNK);
+
+    // Recorded once; what is stored is the chosen file itself.
+    await expect(page.locator(".file-list li", { hasText: "scan-12mb.stl" })).toHaveCount(1);
+    const stored = Object.keys(await queueOf(page));
+    expect(stored).toHaveLength(1);
+    const download = await page.request.get(`${origin}/files/orders/${stored[0]}`);
+    expect(download.status()).toBe(200);
+    expect(sha256(await download.body())).toBe(sha256(bytes));
+  });
+
+  test("a reload mid-upload continues the compressed upload from the stored offset", async ({ page }) => {
+    test.setTimeout(120_000);
+    await toMatrixStep(page, origin);
+    const file = scanModel();
+    const bytes = fs.readFileSync(file);
+    proxy.setLimits({ bytesPerSecond: 1_000_000, latencyMs: 40 });
+    const before = proxy.stats().upstreamBytes;
+    await page.setInputFiles("#field-files", file);
+    await expect.poll(() => proxy.stats().upstreamBytes - before, { timeout: 60_000 }).toBeGreaterThan(4 * MiB);
+
+    page.once("dialog", (dialog) => void dialog.accept());
+    await page.reload();
+    await atStep(page, 5);
+    await expect(page.locator(".upload-resume")).toContainText("scan-12mb.stl");
+    await page.setInputFiles("#field-files", file);
+    await expect(page.getByText("Загружено файлов: 1/1")).toBeVisible({ timeout: 90_000 });
+    // The members before the reload were not sent again: less than the file compressed plus one chunk.
+    expect(proxy.stats().upstreamBytes - before).toBeLessThan(bytes.length * 0.6 + CHUNK);
+    const stored = Object.keys(await queueOf(page));
+    expect(stored).toHaveLength(1);
+    expect(sha256(await (await page.request.get(`${origin}/files/orders/${stored[0]}`)).body())).toBe(sha256(bytes));
   });
 });
 
