@@ -1,7 +1,9 @@
 /**
  * A 100 MiB STL over a slow clinic link (issue 4): through the resumable tus upload with one
- * dropped connection half-way, beside the same file through the plain multipart form without a
- * drop. The link is the test TCP proxy: BENCH_MBIT Mbit/s (default 2) each way and BENCH_RTT_MS
+ * dropped connection half-way, as it is and gzip-compressed as a browser with CompressionStream
+ * sends it (ADR 033), beside the same file through the plain multipart form without a drop
+ * (BENCH_FORM=0 leaves that reference out). The file is shaped like a scan's export (a noisy
+ * height field in full-precision floats, triangles in scan order), so it compresses as scans do. The link is the test TCP proxy: BENCH_MBIT Mbit/s (default 2) each way and BENCH_RTT_MS
  * round trip (default 100 ms); storage is S3 (s3rver behind the multipart front), like production.
  * Prints, per path: time, bytes the client sent through the link, and the app server's peak RSS
  * growth.
@@ -16,19 +18,28 @@ import { s3AppEnv } from "../tests/support/s3-server";
 import { startS3WithMultipart } from "../tests/support/s3-multipart-front";
 import { startTcpProxy } from "../tests/support/tcp-proxy";
 import { tusUpload } from "../tests/support/tus-client";
+import { scanLikeStl } from "../tests/support/stl-models";
+import { compressedSource } from "../app/modules/uploads/gzip-members";
 import { createBenchDatabase } from "./lib/database";
-import { printResult } from "./lib/result";
+import { type Figure, printResult } from "./lib/result";
 
 const MBIT = Number(process.env.BENCH_MBIT ?? 2);
 const RTT_MS = Number(process.env.BENCH_RTT_MS ?? 100);
-const FILE_BYTES = 100 * 1024 * 1024 - 16; // 84 + 50 × n, just under 100 MiB
-const TRIANGLES = (FILE_BYTES - 84) / 50;
+const WITH_FORM = process.env.BENCH_FORM !== "0";
+// A 1024 × 1023 height field: 2,095,104 triangles, 104,755,284 bytes, just under 100 MiB.
+const file = scanLikeStl(1024, 1023, 2026);
+const FILE_BYTES = file.length;
 const CHUNK = 5 * 1024 * 1024;
 
-function stl(): Buffer {
-  const bytes = Buffer.alloc(FILE_BYTES);
-  bytes.writeUInt32LE(TRIANGLES, 80);
-  return bytes;
+/** The length of the member stream the compressed upload sends (the same module as the page's). */
+async function compressedLength(bytes: Buffer): Promise<number> {
+  const source = compressedSource({ size: bytes.length, read: async (start, end) => bytes.subarray(start, end) });
+  let offset = 0;
+  for (;;) {
+    const { value, done } = await source.slice(offset, offset + CHUNK);
+    offset += value.length;
+    if (done) return offset;
+  }
 }
 
 function rssOf(pid: number): number {
@@ -90,86 +101,104 @@ async function recordedSize(patientId: string): Promise<number | undefined> {
 }
 
 try {
-  const file = stl();
   console.log(`link: ${MBIT} Mbit/s each way, ${RTT_MS} ms round trip; file ${FILE_BYTES.toLocaleString("en")} bytes (${new Date().toISOString()})`);
-
-  // 1. tus, 5 MiB chunks, every connection cut once half the file is through.
-  const tusTarget = await toMatrixStep("bench-tus@clinic.ru");
-  let before = proxy.stats().upstreamBytes;
-  // The drop: every connection cut once the link has carried half the file and half a chunk more,
-  // so the part in flight is lost half-way (the S3 store discards a partly received part).
-  const cutAt = FILE_BYTES / 2 + CHUNK / 2;
-  const watcher = setInterval(() => {
-    if (proxy.stats().upstreamBytes - before < cutAt) return;
-    clearInterval(watcher);
-    proxy.cutAll();
-  }, 50);
-  const tus = await measured(app.pid, () =>
-    tusUpload({
-      base,
-      cookie: tusTarget.browser.jar.header(),
-      origin: base,
-      file,
-      metadata: { filename: "bench.stl", orderId: tusTarget.orderId, patientId: tusTarget.patientId, type: "matrix" },
-      chunkSize: CHUNK,
-    }),
-  );
-  clearInterval(watcher);
-  const tusSent = proxy.stats().upstreamBytes - before;
-  if (!tus.result.ok || (await recordedSize(tusTarget.patientId)) !== FILE_BYTES) throw new Error(`tus upload failed: ${tus.result.status} ${JSON.stringify(tus.result.body)}`);
   const MiB = 1048576;
-  const row = (path: string, run: { seconds: number; rssGrowth: number }, sent: number, outcome: string) => ({
+
+  /** One tus upload of the file, every connection cut once the link has carried half the body and half a chunk more. */
+  async function tusRun(email: string, compressed: boolean) {
+    const target = await toMatrixStep(email);
+    const total = compressed ? await compressedLength(file) : FILE_BYTES;
+    const before = proxy.stats().upstreamBytes;
+    const cutsBefore = proxy.stats().cuts;
+    // The part in flight is lost half-way (the S3 store discards a partly received part).
+    const cutAt = total / 2 + CHUNK / 2;
+    const watcher = setInterval(() => {
+      if (proxy.stats().upstreamBytes - before < cutAt) return;
+      clearInterval(watcher);
+      proxy.cutAll();
+    }, 50);
+    const run = await measured(app.pid, () =>
+      tusUpload({
+        base,
+        cookie: target.browser.jar.header(),
+        origin: base,
+        file,
+        compressed,
+        metadata: { filename: "bench.stl", orderId: target.orderId, patientId: target.patientId, type: "matrix" },
+        chunkSize: CHUNK,
+      }),
+    );
+    clearInterval(watcher);
+    const sent = proxy.stats().upstreamBytes - before;
+    if (!run.result.ok || (await recordedSize(target.patientId)) !== FILE_BYTES) throw new Error(`tus upload failed: ${run.result.status} ${JSON.stringify(run.result.body)}`);
+    return { ...run, sent, total, cuts: proxy.stats().cuts - cutsBefore };
+  }
+
+  const row = (path: string, run: { seconds: number; rssGrowth: number }, sent: number, total: number, outcome: string) => ({
     path,
     outcome,
     time: `${run.seconds.toFixed(1)} s`,
     sent: `${(sent / MiB).toFixed(1)} MiB`,
-    "sent − file": `${((sent - FILE_BYTES) / MiB).toFixed(2)} MiB`,
+    "sent ÷ file": (sent / FILE_BYTES).toFixed(3),
+    "re-sent": `${((sent - total) / MiB).toFixed(2)} MiB`,
     "app RSS growth": `${(run.rssGrowth / MiB).toFixed(1)} MiB`,
   });
-  const tusRow = row("tus, one drop mid-chunk at ~52 %", tus, tusSent, `recorded (${proxy.stats().cuts} cut)`);
-  console.log(tusRow);
 
-  // 2. The plain multipart form, streamed, no drop.
-  const plainTarget = await toMatrixStep("bench-plain@clinic.ru");
-  const boundary = `----bench${Date.now()}`;
-  const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="bench.stl"\r\nContent-Type: model/stl\r\n\r\n`);
-  const tail = Buffer.from(`\r\n--${boundary}\r\nContent-Disposition: form-data; name="intent"\r\n\r\nupload\r\n--${boundary}--\r\n`);
-  async function* body() {
-    yield head;
-    for (let offset = 0; offset < file.length; offset += 1024 * 1024) yield file.subarray(offset, offset + 1024 * 1024);
-    yield tail;
+  // 1. tus, 5 MiB chunks, the file as it is.
+  const tus = await tusRun("bench-tus@clinic.ru", false);
+  const tusRow = row("tus, one drop mid-chunk", tus, tus.sent, tus.total, `recorded (${tus.cuts} cut)`);
+  console.log(tusRow);
+  // 2. tus, the file as gzip members (what Chromium, Firefox and Safari send).
+  const gz = await tusRun("bench-tus-gzip@clinic.ru", true);
+  const gzRow = row("tus compressed, one drop mid-chunk", gz, gz.sent, gz.total, `recorded (${gz.cuts} cut)`);
+  console.log(gzRow);
+  const ratio = gz.seconds / tus.seconds;
+  const figures: Figure[] = [
+    { name: `tus, 100 MiB at ${MBIT} Mbit/s, one drop`, figure: `recorded in ${tus.seconds.toFixed(0)} s`, value: tus.seconds, target: "recorded", met: true },
+    { name: "tus: re-sent after the drop", figure: `${((tus.sent - tus.total) / MiB).toFixed(2)} MiB`, value: (tus.sent - tus.total) / MiB, target: `≤ one chunk (${CHUNK / MiB} MiB)`, met: tus.sent - tus.total <= CHUNK },
+    { name: `tus compressed, 100 MiB at ${MBIT} Mbit/s, one drop`, figure: `recorded in ${gz.seconds.toFixed(0)} s`, value: gz.seconds, target: "recorded", met: true },
+    { name: "tus compressed: time ÷ time uncompressed", figure: ratio.toFixed(2), value: ratio, target: "≤ 0.6", met: ratio <= 0.6 },
+    { name: "tus compressed: bytes sent ÷ file size", figure: (gz.sent / FILE_BYTES).toFixed(3), value: gz.sent / FILE_BYTES, target: "— (reported)", met: null },
+    { name: "tus compressed: re-sent after the drop", figure: `${((gz.sent - gz.total) / MiB).toFixed(2)} MiB`, value: (gz.sent - gz.total) / MiB, target: `≤ one chunk (${CHUNK / MiB} MiB)`, met: gz.sent - gz.total <= CHUNK },
+  ];
+  const rows = [tusRow, gzRow];
+
+  // 3. The plain multipart form, streamed, no drop (the reference).
+  if (WITH_FORM) {
+    const plainTarget = await toMatrixStep("bench-plain@clinic.ru");
+    const boundary = `----bench${Date.now()}`;
+    const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="bench.stl"\r\nContent-Type: model/stl\r\n\r\n`);
+    const tail = Buffer.from(`\r\n--${boundary}\r\nContent-Disposition: form-data; name="intent"\r\n\r\nupload\r\n--${boundary}--\r\n`);
+    async function* body() {
+      yield head;
+      for (let offset = 0; offset < file.length; offset += 1024 * 1024) yield file.subarray(offset, offset + 1024 * 1024);
+      yield tail;
+    }
+    const before = proxy.stats().upstreamBytes;
+    const plain = await measured(app.pid, () =>
+      fetchOrFailure(`${base}/order`, {
+        method: "POST",
+        body: Readable.toWeb(Readable.from(body())) as ReadableStream,
+        duplex: "half",
+        headers: { "Content-Type": `multipart/form-data; boundary=${boundary}`, "Content-Length": String(head.length + FILE_BYTES + tail.length), Cookie: plainTarget.browser.jar.header(), Origin: base },
+        redirect: "manual",
+      } as RequestInit),
+    );
+    const plainSent = proxy.stats().upstreamBytes - before;
+    const plainRecorded = plain.result.status === 302 && (await recordedSize(plainTarget.patientId)) === FILE_BYTES;
+    // A body slower than Node's requestTimeout (300 s) is cut by the server with 408: report it, do not hide it.
+    rows.push(row("plain form, no drop", plain, plainSent, FILE_BYTES, plainRecorded ? "recorded" : `HTTP ${plain.result.status}, not recorded`));
+    figures.push({
+      name: `plain form, 100 MiB at ${MBIT} Mbit/s, no drop`,
+      figure: plainRecorded ? `recorded in ${plain.seconds.toFixed(0)} s` : `HTTP ${plain.result.status}, not recorded`,
+      value: plain.seconds,
+      target: "— (reference)",
+      met: null,
+    });
   }
-  before = proxy.stats().upstreamBytes;
-  const plain = await measured(app.pid, () =>
-    fetchOrFailure(`${base}/order`, {
-      method: "POST",
-      body: Readable.toWeb(Readable.from(body())) as ReadableStream,
-      duplex: "half",
-      headers: { "Content-Type": `multipart/form-data; boundary=${boundary}`, "Content-Length": String(head.length + FILE_BYTES + tail.length), Cookie: plainTarget.browser.jar.header(), Origin: base },
-      redirect: "manual",
-    } as RequestInit),
-  );
-  const plainSent = proxy.stats().upstreamBytes - before;
-  const plainRecorded = plain.result.status === 302 && (await recordedSize(plainTarget.patientId)) === FILE_BYTES;
-  // A body slower than Node's requestTimeout (300 s) is cut by the server with 408: report it, do not hide it.
-  console.table([tusRow, row("plain form, no drop", plain, plainSent, plainRecorded ? "recorded" : `HTTP ${plain.result.status}, not recorded`)]);
+  console.table(rows);
   console.log(`connection cuts: ${proxy.stats().cuts}; S3 ListParts calls: ${s3.stats().listParts}`);
-  const resent = (tusSent - FILE_BYTES) / MiB;
-  printResult({
-    bench: "tus-upload",
-    figures: [
-      { name: `tus, 100 MiB at ${MBIT} Mbit/s, one drop`, figure: `recorded in ${tus.seconds.toFixed(0)} s`, value: tus.seconds, target: "recorded", met: true },
-      { name: "tus: sent beyond the file after the drop", figure: `${resent.toFixed(2)} MiB`, value: resent, target: `≤ one chunk (${CHUNK / MiB} MiB)`, met: resent <= CHUNK / MiB },
-      {
-        name: `plain form, 100 MiB at ${MBIT} Mbit/s, no drop`,
-        figure: plainRecorded ? `recorded in ${plain.seconds.toFixed(0)} s` : `HTTP ${plain.result.status}, not recorded`,
-        value: plain.seconds,
-        target: "— (reference)",
-        met: null,
-      },
-    ],
-    loadavg: os.loadavg(),
-  });
+  printResult({ bench: "tus-upload", figures, loadavg: os.loadavg() });
 } finally {
   await proxy.stop();
   await app.stop();
