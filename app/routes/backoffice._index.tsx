@@ -21,6 +21,8 @@ import { canHavePaymentLink, paymentLinkPath, refreshPendingPayments } from "~/m
 import { readFormData } from "~/modules/http/request.server";
 import { logger } from "~/modules/log/logger.server";
 
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title }, { name: "robots", content: "noindex" }];
+
 /**
  * The orders dashboard (staff side §2 "/backoffice"): statistics of the last 30 days, a status
  * filter, the "show empty orders" switch, order cards with their actions, 10 cards a page (the page stays within the 50 KB budget).
@@ -185,8 +187,6 @@ export default function BackofficeOrders() {
     </section>
   );
 }
-
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title }, { name: "robots", content: "noindex" }];
 
 export function ErrorBoundary() {
   return <GeneralErrorBoundary />;

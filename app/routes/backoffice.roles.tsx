@@ -15,6 +15,8 @@ import { logger } from "~/modules/log/logger.server";
 
 const BACK = "/backoffice/roles";
 
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title }, { name: "robots", content: "noindex" }];
+
 export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireAdmin(request, context);
   const { t } = await getTranslator(request);
@@ -241,8 +243,6 @@ export default function BackofficeRoles() {
     </section>
   );
 }
-
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title }, { name: "robots", content: "noindex" }];
 
 export function ErrorBoundary() {
   return <GeneralErrorBoundary />;
