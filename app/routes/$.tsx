@@ -1,6 +1,8 @@
 import type { MetaFunction } from "@remix-run/node";
 import { GeneralErrorBoundary, NotFound } from "~/components/error-boundary";
 
+export const meta: MetaFunction = () => [{ title: "Oops! Page not found" }];
+
 /** Every unknown path: the 404 page with the right status. */
 export async function loader() {
   throw new Response("Not found", { status: 404 });
@@ -13,8 +15,6 @@ export async function action() {
 export default function CatchAll() {
   return <NotFound />;
 }
-
-export const meta: MetaFunction = () => [{ title: "Oops! Page not found" }];
 
 export function ErrorBoundary() {
   return <GeneralErrorBoundary />;

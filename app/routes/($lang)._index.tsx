@@ -36,6 +36,16 @@ async function existingPartnerCode(value: string): Promise<string | null> {
   return row?.code ?? null;
 }
 
+export const meta: MetaFunction<typeof loader> = ({ data, error }) => {
+  if (!data) return [{ title: isRouteErrorResponse(error) && error.status === 404 ? "Oops! Page not found" : "Aligner Lab" }];
+  return [
+    { title: data.title },
+    { name: "description", content: data.description },
+    { tagName: "link", rel: "canonical", href: data.seo.canonical },
+    ...data.seo.alternates.map((alternate) => ({ tagName: "link", rel: "alternate", hrefLang: alternate.hrefLang, href: alternate.href })),
+  ];
+};
+
 /**
  * `/`, `/{lang}` and `/{code}` (DESIGN §4.29): the one-segment path is a language, else an existing
  * partner code — kept in a cookie for 30 days, the landing shown — else the 404 page. `?partner=`
@@ -115,16 +125,6 @@ export default function Landing() {
     </PageTexts>
   );
 }
-
-export const meta: MetaFunction<typeof loader> = ({ data, error }) => {
-  if (!data) return [{ title: isRouteErrorResponse(error) && error.status === 404 ? "Oops! Page not found" : "Aligner Lab" }];
-  return [
-    { title: data.title },
-    { name: "description", content: data.description },
-    { tagName: "link", rel: "canonical", href: data.seo.canonical },
-    ...data.seo.alternates.map((alternate) => ({ tagName: "link", rel: "alternate", hrefLang: alternate.hrefLang, href: alternate.href })),
-  ];
-};
 
 export function ErrorBoundary() {
   return <GeneralErrorBoundary />;

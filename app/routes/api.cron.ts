@@ -11,6 +11,10 @@ import { jsonAnswer } from "~/modules/http/answers.server";
 const QUEUE_BUDGET_MS = 20_000;
 const QUEUE_GRACE_MS = 20_000;
 
+export async function loader({ request }: LoaderFunctionArgs) {
+  return jsonAnswer(request, 405, { error: "use POST" }, { headers: { Allow: "POST" } });
+}
+
 /**
  * The cron route: `POST /api/cron` with `Authorization: Bearer $CRON_SECRET`. Runs the scheduled
  * job once — the file server queue for a bounded time, then housekeeping — and answers with its
@@ -29,8 +33,4 @@ export async function action({ request }: ActionFunctionArgs) {
     graceMs: QUEUE_GRACE_MS,
   });
   return Response.json({ ok: true, ...summary });
-}
-
-export async function loader({ request }: LoaderFunctionArgs) {
-  return jsonAnswer(request, 405, { error: "use POST" }, { headers: { Allow: "POST" } });
 }

@@ -1,6 +1,10 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { webhookMethodNotAllowed, webhookResponse } from "~/modules/payments/webhooks.server";
 
+export async function loader({ request }: LoaderFunctionArgs) {
+  return webhookMethodNotAllowed(request);
+}
+
 /**
  * Notifications of the development sandbox provider, signed with a key derived from SESSION_SECRET
  * and checked against the sandbox's own store. Not configured (404) in strict mode.
@@ -8,8 +12,4 @@ import { webhookMethodNotAllowed, webhookResponse } from "~/modules/payments/web
 export async function action({ request }: ActionFunctionArgs) {
   if (request.method !== "POST") return webhookMethodNotAllowed(request);
   return webhookResponse(request, "sandbox");
-}
-
-export async function loader({ request }: LoaderFunctionArgs) {
-  return webhookMethodNotAllowed(request);
 }

@@ -1,6 +1,10 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { webhookMethodNotAllowed, webhookResponse } from "~/modules/payments/webhooks.server";
 
+export async function loader({ request }: LoaderFunctionArgs) {
+  return webhookMethodNotAllowed(request);
+}
+
 /**
  * Stripe events (checkout.session.completed, async payment succeeded/failed, expired): the
  * Stripe-Signature header is verified over the raw body; a bad signature gets 400.
@@ -8,8 +12,4 @@ import { webhookMethodNotAllowed, webhookResponse } from "~/modules/payments/web
 export async function action({ request }: ActionFunctionArgs) {
   if (request.method !== "POST") return webhookMethodNotAllowed(request);
   return webhookResponse(request, "stripe");
-}
-
-export async function loader({ request }: LoaderFunctionArgs) {
-  return webhookMethodNotAllowed(request);
 }

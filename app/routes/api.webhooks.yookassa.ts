@@ -1,6 +1,10 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { webhookMethodNotAllowed, webhookResponse } from "~/modules/payments/webhooks.server";
 
+export async function loader({ request }: LoaderFunctionArgs) {
+  return webhookMethodNotAllowed(request);
+}
+
 /**
  * YooKassa notifications (payment.succeeded, payment.canceled): each one is checked again with
  * GET /payments/{id}; the notification's own fields are never trusted.
@@ -8,8 +12,4 @@ import { webhookMethodNotAllowed, webhookResponse } from "~/modules/payments/web
 export async function action({ request }: ActionFunctionArgs) {
   if (request.method !== "POST") return webhookMethodNotAllowed(request);
   return webhookResponse(request, "yookassa");
-}
-
-export async function loader({ request }: LoaderFunctionArgs) {
-  return webhookMethodNotAllowed(request);
 }

@@ -13,6 +13,8 @@ import { getTranslator } from "~/modules/i18n/i18n.server";
 import { useTranslation } from "~/modules/i18n/i18n-context";
 import { isEmail } from "~/modules/wizard/validation";
 
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title }, { name: "robots", content: "noindex" }];
+
 /**
  * Sign-in (DESIGN §4.23): the e-mail form sends a link and a code through the authenticator's
  * "email-link" strategy; the code form signs in through its "code" strategy.
@@ -135,8 +137,6 @@ export default function SignIn() {
     </section>
   );
 }
-
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title }, { name: "robots", content: "noindex" }];
 
 export function ErrorBoundary() {
   return <GeneralErrorBoundary />;

@@ -7,6 +7,10 @@ import { readFormData } from "~/modules/http/request.server";
 import { redirectWithToast, toastCookieHeader } from "~/modules/http/toast.server";
 import { logger } from "~/modules/log/logger.server";
 
+export async function loader() {
+  return redirect("/");
+}
+
 /**
  * Sign-out (POST only), through the authenticator: this browser's session row is deleted. With
  * `scope=everywhere` every session of the user ends first, on every device.
@@ -29,8 +33,4 @@ export async function action({ request }: ActionFunctionArgs) {
     logger.error("sign-out failed:", error);
     return redirectWithToast("/cabinet", { type: "error", title: "failures.signOutTitle", description: "failures.signOutText" });
   }
-}
-
-export async function loader() {
-  return redirect("/");
 }

@@ -7,6 +7,8 @@ import { safeRedirect } from "~/modules/auth/guards.server";
 import { clientIp, readFormData } from "~/modules/http/request.server";
 import { useTranslation } from "~/modules/i18n/i18n-context";
 
+export const meta: MetaFunction = () => [{ title: "Aligner Lab" }, { name: "robots", content: "noindex" }];
+
 /**
  * The page a sign-in link opens. GET only shows who is signing in (a mail scanner opening the link
  * changes nothing); the button's POST hands the link to the authenticator's "email-link" strategy,
@@ -51,8 +53,6 @@ export default function VerifySignIn() {
     </section>
   );
 }
-
-export const meta: MetaFunction = () => [{ title: "Aligner Lab" }, { name: "robots", content: "noindex" }];
 
 export function ErrorBoundary() {
   return <GeneralErrorBoundary />;

@@ -8,6 +8,8 @@ import { getTranslator } from "~/modules/i18n/i18n.server";
 import { useTranslation } from "~/modules/i18n/i18n-context";
 import { getTaskTracker, type TestStep } from "~/modules/tracker/tracker.server";
 
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title }, { name: "robots", content: "noindex" }];
+
 /**
  * The tracker connection test (staff side §2 "/backoffice/test"): gets a token with the configured
  * login and key and logs each step, showing only a masked token (DESIGN §4.26). Getting a token
@@ -68,8 +70,6 @@ export default function TrackerTest() {
     </section>
   );
 }
-
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title }, { name: "robots", content: "noindex" }];
 
 export function ErrorBoundary() {
   return <GeneralErrorBoundary />;

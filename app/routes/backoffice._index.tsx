@@ -3,115 +3,20 @@ import { Form, Link, useLoaderData, useLocation, useNavigation } from "@remix-ru
 import { useTranslation } from "~/modules/i18n/i18n-context";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { SectionError } from "~/components/section-error";
-import { loadSection, sectionData, sectionFailure } from "~/modules/http/section.server";
-import { requireStaff } from "~/modules/auth/guards.server";
-import { listDashboardOrders, loadStatistics, parseDashboardFilter } from "~/modules/backoffice/dashboard.server";
+import { dashboardPageAction, loadDashboardPage } from "~/modules/backoffice/dashboard-page.server";
 import { OrderCard, StatisticsCards } from "~/modules/backoffice/dashboard-ui";
 import { Pagination } from "~/modules/backoffice/ui";
-import { getDb } from "~/modules/db/db.server";
-import { getTranslator } from "~/modules/i18n/i18n.server";
-import { shortOrderNumber } from "~/modules/orders/orders.server";
 import { ORDER_STATUSES } from "~/modules/orders/status";
-import { canSendToTracker } from "~/modules/tracker/order-request.server";
-import { getConfig } from "~/modules/config/config.server";
-import { publicOrigin } from "~/modules/market/market.server";
-import { redirectWithToast } from "~/modules/http/toast.server";
-import { findOrder } from "~/modules/orders/orders.server";
-import { canHavePaymentLink, paymentLinkPath, refreshPendingPayments } from "~/modules/payments/payments.server";
-import { readFormData } from "~/modules/http/request.server";
-import { logger } from "~/modules/log/logger.server";
 
-/**
- * The orders dashboard (staff side §2 "/backoffice"): statistics of the last 30 days, a status
- * filter, the "show empty orders" switch, order cards with their actions, 10 cards a page (the page stays within the 50 KB budget).
- * Status changes post to /backoffice/orders/:id/status, deletion to /backoffice/orders/:id/delete,
- * the tracker opens /backoffice/orders/:id/tracker; payments' actions stay in this route's action.
- */
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title }, { name: "robots", content: "noindex" }];
 
+/** The orders dashboard: its data and its payment intents are in dashboard-page.server.ts. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  await requireStaff(request, context);
-  const { t } = await getTranslator(request);
-  const filter = parseDashboardFilter(new URL(request.url).searchParams);
-  const db = await getDb();
-  // Each part of the page loads on its own: a failing query shows its message in place (ADR 026).
-  const [statisticsSection, ordersSection] = await Promise.all([
-    loadSection("back-office: loading statistics", { message: "failures.statistics" }, () => loadStatistics(db)),
-    loadSection("back-office: loading orders", { message: "failures.ordersLoad" }, () => listDashboardOrders(db, filter)),
-  ]);
-  const { orders, hasMore, patientsFailure } = sectionData(ordersSection, {
-    orders: [],
-    hasMore: false,
-    patientsFailure: null,
-  });
-  return {
-    title: t("backoffice.title"),
-    filter,
-    statistics: sectionData(statisticsSection, null),
-    statisticsFailure: sectionFailure(statisticsSection),
-    ordersFailure: sectionFailure(ordersSection),
-    patientsFailure,
-    hasMore,
-    orders: orders.map((order) => ({
-      ...order,
-      number: shortOrderNumber(order.id),
-      canPaymentLink: canHavePaymentLink({
-        status: order.status,
-        total_cost: order.total,
-      }),
-      canTracker: canSendToTracker(order.status),
-    })),
-  };
+  return loadDashboardPage(request, context);
 }
 
-/** Payments: "refresh statuses" checks every pending order with its provider; a payment link per order. */
 export async function action({ request, context }: ActionFunctionArgs) {
-  await requireStaff(request, context);
-  const form = await readFormData(request);
-  const intent = form.get("intent");
-  const db = await getDb();
-  const config = getConfig();
-  const params = new URL(request.url).searchParams;
-  params.delete("index");
-  const back = `/backoffice${params.size ? `?${params}` : ""}`;
-  if (intent === "refresh_payments") {
-    try {
-      const { checked, paid } = await refreshPendingPayments(db, config);
-      if (checked === 0)
-        return redirectWithToast(back, {
-          type: "info",
-          title: "payments.backoffice.refreshEmpty",
-        });
-      if (paid === 0)
-        return redirectWithToast(back, {
-          type: "info",
-          title: "payments.backoffice.refreshNone",
-        });
-      return redirectWithToast(back, {
-        type: "success",
-        title: "payments.backoffice.refreshDone",
-        values: { count: paid },
-      });
-    } catch (error) {
-      logger.error("payment status refresh failed:", error);
-      return redirectWithToast(back, {
-        type: "error",
-        title: "payments.backoffice.errorTitle",
-        description: "payments.backoffice.refreshFailed",
-      });
-    }
-  }
-  if (intent === "payment_link") {
-    const order = await findOrder(db, String(form.get("orderId") ?? ""));
-    if (!order) return redirectWithToast(back, { type: "error", title: "payments.backoffice.errorTitle", description: "payments.backoffice.linkFailed" });
-    if (!canHavePaymentLink(order)) return redirectWithToast(back, { type: "error", title: "payments.backoffice.errorTitle", description: "payments.backoffice.noAmount" });
-    const url = `${publicOrigin(order.market)}${paymentLinkPath(config, order.id)}`;
-    return redirectWithToast(back, { type: "success", title: "payments.backoffice.linkCreated", lines: [{ key: "payments.backoffice.linkFor", values: { number: shortOrderNumber(order.id), url } }] });
-  }
-  return redirectWithToast(back, {
-    type: "error",
-    title: "payments.backoffice.errorTitle",
-    description: "payments.backoffice.linkFailed",
-  });
+  return dashboardPageAction(request, context);
 }
 
 export default function BackofficeOrders() {
@@ -185,8 +90,6 @@ export default function BackofficeOrders() {
     </section>
   );
 }
-
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title }, { name: "robots", content: "noindex" }];
 
 export function ErrorBoundary() {
   return <GeneralErrorBoundary />;

@@ -31,6 +31,8 @@ type Editing =
   | { email: string; defaults: ConditionsFormValues; hasSettings: boolean; error: null }
   | { email: string; defaults: null; hasSettings: false; error: string };
 
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title }, { name: "robots", content: "noindex" }];
+
 export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireStaff(request, context);
   const { t } = await getTranslator(request);
@@ -242,8 +244,6 @@ function ConditionsDialog({ editing, closeTo }: { editing: Editing; closeTo: str
     </PageDialog>
   );
 }
-
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title }, { name: "robots", content: "noindex" }];
 
 export function ErrorBoundary() {
   return <GeneralErrorBoundary />;

@@ -16,6 +16,8 @@ import { getStorage } from "~/modules/storage/storage.server";
 import { readFormData } from "~/modules/http/request.server";
 import { logger } from "~/modules/log/logger.server";
 
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title }, { name: "robots", content: "noindex" }];
+
 /**
  * Deleting an order (DESIGN §4.7): the confirmation page asks "Вы уверены, что хотите удалить этот
  * заказ?" without JavaScript (with JavaScript the card asks with the browser's dialog and posts
@@ -102,8 +104,6 @@ export default function DeleteOrder() {
     </section>
   );
 }
-
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title }, { name: "robots", content: "noindex" }];
 
 export function ErrorBoundary() {
   return <GeneralErrorBoundary />;

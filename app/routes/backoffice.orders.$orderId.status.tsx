@@ -23,6 +23,12 @@ const FAILURES = {
   tracking_required: "bo.orders.errors.trackingRequired",
 } as const;
 
+/** The cards post here; a visit lands on the dashboard, filtered to this order. */
+export async function loader({ request, params, context }: LoaderFunctionArgs) {
+  await requireStaff(request, context);
+  return redirect(`/backoffice?q=${encodeURIComponent((params.orderId ?? "").slice(0, 8))}&empty=1`);
+}
+
 export async function action({ request, params, context }: ActionFunctionArgs) {
   const staff = await requireStaff(request, context);
   const form = await readFormData(request);
@@ -48,10 +54,4 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     title: "bo.toasts.done",
     lines: [{ key: "bo.orders.statusChanged", values: { number: shortOrderNumber(orderId), statusKey: `orderStatus.${to}` } }],
   });
-}
-
-/** The cards post here; a visit lands on the dashboard, filtered to this order. */
-export async function loader({ request, params, context }: LoaderFunctionArgs) {
-  await requireStaff(request, context);
-  return redirect(`/backoffice?q=${encodeURIComponent((params.orderId ?? "").slice(0, 8))}&empty=1`);
 }

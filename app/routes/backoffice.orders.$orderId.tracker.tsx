@@ -31,6 +31,8 @@ async function orderFor(params: LoaderFunctionArgs["params"]) {
   return order;
 }
 
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title }, { name: "robots", content: "noindex" }];
+
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   await requireStaff(request, context);
   const { t } = await getTranslator(request);
@@ -203,8 +205,6 @@ function JsonBlock({ id, title, text }: { id: string; title: string; text: strin
     </div>
   );
 }
-
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title }, { name: "robots", content: "noindex" }];
 
 export function ErrorBoundary() {
   return <GeneralErrorBoundary />;

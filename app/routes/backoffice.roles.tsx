@@ -1,117 +1,24 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { SectionError } from "~/components/section-error";
-import { loadSection, sectionData, sectionFailure } from "~/modules/http/section.server";
-import { requireAdmin } from "~/modules/auth/guards.server";
-import { assignRole, findUserByEmail, findUserById, isRole, listUsers, listUsersWithRoles, removeRole, ROLES } from "~/modules/backoffice/roles.server";
-import { getDb } from "~/modules/db/db.server";
-import { redirectWithToast } from "~/modules/http/toast.server";
-import { getTranslator } from "~/modules/i18n/i18n.server";
+import { ROLES } from "~/modules/backoffice/roles";
+import { loadRolesPage, rolesPageAction, type RolesReply } from "~/modules/backoffice/roles-page.server";
 import { useTranslation } from "~/modules/i18n/i18n-context";
-import { readFormData } from "~/modules/http/request.server";
-import { logger } from "~/modules/log/logger.server";
 
-const BACK = "/backoffice/roles";
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title }, { name: "robots", content: "noindex" }];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  await requireAdmin(request, context);
-  const { t } = await getTranslator(request);
-  const db = await getDb();
-  // The lists load on their own; the assignment by e-mail works without them (ADR 026).
-  const [withRoles, users] = await Promise.all([
-    loadSection("back-office: listing users with roles", { message: "failures.usersList" }, () => listUsersWithRoles(db)),
-    loadSection("back-office: listing users", { message: "failures.usersList" }, () => listUsers(db)),
-  ]);
-  return {
-    title: t("bo.roles.title"),
-    withRoles: sectionData(withRoles, []),
-    users: sectionData(users, []),
-    listFailure: sectionFailure(withRoles) ?? sectionFailure(users),
-  };
+  return loadRolesPage(request, context);
 }
-
-type Failure = {
-  form: "email" | "user";
-  error: string;
-  email?: string;
-  userId?: string;
-  role?: string;
-};
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const admin = await requireAdmin(request, context);
-  const form = await readFormData(request);
-  const intent = form.get("intent");
-  const role = form.get("role");
-  const db = await getDb();
-
-  if (intent === "remove") {
-    const userId = String(form.get("userId") ?? "");
-    if (!isRole(role)) throw new Response("Unknown role", { status: 400 });
-    const result = await removeRole(db, userId, role);
-    if (result === "last_admin")
-      return redirectWithToast(BACK, {
-        type: "error",
-        title: "bo.toasts.error",
-        description: "bo.roles.lastAdmin",
-      });
-    if (result === "missing")
-      return redirectWithToast(BACK, {
-        type: "error",
-        title: "bo.toasts.error",
-        description: "bo.roles.removeFailed",
-      });
-    // An admin who gave up their own admin role can no longer open this page.
-    const lostAccess = role === "admin" && userId === admin.user?.id;
-    return redirectWithToast(lostAccess ? "/backoffice" : BACK, {
-      type: "success",
-      title: "bo.roles.removed",
-    });
-  }
-
-  if (intent === "assign_email") {
-    const email = String(form.get("email") ?? "").trim();
-    const failure = (error: string) => data<Failure>({ form: "email", error, email, role: String(role ?? "") }, { status: 400 });
-    if (!email || !isRole(role)) return failure("bo.roles.errors.emailAndRole");
-    const user = await findUserByEmail(db, email);
-    if (!user) return failure("bo.roles.errors.unknownEmail");
-    return assigned(db, user.id, role);
-  }
-
-  if (intent === "assign_user") {
-    const userId = String(form.get("userId") ?? "");
-    const failure = (error: string) => data<Failure>({ form: "user", error, userId, role: String(role ?? "") }, { status: 400 });
-    if (!isRole(role)) return failure("bo.roles.errors.chooseRole");
-    const user = await findUserById(db, userId);
-    if (!user) return failure("bo.roles.errors.chooseUser");
-    return assigned(db, user.id, role);
-  }
-
-  return redirect(BACK);
-}
-
-async function assigned(db: Awaited<ReturnType<typeof getDb>>, userId: string, role: (typeof ROLES)[number]) {
-  try {
-    await assignRole(db, userId, role);
-  } catch (error) {
-    logger.error("back-office: assigning a role failed:", error);
-    return redirectWithToast(BACK, {
-      type: "error",
-      title: "bo.toasts.error",
-      description: "bo.roles.assignFailed",
-    });
-  }
-  return redirectWithToast(BACK, {
-    type: "success",
-    title: "bo.roles.assigned",
-  });
+  return rolesPageAction(request, context);
 }
 
 export default function BackofficeRoles() {
   const { withRoles, users, listFailure } = useLoaderData<typeof loader>();
-  const failure = useActionData<typeof action>() as Failure | undefined;
+  const failure = useActionData<typeof action>() as RolesReply | undefined;
   const { t } = useTranslation();
   const busy = useNavigation().state === "submitting";
   const roleOptions = (
@@ -241,8 +148,6 @@ export default function BackofficeRoles() {
     </section>
   );
 }
-
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title }, { name: "robots", content: "noindex" }];
 
 export function ErrorBoundary() {
   return <GeneralErrorBoundary />;

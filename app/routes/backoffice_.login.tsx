@@ -10,6 +10,8 @@ import { clientIp, readFormData } from "~/modules/http/request.server";
 import { getTranslator } from "~/modules/i18n/i18n.server";
 import { logger } from "~/modules/log/logger.server";
 
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title }, { name: "robots", content: "noindex" }];
+
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const redirectTo = safeRedirect(new URL(request.url).searchParams.get("redirectTo"), "/backoffice");
   if (await getStaff(request, context)) throw redirect(redirectTo);
@@ -37,8 +39,6 @@ export default function BackofficeLogin() {
   const [params] = useSearchParams();
   return <PasswordGate titleKey="gate.backofficeTitle" error={actionData?.error} redirectTo={params.get("redirectTo") ?? "/backoffice"} />;
 }
-
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title }, { name: "robots", content: "noindex" }];
 
 export function ErrorBoundary() {
   return <GeneralErrorBoundary />;

@@ -3,6 +3,10 @@ import { redirectWithToast } from "~/modules/http/toast.server";
 import { forgetCurrentOrderHeader } from "~/modules/wizard/order-cookies.server";
 import { readFormData } from "~/modules/http/request.server";
 
+export async function loader() {
+  return redirect("/order");
+}
+
 /**
  * Starting a fresh order (DESIGN §4.9): one POST used by every "order" button. It only drops the
  * current-order cookie; the draft itself is created by step 1's "next".
@@ -14,8 +18,4 @@ export async function action({ request }: ActionFunctionArgs) {
     return redirectWithToast("/order", { type: "info", title: "wizard.toasts.clearedTitle", description: "wizard.toasts.cleared" }, { headers });
   }
   return redirect("/order", { headers });
-}
-
-export async function loader() {
-  return redirect("/order");
 }

@@ -23,6 +23,13 @@ import { hasBackButton, LAST_STEP, progressPercent, STEP_FILE_TYPE } from "~/mod
 import { handleWizardAction } from "~/modules/wizard/action.server";
 import { loadWizardPage } from "~/modules/wizard/loader.server";
 
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  {
+    title: data?.order ? `Заказ ${data.order.title} — Aligner Lab` : "Aligner Lab",
+  },
+  { name: "robots", content: "noindex" },
+];
+
 export async function loader({ request, context }: LoaderFunctionArgs) {
   return loadWizardPage(request, context);
 }
@@ -197,13 +204,6 @@ export default function OrderWizard() {
     </section>
   );
 }
-
-export const meta: MetaFunction<typeof loader> = ({ data }) => [
-  {
-    title: data?.order ? `Заказ ${data.order.title} — Aligner Lab` : "Aligner Lab",
-  },
-  { name: "robots", content: "noindex" },
-];
 
 export function ErrorBoundary() {
   return <GeneralErrorBoundary />;

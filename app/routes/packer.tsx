@@ -29,6 +29,8 @@ export const handle = { hydrate: false };
 
 const NO_STORE = { "Cache-Control": "no-store" };
 
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title }, { name: "robots", content: "noindex" }];
+
 export async function loader({ request }: LoaderFunctionArgs) {
   const { t } = await getTranslator(request);
   const title = t("gate.packerTitle");
@@ -195,8 +197,6 @@ export default function PackerPage() {
     </div>
   );
 }
-
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title }, { name: "robots", content: "noindex" }];
 
 export function ErrorBoundary() {
   return <GeneralErrorBoundary />;

@@ -20,6 +20,8 @@ import packerStyles from "~/styles/packer.css";
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: packerStyles }];
 export const handle = { hydrate: false };
 
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title }, { name: "robots", content: "noindex" }];
+
 export async function loader({ request, params }: LoaderFunctionArgs) {
   if (!(await hasGatePass("packer", request))) throw redirect(`/packer?redirectTo=${encodeURIComponent(new URL(request.url).pathname)}`);
   const order = await getPackerOrder(await getDb(), params.orderId ?? "");
@@ -99,8 +101,6 @@ export default function BagLabels() {
     </>
   );
 }
-
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title }, { name: "robots", content: "noindex" }];
 
 export function ErrorBoundary() {
   return <GeneralErrorBoundary />;

@@ -23,6 +23,10 @@ const failed = (reasonKey: string): Toast => ({
   lines: [{ key: reasonKey }],
 });
 
+export async function loader() {
+  return redirect("/packer");
+}
+
 export async function action({ request }: ActionFunctionArgs) {
   if (!(await hasGatePass("packer", request))) return redirect("/packer");
   const url = new URL(request.url);
@@ -48,8 +52,4 @@ export async function action({ request }: ActionFunctionArgs) {
     return redirectWithToast(back, failed(`packer.logo.errors.${result.reason}`));
   }
   return redirectWithToast(back, { type: "success", title: "packer.toasts.logoUpdated" });
-}
-
-export async function loader() {
-  return redirect("/packer");
 }

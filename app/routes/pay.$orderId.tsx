@@ -50,6 +50,8 @@ async function openOrder(request: Request, context: unknown, db: DB, orderId: st
 
 const payable = (order: Order) => canHavePaymentLink(order);
 
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? `№${data.number} — Aligner Lab` : "Aligner Lab" }, { name: "robots", content: "noindex" }];
+
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const token = new URL(request.url).searchParams.get("t");
   const db = await getDb();
@@ -183,8 +185,6 @@ export default function PayOrder() {
     </section>
   );
 }
-
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? `№${data.number} — Aligner Lab` : "Aligner Lab" }, { name: "robots", content: "noindex" }];
 
 export function ErrorBoundary() {
   return <GeneralErrorBoundary />;

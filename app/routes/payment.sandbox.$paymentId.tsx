@@ -32,6 +32,8 @@ function returnUrl(checkout: { id: string; return_url: string }) {
   return url.toString();
 }
 
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title ?? "Aligner Lab" }, { name: "robots", content: "noindex" }];
+
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { checkout } = await findCheckout(params.paymentId);
   const { t } = await getTranslator(request);
@@ -104,8 +106,6 @@ export default function SandboxCheckout() {
     </section>
   );
 }
-
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title ?? "Aligner Lab" }, { name: "robots", content: "noindex" }];
 
 export function ErrorBoundary() {
   return <GeneralErrorBoundary />;

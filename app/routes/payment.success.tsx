@@ -8,6 +8,13 @@ import { findOrder, shortOrderNumber } from "~/modules/orders/orders.server";
 import { isValidPaymentResultToken, paymentLinkPath, reconcileOrder } from "~/modules/payments/payments.server";
 import { openableOrder, uploadViewerOf } from "~/modules/uploads/tus-access.server";
 
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: "Aligner Lab" },
+  { name: "robots", content: "noindex" },
+  // Not confirmed yet: look again in a few seconds, with or without JavaScript.
+  ...(data?.state === "waiting" ? [{ httpEquiv: "refresh", content: "5" }] : []),
+];
+
 /**
  * Return page after payment (DESIGN §4.19): the order becomes paid only when the provider confirms
  * a successful payment for this order and amount (the one GET that may change state, because the
@@ -75,13 +82,6 @@ export default function PaymentSuccess() {
     </section>
   );
 }
-
-export const meta: MetaFunction<typeof loader> = ({ data }) => [
-  { title: "Aligner Lab" },
-  { name: "robots", content: "noindex" },
-  // Not confirmed yet: look again in a few seconds, with or without JavaScript.
-  ...(data?.state === "waiting" ? [{ httpEquiv: "refresh", content: "5" }] : []),
-];
 
 export function ErrorBoundary() {
   return <GeneralErrorBoundary />;

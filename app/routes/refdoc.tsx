@@ -6,6 +6,8 @@ import { useTranslation } from "~/modules/i18n/i18n-context";
 import { getContacts, getMarket } from "~/modules/market/market.server";
 import { offerDocument } from "~/modules/partners/offer.server";
 
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.document.title }];
+
 /** The partner offer agreement (public: a prospective partner reads it before accepting). */
 export async function loader({ request }: LoaderFunctionArgs) {
   const { language } = await getTranslator(request);
@@ -52,8 +54,6 @@ export default function PartnerOffer() {
     </article>
   );
 }
-
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.document.title }];
 
 export function ErrorBoundary() {
   return <GeneralErrorBoundary />;

@@ -13,6 +13,8 @@ import { formatFileSize } from "~/modules/uploads/file-names";
 const ERRORS = ["noFile", "tooLarge", "failed"] as const;
 type SendError = (typeof ERRORS)[number];
 
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title }, { name: "robots", content: "noindex" }];
+
 /**
  * /send-test (staff only): the result of the last upload travels in the query string, which the
  * loader checks — a path below the test folder made of safe characters, or one of the error codes.
@@ -146,8 +148,6 @@ export default function SendTest() {
     </section>
   );
 }
-
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title }, { name: "robots", content: "noindex" }];
 
 export function ErrorBoundary() {
   return <GeneralErrorBoundary />;

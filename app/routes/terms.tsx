@@ -7,6 +7,11 @@ import { legalPage } from "~/modules/translations/legal.server";
 /** A document: nothing on it needs JavaScript (root.tsx: `handle.hydrate`); the same for every anonymous visitor, so cached with an ETag (entry.server: `handle.publicPage`). */
 export const handle = { hydrate: false, publicPage: true };
 
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: data ? `${data.document.title} — Aligner Lab` : "Aligner Lab" },
+  { name: "description", content: data?.document.metaDescription ?? "" },
+];
+
 export async function loader({ request }: LoaderFunctionArgs) {
   return legalPage(request, "terms");
 }
@@ -15,11 +20,6 @@ export default function LegalPage() {
   const { document } = useLoaderData<typeof loader>();
   return <LegalDocumentPage document={document} />;
 }
-
-export const meta: MetaFunction<typeof loader> = ({ data }) => [
-  { title: data ? `${data.document.title} — Aligner Lab` : "Aligner Lab" },
-  { name: "description", content: data?.document.metaDescription ?? "" },
-];
 
 export function ErrorBoundary() {
   return <GeneralErrorBoundary />;

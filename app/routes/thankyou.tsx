@@ -3,6 +3,8 @@ import { Form, Link } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { useTranslation } from "~/modules/i18n/i18n-context";
 
+export const meta: MetaFunction = () => [{ title: "Aligner Lab" }];
+
 export default function ThankYou() {
   const { t } = useTranslation();
   return (
@@ -22,8 +24,6 @@ export default function ThankYou() {
     </section>
   );
 }
-
-export const meta: MetaFunction = () => [{ title: "Aligner Lab" }];
 
 export function ErrorBoundary() {
   return <GeneralErrorBoundary />;

@@ -9,8 +9,6 @@ import { hasForbiddenCharacters } from "~/modules/validation/text";
  * (DESIGN §4.24). The last admin keeps the role: otherwise nobody could manage roles any more.
  */
 
-export const ROLES: readonly Role[] = ["admin", "manager", "user"];
-export const isRole = (value: unknown): value is Role => ROLES.includes(value as Role);
 /** The user dropdown lists at most this many users (by e-mail). */
 export const USER_CHOICES_LIMIT = 1000;
 

@@ -6,7 +6,7 @@ import { createRequestHandler } from "@remix-run/express";
 import type { ServerBuild } from "@remix-run/node";
 import express from "express";
 import type { KyselyPlugin, OperationNode } from "kysely";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createUserSession } from "~/modules/auth/session.server";
 import { setDb } from "~/modules/db/db.server";
 import { browserFetch, CookieJar } from "../../support/app-server";
@@ -14,9 +14,58 @@ import { createTestDatabase, type TestDatabase } from "../../support/database";
 
 /**
  * The facts of a request are read once (STYLE 17, ADR 030): however many loaders, guards and
- * helpers a request runs, the session is looked up once. The app runs in this process, on the
- * server build, over a database that counts the statements on the `sessions` table.
+ * helpers a request runs, the session is looked up once, the market is taken from the host once
+ * and the browser's order cookies are parsed once. The app runs in this process, on the server
+ * build's route table and assets, over a database that counts the statements on the `sessions`
+ * table. The pages measured here (root, wizard, cabinet, partner) and the document entry run
+ * from source rather than from the bundle, so that the market and the order cookies are read
+ * through the modules below, wrapped to count their calls.
  */
+const reads = vi.hoisted(() => ({ market: 0, currentOrderCookie: 0, browserOrdersCookie: 0 }));
+
+vi.mock("~/modules/market/market.server", async (importOriginal) => {
+  const actual = await importOriginal<typeof import("~/modules/market/market.server")>();
+  return {
+    ...actual,
+    getMarket: (request: Request) => {
+      reads.market++;
+      return actual.getMarket(request);
+    },
+  };
+});
+
+vi.mock("~/modules/wizard/order-cookies.server", async (importOriginal) => {
+  const actual = await importOriginal<typeof import("~/modules/wizard/order-cookies.server")>();
+  return {
+    ...actual,
+    readCurrentOrderId: (request: Request) => {
+      reads.currentOrderCookie++;
+      return actual.readCurrentOrderId(request);
+    },
+    readBrowserOrderIds: (request: Request) => {
+      reads.browserOrdersCookie++;
+      return actual.readBrowserOrderIds(request);
+    },
+  };
+});
+
+/** The server build with the measured pages and the document entry taken from source. */
+async function buildFromSource(built: ServerBuild): Promise<ServerBuild> {
+  // A route's own types (its meta's data) are narrower than the build's table of routes.
+  const fromSource: Record<string, unknown> = {
+    root: await import("~/root"),
+    "routes/order": await import("~/routes/order"),
+    "routes/cabinet": await import("~/routes/cabinet"),
+    "routes/partner": await import("~/routes/partner"),
+  };
+  const routes = { ...built.routes };
+  for (const [id, module] of Object.entries(fromSource)) {
+    if (!routes[id]) throw new Error(`The server build has no route ${id}`);
+    routes[id] = { ...routes[id], module: module as ServerBuild["routes"][string]["module"] };
+  }
+  return { ...built, entry: { module: await import("~/entry.server") }, routes };
+}
+
 const SECRETS = { SESSION_SECRET: "context-test-session-secret-0123456789", BACKOFFICE_PASSWORD: "office", PACKER_PASSWORD: "packer", CRON_SECRET: "cron" };
 const BUILD = path.resolve(import.meta.dirname, "../../../build/index.js");
 
@@ -49,7 +98,7 @@ describe("one request context", () => {
     t = await createTestDatabase(4);
     Object.assign(process.env, SECRETS, { DATABASE_URL: t.url });
     setDb(t.db.withPlugin(counter));
-    const build = (await import(pathToFileURL(BUILD).href)) as ServerBuild;
+    const build = await buildFromSource((await import(pathToFileURL(BUILD).href)) as ServerBuild);
     const web = express();
     web.all("*", createRequestHandler({ build, mode: "production", getLoadContext: () => ({ clientIp: "127.0.0.1", cspNonce: "request-context-test", requestId: "request-context-test" }) }));
     server = web.listen(0, "127.0.0.1");
@@ -73,26 +122,40 @@ describe("one request context", () => {
     return browserFetch(app, jar);
   }
 
-  /** The session statements one request made. */
+  /** The session statements one request made, and how often it read the market and the order cookies. */
   async function counted(run: () => Promise<Response>) {
     sessionQueries = 0;
+    Object.assign(reads, { market: 0, currentOrderCookie: 0, browserOrdersCookie: 0 });
     const response = await run();
     await response.arrayBuffer();
-    return { status: response.status, sessionQueries };
+    return { status: response.status, sessionQueries, ...reads };
   }
 
   it("looks the session up once per wizard GET and once per wizard POST", async () => {
     const browser = await signedInBrowser();
-    expect(await counted(() => browser.request("/order"))).toEqual({ status: 200, sessionQueries: 1 });
-    expect(await counted(() => browser.request("/order", { form: { intent: "next" } }))).toEqual({ status: 302, sessionQueries: 1 });
-    expect(await counted(() => browser.request("/order"))).toEqual({ status: 200, sessionQueries: 1 });
-    expect(await counted(() => browser.request("/order", { form: { intent: "next", email: "doctor@clinic.ru", phone: "+7 900 000-00-01" } }))).toEqual({ status: 302, sessionQueries: 1 });
-    expect(await counted(() => browser.request("/order", { form: { intent: "back" } }))).toEqual({ status: 302, sessionQueries: 1 });
+    expect(await counted(() => browser.request("/order"))).toMatchObject({ status: 200, sessionQueries: 1 });
+    expect(await counted(() => browser.request("/order", { form: { intent: "next" } }))).toMatchObject({ status: 302, sessionQueries: 1 });
+    expect(await counted(() => browser.request("/order"))).toMatchObject({ status: 200, sessionQueries: 1 });
+    expect(await counted(() => browser.request("/order", { form: { intent: "next", email: "doctor@clinic.ru", phone: "+7 900 000-00-01" } }))).toMatchObject({ status: 302, sessionQueries: 1 });
+    expect(await counted(() => browser.request("/order", { form: { intent: "back" } }))).toMatchObject({ status: 302, sessionQueries: 1 });
+  });
+
+  it("reads the market and the browser's order cookies once per wizard GET and once per wizard POST", async () => {
+    const browser = await signedInBrowser();
+    const once = { market: 1, currentOrderCookie: 1, browserOrdersCookie: 1 };
+    // The first visit makes the draft and sets both cookies; every later request sends them back.
+    expect(await counted(() => browser.request("/order"))).toMatchObject({ status: 200, ...once });
+    expect(await counted(() => browser.request("/order"))).toMatchObject({ status: 200, ...once });
+    expect(await counted(() => browser.request("/order", { form: { intent: "next" } }))).toMatchObject({ status: 302, ...once });
+    // A refused step answers 400 and renders the page again: the action, the root's loader and the wizard's, one reading.
+    expect(await counted(() => browser.request("/order", { form: { intent: "next", email: "not-an-email" } }))).toMatchObject({ status: 400, ...once });
+    expect(await counted(() => browser.request("/order", { form: { intent: "next", email: "doctor@clinic.ru", phone: "+7 900 000-00-01" } }))).toMatchObject({ status: 302, ...once });
+    expect(await counted(() => browser.request("/order", { form: { intent: "back" } }))).toMatchObject({ status: 302, ...once });
   });
 
   it("looks the session up once on the cabinet and the partner page", async () => {
     const browser = await signedInBrowser();
-    expect(await counted(() => browser.request("/cabinet"))).toEqual({ status: 200, sessionQueries: 1 });
+    expect(await counted(() => browser.request("/cabinet"))).toMatchObject({ status: 200, sessionQueries: 1 });
     expect((await counted(() => browser.request("/partner"))).sessionQueries).toBe(1);
   });
 });

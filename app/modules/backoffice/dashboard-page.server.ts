@@ -1,0 +1,126 @@
+import { requireStaff } from "~/modules/auth/guards.server";
+import { type AppConfig, getConfig } from "~/modules/config/config.server";
+import { type DB, getDb } from "~/modules/db/db.server";
+import { intentHandler } from "~/modules/http/intents";
+import { getRequestTranslator } from "~/modules/http/request-context.server";
+import { readFormData } from "~/modules/http/request.server";
+import { loadSection, sectionData, sectionFailure } from "~/modules/http/section.server";
+import { redirectWithToast } from "~/modules/http/toast.server";
+import { logger } from "~/modules/log/logger.server";
+import { publicOrigin } from "~/modules/market/market.server";
+import { findOrder, shortOrderNumber } from "~/modules/orders/orders.server";
+import { canHavePaymentLink, paymentLinkPath, refreshPendingPayments } from "~/modules/payments/payments.server";
+import { canSendToTracker } from "~/modules/tracker/order-request.server";
+import { listDashboardOrders, loadStatistics, parseDashboardFilter } from "./dashboard.server";
+
+/**
+ * The orders dashboard (staff side §2 "/backoffice"): statistics of the last 30 days, a status
+ * filter, the "show empty orders" switch, order cards with their actions, 10 cards a page (the page stays within the 50 KB budget).
+ * Status changes post to /backoffice/orders/:id/status, deletion to /backoffice/orders/:id/delete,
+ * the tracker opens /backoffice/orders/:id/tracker; payments' actions are this page's intents.
+ */
+
+export async function loadDashboardPage(request: Request, context: unknown) {
+  await requireStaff(request, context);
+  const t = await getRequestTranslator(request, context);
+  const filter = parseDashboardFilter(new URL(request.url).searchParams);
+  const db = await getDb();
+  // Each part of the page loads on its own: a failing query shows its message in place (ADR 026).
+  const [statisticsSection, ordersSection] = await Promise.all([
+    loadSection("back-office: loading statistics", { message: "failures.statistics" }, () => loadStatistics(db)),
+    loadSection("back-office: loading orders", { message: "failures.ordersLoad" }, () => listDashboardOrders(db, filter)),
+  ]);
+  const { orders, hasMore, patientsFailure } = sectionData(ordersSection, {
+    orders: [],
+    hasMore: false,
+    patientsFailure: null,
+  });
+  return {
+    title: t("backoffice.title"),
+    filter,
+    statistics: sectionData(statisticsSection, null),
+    statisticsFailure: sectionFailure(statisticsSection),
+    ordersFailure: sectionFailure(ordersSection),
+    patientsFailure,
+    hasMore,
+    orders: orders.map((order) => ({
+      ...order,
+      number: shortOrderNumber(order.id),
+      canPaymentLink: canHavePaymentLink({
+        status: order.status,
+        total_cost: order.total,
+      }),
+      canTracker: canSendToTracker(order.status),
+    })),
+  };
+}
+
+interface DashboardIntentArgs {
+  db: DB;
+  config: AppConfig;
+  form: FormData;
+  /** The dashboard with the filter the form was posted from. */
+  back: string;
+}
+
+/** "Refresh statuses": checks every pending order with its payment provider. */
+async function refreshPayments({ db, config, back }: DashboardIntentArgs) {
+  try {
+    const { checked, paid } = await refreshPendingPayments(db, config);
+    if (checked === 0)
+      return redirectWithToast(back, {
+        type: "info",
+        title: "payments.backoffice.refreshEmpty",
+      });
+    if (paid === 0)
+      return redirectWithToast(back, {
+        type: "info",
+        title: "payments.backoffice.refreshNone",
+      });
+    return redirectWithToast(back, {
+      type: "success",
+      title: "payments.backoffice.refreshDone",
+      values: { count: paid },
+    });
+  } catch (error) {
+    logger.error("payment status refresh failed:", error);
+    return redirectWithToast(back, {
+      type: "error",
+      title: "payments.backoffice.errorTitle",
+      description: "payments.backoffice.refreshFailed",
+    });
+  }
+}
+
+/** A payment link for one order, shown in a toast for staff to send on. */
+async function createPaymentLink({ db, config, form, back }: DashboardIntentArgs) {
+  const order = await findOrder(db, String(form.get("orderId") ?? ""));
+  if (!order) return redirectWithToast(back, { type: "error", title: "payments.backoffice.errorTitle", description: "payments.backoffice.linkFailed" });
+  if (!canHavePaymentLink(order)) return redirectWithToast(back, { type: "error", title: "payments.backoffice.errorTitle", description: "payments.backoffice.noAmount" });
+  const url = `${publicOrigin(order.market)}${paymentLinkPath(config, order.id)}`;
+  return redirectWithToast(back, { type: "success", title: "payments.backoffice.linkCreated", lines: [{ key: "payments.backoffice.linkFor", values: { number: shortOrderNumber(order.id), url } }] });
+}
+
+/** An unknown intent answers as the page always has: back to the dashboard with the payment link's error. */
+async function unknownIntent({ back }: DashboardIntentArgs) {
+  return redirectWithToast(back, {
+    type: "error",
+    title: "payments.backoffice.errorTitle",
+    description: "payments.backoffice.linkFailed",
+  });
+}
+
+const DASHBOARD_INTENTS: Record<string, (args: DashboardIntentArgs) => Promise<Response>> = {
+  refresh_payments: refreshPayments,
+  payment_link: createPaymentLink,
+};
+
+export async function dashboardPageAction(request: Request, context: unknown) {
+  await requireStaff(request, context);
+  const form = await readFormData(request);
+  const params = new URL(request.url).searchParams;
+  params.delete("index");
+  const back = `/backoffice${params.size ? `?${params}` : ""}`;
+  const handler = intentHandler(DASHBOARD_INTENTS, form.get("intent")) ?? unknownIntent;
+  return handler({ db: await getDb(), config: getConfig(), form, back });
+}
