@@ -19,7 +19,7 @@ import { startS3WithMultipart } from "../tests/support/s3-multipart-front";
 import { startTcpProxy } from "../tests/support/tcp-proxy";
 import { tusUpload } from "../tests/support/tus-client";
 import { scanLikeStl } from "../tests/support/stl-models";
-import { compressedSource } from "../app/modules/uploads/gzip-members";
+import { memberStream } from "../tests/support/member-stream";
 import { createBenchDatabase } from "./lib/database";
 import { type Figure, printResult } from "./lib/result";
 
@@ -30,17 +30,6 @@ const WITH_FORM = process.env.BENCH_FORM !== "0";
 const file = scanLikeStl(1024, 1023, 2026);
 const FILE_BYTES = file.length;
 const CHUNK = 5 * 1024 * 1024;
-
-/** The length of the member stream the compressed upload sends (the same module as the page's). */
-async function compressedLength(bytes: Buffer): Promise<number> {
-  const source = compressedSource({ size: bytes.length, read: async (start, end) => bytes.subarray(start, end) });
-  let offset = 0;
-  for (;;) {
-    const { value, done } = await source.slice(offset, offset + CHUNK);
-    offset += value.length;
-    if (done) return offset;
-  }
-}
 
 function rssOf(pid: number): number {
   const status = fs.readFileSync(`/proc/${pid}/status`, "utf8");
@@ -107,7 +96,7 @@ try {
   /** One tus upload of the file, every connection cut once the link has carried half the body and half a chunk more. */
   async function tusRun(email: string, compressed: boolean) {
     const target = await toMatrixStep(email);
-    const total = compressed ? await compressedLength(file) : FILE_BYTES;
+    const total = compressed ? (await memberStream(file)).length : FILE_BYTES;
     const before = proxy.stats().upstreamBytes;
     const cutsBefore = proxy.stats().cuts;
     // The part in flight is lost half-way (the S3 store discards a partly received part).

@@ -56,29 +56,36 @@ async function queueOf(page: Page): Promise<Record<string, string>> {
   return page.evaluate(async (id) => ((await (await fetch(`/uploads/status?order=${id}`)).json()) as { files: Record<string, string> }).files, orderId);
 }
 
-test.describe("resumable uploads on a slow link", () => {
-  let proxy: TcpProxy;
-  let origin: string;
-
+/**
+ * Each test of the describe gets a fresh TCP proxy in front of the app (the slow, cuttable link);
+ * `compress: false` makes the page a browser without CompressionStream.
+ */
+function slowLink(options: { compress: boolean }) {
+  const link = { proxy: null as unknown as TcpProxy, origin: "" };
   test.beforeEach(async ({ javaScriptEnabled, page }) => {
     test.skip(!javaScriptEnabled, "resumable uploads need JavaScript; without it the step is the plain form (wizard.spec.ts)");
-    proxy = await startTcpProxy({ target: { host: "127.0.0.1", port: appPort } });
-    origin = `http://127.0.0.1:${proxy.port}`;
-    // A browser without CompressionStream: the file goes as it is, as before compression existed.
-    await page.addInitScript(() => Reflect.deleteProperty(globalThis, "CompressionStream"));
+    link.proxy = await startTcpProxy({ target: { host: "127.0.0.1", port: appPort } });
+    link.origin = `http://127.0.0.1:${link.proxy.port}`;
+    if (!options.compress) await page.addInitScript(() => Reflect.deleteProperty(globalThis, "CompressionStream"));
   });
   test.afterEach(async () => {
-    await proxy?.stop();
+    await link.proxy?.stop();
   });
+  return link;
+}
+
+test.describe("resumable uploads on a slow link", () => {
+  // A browser without CompressionStream: the file goes as it is, as before compression existed.
+  const link = slowLink({ compress: false });
 
   test("a 12 MiB model survives a dropped connection and is recorded once", async ({ page }) => {
     test.setTimeout(120_000);
-    await toMatrixStep(page, origin);
+    await toMatrixStep(page, link.origin);
     const file = bigModel();
     const size = fs.statSync(file).size;
     // About 2 MB/s with a 40 ms delay each way: the transfer takes several seconds.
-    proxy.setLimits({ bytesPerSecond: 2_000_000, latencyMs: 40 });
-    const before = proxy.stats().upstreamBytes;
+    link.proxy.setLimits({ bytesPerSecond: 2_000_000, latencyMs: 40 });
+    const before = link.proxy.stats().upstreamBytes;
     await page.setInputFiles("#field-files", file);
 
     const progress = page.locator(".upload-progress");
@@ -88,12 +95,12 @@ test.describe("resumable uploads on a slow link", () => {
     await expect(page.getByRole("button", { name: "Далее →" })).toBeDisabled();
 
     // Cut every connection once the server has about 40 % of the file.
-    await expect.poll(() => proxy.stats().upstreamBytes - before, { timeout: 60_000 }).toBeGreaterThan(5 * MiB);
-    proxy.cutAll();
-    expect(proxy.stats().cuts).toBeGreaterThan(0);
+    await expect.poll(() => link.proxy.stats().upstreamBytes - before, { timeout: 60_000 }).toBeGreaterThan(5 * MiB);
+    link.proxy.cutAll();
+    expect(link.proxy.stats().cuts).toBeGreaterThan(0);
 
     await expect(page.getByText("Загружено файлов: 1/1")).toBeVisible({ timeout: 90_000 });
-    const sent = proxy.stats().upstreamBytes - before;
+    const sent = link.proxy.stats().upstreamBytes - before;
     expect(sent).toBeGreaterThan(size);
     expect(sent).toBeLessThan(size + CHUNK);
 
@@ -108,13 +115,13 @@ test.describe("resumable uploads on a slow link", () => {
 
   test("a reload mid-upload continues from the stored offset when the file is chosen again", async ({ page }) => {
     test.setTimeout(120_000);
-    await toMatrixStep(page, origin);
+    await toMatrixStep(page, link.origin);
     const file = bigModel();
     const size = fs.statSync(file).size;
-    proxy.setLimits({ bytesPerSecond: 2_000_000, latencyMs: 40 });
-    const before = proxy.stats().upstreamBytes;
+    link.proxy.setLimits({ bytesPerSecond: 2_000_000, latencyMs: 40 });
+    const before = link.proxy.stats().upstreamBytes;
     await page.setInputFiles("#field-files", file);
-    await expect.poll(() => proxy.stats().upstreamBytes - before, { timeout: 60_000 }).toBeGreaterThan(4 * MiB);
+    await expect.poll(() => link.proxy.stats().upstreamBytes - before, { timeout: 60_000 }).toBeGreaterThan(4 * MiB);
 
     // Leaving asks first; the test says yes.
     page.once("dialog", (dialog) => void dialog.accept());
@@ -126,7 +133,7 @@ test.describe("resumable uploads on a slow link", () => {
     await page.setInputFiles("#field-files", file);
     await expect(page.getByText("Загружено файлов: 1/1")).toBeVisible({ timeout: 90_000 });
     // Page loads add a little; the bytes before the reload were not sent again.
-    expect(proxy.stats().upstreamBytes - before).toBeLessThan(size + CHUNK);
+    expect(link.proxy.stats().upstreamBytes - before).toBeLessThan(size + CHUNK);
     await expect(page.locator(".file-list li", { hasText: "clinic-12mib.stl" })).toHaveCount(1);
     expect(Object.keys(await queueOf(page))).toHaveLength(1);
     await expect(page.locator(".upload-resume")).toHaveCount(0);
@@ -134,21 +141,11 @@ test.describe("resumable uploads on a slow link", () => {
 });
 
 test.describe("compressed uploads on a slow link", () => {
-  let proxy: TcpProxy;
-  let origin: string;
-
-  test.beforeEach(async ({ javaScriptEnabled }) => {
-    test.skip(!javaScriptEnabled, "compression is the resumable upload's; without JavaScript the plain form sends the file as it is");
-    proxy = await startTcpProxy({ target: { host: "127.0.0.1", port: appPort } });
-    origin = `http://127.0.0.1:${proxy.port}`;
-  });
-  test.afterEach(async () => {
-    await proxy?.stop();
-  });
+  const link = slowLink({ compress: true });
 
   test("a scan goes up compressed, survives a dropped connection re-sending less than a chunk, and is stored byte for byte", async ({ page }) => {
     test.setTimeout(120_000);
-    await toMatrixStep(page, origin);
+    await toMatrixStep(page, link.origin);
     const file = scanModel();
     const bytes = fs.readFileSync(file);
     // The length the browser tells the server with its last PATCH: the whole member stream.
@@ -157,8 +154,8 @@ test.describe("compressed uploads on a slow link", () => {
       const length = request.method() === "PATCH" ? request.headers()["upload-length"] : undefined;
       if (length) declared = Number(length);
     });
-    proxy.setLimits({ bytesPerSecond: 1_000_000, latencyMs: 40 });
-    const before = proxy.stats().upstreamBytes;
+    link.proxy.setLimits({ bytesPerSecond: 1_000_000, latencyMs: 40 });
+    const before = link.proxy.stats().upstreamBytes;
     await page.setInputFiles("#field-files", file);
 
     // Progress counts the model's own bytes and says what went over the network.
@@ -166,11 +163,11 @@ test.describe("compressed uploads on a slow link", () => {
     await expect(progress).toContainText(/из 12[,.]\d+ МБ/);
     await expect(progress).toContainText("по сети передано", { timeout: 30_000 });
 
-    await expect.poll(() => proxy.stats().upstreamBytes - before, { timeout: 60_000 }).toBeGreaterThan(3 * MiB);
-    proxy.cutAll();
+    await expect.poll(() => link.proxy.stats().upstreamBytes - before, { timeout: 60_000 }).toBeGreaterThan(3 * MiB);
+    link.proxy.cutAll();
     await expect(page.getByText("Загружено файлов: 1/1")).toBeVisible({ timeout: 90_000 });
 
-    const sent = proxy.stats().upstreamBytes - before;
+    const sent = link.proxy.stats().upstreamBytes - before;
     expect(declared).toBeGreaterThan(0);
     expect(declared).toBeLessThan(bytes.length * 0.6);
     expect(sent).toBeGreaterThan(declared);
@@ -180,20 +177,20 @@ test.describe("compressed uploads on a slow link", () => {
     await expect(page.locator(".file-list li", { hasText: "scan-12mb.stl" })).toHaveCount(1);
     const stored = Object.keys(await queueOf(page));
     expect(stored).toHaveLength(1);
-    const download = await page.request.get(`${origin}/files/orders/${stored[0]}`);
+    const download = await page.request.get(`${link.origin}/files/orders/${stored[0]}`);
     expect(download.status()).toBe(200);
     expect(sha256(await download.body())).toBe(sha256(bytes));
   });
 
   test("a reload mid-upload continues the compressed upload from the stored offset", async ({ page }) => {
     test.setTimeout(120_000);
-    await toMatrixStep(page, origin);
+    await toMatrixStep(page, link.origin);
     const file = scanModel();
     const bytes = fs.readFileSync(file);
-    proxy.setLimits({ bytesPerSecond: 1_000_000, latencyMs: 40 });
-    const before = proxy.stats().upstreamBytes;
+    link.proxy.setLimits({ bytesPerSecond: 1_000_000, latencyMs: 40 });
+    const before = link.proxy.stats().upstreamBytes;
     await page.setInputFiles("#field-files", file);
-    await expect.poll(() => proxy.stats().upstreamBytes - before, { timeout: 60_000 }).toBeGreaterThan(4 * MiB);
+    await expect.poll(() => link.proxy.stats().upstreamBytes - before, { timeout: 60_000 }).toBeGreaterThan(4 * MiB);
 
     page.once("dialog", (dialog) => void dialog.accept());
     await page.reload();
@@ -202,10 +199,10 @@ test.describe("compressed uploads on a slow link", () => {
     await page.setInputFiles("#field-files", file);
     await expect(page.getByText("Загружено файлов: 1/1")).toBeVisible({ timeout: 90_000 });
     // The members before the reload were not sent again: less than the file compressed plus one chunk.
-    expect(proxy.stats().upstreamBytes - before).toBeLessThan(bytes.length * 0.6 + CHUNK);
+    expect(link.proxy.stats().upstreamBytes - before).toBeLessThan(bytes.length * 0.6 + CHUNK);
     const stored = Object.keys(await queueOf(page));
     expect(stored).toHaveLength(1);
-    expect(sha256(await (await page.request.get(`${origin}/files/orders/${stored[0]}`)).body())).toBe(sha256(bytes));
+    expect(sha256(await (await page.request.get(`${link.origin}/files/orders/${stored[0]}`)).body())).toBe(sha256(bytes));
   });
 });
 

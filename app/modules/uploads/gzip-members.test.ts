@@ -2,6 +2,7 @@ import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import zlib from "node:zlib";
 import { describe, expect, it } from "vitest";
+import { memberStream as wholeStream } from "../../../tests/support/member-stream";
 import { scanLikeStl } from "../../../tests/support/stl-models";
 import { compressedSource, GZIP_CHUNK_BYTES, gzipMember, maxCompressedBytes, memberLength, MEMBER_HEADER_BYTES, withLengthField } from "./gzip-members";
 import { CompressedUploadError, inflateMembers } from "./gzip-members.server";
@@ -9,18 +10,6 @@ import { CompressedUploadError, inflateMembers } from "./gzip-members.server";
 const MiB = 1024 * 1024;
 const sha256 = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("hex");
 const readerOf = (file: Buffer) => ({ size: file.length, read: async (start: number, end: number) => file.subarray(start, end) });
-
-/** The whole member stream, asked for in `step`-byte slices as tus-js-client asks. */
-async function wholeStream(file: Buffer, step = GZIP_CHUNK_BYTES, chunkBytes = GZIP_CHUNK_BYTES): Promise<Buffer> {
-  const source = compressedSource(readerOf(file), { chunkBytes });
-  const parts: Buffer[] = [];
-  for (let offset = 0; ; ) {
-    const { value, done } = await source.slice(offset, offset + step);
-    parts.push(Buffer.from(value));
-    offset += value.length;
-    if (done) return Buffer.concat(parts);
-  }
-}
 
 async function restore(stream: Buffer, fileBytes: number, piece = 64 * 1024, chunkBytes = GZIP_CHUNK_BYTES): Promise<Buffer> {
   async function* pieces() {
