@@ -166,6 +166,8 @@ test.describe("compressed uploads on a slow link", () => {
     await expect.poll(() => link.proxy.stats().upstreamBytes - before, { timeout: 60_000 }).toBeGreaterThan(3 * MiB);
     link.proxy.cutAll();
     await expect(page.getByText("Загружено файлов: 1/1")).toBeVisible({ timeout: 90_000 });
+    // The toast says what compression saved.
+    await expect(page.getByText(/Передано [\d,]+ МБ вместо 12,02 МБ: файлы сжаты в браузере/)).toBeVisible();
 
     const sent = link.proxy.stats().upstreamBytes - before;
     expect(declared).toBeGreaterThan(0);

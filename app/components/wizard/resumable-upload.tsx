@@ -45,7 +45,7 @@ async function precheck(file: File): Promise<"ok" | "truncated" | "not_stl" | "e
 }
 
 export function useResumableUploads(target: UploadTarget | null, notify: Notify) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const revalidator = useRevalidator();
   const [items, setItems] = useState<UploadItem[]>([]);
   const active = items.some((item) => item.stage !== "done" && item.stage !== "failed");
@@ -76,13 +76,17 @@ export function useResumableUploads(target: UploadTarget | null, notify: Notify)
       const { startUpload } = await import("./tus-upload.client");
       let stored = 0;
       let unsaved = 0;
+      // What compression saved on the files that went up: the file bytes and what the network carried.
+      const carried = { file: 0, wire: 0 };
       const queue = [...accepted];
       const worker = async () => {
         for (let next = queue.shift(); next; next = queue.shift()) {
           const { file, item } = next;
           let last = { at: performance.now(), sent: 0 };
+          let lastWire = 0;
           const running = startUpload(file, target, {
             onProgress(sent, total, wire) {
+              lastWire = wire;
               const now = performance.now();
               const seconds = (now - last.at) / 1000;
               const fresh = seconds > 0.5 ? (sent - last.sent) / seconds : -1;
@@ -92,7 +96,13 @@ export function useResumableUploads(target: UploadTarget | null, notify: Notify)
           });
           update(item.id, { stage: "sending", cancel: running.cancel });
           const reply: UploadReply = await running.done;
-          if (reply.ok) stored++;
+          if (reply.ok) {
+            stored++;
+            if (lastWire > 0 && lastWire < file.size) {
+              carried.file += file.size;
+              carried.wire += lastWire;
+            }
+          }
           else if (reply.error === "save") unsaved++;
           else lines.push({ key: "wizard.upload.fileFailed", values: { name: file.name, causeKey: `uploads.causes.${reply.error}` } });
           update(item.id, reply.ok ? { stage: "done", sent: file.size, cancel: undefined } : { stage: "failed", error: reply.error, cancel: undefined });
@@ -101,11 +111,13 @@ export function useResumableUploads(target: UploadTarget | null, notify: Notify)
       await Promise.all(Array.from({ length: Math.min(PARALLEL, accepted.length) }, worker));
       // A list the database would not save: "Ошибка сохранения" in the plain form's words (customer side §8).
       const saveFailure = unsaved && isFileType(target.type) ? fileListSaveFailure(target.type) : null;
+      // "Sent 48 MB for 100 MB": the saving, said once the files are up (ADR 033).
+      const saving = carried.wire > 0 ? [{ key: "uploads.progress.saved", values: { wire: formatFileSize(carried.wire, i18n.language), total: formatFileSize(carried.file, i18n.language) } }] : [];
       notify(
         saveFailure
           ? { type: "error", ...saveFailure, lines: stored ? [...lines, { key: "wizard.upload.successText", values: { done: stored, total: files.length } }] : lines }
           : stored
-          ? { type: lines.length ? "warning" : "success", title: "wizard.upload.successTitle", description: "wizard.upload.successText", values: { done: stored, total: files.length }, lines }
+          ? { type: lines.length ? "warning" : "success", title: "wizard.upload.successTitle", description: "wizard.upload.successText", values: { done: stored, total: files.length }, lines: [...lines, ...saving] }
           : { type: "error", title: "uploads.errors.failedTitle", description: "wizard.upload.noValidText", lines },
       );
       revalidator.revalidate();
