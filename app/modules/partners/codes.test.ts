@@ -5,10 +5,14 @@ import { drawPartnerCode, isPartnerCodeShape, isReservedWord, PARTNER_CODE, RESE
 
 const ROUTES_DIR = path.resolve(__dirname, "../../routes");
 
-/** `backoffice_.login.tsx` → `backoffice`; pathless and dynamic segments (`$`, `($lang)`) name nothing. */
+/**
+ * `backoffice_.login.tsx` → `backoffice`; pathless and dynamic segments (`$`, `($lang)`) name nothing;
+ * tests beside the routes are no routes (remix.config.js ignores them).
+ */
 function topLevelSegments(): string[] {
   return fs
     .readdirSync(ROUTES_DIR)
+    .filter((file) => !/\.test\.tsx?$/.test(file))
     .map((file) => file.replace(/\.(tsx|ts)$/, "").split(".")[0]!.replace(/_$/, ""))
     .filter((segment) => segment && !segment.startsWith("$") && !segment.startsWith("(") && !segment.startsWith("_"));
 }
