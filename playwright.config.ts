@@ -25,6 +25,8 @@ const markets = {
 
 // One log line per request would bury the journeys' output; warnings and errors still show.
 const logs = { LOG_LEVEL: process.env.LOG_LEVEL ?? "warn" };
+// Every journey signs in from 127.0.0.1: more than the 20 links an hour one real address may ask for.
+const signIn = { SIGN_IN_LINKS_PER_IP_HOUR: "500" };
 
 const chromium = {
   ...devices["Desktop Chrome"],
@@ -63,7 +65,7 @@ export default defineConfig({
         timeout: 180_000,
         reuseExistingServer: false,
         stdout: "pipe",
-        env: { PORT: String(port), DATA_DIR: dataDir, I18N_STRICT: "1", DATABASE_URL: "", APP_ENV: "", ...markets, ...logs },
+        env: { PORT: String(port), DATA_DIR: dataDir, I18N_STRICT: "1", DATABASE_URL: "", APP_ENV: "", ...markets, ...logs, ...signIn },
       }
     : {
         command: "node --import tsx tests/e2e/prepare-database.mts && node --import tsx scripts/start.mts",
@@ -83,6 +85,7 @@ export default defineConfig({
           WEB_CONCURRENCY: "1",
           ...markets,
           ...logs,
+          ...signIn,
         },
       },
 });

@@ -15,7 +15,8 @@ import { hmac, safeEqual, sha256 } from "./tokens.server";
 export const LINK_MINUTES = 15;
 export const CODE_ATTEMPTS = 5;
 export const EMAIL_LIMIT = { count: 5, windowSeconds: 15 * 60 };
-export const IP_LIMIT = { count: 20, windowSeconds: 60 * 60 };
+/** Per client address: `SIGN_IN_LINKS_PER_IP_HOUR` links an hour (20 unless configured). */
+export const IP_WINDOW_SECONDS = 60 * 60;
 
 export interface SignedIn {
   id: string;
@@ -27,7 +28,7 @@ export interface SignedIn {
 /** Counts a request for a link against the e-mail's and the address's limits. */
 export async function withinSignInLimits(db: DB, email: string, clientIp: string): Promise<boolean> {
   const byEmail = await hitRateLimit(db, `sign-in:email:${email}`, EMAIL_LIMIT.count, EMAIL_LIMIT.windowSeconds);
-  const byIp = await hitRateLimit(db, `sign-in:ip:${clientIp}`, IP_LIMIT.count, IP_LIMIT.windowSeconds);
+  const byIp = await hitRateLimit(db, `sign-in:ip:${clientIp}`, getConfig().signInLinksPerIpHour, IP_WINDOW_SECONDS);
   return byEmail.allowed && byIp.allowed;
 }
 

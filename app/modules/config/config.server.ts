@@ -33,6 +33,8 @@ export const envSchema = z.object({
   DATABASE_URL: optional,
   // Connections each process keeps open to PostgreSQL (docs/decisions/028-scale-out.md).
   DATABASE_POOL_SIZE: positiveInt(10),
+  // Sign-in links one client address may ask for in an hour (DESIGN §4.24); a clinic network behind one address may need more.
+  SIGN_IN_LINKS_PER_IP_HOUR: positiveInt(20),
   // Read by the logger itself (app/modules/log), which starts before the configuration; named here to be checked.
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
 
@@ -196,6 +198,8 @@ export interface AppConfig {
   publicOrigins: Record<Market, string>;
   /** Host names (no port) the app answers; outside strict mode loopback names are added by the host check. */
   allowedHosts: string[];
+  /** Sign-in links one client address may ask for in an hour. */
+  signInLinksPerIpHour: number;
   database: { kind: "postgres"; url: string; poolSize?: number } | { kind: "pglite"; dir: string };
   storage:
     | { kind: "folder"; dir: string }
@@ -375,6 +379,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     dataDir,
     publicOrigins,
     allowedHosts: [...new Set([...Object.values(publicOrigins).map((origin) => new URL(origin).hostname), ...list(env.ALLOWED_HOSTS)])],
+    signInLinksPerIpHour: env.SIGN_IN_LINKS_PER_IP_HOUR,
     database,
     storage: s3Configured
       ? {

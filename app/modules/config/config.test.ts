@@ -68,6 +68,12 @@ describe("configuration without APP_ENV=production", () => {
     expect(config.queue.inProcess).toBe(false);
   });
 
+  it("caps sign-in links per client address at 20 an hour unless configured, and refuses a limit that is not a positive number", () => {
+    expect(loadConfig({ DATA_DIR: tempDir() }).signInLinksPerIpHour).toBe(20);
+    expect(loadConfig({ DATA_DIR: tempDir(), SIGN_IN_LINKS_PER_IP_HOUR: "200" }).signInLinksPerIpHour).toBe(200);
+    expect(() => loadConfig({ DATA_DIR: tempDir(), SIGN_IN_LINKS_PER_IP_HOUR: "0" })).toThrow(/SIGN_IN_LINKS_PER_IP_HOUR/);
+  });
+
   it("reads the international hosts and admin e-mails as lists", () => {
     const config = loadConfig({ DATA_DIR: tempDir(), INTERNATIONAL_HOSTS: "eu.example.io, *.com", ADMIN_EMAILS: " Boss@Example.ru ,ops@example.ru" });
     expect(config.internationalHosts).toEqual(["eu.example.io", "*.com"]);
