@@ -14,6 +14,8 @@ import { e2eQuery, embedded, literal, outbox, refusing } from "./support";
  */
 
 const FIXTURES = path.resolve("tests/.tmp/stl");
+/** The app's data folder (playwright.config.ts): its folder storage is where a test can make a delete fail. */
+const dataDir = path.resolve(`tests/.tmp/${embedded ? "embedded" : "e2e"}-data`);
 const port = Number(process.env.E2E_PORT ?? (embedded ? 3220 : 3210));
 
 const LANGUAGES = [
@@ -49,6 +51,8 @@ const LANGUAGES = [
     partnerNameLabel: "Имя или название организации",
     partnerNameSave: "Сохранить имя",
     partnerNameFailed: "Не удалось сохранить имя: база данных отклонила запрос",
+    removeLabel: (name: string) => `Удалить файл ${name}`,
+    removeFailed: ["Невозможно удалить файл", "Не удалось удалить файл из хранилища"],
   },
   {
     lng: "en",
@@ -83,6 +87,8 @@ const LANGUAGES = [
     partnerNameLabel: "Name or organisation",
     partnerNameSave: "Save name",
     partnerNameFailed: "Could not save the name: the database refused the request",
+    removeLabel: (name: string) => `Delete file ${name}`,
+    removeFailed: ["Unable to delete file", "The file could not be deleted from storage"],
   },
 ] as const;
 
@@ -193,6 +199,37 @@ for (const texts of LANGUAGES) {
       await atStep(page, 5);
       await says(page, texts.size);
       await expect(page.locator(".file-list li")).toHaveCount(0);
+    });
+
+    test("a file the storage will not delete is reported to the doctor", async ({ page }) => {
+      test.setTimeout(90_000);
+      await page.goto("/order");
+      await press(page, texts.next, 2);
+      await page.getByLabel(texts.email).fill(`remove-${unique()}@clinic.ru`);
+      await page.getByLabel(texts.phone).fill("+7 900 123-45-67");
+      await press(page, texts.next, 3);
+      await page.getByLabel(texts.fullName).fill("Иванова Анна Сергеевна");
+      await page.getByLabel(texts.address).fill("Москва, ул. Тверская, 1");
+      if (texts.consent) await page.getByRole("checkbox").check();
+      await press(page, texts.next, 4);
+      await page.getByLabel(texts.patientName).fill("Смирнова Е.");
+      await press(page, texts.addPatient, 4);
+      await press(page, texts.next, 5);
+      await chooseFiles(page, texts, [fixture("kept-lower.stl", (file) => fs.writeFileSync(file, binaryStl(12)))]);
+      await atStep(page, 5);
+      await expect(page.locator(".file-list li", { hasText: "kept-lower.stl" })).toHaveCount(1);
+
+      // The stored file becomes a folder with something in it: the storage refuses to delete it.
+      const orderId = await page.locator('input[name="orderId"]').first().inputValue();
+      const files = await page.evaluate(async (id) => ((await (await fetch(`/uploads/status?order=${id}`)).json()) as { files: Record<string, string> }).files, orderId);
+      const stored = path.join(dataDir, "storage", "orders", Object.keys(files)[0]!);
+      fs.rmSync(stored);
+      fs.mkdirSync(path.join(stored, "kept"), { recursive: true });
+
+      page.once("dialog", (dialog) => void dialog.accept()); // with JavaScript the page asks first
+      await page.getByRole("button", { name: texts.removeLabel("kept-lower.stl") }).click();
+      await atStep(page, 5);
+      await says(page, texts.removeFailed);
     });
 
     test("a sign-in link that cannot be sent is titled so, with the e-mail kept", async ({ page }) => {
