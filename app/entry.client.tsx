@@ -2,17 +2,27 @@ import { RemixBrowser } from "@remix-run/react";
 import { startTransition, StrictMode } from "react";
 import { hydrateRoot } from "react-dom/client";
 import { DocumentFactsProvider } from "~/modules/http/document-facts";
+import { heldTexts, loadTexts } from "~/modules/i18n/texts-cache";
 
 // An error page rendered by the server shows its request's id; hydration must render the same.
 const requestId = document.querySelector<HTMLElement>("[data-request-id]")?.dataset.requestId;
 
-startTransition(() => {
-  hydrateRoot(
-    document,
-    <StrictMode>
-      <DocumentFactsProvider value={{ requestId }}>
-        <RemixBrowser />
-      </DocumentFactsProvider>
-    </StrictMode>,
-  );
-});
+// The page's texts came by their script (root.tsx); had it failed, hydration waits for them, since
+// it must render the texts the server rendered.
+const textsKey = document.querySelector<HTMLElement>("script[data-texts-key]")?.dataset.textsKey;
+
+function hydrate() {
+  startTransition(() => {
+    hydrateRoot(
+      document,
+      <StrictMode>
+        <DocumentFactsProvider value={{ requestId }}>
+          <RemixBrowser />
+        </DocumentFactsProvider>
+      </StrictMode>,
+    );
+  });
+}
+
+if (textsKey && !heldTexts(textsKey)) void loadTexts(textsKey).finally(hydrate);
+else hydrate();

@@ -7,8 +7,11 @@ import { RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import { DocumentFactsProvider } from "~/modules/http/document-facts";
+import { ServerTextsProvider } from "~/modules/i18n/shared-texts";
+import type { Messages } from "~/modules/i18n/translate";
 import { logger } from "~/modules/log/logger.server";
 import { reportProblemsTo } from "~/modules/log/report-problem";
+import { textsOfKey } from "~/modules/translations/overrides.server";
 
 // A problem found while a page renders (a missing text) is a log line with its request's id, not a console line.
 reportProblemsTo(logger.error);
@@ -34,12 +37,15 @@ export default async function handleRequest(
   // Bots, no-JavaScript clients and pages answered with a validator get the whole document at once;
   // browsers get it streamed.
   const waitForAll = shared || isbot(request.headers.get("user-agent") ?? "") || remixContext.isSpaMode;
+  const texts = await documentTexts(remixContext);
 
   return new Promise<Response>((resolve, reject) => {
     let shellRendered = false;
     const { pipe, abort } = renderToPipeableStream(
       <DocumentFactsProvider value={{ nonce, requestId }}>
-        <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY} nonce={nonce} />
+        <ServerTextsProvider value={texts}>
+          <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY} nonce={nonce} />
+        </ServerTextsProvider>
       </DocumentFactsProvider>,
       {
         nonce,
@@ -65,6 +71,16 @@ export default async function handleRequest(
     );
     setTimeout(abort, ABORT_DELAY);
   });
+}
+
+/**
+ * The shared interface texts of the root loader's key, from memory: the document renders with them,
+ * while its loader data (encoded into the page) carries only the key (ADR 034).
+ */
+async function documentTexts(context: EntryContext): Promise<Messages | undefined> {
+  const root = context.staticHandlerContext.loaderData.root as { i18n?: { textsKey?: string } } | undefined;
+  const key = root?.i18n?.textsKey;
+  return key ? (await textsOfKey(key))?.messages : undefined;
 }
 
 /**

@@ -14,10 +14,11 @@ import { getDb } from "~/modules/db/db.server";
 import { cookies } from "~/modules/http/cookies.server";
 import { useNonce } from "~/modules/http/document-facts";
 import { getLocale, getViewer } from "~/modules/http/request-context.server";
-import { isDataRequest } from "~/modules/http/request.server";
 import { readToast } from "~/modules/http/toast.server";
 import { isStaffPath } from "~/modules/i18n/text-areas";
-import { loadTexts, rememberTexts } from "~/modules/i18n/texts-cache";
+import { useSharedTexts } from "~/modules/i18n/shared-texts";
+import { loadTexts } from "~/modules/i18n/texts-cache";
+import type { Messages } from "~/modules/i18n/translate";
 import { layoutFor } from "~/modules/layout/layout";
 import { logger } from "~/modules/log/logger.server";
 import { MARKET_TRAITS } from "~/modules/market/market";
@@ -45,14 +46,14 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const { toast, headers } = await readToast(request);
   const cookieConsent = Boolean(await cookies.cookieConsent().parse(request.headers.get("Cookie")));
   const contacts = getContacts(market);
-  const texts = await sharedTextsWithKey(locale, { staff: isStaffPath(new URL(request.url).pathname) });
+  const { key: textsKey } = await sharedTextsWithKey(locale, { staff: isStaffPath(new URL(request.url).pathname) });
   return data(
     {
       i18n: {
         locale,
-        // Documents carry the texts; data requests only their key (see clientLoader).
-        textsKey: texts.key,
-        messages: isDataRequest(context) ? null : texts.messages,
+        // Only the texts' key (ADR 022, 034): entry.server renders with the texts, the browser
+        // holds them by key (/texts/{key}.js before hydration, clientLoader after).
+        textsKey,
         strict: getConfig().env === "test" || process.env.I18N_STRICT === "1",
       },
       market,
@@ -70,17 +71,14 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 export type RootLoaderData = Awaited<ReturnType<typeof loader>>["data"];
 
 /**
- * Client navigations and revalidations: the server sent the texts' key without the texts (they
- * were 39.6 KB raw, 13.4 KB gzip, of every wizard step's data); they come from the browser's copy,
- * or once from /texts.
+ * Client navigations and revalidations: the server sends the texts' key, not the texts (they were
+ * 39.6 KB raw, 13.4 KB gzip, of every wizard step's data); a key the browser does not hold yet is
+ * fetched once from /texts before the new page renders.
  */
 export async function clientLoader({ serverLoader }: ClientLoaderFunctionArgs) {
   const root = await serverLoader<typeof loader>();
-  if (root.i18n.messages) {
-    rememberTexts(root.i18n.textsKey, root.i18n.messages);
-    return root;
-  }
-  return { ...root, i18n: { ...root.i18n, messages: await loadTexts(root.i18n.textsKey) } };
+  await loadTexts(root.i18n.textsKey);
+  return root;
 }
 
 /** Customer pages carry fewer texts than staff pages: crossing between them reloads the root's data. */
@@ -93,12 +91,14 @@ export function useRootData() {
   return useRouteLoaderData<typeof loader>("root");
 }
 
+const NO_TEXTS: Messages = {};
+
 export function Layout({ children }: { children: React.ReactNode }) {
   const root = useRootData();
   const locale = root?.i18n.locale ?? "ru";
-  if (root?.i18n.messages) rememberTexts(root.i18n.textsKey, root.i18n.messages);
+  const messages = useSharedTexts(root?.i18n.textsKey) ?? NO_TEXTS;
   return (
-    <I18nProvider language={locale} messages={root?.i18n.messages ?? {}} strict={root?.i18n.strict ?? false}>
+    <I18nProvider language={locale} messages={messages} strict={root?.i18n.strict ?? false}>
       <Document>{children}</Document>
     </I18nProvider>
   );
@@ -135,6 +135,7 @@ function Document({ children }: { children: React.ReactNode }) {
         {parts.messenger && root ? <MessengerButton href={root.contacts.messengerLink} /> : null}
         {hydrate ? (
           <>
+            {root ? <TextsScript textsKey={root.i18n.textsKey} nonce={nonce} /> : null}
             <ScrollRestoration nonce={nonce} />
             <Scripts nonce={nonce} />
           </>
@@ -142,6 +143,15 @@ function Document({ children }: { children: React.ReactNode }) {
       </body>
     </html>
   );
+}
+
+/**
+ * The page's texts for hydration: a classic script, so it runs before the module scripts that
+ * hydrate; fingerprinted by the key, so the browser keeps it (entry.client fetches the texts itself
+ * if it did not run).
+ */
+function TextsScript({ textsKey, nonce }: { textsKey: string; nonce: string | undefined }) {
+  return <script nonce={nonce} src={`/texts/${textsKey}.js`} data-texts-key={textsKey} suppressHydrationWarning />;
 }
 
 export default function App() {

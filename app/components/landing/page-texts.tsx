@@ -1,6 +1,7 @@
 import { useMemo } from "react";
 import { useRouteLoaderData } from "@remix-run/react";
 import { I18nProvider } from "~/modules/i18n/i18n-context";
+import { useSharedTexts } from "~/modules/i18n/shared-texts";
 import type { Messages } from "~/modules/i18n/translate";
 import type { RootLoaderData } from "~/root";
 
@@ -10,7 +11,7 @@ import type { RootLoaderData } from "~/root";
  */
 export function PageTexts({ scope, texts, children }: { scope: string; texts: Messages; children: React.ReactNode }) {
   const root = useRouteLoaderData("root") as RootLoaderData | undefined;
-  const shared = root?.i18n.messages;
+  const shared = useSharedTexts(root?.i18n.textsKey);
   const messages = useMemo(() => ({ ...(shared ?? {}), [scope]: texts }), [shared, scope, texts]);
   return (
     <I18nProvider language={root?.i18n.locale ?? "ru"} messages={messages} strict={root?.i18n.strict ?? false}>

@@ -7,10 +7,11 @@ import { browserIn, SECRETS } from "./support";
 const SHARED_TEXT = "Мы используем cookie";
 
 /**
- * Documents carry the interface texts; the data requests of client navigations carry only their key
- * and the browser takes the texts once from /texts/{key} (root clientLoader, i18n/texts-cache).
+ * The root loader's data carries only the interface texts' key, in documents and data requests
+ * alike (ADR 022, 034). The server renders every text; a page with JavaScript loads its texts from
+ * /texts/{key}.js before hydrating, and a client navigation to another key from /texts/{key}.
  */
-describe("interface texts: in documents, by key in data requests", () => {
+describe("interface texts: rendered by the server, by key in loader data", () => {
   let t: TestDatabase;
   let app: AppServer;
 
@@ -26,14 +27,51 @@ describe("interface texts: in documents, by key in data requests", () => {
 
   const keyIn = (body: string) => /\b((?:ru|en|de|es|fr|it)\.(?:customer|staff)\.[A-Za-z0-9_-]{12})(?![A-Za-z0-9_-])/.exec(body)?.[1];
 
-  it("sends the texts with a document and only their key with its data request", async () => {
+  /** The document's loader data: the stream Remix's inline script hands to hydration. */
+  const loaderDataIn = (html: string) => /window\.__remixContext\.streamController\.enqueue\(([\s\S]*?)\);<\/script>/.exec(html)?.[1] ?? "";
+
+  it("renders the texts into a document but sends only their key, in its loader data and its data request", async () => {
     const browser = browserFetch(app);
     const document = await (await browser.request("/order")).text();
-    expect(document).toContain(SHARED_TEXT);
+    expect(document).toContain("Шаг 1 из 11"); // rendered by the server with the texts
+    const loaderData = loaderDataIn(document);
+    expect(loaderData).toContain("textsKey");
+    expect(loaderData).not.toContain("messages");
+    expect(loaderData).not.toContain("Шаг"); // no text of the shared texts in the encoded data
+    const key = keyIn(loaderData)!;
+    expect(key).toMatch(/^ru\.customer\./);
+    // The page's texts script comes before Remix's scripts, with the answer's nonce.
+    const script = new RegExp(`<script nonce="([^"]+)" src="/texts/${key}\\.js" data-texts-key="${key}"></script>`).exec(document);
+    expect(script).not.toBeNull();
+    expect(document.indexOf(script![0])).toBeLessThan(document.indexOf("window.__remixContext"));
     const data = await (await browser.request("/order.data")).text();
     expect(data).not.toContain(SHARED_TEXT);
-    expect(keyIn(data)).toMatch(/^ru\.customer\./);
-    expect(keyIn(data)).toBe(keyIn(document));
+    expect(keyIn(data)).toBe(key);
+  });
+
+  it("serves a page's texts as a script for good, filed under the key", async () => {
+    const browser = browserFetch(app);
+    const key = keyIn(await (await browser.request("/order.data")).text())!;
+    const answer = await fetch(`${app.url}/texts/${key}.js`);
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get("Content-Type")).toBe("text/javascript; charset=utf-8");
+    expect(answer.headers.get("Cache-Control")).toBe("public, max-age=31536000, immutable");
+    const script = await answer.text();
+    const window: { __alignerTexts?: Record<string, Record<string, unknown>> } = {};
+    new Function("self", script)(window);
+    const json = (await (await fetch(`${app.url}/texts/${key}`)).json()) as Record<string, unknown>;
+    expect(window.__alignerTexts?.[key]).toEqual(json);
+
+    const outdated = await fetch(`${app.url}/texts/ru.customer.AAAAAAAAAAAA.js`);
+    expect(outdated.status).toBe(200);
+    expect(outdated.headers.get("Cache-Control")).toBe("no-store");
+    expect((await fetch(`${app.url}/texts/xx.customer.AAAAAAAAAAAA.js`)).status).toBe(404);
+  });
+
+  it("leaves the texts script out of pages without JavaScript", async () => {
+    const landing = await (await browserFetch(app).request("/")).text();
+    expect(landing).not.toContain("/texts/");
+    expect(landing).toContain(SHARED_TEXT); // the cookie notice, rendered by the server
   });
 
   it("serves the texts of a key for good, and today's texts, uncached, for an outdated one", async () => {
