@@ -3,7 +3,7 @@ import type { Currency, Order, PaymentStatus } from "~db/schema";
 import type { AppConfig } from "~/modules/config/config.server";
 import type { DB } from "~/modules/db/db.server";
 import type { Toast } from "~/modules/http/toast.server";
-import { paymentDescription } from "~/modules/pricing/calculate";
+import { paymentDescription } from "~/modules/pricing/line-texts";
 import {
   linesTotal,
   type PaymentLine,
