@@ -4,7 +4,8 @@ import { useTranslation } from "~/modules/i18n/i18n-context";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { SectionError } from "~/components/section-error";
 import { dashboardPageAction, loadDashboardPage } from "~/modules/backoffice/dashboard-page.server";
-import { OrderCard, StatisticsCards } from "~/modules/backoffice/dashboard-ui";
+import { OrderCard } from "~/components/backoffice/order-card";
+import { StatisticsCards } from "~/components/backoffice/statistics-cards";
 import { Pagination } from "~/modules/backoffice/ui";
 import { ORDER_STATUSES } from "~/modules/orders/status";
 

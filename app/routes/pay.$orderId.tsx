@@ -14,7 +14,8 @@ import { formatMoney } from "~/modules/money/format";
 import { canOpenOrder } from "~/modules/orders/access";
 import { changeOrderStatus, findOrder, longOrderNumber, OrderTransitionError } from "~/modules/orders/orders.server";
 import { isPaid, statusLabelKey } from "~/modules/orders/status";
-import { canHavePaymentLink, isValidPaymentLinkToken, linesForAmount, paymentFailureToast, paymentResultPath, startPayment } from "~/modules/payments/payments.server";
+import { canHavePaymentLink, isValidPaymentLinkToken, paymentResultPath } from "~/modules/payments/payment-links.server";
+import { linesForAmount, paymentFailureToast, startPayment } from "~/modules/payments/payments.server";
 import { laterPaymentLines } from "~/modules/wizard/price.server";
 import { readFormData } from "~/modules/http/request.server";
 

@@ -5,7 +5,8 @@ import { getConfig } from "~/modules/config/config.server";
 import { getDb } from "~/modules/db/db.server";
 import { useTranslation } from "~/modules/i18n/i18n-context";
 import { findOrder, shortOrderNumber } from "~/modules/orders/orders.server";
-import { isValidPaymentResultToken, paymentLinkPath, reconcileOrder } from "~/modules/payments/payments.server";
+import { isValidPaymentResultToken, paymentLinkPath } from "~/modules/payments/payment-links.server";
+import { reconcileOrder } from "~/modules/payments/reconciliation.server";
 import { openableOrder, uploadViewerOf } from "~/modules/uploads/tus-access.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [

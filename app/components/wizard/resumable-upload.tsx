@@ -1,5 +1,5 @@
 import { unstable_usePrompt, useRevalidator } from "@remix-run/react";
-import { useCallback, useEffect, useRef, useState } from "react";
+import { useCallback, useEffect, useState } from "react";
 import type { ToastMessage } from "~/components/toast";
 import { useTranslation } from "~/modules/i18n/i18n-context";
 import { formatFileSize, isFileType } from "~/modules/uploads/file-names";
@@ -12,6 +12,8 @@ import type { UploadReply, UploadTarget } from "./tus-upload.client";
  * (loaded on demand), each with a progress bar, bytes and time left; the overall count; the
  * spec's stages (50 % once stored, 100 % once recorded with its queue entry; the display hides
  * 1.5 s after the end); the "Загружено файлов: X/Y" toast; a guard against leaving mid-upload.
+ * Beside it: the uploads a closed tab left (interrupted-uploads.tsx), the file server status of the
+ * files (live-sync.ts) and what the tab says when shown again (tab-return.ts).
  * Without JavaScript none of this runs and the step stays a plain multipart form.
  */
 
@@ -212,96 +214,4 @@ export function UploadProgress({ items }: { items: UploadItem[] }) {
       </ul>
     </section>
   );
-}
-
-/** Uploads this browser began for the step and did not finish (closed tab, reload): choose them again to continue. */
-export function InterruptedUploads({ target }: { target: UploadTarget }) {
-  const { t } = useTranslation();
-  const [names, setNames] = useState<string[]>([]);
-  const { orderId, patientId, type } = target;
-  useEffect(() => {
-    try {
-      const prefix = `tus::tus-ord/${orderId}/${patientId}/${type}/`;
-      setNames([
-        ...new Set(
-          Object.keys(localStorage)
-            .filter((key) => key.startsWith(prefix))
-            .map((key) => key.slice(prefix.length).split("/")[0]!),
-        ),
-      ]);
-    } catch {
-      setNames([]);
-    }
-  }, [orderId, patientId, type]);
-  if (names.length === 0) return null;
-  return (
-    <div className="note upload-resume" role="status">
-      <strong>{t("uploads.resume.title")}</strong> {t("uploads.resume.hint")} {names.join(", ")}
-    </div>
-  );
-}
-
-/** Production file server status of the files, polled while the tab is visible (less often when nothing changes). */
-export function useLiveSync(orderId: string | undefined, initial: Record<string, string>) {
-  const [statuses, setStatuses] = useState(initial);
-  const key = JSON.stringify(initial);
-  const pending = Object.values(initial).some((status) => status !== "completed");
-  const delay = useRef(5000);
-  useEffect(() => setStatuses(JSON.parse(key)), [key]);
-  useEffect(() => {
-    if (!orderId || !pending) return;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    let last = key;
-    const poll = async () => {
-      if (document.hidden) return; // resumed by visibilitychange
-      try {
-        const response = await fetch(`/uploads/status?order=${orderId}`, { headers: { Accept: "application/json" } });
-        const { files } = (await response.json()) as { files: Record<string, string> };
-        const seen = JSON.stringify(files);
-        delay.current = seen === last ? Math.min(delay.current * 2, 60000) : 5000;
-        last = seen;
-        setStatuses((current) => ({ ...current, ...files }));
-      } catch {
-        delay.current = Math.min(delay.current * 2, 60000);
-      }
-      timer = setTimeout(poll, delay.current);
-    };
-    const onVisible = () => {
-      if (document.hidden) return;
-      clearTimeout(timer);
-      delay.current = 5000;
-      void poll();
-    };
-    timer = setTimeout(poll, delay.current);
-    document.addEventListener("visibilitychange", onVisible);
-    return () => {
-      clearTimeout(timer);
-      document.removeEventListener("visibilitychange", onVisible);
-    };
-  }, [orderId, pending, key]);
-  return statuses;
-}
-
-/** Customer-side §4 "Tab visibility": 500 ms after the tab shows again, say what goes on; refetch the order when idle. */
-export function useTabReturn(uploading: boolean, notify: Notify) {
-  const revalidator = useRevalidator();
-  const state = useRef({ uploading, revalidator });
-  state.current = { uploading, revalidator };
-  useEffect(() => {
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const onChange = () => {
-      clearTimeout(timer);
-      if (document.hidden) return;
-      timer = setTimeout(() => {
-        if (state.current.uploading) return notify({ type: "info", title: "uploads.tab.uploading" });
-        notify({ type: "info", title: "uploads.tab.continue" });
-        state.current.revalidator.revalidate();
-      }, 500);
-    };
-    document.addEventListener("visibilitychange", onChange);
-    return () => {
-      clearTimeout(timer);
-      document.removeEventListener("visibilitychange", onChange);
-    };
-  }, [notify]);
 }

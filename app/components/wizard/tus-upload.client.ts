@@ -34,7 +34,7 @@ const RETRY_DELAYS = [0, 1000, 3000, 5000, 10000, 20000, 30000];
 /** After the retries, try again this long later (or when the browser is back online). */
 const RESTART_MS = 30000;
 
-/** Same scheme as the page's list of interrupted uploads (resumable-upload.tsx). */
+/** Same scheme as the page's list of interrupted uploads (interrupted-uploads.tsx). */
 export const fingerprintOf = (target: UploadTarget, file: File, compressed = false) =>
   ["tus-ord", target.orderId, target.patientId, target.type, file.name, file.size, file.lastModified, ...(compressed ? [GZIP_ENCODING] : [])].join("/");
 

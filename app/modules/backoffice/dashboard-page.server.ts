@@ -9,7 +9,8 @@ import { redirectWithToast } from "~/modules/http/toast.server";
 import { logger } from "~/modules/log/logger.server";
 import { publicOrigin } from "~/modules/market/market.server";
 import { findOrder, shortOrderNumber } from "~/modules/orders/orders.server";
-import { canHavePaymentLink, paymentLinkPath, refreshPendingPayments } from "~/modules/payments/payments.server";
+import { canHavePaymentLink, paymentLinkPath } from "~/modules/payments/payment-links.server";
+import { refreshPendingPayments } from "~/modules/payments/reconciliation.server";
 import { canSendToTracker } from "~/modules/tracker/order-request.server";
 import { listDashboardOrders, loadStatistics, parseDashboardFilter } from "./dashboard.server";
 

@@ -4,7 +4,7 @@ import type { AppConfig } from "~/modules/config/config.server";
 import type { DB } from "~/modules/db/db.server";
 import { changeOrderStatus, findOrder, isUuid, OrderNotFoundError, OrderTransitionError } from "~/modules/orders/orders.server";
 import { isPaid, ORDER_STATUSES, PAID_SET } from "~/modules/orders/status";
-import { reconcileOrder } from "~/modules/payments/payments.server";
+import { reconcileOrder } from "~/modules/payments/reconciliation.server";
 import type { FileStorage } from "~/modules/storage/storage.server";
 import { filesOf } from "~/modules/wizard/wizard.server";
 import { containsPattern } from "./clients.server";

@@ -1,7 +1,8 @@
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import { z } from "zod";
+import { companyDetailsFor, type CompanyDetails, type Contacts, contactsFor, DEMO_CONTACTS } from "./company.server";
+import { type Env, envSchema } from "./env-schema.server";
 
 /**
  * All configuration, read once from the environment and validated with zod.
@@ -12,179 +13,8 @@ import { z } from "zod";
  * `loadConfig` throws a ConfigError naming every missing variable.
  */
 
-const optional = z
-  .string()
-  .trim()
-  .transform((value) => (value === "" ? undefined : value))
-  .optional();
-
-const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
-
-export const envSchema = z.object({
-  APP_ENV: z.enum(["development", "test", "production"]).default("development"),
-  PORT: positiveInt(3000),
-  DATA_DIR: z.string().default("./data"),
-  // The public origin of each market (DESIGN §3): every absolute URL the app writes comes from these.
-  PUBLIC_URL_DOMESTIC: optional,
-  PUBLIC_URL_INTERNATIONAL: optional,
-  // Further host names the app answers (comma-separated), e.g. a www alias that redirects.
-  ALLOWED_HOSTS: z.string().default(""),
-
-  DATABASE_URL: optional,
-  // Connections each process keeps open to PostgreSQL (docs/decisions/028-scale-out.md).
-  DATABASE_POOL_SIZE: positiveInt(10),
-  // Sign-in links one client address may ask for in an hour (DESIGN §4.24); a clinic network behind one address may need more.
-  SIGN_IN_LINKS_PER_IP_HOUR: positiveInt(20),
-  // Read by the logger itself (app/modules/log), which starts before the configuration; named here to be checked.
-  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
-
-  S3_ENDPOINT: optional,
-  S3_REGION: z.string().default("us-east-1"),
-  S3_ACCESS_KEY_ID: optional,
-  S3_SECRET_ACCESS_KEY: optional,
-  S3_BUCKET_ORDERS: z.string().default("orders"),
-  S3_BUCKET_LOGOS: z.string().default("logos"),
-  S3_FORCE_PATH_STYLE: z.enum(["true", "false"]).default("true"),
-  // How long an S3 request may go without a byte moving before it fails (storage/s3-storage.server.ts).
-  S3_TIMEOUT_MS: positiveInt(15_000),
-
-  SFTP_URL: optional,
-  SFTP_PRIVATE_KEY_PATH: optional,
-  SFTP_ROOT: z.string().default("/AlignersFactory"),
-
-  SMTP_URL: optional,
-  MAIL_FROM: z.string().default("Aligner Lab <no-reply@aligner.local>"),
-
-  YOOKASSA_SHOP_ID: optional,
-  YOOKASSA_SECRET_KEY: optional,
-  YOOKASSA_API_URL: z.string().url().default("https://api.yookassa.ru/v3"),
-  STRIPE_SECRET_KEY: optional,
-  STRIPE_WEBHOOK_SECRET: optional,
-  // Only for pointing the Stripe module at a local double in tests; unset means Stripe's own API.
-  STRIPE_API_URL: z.string().url().optional(),
-  PAYMENT_TIMEOUT_MS: positiveInt(15_000),
-  // Where the providers' hosted checkout pages live: the pay button's redirect goes there, so the
-  // pages' Content-Security-Policy (form-action) names them. Comma-separated origins.
-  PAYMENT_CHECKOUT_ORIGINS: z
-    .string()
-    .default("https://yoomoney.ru,https://checkout.stripe.com")
-    .refine((value) => value.split(",").every((origin) => !origin.trim() || URL.canParse(origin.trim())), "comma-separated origins such as https://yoomoney.ru"),
-
-  PYRUS_LOGIN: optional,
-  PYRUS_SECURITY_KEY: optional,
-  PYRUS_FORM_ID: optional,
-  PYRUS_API_URL: z.string().url().default("https://api.pyrus.com/v4"),
-
-  TRANSLATE_API_URL: optional,
-  TRANSLATE_API_KEY: optional,
-
-  SESSION_SECRET: optional,
-  BACKOFFICE_PASSWORD: optional,
-  PACKER_PASSWORD: optional,
-  CRON_SECRET: optional,
-
-  ADMIN_EMAILS: z.string().default(""),
-  INTERNATIONAL_HOSTS: z.string().default("*.com"),
-  ENABLED_MARKETS: z.string().default("domestic,international"),
-
-  QUEUE_LEASE_SECONDS: positiveInt(300),
-  QUEUE_MAX_ATTEMPTS: positiveInt(8),
-  QUEUE_CONCURRENCY: positiveInt(3),
-  QUEUE_IN_PROCESS: z.enum(["auto", "true", "false"]).default("auto"),
-
-  CONTACTS_DOMESTIC_MESSENGER_NUMBER: optional,
-  CONTACTS_DOMESTIC_MESSENGER_LINK: optional,
-  CONTACTS_DOMESTIC_SUPPORT_EMAIL: optional,
-  CONTACTS_DOMESTIC_WHATSAPP_NUMBER: optional,
-  CONTACTS_INTERNATIONAL_MESSENGER_NUMBER: optional,
-  CONTACTS_INTERNATIONAL_MESSENGER_LINK: optional,
-  CONTACTS_INTERNATIONAL_SUPPORT_EMAIL: optional,
-  CONTACTS_INTERNATIONAL_WHATSAPP_NUMBER: optional,
-});
-
-export type Env = z.infer<typeof envSchema>;
 export type Market = "domestic" | "international";
 export const MARKETS: readonly Market[] = ["domestic", "international"];
-
-export interface Contacts {
-  messengerNumber: string;
-  messengerLink: string;
-  supportEmail: string;
-  whatsappNumber: string;
-}
-
-const DEMO_CONTACTS: Record<Market, Contacts> = {
-  domestic: {
-    messengerNumber: "+7 900 000-00-00",
-    messengerLink: "https://wa.me/79000000000",
-    supportEmail: "support@aligner.local",
-    whatsappNumber: "+7 900 000-00-00",
-  },
-  international: {
-    messengerNumber: "+49 30 0000000",
-    messengerLink: "https://wa.me/49300000000",
-    supportEmail: "support@aligner.local",
-    whatsappNumber: "+49 30 0000000",
-  },
-};
-
-// ─── Company details for the legal pages, per market (issue 19, ADR 024) ────────────────────────
-// Only the operator knows who the controller is, where data lives and which authority oversees
-// it, so the international (GDPR) texts take these from COMPANY_INTERNATIONAL_*; outside strict mode
-// demo values, each marked "demo", fill the gaps. Read from the raw environment so that this block
-// stays apart from `envSchema`.
-
-export interface CompanyDetails {
-  name: string;
-  address: string;
-  email: string;
-  vatNumber: string;
-  dpo: string;
-  supervisoryAuthority: string;
-  dataLocation: string;
-  productionSite: string;
-}
-
-/** Each detail and the suffix of its variable (`COMPANY_INTERNATIONAL_<suffix>`). */
-export const COMPANY_VARIABLES: Record<keyof CompanyDetails, string> = {
-  name: "NAME",
-  address: "ADDRESS",
-  email: "EMAIL",
-  vatNumber: "VAT",
-  dpo: "DPO",
-  supervisoryAuthority: "SUPERVISORY_AUTHORITY",
-  dataLocation: "DATA_LOCATION",
-  productionSite: "PRODUCTION_SITE",
-};
-
-const DEMO_COMPANY: CompanyDetails = {
-  name: "Aligner Lab (demo company details)",
-  address: "1 Demo Street, Demo City (demo address)",
-  email: "privacy@aligner.local",
-  vatNumber: "XX000000000 (demo)",
-  dpo: "dpo@aligner.local (demo)",
-  supervisoryAuthority: "the data protection authority of the company's registered office (demo)",
-  dataLocation: "demo data centre in the EU (demo)",
-  productionSite: "demo production site (demo)",
-};
-
-const companyEmail = z.string().trim().email();
-
-/** The market's company details from `COMPANY_<MARKET>_*`, which of them are missing, and whether demo values fill in. */
-export function companyDetailsFor(source: Record<string, string | undefined>, market: Market) {
-  const prefix = `COMPANY_${market.toUpperCase()}_`;
-  const missing: string[] = [];
-  const invalid: string[] = [];
-  const details = { ...DEMO_COMPANY };
-  for (const [field, suffix] of Object.entries(COMPANY_VARIABLES) as Array<[keyof CompanyDetails, string]>) {
-    const value = source[`${prefix}${suffix}`]?.trim();
-    if (!value) missing.push(`${prefix}${suffix}`);
-    else if (field === "email" && !companyEmail.safeParse(value).success) invalid.push(`${prefix}${suffix} (not an e-mail address)`);
-    else details[field] = value;
-  }
-  return { details, missing, invalid, demo: missing.length > 0 };
-}
-// ─── end of company details ─────────────────────────────────────────────────────────────────────
 
 const SECRET_NAMES = ["SESSION_SECRET", "BACKOFFICE_PASSWORD", "PACKER_PASSWORD", "CRON_SECRET"] as const;
 type SecretName = (typeof SECRET_NAMES)[number];
@@ -248,19 +78,6 @@ export class ConfigError extends Error {
     );
     this.name = "ConfigError";
   }
-}
-
-function contactsFor(env: Env, market: Market): Contacts | null {
-  const prefix = market === "domestic" ? "CONTACTS_DOMESTIC_" : "CONTACTS_INTERNATIONAL_";
-  const read = (name: string) => env[`${prefix}${name}` as keyof Env] as string | undefined;
-  const values = {
-    messengerNumber: read("MESSENGER_NUMBER"),
-    messengerLink: read("MESSENGER_LINK"),
-    supportEmail: read("SUPPORT_EMAIL"),
-    whatsappNumber: read("WHATSAPP_NUMBER"),
-  };
-  if (Object.values(values).every((value) => value === undefined)) return null;
-  return { ...DEMO_CONTACTS[market], ...Object.fromEntries(Object.entries(values).filter(([, v]) => v)) };
 }
 
 const list = (value: string) =>

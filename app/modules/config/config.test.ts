@@ -2,7 +2,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { COMPANY_VARIABLES, ConfigError, loadConfig } from "./config.server";
+import { COMPANY_VARIABLES } from "./company.server";
+import { ConfigError, loadConfig } from "./config.server";
 
 const tempDir = () => fs.mkdtempSync(path.join(os.tmpdir(), "aligner-config-"));
 

@@ -3,55 +3,10 @@ import { changeOrderStatus, createOrder } from "~/modules/orders/orders.server";
 import type { Actor } from "~/modules/orders/status";
 import { PRICE_SETS } from "~/modules/pricing/price-sets";
 import type { Currency, MarketColumn, OrderStatus, PaymentStatus, QueueStatus } from "~db/schema";
-import { DEMO, type DemoClient, type Path } from "./data";
+import { DEMO, type DemoClient } from "./data";
 import { makePatients, type PatientDraft } from "./files.server";
-import { DAY, HOUR, MINUTE, plus, type Random } from "./random";
-
-interface Step {
-  to: OrderStatus;
-  actor: "customer" | "payment" | "staff";
-  /** Time after the previous step. */
-  after: number;
-  note?: string;
-  tracking?: boolean;
-}
-
-function stepsFor(path: Path, random: Random): Step[] {
-  const toPending = (): Step => ({ to: "pending", actor: "customer", after: random.int(20, 120) * MINUTE });
-  const toPaid = (): Step => ({ to: "paid", actor: "payment", after: random.int(2, 15) * MINUTE });
-  const toProcessing = (): Step => ({ to: "processing", actor: "staff", after: random.int(2, 20) * HOUR });
-  const toShipped = (): Step => ({ to: "shipped", actor: "staff", after: random.int(24, 48) * HOUR, tracking: true });
-  const toCompleted = (): Step => ({ to: "completed", actor: "staff", after: random.int(2, 5) * DAY });
-  switch (path) {
-    case "draft":
-      return [];
-    case "returned":
-      return [toPending(), { to: "draft", actor: "customer", after: random.int(5, 40) * MINUTE }];
-    case "pending":
-      return [toPending()];
-    case "paid":
-    case "paid_retry":
-      return [toPending(), toPaid()];
-    case "processing":
-      return [toPending(), toPaid(), toProcessing()];
-    case "shipped":
-      return [toPending(), toPaid(), toProcessing(), toShipped()];
-    case "completed_shipped":
-      return [toPending(), toPaid(), toProcessing(), toShipped(), toCompleted()];
-    case "completed_paid":
-      return [toPending(), toPaid(), { to: "completed", actor: "staff", after: random.int(3, 6) * DAY }];
-    case "completed_processing":
-      return [toPending(), toPaid(), toProcessing(), { to: "completed", actor: "staff", after: random.int(2, 4) * DAY }];
-    case "cancelled_draft":
-      return [{ to: "cancelled", actor: "staff", after: random.int(3, 10) * DAY, note: DEMO.cancelNotes.draft }];
-    case "cancelled_pending":
-      return [toPending(), { to: "cancelled", actor: "staff", after: random.int(2, 6) * DAY, note: DEMO.cancelNotes.pending }];
-    case "cancelled_paid":
-      return [toPending(), toPaid(), { to: "cancelled", actor: "staff", after: random.int(3, 12) * HOUR, note: DEMO.cancelNotes.paid }];
-    case "cancelled_processing":
-      return [toPending(), toPaid(), toProcessing(), { to: "cancelled", actor: "staff", after: random.int(4, 20) * HOUR, note: DEMO.cancelNotes.processing }];
-  }
-}
+import { DAY, MINUTE, plus, type Random } from "./random";
+import { stepsFor, trackingNumber } from "./status-paths";
 
 /** Total as the wizard computes it: goods at the client's prices, discount half up on goods, delivery once, minimum order. */
 function orderTotal(patients: PatientDraft[], currency: Currency, client: DemoClient | null): { total: number; discount: number | null } {
@@ -73,12 +28,6 @@ function orderTotal(patients: PatientDraft[], currency: Currency, client: DemoCl
   const discount = Math.floor((goods * hundredths + 5000) / 10000);
   const total = Math.max(goods - discount + base.delivery, base.minimum);
   return { total, discount: percent };
-}
-
-function trackingNumber(random: Random, market: MarketColumn): string {
-  if (market === "international") return `JJD0000${random.int(100_000_000, 999_999_999)}`; // DHL
-  if (random.chance(0.5)) return `RA${random.int(100_000_000, 999_999_999)}RU`; // Russian Post
-  return `${random.int(1_000_000_000, 9_999_999_999)}`; // CDEK waybill
 }
 
 export interface SeedContext {

@@ -1,11 +1,9 @@
 import { randomBytes } from "node:crypto";
 import os from "node:os";
-import { Readable } from "node:stream";
 import type { DB } from "~/modules/db/db.server";
 import type { FileStorage } from "~/modules/storage/storage.server";
 import type { FileServerSession, ProductionFileServer } from "./types";
-import { baseNameOf, destinationPath, normaliseDestination } from "./paths";
-import { DEFAULT_RETRY_BASE_MS, DEFAULT_RETRY_MAX_MS, retryDelayMs, storageErrorMessage } from "./queue";
+import { DEFAULT_RETRY_BASE_MS, DEFAULT_RETRY_MAX_MS, retryDelayMs } from "./queue";
 import {
   type ClaimedEntry,
   claimDueEntries,
@@ -17,14 +15,16 @@ import {
   releaseEntry,
   renewLeases,
 } from "./queue.server";
+import { messageOf, StorageReadError, TransferStopped, transferEntry } from "./transfer-entry.server";
 import { logger } from "~/modules/log/logger.server";
 
 /**
  * The queue engine (DESIGN §4.16): streams claimed entries from storage to the production file
  * server. One connection per batch, `concurrency` files in flight on it, a lease renewed while
  * they transfer; each file is written under a temporary name and renamed when complete (the file
- * server sessions do that). The cron route, `npm run queue:work`, the in-process worker of the
- * embedded setup and staff's "send now" all run this code.
+ * server sessions do that; one file's transfer is in transfer-entry.server.ts). The cron route,
+ * `npm run queue:work`, the in-process worker of the embedded setup (queue-worker.server.ts) and
+ * staff's "send now" all run this code.
  */
 
 export interface QueueDeps {
@@ -80,100 +80,6 @@ export function newWorkerId(kind = "worker"): string {
   return `${kind}:${os.hostname()}:${process.pid}:${randomBytes(3).toString("hex")}`;
 }
 
-/** A failure to read the file from storage (as opposed to a failure of the file server). */
-export class StorageReadError extends Error {
-  constructor(detail: string) {
-    super(storageErrorMessage(detail));
-    this.name = "StorageReadError";
-  }
-}
-
-/** Why a transfer was aborted from outside. */
-class TransferStopped extends Error {
-  constructor(public readonly outcome: "released" | "lease_lost") {
-    super(outcome === "released" ? "Transfer stopped: the worker is shutting down" : "Transfer stopped: the lease was lost");
-    this.name = "TransferStopped";
-  }
-}
-
-function messageOf(error: unknown): string {
-  if (error instanceof Error) return error.message || error.name;
-  return String(error) || "Неизвестная ошибка";
-}
-
-function storageDetail(error: unknown): string {
-  const named = error as { name?: string; Code?: string; code?: string };
-  if (named?.name === "NoSuchKey" || named?.Code === "NoSuchKey") return "NoSuchKey";
-  return messageOf(error);
-}
-
-/** The storage body as a stream whose read errors are StorageReadErrors. */
-function storageSource(body: Readable): Readable {
-  async function* chunks() {
-    try {
-      for await (const chunk of body) yield chunk as Buffer;
-    } catch (error) {
-      throw new StorageReadError(storageDetail(error));
-    }
-  }
-  return Readable.from(chunks(), { objectMode: false, highWaterMark: 1 });
-}
-
-interface TransferContext {
-  root: string;
-  signal: AbortSignal;
-  /** Folders created (or being created) on this connection. */
-  ensuredDirs: Map<string, Promise<void>>;
-}
-
-/**
- * An entry whose previous attempt was interrupted or failed: its worker (or the connection) may have
- * died after the rename (the file is there, complete) or before it (a hidden temporary file is left). Returns true when the
- * file is already delivered; removes stale temporary files otherwise.
- */
-async function tidyInterrupted(session: FileServerSession, dir: string, name: string, size: number): Promise<boolean> {
-  const entries = await session.list(dir);
-  if (entries.some((entry) => entry.name === name && entry.type === "file" && entry.size === size)) return true;
-  const stale = entries.filter((entry) => entry.type === "file" && entry.name.startsWith(`.${name}.`) && entry.name.endsWith(".part"));
-  for (const entry of stale) await session.remove(destinationPath(dir, entry.name)).catch(() => {});
-  return false;
-}
-
-/** Streams one entry's file from storage to its folder on the file server. Returns the bytes sent. */
-export async function transferEntry(session: FileServerSession, storage: FileStorage, entry: ClaimedEntry, context: TransferContext): Promise<number> {
-  const dir = normaliseDestination(context.root, entry.destination_path);
-  const name = baseNameOf(entry.file_path);
-  const remotePath = destinationPath(dir, name);
-
-  let object;
-  try {
-    object = await storage.get("orders", entry.file_path);
-  } catch (error) {
-    throw new StorageReadError(storageDetail(error));
-  }
-  if (!object) throw new StorageReadError("NoSuchKey");
-
-  const source = storageSource(object.body);
-  try {
-    context.signal.throwIfAborted();
-    let ensured = context.ensuredDirs.get(dir);
-    if (!ensured) {
-      // One mkdir -p per folder and connection, shared by the files going there at once.
-      ensured = session.ensureDir(dir);
-      context.ensuredDirs.set(dir, ensured);
-      ensured.catch(() => context.ensuredDirs.delete(dir));
-    }
-    await ensured;
-    // A previous attempt that died (worker gone) or failed (connection lost mid-file: its temporary
-    // file could not be removed, or the rename went through but the answer was lost) is tidied first.
-    if (entry.previous_status !== "pending" && (await tidyInterrupted(session, dir, name, object.size))) return 0;
-    await session.upload(source, remotePath, { signal: context.signal });
-    return object.size;
-  } finally {
-    if (!source.destroyed) source.destroy();
-    if (!object.body.destroyed) object.body.destroy();
-  }
-}
 
 function settingsWithDefaults(settings: QueueSettings) {
   return {
@@ -387,60 +293,4 @@ export async function sendEntryNow(deps: QueueDeps, settings: QueueSettings, id:
   const report = batch.reports[0];
   if (report?.outcome === "completed") return { ok: true, bytes: report.bytes };
   return { ok: false, reason: "failed", error: report?.error ?? "Неизвестная ошибка" };
-}
-
-export interface QueueWorkerOptions {
-  /** Pause between runs while nothing is due. */
-  pollMs?: number;
-  /** Longest run on one connection before reconnecting. */
-  batchMs?: number;
-  /** On stop, files in flight get this long to finish before they are released. */
-  graceMs?: number;
-  workerId?: string;
-}
-
-export interface QueueWorker {
-  readonly workerId: string;
-  /** Stops claiming, lets files in flight finish (or releases them after the grace period) and resolves when done. */
-  stop(): Promise<void>;
-}
-
-/** The long-running worker: runs the queue again and again, pausing `pollMs` while nothing is due. */
-export function startQueueWorker(deps: QueueDeps, settings: QueueSettings, options: QueueWorkerOptions = {}): QueueWorker {
-  const log = deps.log ?? logger.info;
-  const workerId = options.workerId ?? newWorkerId();
-  const pollMs = options.pollMs ?? 2_000;
-  const controller = new AbortController();
-  const pause = (ms: number) =>
-    new Promise<void>((resolve) => {
-      const timer = setTimeout(done, ms);
-      function done() {
-        clearTimeout(timer);
-        controller.signal.removeEventListener("abort", done);
-        resolve();
-      }
-      controller.signal.addEventListener("abort", done, { once: true });
-    });
-
-  const loop = (async () => {
-    while (!controller.signal.aborted) {
-      let busy = false;
-      try {
-        const summary = await processQueue(deps, settings, { workerId, budgetMs: options.batchMs ?? 5 * 60_000, graceMs: options.graceMs, signal: controller.signal });
-        // Something was sent: more may be due at once. Only failures: wait, the server may be down.
-        busy = summary.completed > 0;
-      } catch (error) {
-        log(`ftp queue: run failed: ${messageOf(error)}`);
-      }
-      if (!busy) await pause(pollMs);
-    }
-  })();
-
-  return {
-    workerId,
-    async stop() {
-      controller.abort();
-      await loop;
-    },
-  };
 }

@@ -1,7 +1,8 @@
 import type { DB } from "~/modules/db/db.server";
 import { getConfig } from "~/modules/config/config.server";
 import { getFileServer } from "~/modules/ftp/file-server.server";
-import { startQueueWorker, type QueueSettings } from "~/modules/ftp/transfer.server";
+import { startQueueWorker } from "~/modules/ftp/queue-worker.server";
+import type { QueueSettings } from "~/modules/ftp/transfer.server";
 import { getStorage } from "~/modules/storage/storage.server";
 import { runHousekeeping } from "./scheduled.server";
 import { logger } from "~/modules/log/logger.server";

@@ -3,7 +3,8 @@ import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadConfig } from "~/modules/config/config.server";
-import { canHavePaymentLink, isValidPaymentLinkToken, linesForAmount, paymentFailureToast, paymentLinkPath } from "./payments.server";
+import { canHavePaymentLink, isValidPaymentLinkToken, paymentLinkPath } from "./payment-links.server";
+import { linesForAmount, paymentFailureToast } from "./payments.server";
 
 const ORDER_ID = "3f2a0c1e-0000-4000-8000-000000000001";
 const config = (secret: string) =>

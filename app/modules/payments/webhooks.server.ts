@@ -1,7 +1,7 @@
 import type { PaymentProviderId } from "~db/schema";
 import { getConfig } from "~/modules/config/config.server";
 import { getDb } from "~/modules/db/db.server";
-import { handleNotification } from "./payments.server";
+import { handleNotification } from "./reconciliation.server";
 import { jsonAnswer } from "~/modules/http/answers.server";
 
 /** Provider notifications are small; anything larger is not one. */

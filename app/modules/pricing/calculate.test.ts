@@ -4,16 +4,13 @@ import {
   calculateOrderPrice,
   discountHundredths,
   isGoodsLine,
-  LINE_TEXTS,
-  lineText,
-  paymentDescription,
-  paymentLines,
   type PatientPriceInput,
-  type PaymentLanguage,
   type PersonalConditions,
   type PriceInput,
   type PriceLineKind,
 } from "./calculate";
+import { LINE_TEXTS, lineText, paymentDescription, type PaymentLanguage } from "./line-texts";
+import { paymentLines } from "./payment-lines";
 import { formatPriceSetAmount, PRICE_SETS } from "./price-sets";
 
 // Base sets (minor units): rub single 90000, three 100000, matrix 100000, retainer 100000,

@@ -1,5 +1,4 @@
 import type { CurrencyCode } from "~/modules/money/format";
-import type { PaymentLine } from "~/modules/payments/provider";
 import { PRICE_SETS } from "./price-sets";
 
 /**
@@ -9,10 +8,9 @@ import { PRICE_SETS } from "./price-sets";
  * - Personal conditions apply only when the caller passes them (verified e-mail, DESIGN §4.10) and
  *   only when their currency is the order's; otherwise they are ignored entirely.
  * - One rounding rule: the discount is the goods subtotal × percent, rounded half up once.
- * - `paymentLines` spreads that discount over the goods lines so the receipt adds up to the total.
+ * - `paymentLines` (payment-lines.ts) spreads that discount over the goods lines so the receipt adds
+ *   up to the total; the lines' wording is in line-texts.ts.
  */
-
-export type PaymentLanguage = "ru" | "en";
 
 /** The personal conditions of a client (`client_settings`); a row of that table fits this shape. */
 export interface PersonalConditions {
@@ -99,52 +97,9 @@ const GOODS_KINDS: ReadonlySet<PriceLineKind> = new Set<PriceLineKind>([
   "matrices_hard",
   "retainers",
 ]);
-/** YooKassa's limit on a receipt item's description. */
-const MAX_DESCRIPTION_LENGTH = 128;
-
-export const LINE_TEXTS: Readonly<
-  Record<PaymentLanguage, Readonly<Record<PriceLineKind, string>>>
-> = Object.freeze({
-  ru: Object.freeze({
-    aligners_single: "Элайнеры 1-слойные для {name}",
-    aligners_three: "Элайнеры 3-слойные для {name}",
-    matrices_soft: "Матрицы мягкие для {name}",
-    matrices_hard: "Матрицы твердые для {name}",
-    retainers: "Ретейнеры для {name}",
-    delivery: "Упаковка и доставка",
-    service_fee: "Сервисный сбор",
-  }),
-  en: Object.freeze({
-    aligners_single: "Single-layer aligners for {name}",
-    aligners_three: "Three-layer aligners for {name}",
-    matrices_soft: "Soft matrices for {name}",
-    matrices_hard: "Hard matrices for {name}",
-    retainers: "Retainers for {name}",
-    delivery: "Packaging and delivery",
-    service_fee: "Service fee",
-  }),
-});
 
 export function isGoodsLine(line: Pick<PriceLine, "kind">): boolean {
   return GOODS_KINDS.has(line.kind);
-}
-
-/** The wording of a line, with the patient's name filled in (at most 128 characters). */
-export function lineText(
-  kind: PriceLineKind,
-  language: PaymentLanguage,
-  patientName = ""
-): string {
-  const text = LINE_TEXTS[language][kind].replace("{name}", patientName.trim());
-  const chars = Array.from(text);
-  return chars.length > MAX_DESCRIPTION_LENGTH
-    ? chars.slice(0, MAX_DESCRIPTION_LENGTH).join("")
-    : text;
-}
-
-/** "Aligner order №" + the first 6 characters of the order id, upper-case (customer-side §9). */
-export function paymentDescription(orderId: string): string {
-  return `Aligner order №${orderId.slice(0, 6).toUpperCase()}`;
 }
 
 /**
@@ -309,79 +264,4 @@ export function calculateOrderPrice(input: PriceInput): PriceBreakdown {
     note: comment ? comment : null,
     minimumOrder: base.minimumOrder,
   };
-}
-
-/**
- * The discount share of each goods line, by the largest-remainder method: floor(amount × D / G)
- * each, then the leftover kopecks one by one to the largest remainders (earlier line on a tie).
- * No share exceeds its line's amount, and the shares add up to D exactly.
- */
-function spreadDiscount(
-  amounts: readonly number[],
-  discount: number
-): number[] {
-  const subtotal = amounts.reduce((sum, amount) => sum + amount, 0);
-  if (discount === 0 || subtotal === 0) return amounts.map(() => 0);
-  const G = BigInt(subtotal);
-  const D = BigInt(discount);
-  const shares = amounts.map((amount) => {
-    const exact = BigInt(amount) * D;
-    return { share: Number(exact / G), remainder: exact % G };
-  });
-  let leftover = discount - shares.reduce((sum, s) => sum + s.share, 0);
-  const order = shares
-    .map((s, index) => ({ index, remainder: s.remainder }))
-    .sort((a, b) =>
-      a.remainder === b.remainder
-        ? a.index - b.index
-        : a.remainder > b.remainder
-        ? -1
-        : 1
-    );
-  for (const { index } of order) {
-    if (leftover === 0) break;
-    shares[index]!.share += 1;
-    leftover -= 1;
-  }
-  return shares.map((s) => s.share);
-}
-
-/**
- * The lines for the payment provider: `price × quantity` add up exactly to `breakdown.total`.
- * The discount is spread over the goods lines; a line whose discounted amount does not divide by
- * its quantity becomes (q − 1) × p and 1 × (p + remainder). Delivery and the service fee are never
- * discounted. Every price is an integer ≥ 0 and no line has a zero amount.
- */
-export function paymentLines(
-  breakdown: PriceBreakdown,
-  language: PaymentLanguage
-): PaymentLine[] {
-  const goods = breakdown.lines.filter(isGoodsLine);
-  const shares = spreadDiscount(
-    goods.map((line) => line.amount),
-    breakdown.discountAmount
-  );
-  const result: PaymentLine[] = [];
-  const push = (description: string, quantity: number, price: number) => {
-    if (quantity > 0 && price > 0)
-      result.push({ description, quantity, price });
-  };
-  let goodsIndex = 0;
-  for (const line of breakdown.lines) {
-    const description = lineText(line.kind, language, line.patientName);
-    if (!isGoodsLine(line)) {
-      push(description, line.quantity, line.unitPrice);
-      continue;
-    }
-    const net = line.amount - shares[goodsIndex++]!;
-    const price = Math.floor(net / line.quantity);
-    const remainder = net - price * line.quantity;
-    if (remainder === 0) {
-      push(description, line.quantity, price);
-    } else {
-      push(description, line.quantity - 1, price);
-      push(description, 1, price + remainder);
-    }
-  }
-  return result;
 }

@@ -4,7 +4,8 @@ import type { DB } from "~/modules/db/db.server";
 import type { Viewer } from "~/modules/http/request-context.server";
 import { previousAttemptLines } from "~/modules/payments/payments.server";
 import type { PaymentLine } from "~/modules/payments/provider";
-import { calculateOrderPrice, paymentLines, type PriceBreakdown } from "~/modules/pricing/calculate";
+import { calculateOrderPrice, type PriceBreakdown } from "~/modules/pricing/calculate";
+import { paymentLines } from "~/modules/pricing/payment-lines";
 import { filesOf, isNewCustomer, listPatients } from "./wizard.server";
 
 /**

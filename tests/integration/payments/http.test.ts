@@ -8,7 +8,7 @@ import { startYooKassaDouble, type YooKassaDouble, yooKassaAppEnv } from "../../
 import type { MailMessage } from "~/modules/mail/mailer.server";
 import { formatMoney } from "~/modules/money/format";
 import { getConfig } from "~/modules/config/config.server";
-import { paymentResultPath } from "~/modules/payments/payments.server";
+import { paymentResultPath } from "~/modules/payments/payment-links.server";
 import { sendStatusMails } from "~/modules/notifications/status-mail.server";
 import { decode, follow, signedInAs, toastOf } from "../backoffice/support";
 

@@ -4,7 +4,7 @@ import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createUserSession } from "~/modules/auth/session.server";
 import { getConfig } from "~/modules/config/config.server";
-import { paymentLinkPath, paymentResultPath } from "~/modules/payments/payments.server";
+import { paymentLinkPath, paymentResultPath } from "~/modules/payments/payment-links.server";
 import { logoFolder } from "~/modules/packer/logo-names.server";
 import type { Order } from "~db/schema";
 import { createTestDatabase, type TestDatabase } from "../../support/database";

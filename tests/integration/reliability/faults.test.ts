@@ -1,7 +1,8 @@
 import fsp from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type QueueSettings, startQueueWorker } from "~/modules/ftp/transfer.server";
+import { startQueueWorker } from "~/modules/ftp/queue-worker.server";
+import type { QueueSettings } from "~/modules/ftp/transfer.server";
 import { createFileServer } from "~/modules/ftp/file-server.server";
 import { createStorage } from "~/modules/storage/storage.server";
 import { type AppServer, startAppServer } from "../../support/app-server";

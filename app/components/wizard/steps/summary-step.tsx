@@ -1,6 +1,6 @@
 import { useTranslation } from "~/modules/i18n/i18n-context";
 import { formatMoney } from "~/modules/money/format";
-import { lineText } from "~/modules/pricing/calculate";
+import { lineText } from "~/modules/pricing/line-texts";
 import type { StepProps } from "./types";
 
 export function SummaryStep({ data }: StepProps) {

@@ -3,7 +3,9 @@ import { useTranslation } from "~/modules/i18n/i18n-context";
 import type { FileType } from "~db/schema";
 import { formatFileSize } from "~/modules/uploads/file-names";
 import { ModelPreview, ScanInfo } from "../model-preview";
-import { InterruptedUploads, type UploadItem, UploadProgress, useLiveSync } from "../resumable-upload";
+import { InterruptedUploads } from "../interrupted-uploads";
+import { useLiveSync } from "../live-sync";
+import { type UploadItem, UploadProgress } from "../resumable-upload";
 import type { StepProps } from "./types";
 
 const UPLOAD_TEXT: Record<FileType, { intro: string; empty: string }> = {

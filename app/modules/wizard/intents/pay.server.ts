@@ -9,7 +9,7 @@ import { publicOrigin } from "~/modules/market/market.server";
 import { changeOrderStatus, findOrder } from "~/modules/orders/orders.server";
 import { paymentFailureToast, previousAttemptLines, startPayment as startOrderPayment } from "~/modules/payments/payments.server";
 import type { PaymentLine } from "~/modules/payments/provider";
-import { paymentLines } from "~/modules/pricing/calculate";
+import { paymentLines } from "~/modules/pricing/payment-lines";
 import { actorOf } from "../order-access.server";
 import { forgetCurrentOrderHeader } from "../order-cookies.server";
 import { priceOf, pricedFields } from "../price.server";

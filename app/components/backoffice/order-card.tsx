@@ -1,57 +1,13 @@
 import { Form, Link, useSubmit } from "@remix-run/react";
 import type { FileType, OrderStatus } from "~db/schema";
+import type { DashboardOrder } from "~/modules/backoffice/dashboard.server";
 import { useTranslation } from "~/modules/i18n/i18n-context";
+import { dateTimeFormat } from "~/modules/i18n/intl";
 import { formatMoney } from "~/modules/money/format";
-import type { DashboardOrder } from "./dashboard.server";
-import type { Figure, Statistics } from "./statistics";
-import { dateTimeFormat, numberFormat } from "~/modules/i18n/intl";
 
-/** The pieces of the orders dashboard: statistics cards and order cards with their actions. */
+/** An order card of the orders dashboard: the order's facts, patients and files, history, and staff's actions on it. */
 
 const localeOf = (language: string) => (language === "ru" ? "ru-RU" : language);
-
-function Change({ figure, format }: { figure: Figure; format: (value: number) => string }) {
-  const { t } = useTranslation();
-  const sign = figure.change > 0 ? "+" : "";
-  return (
-    <p className={`bo-stat-change ${figure.change > 0 ? "bo-up" : figure.change < 0 ? "bo-down" : ""}`}>
-      {t("bo.stats.change", { change: `${sign}${figure.change}%`, previous: format(figure.previous) })}
-    </p>
-  );
-}
-
-export function StatisticsCards({ statistics }: { statistics: Statistics }) {
-  const { t, i18n } = useTranslation();
-  const number = (value: number) => numberFormat(localeOf(i18n.language)).format(value);
-  return (
-    <section className="bo-stats" aria-labelledby="stats-title">
-      <h2 id="stats-title" className="bo-stats-title">
-        {t("bo.stats.title")}
-      </h2>
-      <div className="bo-stat card" role="group" aria-labelledby="stat-count">
-        <h3 id="stat-count">{t("bo.stats.count")}</h3>
-        <p className="bo-stat-value">{number(statistics.count.current)}</p>
-        <Change figure={statistics.count} format={number} />
-      </div>
-      {statistics.money.map(({ currency, revenue, average }) => {
-        const money = (value: number) => formatMoney(value, currency, i18n.language);
-        return [
-          <div key={`${currency}-revenue`} className="bo-stat card" role="group" aria-labelledby={`stat-revenue-${currency}`}>
-            <h3 id={`stat-revenue-${currency}`}>{t("bo.stats.revenue", { currency: currency.toUpperCase() })}</h3>
-            <p className="bo-stat-value">{money(revenue.current)}</p>
-            <Change figure={revenue} format={money} />
-          </div>,
-          <div key={`${currency}-average`} className="bo-stat card" role="group" aria-labelledby={`stat-average-${currency}`}>
-            <h3 id={`stat-average-${currency}`}>{t("bo.stats.average", { currency: currency.toUpperCase() })}</h3>
-            <p className="bo-stat-value">{money(average.current)}</p>
-            <Change figure={average} format={money} />
-          </div>,
-        ];
-      })}
-    </section>
-  );
-}
-
 const FILE_KINDS: Array<{ type: FileType; label: string }> = [
   { type: "matrix", label: "wizard.summary.matrix" },
   { type: "aligners", label: "wizard.summary.aligners" },

@@ -1,0 +1,101 @@
+import { z } from "zod";
+import type { Market } from "~/modules/market/market";
+
+/**
+ * Each market's contacts (CONTACTS_<MARKET>_*) and company details (COMPANY_<MARKET>_*), with the
+ * demo values that fill the gaps outside strict mode. `loadConfig` reads them into `AppConfig`.
+ */
+
+export interface Contacts {
+  messengerNumber: string;
+  messengerLink: string;
+  supportEmail: string;
+  whatsappNumber: string;
+}
+
+export const DEMO_CONTACTS: Record<Market, Contacts> = {
+  domestic: {
+    messengerNumber: "+7 900 000-00-00",
+    messengerLink: "https://wa.me/79000000000",
+    supportEmail: "support@aligner.local",
+    whatsappNumber: "+7 900 000-00-00",
+  },
+  international: {
+    messengerNumber: "+49 30 0000000",
+    messengerLink: "https://wa.me/49300000000",
+    supportEmail: "support@aligner.local",
+    whatsappNumber: "+49 30 0000000",
+  },
+};
+
+/** The market's contacts from `CONTACTS_<MARKET>_*` over the demo ones; null when none is set. */
+export function contactsFor(env: Partial<Record<`CONTACTS_${string}`, string>>, market: Market): Contacts | null {
+  const prefix = market === "domestic" ? "CONTACTS_DOMESTIC_" : "CONTACTS_INTERNATIONAL_";
+  const read = (name: string) => env[`${prefix}${name}`];
+  const values = {
+    messengerNumber: read("MESSENGER_NUMBER"),
+    messengerLink: read("MESSENGER_LINK"),
+    supportEmail: read("SUPPORT_EMAIL"),
+    whatsappNumber: read("WHATSAPP_NUMBER"),
+  };
+  if (Object.values(values).every((value) => value === undefined)) return null;
+  return { ...DEMO_CONTACTS[market], ...Object.fromEntries(Object.entries(values).filter(([, v]) => v)) };
+}
+
+// ─── Company details for the legal pages, per market (issue 19, ADR 024) ────────────────────────
+// Only the operator knows who the controller is, where data lives and which authority oversees
+// it, so the international (GDPR) texts take these from COMPANY_INTERNATIONAL_*; outside strict mode
+// demo values, each marked "demo", fill the gaps. Read from the raw environment so that this block
+// stays apart from `envSchema`.
+
+export interface CompanyDetails {
+  name: string;
+  address: string;
+  email: string;
+  vatNumber: string;
+  dpo: string;
+  supervisoryAuthority: string;
+  dataLocation: string;
+  productionSite: string;
+}
+
+/** Each detail and the suffix of its variable (`COMPANY_INTERNATIONAL_<suffix>`). */
+export const COMPANY_VARIABLES: Record<keyof CompanyDetails, string> = {
+  name: "NAME",
+  address: "ADDRESS",
+  email: "EMAIL",
+  vatNumber: "VAT",
+  dpo: "DPO",
+  supervisoryAuthority: "SUPERVISORY_AUTHORITY",
+  dataLocation: "DATA_LOCATION",
+  productionSite: "PRODUCTION_SITE",
+};
+
+const DEMO_COMPANY: CompanyDetails = {
+  name: "Aligner Lab (demo company details)",
+  address: "1 Demo Street, Demo City (demo address)",
+  email: "privacy@aligner.local",
+  vatNumber: "XX000000000 (demo)",
+  dpo: "dpo@aligner.local (demo)",
+  supervisoryAuthority: "the data protection authority of the company's registered office (demo)",
+  dataLocation: "demo data centre in the EU (demo)",
+  productionSite: "demo production site (demo)",
+};
+
+const companyEmail = z.string().trim().email();
+
+/** The market's company details from `COMPANY_<MARKET>_*`, which of them are missing, and whether demo values fill in. */
+export function companyDetailsFor(source: Record<string, string | undefined>, market: Market) {
+  const prefix = `COMPANY_${market.toUpperCase()}_`;
+  const missing: string[] = [];
+  const invalid: string[] = [];
+  const details = { ...DEMO_COMPANY };
+  for (const [field, suffix] of Object.entries(COMPANY_VARIABLES) as Array<[keyof CompanyDetails, string]>) {
+    const value = source[`${prefix}${suffix}`]?.trim();
+    if (!value) missing.push(`${prefix}${suffix}`);
+    else if (field === "email" && !companyEmail.safeParse(value).success) invalid.push(`${prefix}${suffix} (not an e-mail address)`);
+    else details[field] = value;
+  }
+  return { details, missing, invalid, demo: missing.length > 0 };
+}
+// ─── end of company details ─────────────────────────────────────────────────────────────────────

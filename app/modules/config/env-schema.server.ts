@@ -1,0 +1,98 @@
+import { z } from "zod";
+
+/**
+ * The environment's variables and their defaults: the schema `loadConfig` (config.server.ts)
+ * parses once. Empty values are dropped before the parse, so an empty variable means "not set".
+ */
+
+const optional = z
+  .string()
+  .trim()
+  .transform((value) => (value === "" ? undefined : value))
+  .optional();
+
+const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+
+export const envSchema = z.object({
+  APP_ENV: z.enum(["development", "test", "production"]).default("development"),
+  PORT: positiveInt(3000),
+  DATA_DIR: z.string().default("./data"),
+  // The public origin of each market (DESIGN §3): every absolute URL the app writes comes from these.
+  PUBLIC_URL_DOMESTIC: optional,
+  PUBLIC_URL_INTERNATIONAL: optional,
+  // Further host names the app answers (comma-separated), e.g. a www alias that redirects.
+  ALLOWED_HOSTS: z.string().default(""),
+
+  DATABASE_URL: optional,
+  // Connections each process keeps open to PostgreSQL (docs/decisions/028-scale-out.md).
+  DATABASE_POOL_SIZE: positiveInt(10),
+  // Sign-in links one client address may ask for in an hour (DESIGN §4.24); a clinic network behind one address may need more.
+  SIGN_IN_LINKS_PER_IP_HOUR: positiveInt(20),
+  // Read by the logger itself (app/modules/log), which starts before the configuration; named here to be checked.
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+
+  S3_ENDPOINT: optional,
+  S3_REGION: z.string().default("us-east-1"),
+  S3_ACCESS_KEY_ID: optional,
+  S3_SECRET_ACCESS_KEY: optional,
+  S3_BUCKET_ORDERS: z.string().default("orders"),
+  S3_BUCKET_LOGOS: z.string().default("logos"),
+  S3_FORCE_PATH_STYLE: z.enum(["true", "false"]).default("true"),
+  // How long an S3 request may go without a byte moving before it fails (storage/s3-storage.server.ts).
+  S3_TIMEOUT_MS: positiveInt(15_000),
+
+  SFTP_URL: optional,
+  SFTP_PRIVATE_KEY_PATH: optional,
+  SFTP_ROOT: z.string().default("/AlignersFactory"),
+
+  SMTP_URL: optional,
+  MAIL_FROM: z.string().default("Aligner Lab <no-reply@aligner.local>"),
+
+  YOOKASSA_SHOP_ID: optional,
+  YOOKASSA_SECRET_KEY: optional,
+  YOOKASSA_API_URL: z.string().url().default("https://api.yookassa.ru/v3"),
+  STRIPE_SECRET_KEY: optional,
+  STRIPE_WEBHOOK_SECRET: optional,
+  // Only for pointing the Stripe module at a local double in tests; unset means Stripe's own API.
+  STRIPE_API_URL: z.string().url().optional(),
+  PAYMENT_TIMEOUT_MS: positiveInt(15_000),
+  // Where the providers' hosted checkout pages live: the pay button's redirect goes there, so the
+  // pages' Content-Security-Policy (form-action) names them. Comma-separated origins.
+  PAYMENT_CHECKOUT_ORIGINS: z
+    .string()
+    .default("https://yoomoney.ru,https://checkout.stripe.com")
+    .refine((value) => value.split(",").every((origin) => !origin.trim() || URL.canParse(origin.trim())), "comma-separated origins such as https://yoomoney.ru"),
+
+  PYRUS_LOGIN: optional,
+  PYRUS_SECURITY_KEY: optional,
+  PYRUS_FORM_ID: optional,
+  PYRUS_API_URL: z.string().url().default("https://api.pyrus.com/v4"),
+
+  TRANSLATE_API_URL: optional,
+  TRANSLATE_API_KEY: optional,
+
+  SESSION_SECRET: optional,
+  BACKOFFICE_PASSWORD: optional,
+  PACKER_PASSWORD: optional,
+  CRON_SECRET: optional,
+
+  ADMIN_EMAILS: z.string().default(""),
+  INTERNATIONAL_HOSTS: z.string().default("*.com"),
+  ENABLED_MARKETS: z.string().default("domestic,international"),
+
+  QUEUE_LEASE_SECONDS: positiveInt(300),
+  QUEUE_MAX_ATTEMPTS: positiveInt(8),
+  QUEUE_CONCURRENCY: positiveInt(3),
+  QUEUE_IN_PROCESS: z.enum(["auto", "true", "false"]).default("auto"),
+
+  CONTACTS_DOMESTIC_MESSENGER_NUMBER: optional,
+  CONTACTS_DOMESTIC_MESSENGER_LINK: optional,
+  CONTACTS_DOMESTIC_SUPPORT_EMAIL: optional,
+  CONTACTS_DOMESTIC_WHATSAPP_NUMBER: optional,
+  CONTACTS_INTERNATIONAL_MESSENGER_NUMBER: optional,
+  CONTACTS_INTERNATIONAL_MESSENGER_LINK: optional,
+  CONTACTS_INTERNATIONAL_SUPPORT_EMAIL: optional,
+  CONTACTS_INTERNATIONAL_WHATSAPP_NUMBER: optional,
+});
+
+export type Env = z.infer<typeof envSchema>;
