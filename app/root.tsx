@@ -52,7 +52,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       i18n: {
         locale,
         // Only the texts' key (ADR 022, 034): entry.server renders with the texts, the browser
-        // holds them by key (/texts/{key}.js before hydration, clientLoader after).
+        // holds them by key (/texts/{key}, preloaded, before hydration; clientLoader after).
         textsKey,
         strict: getConfig().env === "test" || process.env.I18N_STRICT === "1",
       },
@@ -121,6 +121,7 @@ function Document({ children }: { children: React.ReactNode }) {
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <Meta />
         <Links />
+        {hydrate && root ? <TextsPreload textsKey={root.i18n.textsKey} /> : null}
       </head>
       <body>
         {parts.cookieNotice && root && !root.cookieConsent ? <CookieNotice /> : null}
@@ -135,7 +136,6 @@ function Document({ children }: { children: React.ReactNode }) {
         {parts.messenger && root ? <MessengerButton href={root.contacts.messengerLink} /> : null}
         {hydrate ? (
           <>
-            {root ? <TextsScript textsKey={root.i18n.textsKey} nonce={nonce} /> : null}
             <ScrollRestoration nonce={nonce} />
             <Scripts nonce={nonce} />
           </>
@@ -146,12 +146,12 @@ function Document({ children }: { children: React.ReactNode }) {
 }
 
 /**
- * The page's texts for hydration: a classic script, so it runs before the module scripts that
- * hydrate; fingerprinted by the key, so the browser keeps it (entry.client fetches the texts itself
- * if it did not run).
+ * The page's texts for hydration: data, fetched from the head while the page parses and kept by the
+ * browser for good (the key is their fingerprint); entry.client hydrates once they are in. Not a
+ * script: they are no code, and the page's JavaScript stays what it was (DESIGN §7).
  */
-function TextsScript({ textsKey, nonce }: { textsKey: string; nonce: string | undefined }) {
-  return <script nonce={nonce} src={`/texts/${textsKey}.js`} data-texts-key={textsKey} suppressHydrationWarning />;
+function TextsPreload({ textsKey }: { textsKey: string }) {
+  return <link rel="preload" href={`/texts/${textsKey}`} as="fetch" crossOrigin="anonymous" data-texts-key={textsKey} />;
 }
 
 export default function App() {

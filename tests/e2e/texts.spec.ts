@@ -4,7 +4,7 @@ import { backofficePassword, e2eQuery } from "./support";
 
 /**
  * Interface texts by key (ADR 022, 034): the server renders every text; with JavaScript a page
- * loads its texts from /texts/{key}.js before hydrating, and a client navigation to a new key
+ * loads its texts from /texts/{key} (preloaded) before hydrating, and a client navigation to a new key
  * (an edited text) from /texts/{key}. Runs with JavaScript on and off.
  */
 
@@ -53,10 +53,10 @@ test("a personal page switches language with its texts, and a staff edit of a te
 
   if (javaScriptEnabled) {
     const key = "[A-Za-z0-9_-]{12}";
-    // Each document's texts by script (the landing has none): Russian and English order page, English staff pages.
-    expect(texts[0]).toMatch(new RegExp(`^/texts/ru\\.customer\\.${key}\\.js$`));
-    expect(texts).toContainEqual(expect.stringMatching(new RegExp(`^/texts/en\\.customer\\.${key}\\.js$`)));
-    expect(texts).toContainEqual(expect.stringMatching(new RegExp(`^/texts/en\\.staff\\.${key}\\.js$`)));
+    // Each document's texts as data (the landing has none): Russian and English order page, English staff pages.
+    expect(texts[0]).toMatch(new RegExp(`^/texts/ru\\.customer\\.${key}$`));
+    expect(texts).toContainEqual(expect.stringMatching(new RegExp(`^/texts/en\\.customer\\.${key}$`)));
+    expect(texts).toContainEqual(expect.stringMatching(new RegExp(`^/texts/en\\.staff\\.${key}$`)));
     // The edit changed the staff texts' version: the page took the new key's texts without a reload.
     expect(texts[texts.length - 1]).toMatch(new RegExp(`^/texts/en\\.staff\\.${key}$`));
     expect(problems).toEqual([]);

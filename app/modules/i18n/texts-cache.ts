@@ -2,18 +2,11 @@ import type { Messages } from "./translate";
 
 /**
  * The interface texts the browser holds, by key (`{locale}.{area}.{version}`, root loader). No
- * answer of the root loader carries the texts, only their key (ADR 022, 034). A page's texts come
- * before hydration from `/texts/{key}.js` (immutable, so cached), which files them under
- * `TEXTS_GLOBAL`; later keys (another language, the staff area, an edited text) are fetched by the
- * root's clientLoader from `/texts/{key}` once.
+ * answer of the root loader carries the texts, only their key (ADR 022, 034). A page's texts are
+ * fetched from `/texts/{key}` (immutable, so cached; preloaded by the document's head) before
+ * hydration; later keys (another language, the staff area, an edited text) by the root's
+ * clientLoader, once each.
  */
-export const TEXTS_GLOBAL = "__alignerTexts";
-
-declare global {
-  interface Window {
-    [TEXTS_GLOBAL]?: Record<string, Messages>;
-  }
-}
 
 /** A few keys per visit at most; an old key stays until its page's tree is gone. */
 const known = new Map<string, Messages>();
@@ -25,13 +18,10 @@ function keep(key: string, messages: Messages): Messages {
   return messages;
 }
 
-/** The texts of a key already in the browser, from a fetch or the page's texts script. Browser only. */
+/** The texts of a key already fetched in this page. Browser only. */
 export function heldTexts(key: string): Messages | undefined {
   if (typeof document === "undefined") return undefined;
-  const held = known.get(key);
-  if (held) return held;
-  const fromScript = window[TEXTS_GLOBAL]?.[key];
-  return fromScript ? keep(key, fromScript) : undefined;
+  return known.get(key);
 }
 
 /** The texts of a key, fetched once when not yet held. */

@@ -9,7 +9,7 @@ const SHARED_TEXT = "Мы используем cookie";
 /**
  * The root loader's data carries only the interface texts' key, in documents and data requests
  * alike (ADR 022, 034). The server renders every text; a page with JavaScript loads its texts from
- * /texts/{key}.js before hydrating, and a client navigation to another key from /texts/{key}.
+ * /texts/{key} (preloaded by the document's head) before hydrating, and a client navigation to another key too.
  */
 describe("interface texts: rendered by the server, by key in loader data", () => {
   let t: TestDatabase;
@@ -40,35 +40,34 @@ describe("interface texts: rendered by the server, by key in loader data", () =>
     expect(loaderData).not.toContain("Шаг"); // no text of the shared texts in the encoded data
     const key = keyIn(loaderData)!;
     expect(key).toMatch(/^ru\.customer\./);
-    // The page's texts script comes before Remix's scripts, with the answer's nonce.
-    const script = new RegExp(`<script nonce="([^"]+)" src="/texts/${key}\\.js" data-texts-key="${key}"></script>`).exec(document);
-    expect(script).not.toBeNull();
-    expect(document.indexOf(script![0])).toBeLessThan(document.indexOf("window.__remixContext"));
+    // The page's texts are preloaded from the head, as data, before any script.
+    const preload = new RegExp(`<link rel="preload" href="/texts/${key}" as="fetch" crossorigin="anonymous" data-texts-key="${key}"/>`).exec(document);
+    expect(preload).not.toBeNull();
+    expect(document.indexOf(preload![0])).toBeLessThan(document.indexOf("</head>"));
+    expect(document.indexOf(preload![0])).toBeLessThan(document.indexOf("<script"));
     const data = await (await browser.request("/order.data")).text();
     expect(data).not.toContain(SHARED_TEXT);
     expect(keyIn(data)).toBe(key);
   });
 
-  it("serves a page's texts as a script for good, filed under the key", async () => {
+  it("serves a page's texts as JSON for good under their key, today's texts for an outdated key, 404 for an unknown area", async () => {
     const browser = browserFetch(app);
     const key = keyIn(await (await browser.request("/order.data")).text())!;
-    const answer = await fetch(`${app.url}/texts/${key}.js`);
+    const answer = await fetch(`${app.url}/texts/${key}`);
     expect(answer.status).toBe(200);
-    expect(answer.headers.get("Content-Type")).toBe("text/javascript; charset=utf-8");
+    expect(answer.headers.get("Content-Type")).toBe("application/json; charset=utf-8");
     expect(answer.headers.get("Cache-Control")).toBe("public, max-age=31536000, immutable");
-    const script = await answer.text();
-    const window: { __alignerTexts?: Record<string, Record<string, unknown>> } = {};
-    new Function("self", script)(window);
-    const json = (await (await fetch(`${app.url}/texts/${key}`)).json()) as Record<string, unknown>;
-    expect(window.__alignerTexts?.[key]).toEqual(json);
+    expect(JSON.stringify(await answer.json())).toContain(SHARED_TEXT);
 
-    const outdated = await fetch(`${app.url}/texts/ru.customer.AAAAAAAAAAAA.js`);
+    const outdated = await fetch(`${app.url}/texts/ru.customer.AAAAAAAAAAAA`);
     expect(outdated.status).toBe(200);
     expect(outdated.headers.get("Cache-Control")).toBe("no-store");
-    expect((await fetch(`${app.url}/texts/xx.customer.AAAAAAAAAAAA.js`)).status).toBe(404);
+    expect((await fetch(`${app.url}/texts/xx.customer.AAAAAAAAAAAA`)).status).toBe(404);
+    // The texts are data: nothing of them is served as a script.
+    expect((await fetch(`${app.url}/texts/${key}.js`)).headers.get("Content-Type")).not.toMatch(/javascript/);
   });
 
-  it("leaves the texts script out of pages without JavaScript", async () => {
+  it("leaves the texts out of pages without JavaScript", async () => {
     const landing = await (await browserFetch(app).request("/")).text();
     expect(landing).not.toContain("/texts/");
     expect(landing).toContain(SHARED_TEXT); // the cookie notice, rendered by the server
