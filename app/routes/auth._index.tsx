@@ -38,7 +38,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
 
   if (form.get("intent") === "code") {
     const signedIn = await signInWithCode(request, { email, code: String(form.get("code") ?? "").trim() });
-    if (!signedIn) return data({ errors: { code: "auth.errors.badCode" } }, { status: 400 });
+    // Said at the code field, which the page shows again for this e-mail wherever the code came from.
+    if (!signedIn) return data({ errors: { code: "auth.errors.badCode" }, email }, { status: 400 });
     const cookie = await completeSignIn(request, signedIn, clientIp(request, context));
     return redirect(safeRedirect(signedIn.redirectTo, redirectTo), { headers: { "Set-Cookie": cookie } });
   }
@@ -63,11 +64,14 @@ export async function action({ request, context }: ActionFunctionArgs) {
 const SEND_FAILED = "auth.toasts.sendFailedText";
 
 export default function SignIn() {
-  const { sentTo, redirectTo } = useLoaderData<typeof loader>();
+  const loaded = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
+  const errors = (actionData?.errors ?? {}) as Record<string, string>;
+  // A refused code keeps the code form, for the e-mail it was typed for.
+  const sentTo = loaded.sentTo ?? (errors.code && actionData && "email" in actionData ? String(actionData.email) : null);
+  const { redirectTo } = loaded;
   const navigation = useNavigation();
   const { t } = useTranslation();
-  const errors = (actionData?.errors ?? {}) as Record<string, string>;
   const sending = navigation.state === "submitting";
   return (
     <section className="gate auth">
