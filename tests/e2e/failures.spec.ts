@@ -110,6 +110,22 @@ async function says(page: Page, [title, text]: readonly [string, string]) {
   await expect(alert).toContainText(text);
 }
 
+/** A fresh order walked to the matrix upload (step 5) with one patient, in the page's language. */
+async function toMatrixUpload(page: Page, texts: Texts, label: string) {
+  await page.goto("/order");
+  await press(page, texts.next, 2);
+  await page.getByLabel(texts.email).fill(`${label}-${unique()}@clinic.ru`);
+  await page.getByLabel(texts.phone).fill("+7 900 123-45-67");
+  await press(page, texts.next, 3);
+  await page.getByLabel(texts.fullName).fill("Иванова Анна Сергеевна");
+  await page.getByLabel(texts.address).fill("Москва, ул. Тверская, 1");
+  if (texts.consent) await page.getByRole("checkbox").check();
+  await press(page, texts.next, 4);
+  await page.getByLabel(texts.patientName).fill("Смирнова Е.");
+  await press(page, texts.addPatient, 4);
+  await press(page, texts.next, 5);
+}
+
 async function chooseFiles(page: Page, texts: Texts, files: string[]) {
   await page.setInputFiles("#field-files", files);
   // With JavaScript choosing starts the upload and the button has nothing left to send; without, it posts the form.
@@ -174,18 +190,7 @@ for (const texts of LANGUAGES) {
 
     test("a wrong format and an oversized file get their own titles", async ({ page }) => {
       test.setTimeout(90_000);
-      await page.goto("/order");
-      await press(page, texts.next, 2);
-      await page.getByLabel(texts.email).fill(`format-${unique()}@clinic.ru`);
-      await page.getByLabel(texts.phone).fill("+7 900 123-45-67");
-      await press(page, texts.next, 3);
-      await page.getByLabel(texts.fullName).fill("Иванова Анна Сергеевна");
-      await page.getByLabel(texts.address).fill("Москва, ул. Тверская, 1");
-      if (texts.consent) await page.getByRole("checkbox").check();
-      await press(page, texts.next, 4);
-      await page.getByLabel(texts.patientName).fill("Смирнова Е.");
-      await press(page, texts.addPatient, 4);
-      await press(page, texts.next, 5);
+      await toMatrixUpload(page, texts, "format");
 
       await chooseFiles(page, texts, [fixture("notes.txt", (file) => fs.writeFileSync(file, "not a model"))]);
       await atStep(page, 5);
@@ -203,18 +208,7 @@ for (const texts of LANGUAGES) {
 
     test("a file the storage will not delete is reported to the doctor", async ({ page }) => {
       test.setTimeout(90_000);
-      await page.goto("/order");
-      await press(page, texts.next, 2);
-      await page.getByLabel(texts.email).fill(`remove-${unique()}@clinic.ru`);
-      await page.getByLabel(texts.phone).fill("+7 900 123-45-67");
-      await press(page, texts.next, 3);
-      await page.getByLabel(texts.fullName).fill("Иванова Анна Сергеевна");
-      await page.getByLabel(texts.address).fill("Москва, ул. Тверская, 1");
-      if (texts.consent) await page.getByRole("checkbox").check();
-      await press(page, texts.next, 4);
-      await page.getByLabel(texts.patientName).fill("Смирнова Е.");
-      await press(page, texts.addPatient, 4);
-      await press(page, texts.next, 5);
+      await toMatrixUpload(page, texts, "remove");
       await chooseFiles(page, texts, [fixture("kept-lower.stl", (file) => fs.writeFileSync(file, binaryStl(12)))]);
       await atStep(page, 5);
       await expect(page.locator(".file-list li", { hasText: "kept-lower.stl" })).toHaveCount(1);
