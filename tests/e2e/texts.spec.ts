@@ -1,6 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { atStep } from "./journeys";
-import { backofficePassword, e2eQuery } from "./support";
+import { backofficePassword, e2eQuery, embedded } from "./support";
 
 /**
  * Interface texts by key (ADR 022, 034): the server renders every text; with JavaScript a page
@@ -16,6 +16,9 @@ test.afterEach(async () => {
 });
 
 test("a personal page switches language with its texts, and a staff edit of a text shows at once", async ({ page, javaScriptEnabled }) => {
+  // The edit is a real interface text, removed after each run through the database: only the PostgreSQL
+  // target lets the test reach it (the embedded PGlite has one connection, the server's).
+  test.skip(embedded, "the staff edit is undone through the database, which the embedded target does not expose");
   const texts: string[] = [];
   const problems: string[] = [];
   page.on("request", (request) => {
