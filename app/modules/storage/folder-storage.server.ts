@@ -110,11 +110,15 @@ export function createFolderStorage(config: FolderStorageConfig, buckets: AppCon
       await fsp.mkdir(tmpDir, { recursive: true });
       const tmp = path.join(tmpDir, `${randomUUID()}.part`);
       const counter = new ByteCounter(options.contentLength);
+      const out = fs.createWriteStream(tmp, { flags: "wx" });
       try {
-        await pipeline(body, counter, fs.createWriteStream(tmp, { flags: "wx" }));
+        await pipeline(body, counter, out);
         await writeMeta(bucket, key, options.contentType);
         await moveIntoPlace(tmp, target);
       } catch (error) {
+        // A body that fails at once can fail before the file is even open: wait until the stream has
+        // closed (so the file exists or never will), then remove it — nothing half-written stays.
+        if (!out.closed) await new Promise<void>((resolve) => out.once("close", () => resolve()));
         await fsp.rm(tmp, { force: true });
         throw error;
       }
