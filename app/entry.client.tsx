@@ -7,9 +7,9 @@ import { heldTexts, loadTexts } from "~/modules/i18n/texts-cache";
 // An error page rendered by the server shows its request's id; hydration must render the same.
 const requestId = document.querySelector<HTMLElement>("[data-request-id]")?.dataset.requestId;
 
-// The page's texts, preloaded from the head (root.tsx): hydration waits for them, since it must
+// The page's texts, asked for from the head (root.tsx): hydration waits for them, since it must
 // render the texts the server rendered.
-const textsKey = document.querySelector<HTMLElement>("link[data-texts-key]")?.dataset.textsKey;
+const textsKey = document.querySelector<HTMLElement>("script[data-texts-key]")?.dataset.textsKey;
 
 function hydrate() {
   startTransition(() => {

@@ -17,7 +17,7 @@ import { getLocale, getViewer } from "~/modules/http/request-context.server";
 import { readToast } from "~/modules/http/toast.server";
 import { isStaffPath } from "~/modules/i18n/text-areas";
 import { useSharedTexts } from "~/modules/i18n/shared-texts";
-import { loadTexts } from "~/modules/i18n/texts-cache";
+import { earlyTextsFetch, loadTexts } from "~/modules/i18n/texts-cache";
 import type { Messages } from "~/modules/i18n/translate";
 import { layoutFor } from "~/modules/layout/layout";
 import { logger } from "~/modules/log/logger.server";
@@ -121,7 +121,7 @@ function Document({ children }: { children: React.ReactNode }) {
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <Meta />
         <Links />
-        {hydrate && root ? <TextsPreload textsKey={root.i18n.textsKey} /> : null}
+        {hydrate && root ? <TextsFetch textsKey={root.i18n.textsKey} nonce={nonce} /> : null}
       </head>
       <body>
         {parts.cookieNotice && root && !root.cookieConsent ? <CookieNotice /> : null}
@@ -146,12 +146,13 @@ function Document({ children }: { children: React.ReactNode }) {
 }
 
 /**
- * The page's texts for hydration: data, fetched from the head while the page parses and kept by the
- * browser for good (the key is their fingerprint); entry.client hydrates once they are in. Not a
- * script: they are no code, and the page's JavaScript stays what it was (DESIGN §7).
+ * The page's texts for hydration: data, asked for from the head while the page parses (a few bytes
+ * of inline script with the answer's nonce, so a browser without JavaScript asks for nothing) and
+ * kept by the browser for good (the key is their fingerprint); entry.client hydrates once they are
+ * in. Not a script of their own: they are no code, and the page's JavaScript stays what it was.
  */
-function TextsPreload({ textsKey }: { textsKey: string }) {
-  return <link rel="preload" href={`/texts/${textsKey}`} as="fetch" crossOrigin="anonymous" data-texts-key={textsKey} />;
+function TextsFetch({ textsKey, nonce }: { textsKey: string; nonce: string | undefined }) {
+  return <script nonce={nonce} data-texts-key={textsKey} suppressHydrationWarning dangerouslySetInnerHTML={{ __html: earlyTextsFetch(textsKey) }} />;
 }
 
 export default function App() {

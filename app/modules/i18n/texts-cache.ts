@@ -3,10 +3,34 @@ import type { Messages } from "./translate";
 /**
  * The interface texts the browser holds, by key (`{locale}.{area}.{version}`, root loader). No
  * answer of the root loader carries the texts, only their key (ADR 022, 034). A page's texts are
- * fetched from `/texts/{key}` (immutable, so cached; preloaded by the document's head) before
- * hydration; later keys (another language, the staff area, an edited text) by the root's
- * clientLoader, once each.
+ * fetched from `/texts/{key}` (immutable, so cached) before hydration — asked for from the
+ * document's head by `earlyTextsFetch` — and later keys (another language, the staff area, an edited
+ * text) by the root's clientLoader, once each.
  */
+
+/** Where the head's inline script leaves its request: `{ key, response }`. */
+const EARLY = "__alignerTexts";
+
+declare global {
+  interface Window {
+    [EARLY]?: { key: string; response: Promise<Response> };
+  }
+}
+
+const textsUrl = (key: string) => `/texts/${encodeURIComponent(key)}`;
+
+/** The head's inline script: starts the texts' request while the page parses. */
+export const earlyTextsFetch = (key: string) => `window.${EARLY}={key:${JSON.stringify(key)},response:fetch(${JSON.stringify(textsUrl(key))})}`;
+
+/** The head's request for `key`, taken once; else a new one. */
+function request(key: string): Promise<Response> {
+  const early = window[EARLY];
+  if (early?.key === key) {
+    window[EARLY] = undefined;
+    return early.response;
+  }
+  return fetch(textsUrl(key));
+}
 
 /** A few keys per visit at most; an old key stays until its page's tree is gone. */
 const known = new Map<string, Messages>();
@@ -29,7 +53,7 @@ export async function loadTexts(key: string): Promise<Messages> {
   const held = heldTexts(key);
   if (held) return held;
   try {
-    const response = await fetch(`/texts/${encodeURIComponent(key)}`);
+    const response = await request(key);
     if (!response.ok) throw new Error(`HTTP ${response.status}`);
     return keep(key, (await response.json()) as Messages);
   } catch (error) {
