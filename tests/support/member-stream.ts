@@ -1,11 +1,11 @@
-import { compressedSource, GZIP_CHUNK_BYTES } from "~/modules/uploads/gzip-members";
+import { bytesReader, compressedSource, GZIP_CHUNK_BYTES } from "~/modules/uploads/gzip-members";
 
 /**
  * The whole member stream of a compressed upload of `file` (ADR 033), read through the page's own
  * source in `step`-byte slices as tus-js-client reads it: what the server receives without a drop.
  */
 export async function memberStream(file: Buffer, step = GZIP_CHUNK_BYTES, chunkBytes = GZIP_CHUNK_BYTES): Promise<Buffer> {
-  const source = compressedSource({ size: file.length, read: async (start, end) => file.subarray(start, end) }, { chunkBytes });
+  const source = compressedSource(bytesReader(file), { chunkBytes });
   const parts: Buffer[] = [];
   for (let offset = 0; ; ) {
     const { value, done } = await source.slice(offset, offset + step);

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { type DetailedError, Upload, type UploadOptions } from "tus-js-client";
-import { compressedSource, GZIP_ENCODING, type CompressedSource } from "~/modules/uploads/gzip-members";
+import { bytesReader, compressedSource, GZIP_ENCODING, type CompressedSource } from "~/modules/uploads/gzip-members";
 
 /**
  * tus-js-client in Node, as the upload step uses it in the browser: the page's cookies and Origin
@@ -40,7 +40,7 @@ export interface TusUploadInput {
 export function tusUpload(input: TusUploadInput): Promise<TusOutcome> {
   return new Promise((resolve) => {
     const file = input.file;
-    const source = input.compressed ? compressedSource({ size: file.length, read: async (start, end) => file.subarray(start, end) }) : null;
+    const source = input.compressed ? compressedSource(bytesReader(file)) : null;
     if (source) input.onSource?.(source);
     const options: UploadOptions = {
       endpoint: `${input.base}/uploads/tus`,

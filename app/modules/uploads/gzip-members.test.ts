@@ -4,12 +4,11 @@ import zlib from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { memberStream as wholeStream } from "../../../tests/support/member-stream";
 import { scanLikeStl } from "../../../tests/support/stl-models";
-import { compressedSource, GZIP_CHUNK_BYTES, gzipMember, maxCompressedBytes, memberLength, MEMBER_HEADER_BYTES, withLengthField } from "./gzip-members";
+import { bytesReader, compressedSource, GZIP_CHUNK_BYTES, gzipMember, maxCompressedBytes, memberLength, MEMBER_HEADER_BYTES, withLengthField } from "./gzip-members";
 import { CompressedUploadError, inflateMembers } from "./gzip-members.server";
 
 const MiB = 1024 * 1024;
 const sha256 = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("hex");
-const readerOf = (file: Buffer) => ({ size: file.length, read: async (start: number, end: number) => file.subarray(start, end) });
 
 async function restore(stream: Buffer, fileBytes: number, piece = 64 * 1024, chunkBytes = GZIP_CHUNK_BYTES): Promise<Buffer> {
   async function* pieces() {
@@ -52,13 +51,13 @@ describe("compressed uploads: the member stream (ADR 033)", () => {
 
   it("answers any offset with the same bytes, in this source or a fresh one (a drop, a reload)", async () => {
     const stream = await wholeStream(scan, 3 * MiB + 17);
-    const source = compressedSource(readerOf(scan));
+    const source = compressedSource(bytesReader(scan));
     await source.slice(0, 5 * MiB);
     // tus-js-client resumes from the server's offset, inside a member.
     const resumeAt = 4 * MiB + 123;
     const again = await source.slice(resumeAt, resumeAt + 5 * MiB);
     expect(Buffer.from(again.value).equals(stream.subarray(resumeAt, resumeAt + 5 * MiB))).toBe(true);
-    const fresh = compressedSource(readerOf(scan));
+    const fresh = compressedSource(bytesReader(scan));
     const late = await fresh.slice(stream.length - 1000, stream.length + 5 * MiB);
     expect(late.done).toBe(true);
     expect(Buffer.from(late.value).equals(stream.subarray(stream.length - 1000))).toBe(true);
@@ -66,7 +65,7 @@ describe("compressed uploads: the member stream (ADR 033)", () => {
 
   it("counts progress in the file's own bytes", async () => {
     const stream = await wholeStream(scan);
-    const source = compressedSource(readerOf(scan));
+    const source = compressedSource(bytesReader(scan));
     await source.slice(0, stream.length);
     const points = [0, 1, stream.length / 3, stream.length / 2, stream.length - 1, stream.length].map((wire) => source.fileBytesAt(Math.floor(wire)));
     expect(points[0]).toBe(0);

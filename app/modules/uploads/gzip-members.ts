@@ -85,6 +85,9 @@ export const blobReader = (blob: Blob): ChunkReader => ({
   read: async (start, end) => new Uint8Array(await blob.slice(start, end).arrayBuffer()),
 });
 
+/** A file already in memory (the Node test client and the benchmark). */
+export const bytesReader = (bytes: Uint8Array): ChunkReader => ({ size: bytes.length, read: async (start, end) => bytes.subarray(start, end) });
+
 /** What tus-js-client sends: bytes with a `size` (its browser and Node HTTP stacks both read it). */
 export type SliceValue = Uint8Array & { size: number };
 
