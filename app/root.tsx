@@ -14,6 +14,7 @@ import { getDb } from "~/modules/db/db.server";
 import { cookies } from "~/modules/http/cookies.server";
 import { useNonce } from "~/modules/http/document-facts";
 import { getLocale, getViewer } from "~/modules/http/request-context.server";
+import { isInPlace } from "~/modules/http/in-place";
 import { readToast } from "~/modules/http/toast.server";
 import { isStaffPath } from "~/modules/i18n/text-areas";
 import { useSharedTexts } from "~/modules/i18n/shared-texts";
@@ -81,9 +82,12 @@ export async function clientLoader({ serverLoader }: ClientLoaderFunctionArgs) {
   return root;
 }
 
-/** Customer pages carry fewer texts than staff pages: crossing between them reloads the root's data. */
-export const shouldRevalidate: ShouldRevalidateFunction = ({ currentUrl, nextUrl, defaultShouldRevalidate }) =>
-  defaultShouldRevalidate || isStaffPath(currentUrl.pathname) !== isStaffPath(nextUrl.pathname);
+/**
+ * Customer pages carry fewer texts than staff pages: crossing between them reloads the root's data.
+ * An action that answered with its page in place (ADR 035) changed nothing the root shows.
+ */
+export const shouldRevalidate: ShouldRevalidateFunction = ({ currentUrl, nextUrl, actionResult, defaultShouldRevalidate }) =>
+  !isInPlace(actionResult) && (defaultShouldRevalidate || isStaffPath(currentUrl.pathname) !== isStaffPath(nextUrl.pathname));
 
 export const meta: MetaFunction = () => [{ title: "Aligner Lab" }];
 

@@ -1,4 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { ClientActionFunctionArgs, ClientLoaderFunctionArgs } from "@remix-run/react";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
@@ -19,10 +20,11 @@ import { SummaryStep } from "~/components/wizard/steps/summary-step";
 import { TechnicalInfoStep } from "~/components/wizard/steps/technical-info-step";
 import type { StepProps } from "~/components/wizard/steps/types";
 import { UploadStep } from "~/components/wizard/steps/upload-step";
+import { type InPlaceResult, isInPlace } from "~/modules/http/in-place";
 import { useTranslation } from "~/modules/i18n/i18n-context";
 import { hasBackButton, LAST_STEP, progressPercent, STEP_FILE_TYPE } from "~/modules/wizard/navigation";
 import { handleWizardAction } from "~/modules/wizard/action.server";
-import { loadWizardPage } from "~/modules/wizard/loader.server";
+import { loadWizardPage, type WizardLoaderData } from "~/modules/wizard/loader.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   {
@@ -37,6 +39,23 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 export async function action({ request, context }: ActionFunctionArgs) {
   return handleWizardAction(request, context);
+}
+
+/** The next page, when the action answered with it (ADR 035): the clientLoader takes it once. */
+let answeredPage: WizardLoaderData | null = null;
+
+export async function clientAction({ serverAction }: ClientActionFunctionArgs) {
+  const answer = await serverAction<typeof action>();
+  if (!isInPlace(answer) || answer.inPlace === true) return answer;
+  answeredPage = answer.inPlace.page as WizardLoaderData;
+  const result: InPlaceResult = { inPlace: true, toast: answer.inPlace.toast };
+  return result;
+}
+
+export async function clientLoader({ serverLoader }: ClientLoaderFunctionArgs) {
+  const page = answeredPage;
+  answeredPage = null;
+  return page ?? serverLoader<typeof loader>();
 }
 
 const STEP_TITLES = [
@@ -54,9 +73,11 @@ const STEP_TITLES = [
   "wizard.titles.summary",
 ];
 
+const PAY_FORM = "wizard-pay";
+
 export default function OrderWizard() {
   const data = useLoaderData<typeof loader>();
-  const actionData = useActionData<typeof action>();
+  const actionData = useActionData<typeof clientAction>();
   const navigation = useNavigation();
   const { t } = useTranslation();
   const summaryRef = useRef<HTMLDivElement>(null);
@@ -68,13 +89,20 @@ export default function OrderWizard() {
   const formError = actionData && "formError" in actionData ? (actionData.formError as string | undefined) : undefined;
   const saveFailure = actionData && "saveFailure" in actionData ? actionData.saveFailure : undefined;
   const fileType = STEP_FILE_TYPE[step];
-  const busy = navigation.state !== "idle";
   const frozen = order !== null && order.status !== "draft";
+  // With JavaScript the step's files go up on their own (resumable uploads); its form then posts like any other step.
+  const resumable = Boolean(order && patient && fileType && !frozen);
+  const busy = navigation.state !== "idle";
   const props: StepProps = { data, patient, errors, values };
   const [toast, setToast] = useState<(Toast & { id: number }) | null>(null);
   const notify = useCallback((next: Toast) => setToast({ ...next, id: Date.now() + Math.random() }), []);
-  const uploads = useResumableUploads(order && patient && fileType && !frozen ? { orderId: order.id, patientId: patient.id, type: fileType } : null, notify);
+  const uploads = useResumableUploads(resumable && order && patient && fileType ? { orderId: order.id, patientId: patient.id, type: fileType } : null, notify);
   useTabReturn(uploads.active, notify);
+
+  useEffect(() => {
+    // A step answered in place (ADR 035) brings the toast its redirect would have left in a cookie.
+    if (isInPlace(actionData) && actionData.inPlace === true && actionData.toast) notify(actionData.toast);
+  }, [actionData, notify]);
 
   useEffect(() => {
     // After a refused "next", move focus to the error summary so screen readers announce it.
@@ -119,7 +147,7 @@ export default function OrderWizard() {
         </div>
       </div>
       {step >= 5 && step <= 10 ? <PatientSelector data={data} patient={patient} /> : null}
-      <Form method="post" encType={fileType ? "multipart/form-data" : undefined} className="wizard-form" noValidate reloadDocument={fileType !== undefined}>
+      <Form method="post" encType={fileType ? "multipart/form-data" : undefined} className="wizard-form" noValidate reloadDocument={fileType !== undefined && !resumable}>
         <h2>{t(STEP_TITLES[step] ?? "")}</h2>
         <div ref={summaryRef}>
           <ErrorSummary errors={errors} formError={formError} />
@@ -187,7 +215,7 @@ export default function OrderWizard() {
                 {t("wizard.buttons.next")} →
               </button>
             ) : order?.status === "draft" || order?.status === "pending" ? (
-              <button type="submit" name="intent" value="pay" className="button" disabled={busy}>
+              <button type="submit" name="intent" value="pay" className="button" disabled={busy} form={PAY_FORM}>
                 {t(data.market === "international" ? "wizard.buttons.payNow" : "wizard.buttons.pay")}
               </button>
             ) : null}
@@ -201,6 +229,10 @@ export default function OrderWizard() {
           </p>
         ) : null}
       </Form>
+      {step === LAST_STEP ? (
+        // The payment page is the provider's: "pay" posts as a plain form, the answer a new document (ADR 035).
+        <Form id={PAY_FORM} method="post" reloadDocument />
+      ) : null}
       {order && fileType && !frozen && !data.skipped && !data.noPatient ? <AnotherDevicePanel orderId={order.id} email={order.email} /> : null}
     </section>
   );

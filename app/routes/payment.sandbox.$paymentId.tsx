@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
-import { Form, useLoaderData, useNavigation } from "@remix-run/react";
+import { Form, useLoaderData } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { getConfig } from "~/modules/config/config.server";
 import { getDb } from "~/modules/db/db.server";
@@ -64,10 +64,12 @@ export async function action({ request, params }: ActionFunctionArgs) {
   return redirect(returnUrl(checkout));
 }
 
+/** It stands in for a provider's page, which carries none of this app's code: a plain form, no JavaScript. */
+export const handle = { hydrate: false };
+
 export default function SandboxCheckout() {
   const { orderNumber, description, lines, amount, currency, status, returnUrl } = useLoaderData<typeof loader>();
   const { t, i18n } = useTranslation();
-  const busy = useNavigation().state !== "idle";
   return (
     <section className="container narrow-page">
       <p className="note" role="note">
@@ -87,10 +89,10 @@ export default function SandboxCheckout() {
       <p className="lead">{formatMoney(amount, currency, i18n.language)}</p>
       {status === "pending" ? (
         <Form method="post" className="actions">
-          <button type="submit" name="outcome" value="pay" className="button" disabled={busy}>
+          <button type="submit" name="outcome" value="pay" className="button">
             {t("sandbox.pay")}
           </button>
-          <button type="submit" name="outcome" value="decline" className="button button-secondary" disabled={busy}>
+          <button type="submit" name="outcome" value="decline" className="button button-secondary">
             {t("payments.sandbox.decline")}
           </button>
         </Form>

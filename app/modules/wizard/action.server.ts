@@ -16,6 +16,7 @@ import type { IntentArgs, IntentHandler } from "./intents/types";
 import { clampStep, type WizardAction } from "./navigation";
 import { resolveOrder } from "./order-access.server";
 import { receiveUploads } from "./receive-uploads.server";
+import { answerInPlace } from "./in-place.server";
 import { frozenToast, toastFromUploads } from "./replies.server";
 import { listPatients, OrderFrozenError } from "./wizard.server";
 
@@ -40,7 +41,13 @@ function parseIntent(intent: string): { name: string; argument: string | null } 
   return colon < 0 ? { name: intent, argument: null } : { name: intent.slice(0, colon + 1), argument: intent.slice(colon + 1) };
 }
 
+/** The wizard's action; with JavaScript, a move within the wizard is answered with the next page (ADR 035). */
 export async function handleWizardAction(request: Request, context: unknown) {
+  const answer = await dispatch(request, context);
+  return answer instanceof Response ? answerInPlace(request, context, answer) : answer;
+}
+
+async function dispatch(request: Request, context: unknown) {
   const db = await getDb();
   const { viewer, market, language } = await getRequestContext(request, context);
   const { order } = await resolveOrder(request, db, viewer);

@@ -1,4 +1,4 @@
-import { redirect } from "@remix-run/node";
+import { redirectDocument } from "@remix-run/node";
 import type { Order } from "~db/schema";
 import { getConfig } from "~/modules/config/config.server";
 import type { DB } from "~/modules/db/db.server";
@@ -67,7 +67,9 @@ export async function startPayment(request: Request, db: DB, order: Order, viewe
   if (!result.ok) {
     return redirectWithToast(`/order?id=${order.id}`, paymentFailureToast(result.reason));
   }
-  return redirect(result.redirectTo, {
+  // The payment page is the provider's (or the sandbox's stand-in): the browser loads it as a new
+  // document, with JavaScript too — not as a page of this app found, fetched and rendered in turn.
+  return redirectDocument(result.redirectTo, {
     headers: { "Set-Cookie": await forgetCurrentOrderHeader() },
   });
 }
