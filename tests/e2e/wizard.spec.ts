@@ -115,6 +115,48 @@ test("a doctor orders for two patients and reaches the sandbox checkout", async 
   await atStep(page, 1);
 });
 
+test("with JavaScript each step is one request: the step's POST, answered with the next page", async ({ page, javaScriptEnabled }) => {
+  test.skip(!javaScriptEnabled, "without JavaScript a step is the form's POST, its redirect and the next page (the journey above)");
+  // What the page asks of the server: its code aside, and the routes' manifest that Remix asks for
+  // in the background when a new step shows a link to a page it has not seen (nothing waits for it).
+  const requests: string[] = [];
+  page.on("request", (request) => {
+    const url = new URL(request.url());
+    if (!url.pathname.startsWith("/build/") && url.pathname !== "/__manifest") requests.push(`${request.method()} ${url.pathname}`);
+  });
+  await page.goto("/order");
+  await atStep(page, 1);
+  const step = async (name: string, next: number) => {
+    requests.length = 0;
+    await press(page, name, next);
+    // Nothing else follows it: no revalidation of the page or the shell.
+    await page.waitForTimeout(300);
+    expect(requests).toEqual(["POST /order.data"]);
+  };
+  await step("Далее →", 2);
+  await page.getByLabel("E-mail").fill(`one-trip-${Date.now()}@clinic.ru`);
+  await page.getByLabel("Телефон").fill("+7 900 123-45-67");
+  await step("Далее →", 3);
+  await step("← Назад", 2);
+  await expect(page.getByLabel("Телефон")).toHaveValue("+7 900 123-45-67");
+  await step("Далее →", 3);
+  await page.getByLabel("ФИО получателя").fill("Иванова Анна Сергеевна");
+  await page.getByLabel("Адрес доставки").fill("Москва, ул. Тверская, 1");
+  await page.getByRole("checkbox").check();
+  await step("Далее →", 4);
+  // The toast the redirect would have carried comes inside the answer.
+  await page.getByLabel("Имя пациента").fill("Смирнова Е.");
+  await step("Добавить пациента", 4);
+  await expect(page.getByText("Пациент Смирнова Е. добавлен в заказ")).toBeVisible();
+  await step("Далее →", 5);
+  await step("Пропустить", 7);
+  await expect(page.getByText("Вы пропустили загрузку файлов матрицы и выбор типа матрицы")).toBeVisible();
+  // What the answers showed is what the server holds.
+  await page.reload();
+  await atStep(page, 7);
+  await expect(page.locator(".patient-banner")).toContainText("Смирнова Е.");
+});
+
 test.describe("on the international market", () => {
   // playwright.config.ts resolves this host to loopback.
   test.use({ baseURL: `http://aligners-e2e.com:${process.env.E2E_PORT ?? (process.env.E2E_TARGET === "embedded" ? 3220 : 3210)}` });

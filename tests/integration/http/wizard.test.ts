@@ -1,5 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
+import { decode } from "turbo-stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createUserSession } from "~/modules/auth/session.server";
 import { createTestDatabase, type TestDatabase } from "../../support/database";
@@ -202,5 +203,65 @@ describe("the order wizard over HTTP", () => {
     expect(page).toContain("Скидка 13%");
     const anonymousPage = await (await newBrowser().request(`/order`)).text();
     expect(anonymousPage).not.toContain("VIP");
+  });
+
+  /** The data of a page's own POST (`/order.data`), decoded as Remix's client decodes it. */
+  async function readAction(response: Response): Promise<any> {
+    expect(response.headers.get("content-type")).toContain("text/x-script");
+    const decoded = await decode(response.body!);
+    await decoded.done;
+    return (decoded.value as { data?: unknown }).data;
+  }
+
+  it("answers the page's own POST with the next page in one round trip, the toast inside it (ADR 035)", async () => {
+    const browser = newBrowser();
+    const email = `in-place-${Date.now()}@clinic.ru`;
+    // Step 1 creates the order: the answer carries step 2 of it and the cookie that names it.
+    const created = await browser.request("/order.data", { form: { intent: "next" } });
+    expect(created.status).toBe(200);
+    expect(created.headers.get("location")).toBeNull();
+    const first = await readAction(created);
+    expect(first.inPlace.page.step).toBe(2);
+    const order = await t.db.selectFrom("orders").selectAll().where("id", "=", first.inPlace.page.order.id).executeTakeFirstOrThrow();
+    expect(order.wizard_step).toBe(2);
+    // The same browser's next page, asked for plainly, is that order's step 2.
+    expect(await (await browser.request("/order")).text()).toContain("Шаг 2 из 11");
+
+    const contacts = await readAction(await browser.request("/order.data", { form: { intent: "next", email, phone: "+7 900 000-00-02" } }));
+    expect(contacts.inPlace.page.step).toBe(3);
+    expect(contacts.inPlace.page.order.email).toBe(email);
+    expect(contacts.inPlace.toast).toBeNull();
+
+    // A refused step is answered as before: 400, the messages at their fields, nothing moved.
+    const refused = await browser.request("/order.data", { form: { intent: "next", full_name: "", address: "" } });
+    expect(refused.status).toBe(400);
+    const errors = await readAction(refused);
+    expect(errors.inPlace).toBeUndefined();
+    expect(Object.keys(errors.errors)).toEqual(expect.arrayContaining(["full_name", "address"]));
+    expect((await t.db.selectFrom("orders").select("wizard_step").where("id", "=", order.id).executeTakeFirstOrThrow()).wizard_step).toBe(3);
+
+    await browser.request("/order.data", { form: { intent: "next", full_name: "Иванова Анна", address: "Москва, ул. Ленина, 1", consent: "on" } });
+    const added = await browser.request("/order.data", { form: { intent: "add_patient", patient_name: "Смирнова Е." } });
+    const withPatient = await readAction(added);
+    expect(withPatient.inPlace.page.patients.map((patient: { name: string }) => patient.name)).toEqual(["Смирнова Е."]);
+    // The toast the redirect would have left in a cookie is in the answer, and no cookie keeps it for a later page.
+    expect(withPatient.inPlace.toast).toMatchObject({ type: "success" });
+    expect(added.headers.getSetCookie().some((cookie) => cookie.startsWith("toast="))).toBe(false);
+    expect(await (await browser.request("/order")).text()).not.toContain("добавлен в заказ");
+
+    await browser.request("/order.data", { form: { intent: "next" } });
+    const skipped = await readAction(await browser.request("/order.data", { form: { intent: "skip_matrix" } }));
+    expect(skipped.inPlace.page.step).toBe(7);
+    expect(skipped.inPlace.toast).toMatchObject({ title: "wizard.toasts.skippedTitle", description: "wizard.toasts.skippedMatrix" });
+  });
+
+  it("refuses a page's own POST naming another browser's order, and changes nothing of it", async () => {
+    const owner = newBrowser();
+    const order = await toMatrixStep(owner);
+    const stranger = newBrowser();
+    const answer = await stranger.request(`/order.data?id=${order.id}`, { form: { intent: "back" } });
+    expect(answer.status).toBe(404);
+    expect(await answer.text()).not.toContain(order.email!);
+    expect((await t.db.selectFrom("orders").select("wizard_step").where("id", "=", order.id).executeTakeFirstOrThrow()).wizard_step).toBe(5);
   });
 });

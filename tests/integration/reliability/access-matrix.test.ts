@@ -577,6 +577,22 @@ describe("access matrix over HTTP", () => {
     await signedIn.arrayBuffer();
     expect(signedIn.headers.get("Cache-Control")).toBe("private, no-store");
     expect(signedIn.headers.get("ETag")).toBeNull();
+
+    // Two clinics, the same URLs, asked in turn and again: each gets its own page every time — no
+    // personal page is kept and served to the other.
+    const a = fixture.orderA.email!;
+    const b = fixture.orderB.email!;
+    for (let round = 0; round < 3; round++) {
+      for (const [role, own, other] of [["clientA", a, b], ["clientB", b, a]] as const) {
+        for (const pathname of ["/cabinet", "/", "/privacy"]) {
+          const page = await send(clone(jars.get(role)!), pathname, { method: "GET" });
+          const html = await page.text();
+          expect(page.headers.get("Cache-Control"), `${role} ${pathname}`).toBe("private, no-store");
+          if (pathname === "/cabinet") expect(html, `${role} ${pathname}`).toContain(own);
+          expect(html, `${role} ${pathname}`).not.toContain(other);
+        }
+      }
+    }
   });
 
   it("answers malformed and unknown ids in every parameterised route with a 4xx or a redirect, never a server error", async () => {
