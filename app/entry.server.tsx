@@ -1,10 +1,8 @@
 import { createHash } from "node:crypto";
 import { PassThrough, Transform } from "node:stream";
-import { text } from "node:stream/consumers";
+import { buffer, text } from "node:stream/consumers";
 import type { AppLoadContext, EntryContext } from "@remix-run/node";
-import { createReadableStreamFromReadable } from "@remix-run/node";
 import { RemixServer } from "@remix-run/react";
-import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import { DocumentFactsProvider } from "~/modules/http/document-facts";
 import { ServerTextsProvider } from "~/modules/i18n/shared-texts";
@@ -34,9 +32,6 @@ export default async function handleRequest(
 ) {
   const { cspNonce: nonce, requestId } = loadContext;
   const shared = isSharedPage(request, responseStatusCode, responseHeaders, remixContext);
-  // Bots, no-JavaScript clients and pages answered with a validator get the whole document at once;
-  // browsers get it streamed.
-  const waitForAll = shared || isbot(request.headers.get("user-agent") ?? "") || remixContext.isSpaMode;
   const texts = await documentTexts(remixContext);
 
   return new Promise<Response>((resolve, reject) => {
@@ -49,7 +44,10 @@ export default async function handleRequest(
       </DocumentFactsProvider>,
       {
         nonce,
-        [waitForAll ? "onAllReady" : "onShellReady"]() {
+        // The whole document, sent at once. No page waits for deferred data, so the shell is all of
+        // it but the loader data's script; streamed, it left React in ~2 KB pieces, each its own
+        // stream hop, gzip flush and socket write (bench/RESULTS.md, "Personal pages").
+        onAllReady() {
           shellRendered = true;
           const body = withoutNulBytes();
           responseHeaders.set("Content-Type", "text/html; charset=utf-8");
@@ -58,7 +56,7 @@ export default async function handleRequest(
             resolve(withValidator(request, body, responseHeaders, nonce));
             return;
           }
-          resolve(new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status: responseStatusCode }));
+          resolve(buffer(body).then((html) => new Response(html, { headers: responseHeaders, status: responseStatusCode })));
         },
         onShellError(error: unknown) {
           reject(error);

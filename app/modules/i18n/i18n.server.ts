@@ -44,8 +44,21 @@ export async function getTranslator(request: Request) {
   return { language, t: await translatorFor(language) };
 }
 
+/**
+ * One translator per language and process: `getFixedT` makes and initialises an i18next instance on
+ * each call, work a request (the cabinet's, a mail's) need not repeat; the texts it reads are the
+ * locale files, fixed for the process's life.
+ */
+const translators = new Map<Language, ReturnType<typeof remixI18n.getFixedT<"common">>>();
+
 export function translatorFor(language: Language) {
-  return remixI18n.getFixedT(language, "common");
+  let translator = translators.get(language);
+  if (!translator) {
+    translator = remixI18n.getFixedT(language, "common");
+    translators.set(language, translator);
+    translator.catch(() => translators.delete(language));
+  }
+  return translator;
 }
 
 export type Translator = Awaited<ReturnType<typeof translatorFor>>;

@@ -30,10 +30,22 @@ export function interpolate(text: string, values?: TranslateValues): string {
  * the categories of `Intl.PluralRules` for the language): the one for `count` if the language has
  * it, else `key_other`; a key without plural forms is used as it is.
  */
+const rulesByLanguage = new Map<string, Intl.PluralRules>();
+
+/** `Intl.PluralRules` of a language, made once: making one costs far more than asking it. */
+function pluralRules(language: string): Intl.PluralRules {
+  let rules = rulesByLanguage.get(language);
+  if (!rules) {
+    rules = new Intl.PluralRules(language);
+    rulesByLanguage.set(language, rules);
+  }
+  return rules;
+}
+
 export function pluralKey(messages: Messages, key: string, values: TranslateValues | undefined, language: string | undefined): string {
   const count = values?.count;
   if (typeof count !== "number" || !language) return key;
-  const category = new Intl.PluralRules(language).select(count);
+  const category = pluralRules(language).select(count);
   if (lookup(messages, `${key}_${category}`) !== undefined) return `${key}_${category}`;
   if (lookup(messages, `${key}_other`) !== undefined) return `${key}_other`;
   return key;
