@@ -19,7 +19,7 @@ const ROOT = path.resolve(import.meta.dirname, "..");
 /** In order of running: the quick ones first, the 15-minute slow-link upload last. */
 const BENCHES: Array<{ name: string; args: string[]; about: string }> = [
   { name: "pages", args: [], about: "page weight (HTML, CSS, JS with gzip) against a bare Remix page, and Lighthouse" },
-  { name: "throughput", args: ["--profile"], about: "requests/s and p99 of /order and /cabinet beside a bare Remix route (autocannon)" },
+  { name: "throughput", args: ["--profile"], about: "requests/s and p99 of the personal and public pages beside bare Remix apps of 1 route and of the app's route count (autocannon)" },
   { name: "lighthouse", args: ["/", "/en", "/de", "/public-offer"], about: "Lighthouse on the landing and legal pages" },
   { name: "upload-s3", args: [], about: "100 MiB STL through the app to S3 beside a direct upload" },
   { name: "ftp-queue", args: [], about: "200 files through the file server queue beside OpenSSH sftp" },

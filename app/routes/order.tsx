@@ -81,6 +81,8 @@ export default function OrderWizard() {
   const navigation = useNavigation();
   const { t } = useTranslation();
   const summaryRef = useRef<HTMLDivElement>(null);
+  const headingRef = useRef<HTMLHeadingElement>(null);
+  const shownStep = useRef<number | null>(null);
   const [filesChosen, setFilesChosen] = useState(false);
   const { step, order } = data;
   const patient = data.patients.find((item) => item.id === data.currentPatientId) ?? null;
@@ -103,6 +105,13 @@ export default function OrderWizard() {
     // A step answered in place (ADR 035) brings the toast its redirect would have left in a cookie.
     if (isInPlace(actionData) && actionData.inPlace === true && actionData.toast) notify(actionData.toast);
   }, [actionData, notify]);
+
+  useEffect(() => {
+    // A new step drawn in place (not a new document) takes the focus to its title, as a new page
+    // would: a screen reader says where the doctor is, and Tab starts from the step's fields.
+    if (shownStep.current !== null && shownStep.current !== step) headingRef.current?.focus({ preventScroll: true });
+    shownStep.current = step;
+  }, [step]);
 
   useEffect(() => {
     // After a refused "next", move focus to the error summary so screen readers announce it.
@@ -147,8 +156,18 @@ export default function OrderWizard() {
         </div>
       </div>
       {step >= 5 && step <= 10 ? <PatientSelector data={data} patient={patient} /> : null}
-      <Form method="post" encType={fileType ? "multipart/form-data" : undefined} className="wizard-form" noValidate reloadDocument={fileType !== undefined && !resumable}>
-        <h2>{t(STEP_TITLES[step] ?? "")}</h2>
+      {/* A new step or patient list is a new form: its fields start from what the server holds, as on a new page. */}
+      <Form
+        key={`${step}:${patient?.id ?? ""}:${data.patients.length}`}
+        method="post"
+        encType={fileType ? "multipart/form-data" : undefined}
+        className="wizard-form"
+        noValidate
+        reloadDocument={fileType !== undefined && !resumable}
+      >
+        <h2 ref={headingRef} tabIndex={-1}>
+          {t(STEP_TITLES[step] ?? "")}
+        </h2>
         <div ref={summaryRef}>
           <ErrorSummary errors={errors} formError={formError} />
           {saveFailure ? <SectionError failure={saveFailure} /> : null}

@@ -137,6 +137,8 @@ test("with JavaScript each step is one request: the step's POST, answered with t
   await page.getByLabel("E-mail").fill(`one-trip-${Date.now()}@clinic.ru`);
   await page.getByLabel("Телефон").fill("+7 900 123-45-67");
   await step("Далее →", 3);
+  // The new step's title takes the focus, as a new page's start would.
+  await expect(page.locator(".wizard-form h2")).toBeFocused();
   await step("← Назад", 2);
   await expect(page.getByLabel("Телефон")).toHaveValue("+7 900 123-45-67");
   await step("Далее →", 3);
@@ -148,6 +150,8 @@ test("with JavaScript each step is one request: the step's POST, answered with t
   await page.getByLabel("Имя пациента").fill("Смирнова Е.");
   await step("Добавить пациента", 4);
   await expect(page.getByText("Пациент Смирнова Е. добавлен в заказ")).toBeVisible();
+  // The form starts afresh for the next patient, as the page after a redirect would.
+  await expect(page.getByLabel("Имя пациента")).toHaveValue("");
   await step("Далее →", 5);
   await step("Пропустить", 7);
   await expect(page.getByText("Вы пропустили загрузку файлов матрицы и выбор типа матрицы")).toBeVisible();
