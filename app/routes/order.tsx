@@ -20,7 +20,7 @@ import { SummaryStep } from "~/components/wizard/steps/summary-step";
 import { TechnicalInfoStep } from "~/components/wizard/steps/technical-info-step";
 import type { StepProps } from "~/components/wizard/steps/types";
 import { UploadStep } from "~/components/wizard/steps/upload-step";
-import { type InPlaceResult, isInPlace } from "~/modules/http/in-place";
+import { type InPlaceResult, isInPlace, isInPlaceAnswer } from "~/modules/http/in-place";
 import { useTranslation } from "~/modules/i18n/i18n-context";
 import { hasBackButton, LAST_STEP, progressPercent, STEP_FILE_TYPE } from "~/modules/wizard/navigation";
 import { handleWizardAction } from "~/modules/wizard/action.server";
@@ -46,7 +46,7 @@ let answeredPage: WizardLoaderData | null = null;
 
 export async function clientAction({ serverAction }: ClientActionFunctionArgs) {
   const answer = await serverAction<typeof action>();
-  if (!isInPlace(answer) || answer.inPlace === true) return answer;
+  if (!isInPlaceAnswer(answer)) return answer;
   answeredPage = answer.inPlace.page as WizardLoaderData;
   const result: InPlaceResult = { inPlace: true, toast: answer.inPlace.toast };
   return result;

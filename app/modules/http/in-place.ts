@@ -18,3 +18,8 @@ export interface InPlaceResult {
 export function isInPlace(value: unknown): value is InPlaceAnswer<unknown> | InPlaceResult {
   return typeof value === "object" && value !== null && "inPlace" in value;
 }
+
+/** The server's answer, before the clientAction has kept its page. */
+export function isInPlaceAnswer(value: unknown): value is InPlaceAnswer<unknown> {
+  return isInPlace(value) && value.inPlace !== true;
+}

@@ -1,6 +1,7 @@
 import { gzipSync } from "node:zlib";
 import type { NextFunction, Request, RequestHandler, Response } from "express";
 import { requestFacts } from "~/modules/log/logger.server";
+import { cookiePairs } from "./cookie-header";
 
 /**
  * Public pages from memory (ADR 032). The landing in each language and the legal pages are the same
@@ -34,12 +35,9 @@ function keyOf(req: Request): string | null {
   if (req.method !== "GET" && req.method !== "HEAD") return null;
   if (req.originalUrl.includes("?") || req.path.endsWith(".data")) return null;
   const kept: string[] = [];
-  for (const part of (req.headers.cookie ?? "").split(";")) {
-    const pair = part.trim();
-    if (!pair) continue;
-    const name = pair.slice(0, pair.indexOf("=") >>> 0);
+  for (const [name, value] of cookiePairs(req.headers.cookie)) {
     if (!PAGE_COOKIES.has(name)) return null;
-    kept.push(pair);
+    kept.push(`${name}=${value}`);
   }
   return `${req.get("host")}\n${req.path}\n${kept.sort().join("; ")}`;
 }

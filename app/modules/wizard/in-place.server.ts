@@ -1,4 +1,5 @@
 import { data } from "@remix-run/node";
+import { cookiePairs } from "~/modules/http/cookie-header";
 import { cookies } from "~/modules/http/cookies.server";
 import { isDataRequest } from "~/modules/http/request.server";
 import type { InPlaceAnswer } from "~/modules/http/in-place";
@@ -34,26 +35,21 @@ function isRedirectTo(answer: Response, path: string) {
   return answer.status >= 300 && answer.status < 400 && answer.headers.get("Location") === path;
 }
 
-const cookieName = (setCookie: string) => setCookie.slice(0, setCookie.indexOf("=")).trim();
+const cookieName = (setCookie: string) => cookiePairs(setCookie.split(";")[0])[0]?.[0];
 
 /** The request's headers for a GET, its `Cookie` header as the browser would send it after `setCookies`. */
 function followedHeaders(original: Headers, setCookies: string[]): Headers {
-  const jar = new Map<string, string>();
-  for (const pair of (original.get("Cookie") ?? "").split(";")) {
-    const at = pair.indexOf("=");
-    if (at > 0) jar.set(pair.slice(0, at).trim(), pair.slice(at + 1).trim());
-  }
+  const jar = new Map(cookiePairs(original.get("Cookie")));
   for (const setCookie of setCookies) {
     const [pair = "", ...attributes] = setCookie.split(";");
-    const at = pair.indexOf("=");
-    if (at <= 0) continue;
-    const name = pair.slice(0, at).trim();
+    const [[name, value] = ["", ""]] = cookiePairs(pair);
+    if (!name) continue;
     const expired = attributes.some((attribute) => {
       const [key = "", value = ""] = attribute.split("=").map((part) => part.trim());
       return (key.toLowerCase() === "max-age" && Number(value) <= 0) || (key.toLowerCase() === "expires" && Date.parse(value) <= Date.now());
     });
     if (expired) jar.delete(name);
-    else jar.set(name, pair.slice(at + 1).trim());
+    else jar.set(name, value);
   }
   const headers = new Headers(original);
   for (const name of ["content-type", "content-length", "transfer-encoding"]) headers.delete(name);
