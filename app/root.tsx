@@ -10,7 +10,6 @@ import { Header } from "~/components/header";
 import { MessengerButton } from "~/components/messenger-button";
 import { ToastMessage } from "~/components/toast";
 import { getConfig } from "~/modules/config/config.server";
-import { getDb } from "~/modules/db/db.server";
 import { cookies } from "~/modules/http/cookies.server";
 import { useNonce } from "~/modules/http/document-facts";
 import { getLocale, getViewer } from "~/modules/http/request-context.server";
@@ -35,14 +34,11 @@ export const links: LinksFunction = () => [
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { language: locale, market } = await getLocale(request, context);
   // The shell renders even when the database is away (the health check reports it).
-  const { user, partner } = await getViewer(request, context)
-    .then(async ({ user }) => ({
-      user,
-      partner: user ? await (await getDb()).selectFrom("partner_codes").select("code").where("user_email", "=", user.email).executeTakeFirst() : undefined,
-    }))
+  const user = await getViewer(request, context)
+    .then(({ user }) => user)
     .catch((error) => {
       logger.error(error, "root loader: session lookup failed");
-      return { user: null, partner: undefined };
+      return null;
     });
   const { toast, headers } = await readToast(request);
   const cookieConsent = Boolean(await cookies.cookieConsent().parse(request.headers.get("Cookie")));
@@ -60,7 +56,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       market,
       marketTraits: MARKET_TRAITS[market],
       contacts: { messengerLink: contacts.messengerLink, supportEmail: contacts.supportEmail, whatsappNumber: contacts.whatsappNumber },
-      user: user ? { email: user.email, hasPartnerCode: Boolean(partner) } : null,
+      user: user ? { email: user.email, hasPartnerCode: user.hasPartnerCode } : null,
       toast,
       cookieConsent,
       sandbox: getConfig().payments.sandbox,

@@ -25,9 +25,15 @@ export interface SessionUserRef {
   email: string;
 }
 
+/** The user as a session row is read: with their roles and whether they have a partner code, in the same query. */
+interface SessionUserRow extends SessionUserRef {
+  roles: Role[];
+  hasPartnerCode: boolean;
+}
+
 export interface SessionData {
-  /** Set only by `startUserSession`, at sign-in. */
-  user?: SessionUserRef;
+  /** Set only by `startUserSession`, at sign-in; read back from the row's `user_id` with the user's roles. */
+  user?: SessionUserRef | SessionUserRow;
   /** Who signed in from where, for staff looking at sessions; stored in columns. */
   client?: { ip: string | null; userAgent: string | null };
   /** The e-mail a link was last sent to (set by the e-mail link strategy). */
@@ -68,17 +74,26 @@ export function databaseSessionStorage(database: () => Promise<DB> | DB): Sessio
         .execute();
       return id;
     },
+    // One query per request for everything the pages ask of a signed-in user: who, roles, partner.
     async readData(id) {
       if (typeof id !== "string" || id.length < 20) return null;
       const row = await (await database())
         .selectFrom("sessions")
         .leftJoin("users", "users.id", "sessions.user_id")
-        .select(["sessions.data", "sessions.user_id", "users.email"])
+        .select([
+          "sessions.data",
+          "sessions.user_id",
+          "users.email",
+          sql<Role[]>`array(select user_roles.role::text from user_roles where user_roles.user_id = sessions.user_id order by 1)`.as("roles"),
+          sql<boolean>`exists(select 1 from partner_codes where partner_codes.user_email = users.email)`.as("has_partner_code"),
+        ])
         .where("sessions.id", "=", sha256(id))
         .where("sessions.expires_at", ">", sql<Date>`now()`)
         .executeTakeFirst();
       if (!row) return null;
-      return { ...row.data, ...(row.user_id && row.email ? { user: { id: row.user_id, email: row.email } } : {}) };
+      const user: SessionUserRow | null =
+        row.user_id && row.email ? { id: row.user_id, email: row.email, roles: row.roles, hasPartnerCode: Boolean(row.has_partner_code) } : null;
+      return { ...row.data, ...(user ? { user } : {}) };
     },
     // Remix keeps a cookie's id even when its row is gone (expired, signed out elsewhere) and then
     // updates it. The row comes back without a user: the user is set only when a row is created at
@@ -110,6 +125,7 @@ export interface SessionUser {
   id: string;
   email: string;
   roles: Role[];
+  hasPartnerCode: boolean;
 }
 
 export async function getSession(request: Request, storage = getSessionStorage()): Promise<Session<SessionData, SessionFlashData>> {
@@ -121,9 +137,15 @@ export async function getSessionUser(request: Request, db?: DB): Promise<Session
   const storage = db ? databaseSessionStorage(() => db) : getSessionStorage();
   const user = (await getSession(request, storage)).get("user");
   if (!user) return null;
-  const roles = await (db ?? (await getDb())).selectFrom("user_roles").select("role").where("user_id", "=", user.id).execute();
   noteRole("client");
-  return { id: user.id, email: user.email, roles: roles.map((r) => r.role) };
+  if ("roles" in user) return { ...user };
+  // A user set on this session object rather than read from its row (not a path the pages take).
+  const database = db ?? (await getDb());
+  const [roles, partner] = await Promise.all([
+    database.selectFrom("user_roles").select("role").where("user_id", "=", user.id).execute(),
+    database.selectFrom("partner_codes").select("id").where("user_email", "=", user.email).executeTakeFirst(),
+  ]);
+  return { id: user.id, email: user.email, roles: roles.map((r) => r.role), hasPartnerCode: partner !== undefined };
 }
 
 /**

@@ -6,7 +6,7 @@ import { getRequestTranslator } from "~/modules/http/request-context.server";
 import { readFormData } from "~/modules/http/request.server";
 import { loadSection, sectionData, sectionFailure } from "~/modules/http/section.server";
 import { redirectWithToast } from "~/modules/http/toast.server";
-import { paidDocuments } from "~/modules/payments/payments.server";
+import { type PaidDocument, paidDocuments } from "~/modules/payments/payments.server";
 import { filesOf } from "~/modules/wizard/wizard.server";
 import { longOrderNumber } from "./orders.server";
 import { CABINET_STATUSES, canPay, NOTIFICATION_CHANNELS, type OrderStatus } from "./status";
@@ -25,60 +25,49 @@ export async function loadCabinetPage(request: Request, context: unknown) {
   const db = await getDb();
 
   // The orders load on their own: when they cannot, the list says so in place and the rest of the
-  // cabinet (channel, new order, search) still works (ADR 026).
-  const loaded = await loadSection("cabinet: loading orders", { title: "failures.ordersLoadTitle", message: "failures.ordersLoadText" }, async () => {
-    // Only this user's orders (by e-mail), never drafts (spec: drafts are hidden from the list).
-    let query = db.selectFrom("orders").selectAll().where("email", "=", user.email).where("status", "<>", "draft");
-    if (status) query = query.where("status", "=", status);
-    if (search) {
-      const pattern = `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-      query = query.where((eb) =>
-        eb.or([
-          eb("full_name", "ilike", pattern),
-          eb.exists(eb.selectFrom("orders_patients").select("id").whereRef("orders_patients.order_id", "=", "orders.id").where("patient_name", "ilike", pattern)),
-        ]),
-      );
-    }
-    const rows = await query
-      .orderBy("created_at", "desc")
-      .limit(PAGE_SIZE + 1)
-      .offset((page - 1) * PAGE_SIZE)
-      .execute();
-    const orders = rows.slice(0, PAGE_SIZE);
-    const patients = orders.length
-      ? await db
-          .selectFrom("orders_patients")
-          .selectAll()
-          .where(
-            "order_id",
-            "in",
-            orders.map((order) => order.id),
-          )
-          .orderBy("created_at")
-          .execute()
-      : [];
-    return { rows, orders, patients };
-  });
-  const { rows, orders, patients } = sectionData(loaded, {
+  // cabinet (channel, new order, search) still works (ADR 026). The channel loads beside them.
+  const [loaded, settings] = await Promise.all([
+    loadSection("cabinet: loading orders", { title: "failures.ordersLoadTitle", message: "failures.ordersLoadText" }, async () => {
+      // Only this user's orders (by e-mail), never drafts (spec: drafts are hidden from the list).
+      let query = db.selectFrom("orders").selectAll().where("email", "=", user.email).where("status", "<>", "draft");
+      if (status) query = query.where("status", "=", status);
+      if (search) {
+        const pattern = `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+        query = query.where((eb) =>
+          eb.or([
+            eb("full_name", "ilike", pattern),
+            eb.exists(eb.selectFrom("orders_patients").select("id").whereRef("orders_patients.order_id", "=", "orders.id").where("patient_name", "ilike", pattern)),
+          ]),
+        );
+      }
+      const rows = await query
+        .orderBy("created_at", "desc")
+        .limit(PAGE_SIZE + 1)
+        .offset((page - 1) * PAGE_SIZE)
+        .execute();
+      const orders = rows.slice(0, PAGE_SIZE);
+      const ids = orders.map((order) => order.id);
+      const [patients, documents] = await Promise.all([
+        ids.length ? db.selectFrom("orders_patients").selectAll().where("order_id", "in", ids).orderBy("created_at").execute() : [],
+        paidDocuments(db, ids),
+      ]);
+      return { rows, orders, patients, documents };
+    }),
+    db.selectFrom("client_settings").select("notification_channel").where("email", "=", user.email).executeTakeFirst(),
+  ]);
+  const { rows, orders, patients, documents } = sectionData(loaded, {
     rows: [],
     orders: [],
     patients: [],
+    documents: new Map<string, PaidDocument>(),
   });
-  const [settings, partnerCode] = await Promise.all([
-    db.selectFrom("client_settings").select("notification_channel").where("email", "=", user.email).executeTakeFirst(),
-    // The partner card is for partners only (customer side §6: "a partner section if a partner code exists").
-    db.selectFrom("partner_codes").select("id").where("user_email", "=", user.email).executeTakeFirst(),
-  ]);
-  const documents = await paidDocuments(
-    db,
-    orders.map((order) => order.id),
-  );
 
   return {
     title: t("cabinet.title"),
     email: user.email,
     ordersFailure: sectionFailure(loaded),
-    isPartner: partnerCode !== undefined,
+    // The partner card is for partners only (customer side §6: "a partner section if a partner code exists").
+    isPartner: user.hasPartnerCode,
     channel: settings?.notification_channel ?? "email",
     search,
     status,
