@@ -9,6 +9,7 @@ import express, { type NextFunction, type Request, type Response } from "express
 import { getConfig } from "./app/modules/config/config.server";
 import { isDatabaseUnavailable } from "./app/modules/db/unavailable";
 import { publicPageCache } from "./app/modules/http/public-page-cache.server";
+import { installRouteMatchingCache } from "./app/modules/http/route-matching.server";
 import { logger, requestFacts } from "./app/modules/log/logger.server";
 import { requestLog } from "./app/modules/log/request-log.server";
 import { ANY_HOST_PATHS, isHostAllowed } from "./app/modules/security/allowed-host";
@@ -79,6 +80,7 @@ export interface ServerOptions {
 }
 
 export async function createApp(options: ServerOptions) {
+  installRouteMatchingCache();
   let build = await importBuild();
   const app = express();
   app.disable("x-powered-by");
