@@ -1,18 +1,17 @@
 import { Form, Link, useSubmit } from "@remix-run/react";
-import type { FileType, OrderStatus } from "~db/schema";
+import type { OrderStatus } from "~db/schema";
 import type { DashboardOrder } from "~/modules/backoffice/dashboard.server";
+import { FILE_KINDS, fileListId } from "~/modules/backoffice/order-files";
 import { useTranslation } from "~/modules/i18n/i18n-context";
 import { dateTimeFormat } from "~/modules/i18n/intl";
 import { formatMoney } from "~/modules/money/format";
 
-/** An order card of the orders dashboard: the order's facts, patients and files, history, and staff's actions on it. */
+/**
+ * An order card of the orders dashboard: the order's facts, its patients with how many files of each
+ * kind (each count links to the order's files page), history, and staff's actions on it.
+ */
 
 const localeOf = (language: string) => (language === "ru" ? "ru-RU" : language);
-const FILE_KINDS: Array<{ type: FileType; label: string }> = [
-  { type: "matrix", label: "wizard.summary.matrix" },
-  { type: "aligners", label: "wizard.summary.aligners" },
-  { type: "retainer", label: "wizard.summary.retainers" },
-];
 const MATERIAL_LABELS = { single_layer: "wizard.material.singleLayer", three_layer: "wizard.material.threeLayer" } as const;
 const CUT_LABELS = { wavy: "wizard.cut.wavy", straight: "wizard.cut.straight" } as const;
 const MATRIX_LABELS = { soft: "wizard.matrix.soft", hard: "wizard.matrix.hard" } as const;
@@ -33,6 +32,7 @@ export function OrderCard({ order, back, number, canPaymentLink, canTracker }: O
   const locale = localeOf(i18n.language);
   const when = (iso: string) => dateTimeFormat(locale, { dateStyle: "short", timeStyle: "short" }).format(new Date(iso));
   const statusUrl = `/backoffice/orders/${order.id}/status`;
+  const filesUrl = `/backoffice/orders/${order.id}/files?back=${encodeURIComponent(back)}`;
   const titleId = `order-${order.id}`;
 
   return (
@@ -108,32 +108,19 @@ export function OrderCard({ order, back, number, canPaymentLink, canTracker }: O
                     <td>{patient.matrix ? t(MATRIX_LABELS[patient.matrix]) : "—"}</td>
                     <td className="bo-files">
                       {FILE_KINDS.map(({ type, label }) => {
-                        const files = patient.files[type];
-                        if (files === null)
+                        const count = patient.fileCounts[type];
+                        if (count === null || count === 0)
                           return (
                             <div key={type} className="small muted">
-                              {t(label)}: {t("bo.orders.skipped")}
-                            </div>
-                          );
-                        if (files.length === 0)
-                          return (
-                            <div key={type} className="small muted">
-                              {t(label)}: 0
+                              {t(label)}: {count === null ? t("bo.orders.skipped") : 0}
                             </div>
                           );
                         return (
-                          <details key={type} className="small">
-                            <summary>
-                              {t(label)}: {files.length}
-                            </summary>
-                            <ul className="plain-list">
-                              {files.map((file) => (
-                                <li key={file.url}>
-                                  <a href={file.url}>{file.name}</a>
-                                </li>
-                              ))}
-                            </ul>
-                          </details>
+                          <div key={type} className="small">
+                            <Link to={`${filesUrl}#${fileListId(patient.folder, type)}`}>
+                              {t(label)}: {count}
+                            </Link>
+                          </div>
                         );
                       })}
                     </td>

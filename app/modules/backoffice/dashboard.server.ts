@@ -70,8 +70,10 @@ export async function loadStatistics(db: DB): Promise<Statistics> {
 export interface DashboardFile {
   name: string;
   url: string;
+  size: number;
 }
 
+/** A patient on an order card: how many files of each kind (null: skipped); the files themselves are on the order's files page. */
 export interface DashboardPatient {
   id: string;
   name: string;
@@ -80,6 +82,14 @@ export interface DashboardPatient {
   cut: CutType | null;
   matrix: MatrixType | null;
   comment: string | null;
+  fileCounts: Record<FileType, number | null>;
+}
+
+/** A patient on the order's files page: every file of each kind (null: skipped). */
+export interface PatientFiles {
+  id: string;
+  name: string;
+  folder: string;
   files: Record<FileType, DashboardFile[] | null>;
 }
 
@@ -167,17 +177,7 @@ export async function listDashboardOrders(db: DB, filter: DashboardFilter) {
             cut: patient.cut_type,
             matrix: patient.matrix_type,
             comment: patient.additional_comments,
-            files: Object.fromEntries(
-              FILE_TYPES.map((type) => [
-                type,
-                patient[SKIP[type]]
-                  ? null
-                  : filesOf(patient, type).map((file) => ({
-                      name: file.originalName,
-                      url: file.url,
-                    })),
-              ]),
-            ) as Record<FileType, DashboardFile[] | null>,
+            fileCounts: Object.fromEntries(FILE_TYPES.map((type) => [type, patient[SKIP[type]] ? null : filesOf(patient, type).length])) as Record<FileType, number | null>,
           }),
         ),
       history: history
@@ -197,6 +197,22 @@ export async function listDashboardOrders(db: DB, filter: DashboardFilter) {
 }
 
 export type DashboardOrder = Awaited<ReturnType<typeof listDashboardOrders>>["orders"][number];
+
+/** An order's patients with all their files, for staff to open and download (the order card shows their counts). */
+export async function listOrderFiles(db: DB, orderId: string): Promise<PatientFiles[]> {
+  const patients = await db.selectFrom("orders_patients").selectAll().where("order_id", "=", orderId).orderBy("created_at").orderBy("folder_name").execute();
+  return patients.map((patient) => ({
+    id: patient.id,
+    name: patient.patient_name,
+    folder: patient.folder_name,
+    files: Object.fromEntries(
+      FILE_TYPES.map((type) => [
+        type,
+        patient[SKIP[type]] ? null : filesOf(patient, type).map((file) => ({ name: file.originalName, url: file.url, size: Number(file.size) || 0 })),
+      ]),
+    ) as Record<FileType, DashboardFile[] | null>,
+  }));
+}
 
 // ---------------------------------------------------------------------------------------------
 // Status changes

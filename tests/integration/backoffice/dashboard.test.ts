@@ -124,6 +124,45 @@ describe("the orders dashboard", () => {
     expect(html).toContain("Отправлен → Завершен");
   });
 
+  it("counts each patient's files on the card, and lists them with their links on the order's files page", async () => {
+    const order = await buildOrderIn(t.db, "paid");
+    const patient = await buildPatient(t.db, order.id, "Смирнова Е.");
+    const file = (name: string, type: string, index: number) => {
+      const storagePath = `order_${order.id}/${patient.folder_name}/${type}/file_${index}.stl`;
+      return { originalName: name, storagePath, url: `/files/orders/${storagePath}`, type: "model/stl", size: 2_048 };
+    };
+    const aligners = Array.from({ length: 12 }, (_, index) => file(`Шаг ${String(index + 1).padStart(2, "0")} верх.stl`, "aligners", index));
+    await t.db
+      .updateTable("orders_patients")
+      .set({ aligner_files_info: JSON.stringify(aligners), matrix_files_info: JSON.stringify([file("Верхняя челюсть.stl", "matrix", 20)]), skip_retainers: true })
+      .where("id", "=", patient.id)
+      .execute();
+
+    const html = await (await staff.request("/backoffice?status=paid")).text();
+    const textOf = (part: string) => rendered(part).replace(/<!-- -->/g, "").replace(/<[^>]+>/g, " ").replace(/\s+/g, " ");
+    const text = textOf(card(html, order.id));
+    expect(text).toContain("Матрицы: 1");
+    expect(text).toContain("Элайнеры: 12");
+    expect(text).toContain("Ретейнеры: пропущено");
+    // The card carries counts, not the files: the dashboard stays light with many orders of many files.
+    expect(html).not.toContain(aligners[0]!.url);
+    const link = new RegExp(`href="(/backoffice/orders/${order.id}/files\\?back=[^"#]+)#files-${patient.folder_name}-aligners"`).exec(card(html, order.id));
+    expect(link, "the aligner count links to the order's files").not.toBeNull();
+
+    const files = await staff.request(link![1]!.replaceAll("&amp;", "&"));
+    expect(files.status).toBe(200);
+    const page = await files.text();
+    for (const aligner of aligners) expect(page).toContain(`href="${aligner.url}"`);
+    expect(textOf(page)).toContain("Шаг 12 верх.stl 2,00 КБ");
+    expect(textOf(page)).toContain(`Файлы заказа ${order.id.slice(0, 4).toUpperCase()}`);
+    expect(page).toContain(`id="files-${patient.folder_name}-aligners"`);
+    // Its close link goes back to the dashboard with the filter it came from.
+    expect(page).toContain('href="/backoffice?status=paid"');
+
+    expect((await staff.request(`/backoffice/orders/${crypto.randomUUID()}/files`)).status).toBe(404);
+    expect((await staff.request("/backoffice/orders/not-an-id/files")).status).toBe(404);
+  });
+
   it("cancels a paid order only with a note", async () => {
     const order = await withPatient(await buildOrderIn(t.db, "paid"));
     const noNote = await staff.request(`/backoffice/orders/${order.id}/status`, { form: { to: "cancelled", note: "" } });

@@ -226,6 +226,9 @@ const MATRIX: Record<string, Row> = {
   "/backoffice/orders/:orderId/tracker": { url: (f) => `/backoffice/orders/${f.orderB.id}/tracker`, form: () => ({ back: "/backoffice" }),
     get:                               "→gate    →gate     →gate     →gate     →gate     200       200       200",
     post:                              "→gate    →gate     →gate     →gate     →gate     →/backoffice/orders/ →/backoffice/orders/ →/backoffice/orders/" },
+  // An order's files: staff only, whoever's order it is.
+  "/backoffice/orders/:orderId/files": { url: (f) => `/backoffice/orders/${f.orderA.id}/files`,
+    get:                               "→gate    →gate     →gate     →gate     →gate     200       200       200" },
   "/send-test": { form: () => multipart("file", "probe.stl", binaryStl(2)),
     get:                               "→gate    →gate     →gate     →gate     →gate     200       200       200",
     post:                              "→gate    →gate     →gate     →gate     →gate     →/send-test?* →/send-test?* →/send-test?*" },

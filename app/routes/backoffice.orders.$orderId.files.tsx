@@ -1,0 +1,78 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { useLoaderData } from "@remix-run/react";
+import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { requireStaff, safeRedirect } from "~/modules/auth/guards.server";
+import { listOrderFiles } from "~/modules/backoffice/dashboard.server";
+import { FILE_KINDS, fileListId } from "~/modules/backoffice/order-files";
+import { PageDialog } from "~/modules/backoffice/ui";
+import { getDb } from "~/modules/db/db.server";
+import { getRequestTranslator } from "~/modules/http/request-context.server";
+import { useTranslation } from "~/modules/i18n/i18n-context";
+import { findOrder, shortOrderNumber } from "~/modules/orders/orders.server";
+import { formatFileSize } from "~/modules/uploads/file-names";
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title }, { name: "robots", content: "noindex" }];
+
+/**
+ * An order's files for staff (staff side §1: they review patients, materials and files): each
+ * patient's matrix, aligner and retainer models with their download links. The order card on the
+ * dashboard shows how many there are of each kind and links here, so the dashboard stays light.
+ */
+export async function loader({ request, params, context }: LoaderFunctionArgs) {
+  await requireStaff(request, context);
+  const t = await getRequestTranslator(request, context);
+  const db = await getDb();
+  const order = await findOrder(db, params.orderId ?? "");
+  if (!order) throw new Response("Not found", { status: 404 });
+  const number = shortOrderNumber(order.id);
+  return {
+    title: t("bo.orders.files.title", { number }),
+    back: safeRedirect(new URL(request.url).searchParams.get("back"), "/backoffice"),
+    patients: await listOrderFiles(db, order.id),
+  };
+}
+
+export default function OrderFiles() {
+  const { title, back, patients } = useLoaderData<typeof loader>();
+  const { t, i18n } = useTranslation();
+  return (
+    <section className="bo-page">
+      <PageDialog titleId="order-files-title" title={title} closeTo={back} wide>
+        {patients.length === 0 ? <p className="muted">{t("bo.orders.noPatients")}</p> : null}
+        {patients.map((patient) => (
+          <section key={patient.id} className="bo-order-files" aria-labelledby={`patient-${patient.id}`}>
+            <h3 id={`patient-${patient.id}`}>
+              {patient.name} <span className="small muted">{patient.folder}</span>
+            </h3>
+            {FILE_KINDS.map(({ type, label }) => {
+              const files = patient.files[type];
+              return (
+                <div key={type} id={fileListId(patient.folder, type)}>
+                  <h4>
+                    {t(label)}: {files === null ? t("bo.orders.skipped") : files.length}
+                  </h4>
+                  {files?.length ? (
+                    <ul className="plain-list">
+                      {files.map((file) => (
+                        <li key={file.url}>
+                          <a href={file.url}>{file.name}</a>{" "}
+                          <span className="small muted">{formatFileSize(file.size, i18n.language)}</span>
+                        </li>
+                      ))}
+                    </ul>
+                  ) : files ? (
+                    <p className="small muted">{t("bo.orders.files.none")}</p>
+                  ) : null}
+                </div>
+              );
+            })}
+          </section>
+        ))}
+      </PageDialog>
+    </section>
+  );
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
+}
