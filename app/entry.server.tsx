@@ -1,10 +1,9 @@
 import { createHash } from "node:crypto";
-import { PassThrough, Transform } from "node:stream";
-import { buffer, text } from "node:stream/consumers";
 import type { AppLoadContext, EntryContext } from "@remix-run/node";
 import { RemixServer } from "@remix-run/react";
 import { renderToPipeableStream } from "react-dom/server";
 import { DocumentFactsProvider } from "~/modules/http/document-facts";
+import { wholeDocument } from "~/modules/http/whole-document.server";
 import { ServerTextsProvider } from "~/modules/i18n/shared-texts";
 import type { Messages } from "~/modules/i18n/translate";
 import { logger } from "~/modules/log/logger.server";
@@ -49,14 +48,13 @@ export default async function handleRequest(
         // stream hop, gzip flush and socket write (bench/RESULTS.md, "Personal pages").
         onAllReady() {
           shellRendered = true;
-          const body = withoutNulBytes();
           responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-          pipe(body);
+          const html = wholeDocument(pipe);
           if (shared && responseStatusCode === 200) {
-            resolve(withValidator(request, body, responseHeaders, nonce));
+            resolve(html.then((bytes) => withValidator(request, bytes.toString("utf8"), responseHeaders, nonce)));
             return;
           }
-          resolve(buffer(body).then((html) => new Response(html, { headers: responseHeaders, status: responseStatusCode })));
+          resolve(html.then((bytes) => new Response(bytes, { headers: responseHeaders, status: responseStatusCode })));
         },
         onShellError(error: unknown) {
           reject(error);
@@ -99,8 +97,7 @@ function isSharedPage(request: Request, status: number, headers: Headers, contex
  * gets 304 and no body. The ETag is the hash of the page without its nonce, which changes on every
  * answer while the page does not (the 304 keeps the stored page's own policy, see serving-headers).
  */
-async function withValidator(request: Request, body: PassThrough | Transform, headers: Headers, nonce: string): Promise<Response> {
-  const html = await text(body);
+async function withValidator(request: Request, html: string, headers: Headers, nonce: string): Promise<Response> {
   const etag = `"${createHash("sha256").update(nonce ? html.replaceAll(nonce, "") : html).digest("base64url").slice(0, 27)}"`;
   headers.set("ETag", etag);
   headers.set("Cache-Control", `public, max-age=${PUBLIC_MAX_AGE_SECONDS}`);
@@ -112,20 +109,6 @@ async function withValidator(request: Request, body: PassThrough | Transform, he
     return new Response(null, { status: 304, headers });
   }
   return new Response(html, { status: 200, headers });
-}
-
-/**
- * React 18.3's streaming renderer can leave NUL bytes at the end of a chunk when a multi-byte
- * character (all of Cyrillic) meets its 2 KB buffer boundary (facebook/react#24985, fixed only in
- * React 19): "сист\0емы". In UTF-8 the byte 0 never belongs to another character, and no page
- * text contains U+0000, so dropping every 0 byte restores the text exactly.
- */
-function withoutNulBytes() {
-  return new Transform({
-    transform(chunk: Buffer, _encoding, callback) {
-      callback(null, chunk.includes(0) ? chunk.filter((byte) => byte !== 0) : chunk);
-    },
-  });
 }
 
 export function handleError(error: unknown, { request }: { request: Request }) {

@@ -11,13 +11,28 @@ export interface Messages {
 export type TranslateValues = Record<string, string | number>;
 export type Translate = (key: string, values?: TranslateValues) => string;
 
+/** Texts already found, per set of texts: a page asks for the same few hundred keys on every render. */
+const found = new WeakMap<Messages, Map<string, string | undefined>>();
+
+/** The text at a dotted key. A set of texts is never changed once pages use it (a new version is a new object). */
 export function lookup(messages: Messages, key: string): string | undefined {
+  let known = found.get(messages);
+  if (!known) {
+    known = new Map();
+    found.set(messages, known);
+  }
+  if (known.has(key)) return known.get(key);
   let node: string | Messages | undefined = messages;
   for (const part of key.split(".")) {
-    if (typeof node !== "object" || node === null) return undefined;
+    if (typeof node !== "object" || node === null) {
+      node = undefined;
+      break;
+    }
     node = node[part];
   }
-  return typeof node === "string" ? node : undefined;
+  const text = typeof node === "string" ? node : undefined;
+  known.set(key, text);
+  return text;
 }
 
 export function interpolate(text: string, values?: TranslateValues): string {
