@@ -29,7 +29,11 @@ export async function loadCabinetPage(request: Request, context: unknown) {
   const [loaded, settings] = await Promise.all([
     loadSection("cabinet: loading orders", { title: "failures.ordersLoadTitle", message: "failures.ordersLoadText" }, async () => {
       // Only this user's orders (by e-mail), never drafts (spec: drafts are hidden from the list).
-      let query = db.selectFrom("orders").selectAll().where("email", "=", user.email).where("status", "<>", "draft");
+      let query = db
+        .selectFrom("orders")
+        .select(["id", "status", "created_at", "address", "delivery_comment", "total_cost", "currency"])
+        .where("email", "=", user.email)
+        .where("status", "<>", "draft");
       if (status) query = query.where("status", "=", status);
       if (search) {
         const pattern = `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
@@ -48,7 +52,14 @@ export async function loadCabinetPage(request: Request, context: unknown) {
       const orders = rows.slice(0, PAGE_SIZE);
       const ids = orders.map((order) => order.id);
       const [patients, documents] = await Promise.all([
-        ids.length ? db.selectFrom("orders_patients").selectAll().where("order_id", "in", ids).orderBy("created_at").execute() : [],
+        ids.length
+          ? db
+              .selectFrom("orders_patients")
+              .select(["id", "order_id", "patient_name", "matrix_files_info", "aligner_files_info", "retainer_files_info"])
+              .where("order_id", "in", ids)
+              .orderBy("created_at")
+              .execute()
+          : [],
         paidDocuments(db, ids),
       ]);
       return { rows, orders, patients, documents };
