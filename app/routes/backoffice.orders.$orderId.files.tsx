@@ -3,7 +3,7 @@ import { useLoaderData } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { requireStaff, safeRedirect } from "~/modules/auth/guards.server";
 import { listOrderFiles } from "~/modules/backoffice/dashboard.server";
-import { FILE_KINDS, fileListId } from "~/modules/backoffice/order-files";
+import { FILE_KINDS, patientFilesId } from "~/modules/backoffice/order-files";
 import { PageDialog } from "~/modules/backoffice/ui";
 import { getDb } from "~/modules/db/db.server";
 import { getRequestTranslator } from "~/modules/http/request-context.server";
@@ -40,14 +40,14 @@ export default function OrderFiles() {
       <PageDialog titleId="order-files-title" title={title} closeTo={back} wide>
         {patients.length === 0 ? <p className="muted">{t("bo.orders.noPatients")}</p> : null}
         {patients.map((patient) => (
-          <section key={patient.id} className="bo-order-files" aria-labelledby={`patient-${patient.id}`}>
+          <section key={patient.id} id={patientFilesId(patient.folder)} className="bo-order-files" aria-labelledby={`patient-${patient.id}`}>
             <h3 id={`patient-${patient.id}`}>
               {patient.name} <span className="small muted">{patient.folder}</span>
             </h3>
             {FILE_KINDS.map(({ type, label }) => {
               const files = patient.files[type];
               return (
-                <div key={type} id={fileListId(patient.folder, type)}>
+                <div key={type}>
                   <h4>
                     {t(label)}: {files === null ? t("bo.orders.skipped") : files.length}
                   </h4>

@@ -1,14 +1,14 @@
 import { Form, Link, useSubmit } from "@remix-run/react";
 import type { OrderStatus } from "~db/schema";
 import type { DashboardOrder } from "~/modules/backoffice/dashboard.server";
-import { FILE_KINDS, fileListId } from "~/modules/backoffice/order-files";
+import { FILE_KINDS, patientFilesId } from "~/modules/backoffice/order-files";
 import { useTranslation } from "~/modules/i18n/i18n-context";
 import { dateTimeFormat } from "~/modules/i18n/intl";
 import { formatMoney } from "~/modules/money/format";
 
 /**
  * An order card of the orders dashboard: the order's facts, its patients with how many files of each
- * kind (each count links to the order's files page), history, and staff's actions on it.
+ * kind and a link to them on the order's files page, history, and staff's actions on it.
  */
 
 const localeOf = (language: string) => (language === "ru" ? "ru-RU" : language);
@@ -30,7 +30,8 @@ interface OrderCardProps {
 export function OrderCard({ order, back, number, canPaymentLink, canTracker }: OrderCardProps) {
   const { t, i18n } = useTranslation();
   const locale = localeOf(i18n.language);
-  const when = (iso: string) => dateTimeFormat(locale, { dateStyle: "short", timeStyle: "short" }).format(new Date(iso));
+  const dates = dateTimeFormat(locale, { dateStyle: "short", timeStyle: "short" });
+  const when = (iso: string) => dates.format(new Date(iso));
   const statusUrl = `/backoffice/orders/${order.id}/status`;
   const filesUrl = `/backoffice/orders/${order.id}/files?back=${encodeURIComponent(back)}`;
   const titleId = `order-${order.id}`;
@@ -109,20 +110,17 @@ export function OrderCard({ order, back, number, canPaymentLink, canTracker }: O
                     <td className="bo-files">
                       {FILE_KINDS.map(({ type, label }) => {
                         const count = patient.fileCounts[type];
-                        if (count === null || count === 0)
-                          return (
-                            <div key={type} className="small muted">
-                              {t(label)}: {count === null ? t("bo.orders.skipped") : 0}
-                            </div>
-                          );
                         return (
-                          <div key={type} className="small">
-                            <Link to={`${filesUrl}#${fileListId(patient.folder, type)}`}>
-                              {t(label)}: {count}
-                            </Link>
+                          <div key={type} className={count ? "small" : "small muted"}>
+                            {t(label)}: {count === null ? t("bo.orders.skipped") : count}
                           </div>
                         );
                       })}
+                      {FILE_KINDS.some(({ type }) => patient.fileCounts[type]) ? (
+                        <Link to={`${filesUrl}#${patientFilesId(patient.folder)}`} className="small">
+                          {t("bo.orders.files.open")}
+                        </Link>
+                      ) : null}
                     </td>
                   </tr>
                 ))}

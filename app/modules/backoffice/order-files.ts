@@ -7,5 +7,5 @@ export const FILE_KINDS: ReadonlyArray<{ type: FileType; label: string }> = [
   { type: "retainer", label: "wizard.summary.retainers" },
 ];
 
-/** The anchor of one patient's files of one kind on the order's files page (the card's counts link there). */
-export const fileListId = (folder: string, type: FileType) => `files-${folder}-${type}`;
+/** The anchor of one patient's files on the order's files page (the card links there). */
+export const patientFilesId = (folder: string) => `files-${folder}`;
