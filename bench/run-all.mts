@@ -6,7 +6,8 @@
  *   npm run bench [-- --only pages,throughput] [--skip tus-upload] [--no-build]
  *
  * Each benchmark still runs alone: `node --import tsx bench/<name>.mts`. The machine may be shared:
- * the load average is sampled during each benchmark and printed beside its figures.
+ * each benchmark waits for the load average to settle first, and the load average is sampled during
+ * each benchmark and printed beside its figures.
  */
 import { spawn } from "node:child_process";
 import os from "node:os";
@@ -70,9 +71,22 @@ interface Outcome {
   load: { min: number; max: number };
   result?: BenchResult;
 }
+/**
+ * Each benchmark starts on a settled machine: the 1-minute load average left by the one before
+ * (Chromium, PostgreSQL's vacuum, servers winding down) falls below SETTLE_LOAD (1.5 on 2 cores)
+ * first, waiting at most SETTLE_MAX_SECONDS (120).
+ */
+const SETTLE_LOAD = Number(process.env.SETTLE_LOAD ?? 1.5);
+const SETTLE_MAX_SECONDS = Number(process.env.SETTLE_MAX_SECONDS ?? 120);
+async function settle(): Promise<string> {
+  const begun = performance.now();
+  while (os.loadavg()[0]! > SETTLE_LOAD && performance.now() - begun < SETTLE_MAX_SECONDS * 1000) await new Promise((resolve) => setTimeout(resolve, 5_000));
+  return `waited ${((performance.now() - begun) / 1000).toFixed(0)} s for the load average to fall to ${os.loadavg()[0]!.toFixed(1)} (≤ ${SETTLE_LOAD} wanted)`;
+}
+
 const outcomes: Outcome[] = [];
 for (const bench of selected) {
-  console.log(`\n== ${bench.name}: ${bench.about}\n   node --import tsx bench/${bench.name}.mts ${bench.args.join(" ")}`);
+  console.log(`\n== ${bench.name}: ${bench.about}\n   ${await settle()}\n   node --import tsx bench/${bench.name}.mts ${bench.args.join(" ")}`);
   const samples = [os.loadavg()[0]!];
   const sampler = setInterval(() => samples.push(os.loadavg()[0]!), 5_000);
   const begun = performance.now();
