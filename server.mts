@@ -80,7 +80,7 @@ export interface ServerOptions {
 }
 
 export async function createApp(options: ServerOptions) {
-  installRouteMatchingCache();
+  if (!installRouteMatchingCache()) logger.warn("route matching cache not installed: @remix-run/router's matchRoutes cannot be replaced");
   let build = await importBuild();
   const app = express();
   app.disable("x-powered-by");

@@ -113,12 +113,22 @@ function resolve<R extends RouteLike>(routes: R[], found: KeptMatch[]): RouteMat
 
 let installed = false;
 
-/** Puts the memoized `matchRoutes` in place of the router module's export, once per process. */
-export function installRouteMatchingCache(): void {
-  if (installed) return;
+/**
+ * Puts the memoized `matchRoutes` in place of the router module's export, once per process.
+ * Returns false, changing nothing, where the export cannot be replaced (a router that no longer
+ * exposes it as a plain property): pages then match as Remix does by itself.
+ */
+export function installRouteMatchingCache(): boolean {
+  if (installed) return true;
   // The copy of the router that Remix's request handler loads (React Router's is the same package).
   const remix = createRequire(import.meta.url).resolve("@remix-run/server-runtime");
   const router = createRequire(remix)("@remix-run/router") as { matchRoutes: MatchRoutes };
-  router.matchRoutes = memoizedMatchRoutes(router.matchRoutes);
-  installed = true;
+  const original = router.matchRoutes;
+  try {
+    router.matchRoutes = memoizedMatchRoutes(original);
+  } catch {
+    return false;
+  }
+  installed = router.matchRoutes !== original;
+  return installed;
 }
