@@ -6,7 +6,7 @@ import { changeOrderStatus, findOrder, isUuid, OrderNotFoundError, OrderTransiti
 import { isPaid, ORDER_STATUSES, PAID_SET } from "~/modules/orders/status";
 import { reconcileOrder } from "~/modules/payments/reconciliation.server";
 import type { FileStorage } from "~/modules/storage/storage.server";
-import { filesOf } from "~/modules/wizard/wizard.server";
+import { fileCountOf, filesOf } from "~/modules/wizard/wizard.server";
 import { containsPattern } from "./clients.server";
 import { buildStatistics, STATISTICS_WINDOW_DAYS, type Statistics, type WindowRow } from "./statistics";
 import { loadSection, sectionData, sectionFailure } from "~/modules/http/section.server";
@@ -144,7 +144,9 @@ export async function listDashboardOrders(db: DB, filter: DashboardFilter) {
         loadSection("back-office: loading the patients of orders", { message: "failures.patients" }, () =>
           db
             .selectFrom("orders_patients")
-            .select(["id", "order_id", "patient_name", "folder_name", "material_type", "cut_type", "matrix_type", "additional_comments", "matrix_files_info", "aligner_files_info", "retainer_files_info", "skip_matrix", "skip_aligners", "skip_retainers"])
+            .select(["id", "order_id", "patient_name", "folder_name", "material_type", "cut_type", "matrix_type", "additional_comments", "skip_matrix", "skip_aligners", "skip_retainers"])
+            // The cards show counts: the database counts, the file lists stay where they are.
+            .select([fileCountOf("matrix").as("matrix_count"), fileCountOf("aligners").as("aligners_count"), fileCountOf("retainer").as("retainer_count")])
             .where("order_id", "in", ids)
             .orderBy("created_at")
             .orderBy("folder_name")
@@ -186,7 +188,11 @@ export async function listDashboardOrders(db: DB, filter: DashboardFilter) {
             cut: patient.cut_type,
             matrix: patient.matrix_type,
             comment: patient.additional_comments,
-            fileCounts: Object.fromEntries(FILE_TYPES.map((type) => [type, patient[SKIP[type]] ? null : filesOf(patient, type).length])) as Record<FileType, number | null>,
+            fileCounts: {
+              matrix: patient.skip_matrix ? null : patient.matrix_count,
+              aligners: patient.skip_aligners ? null : patient.aligners_count,
+              retainer: patient.skip_retainers ? null : patient.retainer_count,
+            },
           }),
         ),
       history: history

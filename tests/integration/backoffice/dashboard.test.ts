@@ -138,6 +138,14 @@ describe("the orders dashboard", () => {
       .where("id", "=", patient.id)
       .execute();
 
+    // Entries the wizard's reader skips are not counted either: no URL, an empty path, not an object.
+    const broken = [{ ...file("Без ссылки.stl", "matrix", 30), url: "" }, { ...file("Без пути.stl", "matrix", 31), storagePath: "" }, 42, "text"];
+    await t.db
+      .updateTable("orders_patients")
+      .set({ matrix_files_info: JSON.stringify([file("Верхняя челюсть.stl", "matrix", 20), ...broken]) })
+      .where("id", "=", patient.id)
+      .execute();
+
     const html = await (await staff.request("/backoffice?status=paid")).text();
     const textOf = (part: string) => rendered(part).replace(/<!-- -->/g, "").replace(/<[^>]+>/g, " ").replace(/\s+/g, " ");
     const text = textOf(card(html, order.id));
@@ -156,6 +164,8 @@ describe("the orders dashboard", () => {
     expect(textOf(page)).toContain("Шаг 12 верх.stl 2,00 КБ");
     expect(textOf(page)).toContain(`Файлы заказа ${order.id.slice(0, 4).toUpperCase()}`);
     expect(page).toContain(`id="files-${patient.folder_name}"`);
+    expect(textOf(page)).not.toContain("Без ссылки");
+    expect(textOf(page)).not.toContain("Без пути");
     // Its close link goes back to the dashboard with the filter it came from.
     expect(page).toContain('href="/backoffice?status=paid"');
 
