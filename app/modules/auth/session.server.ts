@@ -137,15 +137,11 @@ export async function getSessionUser(request: Request, db?: DB): Promise<Session
   const storage = db ? databaseSessionStorage(() => db) : getSessionStorage();
   const user = (await getSession(request, storage)).get("user");
   if (!user) return null;
+  // A session read from its row always carries the roles; only `startUserSession` sets a user
+  // without them, on a session this request is creating, never one read back.
+  if (!("roles" in user)) return null;
   noteRole("client");
-  if ("roles" in user) return { ...user };
-  // A user set on this session object rather than read from its row (not a path the pages take).
-  const database = db ?? (await getDb());
-  const [roles, partner] = await Promise.all([
-    database.selectFrom("user_roles").select("role").where("user_id", "=", user.id).execute(),
-    database.selectFrom("partner_codes").select("id").where("user_email", "=", user.email).executeTakeFirst(),
-  ]);
-  return { id: user.id, email: user.email, roles: roles.map((r) => r.role), hasPartnerCode: partner !== undefined };
+  return { id: user.id, email: user.email, roles: user.roles, hasPartnerCode: user.hasPartnerCode };
 }
 
 /**

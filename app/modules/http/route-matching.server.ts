@@ -5,7 +5,7 @@ import { createRequire } from "node:module";
  *
  * Remix answers a document request by matching its path against every route several times —
  * the request handler, the data router's query, the rendered routes and the route manifest for
- * the browser — and each `matchRoutes` call flattens and ranks all 53 routes and compiles a
+ * the browser — and each `matchRoutes` call flattens and ranks all the routes and compiles a
  * regular expression for each branch it tries: about a tenth of a personal page's CPU time
  * (bench/RESULTS.md). The answer depends only on the route tree's shape and the path, so it is
  * kept per shape and path, and handed out with the caller's own route objects.

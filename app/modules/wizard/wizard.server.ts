@@ -35,8 +35,8 @@ export const ORDER_BYTES_LIMIT = 5 * 1024 ** 3;
  * with a storage path, an original name and a URL, each a non-empty string. For lists that show only
  * the counts: the file lists of a page of orders are tens of kilobytes of JSON to fetch and parse.
  */
-export function fileCountOf(type: FileType, table = "orders_patients") {
-  return sql<number>`(select count(*)::int from jsonb_array_elements(${sql.ref(`${table}.${FILE_COLUMNS[type]}`)}) as file
+export function fileCountOf(type: FileType) {
+  return sql<number>`(select count(*)::int from jsonb_array_elements(${sql.ref(`orders_patients.${FILE_COLUMNS[type]}`)}) as file
     where ${sql.join(
       ["storagePath", "originalName", "url"].map((field) => sql`jsonb_typeof(file -> ${sql.lit(field)}) = 'string' and file ->> ${sql.lit(field)} <> ''`),
       sql` and `,
