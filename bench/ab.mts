@@ -3,7 +3,7 @@
  * the load alternating between them in short slices so that a shared machine's drift falls on both
  * alike. For telling a change of a few percent from noise: on this 2-core machine one throughput
  * run of a page varied by up to ±25 % from the next, while the same checkout against itself came
- * out at 1.03.
+ * out at 0.97–1.03 (4–8 rounds).
  *
  *   git worktree add /tmp/base <commit> && ln -s "$PWD/node_modules" /tmp/base/node_modules
  *   (cd /tmp/base && npx remix build) && npx remix build
@@ -14,14 +14,11 @@
  * PostgreSQL database with the packer fixture's 50 orders; the page is opened as the throughput
  * benchmark opens it. Prints CPU per request (from /proc) and requests/s of each, and B ÷ A.
  */
-import { type ChildProcess, spawn } from "node:child_process";
-import fs from "node:fs";
 import os from "node:os";
-import path from "node:path";
 import autocannon from "autocannon";
-import { freePort } from "../tests/support/free-port";
 import type { AppServer } from "../tests/support/app-server";
-import { clientSessionCookie, gateCookie, SECRETS, seedWorkingDay, walkWizard } from "./lib/app-fixture";
+import { clientSessionCookie, gateCookie, seedWorkingDay, startBenchApp, walkWizard } from "./lib/app-fixture";
+import { cpuSecondsOf } from "./lib/cpu";
 import { createBenchDatabase } from "./lib/database";
 
 const [rootA, rootB, page = "cabinet"] = process.argv.slice(2);
@@ -32,68 +29,17 @@ if (!rootA || !rootB || !["order", "cabinet", "backoffice"].includes(page)) {
 const ROUNDS = Number(process.env.ROUNDS ?? 8);
 const SLICE_SECONDS = Number(process.env.SLICE ?? 3);
 const CONNECTIONS = 20;
-const CLOCK_TICKS = 100; // USER_HZ on Linux
-
-/** CPU seconds of a process and its children. */
-function cpuSecondsOf(pid: number): number {
-  const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-  const own = (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
-  const children = fs.readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim().split(/\s+/).filter(Boolean).map(Number);
-  return own + children.reduce((sum, child) => sum + (fs.existsSync(`/proc/${child}`) ? cpuSecondsOf(child) : 0), 0);
-}
-
-async function startCheckout(root: string, databaseUrl: string, extra: Record<string, string>): Promise<AppServer & { child: ChildProcess }> {
-  const port = await freePort();
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-ab-"));
-  const child = spawn(process.execPath, ["--import", "tsx", "scripts/start.mts"], {
-    cwd: path.resolve(root),
-    env: {
-      ...process.env,
-      ...SECRETS,
-      DATABASE_URL: databaseUrl,
-      APP_ENV: "development",
-      NODE_ENV: "production",
-      QUEUE_IN_PROCESS: "false",
-      WEB_CONCURRENCY: "1",
-      PUBLIC_URL_DOMESTIC: `http://127.0.0.1:${port}`,
-      PORT: String(port),
-      DATA_DIR: dataDir,
-      LOG_LEVEL: "warn",
-      ...extra,
-    },
-    stdio: ["ignore", "ignore", "inherit"],
-  });
-  const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 120_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`${root}: the app exited with ${child.exitCode}`);
-    if (Date.now() > deadline) throw new Error(`${root}: the app did not become healthy`);
-    const healthy = await fetch(`${url}/healthz`).then((response) => response.ok, () => false);
-    if (healthy) break;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  return {
-    child,
-    url,
-    port,
-    pid: child.pid!,
-    dataDir,
-    output: () => "",
-    async stop() {
-      const exited = new Promise((resolve) => child.once("exit", resolve));
-      child.kill("SIGTERM");
-      await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5_000))]);
-      fs.rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
-}
 
 const database = await createBenchDatabase("ab");
 await seedWorkingDay(database.db);
 const apps: AppServer[] = [];
 try {
-  apps.push(await startCheckout(rootA, database.url, JSON.parse(process.env.ENV_A ?? "{}") as Record<string, string>));
-  apps.push(await startCheckout(rootB, database.url, JSON.parse(process.env.ENV_B ?? "{}") as Record<string, string>));
+  for (const [root, env] of [
+    [rootA, process.env.ENV_A],
+    [rootB, process.env.ENV_B],
+  ] as const) {
+    apps.push(await startBenchApp(database.url, [], 1, { root, env: { LOG_LEVEL: "warn", ...(JSON.parse(env ?? "{}") as Record<string, string>) } }));
+  }
   const targets = [];
   for (const app of apps) {
     const cookie =

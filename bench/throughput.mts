@@ -31,6 +31,7 @@ import { type AppServer } from "../tests/support/app-server";
 import { CLIENT_EMAIL, clientSessionCookie, gateCookie, seedWorkingDay, startBenchApp, walkWizard } from "./lib/app-fixture";
 import { createBenchDatabase } from "./lib/database";
 import { type BareRemix, startBareRemix } from "./lib/bare-remix";
+import { cpuSecondsOf } from "./lib/cpu";
 import { largestProfile, summarizeProfile } from "./lib/cpu-profile";
 import { decode, getRaw } from "./lib/page-weight";
 import { type Figure, printResult } from "./lib/result";
@@ -52,7 +53,6 @@ const RATIO_TARGET = 0.6;
 const P99_TARGET_MS = 250;
 const PUBLIC_RATIO_TARGET = 1.0;
 const PUBLIC_P99_TARGET_MS = 100;
-const CLOCK_TICKS = 100; // USER_HZ on Linux
 /** The app's routes, as Remix counts them: the route modules in app/routes (tests beside them aside). */
 const APP_ROUTES = fs.readdirSync(path.resolve(import.meta.dirname, "../app/routes")).filter((name) => /\.tsx?$/.test(name) && !/\.test\.tsx?$/.test(name)).length;
 const BARE_ROUTES = values["bare-routes"] === undefined ? APP_ROUTES : Number(values["bare-routes"]);
@@ -79,14 +79,6 @@ interface Run {
   serverCores: number;
   loadCores: number;
   load1: number;
-}
-
-/** CPU seconds of a process and its worker processes (node:cluster forks them as its children). */
-function cpuSecondsOf(pid: number): number {
-  const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-  const own = (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS; // utime, stime
-  const children = fs.readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim().split(/\s+/).filter(Boolean).map(Number);
-  return own + children.reduce((sum, child) => sum + (fs.existsSync(`/proc/${child}`) ? cpuSecondsOf(child) : 0), 0);
 }
 
 async function cannon(target: Target, seconds: number, connections: number) {

@@ -16,10 +16,13 @@ export async function seedWorkingDay(db: DB): Promise<void> {
   await buildPackingDay(db, 50);
 }
 
-/** `webConcurrency`: worker processes; undefined is the production default (one per core). */
-export function startBenchApp(databaseUrl: string, nodeArgs: string[] = [], webConcurrency?: number): Promise<AppServer> {
+/**
+ * `webConcurrency`: worker processes; undefined is the production default (one per core).
+ * `root`: another checkout to serve (bench/ab.mts); `env`: variables on top.
+ */
+export function startBenchApp(databaseUrl: string, nodeArgs: string[] = [], webConcurrency?: number, { root, env = {} }: { root?: string; env?: Record<string, string> } = {}): Promise<AppServer> {
   const workers = { WEB_CONCURRENCY: webConcurrency === undefined ? "" : String(webConcurrency) };
-  return startAppServer({ DATABASE_URL: databaseUrl, APP_ENV: "development", NODE_ENV: "production", ...SECRETS, ...workers }, { timeoutMs: 120_000, nodeArgs });
+  return startAppServer({ DATABASE_URL: databaseUrl, APP_ENV: "development", NODE_ENV: "production", ...SECRETS, ...workers, ...env }, { timeoutMs: 120_000, nodeArgs, root });
 }
 
 /** A session cookie for the clinic, made the way the sign-in link makes it (the `sessions` row and the signed cookie). */

@@ -20,13 +20,15 @@ export interface AppServer {
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 
-export async function startAppServer(env: Record<string, string>, options: { timeoutMs?: number; nodeArgs?: string[] } = {}): Promise<AppServer> {
-  if (!fs.existsSync(path.join(ROOT, "build/index.js"))) throw new Error("No server build: run `npm run build` before the HTTP tests");
+/** `root`: the checkout to serve (default this one; the benchmarks compare two). */
+export async function startAppServer(env: Record<string, string>, options: { timeoutMs?: number; nodeArgs?: string[]; root?: string } = {}): Promise<AppServer> {
+  const root = options.root ? path.resolve(options.root) : ROOT;
+  if (!fs.existsSync(path.join(root, "build/index.js"))) throw new Error(`No server build in ${root}: run \`npm run build\` before the HTTP tests`);
   const port = await freePort();
   const dataDir = env.DATA_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), "aligner-app-"));
   let log = "";
   const child: ChildProcess = spawn(process.execPath, [...(options.nodeArgs ?? []), "--import", "tsx", "scripts/start.mts"], {
-    cwd: ROOT,
+    cwd: root,
     env: {
       ...process.env,
       APP_ENV: "test",
