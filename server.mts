@@ -8,12 +8,13 @@ import compression from "compression";
 import express, { type NextFunction, type Request, type Response } from "express";
 import { getConfig } from "./app/modules/config/config.server";
 import { isDatabaseUnavailable } from "./app/modules/db/unavailable";
+import { finalErrorHandler, malformedTargets, stylesheetsOf } from "./app/modules/http/error-page.server";
 import { publicPageCache } from "./app/modules/http/public-page-cache.server";
 import { installRouteMatchingCache } from "./app/modules/http/route-matching.server";
 import { logger, requestFacts } from "./app/modules/log/logger.server";
 import { requestLog } from "./app/modules/log/request-log.server";
 import { ANY_HOST_PATHS, isHostAllowed } from "./app/modules/security/allowed-host";
-import { isCrossSiteRefused } from "./app/modules/security/same-origin";
+import { isCrossSiteRefused, mayForwardOrigin } from "./app/modules/security/same-origin";
 import { cspNonce, servingHeaders } from "./app/modules/security/serving-headers.server";
 import { currentTranslationsVersion } from "./app/modules/translations/overrides.server";
 
@@ -108,19 +109,27 @@ export async function createApp(options: ServerOptions) {
 
   app.use(servingHeaders(config));
 
+  // A target that does not decode is the product's 400 page, before anything tries to decode it
+  // (express answered `/%` with its own page and the stack; ADR 040).
+  const errorPages = { stylesheets: () => stylesheetsOf(build) };
+  app.use(malformedTargets(errorPages));
+
   // Fingerprinted assets never change; other public files may.
   app.use("/build", express.static("public/build", { immutable: true, maxAge: "1y" }));
   app.use(express.static("public", { maxAge: "1h" }));
 
   app.use((req: Request, res: Response, next: NextFunction) => {
-    const refused = isCrossSiteRefused({
+    const facts = {
       method: req.method,
-      path: req.path,
+      path: req.originalUrl,
       siteOrigin: `${req.protocol}://${req.get("host")}`,
       origin: req.get("origin") ?? null,
       secFetchSite: req.get("sec-fetch-site") ?? null,
-    });
-    if (!refused) return next();
+    };
+    if (!isCrossSiteRefused(facts)) {
+      if (!mayForwardOrigin({ ...facts, host: req.get("host") ?? null })) delete req.headers.origin;
+      return next();
+    }
     res
       .status(403)
       .type("text/plain; charset=utf-8")
@@ -153,6 +162,8 @@ export async function createApp(options: ServerOptions) {
   // Pages that are the same for every anonymous visitor come from memory after their first answer.
   app.use(publicPageCache({ version: currentTranslationsVersion }));
   app.all("*", (req, res, next) => handler(req, res, next));
+  // Whatever fails past this point is logged once and answered with a plain page, never a stack.
+  app.use(finalErrorHandler(errorPages));
 
   if (options.development) await broadcastDevReady(build);
   return app;

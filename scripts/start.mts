@@ -1,4 +1,5 @@
 import "./load-env";
+import "./production-mode";
 import cluster from "node:cluster";
 import type { Server } from "node:http";
 import os from "node:os";
