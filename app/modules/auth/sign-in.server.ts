@@ -85,37 +85,54 @@ export async function consumeLink(db: DB, email: string, linkId: string): Promis
   return { id: await findOrCreateUser(db, row.email), email: row.email, redirectTo: row.redirect_to };
 }
 
-/** The 6-digit code of the newest unused link of that e-mail; a few wrong tries burn the link. */
+/** Typed codes per e-mail: `SIGN_IN_CODE_ATTEMPTS_PER_EMAIL_DAY` a day (30 unless configured). */
+export const CODE_WINDOW_SECONDS = 24 * 60 * 60;
+
+/**
+ * The 6-digit code of the newest unused link of that e-mail; the fifth try burns the link (ADR 040).
+ * One statement claims a try — it counts the try and, at the fifth, marks the link used — and hands
+ * back the number of the try it claimed, so parallel requests each get a different number and no more
+ * than five are ever compared; a burned link is never made usable again. A right code on an earlier
+ * try then claims the link itself, only while it is still unused. Every typed code also counts
+ * against the e-mail's daily cap, so the guesses per victim are bounded however many links are asked.
+ */
 export async function consumeCode(db: DB, emailInput: string, code: string): Promise<SignedIn | null> {
   const email = normalizeEmail(emailInput);
   if (!email || !/^\d{6}$/.test(code)) return null;
-  const row = await db
+  const daily = await hitRateLimit(db, `sign-in:code:${email}`, getConfig().signInCodeAttemptsPerEmailDay, CODE_WINDOW_SECONDS);
+  if (!daily.allowed) return null;
+  const newestUsable = db
     .selectFrom("sign_in_tokens")
-    .select(["id", "code_hash", "attempts", "redirect_to"])
+    .select("id")
     .where("email", "=", email)
     .where("used_at", "is", null)
     .where("expires_at", ">", sql<Date>`now()`)
     .orderBy("created_at", "desc")
-    .limit(1)
-    .executeTakeFirst();
-  if (!row) return null;
-  if (!safeEqual(row.code_hash, codeHash(email, code))) {
-    await db
-      .updateTable("sign_in_tokens")
-      .set((eb) => ({ attempts: eb("attempts", "+", 1), used_at: row.attempts + 1 >= CODE_ATTEMPTS ? sql<Date>`now()` : null }))
-      .where("id", "=", row.id)
-      .execute();
-    return null;
-  }
-  const claimed = await db
+    .limit(1);
+  const attempt = await db
     .updateTable("sign_in_tokens")
-    .set({ used_at: sql<Date>`now()` })
-    .where("id", "=", row.id)
+    .set({
+      attempts: sql<number>`attempts + 1`,
+      used_at: sql<Date | null>`case when attempts + 1 >= ${CODE_ATTEMPTS} then now() end`,
+    })
+    .where("id", "=", newestUsable)
     .where("used_at", "is", null)
-    .returning("id")
+    .returning(["id", "code_hash", "attempts", "redirect_to"])
     .executeTakeFirst();
-  if (!claimed) return null;
-  return { id: await findOrCreateUser(db, email), email, redirectTo: row.redirect_to };
+  if (!attempt || attempt.attempts > CODE_ATTEMPTS) return null;
+  if (!safeEqual(attempt.code_hash, codeHash(email, code))) return null;
+  // The last try marked the link used as it claimed it: that try alone may sign in with it.
+  if (attempt.attempts < CODE_ATTEMPTS) {
+    const claimed = await db
+      .updateTable("sign_in_tokens")
+      .set({ used_at: sql<Date>`now()` })
+      .where("id", "=", attempt.id)
+      .where("used_at", "is", null)
+      .returning("id")
+      .executeTakeFirst();
+    if (!claimed) return null;
+  }
+  return { id: await findOrCreateUser(db, email), email, redirectTo: attempt.redirect_to };
 }
 
 /** ADMIN_EMAILS become admins at their first sign-in. */

@@ -30,6 +30,8 @@ export interface AppConfig {
   allowedHosts: string[];
   /** Sign-in links one client address may ask for in an hour. */
   signInLinksPerIpHour: number;
+  /** Sign-in codes that may be typed for one e-mail in a day. */
+  signInCodeAttemptsPerEmailDay: number;
   database: { kind: "postgres"; url: string; poolSize?: number } | { kind: "pglite"; dir: string };
   storage:
     | { kind: "folder"; dir: string }
@@ -197,6 +199,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     publicOrigins,
     allowedHosts: [...new Set([...Object.values(publicOrigins).map((origin) => new URL(origin).hostname), ...list(env.ALLOWED_HOSTS)])],
     signInLinksPerIpHour: env.SIGN_IN_LINKS_PER_IP_HOUR,
+    signInCodeAttemptsPerEmailDay: env.SIGN_IN_CODE_ATTEMPTS_PER_EMAIL_DAY,
     database,
     storage: s3Configured
       ? {

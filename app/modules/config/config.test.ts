@@ -75,6 +75,12 @@ describe("configuration without APP_ENV=production", () => {
     expect(() => loadConfig({ DATA_DIR: tempDir(), SIGN_IN_LINKS_PER_IP_HOUR: "0" })).toThrow(/SIGN_IN_LINKS_PER_IP_HOUR/);
   });
 
+  it("caps typed sign-in codes per e-mail at 30 a day unless configured", () => {
+    expect(loadConfig({ DATA_DIR: tempDir() }).signInCodeAttemptsPerEmailDay).toBe(30);
+    expect(loadConfig({ DATA_DIR: tempDir(), SIGN_IN_CODE_ATTEMPTS_PER_EMAIL_DAY: "5" }).signInCodeAttemptsPerEmailDay).toBe(5);
+    expect(() => loadConfig({ DATA_DIR: tempDir(), SIGN_IN_CODE_ATTEMPTS_PER_EMAIL_DAY: "-1" })).toThrow(/SIGN_IN_CODE_ATTEMPTS_PER_EMAIL_DAY/);
+  });
+
   it("reads the international hosts and admin e-mails as lists", () => {
     const config = loadConfig({ DATA_DIR: tempDir(), INTERNATIONAL_HOSTS: "eu.example.io, *.com", ADMIN_EMAILS: " Boss@Example.ru ,ops@example.ru" });
     expect(config.internationalHosts).toEqual(["eu.example.io", "*.com"]);

@@ -28,6 +28,8 @@ export const envSchema = z.object({
   DATABASE_POOL_SIZE: positiveInt(10),
   // Sign-in links one client address may ask for in an hour (DESIGN §4.24); a clinic network behind one address may need more.
   SIGN_IN_LINKS_PER_IP_HOUR: positiveInt(20),
+  // Sign-in codes that may be typed for one e-mail in a day, right or wrong (ADR 040); the link in the mail is not counted.
+  SIGN_IN_CODE_ATTEMPTS_PER_EMAIL_DAY: positiveInt(30),
   // Read by the logger itself (app/modules/log), which starts before the configuration; named here to be checked.
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
 
