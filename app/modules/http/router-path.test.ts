@@ -44,8 +44,8 @@ describe("malformed request targets", () => {
 });
 
 describe("malformed Host headers", () => {
-  it("finds a port that is not a port", () => {
-    for (const host of ["localhost:99999", "localhost:0x50", "aligners.ru:", "aligners.ru:443:1", "[::1]:abc", "[::1", "aligners.ru:-1", ":80"]) {
+  it("finds a port that is not a port, or a name that is not one", () => {
+    for (const host of ["localhost:99999", "localhost:0x50", "localhost:80abc", "aligners.ru:443:1", "[::1]:abc", "[::1", "aligners.ru:-1", ":80", "a b", "aligners.ru:99999"]) {
       expect(isMalformedHost(host), host).toBe(true);
     }
   });

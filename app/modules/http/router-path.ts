@@ -13,24 +13,19 @@
  * `http://host/path` that only proxies are sent, from which the adapter would build an invalid URL).
  */
 export function isMalformedTarget(rawTarget: string): boolean {
-  if (!rawTarget.startsWith("/") || routerPath(rawTarget) === null) return true;
-  const query = rawTarget.indexOf("?");
-  return query !== -1 && !decodes(rawTarget.slice(query + 1));
+  // Past the leading slash the URL parser never fails (it encodes what it does not take as is), so
+  // the target is servable exactly when its percent-encoding decodes; most targets hold no `%` at all.
+  return !rawTarget.startsWith("/") || !decodes(rawTarget);
 }
 
 /**
- * Whether a Host header names a port that is not one (`:99999`, `:0x50`, `:`): the adapter builds the
- * request's URL from the Host's port, and such a URL does not parse — a 500 for anyone who sends it.
+ * Whether a Host header cannot be part of a URL (`localhost:99999`, `:0x50`, `a b`, `[::1`): the adapter
+ * builds the request's URL from it, and such a URL does not parse — a 500 for anyone who sends it, on
+ * the paths that answer any host too (the health check). Which names are served is the host check's.
  */
 export function isMalformedHost(hostHeader: string | null | undefined): boolean {
   const host = (hostHeader ?? "").trim();
-  const colon = host.indexOf(":");
-  const nameEnd = host.startsWith("[") ? host.indexOf("]") + 1 : colon === -1 ? host.length : colon;
-  if (nameEnd === 0 && host !== "") return true;
-  const rest = host.slice(nameEnd);
-  if (rest === "") return false;
-  const port = /^:(\d{1,5})$/.exec(rest)?.[1];
-  return port === undefined || Number(port) > 65535;
+  return host !== "" && !URL.canParse(`http://${host}/`);
 }
 
 function decodes(text: string): boolean {

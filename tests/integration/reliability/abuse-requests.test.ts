@@ -204,6 +204,7 @@ describe("abuse from one visitor", () => {
       { target: "/%", headers: { Host: "aligners.com" }, title: "Invalid request", language: "en" },
       { target: "/", headers: { Host: "localhost:99999" }, title: "Некорректный запрос", language: "ru" },
       { target: "/healthz", headers: { Host: "localhost:0x50" }, title: "Некорректный запрос", language: "ru" },
+      { target: "/healthz", headers: { Host: "a b" }, title: "Некорректный запрос", language: "ru" },
     ];
     for (const { target, headers, title, language } of cases) {
       const where = `${target} ${JSON.stringify(headers ?? {})}`;
