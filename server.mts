@@ -162,7 +162,7 @@ export async function createApp(options: ServerOptions) {
   // Pages that are the same for every anonymous visitor come from memory after their first answer.
   app.use(publicPageCache({ version: currentTranslationsVersion }));
   app.all("*", (req, res, next) => handler(req, res, next));
-  // Whatever fails past this point is logged once and answered with a plain page, never a stack.
+  // Whatever fails in a middleware or in Remix is logged once and answered with a plain page, never a stack.
   app.use(finalErrorHandler(errorPages));
 
   if (options.development) await broadcastDevReady(build);
