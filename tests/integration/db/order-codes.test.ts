@@ -1,9 +1,11 @@
 import { sql } from "kysely";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { purgeUntouchedDrafts, reuseUntouchedDraft, UNTOUCHED_DRAFT_HOURS } from "~/modules/orders/drafts.server";
 import { codeAt, CODE_SPACE } from "~/modules/orders/order-codes";
 import { countHeldCodes, OrderCodeExhaustedError } from "~/modules/orders/order-codes.server";
 import type { DB } from "~/modules/db/db.server";
 import { openDatabase } from "~/modules/db/db.server";
+import { addPatient, updateDraft } from "~/modules/wizard/wizard.server";
 import { migrateToLatest } from "~db/migrator";
 import type { Kysely } from "kysely";
 import { createTestDatabase, type TestDatabase } from "../../support/database";
@@ -28,6 +30,8 @@ async function holdAllBut(db: DB, free: readonly string[]) {
       .execute();
   }
 }
+
+const anonymousDraft = (db: DB) => buildOrder(db, { email: null, fullName: null, phone: null, address: null });
 
 describe("order codes on PostgreSQL", () => {
   let t: TestDatabase;
@@ -69,6 +73,57 @@ describe("order codes on PostgreSQL", () => {
     const positions = orders.map((order) => Number.parseInt(order.code, 16));
     expect(Math.max(...positions)).toBeGreaterThan(CODE_SPACE / 2);
     expect(Math.min(...positions)).toBeLessThan(CODE_SPACE / 2);
+  });
+
+  it("gives a browser back its untouched draft of the same market, and nothing that holds data", async () => {
+    const untouched = await anonymousDraft(t.db);
+    const typedInto = await anonymousDraft(t.db);
+    await updateDraft(t.db, typedInto.id, { phone: "+7 900 000-00-00" });
+    const withPatient = await buildOrder(t.db);
+    await updateDraft(t.db, withPatient.id, { email: null, phone: null, full_name: null, address: null });
+    await addPatient(t.db, withPatient, "Смирнова Е.");
+    const international = await buildOrder(t.db, { market: "international", currency: "eur", email: null, fullName: null, phone: null, address: null });
+
+    const fields = { wizardStep: 2, language: "ru" as const };
+    expect(await reuseUntouchedDraft(t.db, [typedInto.id, withPatient.id, international.id], "domestic", fields)).toBeUndefined();
+    expect(await reuseUntouchedDraft(t.db, [], "domestic", fields)).toBeUndefined();
+    const reused = await reuseUntouchedDraft(t.db, [typedInto.id, untouched.id, withPatient.id, international.id], "domestic", fields);
+    expect(reused?.id).toBe(untouched.id);
+    expect(reused?.wizard_step).toBe(2);
+    expect((await reuseUntouchedDraft(t.db, [international.id], "international", { ...fields, language: "en", email: "dr@clinic.eu" }))?.email).toBe("dr@clinic.eu");
+  });
+
+  it(`deletes drafts untouched for ${UNTOUCHED_DRAFT_HOURS} hours with their codes, and keeps every other order`, async () => {
+    const old = sql<Date>`now() - make_interval(hours => ${UNTOUCHED_DRAFT_HOURS + 1})`;
+    const stale = await anonymousDraft(t.db);
+    const fresh = await anonymousDraft(t.db);
+    const typedInto = await anonymousDraft(t.db);
+    await updateDraft(t.db, typedInto.id, { delivery_comment: "у подъезда" });
+    const withPatient = await anonymousDraft(t.db);
+    await addPatient(t.db, withPatient, "Смирнова Е.");
+    const handedOff = await anonymousDraft(t.db);
+    await t.db.updateTable("orders").set({ status: "cancelled" }).where("id", "=", handedOff.id).execute();
+    await t.db.updateTable("orders").set({ updated_at: old }).where("id", "in", [stale.id, typedInto.id, withPatient.id, handedOff.id]).execute();
+
+    expect(await purgeUntouchedDrafts(t.db)).toBe(1);
+    const left = await t.db.selectFrom("orders").select("id").execute();
+    expect(left.map((row) => row.id).sort()).toEqual([fresh.id, typedInto.id, withPatient.id, handedOff.id].sort());
+    expect(await t.db.selectFrom("order_codes").select("code").where("code", "=", stale.code).execute()).toEqual([]);
+    expect(await t.db.selectFrom("order_status_history").select("id").where("order_id", "=", stale.id).execute()).toEqual([]);
+    expect(await purgeUntouchedDrafts(t.db)).toBe(0);
+  });
+
+  it("finds untouched drafts for housekeeping through their own index", async () => {
+    for (let i = 0; i < 3; i++) await anonymousDraft(t.db);
+    await sql`analyze orders`.execute(t.db);
+    // With a handful of rows a scan of the table is cheaper; what matters is that the index serves the query.
+    const plan = await t.db.transaction().execute(async (trx) => {
+      await sql`set local enable_seqscan = off`.execute(trx);
+      return sql<{ "QUERY PLAN": string }>`explain select id from orders
+        where status = 'draft' and email is null and phone is null and full_name is null and address is null and delivery_comment is null
+        and updated_at < now() - interval '1 day' order by updated_at limit 1000`.execute(trx);
+    });
+    expect(plan.rows.map((row) => row["QUERY PLAN"]).join("\n")).toContain("orders_untouched_draft_idx");
   });
 });
 
