@@ -111,6 +111,14 @@ describe("order codes under abuse", () => {
     expect(after.paid).toBe(true);
     expect(records.filter((record) => record.status >= 500 || record.status === 0)).toEqual([]);
     expect((await startDraft(app, ATTACKER)).response.status).toBe(429);
+
+    // A day later the scheduled job gives the script's codes back; the clinics' orders keep theirs.
+    await t.db.updateTable("orders").set({ updated_at: sql<Date>`now() - interval '25 hours'` }).where("email", "is", null).execute();
+    const cron = await fetch(`${app.url}/api/cron`, { method: "POST", headers: { Authorization: `Bearer ${SECRETS.CRON_SECRET}` } });
+    expect(cron.status).toBe(200);
+    const left = await t.db.selectFrom("orders").select(sql<number>`count(*)::int`.as("n")).where("email", "is", null).executeTakeFirstOrThrow();
+    expect(left.n).toBe(0);
+    expect((await heldCodes(t)) - heldBefore).toBe(clinicOrders + 1);
   });
 
   it("counts an IPv6 visitor by its /64: fresh addresses in one network share one limit", { timeout: 60_000 }, async () => {
