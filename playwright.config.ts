@@ -27,6 +27,8 @@ const markets = {
 const logs = { LOG_LEVEL: process.env.LOG_LEVEL ?? "warn" };
 // Every journey signs in from 127.0.0.1: more than the 20 links an hour one real address may ask for.
 const signIn = { SIGN_IN_LINKS_PER_IP_HOUR: "500" };
+// Every journey starts its orders from 127.0.0.1 too: more than the 100 drafts a day of one real address.
+const drafts = { DRAFTS_PER_IP_DAY: "5000" };
 
 const chromium = {
   ...devices["Desktop Chrome"],
@@ -65,7 +67,7 @@ export default defineConfig({
         timeout: 180_000,
         reuseExistingServer: false,
         stdout: "pipe",
-        env: { PORT: String(port), DATA_DIR: dataDir, I18N_STRICT: "1", DATABASE_URL: "", APP_ENV: "", ...markets, ...logs, ...signIn },
+        env: { PORT: String(port), DATA_DIR: dataDir, I18N_STRICT: "1", DATABASE_URL: "", APP_ENV: "", ...markets, ...logs, ...signIn, ...drafts },
       }
     : {
         command: "node --import tsx tests/e2e/prepare-database.mts && node --import tsx scripts/start.mts",
@@ -86,6 +88,7 @@ export default defineConfig({
           ...markets,
           ...logs,
           ...signIn,
+          ...drafts,
         },
       },
 });

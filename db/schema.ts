@@ -99,6 +99,7 @@ export interface OrdersTable {
   /** The client's interface language when the order was created; its mails use it. */
   language: "ru" | "en" | "de" | "es" | "fr" | "it" | null;
 }
+/** A held order code (DESIGN §4.6, ADR 038): free again once `release_after` has passed or its order is deleted. */
 export interface OrderCodesTable {
   code: string;
   order_id: string | null;

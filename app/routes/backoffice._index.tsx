@@ -6,6 +6,7 @@ import { SectionError } from "~/components/section-error";
 import { dashboardPageAction, loadDashboardPage } from "~/modules/backoffice/dashboard-page.server";
 import { OrderCard } from "~/components/backoffice/order-card";
 import { StatisticsCards } from "~/components/backoffice/statistics-cards";
+import { CodeSpaceCard } from "~/components/backoffice/code-space-card";
 import { Pagination } from "~/modules/backoffice/ui";
 import { ORDER_STATUSES } from "~/modules/orders/status";
 
@@ -44,6 +45,7 @@ export default function BackofficeOrders() {
       </div>
 
       {statistics ? <StatisticsCards statistics={statistics} /> : null}
+      {statistics ? <CodeSpaceCard codes={statistics.codes} /> : null}
       {statisticsFailure ? <SectionError failure={statisticsFailure} /> : null}
 
       <Form method="get" className="filters bo-order-filters" role="search" aria-label={t("bo.orders.filters")}>

@@ -4,11 +4,13 @@ import type { AppConfig } from "~/modules/config/config.server";
 import type { DB } from "~/modules/db/db.server";
 import { changeOrderStatus, findOrder, isUuid, OrderNotFoundError, OrderTransitionError } from "~/modules/orders/orders.server";
 import { isPaid, ORDER_STATUSES, PAID_SET } from "~/modules/orders/status";
+import { codeSpaceUsage } from "~/modules/orders/order-codes";
+import { countHeldCodes } from "~/modules/orders/order-codes.server";
 import { reconcileOrder } from "~/modules/payments/reconciliation.server";
 import type { FileStorage } from "~/modules/storage/storage.server";
 import { fileCountOf, filesOf } from "~/modules/wizard/wizard.server";
 import { containsPattern } from "./clients.server";
-import { buildStatistics, STATISTICS_WINDOW_DAYS, type Statistics, type WindowRow } from "./statistics";
+import { buildStatistics, type DashboardStatistics, STATISTICS_WINDOW_DAYS, type WindowRow } from "./statistics";
 import { loadSection, sectionData, sectionFailure } from "~/modules/http/section.server";
 import { logger } from "~/modules/log/logger.server";
 
@@ -40,22 +42,25 @@ export function parseDashboardFilter(params: URLSearchParams): DashboardFilter {
   };
 }
 
-export async function loadStatistics(db: DB): Promise<Statistics> {
+export async function loadStatistics(db: DB): Promise<DashboardStatistics> {
   const days = STATISTICS_WINDOW_DAYS;
-  const rows = await db
-    .selectFrom("orders")
-    .select([
-      "currency",
-      sql<"current" | "previous">`case when created_at >= now() - make_interval(days => ${days}) then 'current' else 'previous' end`.as("window"),
-      sql<number>`count(*)::int`.as("count"),
-      sql<number>`coalesce(sum(total_cost), 0)::bigint`.as("revenue"),
-    ])
-    .where("status", "in", [...PAID_SET])
-    .where("created_at", ">=", sql<Date>`now() - make_interval(days => ${2 * days})`)
-    .where("created_at", "<=", sql<Date>`now()`)
-    .groupBy(["currency", sql`2`])
-    .execute();
-  return buildStatistics(
+  const [rows, held] = await Promise.all([
+    db
+      .selectFrom("orders")
+      .select([
+        "currency",
+        sql<"current" | "previous">`case when created_at >= now() - make_interval(days => ${days}) then 'current' else 'previous' end`.as("window"),
+        sql<number>`count(*)::int`.as("count"),
+        sql<number>`coalesce(sum(total_cost), 0)::bigint`.as("revenue"),
+      ])
+      .where("status", "in", [...PAID_SET])
+      .where("created_at", ">=", sql<Date>`now() - make_interval(days => ${2 * days})`)
+      .where("created_at", "<=", sql<Date>`now()`)
+      .groupBy(["currency", sql`2`])
+      .execute(),
+    countHeldCodes(db),
+  ]);
+  const statistics = buildStatistics(
     rows.map(
       (row): WindowRow => ({
         currency: row.currency,
@@ -65,6 +70,8 @@ export async function loadStatistics(db: DB): Promise<Statistics> {
       }),
     ),
   );
+  // How full the order code space is (DESIGN §4.6, ADR 038): staff are warned above 80 %.
+  return { ...statistics, codes: codeSpaceUsage(held) };
 }
 
 export interface DashboardFile {

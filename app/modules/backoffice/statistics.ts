@@ -1,4 +1,5 @@
 import type { Currency } from "~db/schema";
+import type { CodeSpaceUsage } from "~/modules/orders/order-codes";
 
 /**
  * The dashboard statistics (staff side §9): orders created in the last 30 days against the 30 days
@@ -32,6 +33,11 @@ export interface Statistics {
   count: Figure;
   /** Per currency that has orders in either window (roubles first). */
   money: Array<{ currency: Currency; revenue: Figure; average: Figure }>;
+}
+
+/** What the dashboard shows: the statistics, and how full the order code space is (ADR 038). */
+export interface DashboardStatistics extends Statistics {
+  codes: CodeSpaceUsage;
 }
 
 const figure = (current: number, previous: number): Figure => ({ current, previous, change: percentChange(current, previous) });

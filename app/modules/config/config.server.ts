@@ -65,6 +65,8 @@ export interface AppConfig {
   internationalHosts: string[];
   enabledMarkets: Market[];
   queue: { leaseSeconds: number; maxAttempts: number; concurrency: number; inProcess: boolean };
+  /** New draft orders one client address may start in a day (DRAFTS_PER_IP_DAY). */
+  draftsPerIpDay: number;
   contacts: Record<Market, Contacts>;
   usingDemoContacts: boolean;
   /** Company details of the international market's legal texts (COMPANY_INTERNATIONAL_*). */
@@ -253,6 +255,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       concurrency: env.QUEUE_CONCURRENCY,
       inProcess: env.QUEUE_IN_PROCESS === "auto" ? database.kind === "pglite" : env.QUEUE_IN_PROCESS === "true",
     },
+    draftsPerIpDay: env.DRAFTS_PER_IP_DAY,
     contacts: {
       domestic: domesticContacts ?? DEMO_CONTACTS.domestic,
       international: internationalContacts ?? DEMO_CONTACTS.international,

@@ -81,6 +81,13 @@ describe("configuration without APP_ENV=production", () => {
     expect(() => loadConfig({ DATA_DIR: tempDir(), SIGN_IN_CODE_ATTEMPTS_PER_EMAIL_DAY: "-1" })).toThrow(/SIGN_IN_CODE_ATTEMPTS_PER_EMAIL_DAY/);
   });
 
+  it("caps new drafts per client address at 100 a day unless configured, and refuses a limit that is not a positive number", () => {
+    expect(loadConfig({ DATA_DIR: tempDir() }).draftsPerIpDay).toBe(100);
+    expect(loadConfig({ DATA_DIR: tempDir(), DRAFTS_PER_IP_DAY: "500" }).draftsPerIpDay).toBe(500);
+    expect(() => loadConfig({ DATA_DIR: tempDir(), DRAFTS_PER_IP_DAY: "0" })).toThrow(/DRAFTS_PER_IP_DAY/);
+    expect(() => loadConfig({ DATA_DIR: tempDir(), DRAFTS_PER_IP_DAY: "many" })).toThrow(/DRAFTS_PER_IP_DAY/);
+  });
+
   it("reads the international hosts and admin e-mails as lists", () => {
     const config = loadConfig({ DATA_DIR: tempDir(), INTERNATIONAL_HOSTS: "eu.example.io, *.com", ADMIN_EMAILS: " Boss@Example.ru ,ops@example.ru" });
     expect(config.internationalHosts).toEqual(["eu.example.io", "*.com"]);

@@ -87,6 +87,10 @@ export const envSchema = z.object({
   QUEUE_CONCURRENCY: positiveInt(3),
   QUEUE_IN_PROCESS: z.enum(["auto", "true", "false"]).default("auto"),
 
+  // New draft orders one client address (an IPv6 /64) may start in a day (DESIGN §4.6, ADR 038);
+  // a clinic network behind one address makes dozens a day.
+  DRAFTS_PER_IP_DAY: positiveInt(100),
+
   CONTACTS_DOMESTIC_MESSENGER_NUMBER: optional,
   CONTACTS_DOMESTIC_MESSENGER_LINK: optional,
   CONTACTS_DOMESTIC_SUPPORT_EMAIL: optional,

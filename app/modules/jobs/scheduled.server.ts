@@ -3,6 +3,7 @@ import type { DB } from "~/modules/db/db.server";
 import { processQueue, type QueueDeps, type QueueSettings } from "~/modules/ftp/transfer.server";
 import type { FileStorage } from "~/modules/storage/storage.server";
 import { releaseExpiredOrderCodes } from "~/modules/orders/orders.server";
+import { purgeUntouchedDrafts } from "~/modules/orders/drafts.server";
 import { purgeExpiredRateLimits } from "~/modules/security/rate-limit.server";
 import { sendStatusMails } from "~/modules/notifications/status-mail.server";
 import { purgeExpiredUploads } from "~/modules/uploads/tus.server";
@@ -52,6 +53,7 @@ export async function purgeAbandonedDrafts(db: DB, storage: FileStorage, limit =
 export async function runHousekeeping(db: DB, storage: FileStorage): Promise<HousekeepingSummary> {
   const started = Date.now();
   const drafts = await purgeAbandonedDrafts(db, storage);
+  await purgeUntouchedDrafts(db); // drafts nobody typed into give their codes back after a day (ADR 038)
   const orderCodesReleased = await releaseExpiredOrderCodes(db);
   const rateLimitsPurged = await purgeExpiredRateLimits(db);
   const sessions = await db.deleteFrom("sessions").where("expires_at", "<", sql<Date>`now()`).executeTakeFirst();

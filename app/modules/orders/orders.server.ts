@@ -2,6 +2,8 @@ import { randomUUID } from "node:crypto";
 import { sql } from "kysely";
 import type { Currency, MarketColumn, Order, OrderStatus } from "~db/schema";
 import type { DB } from "~/modules/db/db.server";
+import { reserveFreeCode } from "./order-codes.server";
+import { orderIdWithCode } from "./order-codes";
 import { type Actor, checkTransition } from "./status";
 import type { Language } from "~/modules/i18n/languages";
 
@@ -27,60 +29,40 @@ export interface NewOrderInput {
   language?: Language;
 }
 
-export class OrderCodeExhaustedError extends Error {
-  constructor() {
-    super("Could not reserve a free order code");
-  }
-}
-
-const MAX_CODE_ATTEMPTS = 50;
-
 /**
- * Creates a draft order with its order code reserved in the same transaction (DESIGN §4.6).
- * A code still held by another order (or not yet released) draws a new id.
+ * Creates a draft order with its order code reserved in the same transaction (DESIGN §4.6, ADR 038):
+ * a free code is chosen first and the id made with it, so creation succeeds whenever any code is
+ * free; OrderCodeExhaustedError when none is.
  */
 export async function createOrder(db: DB, input: NewOrderInput, actor: Actor): Promise<Order> {
-  for (let attempt = 0; attempt < MAX_CODE_ATTEMPTS; attempt++) {
-    const id = randomUUID();
-    const code = orderCode(id);
-    const created = await db.transaction().execute(async (trx) => {
-      // A code whose year has passed is free again; the old order keeps its code column.
-      await trx.deleteFrom("order_codes").where("code", "=", code).where("release_after", "<", sql<Date>`now()`).execute();
-      const reserved = await trx
-        .insertInto("order_codes")
-        .values({ code, ...(input.createdAt ? { reserved_at: input.createdAt, release_after: addDays(input.createdAt, 365) } : {}) })
-        .onConflict((oc) => oc.column("code").doNothing())
-        .returning("code")
-        .executeTakeFirst();
-      if (!reserved) return null;
-      const order = await trx
-        .insertInto("orders")
-        .values({
-          id,
-          code,
-          status: "draft",
-          market: input.market,
-          currency: input.currency,
-          email: normalizeEmail(input.email),
-          full_name: input.fullName ?? null,
-          phone: input.phone ?? null,
-          address: input.address ?? null,
-          language: input.language ?? null,
-          ...(input.wizardStep !== undefined ? { wizard_step: input.wizardStep } : {}),
-          ...(input.createdAt ? { created_at: input.createdAt, updated_at: input.createdAt } : {}),
-        })
-        .returningAll()
-        .executeTakeFirstOrThrow();
-      await trx.updateTable("order_codes").set({ order_id: id }).where("code", "=", code).execute();
-      await trx
-        .insertInto("order_status_history")
-        .values({ order_id: id, from_status: null, to_status: "draft", actor: actor.label, ...(input.createdAt ? { created_at: input.createdAt } : {}) })
-        .execute();
-      return order;
-    });
-    if (created) return created;
-  }
-  throw new OrderCodeExhaustedError();
+  return db.transaction().execute(async (trx) => {
+    const code = await reserveFreeCode(trx, { reservedAt: input.createdAt });
+    const id = orderIdWithCode(code, randomUUID());
+    const order = await trx
+      .insertInto("orders")
+      .values({
+        id,
+        code,
+        status: "draft",
+        market: input.market,
+        currency: input.currency,
+        email: normalizeEmail(input.email),
+        full_name: input.fullName ?? null,
+        phone: input.phone ?? null,
+        address: input.address ?? null,
+        language: input.language ?? null,
+        ...(input.wizardStep !== undefined ? { wizard_step: input.wizardStep } : {}),
+        ...(input.createdAt ? { created_at: input.createdAt, updated_at: input.createdAt } : {}),
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    await trx.updateTable("order_codes").set({ order_id: id }).where("code", "=", code).execute();
+    await trx
+      .insertInto("order_status_history")
+      .values({ order_id: id, from_status: null, to_status: "draft", actor: actor.label, ...(input.createdAt ? { created_at: input.createdAt } : {}) })
+      .execute();
+    return order;
+  });
 }
 
 export class OrderTransitionError extends Error {
@@ -172,8 +154,4 @@ export const isUuid = (value: string) => UUID.test(value);
 export function normalizeEmail(email: string | null | undefined): string | null {
   const value = email?.trim().toLowerCase();
   return value ? value : null;
-}
-
-function addDays(date: Date, days: number) {
-  return new Date(date.getTime() + days * 86_400_000);
 }

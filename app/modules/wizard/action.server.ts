@@ -2,7 +2,7 @@ import { redirect } from "@remix-run/node";
 import { getDb } from "~/modules/db/db.server";
 import { intentHandler } from "~/modules/http/intents";
 import { getRequestContext } from "~/modules/http/request-context.server";
-import { readFormData } from "~/modules/http/request.server";
+import { clientIp, readFormData } from "~/modules/http/request.server";
 import { redirectWithToast } from "~/modules/http/toast.server";
 import { isMultipartRequest } from "~/modules/uploads/multipart.server";
 import type { UploadResult } from "~/modules/uploads/upload-handler.server";
@@ -67,7 +67,7 @@ async function dispatch(request: Request, context: unknown) {
 
   if (!order) {
     if (intent !== "next") return redirect("/order");
-    return startOrder(db, viewer, { market, language });
+    return startOrder(db, viewer, { market, language }, clientIp(request, context));
   }
 
   const patients = await listPatients(db, order.id);

@@ -1,0 +1,95 @@
+import { type ExpressionBuilder, sql } from "kysely";
+import type { Database, Order } from "~db/schema";
+import type { DB } from "~/modules/db/db.server";
+
+/**
+ * Untouched drafts (DESIGN §4.6, docs/decisions/038-order-code-space.md): a draft that holds no
+ * contact or delivery data and no patient — nothing anyone typed — costs only its order code. A
+ * browser that has one gets it back instead of a new draft, and housekeeping deletes it (its code
+ * goes with it) once it has lain untouched for a day, instead of the month of other drafts.
+ */
+
+export const UNTOUCHED_DRAFT_HOURS = 24;
+/** Untouched drafts deleted per housekeeping run at most (a run every minute outpaces any creation rate the address limit allows). */
+export const UNTOUCHED_DRAFTS_PER_RUN = 1000;
+
+function isUntouchedDraft(eb: ExpressionBuilder<Database, "orders">) {
+  return eb.and([
+    eb("orders.status", "=", sql.lit("draft")),
+    eb("orders.email", "is", null),
+    eb("orders.phone", "is", null),
+    eb("orders.full_name", "is", null),
+    eb("orders.address", "is", null),
+    eb("orders.delivery_comment", "is", null),
+    eb.not(eb.exists(eb.selectFrom("orders_patients").select("orders_patients.id").whereRef("orders_patients.order_id", "=", "orders.id"))),
+  ]);
+}
+
+export interface ReusedDraftFields {
+  /** The step it opens at, as a new draft would. */
+  wizardStep: number;
+  language: Order["language"];
+  /** A signed-in client's last contacts, as a new draft would be filled with. */
+  email?: string | null;
+  phone?: string | null;
+  fullName?: string | null;
+  address?: string | null;
+}
+
+/**
+ * The most recent untouched draft of `browserOrderIds` in `market`, opened again as if new: one
+ * statement, which re-checks that it is still untouched, so a draft edited or deleted meanwhile is
+ * never taken. Undefined when the browser has none.
+ */
+export async function reuseUntouchedDraft(db: DB, browserOrderIds: readonly string[], market: Order["market"], fields: ReusedDraftFields): Promise<Order | undefined> {
+  if (browserOrderIds.length === 0) return undefined;
+  return db
+    .updateTable("orders")
+    .set({
+      wizard_step: fields.wizardStep,
+      language: fields.language,
+      email: fields.email ?? null,
+      phone: fields.phone ?? null,
+      full_name: fields.fullName ?? null,
+      address: fields.address ?? null,
+      updated_at: sql<Date>`now()`,
+    })
+    .where((eb) =>
+      eb(
+        "orders.id",
+        "=",
+        eb
+          .selectFrom("orders")
+          .select("orders.id")
+          .where("orders.id", "in", [...browserOrderIds])
+          .where("orders.market", "=", market)
+          .where(isUntouchedDraft)
+          .orderBy("orders.created_at", "desc")
+          .limit(1),
+      ),
+    )
+    .where(isUntouchedDraft)
+    .returningAll()
+    .executeTakeFirst();
+}
+
+/**
+ * Deletes drafts untouched for `UNTOUCHED_DRAFT_HOURS` (a bounded batch per run); their codes and
+ * history go with them (foreign keys). They have no files: files belong to patients.
+ */
+export async function purgeUntouchedDrafts(db: DB, limit = UNTOUCHED_DRAFTS_PER_RUN): Promise<number> {
+  const cutoff = sql<Date>`now() - make_interval(hours => ${UNTOUCHED_DRAFT_HOURS})`;
+  const result = await db
+    .deleteFrom("orders")
+    .where((eb) =>
+      eb(
+        "orders.id",
+        "in",
+        eb.selectFrom("orders").select("orders.id").where(isUntouchedDraft).where("orders.updated_at", "<", cutoff).orderBy("orders.updated_at").limit(limit),
+      ),
+    )
+    .where(isUntouchedDraft)
+    .where("orders.updated_at", "<", cutoff)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
