@@ -129,9 +129,22 @@ interface Side {
 const nodeArgs = values.explain ? ["--import", path.resolve(import.meta.dirname, "lib/slow-queries.mjs")] : [];
 const env: Record<string, string> = values.explain ? { SLOW_QUERY_MS: values["explain-ms"] } : {};
 
+/** Servers still running if the benchmark fails half-way: stopped as the process exits. */
+const running = new Set<number>();
+process.on("exit", () => {
+  for (const pid of running) {
+    try {
+      process.kill(pid, "SIGKILL");
+    } catch {
+      // already gone
+    }
+  }
+});
+
 async function side(size: ScaleSize, url: string, counts: ScaleCounts): Promise<Side> {
   const db = await openDatabase({ kind: "postgres", url }, { poolSize: 2 });
   const app = await startBenchApp(url, nodeArgs, 1, { env });
+  running.add(app.pid);
   const one = async <T,>(query: string) => (await sql.raw<T>(query).execute(db)).rows[0]!;
   // Things a lab's staff would search for: a recent paid order of an ordinary clinic, its patients.
   const order = await one<{ code: string; email: string; phone: string; full_name: string }>(
@@ -399,6 +412,7 @@ console.log(`\n${rows.length} figures, ${unmet.length} not meeting the target${u
 
 for (const s of sides) {
   await s.app.stop();
+  running.delete(s.app.pid);
   await s.db.destroy();
 }
 await dropDatabase(SMALL);
