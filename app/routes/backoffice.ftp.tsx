@@ -7,7 +7,7 @@ import { useAutoRefresh } from "~/components/ftp/use-auto-refresh";
 import { QUEUE_REFRESH_MS, queueFiltersSearch, STATUS_FILTERS, TYPE_FILTERS } from "~/modules/ftp/queue";
 import { loadQueuePage, queuePageAction } from "~/modules/ftp/queue-page.server";
 import { useTranslation } from "~/modules/i18n/i18n-context";
-import { dateTimeFormat } from "~/modules/i18n/intl";
+import { dateTimeFormat, numberFormat } from "~/modules/i18n/intl";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title }, { name: "robots", content: "noindex" }];
 
@@ -20,7 +20,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function BackofficeFtp() {
-  const { filters, total, pages, entries } = useLoaderData<typeof loader>();
+  const { filters, total, capped, pages, hasNext, entries } = useLoaderData<typeof loader>();
   const { t, i18n } = useTranslation();
   const location = useLocation();
   const navigation = useNavigation();
@@ -86,7 +86,7 @@ export default function BackofficeFtp() {
       <Form method="post" id="ftp-rows" ref={rowsForm}>
         <input type="hidden" name="back" value={search} />
         <div className="ftp-bulk">
-          <span>{t("ftp.total", { count: total })}</span>
+          <span>{capped ? t("ftp.totalMore", { limit: numberFormat(locale).format(total) }) : t("ftp.total", { count: total })}</span>
           <button type="submit" className="button button-danger" name="intent" value="delete" disabled={entries.length === 0 || busyIntent === "delete"}>
             {t("ftp.deleteSelected")}
           </button>
@@ -131,8 +131,8 @@ export default function BackofficeFtp() {
 
       <nav className="pagination" aria-label={t("ftp.pagination.label")}>
         {filters.page > 1 ? <Link to={pageLink(filters.page - 1)}>{t("ftp.pagination.previous")}</Link> : <span />}
-        <span>{t("ftp.pagination.page", { page: filters.page, pages })}</span>
-        {filters.page < pages ? <Link to={pageLink(filters.page + 1)}>{t("ftp.pagination.next")}</Link> : <span />}
+        <span>{pages === null ? t("ftp.pagination.pageOpen", { page: filters.page }) : t("ftp.pagination.page", { page: filters.page, pages })}</span>
+        {hasNext ? <Link to={pageLink(filters.page + 1)}>{t("ftp.pagination.next")}</Link> : <span />}
       </nav>
     </section>
   );

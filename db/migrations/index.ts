@@ -8,6 +8,7 @@ import * as sessionStorage from "./2026-11-26T0900_session_storage";
 import * as orderLanguage from "./2026-11-27T0900_order_language";
 import * as paymentInvoiceDetails from "./2026-11-27T1000_payment_invoice_details";
 import * as orderCodeSpace from "./2026-11-28T0900_order_code_space";
+import * as scaleIndexes from "./2026-11-28T1000_scale_indexes";
 
 /** Every migration, by its frozen name. Listed statically so bundlers and tsx need no directory scan. */
 export const migrations: Record<string, Migration> = {
@@ -20,4 +21,5 @@ export const migrations: Record<string, Migration> = {
   "2026-11-27T0900_order_language": orderLanguage,
   "2026-11-27T1000_payment_invoice_details": paymentInvoiceDetails,
   "2026-11-28T0900_order_code_space": orderCodeSpace,
+  "2026-11-28T1000_scale_indexes": scaleIndexes,
 };

@@ -22,13 +22,16 @@ export async function loadQueuePage(request: Request, context: unknown) {
   await requireStaff(request, context);
   const { t } = await getTranslator(request);
   const filters = parseQueueFilters(new URL(request.url).searchParams);
-  const { rows, total } = await listQueuePage(await getDb(), filters);
+  const { rows, total, capped, hasNext } = await listQueuePage(await getDb(), filters);
   const { maxAttempts } = getConfig().queue;
   return {
     title: t("ftp.title"),
     filters,
+    /** Exact up to QUEUE_COUNT_CAP; `capped` says there are more, and then the number of pages is not known. */
     total,
-    pages: Math.max(1, Math.ceil(total / QUEUE_PAGE_SIZE)),
+    capped,
+    pages: capped ? null : Math.max(1, Math.ceil(total / QUEUE_PAGE_SIZE)),
+    hasNext,
     entries: rows.map((row) => ({
       id: row.id,
       orderCode: row.order_prefix.toUpperCase(),

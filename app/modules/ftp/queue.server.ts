@@ -2,7 +2,7 @@ import { sql } from "kysely";
 import type { DB } from "~/modules/db/db.server";
 import { PAID_SET } from "~/modules/orders/status";
 import type { QueueEntry, QueueStatus } from "~db/schema";
-import { QUEUE_PAGE_SIZE, STATUSES_OF_FILTER, type QueueFilters } from "./queue";
+import { QUEUE_COUNT_CAP, QUEUE_PAGE_SIZE, STATUSES_OF_FILTER, type QueueFilters } from "./queue";
 
 /**
  * The production file server queue in the database (DESIGN §4.15–4.16). Every state change is one
@@ -177,28 +177,40 @@ export async function countRemaining(db: DB, maxAttempts: number): Promise<numbe
     .innerJoin("orders as o", "o.id", "q.order_id")
     .select(sql<number>`count(*)::int`.as("n"))
     .where("q.removed_at", "is", null)
-    .where("q.status", "<>", "completed")
+    // Named statuses rather than "not completed": the index on status finds the few undelivered
+    // entries among a million delivered ones.
+    .where("q.status", "in", ["pending", "uploading", "failed"])
     .where((eb) => eb.or([eb("q.attempts", "<", maxAttempts), eb("q.status", "=", "uploading")]))
     .where((eb) => eb.or([eb("o.status", "in", PAID_SET), eb("q.released_at", "is not", null)]))
     .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
-/** One page of `ftp_uploads_view` for the back-office, newest first, with the total count. */
+/**
+ * One page of the back-office list, newest first, and how many entries the filter holds up to
+ * QUEUE_COUNT_CAP (`capped` when there are more): the page's ids come from the queue's list index
+ * alone (ftp_uploads_queue_list_idx, which carries the type), then only those rows are joined with
+ * their orders and patients, so a deep page of a million entries neither sorts nor joins them all.
+ * One row past the page says whether there is a next one.
+ */
 export async function listQueuePage(db: DB, filters: QueueFilters) {
-  let query = db.selectFrom("ftp_uploads_view").where("status", "in", STATUSES_OF_FILTER[filters.status]);
-  if (filters.type !== "all") query = query.where("file_type", "=", filters.type);
-  const [rows, total] = await Promise.all([
-    query
-      .selectAll()
-      .orderBy("created_at", "desc")
-      .orderBy("id", "desc")
-      .limit(QUEUE_PAGE_SIZE)
-      .offset((filters.page - 1) * QUEUE_PAGE_SIZE)
-      .execute(),
-    query.select(sql<number>`count(*)::int`.as("n")).executeTakeFirstOrThrow(),
+  let entries = db.selectFrom("ftp_uploads_queue").where("status", "in", STATUSES_OF_FILTER[filters.status]);
+  if (filters.type !== "all") entries = entries.where("file_type", "=", filters.type);
+  const pageIds = entries
+    .select("id")
+    .orderBy("created_at", "desc")
+    .orderBy("id", "desc")
+    .limit(QUEUE_PAGE_SIZE + 1)
+    .offset((filters.page - 1) * QUEUE_PAGE_SIZE);
+  const [rows, counted] = await Promise.all([
+    db.selectFrom("ftp_uploads_view").selectAll().where("id", "in", pageIds).orderBy("created_at", "desc").orderBy("id", "desc").execute(),
+    db
+      .selectFrom(entries.select("id").limit(QUEUE_COUNT_CAP + 1).as("capped"))
+      .select(sql<number>`count(*)::int`.as("n"))
+      .executeTakeFirstOrThrow(),
   ]);
-  return { rows, total: Number(total.n) };
+  const n = Number(counted.n);
+  return { rows: rows.slice(0, QUEUE_PAGE_SIZE), total: Math.min(n, QUEUE_COUNT_CAP), capped: n > QUEUE_COUNT_CAP, hasNext: rows.length > QUEUE_PAGE_SIZE };
 }
 
 /**

@@ -8,6 +8,8 @@ import { FILE_TYPES, type FileType, type QueueStatus } from "~db/schema";
 
 /** Rows per page of /backoffice/ftp. */
 export const QUEUE_PAGE_SIZE = 50;
+/** The page counts a filter's entries up to this many and says "more than" beyond (a lab's queue grows by a million in a few years). */
+export const QUEUE_COUNT_CAP = 10_000;
 /** The page refreshes itself this often while visible (JavaScript only). */
 export const QUEUE_REFRESH_MS = 5_000;
 

@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import fsp from "node:fs/promises";
 import path from "node:path";
+import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createStorage, type FileStorage } from "~/modules/storage/storage.server";
 import { browserFetch, type AppServer, startAppServer } from "../../support/app-server";
@@ -121,6 +122,30 @@ describe("the FTP queue pages over HTTP", () => {
     // A completed entry cannot be sent again: no upload button.
     expect(completed).not.toContain('value="upload:');
     expect(rowsIn(await page(staff, "/backoffice/ftp?status=nonsense&page=-1"))).toHaveLength(50);
+    await t.db.deleteFrom("orders").execute();
+  });
+
+  it("counts a long list up to 10,000, says \"more than\" past it and still pages to its end, newest first", async () => {
+    const done = await orderWithFiles(t.db, storage, { status: "paid", filesPerPatient: 1 });
+    await sql`insert into ftp_uploads_queue (order_id, file_path, original_name, destination_path, order_prefix, file_type, status, attempts, completed_at, created_at)
+      select ${done.order.id}, 'bulk/' || n || '.stl', 'Шаг ' || n || '.stl', '/bulk', ${done.order.code}, 'aligners', 'completed', 1, now(), now() - n * interval '1 second'
+        from generate_series(1, 10060) n`.execute(t.db);
+
+    const first = await page(staff, "/backoffice/ftp?status=completed");
+    expect(first).toMatch(/Записей: более 10\s000</);
+    expect(first).toMatch(/Страница 1</);
+    expect(first).toContain("Шаг 1.stl");
+    expect(first).toMatch(/href="[^"]*page=2"/);
+    // Page 202 holds entries 10,051–10,060: the oldest, and no page after it.
+    const last = await page(staff, "/backoffice/ftp?status=completed&page=202");
+    expect(rowsIn(last)).toHaveLength(10);
+    expect(last).toContain("Шаг 10051.stl");
+    expect(last).toContain("Шаг 10060.stl");
+    expect(last).not.toContain("Шаг 10050.stl");
+    expect(last).not.toMatch(/href="[^"]*page=203"/);
+    expect(last).toMatch(/href="[^"]*page=201"/);
+    // Under the cap the count is exact.
+    expect(await page(staff, "/backoffice/ftp?status=completed&type=matrix")).toContain("Записей: 0");
     await t.db.deleteFrom("orders").execute();
   });
 
