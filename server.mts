@@ -13,6 +13,7 @@ import { installRouteMatchingCache } from "./app/modules/http/route-matching.ser
 import { logger, requestFacts } from "./app/modules/log/logger.server";
 import { requestLog } from "./app/modules/log/request-log.server";
 import { ANY_HOST_PATHS, isHostAllowed } from "./app/modules/security/allowed-host";
+import { bodyLimits } from "./app/modules/security/body-limit.server";
 import { isCrossSiteRefused } from "./app/modules/security/same-origin";
 import { cspNonce, servingHeaders } from "./app/modules/security/serving-headers.server";
 import { currentTranslationsVersion } from "./app/modules/translations/overrides.server";
@@ -107,6 +108,7 @@ export async function createApp(options: ServerOptions) {
   });
 
   app.use(servingHeaders(config));
+  app.use(bodyLimits(config));
 
   // Fingerprinted assets never change; other public files may.
   app.use("/build", express.static("public/build", { immutable: true, maxAge: "1y" }));
