@@ -45,7 +45,7 @@ export const envSchema = z.object({
   SIGN_IN_LINKS_PER_IP_HOUR: positiveInt(20),
   // The largest body each kind of route accepts, counted as it arrives (ADR 039).
   BODY_LIMIT_FORM: byteSize("2MiB"),
-  BODY_LIMIT_SIGN_IN: byteSize("16KiB"),
+  BODY_LIMIT_SIGN_IN: byteSize("64KiB"),
   BODY_LIMIT_WEBHOOK: byteSize("256KiB"),
   BODY_LIMIT_CRON: byteSize("16KiB"),
   BODY_LIMIT_UPLOAD_FORM: byteSize("5121MiB"),

@@ -10,7 +10,7 @@ const MiB = 1024 * KiB;
 
 const LIMITS: BodyLimits = {
   form: 2 * MiB,
-  signIn: 16 * KiB,
+  signIn: 64 * KiB,
   webhook: 256 * KiB,
   cron: 16 * KiB,
   uploadForm: 5121 * MiB,
@@ -40,7 +40,7 @@ describe("the body rule of a route", () => {
   });
 
   it("keeps sign-in posts small and sends their readers back to the sign-in page", () => {
-    expect(bodyRuleFor("/auth", "application/x-www-form-urlencoded", LIMITS)).toMatchObject({ kind: "signIn", limit: 16 * KiB, reader: "person", back: "/auth" });
+    expect(bodyRuleFor("/auth", "application/x-www-form-urlencoded", LIMITS)).toMatchObject({ kind: "signIn", limit: 64 * KiB, reader: "person", back: "/auth" });
     expect(kindOf("/auth/verify")).toBe("signIn");
     expect(kindOf("/backoffice/login")).toBe("signIn");
     expect(kindOf("/authors")).toBe("form");

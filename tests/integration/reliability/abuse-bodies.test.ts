@@ -288,7 +288,7 @@ describe("413 in the reader's language", () => {
     expect(english.text).toContain("Request too large");
     expect(english.text).toContain("at most 2.00 MB");
 
-    const russian = await streamPost(app.url, "/auth", generatedBody(64 * KiB, { head: "email=" }), { Origin: app.url, "Content-Type": "application/x-www-form-urlencoded" });
+    const russian = await streamPost(app.url, "/auth", generatedBody(100 * KiB, { head: "email=" }), { Origin: app.url, "Content-Type": "application/x-www-form-urlencoded" });
     expect(russian.status).toBe(413);
     expect(russian.text).toContain("Слишком большой запрос");
     expect(russian.text).toContain('href="/auth"');
