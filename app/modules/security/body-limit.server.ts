@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
+import type { Socket } from "node:net";
 import type { NextFunction, Request as ExpressRequest, RequestHandler, Response as ExpressResponse } from "express";
 import type { AppConfig, BodyLimits } from "~/modules/config/config.server";
 import { getLanguage } from "~/modules/i18n/i18n.server";
@@ -43,7 +44,8 @@ export function bodyRuleFor(path: string, contentType: string | undefined, limit
   if (route === "/api/cron" || route.startsWith("/api/cron/")) return rule("cron", "machine");
   if (route === "/uploads/tus" || route.startsWith("/uploads/tus/")) return rule("tusChunk", "machine");
   if (route.startsWith("/uploads/")) return rule("form", "machine");
-  if (route === "/auth" || route.startsWith("/auth/") || route === "/backoffice/login") return rule("signIn", "person", "/auth");
+  if (route === "/auth" || route.startsWith("/auth/")) return rule("signIn", "person", "/auth");
+  if (route === "/backoffice/login") return rule("signIn", "person", "/backoffice/login");
   if (multipart && route === "/order") return rule("uploadForm", "person", "/order");
   if (multipart && route === "/packer/logo") return rule("logo", "person", "/packer");
   if (multipart && route === "/send-test") return rule("fileServerTest", "person", "/send-test");
@@ -90,7 +92,7 @@ export interface BodyWatch {
 /**
  * Counts the body of `req` as it arrives and keeps it within `limit`; `onExceeded` runs once, at
  * the first byte past it. From then on nothing more is read from the connection and nothing more
- * reaches the application. Three rules keep a connection from reading what nobody wants:
+ * reaches the application. These rules keep a connection from reading what nobody wants:
  *
  * - An answer that starts before the whole body arrived closes the connection after it
  *   (`Connection: close`): Node would otherwise read and throw away the rest of the body to reach
@@ -100,8 +102,7 @@ export interface BodyWatch {
  *   closes. Node would destroy the socket at once and the sender would see a reset, not the answer.
  * - When the answer has gone, a body still incomplete fails for whoever still reads it, so no
  *   reader waits forever.
- *
- * - The connection is closed gently (see `lingeringClose`), so the sender reads the answer.
+ * - The connection is closed gently (`closeGently`), so the sender reads the answer.
  *
  * It works on the request as the HTTP parser fills it (`push`), so it counts what Remix's web
  * `Request` body, busboy or any other reader will see, chunked or not.
@@ -155,25 +156,23 @@ export function watchBody(req: IncomingMessage, res: ServerResponse, limit: numb
     return (writeHead as (...rest: unknown[]) => ServerResponse).apply(this, args);
   } as ServerResponse["writeHead"];
 
-  // Node ends a `Connection: close` answer with `destroySoon`, which closes at once: with the
-  // sender still sending, the kernel answers its next bytes with a reset, and a reset makes the
-  // sender's system drop the answer it had not read yet. So the answer is followed by a
-  // half-close, and what is already on its way is read and thrown away (at most LINGER_BYTES,
-  // LINGER_MS) before the connection closes.
-  const destroySoon = socket.destroySoon;
-  socket.destroySoon = function lingeringClose(this: typeof socket) {
-    if (req.complete || this.destroyed) return destroySoon.call(this);
+  const current = { linger: () => lingerAfterAnswer() };
+  function lingerAfterAnswer(): boolean {
+    if (req.complete || socket.destroyed) return false;
     stopped = true;
     lingered = 0;
-    this.end();
-    this.resume();
-    setTimeout(() => this.destroy(), LINGER_MS).unref();
-  };
+    socket.end();
+    socket.resume();
+    setTimeout(() => socket.destroy(), LINGER_MS).unref();
+    return true;
+  }
+  closeGently(socket, current);
 
   const fail = () => {
     if (!req.complete && !req.destroyed) destroy.call(req, failure ?? new BodyNotRead());
   };
   res.once("close", () => {
+    if (lingeringCloses.get(socket) === current) lingeringCloses.delete(socket);
     // While the connection lingers, the body fails once it is closed (destroying it sooner would close it).
     if (lingered >= 0 && !socket.destroyed) socket.once("close", fail);
     else fail();
@@ -187,6 +186,30 @@ export function watchBody(req: IncomingMessage, res: ServerResponse, limit: numb
       return exceeded;
     },
   };
+}
+
+/** The request being answered on each connection, which decides how the connection closes. */
+const lingeringCloses = new WeakMap<Socket, { linger: () => boolean }>();
+const gentleSockets = new WeakSet<Socket>();
+
+/**
+ * Node ends a `Connection: close` answer with `destroySoon`, which closes at once: with the sender
+ * still sending, the kernel answers its next bytes with a reset, and a reset makes the sender's
+ * system drop the answer it had not read yet. While a body is incomplete, the answer is followed
+ * by a half-close instead, and what is already on its way is read and thrown away (at most
+ * LINGER_BYTES, LINGER_MS) before the connection closes. Installed once per connection (a
+ * connection carries many requests); the request being answered decides.
+ */
+function closeGently(socket: Socket, current: { linger: () => boolean }): void {
+  if (!gentleSockets.has(socket)) {
+    gentleSockets.add(socket);
+    const destroySoon = socket.destroySoon;
+    socket.destroySoon = function lingeringClose(this: Socket) {
+      if (lingeringCloses.get(this)?.linger()) return;
+      destroySoon.call(this);
+    };
+  }
+  lingeringCloses.set(socket, current);
 }
 
 /** A web request with only what the language choice reads: the path, the host and the cookie. */
