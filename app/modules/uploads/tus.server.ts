@@ -206,7 +206,12 @@ async function meterChunk(request: Request, context: unknown): Promise<{ request
   const viewer = await uploadViewerOf(request, context);
   const allowance = uploadAllowanceOf(viewer, clientIp(request, context));
   if (!allowance) return { request };
-  if (await isRateLimited(db, allowance.key, allowance.limitMiB)) return volumeRefusal(request, allowance.reason);
+  if (await isRateLimited(db, allowance.key, allowance.limitMiB)) {
+    // Refused before the tus server's own checks ran: only an upload of an order this viewer may open is removed.
+    const orderId = orderIdOfUpload(uploadIdOf(request));
+    const mayOpen = orderId !== null && (await openableOrder(db, viewer, orderId)) !== undefined;
+    return mayOpen ? volumeRefusal(request, allowance.reason) : refusalAnswer(request, 429, { error: allowance.reason });
+  }
   const meter = volumeMeter(db, allowance);
   return { request: meteredRequest(request, meter), meter };
 }
@@ -217,8 +222,16 @@ async function volumeRefusal(request: Request, reason: UploadVolumeExceeded["rea
   return refusalAnswer(request, 429, { error: reason });
 }
 
+function uploadIdOf(request: Request): string {
+  try {
+    return decodeURIComponent(new URL(request.url).pathname.slice(TUS_PATH.length + 1));
+  } catch {
+    return ""; // a malformed escape names no upload
+  }
+}
+
 async function removeUpload(request: Request): Promise<void> {
-  const id = decodeURIComponent(new URL(request.url).pathname.slice(TUS_PATH.length + 1));
+  const id = uploadIdOf(request);
   if (orderIdOfUpload(id)) await sharedTus().deps.datastore.remove(id).catch(() => undefined);
 }
 

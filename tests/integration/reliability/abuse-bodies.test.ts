@@ -200,7 +200,7 @@ describe("upload volume from the bytes that arrive", () => {
     // Four real models, 19 MiB in all, no length declared: the case that passed when Content-Length was counted.
     const { contentType, body } = modelsBody([binaryStl(100_000), binaryStl(100_000), binaryStl(100_000), binaryStl(98_000)]);
     expect(body.length).toBeGreaterThan(18 * MiB);
-    const answer = await streamPost(app.url, "/order", generatedBody(body.length, { head: body}), browserHeaders(browser, { "Content-Type": contentType, "X-Forwarded-For": address }));
+    const answer = await streamPost(app.url, "/order", generatedBody(body.length, { head: body }), browserHeaders(browser, { "Content-Type": contentType, "X-Forwarded-For": address }));
     expect(answer.status).toBe(302);
     expect(await pageAfter(browser, answer)).toContain("Слишком большой объём загрузок с вашего адреса за час");
     expect(await storedOf(order.id)).toEqual(nothingStored);
@@ -209,7 +209,7 @@ describe("upload volume from the bytes that arrive", () => {
 
     // The same upload within an allowance goes through whole, and is counted by what arrived.
     const other = "203.0.113.8";
-    const stored = await streamPost(app.url, "/order", generatedBody(body.length, { head: body}), browserHeaders(browser, { "Content-Type": contentType, "X-Forwarded-For": other }));
+    const stored = await streamPost(app.url, "/order", generatedBody(body.length, { head: body }), browserHeaders(browser, { "Content-Type": contentType, "X-Forwarded-For": other }));
     expect(stored.status).toBe(302);
     expect(await storedOf(order.id)).toMatchObject({ listed: 4, queued: 4, objects: 4 });
     expect(await usedMiB(`upload:${other}`)).toBe(Math.ceil(body.length / MiB));
@@ -223,7 +223,7 @@ describe("upload volume from the bytes that arrive", () => {
     const { order } = await toMatrixStep(t, browser);
     await setUsedMiB(`upload:account:${email}`, CLIENT_ALLOWANCE_MIB - 5);
     const { contentType, body } = modelsBody([binaryStl(100_000), binaryStl(100_000)]);
-    const answer = await streamPost(app.url, "/order", generatedBody(body.length, { head: body}), browserHeaders(browser, { "Content-Type": contentType, "X-Forwarded-For": "203.0.113.9" }));
+    const answer = await streamPost(app.url, "/order", generatedBody(body.length, { head: body }), browserHeaders(browser, { "Content-Type": contentType, "X-Forwarded-For": "203.0.113.9" }));
     expect(answer.status).toBe(302);
     expect(await pageAfter(browser, answer)).toContain("Слишком большой объём загрузок с вашей учётной записи за сутки");
     expect(await storedOf(order.id)).toEqual(nothingStored);
@@ -236,8 +236,16 @@ describe("upload volume from the bytes that arrive", () => {
     const address = "203.0.113.10";
     const model = binaryStl(200_000); // ~9.5 MiB
     const tusPath = await createTusUpload(browser, order.id, patient.id, model.length, { "X-Forwarded-For": address });
+    // A stranger from an address whose allowance is spent cannot have someone else's upload removed.
+    const strangerAddress = "203.0.113.11";
+    await setUsedMiB(`upload:${strangerAddress}`, ANONYMOUS_ALLOWANCE_MIB);
+    const stranger = browserFetch(app);
+    const refused = await streamPost(app.url, tusPath, generatedBody(1000), tusPatchHeaders(stranger, { "X-Forwarded-For": strangerAddress }), "PATCH");
+    expect(refused.status).toBe(429);
+    expect((await fetch(`${app.url}${tusPath}`, { method: "HEAD", headers: browserHeaders(browser, { "Tus-Resumable": "1.0.0" }) })).status).toBe(200);
+
     await setUsedMiB(`upload:${address}`, ANONYMOUS_ALLOWANCE_MIB - 2);
-    const answer = await streamPost(app.url, tusPath, generatedBody(model.length, { head: model}), tusPatchHeaders(browser, { "X-Forwarded-For": address }), "PATCH");
+    const answer = await streamPost(app.url, tusPath, generatedBody(model.length, { head: model }), tusPatchHeaders(browser, { "X-Forwarded-For": address }), "PATCH");
     expect(answer.status).toBe(429);
     expect(JSON.parse(answer.text)).toMatchObject({ error: "rate_limited", message: "слишком большой объём загрузок с вашего адреса за час" });
     expect((await fetch(`${app.url}${tusPath}`, { method: "HEAD", headers: browserHeaders(browser, { "Tus-Resumable": "1.0.0" }) })).status).toBe(404);
