@@ -14,6 +14,7 @@ import { installRouteMatchingCache } from "./app/modules/http/route-matching.ser
 import { logger, requestFacts } from "./app/modules/log/logger.server";
 import { requestLog } from "./app/modules/log/request-log.server";
 import { ANY_HOST_PATHS, isHostAllowed } from "./app/modules/security/allowed-host";
+import { bodyLimits } from "./app/modules/security/body-limit.server";
 import { isCrossSiteRefused, mayForwardOrigin } from "./app/modules/security/same-origin";
 import { cspNonce, servingHeaders } from "./app/modules/security/serving-headers.server";
 import { currentTranslationsVersion } from "./app/modules/translations/overrides.server";
@@ -108,6 +109,7 @@ export async function createApp(options: ServerOptions) {
   });
 
   app.use(servingHeaders(config));
+  app.use(bodyLimits(config));
 
   // A target that does not decode is the product's 400 page, before anything tries to decode it
   // (express answered `/%` with its own page and the stack; ADR 040).

@@ -28,6 +28,7 @@ const BENCHES: Array<{ name: string; args: string[]; about: string }> = [
   { name: "load", args: [], about: "100 clinics run the whole order flow for 60 s, then every row and object is checked" },
   { name: "scale-out", args: [], about: "/order, /cabinet and the load with integrity on 1 and on 2 app processes, PostgreSQL connections counted" },
   { name: "scale", args: [], about: "every back-office, packer, cabinet and partner page, the scheduled job and order creation on 200 orders and on five years of a large lab (300,000 orders, 1 M queue entries)" },
+  { name: "body-limits", args: [], about: "10 chunked 2 GiB bodies at a form, a webhook and the upload routes at once: memory growth and time" },
   { name: "tus-upload", args: [], about: "100 MiB over a 2 Mbit/s link with one drop (tus, as it is and compressed) beside the plain form" },
 ];
 

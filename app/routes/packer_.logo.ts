@@ -4,7 +4,7 @@ import { getDb } from "~/modules/db/db.server";
 import { redirectWithToast, type Toast } from "~/modules/http/toast.server";
 import { packerListUrl } from "~/modules/packer/filter";
 import { logoKey } from "~/modules/packer/logo-names.server";
-import { createLogoUploadHandler, LogoRequestTooLarge, MAX_LOGO_REQUEST_BYTES } from "~/modules/packer/logo-upload.server";
+import { createLogoUploadHandler, LogoRequestTooLarge } from "~/modules/packer/logo-upload.server";
 import { getPackerOrder } from "~/modules/packer/packer.server";
 import { getStorage } from "~/modules/storage/storage.server";
 import { isMultipartRequest, parseMultipartFormData } from "~/modules/uploads/multipart.server";
@@ -35,7 +35,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const back = packerListUrl(url.searchParams.get("back"), `o-${order.id}`);
   if (!order.email) return redirectWithToast(back, failed("packer.logo.noEmail"));
   if (!isMultipartRequest(request)) return redirectWithToast(back, failed("packer.logo.errors.empty"));
-  if (Number(request.headers.get("Content-Length") ?? 0) > MAX_LOGO_REQUEST_BYTES) return redirectWithToast(back, failed("packer.logo.errors.size"));
+  // The body is bounded as it arrives (BODY_LIMIT_LOGO, ADR 039); the handler refuses a logo over its own size.
 
   const upload = createLogoUploadHandler({ storage: getStorage(), key: logoKey(order.email) });
   try {

@@ -19,6 +19,22 @@ export const MARKETS: readonly Market[] = ["domestic", "international"];
 const SECRET_NAMES = ["SESSION_SECRET", "BACKOFFICE_PASSWORD", "PACKER_PASSWORD", "CRON_SECRET"] as const;
 type SecretName = (typeof SECRET_NAMES)[number];
 
+export interface BodyLimits {
+  /** Any other form or request with a body. */
+  form: number;
+  signIn: number;
+  webhook: number;
+  cron: number;
+  /** The wizard's plain-form upload (multipart to /order): a whole order's files. */
+  uploadForm: number;
+  /** The packer's logo upload. */
+  logo: number;
+  /** One PATCH of a resumable upload. */
+  tusChunk: number;
+  /** The back-office file server test (/send-test). */
+  fileServerTest: number;
+}
+
 export interface AppConfig {
   strict: boolean;
   env: Env["APP_ENV"];
@@ -32,6 +48,10 @@ export interface AppConfig {
   signInLinksPerIpHour: number;
   /** Sign-in codes that may be typed for one e-mail in a day. */
   signInCodeAttemptsPerEmailDay: number;
+  /** The largest body each kind of route accepts, in bytes (security/body-limit.server.ts, ADR 039). */
+  bodyLimits: BodyLimits;
+  /** Upload volume from the bytes that arrive, and the per-order cap on stored files (DESIGN §4.14). */
+  uploads: { anonymousBytesPerHour: number; clientBytesPerDay: number; orderMaxBytes: number; orderMaxFiles: number };
   database: { kind: "postgres"; url: string; poolSize?: number } | { kind: "pglite"; dir: string };
   storage:
     | { kind: "folder"; dir: string }
@@ -202,6 +222,22 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     allowedHosts: [...new Set([...Object.values(publicOrigins).map((origin) => new URL(origin).hostname), ...list(env.ALLOWED_HOSTS)])],
     signInLinksPerIpHour: env.SIGN_IN_LINKS_PER_IP_HOUR,
     signInCodeAttemptsPerEmailDay: env.SIGN_IN_CODE_ATTEMPTS_PER_EMAIL_DAY,
+    bodyLimits: {
+      form: env.BODY_LIMIT_FORM,
+      signIn: env.BODY_LIMIT_SIGN_IN,
+      webhook: env.BODY_LIMIT_WEBHOOK,
+      cron: env.BODY_LIMIT_CRON,
+      uploadForm: env.BODY_LIMIT_UPLOAD_FORM,
+      logo: env.BODY_LIMIT_LOGO,
+      tusChunk: env.BODY_LIMIT_TUS_CHUNK,
+      fileServerTest: env.BODY_LIMIT_FILE_SERVER_TEST,
+    },
+    uploads: {
+      anonymousBytesPerHour: env.UPLOAD_VOLUME_ANONYMOUS_PER_HOUR,
+      clientBytesPerDay: env.UPLOAD_VOLUME_CLIENT_PER_DAY,
+      orderMaxBytes: env.ORDER_MAX_BYTES,
+      orderMaxFiles: env.ORDER_MAX_FILES,
+    },
     database,
     storage: s3Configured
       ? {

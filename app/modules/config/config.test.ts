@@ -88,6 +88,19 @@ describe("configuration without APP_ENV=production", () => {
     expect(() => loadConfig({ DATA_DIR: tempDir(), DRAFTS_PER_IP_DAY: "many" })).toThrow(/DRAFTS_PER_IP_DAY/);
   });
 
+  it("reads body limits and upload volumes as sizes with units, and refuses a size that is not one", () => {
+    const defaults = loadConfig({ DATA_DIR: tempDir() });
+    expect(defaults.bodyLimits.webhook).toBe(256 * 1024);
+    expect(defaults.bodyLimits.form).toBe(2 * 1024 ** 2);
+    expect(defaults.uploads).toEqual({ anonymousBytesPerHour: 3 * 1024 ** 3, clientBytesPerDay: 20 * 1024 ** 3, orderMaxBytes: 5 * 1024 ** 3, orderMaxFiles: 300 });
+    const set = loadConfig({ DATA_DIR: tempDir(), BODY_LIMIT_WEBHOOK: "64KiB", BODY_LIMIT_FORM: "1000", UPLOAD_VOLUME_CLIENT_PER_DAY: "1.5GiB" });
+    expect(set.bodyLimits.webhook).toBe(64 * 1024);
+    expect(set.bodyLimits.form).toBe(1000);
+    expect(set.uploads.clientBytesPerDay).toBe(1.5 * 1024 ** 3);
+    expect(() => loadConfig({ DATA_DIR: tempDir(), BODY_LIMIT_CRON: "lots" })).toThrow(/BODY_LIMIT_CRON/);
+    expect(() => loadConfig({ DATA_DIR: tempDir(), ORDER_MAX_BYTES: "0MiB" })).toThrow(/ORDER_MAX_BYTES/);
+  });
+
   it("reads the international hosts and admin e-mails as lists", () => {
     const config = loadConfig({ DATA_DIR: tempDir(), INTERNATIONAL_HOSTS: "eu.example.io, *.com", ADMIN_EMAILS: " Boss@Example.ru ,ops@example.ru" });
     expect(config.internationalHosts).toEqual(["eu.example.io", "*.com"]);

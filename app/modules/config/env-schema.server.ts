@@ -13,6 +13,21 @@ const optional = z
 
 const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 
+const BYTE_UNITS = { B: 1, KiB: 1024, MiB: 1024 ** 2, GiB: 1024 ** 3 } as const;
+
+/** A size such as `256KiB`, `2MiB`, `5GiB` or a plain number of bytes; the result is in bytes. */
+const byteSize = (fallback: string) =>
+  z
+    .string()
+    .default(fallback)
+    .transform((value, context) => {
+      const match = /^\s*(\d+(?:\.\d+)?)\s*(B|KiB|MiB|GiB)?\s*$/.exec(value);
+      const bytes = match ? Math.floor(Number(match[1]) * BYTE_UNITS[(match[2] ?? "B") as keyof typeof BYTE_UNITS]) : 0;
+      if (bytes > 0) return bytes;
+      context.addIssue({ code: z.ZodIssueCode.custom, message: "a size such as 256KiB, 2MiB or 5GiB" });
+      return z.NEVER;
+    });
+
 export const envSchema = z.object({
   APP_ENV: z.enum(["development", "test", "production"]).default("development"),
   PORT: positiveInt(3000),
@@ -30,6 +45,20 @@ export const envSchema = z.object({
   SIGN_IN_LINKS_PER_IP_HOUR: positiveInt(20),
   // Sign-in codes that may be typed for one e-mail in a day, right or wrong (ADR 040); the link in the mail is not counted.
   SIGN_IN_CODE_ATTEMPTS_PER_EMAIL_DAY: positiveInt(30),
+  // The largest body each kind of route accepts, counted as it arrives (ADR 039).
+  BODY_LIMIT_FORM: byteSize("2MiB"),
+  BODY_LIMIT_SIGN_IN: byteSize("64KiB"),
+  BODY_LIMIT_WEBHOOK: byteSize("256KiB"),
+  BODY_LIMIT_CRON: byteSize("16KiB"),
+  BODY_LIMIT_UPLOAD_FORM: byteSize("5121MiB"),
+  BODY_LIMIT_LOGO: byteSize("2112KiB"),
+  BODY_LIMIT_TUS_CHUNK: byteSize("16MiB"),
+  BODY_LIMIT_FILE_SERVER_TEST: byteSize("101MiB"),
+  // Upload volume counted from the bytes that arrive (DESIGN §4.14), and the per-order cap on stored files.
+  UPLOAD_VOLUME_ANONYMOUS_PER_HOUR: byteSize("3GiB"),
+  UPLOAD_VOLUME_CLIENT_PER_DAY: byteSize("20GiB"),
+  ORDER_MAX_BYTES: byteSize("5GiB"),
+  ORDER_MAX_FILES: positiveInt(300),
   // Read by the logger itself (app/modules/log), which starts before the configuration; named here to be checked.
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
 

@@ -20,9 +20,6 @@ export async function uploadViewerOf(request: Request, context: unknown): Promis
   return { userEmail: user?.email ?? null, isStaff, browserOrderIds };
 }
 
-/** Anonymous uploads count against the per-IP volume limit (DESIGN §4.14). */
-export const isAnonymous = (viewer: UploadViewer) => !viewer.userEmail && !viewer.isStaff;
-
 /** The order when this viewer may open it, else undefined. */
 export async function openableOrder(db: DB, viewer: UploadViewer, orderId: string): Promise<Order | undefined> {
   const order = await findOrder(db, orderId);

@@ -1,11 +1,12 @@
 import { Readable } from "node:stream";
 import type { DataStore, Upload } from "@tus/server";
 import type { FileType } from "~db/schema";
+import { getConfig } from "~/modules/config/config.server";
 import type { DB } from "~/modules/db/db.server";
 import { isDatabaseUnavailable } from "~/modules/db/unavailable";
 import { isUuid } from "~/modules/orders/orders.server";
 import type { FileStorage } from "~/modules/storage/storage.server";
-import { appendFiles, listPatients, ORDER_BYTES_LIMIT, ORDER_FILE_LIMIT, OrderFrozenError, orderFileUsage, recordedUpload } from "~/modules/wizard/wizard.server";
+import { appendFiles, listPatients, OrderFrozenError, orderFileUsage, recordedUpload } from "~/modules/wizard/wizard.server";
 import { isFileType, storageKey, storedFileName } from "./file-names";
 import { discardUnrecorded } from "./unrecorded.server";
 import { createStlScanner, type ScanSummary } from "./scan";
@@ -101,8 +102,9 @@ export async function finishUpload(deps: TusDeps, upload: Upload): Promise<Finis
   if (order.status !== "draft") return refuse("frozen", 409);
   const size = fileSizeOf(meta, upload) ?? 0;
   const usage = await orderFileUsage(db, order.id);
-  if (usage.files + 1 > ORDER_FILE_LIMIT) return refuse("too_many");
-  if (usage.bytes + size > ORDER_BYTES_LIMIT) return refuse("quota");
+  const { orderMaxBytes, orderMaxFiles } = getConfig().uploads;
+  if (usage.files + 1 > orderMaxFiles) return refuse("too_many");
+  if (usage.bytes + size > orderMaxBytes) return refuse("quota");
 
   let key = storageKey(order.id, patient.folder_name, meta.type, storedFileName(meta.filename, new Date()));
   // Never overwrite a file another upload stored in the same millisecond under the same name.

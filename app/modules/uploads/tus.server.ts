@@ -7,25 +7,25 @@ import { type AppConfig, getConfig } from "~/modules/config/config.server";
 import { type DB, getDb } from "~/modules/db/db.server";
 import { clientIp } from "~/modules/http/request.server";
 import { isUuid } from "~/modules/orders/orders.server";
-import { hitRateLimit } from "~/modules/security/rate-limit.server";
+import { isRateLimited } from "~/modules/security/rate-limit.server";
 import { getStorage } from "~/modules/storage/storage.server";
 import { s3ClientOptions } from "~/modules/storage/s3-storage.server";
-import { ANONYMOUS_UPLOAD_MIB_PER_HOUR } from "~/modules/wizard/upload-quota.server";
-import { filesOf, listPatients, ORDER_BYTES_LIMIT, ORDER_FILE_LIMIT, orderFileUsage, type RecordedFile } from "~/modules/wizard/wizard.server";
+import { meteredRequest, uploadAllowanceOf, UploadVolumeExceeded, volumeMeter, type VolumeMeter } from "~/modules/wizard/upload-quota.server";
+import { filesOf, listPatients, orderFileUsage, type RecordedFile } from "~/modules/wizard/wizard.server";
 import { hasStlExtension } from "./file-names";
 import { maxCompressedBytes } from "./gzip-members";
-import { isAnonymous, openableOrder, uploadViewerOf, type UploadViewer } from "./tus-access.server";
+import { openableOrder, uploadViewerOf, type UploadViewer } from "./tus-access.server";
 import { fileSizeOf, type FinishReply, finishUpload, type ReadableDataStore, readMetadata, Refusal, type TusDeps } from "./tus-finish.server";
 import { MAX_STL_FILE_BYTES } from "./upload-handler.server";
-import { localizeUploadAnswer, textAnswer } from "~/modules/http/answers.server";
+import { localizeUploadAnswer, refusalAnswer, textAnswer } from "~/modules/http/answers.server";
 import { logger } from "~/modules/log/logger.server";
 
 /**
  * Resumable uploads (issue 4, ADR 017): the tus protocol at /uploads/tus, parts kept by
  * `@tus/file-store` (folder storage) or `@tus/s3-store` (S3) until the file is complete. Every
  * request is checked like the plain form (the order must be one this browser may open, the
- * patient of that order, `.stl`, ≤ 100 MiB declared — and so actual — size, quotas, the anonymous
- * volume limit); a complete upload is content-checked and scanned while it is copied to its
+ * patient of that order, `.stl`, ≤ 100 MiB declared — and so actual — size, the order's caps); the
+ * bytes of every PATCH count against the sender's upload volume as they arrive (ADR 039); a complete upload is content-checked and scanned while it is copied to its
  * storage key, then recorded through `appendFiles`, the finishing step of the plain path too
  * (tus-finish.server.ts).
  */
@@ -81,14 +81,9 @@ async function checkNewUpload(db: DB, request: Request, upload: Upload): Promise
   const patients = await listPatients(db, order.id);
   if (!patients.some((patient) => patient.id === meta.patientId)) throw new Refusal("no_patient", 404);
   const usage = await orderFileUsage(db, order.id);
-  if (usage.files + 1 > ORDER_FILE_LIMIT) throw new Refusal("too_many", 422);
-  if (usage.bytes + size > ORDER_BYTES_LIMIT) throw new Refusal("quota", 422);
-  if (isAnonymous(viewer)) {
-    // The same per-IP budget as the plain form, counted once per upload, by its declared size.
-    const mebibytes = Math.max(1, Math.ceil(size / 1_048_576));
-    const limit = await hitRateLimit(db, `upload:${clientIp(request, contexts.get(request))}`, ANONYMOUS_UPLOAD_MIB_PER_HOUR, 3600, mebibytes);
-    if (!limit.allowed) throw new Refusal("rate_limited", 429);
-  }
+  const { orderMaxBytes, orderMaxFiles } = getConfig().uploads;
+  if (usage.files + 1 > orderMaxFiles) throw new Refusal("too_many", 422);
+  if (usage.bytes + size > orderMaxBytes) throw new Refusal("quota", 422);
 }
 
 /** The largest body of a compressed upload of a 100 MiB file that did not compress at all. */
@@ -139,12 +134,39 @@ export function createTusServer(deps: TusDeps): Server {
       const reply = await finishUpload(deps, upload);
       return { status_code: 200, headers: { "Content-Type": "application/json" }, body: JSON.stringify(reply) };
     },
-    onResponseError(_request, error) {
+    onResponseError(request, error) {
       if (error instanceof Refusal) return { status_code: error.status_code, body: error.body };
+      // The volume allowance ran out while a chunk arrived: handleTusRequest answers it.
+      if (error instanceof UploadVolumeExceeded || (error as { cause?: unknown }).cause instanceof UploadVolumeExceeded) return { status_code: 429, body: "" };
       if (!("status_code" in error)) logger.error("resumable upload failed:", error);
       return undefined;
     },
   });
+}
+
+/**
+ * The request with its body watched for the body limit's refusal (security/body-limit.server.ts,
+ * ADR 039): the store sees only that its source failed, so the refusal is noted on the way.
+ */
+function watchedForLimit(request: Request): { request: Request; refused: () => boolean } {
+  if (!request.body) return { request, refused: () => false };
+  const reader = request.body.getReader();
+  let refused = false;
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const { done, value } = await reader.read();
+        if (done) controller.close();
+        else controller.enqueue(value);
+      } catch (error) {
+        refused = error instanceof Error && error.name === "BodyTooLargeError";
+        controller.error(error);
+      }
+    },
+    cancel: (reason) => reader.cancel(reason),
+  });
+  const watched = new Request(request.url, { method: request.method, headers: request.headers, body, signal: request.signal, duplex: "half" } as RequestInit);
+  return { request: watched, refused: () => refused };
 }
 
 let shared: { server: Server; deps: TusDeps } | undefined;
@@ -160,12 +182,57 @@ function sharedTus() {
 /** Answers one tus request (OPTIONS, HEAD, POST, PATCH, DELETE) of a resource route. */
 export async function handleTusRequest(request: Request, context: unknown): Promise<Response> {
   if (request.method === "GET") return textAnswer(request, 405, "methodNotAllowed", { Allow: "OPTIONS, HEAD, POST, PATCH, DELETE" });
-  contexts.set(request, context);
-  const answer = await sharedTus().server.handleWeb(request);
+  const watched = request.method === "PATCH" ? watchedForLimit(request) : { request, refused: () => false };
+  const metered = request.method === "PATCH" ? await meterChunk(watched.request, context) : { request };
+  if (metered instanceof Response) return metered;
+  contexts.set(metered.request, context);
+  let answer = await sharedTus().server.handleWeb(metered.request);
+  const exceeded = metered.meter?.exceeded;
+  if (exceeded) answer = await volumeRefusal(request, exceeded.reason);
+  // Nothing of a refused upload is kept: a chunk over the body limit takes its upload with it.
+  else if (watched.refused()) await removeUpload(request);
   // A HEAD answer has no body; every other error answer speaks the reader's language.
   const response = request.method === "HEAD" ? answer : await localizeUploadAnswer(request, answer);
   response.headers.set("Cache-Control", "no-store");
   return response;
+}
+
+/**
+ * A chunk's bytes count against the sender's upload volume as they arrive (the plain form's
+ * allowance, ADR 039). An allowance already used up refuses the chunk before it is read.
+ */
+async function meterChunk(request: Request, context: unknown): Promise<{ request: Request; meter?: VolumeMeter } | Response> {
+  const db = await sharedTus().deps.db();
+  const viewer = await uploadViewerOf(request, context);
+  const allowance = uploadAllowanceOf(viewer, clientIp(request, context));
+  if (!allowance) return { request };
+  if (await isRateLimited(db, allowance.key, allowance.limitMiB)) {
+    // Refused before the tus server's own checks ran: only an upload of an order this viewer may open is removed.
+    const orderId = orderIdOfUpload(uploadIdOf(request));
+    const mayOpen = orderId !== null && (await openableOrder(db, viewer, orderId)) !== undefined;
+    return mayOpen ? volumeRefusal(request, allowance.reason) : refusalAnswer(request, 429, { error: allowance.reason });
+  }
+  const meter = volumeMeter(db, allowance);
+  return { request: meteredRequest(request, meter), meter };
+}
+
+/** Over the allowance: the upload is removed with what it had received, and the sender told why. */
+async function volumeRefusal(request: Request, reason: UploadVolumeExceeded["reason"]): Promise<Response> {
+  await removeUpload(request);
+  return refusalAnswer(request, 429, { error: reason });
+}
+
+function uploadIdOf(request: Request): string {
+  try {
+    return decodeURIComponent(new URL(request.url).pathname.slice(TUS_PATH.length + 1));
+  } catch {
+    return ""; // a malformed escape names no upload
+  }
+}
+
+async function removeUpload(request: Request): Promise<void> {
+  const id = uploadIdOf(request);
+  if (orderIdOfUpload(id)) await sharedTus().deps.datastore.remove(id).catch(() => undefined);
 }
 
 /**

@@ -15,6 +15,7 @@ import {
   createStlUploadHandler,
   MAX_STL_FILE_BYTES,
   type StlUploadHandlerOptions,
+  UploadOverQuota,
 } from "./upload-handler.server";
 
 const MiB = 1024 * 1024;
@@ -399,6 +400,30 @@ describe("createStlUploadHandler", () => {
     await parsing;
     expect(handler.results().map((result) => (result.ok ? "ok" : result.error))).toEqual(["ok", "not_stl", "ok", "too_many"]);
     expect((await storage.list("orders")).length).toBe(2);
+  });
+
+  it("fails the whole parse at the first byte past maxTotalBytes, keeping nothing of the file it was storing", async () => {
+    const first = binaryStl(100);
+    const second = binaryStl(100);
+    const { handler, parsing } = upload(
+      multipartRequest([
+        { name: "files", filename: "1.stl", content: first },
+        { name: "files", filename: "2.stl", content: second },
+      ]),
+      { maxTotalBytes: first.length + second.length - 1 },
+    );
+    await expect(parsing).rejects.toBeInstanceOf(UploadOverQuota);
+    // The first file was stored whole; the caller discards it with the rest of the request.
+    expect(handler.results()).toEqual([expect.objectContaining({ ok: true, size: first.length })]);
+    await handler.discardStored();
+    expect(await storage.list("orders")).toEqual([]);
+  });
+
+  it("stores files that fill maxTotalBytes exactly", async () => {
+    const first = binaryStl(100);
+    const { handler, parsing } = upload(multipartRequest([{ name: "files", filename: "1.stl", content: first }]), { maxTotalBytes: first.length });
+    await parsing;
+    expect(handler.results()).toEqual([expect.objectContaining({ ok: true, size: first.length })]);
   });
 
   it("gives two files with the same name in the same millisecond different keys", async () => {

@@ -77,6 +77,11 @@ export interface StlUploadHandlerOptions {
   maxFileBytes?: number;
   /** How many files this request may store; further files are drained and reported "too_many". */
   maxFiles?: number;
+  /**
+   * How many bytes this request may store in all (what is left of the order's cap): the first
+   * byte past it fails the whole parse with `UploadOverQuota`, so the caller can discard the rest.
+   */
+  maxTotalBytes?: number;
   /** The file input's name; file parts under other names are drained and ignored. Default "files". */
   fieldName?: string;
   now?: () => Date;
@@ -100,6 +105,14 @@ class FileRefused extends Error {
   constructor(public readonly code: "size" | "not_stl" | "truncated" | "empty") {
     super(`Upload refused: ${code}`);
     this.name = "FileRefused";
+  }
+}
+
+/** The files of one request reached the bytes it may store (`maxTotalBytes`). */
+export class UploadOverQuota extends Error {
+  constructor() {
+    super("The order's storage cap would be passed");
+    this.name = "UploadOverQuota";
   }
 }
 
@@ -167,6 +180,7 @@ export function createStlUploadHandler(options: StlUploadHandlerOptions): StlUpl
     keyFor,
     maxFileBytes = MAX_STL_FILE_BYTES,
     maxFiles,
+    maxTotalBytes = Number.POSITIVE_INFINITY,
     fieldName = "files",
     now = () => new Date(),
     maxFieldBytes = MAX_FIELD_BYTES,
@@ -174,6 +188,7 @@ export function createStlUploadHandler(options: StlUploadHandlerOptions): StlUpl
   const results: UploadResult[] = [];
   const fields = new Map<string, string>();
   let stored = 0;
+  let storedBytes = 0;
   let lastTimestamp = Number.NEGATIVE_INFINITY;
 
   function nextTimestamp(): Date {
@@ -221,11 +236,13 @@ export function createStlUploadHandler(options: StlUploadHandlerOptions): StlUpl
     let verdict: StlVerdict | undefined;
     let scan: ScanSummary | null = null;
     let refusal: FileRefused | undefined;
+    let overQuota: UploadOverQuota | undefined;
     async function* body(): AsyncGenerator<Uint8Array> {
       for (;;) {
         const step = await reader.next();
         if (step.done) break;
         received += step.value.length;
+        if (storedBytes + received > maxTotalBytes) throw (overQuota = new UploadOverQuota());
         // Cut as soon as the limit is passed: this chunk never reaches storage.
         if (received > maxFileBytes) throw (refusal = new FileRefused("size"));
         scanner.update(step.value);
@@ -251,6 +268,7 @@ export function createStlUploadHandler(options: StlUploadHandlerOptions): StlUpl
 
     if (putError === undefined && verdict?.ok && size === received) {
       stored++;
+      storedBytes += size;
       const storedName = key.slice(key.lastIndexOf("/") + 1);
       return {
         ok: true,
@@ -268,6 +286,7 @@ export function createStlUploadHandler(options: StlUploadHandlerOptions): StlUpl
     // A failed put stores nothing by contract; delete anyway so no storage bug leaves a half file.
     await storage.delete(bucket, [key]).catch(() => undefined);
     if (reader.failure) throw reader.failure.error; // the request itself broke: stop parsing
+    if (overQuota) throw overQuota;
     if (refusal) return refuse(refusal.code);
     if (putError === undefined) return refuse("storage", `Stored ${size} bytes of ${received}`);
     return refuse("storage", errorMessage(putError));

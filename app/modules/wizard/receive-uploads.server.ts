@@ -2,17 +2,28 @@ import type { Order } from "~db/schema";
 import type { DB } from "~/modules/db/db.server";
 import { isDatabaseUnavailable } from "~/modules/db/unavailable";
 import type { Viewer } from "~/modules/http/request-context.server";
-import { badRequest } from "~/modules/http/request.server";
-import { redirectWithToast } from "~/modules/http/toast.server";
+import { getConfig } from "~/modules/config/config.server";
+import { badRequest, clientIp } from "~/modules/http/request.server";
+import { redirectWithToast, type Toast } from "~/modules/http/toast.server";
+import { isRateLimited } from "~/modules/security/rate-limit.server";
 import { getStorage } from "~/modules/storage/storage.server";
 import { storageKey, storedFileName } from "~/modules/uploads/file-names";
 import { parseMultipartFormData } from "~/modules/uploads/multipart.server";
 import { discardUnrecorded } from "~/modules/uploads/unrecorded.server";
-import { createStlUploadHandler, type UploadResult } from "~/modules/uploads/upload-handler.server";
+import { createStlUploadHandler, UploadOverQuota, type UploadResult } from "~/modules/uploads/upload-handler.server";
 import { clampStep, STEP_FILE_TYPE } from "./navigation";
 import { fileListFailureToast, frozenToast } from "./replies.server";
-import { rateLimitUploadBytes } from "./upload-quota.server";
-import { appendFiles, listPatients, ORDER_BYTES_LIMIT, ORDER_FILE_LIMIT, OrderFrozenError, orderFileUsage } from "./wizard.server";
+import { meteredRequest, uploadAllowanceOf, UploadVolumeExceeded, volumeMeter } from "./upload-quota.server";
+import { appendFiles, listPatients, OrderFrozenError, orderFileUsage } from "./wizard.server";
+
+const orderQuotaToast: Toast = { type: "error", title: "wizard.upload.errorTitle", description: "wizard.upload.orderQuota" };
+
+/** Anonymous visitors read the hourly allowance of their address, signed-in clients their account's daily one. */
+const volumeToast = (reason: UploadVolumeExceeded["reason"]): Toast => ({
+  type: "error",
+  title: "wizard.upload.errorTitle",
+  description: reason === "daily_limit" ? "wizard.upload.dailyLimit" : "wizard.upload.rateLimited",
+});
 
 /**
  * A wizard form sent as multipart (an upload step): the files stream to storage while the form is
@@ -26,34 +37,26 @@ export async function receiveUploads(request: Request, context: unknown, db: DB,
   const fileType = order ? STEP_FILE_TYPE[clampStep(order.wizard_step)] : undefined;
   const canUpload = Boolean(order && order.status === "draft" && patient && fileType);
   const usage = order && canUpload ? await orderFileUsage(db, order.id) : { files: 0, bytes: 0 };
+  const { orderMaxBytes, orderMaxFiles } = getConfig().uploads;
   const upload = createStlUploadHandler({
     storage: getStorage(),
     bucket: "orders",
     keyFor: (originalName, uploadedAt) => storageKey(order!.id, patient!.folder_name, fileType!, storedFileName(originalName, uploadedAt)),
-    maxFiles: canUpload ? Math.max(0, ORDER_FILE_LIMIT - usage.files) : 0,
+    maxFiles: canUpload ? Math.max(0, orderMaxFiles - usage.files) : 0,
+    // The order's cap against what is stored and what this request stores, byte by byte as it arrives.
+    maxTotalBytes: canUpload ? Math.max(0, orderMaxBytes - usage.bytes) : undefined,
   });
-  const declared = Number(request.headers.get("Content-Length") ?? 0);
-  if (canUpload && declared > ORDER_BYTES_LIMIT - usage.bytes) {
-    return redirectWithToast("/order", {
-      type: "error",
-      title: "wizard.upload.errorTitle",
-      description: "wizard.upload.orderQuota",
-    });
-  }
-  if (canUpload && !viewer.user && !viewer.isStaff) {
-    const allowed = await rateLimitUploadBytes(db, request, context);
-    if (!allowed)
-      return redirectWithToast("/order", {
-        type: "error",
-        title: "wizard.upload.errorTitle",
-        description: "wizard.upload.rateLimited",
-      });
-  }
+  // The volume allowance counts every byte of the body as it arrives (the body's size was bounded before, ADR 039).
+  const allowance = canUpload ? uploadAllowanceOf({ userEmail: viewer.user?.email ?? null, isStaff: viewer.isStaff }, clientIp(request, context)) : null;
+  if (allowance && (await isRateLimited(db, allowance.key, allowance.limitMiB))) return redirectWithToast("/order", volumeToast(allowance.reason));
+  const meter = allowance ? volumeMeter(db, allowance) : null;
   try {
-    form = await parseMultipartFormData(request, upload.handler);
+    form = await parseMultipartFormData(meter ? meteredRequest(request, meter) : request, upload.handler);
   } catch (error) {
-    // A body without its boundary or cut off midway: nothing of it is kept.
+    // A body without its boundary, cut off midway or over an allowance: nothing of it is kept.
     await upload.discardStored();
+    if (error instanceof UploadVolumeExceeded) return redirectWithToast("/order", volumeToast(error.reason));
+    if (error instanceof UploadOverQuota) return redirectWithToast("/order", orderQuotaToast);
     if (request.signal.aborted) throw error;
     throw await badRequest(request);
   }

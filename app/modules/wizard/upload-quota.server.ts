@@ -1,13 +1,98 @@
+import { getConfig } from "~/modules/config/config.server";
 import type { DB } from "~/modules/db/db.server";
-import { clientIp } from "~/modules/http/request.server";
 import { hitRateLimit } from "~/modules/security/rate-limit.server";
 
-/** Anonymous upload volume per IP (DESIGN §4.14): 3 GiB an hour, counted in MiB from Content-Length. */
-export const ANONYMOUS_UPLOAD_MIB_PER_HOUR = 3 * 1024;
+/**
+ * Upload volume (DESIGN §4.14, ADR 039), counted from the bytes that arrive, never from a declared
+ * length: anonymous visitors per client address and hour, signed-in clients per account and day
+ * (`UPLOAD_VOLUME_*`); staff upload on a customer's behalf and are not counted. The counts live in
+ * `rate_limits` (PostgreSQL), so every process of the app adds to the same one.
+ */
 
-export async function rateLimitUploadBytes(db: DB, request: Request, context: unknown): Promise<boolean> {
-  const declared = Number(request.headers.get("Content-Length") ?? 0);
-  const mebibytes = Math.max(1, Math.ceil((Number.isFinite(declared) ? declared : 0) / 1_048_576));
-  const result = await hitRateLimit(db, `upload:${clientIp(request, context)}`, ANONYMOUS_UPLOAD_MIB_PER_HOUR, 3600, mebibytes);
-  return result.allowed;
+const MiB = 1024 * 1024;
+/** Bytes counted in the database at a time: one write per 4 MiB that arrive. */
+const STEP_BYTES = 4 * MiB;
+
+export interface UploadAllowance {
+  key: string;
+  /** The allowance in MiB, the unit of the counter. */
+  limitMiB: number;
+  windowSeconds: number;
+  /** The text that says why, in the plain form's and the resumable upload's words. */
+  reason: "rate_limited" | "daily_limit";
+}
+
+/** Whose allowance the bytes of an upload count against, or null for staff. */
+export function uploadAllowanceOf(who: { userEmail: string | null; isStaff: boolean }, clientIp: string, limits = getConfig().uploads): UploadAllowance | null {
+  if (who.isStaff) return null;
+  if (who.userEmail) {
+    return { key: `upload:account:${who.userEmail.toLowerCase()}`, limitMiB: Math.floor(limits.clientBytesPerDay / MiB), windowSeconds: 24 * 3600, reason: "daily_limit" };
+  }
+  return { key: `upload:${clientIp}`, limitMiB: Math.floor(limits.anonymousBytesPerHour / MiB), windowSeconds: 3600, reason: "rate_limited" };
+}
+
+export class UploadVolumeExceeded extends Error {
+  constructor(public readonly reason: UploadAllowance["reason"]) {
+    super("The upload volume allowance is used up");
+    this.name = "UploadVolumeExceeded";
+  }
+}
+
+export interface VolumeMeter {
+  /** Counts bytes that arrived; rejects with UploadVolumeExceeded once the allowance is passed. */
+  count(bytes: number): Promise<void>;
+  /** Counts what is left at the end of the body. */
+  settle(): Promise<void>;
+  readonly exceeded: UploadVolumeExceeded | undefined;
+}
+
+/**
+ * Counts the bytes of one request against an allowance, 4 MiB at a time (and the rest, rounded
+ * up to a MiB, at the end). A request passes the allowance by at most one step before it is
+ * refused; every counted byte stays counted, refused or not — it arrived.
+ */
+export function volumeMeter(db: DB, allowance: UploadAllowance): VolumeMeter {
+  let uncounted = 0;
+  let exceeded: UploadVolumeExceeded | undefined;
+  const charge = async (mebibytes: number) => {
+    if (exceeded) throw exceeded;
+    const result = await hitRateLimit(db, allowance.key, allowance.limitMiB, allowance.windowSeconds, mebibytes);
+    if (!result.allowed) throw (exceeded = new UploadVolumeExceeded(allowance.reason));
+  };
+  return {
+    async count(bytes) {
+      uncounted += bytes;
+      if (uncounted < STEP_BYTES) return;
+      const mebibytes = Math.floor(uncounted / MiB);
+      uncounted -= mebibytes * MiB;
+      await charge(mebibytes);
+    },
+    async settle() {
+      if (uncounted > 0) await charge(Math.ceil(uncounted / MiB));
+      uncounted = 0;
+    },
+    get exceeded() {
+      return exceeded;
+    },
+  };
+}
+
+/**
+ * The same request with its body counted by `meter` on the way: the reader gets each chunk once
+ * it is counted, and the body fails with UploadVolumeExceeded when the allowance is passed.
+ */
+export function meteredRequest(request: Request, meter: VolumeMeter): Request {
+  if (!request.body) return request;
+  const counted = request.body.pipeThrough(
+    new TransformStream<Uint8Array, Uint8Array>({
+      async transform(chunk, controller) {
+        await meter.count(chunk.byteLength);
+        controller.enqueue(chunk);
+      },
+      async flush() {
+        await meter.settle();
+      },
+    }),
+  );
+  return new Request(request.url, { method: request.method, headers: request.headers, body: counted, signal: request.signal, duplex: "half" } as RequestInit);
 }

@@ -26,9 +26,7 @@ export const FILE_COLUMNS = {
   retainer: "retainer_files_info",
 } as const satisfies Record<FileType, keyof Patient>;
 
-/** At most 300 files and 5 GiB per order (DESIGN §4.14). */
-export const ORDER_FILE_LIMIT = 300;
-export const ORDER_BYTES_LIMIT = 5 * 1024 ** 3;
+// At most 300 files and 5 GiB per order (DESIGN §4.14): `ORDER_MAX_FILES`, `ORDER_MAX_BYTES` (config.uploads).
 
 /**
  * How many files of a kind a patient has, counted by the database as `filesOf` reads them: entries
