@@ -7,6 +7,7 @@ import * as translationsVersion from "./2026-11-25T0900_translations_version";
 import * as sessionStorage from "./2026-11-26T0900_session_storage";
 import * as orderLanguage from "./2026-11-27T0900_order_language";
 import * as paymentInvoiceDetails from "./2026-11-27T1000_payment_invoice_details";
+import * as searchIndexes from "./2026-11-28T1100_search_indexes";
 
 /** Every migration, by its frozen name. Listed statically so bundlers and tsx need no directory scan. */
 export const migrations: Record<string, Migration> = {
@@ -18,4 +19,5 @@ export const migrations: Record<string, Migration> = {
   "2026-11-26T0900_session_storage": sessionStorage,
   "2026-11-27T0900_order_language": orderLanguage,
   "2026-11-27T1000_payment_invoice_details": paymentInvoiceDetails,
+  "2026-11-28T1100_search_indexes": searchIndexes,
 };
