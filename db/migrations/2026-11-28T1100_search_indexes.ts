@@ -55,12 +55,14 @@ const upStatements: string[] = [
               last_order_at = greatest(s.last_order_at, excluded.last_order_at);
      end if;
      -- An order that left its e-mail (deleted, moved to another e-mail, re-dated) may have been the
-     -- latest: the newest remaining one is one probe of orders_email_idx.
+     -- latest: the newest remaining one is one probe of orders_email_idx. Row triggers run after the
+     -- whole statement, so a statement removing all of an e-mail's orders finds none here while the
+     -- count still goes down; the row goes when the count reaches zero.
      if tg_op <> 'INSERT' and old.email is not null
         and (tg_op = 'DELETE' or old.email is distinct from new.email or old.created_at is distinct from new.created_at) then
        delete from client_summaries where email = old.email and orders_count = 0;
        update client_summaries
-          set last_order_at = (select max(created_at) from orders where email = old.email)
+          set last_order_at = coalesce((select max(created_at) from orders where email = old.email), last_order_at)
         where email = old.email;
      end if;
      return null;
