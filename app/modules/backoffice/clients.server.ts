@@ -1,7 +1,8 @@
 import { sql } from "kysely";
 import type { ClientSettings, Currency } from "~db/schema";
 import type { DB } from "~/modules/db/db.server";
-import { containsPattern, SHORT_SEARCH_WINDOW, TRIGRAM_MIN_LENGTH } from "~/modules/orders/order-search.server";
+import { containsPattern } from "~/modules/orders/order-search.server";
+import { isShortSearch, SHORT_SEARCH_WINDOW } from "~/modules/orders/search-length";
 import { PAID_SET } from "~/modules/orders/status";
 
 /**
@@ -58,7 +59,7 @@ export async function listClients(db: DB, filter: ClientFilter): Promise<{ clien
         eb("s.email", "in", (sub) => {
           const named = sub.selectFrom("orders").select("orders.email").where("orders.email", "is not", null);
           // Below three characters there is no trigram: a name is looked for among the newest orders only.
-          return search.length >= TRIGRAM_MIN_LENGTH
+          return !isShortSearch(search)
             ? named.where("orders.full_name", "ilike", containsPattern(search))
             : named
                 .where(sql<boolean>`strpos(lower(orders.full_name), lower(${search})) > 0`)

@@ -1,5 +1,6 @@
 import { type Expression, type ExpressionBuilder, type SelectQueryBuilder, sql, type SqlBool } from "kysely";
 import type { Database } from "~db/schema";
+import { isShortSearch, SHORT_SEARCH_WINDOW } from "./search-length";
 
 /**
  * One order search for the back-office and the packer (ADR 042): a text finds orders by their code
@@ -8,11 +9,6 @@ import type { Database } from "~db/schema";
  * order code's index, the trigram indexes (pg_trgm) of the text columns, the patients' trigram index
  * joined back to their orders — and each branch reads at most the page it could fill.
  */
-
-/** Trigram indexes serve a substring of at least this many characters. */
-export const TRIGRAM_MIN_LENGTH = 3;
-/** A shorter text is matched as a substring only among this many newest orders (its code prefix among all). */
-export const SHORT_SEARCH_WINDOW = 10_000;
 
 type OrdersBuilder = ExpressionBuilder<Database, "orders">;
 type Condition = (eb: OrdersBuilder) => Expression<SqlBool>;
@@ -53,7 +49,7 @@ function codeCondition(prefix: string): Condition {
  * planner never sends to the index (each branch then also stays within the newest orders).
  */
 function contains(column: string, text: string) {
-  return text.length >= TRIGRAM_MIN_LENGTH ? sql<SqlBool>`${sql.ref(column)} ilike ${containsPattern(text)}` : sql<SqlBool>`strpos(lower(${sql.ref(column)}), lower(${text})) > 0`;
+  return isShortSearch(text) ? sql<SqlBool>`strpos(lower(${sql.ref(column)}), lower(${text})) > 0` : sql<SqlBool>`${sql.ref(column)} ilike ${containsPattern(text)}`;
 }
 
 /** Orders no older than the SHORT_SEARCH_WINDOW-th newest: a range of orders_created_at_idx. */
@@ -74,7 +70,7 @@ export function orderSearchBranches(text: string, options: OrderSearchOptions): 
   const branches: Condition[] = [];
   const prefix = orderIdPrefix(text);
   if (prefix) branches.push(codeCondition(prefix));
-  const short = text.length < TRIGRAM_MIN_LENGTH;
+  const short = isShortSearch(text);
   const columns = ["orders.full_name", "orders.email", ...(options.phone ? ["orders.phone"] : [])];
   const own: Condition = (eb) => eb.or(columns.map((column) => contains(column, text)));
   const patients: Condition = (eb) => eb.exists(eb.selectFrom("orders_patients").select(sql`1`.as("one")).whereRef("orders_patients.order_id", "=", "orders.id").where(contains("orders_patients.patient_name", text)));
