@@ -120,7 +120,7 @@ export async function listDashboardOrders(db: DB, filter: DashboardFilter) {
   // Only what the cards show: a row of orders has some 40 columns.
   let query = filtered().select(["id", "status", "created_at", "full_name", "email", "phone", "address", "delivery_comment", "additional_comments", "total_cost", "currency", "tracking_number", "paid_at"]);
   // A search reads, per way of matching, at most the orders up to this page (ADR 042).
-  if (filter.search) query = query.where(foundBySearch(filter.search, { phone: true }, filtered, offset + DASHBOARD_PAGE_SIZE + 1));
+  if (filter.search) query = query.where(await foundBySearch(db, filter.search, { phone: true }, filtered, offset + DASHBOARD_PAGE_SIZE + 1));
   const rows = await query
     .orderBy("created_at", "desc")
     .orderBy("id")

@@ -47,6 +47,12 @@ describe("searches and figures at scale", () => {
       select o.id, (array['Ольга','Пётр','Lucia','Hans'])[1 + (k + x) % 4] || ' ' || (array['Соколова','Müller','Егоров','Bianchi'])[1 + (k * 3 + x) % 4] || ' ' || k,
              x || '_p', o.created_at
         from (select id, created_at, row_number() over (order by created_at) as k from orders) o cross join generate_series(1, 3) x`.execute(db);
+    // Every third order has two more patients of one common name: thousands of matches, two per order.
+    await sql`
+      insert into orders_patients (order_id, patient_name, folder_name, created_at)
+      select o.id, 'Дубль Двойной ' || x, x || '_p', o.created_at
+        from (select id, created_at, row_number() over (order by created_at) as k from orders) o cross join generate_series(4, 5) x
+       where o.k % 3 = 0 order by o.k, x`.execute(db);
     // One order beyond the short-search window (the 10,000 newest), with a name found only by three characters or more.
     ancient = (await sql<{ id: string }>`select id from orders where created_at = (select min(created_at) from orders)`.execute(db)).rows[0]!;
     await db.updateTable("orders").set({ full_name: "Qxz Древний", status: "completed", paid_at: sql<Date>`created_at` }).where("id", "=", ancient.id).execute();
@@ -100,6 +106,8 @@ describe("searches and figures at scale", () => {
     ["a Latin patient name with an apostrophe", () => "o'neil SMITH"],
     ["a name in the generated orders", () => "Rossi 11"],
     ["a generated patient", () => "Соколова 777"],
+    ["a common patient name, twice on many orders", () => "ДУБЛЬ двойной"],
+    ["a common client name", () => "анна"],
   ] as const;
 
   describe.each(TERMS)("back-office and packer find %s", (_label, term) => {
@@ -208,7 +216,7 @@ describe("searches and figures at scale", () => {
       await buildOrderIn(t.db, "completed", { email: "moving@clinic.test" });
       await t.db.updateTable("orders").set({ status: "paid", paid_at: new Date() }).where("id", "=", order.id).execute();
       await t.db.updateTable("orders").set({ email: "moved@clinic.test" }).where("id", "=", order.id).execute();
-      await t.db.updateTable("orders").set({ created_at: sql<Date>`created_at - interval '3 years'` }).where("email", "=", "bulk7@clinic.test").execute();
+      await sql`update orders set created_at = created_at - interval '3 years' where email = 'bulk7@clinic.test'`.execute(t.db);
       await t.db.deleteFrom("orders").where("email", "=", "bulk8@clinic.test").execute();
       await t.db.deleteFrom("orders").where("id", "=", (await t.db.selectFrom("orders").select("id").where("email", "=", "bulk9@clinic.test").orderBy("created_at", "desc").limit(1).executeTakeFirstOrThrow()).id).execute();
       const summary = await sql`select email, orders_count, paid_orders_count, last_order_at from client_summaries order by email`.execute(t.db);
