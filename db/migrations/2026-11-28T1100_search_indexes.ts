@@ -24,7 +24,7 @@ const upStatements: string[] = [
   // figures read them without visiting the table.
   `create index orders_email_paid_idx on orders (email, paid_at) include (status, currency, total_cost) where paid_at is not null`,
 
-  // One row per client e-mail, kept by the trigger below in the transaction that changes an order.
+  // One row per client e-mail, kept by the triggers below in the transaction that changes an order.
   `create table client_summaries (
     email text primary key,
     orders_count integer not null check (orders_count >= 0),
@@ -67,8 +67,12 @@ const upStatements: string[] = [
      end if;
      return null;
    end $$`,
-  `create trigger client_summaries_follow_orders after insert or delete or update of email, status, created_at on orders
+  `create trigger client_summaries_follow_orders after insert or delete on orders
      for each row execute function client_summaries_follow_orders()`,
+  // The wizard writes the e-mail on every step: only a real change touches the summary (and locks its row).
+  `create trigger client_summaries_follow_order_changes after update of email, status, created_at on orders
+     for each row when (old.email is distinct from new.email or old.status is distinct from new.status or old.created_at is distinct from new.created_at)
+     execute function client_summaries_follow_orders()`,
 
   `drop view if exists partner_balance_summary`,
   `drop view if exists partner_affiliate_order_stats`,
@@ -141,6 +145,7 @@ const downStatements: string[] = [
                    from partner_affiliate_order_stats group by 1) s on s.partner_code_id = c.id
       left join (select partner_code_id, sum(amount) as paid from partner_payouts group by 1) pp on pp.partner_code_id = c.id`,
 
+  `drop trigger if exists client_summaries_follow_order_changes on orders`,
   `drop trigger if exists client_summaries_follow_orders on orders`,
   `drop function if exists client_summaries_follow_orders()`,
   `drop table if exists client_summaries`,
