@@ -44,12 +44,12 @@ function codeCondition(prefix: string): Condition {
 }
 
 /**
- * A column containing the text, any case. From three characters on this is ILIKE, which the
- * column's trigram index serves; a shorter text has no trigram, so it is a plain comparison the
- * planner never sends to the index (each branch then also stays within the newest orders).
+ * A column containing the text, any case: ILIKE, which the column's trigram index serves, or the
+ * same test as `strpos` of the lower-cased strings, which the planner never sends to an index — for
+ * a text with no trigram, or one so common that walking the newest orders fills the page soonest.
  */
-function contains(column: string, text: string) {
-  return isShortSearch(text) ? sql<SqlBool>`strpos(lower(${sql.ref(column)}), lower(${text})) > 0` : sql<SqlBool>`${sql.ref(column)} ilike ${containsPattern(text)}`;
+function contains(column: string, text: string, by: "index" | "walk") {
+  return by === "walk" ? sql<SqlBool>`strpos(lower(${sql.ref(column)}), lower(${text})) > 0` : sql<SqlBool>`${sql.ref(column)} ilike ${containsPattern(text)}`;
 }
 
 /** Orders no older than the SHORT_SEARCH_WINDOW-th newest: a range of orders_created_at_idx. */
@@ -86,28 +86,32 @@ async function fewMatches(db: Kysely<Database>, matches: Compilable & Expression
  * PostgreSQL's estimate of how many rows contain a text is a guess from a sample: a rare text
  * thought common made it walk every order probing patients (1.5 s for "smith 12" on 300,000
  * orders). So the substring branches first ask the trigram indexes for their matches: a few are
- * the branch's candidates by id; many mean the text is common, and the branch is the condition
- * itself, for the planner to walk the newest orders with. A text too short for a trigram is only
- * looked for among the SHORT_SEARCH_WINDOW newest orders.
+ * the branch's candidates by id; many mean the text is common, and the branch walks the newest
+ * orders (orders_created_at_idx, or the status index under a status filter), testing each, until
+ * its page is full. A text too short for a trigram is only looked for among the
+ * SHORT_SEARCH_WINDOW newest orders.
  */
 export async function orderSearchBranches(db: Kysely<Database>, text: string, options: OrderSearchOptions): Promise<Condition[]> {
   const branches: Condition[] = [];
   const prefix = orderIdPrefix(text);
   if (prefix) branches.push(codeCondition(prefix));
   const columns = ["orders.full_name", "orders.email", ...(options.phone ? ["orders.phone"] : [])];
-  const own: Condition = (eb) => eb.or(columns.map((column) => contains(column, text)));
-  const patients: Condition = (eb) => eb.exists(eb.selectFrom("orders_patients").select(sql`1`.as("one")).whereRef("orders_patients.order_id", "=", "orders.id").where(contains("orders_patients.patient_name", text)));
+  const own = (by: "index" | "walk"): Condition => (eb) => eb.or(columns.map((column) => contains(column, text, by)));
+  const patients =
+    (by: "index" | "walk"): Condition =>
+    (eb) =>
+      eb.exists(eb.selectFrom("orders_patients").select(sql`1`.as("one")).whereRef("orders_patients.order_id", "=", "orders.id").where(contains("orders_patients.patient_name", text, by)));
   if (isShortSearch(text)) {
-    for (const branch of [own, patients]) branches.push((eb) => eb.and([branch(eb), withinShortSearchWindow(eb)]));
+    for (const branch of [own("walk"), patients("walk")]) branches.push((eb) => eb.and([branch(eb), withinShortSearchWindow(eb)]));
     return branches;
   }
   const [ownIds, patientOrderIds] = await Promise.all([
-    fewMatches(db, db.selectFrom("orders").select("orders.id").where(own)),
-    fewMatches(db, db.selectFrom("orders_patients").select("orders_patients.order_id as id").where(contains("orders_patients.patient_name", text))),
+    fewMatches(db, db.selectFrom("orders").select("orders.id").where(own("index"))),
+    fewMatches(db, db.selectFrom("orders_patients").select("orders_patients.order_id as id").where(contains("orders_patients.patient_name", text, "index"))),
   ]);
   for (const [ids, branch] of [
-    [ownIds, own],
-    [patientOrderIds, patients],
+    [ownIds, own("walk")],
+    [patientOrderIds, patients("walk")],
   ] as const) {
     if (ids === null) branches.push(branch);
     else if (ids.length > 0) branches.push((eb) => eb("orders.id", "in", ids));
