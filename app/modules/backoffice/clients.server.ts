@@ -4,6 +4,7 @@ import type { DB } from "~/modules/db/db.server";
 import { containsPattern } from "~/modules/orders/order-search.server";
 import { isShortSearch, SHORT_SEARCH_WINDOW } from "~/modules/orders/search-length";
 import { PAID_SET } from "~/modules/orders/status";
+import { withoutForbiddenCharacters } from "~/modules/validation/text";
 
 /**
  * The clients screen (staff side §2 "/backoffice/clients"): clients are the e-mails of orders,
@@ -36,7 +37,7 @@ export interface ClientRow {
 export function parseClientFilter(params: URLSearchParams): ClientFilter {
   const page = Number.parseInt(params.get("page") ?? "1", 10);
   return {
-    search: (params.get("q") ?? "").trim().slice(0, 200),
+    search: withoutForbiddenCharacters(params.get("q") ?? "").trim().slice(0, 200),
     showAll: params.get("all") === "1",
     page: Number.isFinite(page) && page > 0 ? page : 1,
   };

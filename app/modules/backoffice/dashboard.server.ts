@@ -8,6 +8,7 @@ import { reconcileOrder } from "~/modules/payments/reconciliation.server";
 import type { FileStorage } from "~/modules/storage/storage.server";
 import { fileCountOf, filesOf } from "~/modules/wizard/wizard.server";
 import { foundBySearch } from "~/modules/orders/order-search.server";
+import { withoutForbiddenCharacters } from "~/modules/validation/text";
 import { buildStatistics, STATISTICS_WINDOW_DAYS, type Statistics, type WindowRow } from "./statistics";
 import { loadSection, sectionData, sectionFailure } from "~/modules/http/section.server";
 import { logger } from "~/modules/log/logger.server";
@@ -35,7 +36,8 @@ export function parseDashboardFilter(params: URLSearchParams): DashboardFilter {
   return {
     status: (ORDER_STATUSES as readonly string[]).includes(status ?? "") ? (status as OrderStatus) : null,
     showEmpty: params.get("empty") === "1",
-    search: (params.get("q") ?? "").trim().slice(0, 200),
+    // Control characters cannot be searched for (PostgreSQL refuses a NUL in a parameter).
+    search: withoutForbiddenCharacters(params.get("q") ?? "").trim().slice(0, 200),
     page: Number.isFinite(page) && page > 0 ? page : 1,
   };
 }

@@ -7,6 +7,7 @@ import { readFormData } from "~/modules/http/request.server";
 import { loadSection, sectionData, sectionFailure } from "~/modules/http/section.server";
 import { redirectWithToast } from "~/modules/http/toast.server";
 import { type PaidDocument, paidDocuments } from "~/modules/payments/payments.server";
+import { withoutForbiddenCharacters } from "~/modules/validation/text";
 import { filesOf } from "~/modules/wizard/wizard.server";
 import { containsPattern } from "./order-search.server";
 import { longOrderNumber } from "./orders.server";
@@ -57,7 +58,7 @@ export async function loadCabinetPage(request: Request, context: unknown) {
   const user = await requireUser(request, context);
   const t = await getRequestTranslator(request, context);
   const url = new URL(request.url);
-  const search = (url.searchParams.get("q") ?? "").trim();
+  const search = withoutForbiddenCharacters(url.searchParams.get("q") ?? "").trim().slice(0, 200);
   const statusParam = url.searchParams.get("status");
   const status = CABINET_STATUSES.includes(statusParam as OrderStatus) ? (statusParam as OrderStatus) : null;
   const page = Math.max(1, Number.parseInt(url.searchParams.get("page") ?? "1", 10) || 1);
