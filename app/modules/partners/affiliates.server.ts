@@ -99,10 +99,22 @@ export async function partnerDetails(db: DB, partnerCodeIds: string[]) {
         .innerJoinLateral(
           (eb) =>
             eb
-              .selectFrom("orders as o")
-              .innerJoin("partner_affiliates as a", "a.affiliate_email", "o.email")
+              .selectFrom("partner_affiliates as a")
+              // Each referral's latest orders straight from orders_email_idx, then the partner's latest of those.
+              .innerJoinLateral(
+                (inner) =>
+                  inner
+                    .selectFrom("orders as o")
+                    .select(["o.id", "o.status", "o.full_name", "o.email", "o.total_cost", "o.currency", "o.created_at"])
+                    .whereRef("o.email", "=", "a.affiliate_email")
+                    .where("o.status", "<>", "draft")
+                    .orderBy("o.created_at", "desc")
+                    .orderBy("o.id")
+                    .limit(ORDERS_PER_PARTNER)
+                    .as("o"),
+                (join) => join.onTrue(),
+              )
               .whereRef("a.partner_code_id", "=", "p.id")
-              .where("o.status", "<>", "draft")
               .select(["a.partner_code_id", "o.id", "o.status", "o.full_name", "o.email", "o.total_cost", "o.currency", "o.created_at"])
               .orderBy("o.created_at", "desc")
               .orderBy("o.id")
