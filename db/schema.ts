@@ -277,6 +277,14 @@ export interface PartnerPayoutsTable {
   created_by: string | null;
   paid_at: Generated<Date>;
 }
+/** One row per client e-mail, kept by a trigger on orders (ADR 042). */
+export interface ClientSummariesTable {
+  email: string;
+  orders_count: number;
+  /** Orders of the paid set (DESIGN §4.2). */
+  paid_orders_count: number;
+  last_order_at: Date;
+}
 export interface PartnerBalanceSummaryView {
   partner_code_id: string;
   accrued_total: number;
@@ -329,6 +337,7 @@ export interface Database {
   ftp_uploads_queue: FtpUploadsQueueTable;
   ftp_uploads_view: FtpUploadsView;
   client_settings: ClientSettingsTable;
+  client_summaries: ClientSummariesTable;
   partner_codes: PartnerCodesTable;
   partner_affiliates: PartnerAffiliatesTable;
   partner_payouts: PartnerPayoutsTable;

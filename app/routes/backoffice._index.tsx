@@ -8,6 +8,7 @@ import { OrderCard } from "~/components/backoffice/order-card";
 import { StatisticsCards } from "~/components/backoffice/statistics-cards";
 import { CodeSpaceCard } from "~/components/backoffice/code-space-card";
 import { Pagination } from "~/modules/backoffice/ui";
+import { isShortSearch } from "~/modules/orders/search-length";
 import { ORDER_STATUSES } from "~/modules/orders/status";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title }, { name: "robots", content: "noindex" }];
@@ -77,6 +78,7 @@ export default function BackofficeOrders() {
           </Link>
         ) : null}
       </Form>
+      {isShortSearch(filter.search) ? <p className="hint bo-filter-hint">{t("bo.orders.shortSearch")}</p> : null}
 
       {ordersFailure ? <SectionError failure={ordersFailure} /> : null}
       {patientsFailure ? <SectionError failure={patientsFailure} /> : null}

@@ -15,6 +15,7 @@ import { getTranslator } from "~/modules/i18n/i18n.server";
 import { useTranslation } from "~/modules/i18n/i18n-context";
 import { formatMoney } from "~/modules/money/format";
 import { normalizeEmail } from "~/modules/orders/orders.server";
+import { isShortSearch } from "~/modules/orders/search-length";
 import { FieldErrors, PageDialog, Pagination } from "~/modules/backoffice/ui";
 import { readFormData } from "~/modules/http/request.server";
 import { logger } from "~/modules/log/logger.server";
@@ -117,6 +118,7 @@ export default function BackofficeClients() {
         <p id="clients-all-hint" className="hint bo-filter-hint">
           {search ? t("bo.clients.searchAllHint") : t("bo.clients.showAllHint")}
         </p>
+        {isShortSearch(filter.search) ? <p className="hint bo-filter-hint">{t("bo.clients.shortSearch")}</p> : null}
       </Form>
 
       {clients.length === 0 ? (

@@ -9,6 +9,7 @@ import { getDb } from "~/modules/db/db.server";
 import { clientIp, readFormData } from "~/modules/http/request.server";
 import { getTranslator } from "~/modules/i18n/i18n.server";
 import { useTranslation } from "~/modules/i18n/i18n-context";
+import { isShortSearch } from "~/modules/orders/search-length";
 import { statusLabelKey } from "~/modules/orders/status";
 import { LABEL_KINDS } from "~/modules/packer/bag-labels";
 import { filterQuery, PACKER_STATUSES, parsePackerFilter } from "~/modules/packer/filter";
@@ -116,6 +117,7 @@ export default function PackerPage() {
           </button>
         </form>
       </header>
+      {isShortSearch(filter.q) ? <p className="hint">{t("packer.search.short")}</p> : null}
 
       {loadFailed ? (
         <p className="empty" role="alert">

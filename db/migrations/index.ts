@@ -9,6 +9,7 @@ import * as orderLanguage from "./2026-11-27T0900_order_language";
 import * as paymentInvoiceDetails from "./2026-11-27T1000_payment_invoice_details";
 import * as orderCodeSpace from "./2026-11-28T0900_order_code_space";
 import * as scaleIndexes from "./2026-11-28T1000_scale_indexes";
+import * as searchIndexes from "./2026-11-28T1100_search_indexes";
 
 /** Every migration, by its frozen name. Listed statically so bundlers and tsx need no directory scan. */
 export const migrations: Record<string, Migration> = {
@@ -22,4 +23,5 @@ export const migrations: Record<string, Migration> = {
   "2026-11-27T1000_payment_invoice_details": paymentInvoiceDetails,
   "2026-11-28T0900_order_code_space": orderCodeSpace,
   "2026-11-28T1000_scale_indexes": scaleIndexes,
+  "2026-11-28T1100_search_indexes": searchIndexes,
 };

@@ -1,7 +1,10 @@
 import { sql } from "kysely";
 import type { ClientSettings, Currency } from "~db/schema";
 import type { DB } from "~/modules/db/db.server";
+import { containsPattern } from "~/modules/orders/order-search.server";
+import { isShortSearch, SHORT_SEARCH_WINDOW } from "~/modules/orders/search-length";
 import { PAID_SET } from "~/modules/orders/status";
+import { withoutForbiddenCharacters } from "~/modules/validation/text";
 
 /**
  * The clients screen (staff side §2 "/backoffice/clients"): clients are the e-mails of orders,
@@ -31,60 +34,68 @@ export interface ClientRow {
   hasConditions: boolean;
 }
 
-/** `%text%` for ILIKE, with the pattern characters of the text taken literally. */
-export function containsPattern(text: string): string {
-  return `%${text.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
-}
-
 export function parseClientFilter(params: URLSearchParams): ClientFilter {
   const page = Number.parseInt(params.get("page") ?? "1", 10);
   return {
-    search: (params.get("q") ?? "").trim().slice(0, 200),
+    search: withoutForbiddenCharacters(params.get("q") ?? "").trim().slice(0, 200),
     showAll: params.get("all") === "1",
     page: Number.isFinite(page) && page > 0 ? page : 1,
   };
 }
 
+/**
+ * One page of clients from client_summaries (one row per e-mail, kept by a trigger on orders), in
+ * the order of their latest order; the figures only the page shows — the latest name, the 30-day
+ * sums — are read for the page's e-mails alone, through orders_email_idx and orders_email_paid_idx
+ * (ADR 042). A search filters the clients before anything is added up: the e-mail by its trigram
+ * index, a name through the orders' trigram index.
+ */
 export async function listClients(db: DB, filter: ClientFilter): Promise<{ clients: ClientRow[]; hasMore: boolean }> {
-  const email = sql<string>`lower(btrim(orders.email))`;
-  const paid = sql<boolean>`orders.status in (${sql.join(PAID_SET)})`;
-  const recent = sql<boolean>`${paid} and orders.paid_at >= now() - make_interval(days => ${PAID_WINDOW_DAYS})`;
-  let query = db
-    .selectFrom("orders")
-    .where("orders.email", "is not", null)
-    .select([
-      email.as("email"),
-      sql<string | null>`(array_agg(orders.full_name order by orders.created_at desc) filter (where btrim(coalesce(orders.full_name, '')) <> ''))[1]`.as("name"),
-      sql<number>`count(*)::int`.as("orders"),
-      sql<boolean>`coalesce(bool_or(${paid}), false)`.as("ever_paid"),
-      sql<number>`coalesce(sum(orders.total_cost) filter (where ${recent} and orders.currency = 'rub'), 0)::bigint`.as("paid_rub"),
-      sql<number>`coalesce(sum(orders.total_cost) filter (where ${recent} and orders.currency = 'eur'), 0)::bigint`.as("paid_eur"),
-      sql<Date>`max(orders.created_at)`.as("last_order_at"),
-    ])
-    .groupBy(email);
+  let page = db.selectFrom("client_summaries as s").select(["s.email", "s.orders_count", "s.paid_orders_count", "s.last_order_at"]);
   if (filter.search) {
-    const pattern = containsPattern(filter.search);
-    query = query.having((eb) => eb.or([eb(email, "ilike", pattern), eb(sql<boolean>`bool_or(orders.full_name ilike ${pattern})`, "=", true)]));
+    const search = filter.search;
+    page = page.where((eb) =>
+      eb.or([
+        eb("s.email", "ilike", containsPattern(search)),
+        eb("s.email", "in", (sub) => {
+          const named = sub.selectFrom("orders").select("orders.email").where("orders.email", "is not", null);
+          // Below three characters there is no trigram: a name is looked for among the newest orders only.
+          return !isShortSearch(search)
+            ? named.where("orders.full_name", "ilike", containsPattern(search))
+            : named
+                .where(sql<boolean>`strpos(lower(orders.full_name), lower(${search})) > 0`)
+                .where(sql<boolean>`orders.created_at >= coalesce((select w.created_at from orders w order by w.created_at desc offset ${SHORT_SEARCH_WINDOW - 1} limit 1), '-infinity')`);
+        }),
+      ]),
+    );
   } else if (!filter.showAll) {
-    query = query.having(sql<boolean>`bool_or(${paid})`, "=", true);
+    page = page.where("s.paid_orders_count", ">", 0);
   }
+  const paidIn = (currency: Currency) =>
+    sql<number>`(select coalesce(sum(o.total_cost), 0)::bigint from orders o
+                  where o.email = client.email and o.paid_at >= now() - make_interval(days => ${PAID_WINDOW_DAYS})
+                    and o.status in (${sql.join(PAID_SET)}) and o.currency = ${currency})`;
   const rows = await db
-    .selectFrom(query.as("client"))
+    .selectFrom(page.orderBy("s.last_order_at", "desc").orderBy("s.email").limit(CLIENTS_PAGE_SIZE + 1).offset((filter.page - 1) * CLIENTS_PAGE_SIZE).as("client"))
     .leftJoin("client_settings", "client_settings.email", "client.email")
     .selectAll("client")
-    .select(sql<boolean>`client_settings.email is not null`.as("has_conditions"))
+    .select([
+      // The name on the client's latest order that has one.
+      sql<string | null>`(select o.full_name from orders o where o.email = client.email and btrim(coalesce(o.full_name, '')) <> '' order by o.created_at desc limit 1)`.as("name"),
+      paidIn("rub").as("paid_rub"),
+      paidIn("eur").as("paid_eur"),
+      sql<boolean>`client_settings.email is not null`.as("has_conditions"),
+    ])
     .orderBy("client.last_order_at", "desc")
     .orderBy("client.email")
-    .limit(CLIENTS_PAGE_SIZE + 1)
-    .offset((filter.page - 1) * CLIENTS_PAGE_SIZE)
     .execute();
   return {
     hasMore: rows.length > CLIENTS_PAGE_SIZE,
     clients: rows.slice(0, CLIENTS_PAGE_SIZE).map((row) => ({
       email: row.email,
       name: row.name,
-      orders: Number(row.orders),
-      everPaid: Boolean(row.ever_paid),
+      orders: Number(row.orders_count),
+      everPaid: Number(row.paid_orders_count) > 0,
       paidLast30: [
         { currency: "rub" as const, amount: Number(row.paid_rub) },
         { currency: "eur" as const, amount: Number(row.paid_eur) },
@@ -100,7 +111,8 @@ export async function isKnownClient(db: DB, email: string): Promise<{ currency: 
   const row = await db
     .selectFrom("orders")
     .select("currency")
-    .where(sql<string>`lower(btrim(email))`, "=", email)
+    // E-mails are stored trimmed and lower-cased (a check on orders), so orders_email_idx serves this.
+    .where("email", "=", email)
     .orderBy("created_at", "desc")
     .limit(1)
     .executeTakeFirst();

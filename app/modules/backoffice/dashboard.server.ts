@@ -9,7 +9,8 @@ import { countHeldCodes } from "~/modules/orders/order-codes.server";
 import { reconcileOrder } from "~/modules/payments/reconciliation.server";
 import type { FileStorage } from "~/modules/storage/storage.server";
 import { fileCountOf, filesOf } from "~/modules/wizard/wizard.server";
-import { containsPattern } from "./clients.server";
+import { foundBySearch } from "~/modules/orders/order-search.server";
+import { withoutForbiddenCharacters } from "~/modules/validation/text";
 import { buildStatistics, type DashboardStatistics, STATISTICS_WINDOW_DAYS, type WindowRow } from "./statistics";
 import { loadSection, sectionData, sectionFailure } from "~/modules/http/section.server";
 import { logger } from "~/modules/log/logger.server";
@@ -37,7 +38,8 @@ export function parseDashboardFilter(params: URLSearchParams): DashboardFilter {
   return {
     status: (ORDER_STATUSES as readonly string[]).includes(status ?? "") ? (status as OrderStatus) : null,
     showEmpty: params.get("empty") === "1",
-    search: (params.get("q") ?? "").trim().slice(0, 200),
+    // Control characters cannot be searched for (PostgreSQL refuses a NUL in a parameter).
+    search: withoutForbiddenCharacters(params.get("q") ?? "").trim().slice(0, 200),
     page: Number.isFinite(page) && page > 0 ? page : 1,
   };
 }
@@ -117,30 +119,22 @@ const SKIP = {
 } as const;
 
 export async function listDashboardOrders(db: DB, filter: DashboardFilter) {
+  const filtered = () => {
+    let query = db.selectFrom("orders");
+    if (filter.status) query = query.where("orders.status", "=", filter.status);
+    if (!filter.showEmpty) query = query.where((eb) => eb.exists(eb.selectFrom("orders_patients").select("id").whereRef("orders_patients.order_id", "=", "orders.id")));
+    return query;
+  };
+  const offset = (filter.page - 1) * DASHBOARD_PAGE_SIZE;
   // Only what the cards show: a row of orders has some 40 columns.
-  let query = db
-    .selectFrom("orders")
-    .select(["id", "status", "created_at", "full_name", "email", "phone", "address", "delivery_comment", "additional_comments", "total_cost", "currency", "tracking_number", "paid_at"]);
-  if (filter.status) query = query.where("status", "=", filter.status);
-  if (!filter.showEmpty) query = query.where((eb) => eb.exists(eb.selectFrom("orders_patients").select("id").whereRef("orders_patients.order_id", "=", "orders.id")));
-  if (filter.search) {
-    const pattern = containsPattern(filter.search);
-    const prefix = `${filter.search.toLowerCase().replace(/[^0-9a-f-]/g, "")}%`;
-    query = query.where((eb) =>
-      eb.or([
-        ...(prefix.length > 1 ? [eb(sql<string>`orders.id::text`, "like", prefix)] : []),
-        eb("full_name", "ilike", pattern),
-        eb("email", "ilike", pattern),
-        eb("phone", "ilike", pattern),
-        eb.exists(eb.selectFrom("orders_patients").select("id").whereRef("orders_patients.order_id", "=", "orders.id").where("patient_name", "ilike", pattern)),
-      ]),
-    );
-  }
+  let query = filtered().select(["id", "status", "created_at", "full_name", "email", "phone", "address", "delivery_comment", "additional_comments", "total_cost", "currency", "tracking_number", "paid_at"]);
+  // A search reads, per way of matching, at most the orders up to this page (ADR 042).
+  if (filter.search) query = query.where(await foundBySearch(db, filter.search, { phone: true }, filtered, offset + DASHBOARD_PAGE_SIZE + 1));
   const rows = await query
     .orderBy("created_at", "desc")
     .orderBy("id")
     .limit(DASHBOARD_PAGE_SIZE + 1)
-    .offset((filter.page - 1) * DASHBOARD_PAGE_SIZE)
+    .offset(offset)
     .execute();
   const orders = rows.slice(0, DASHBOARD_PAGE_SIZE);
   const ids = orders.map((order) => order.id);

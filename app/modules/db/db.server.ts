@@ -43,8 +43,13 @@ export async function openDatabase(target: AppConfig["database"], options: { poo
     });
     return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   }
-  const [{ PGlite }, { PGliteDialect }] = await Promise.all([import("@electric-sql/pglite"), import("kysely-pglite-dialect")]);
-  const pglite = await PGlite.create(target.dir, { parsers: { [INT8_OID]: (value: string) => Number(value) } });
+  const [{ PGlite }, { PGliteDialect }, { pg_trgm }] = await Promise.all([
+    import("@electric-sql/pglite"),
+    import("kysely-pglite-dialect"),
+    // Trigram indexes serve the searches (ADR 042); the migration creates the extension.
+    import("@electric-sql/pglite/contrib/pg_trgm"),
+  ]);
+  const pglite = await PGlite.create(target.dir, { parsers: { [INT8_OID]: (value: string) => Number(value) }, extensions: { pg_trgm } });
   return new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
 }
 

@@ -1,24 +1,64 @@
 import { sql } from "kysely";
 import type { NotificationChannel } from "~db/schema";
 import { requireUser } from "~/modules/auth/guards.server";
-import { getDb } from "~/modules/db/db.server";
+import { type DB, getDb } from "~/modules/db/db.server";
 import { getRequestTranslator } from "~/modules/http/request-context.server";
 import { readFormData } from "~/modules/http/request.server";
 import { loadSection, sectionData, sectionFailure } from "~/modules/http/section.server";
 import { redirectWithToast } from "~/modules/http/toast.server";
 import { type PaidDocument, paidDocuments } from "~/modules/payments/payments.server";
+import { withoutForbiddenCharacters } from "~/modules/validation/text";
 import { filesOf } from "~/modules/wizard/wizard.server";
+import { containsPattern } from "./order-search.server";
 import { longOrderNumber } from "./orders.server";
 import { CABINET_STATUSES, canPay, NOTIFICATION_CHANNELS, type OrderStatus } from "./status";
 
 /** The client's cabinet (customer side §6): their orders, and the channel they are told of changes by. */
 const PAGE_SIZE = 20;
 
+export interface CabinetFilter {
+  search: string;
+  status: OrderStatus | null;
+  page: number;
+}
+
+/**
+ * One page of the client's orders (by e-mail; never drafts — the spec hides them), newest first,
+ * and one more to tell whether another page follows. A search looks for the client name of the
+ * order or a patient's name, any case, within this client's orders only: the plan walks the client's
+ * orders by orders_email_idx and looks into each one's patients (a LATERAL probe of
+ * orders_patients_order_idx), so a clinic with thousands of orders never reads other clinics'
+ * patients (ADR 042).
+ */
+export async function listCabinetOrders(db: DB, email: string, filter: CabinetFilter) {
+  let query = db
+    .selectFrom("orders")
+    .select(["orders.id", "orders.status", "orders.created_at", "orders.address", "orders.delivery_comment", "orders.total_cost", "orders.currency"])
+    .where("orders.email", "=", email)
+    .where("orders.status", "<>", "draft");
+  if (filter.status) query = query.where("orders.status", "=", filter.status);
+  if (filter.search) {
+    const pattern = containsPattern(filter.search);
+    query = query
+      .leftJoinLateral(
+        (eb) => eb.selectFrom("orders_patients").select(sql<number>`1`.as("found")).whereRef("orders_patients.order_id", "=", "orders.id").where("orders_patients.patient_name", "ilike", pattern).limit(1).as("patient"),
+        (join) => join.onTrue(),
+      )
+      .where((eb) => eb.or([eb("orders.full_name", "ilike", pattern), eb("patient.found", "is not", null)]));
+  }
+  return query
+    .orderBy("orders.created_at", "desc")
+    .orderBy("orders.id")
+    .limit(PAGE_SIZE + 1)
+    .offset((filter.page - 1) * PAGE_SIZE)
+    .execute();
+}
+
 export async function loadCabinetPage(request: Request, context: unknown) {
   const user = await requireUser(request, context);
   const t = await getRequestTranslator(request, context);
   const url = new URL(request.url);
-  const search = (url.searchParams.get("q") ?? "").trim();
+  const search = withoutForbiddenCharacters(url.searchParams.get("q") ?? "").trim().slice(0, 200);
   const statusParam = url.searchParams.get("status");
   const status = CABINET_STATUSES.includes(statusParam as OrderStatus) ? (statusParam as OrderStatus) : null;
   const page = Math.max(1, Number.parseInt(url.searchParams.get("page") ?? "1", 10) || 1);
@@ -28,27 +68,7 @@ export async function loadCabinetPage(request: Request, context: unknown) {
   // cabinet (channel, new order, search) still works (ADR 026). The channel loads beside them.
   const [loaded, settings] = await Promise.all([
     loadSection("cabinet: loading orders", { title: "failures.ordersLoadTitle", message: "failures.ordersLoadText" }, async () => {
-      // Only this user's orders (by e-mail), never drafts (spec: drafts are hidden from the list).
-      let query = db
-        .selectFrom("orders")
-        .select(["id", "status", "created_at", "address", "delivery_comment", "total_cost", "currency"])
-        .where("email", "=", user.email)
-        .where("status", "<>", "draft");
-      if (status) query = query.where("status", "=", status);
-      if (search) {
-        const pattern = `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-        query = query.where((eb) =>
-          eb.or([
-            eb("full_name", "ilike", pattern),
-            eb.exists(eb.selectFrom("orders_patients").select("id").whereRef("orders_patients.order_id", "=", "orders.id").where("patient_name", "ilike", pattern)),
-          ]),
-        );
-      }
-      const rows = await query
-        .orderBy("created_at", "desc")
-        .limit(PAGE_SIZE + 1)
-        .offset((page - 1) * PAGE_SIZE)
-        .execute();
+      const rows = await listCabinetOrders(db, user.email, { search, status, page });
       const orders = rows.slice(0, PAGE_SIZE);
       const ids = orders.map((order) => order.id);
       const [patients, documents] = await Promise.all([

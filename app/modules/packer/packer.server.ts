@@ -1,6 +1,6 @@
-import { sql } from "kysely";
 import { FILE_TYPES, type FileType, type OrderStatus } from "~db/schema";
 import type { DB } from "~/modules/db/db.server";
+import { foundBySearch } from "~/modules/orders/order-search.server";
 import { shortOrderNumber } from "~/modules/orders/orders.server";
 import { getStorage } from "~/modules/storage/storage.server";
 import { filesOf } from "~/modules/wizard/wizard.server";
@@ -41,8 +41,6 @@ export interface PackerOrder {
 
 const ORDER_COLUMNS = ["orders.id", "orders.code", "orders.status", "orders.full_name", "orders.email", "orders.address"] as const;
 
-const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
-
 async function patientsOf(db: DB, orderIds: string[]): Promise<Map<string, PackerPatient[]>> {
   const byOrder = new Map<string, PackerPatient[]>(orderIds.map((id) => [id, []]));
   if (orderIds.length === 0) return byOrder;
@@ -68,25 +66,20 @@ function toPackerOrder(row: OrderRow, patients: PackerPatient[]): PackerOrder {
 
 /** Non-draft orders, newest first, filtered by order number, client or patient and by status; one page. */
 export async function listPackerOrders(db: DB, filter: PackerFilter): Promise<{ orders: PackerOrder[]; hasMore: boolean }> {
-  let query = db.selectFrom("orders").select(ORDER_COLUMNS).where("orders.status", "!=", "draft");
-  if (filter.status) query = query.where("orders.status", "=", filter.status);
-  if (filter.q) {
-    const pattern = likePattern(filter.q);
-    const prefix = `${filter.q.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
-    query = query.where((eb) =>
-      eb.or([
-        eb(sql<string>`orders.id::text`, "ilike", prefix),
-        eb("orders.full_name", "ilike", pattern),
-        eb("orders.email", "ilike", pattern),
-        eb.exists(eb.selectFrom("orders_patients").select(sql`1`.as("one")).whereRef("orders_patients.order_id", "=", "orders.id").where("orders_patients.patient_name", "ilike", pattern)),
-      ]),
-    );
-  }
+  const filtered = () => {
+    let query = db.selectFrom("orders").where("orders.status", "!=", "draft");
+    if (filter.status) query = query.where("orders.status", "=", filter.status);
+    return query;
+  };
+  const offset = (filter.page - 1) * PACKER_PAGE_SIZE;
+  let query = filtered().select(ORDER_COLUMNS);
+  // The back-office's search without the phone; each way of matching reads at most this page (ADR 042).
+  if (filter.q) query = query.where(await foundBySearch(db, filter.q, { phone: false }, filtered, offset + PACKER_PAGE_SIZE + 1));
   const rows = await query
     .orderBy("orders.created_at", "desc")
     .orderBy("orders.id")
     .limit(PACKER_PAGE_SIZE + 1)
-    .offset((filter.page - 1) * PACKER_PAGE_SIZE)
+    .offset(offset)
     .execute();
   const page = rows.slice(0, PACKER_PAGE_SIZE);
   const patients = await patientsOf(

@@ -15,42 +15,39 @@ import type { PayoutInput } from "./validation";
 export const ORDERS_PER_PARTNER = 50;
 
 export async function listPartners(db: DB, options: { search: string; page: number; pageSize: number }) {
-  let query = db.selectFrom("partner_codes as c").leftJoin("partner_balance_summary as b", "b.partner_code_id", "c.id");
+  let page = db.selectFrom("partner_codes as c").select(["c.id", "c.code", "c.user_email", "c.user_name", "c.contact_email", "c.contact_phone", "c.offer_accepted_at", "c.reward_percentage", "c.created_at"]);
   if (options.search) {
     const pattern = likePattern(options.search);
-    query = query.where((eb) => eb.or([eb("c.code", "ilike", pattern), eb("c.user_name", "ilike", pattern), eb("c.user_email", "ilike", pattern), eb("c.contact_email", "ilike", pattern)]));
+    page = page.where((eb) => eb.or([eb("c.code", "ilike", pattern), eb("c.user_name", "ilike", pattern), eb("c.user_email", "ilike", pattern), eb("c.contact_email", "ilike", pattern)]));
   }
-  const rows = await query
-    .select([
-      "c.id",
-      "c.code",
-      "c.user_email",
-      "c.user_name",
-      "c.contact_email",
-      "c.contact_phone",
-      "c.offer_accepted_at",
-      "c.reward_percentage",
-      "c.created_at",
-      "b.accrued_total",
-      "b.paid_total",
-      "b.due_total",
-    ])
-    .select((eb) => [
-      eb
-        .selectFrom("partner_affiliate_order_stats as s")
-        .whereRef("s.partner_code_id", "=", "c.id")
-        .select(sql<number>`coalesce(sum(s.orders_sum), 0)::bigint`.as("sum"))
-        .as("referrals_sum"),
-      eb
-        .selectFrom("partner_affiliate_order_stats as s")
-        .whereRef("s.partner_code_id", "=", "c.id")
-        .select(sql<number>`count(*)::int`.as("n"))
-        .as("referrals_count"),
-    ])
-    .orderBy("c.created_at")
-    .orderBy("c.code")
-    .limit(options.pageSize + 1)
-    .offset((options.page - 1) * options.pageSize)
+  // The page's partners first; then each one's balance and referral figures from the views, which a
+  // filter by partner reaches before any order is read (ADR 042).
+  const rows = await db
+    .selectFrom(
+      page
+        .orderBy("c.created_at")
+        .orderBy("c.code")
+        .limit(options.pageSize + 1)
+        .offset((options.page - 1) * options.pageSize)
+        .as("p"),
+    )
+    .leftJoinLateral(
+      (eb) => eb.selectFrom("partner_balance_summary as b").select(["b.accrued_total", "b.paid_total", "b.due_total"]).whereRef("b.partner_code_id", "=", "p.id").as("b"),
+      (join) => join.onTrue(),
+    )
+    .leftJoinLateral(
+      (eb) =>
+        eb
+          .selectFrom("partner_affiliate_order_stats as s")
+          .select([sql<number>`coalesce(sum(s.orders_sum), 0)::bigint`.as("referrals_sum"), sql<number>`count(*)::int`.as("referrals_count")])
+          .whereRef("s.partner_code_id", "=", "p.id")
+          .as("r"),
+      (join) => join.onTrue(),
+    )
+    .selectAll("p")
+    .select(["b.accrued_total", "b.paid_total", "b.due_total", "r.referrals_sum", "r.referrals_count"])
+    .orderBy("p.created_at")
+    .orderBy("p.code")
     .execute();
   return {
     hasMore: rows.length > options.pageSize,
@@ -93,23 +90,40 @@ export async function partnerDetails(db: DB, partnerCodeIds: string[]) {
       .orderBy("first_paid_at", (ob) => ob.desc().nullsFirst())
       .orderBy("affiliate_email")
       .execute(),
-    // The latest orders of each partner's referrals (drafts aside), at most ORDERS_PER_PARTNER each;
-    // when they fail to load, each card says so in place (ADR 026).
+    // The latest orders of each partner's referrals (drafts aside), at most ORDERS_PER_PARTNER each,
+    // read partner by partner; when they fail to load, each card says so in place (ADR 026).
     loadSection("back-office: loading the orders of affiliates", { message: "failures.affiliateOrders" }, () =>
       db
-        .selectFrom((eb) =>
-          eb
-            .selectFrom("orders as o")
-            .innerJoin("partner_affiliates as a", "a.affiliate_email", "o.email")
-            .where("a.partner_code_id", "in", partnerCodeIds)
-            .where("o.status", "<>", "draft")
-            .select(["a.partner_code_id", "o.id", "o.status", "o.full_name", "o.email", "o.total_cost", "o.currency", "o.created_at"])
-            .select(sql<number>`row_number() over (partition by a.partner_code_id order by o.created_at desc, o.id)`.as("rank"))
-            .as("ranked"),
+        .selectFrom("partner_codes as p")
+        .where("p.id", "in", partnerCodeIds)
+        .innerJoinLateral(
+          (eb) =>
+            eb
+              .selectFrom("partner_affiliates as a")
+              // Each referral's latest orders straight from orders_email_idx, then the partner's latest of those.
+              .innerJoinLateral(
+                (inner) =>
+                  inner
+                    .selectFrom("orders as o")
+                    .select(["o.id", "o.status", "o.full_name", "o.email", "o.total_cost", "o.currency", "o.created_at"])
+                    .whereRef("o.email", "=", "a.affiliate_email")
+                    .where("o.status", "<>", "draft")
+                    .orderBy("o.created_at", "desc")
+                    .orderBy("o.id")
+                    .limit(ORDERS_PER_PARTNER)
+                    .as("o"),
+                (join) => join.onTrue(),
+              )
+              .whereRef("a.partner_code_id", "=", "p.id")
+              .select(["a.partner_code_id", "o.id", "o.status", "o.full_name", "o.email", "o.total_cost", "o.currency", "o.created_at"])
+              .orderBy("o.created_at", "desc")
+              .orderBy("o.id")
+              .limit(ORDERS_PER_PARTNER)
+              .as("ranked"),
+          (join) => join.onTrue(),
         )
-        .selectAll()
-        .where("rank", "<=", ORDERS_PER_PARTNER)
-        .orderBy("created_at", "desc")
+        .selectAll("ranked")
+        .orderBy("ranked.created_at", "desc")
         .execute(),
     ),
   ]);
