@@ -167,7 +167,7 @@ describe("order codes under abuse", () => {
     const dashboard = rendered(await (await staff.request("/backoffice")).text());
     const held = target + 100;
     const percent = Math.floor((held * 1000) / CODE_SPACE) / 10;
-    expect(dashboard).toContain("Коды заказов");
+    expect(dashboard).toContain("Запас кодов");
     expect(dashboard).toMatch(new RegExp(`Занято ${String(percent).replace(".", ",")} % \\(${held.toLocaleString("ru-RU").replace(/\s/g, "\\s")} из 65\\s536\\)`));
     expect(dashboard).toContain("Занято больше 80 % кодов заказов");
   });
