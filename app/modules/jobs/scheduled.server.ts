@@ -37,7 +37,7 @@ export interface DraftPurgeLimits {
   batch: number;
   budgetMs: number;
 }
-export const DRAFT_PURGE_LIMITS: DraftPurgeLimits = { batch: 500, budgetMs: 1_000 };
+export const DRAFT_PURGE_LIMITS: DraftPurgeLimits = { batch: 500, budgetMs: 500 };
 /** Drafts whose files are listed at once and whose rows go in one statement. */
 const DRAFTS_AT_ONCE = 10;
 
