@@ -53,7 +53,9 @@ export async function purgeAbandonedDrafts(db: DB, storage: FileStorage, limits:
     .execute();
   let files = 0;
   let deleted = 0;
-  for (let at = 0; at < drafts.length && Date.now() - started < limits.budgetMs; at += DRAFTS_AT_ONCE) {
+  // The first batch always goes, so a slow moment (a busy database, a long first query) never leaves a
+  // run that removes nothing; later batches only while the budget lasts.
+  for (let at = 0; at < drafts.length && (at === 0 || Date.now() - started < limits.budgetMs); at += DRAFTS_AT_ONCE) {
     const ids = drafts.slice(at, at + DRAFTS_AT_ONCE).map((draft) => draft.id);
     // Files first: a draft whose files could not be removed stays for the next run.
     const removed = await Promise.all(
