@@ -24,7 +24,7 @@ test.describe("a partner link on the international market", () => {
     const response = await page.goto(`/${code.toLowerCase()}`);
     expect(response?.status()).toBe(200);
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("Aligners, matrices and retainers from your STL models");
-    await expect(page.getByRole("heading", { name: "You came through a partner's link" })).toBeVisible();
+    await expect(page.getByRole("complementary", { name: "You came through a partner's link." })).toBeVisible();
     await expect(page.getByText(`Allow us to remember partner ${code} in a cookie for 30 days`)).toBeVisible();
     await expect(page.locator(".guarantee-banner")).toHaveCount(0);
     expect(await context.cookies()).toEqual([]);
@@ -38,7 +38,7 @@ test.describe("a partner link on the international market", () => {
 
     await page.goto(`/${code}`);
     await page.getByRole("button", { name: "Remember the partner" }).click();
-    await expect(page.getByRole("heading", { name: "You came through a partner's link" })).toHaveCount(0);
+    await expect(page.getByRole("complementary", { name: "You came through a partner's link." })).toHaveCount(0);
     const kept = await context.cookies();
     expect(kept.map((cookie) => cookie.name)).toEqual(["partner"]);
     const partnerCookie = kept[0]!;

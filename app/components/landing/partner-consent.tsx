@@ -11,8 +11,10 @@ export function PartnerConsent({ code }: { code: string }) {
   return (
     <aside className="partner-consent" aria-labelledby="partner-consent-title">
       <div className="container">
-        <h2 id="partner-consent-title">{t("cookies.partner.title")}</h2>
-        <p>{t("cookies.partner.text", { code })}</p>
+        {/* Above the page's h1: a labelled landmark, not a heading. */}
+        <p>
+          <strong id="partner-consent-title">{t("cookies.partner.title")}</strong> {t("cookies.partner.text", { code })}
+        </p>
         <Form method="post" action="/cookies" reloadDocument>
           <input type="hidden" name="intent" value="partner" />
           <input type="hidden" name="partner" value={code} />

@@ -51,6 +51,13 @@ describe("the cookies the notice lists", () => {
     expect(fs.readFileSync(path.join(APP_DIR, "modules/auth/session.server.ts"), "utf8")).toMatch(/cookie:\s*cookies\.session\(\)/);
   });
 
+  it("mark only the partner cookie as needing consent: the notice calls every other one strictly necessary", () => {
+    const needingConsent = Object.values(COOKIE_LIST)
+      .filter((definition) => "needsConsent" in definition && definition.needsConsent)
+      .map((definition) => definition.name);
+    expect(needingConsent).toEqual(["partner"]);
+  });
+
   it("states lifetimes in days, or seconds below a day", () => {
     expect(lifetimeOf(COOKIE_LIST.partnerCode)).toEqual({ unit: "days", count: 30 });
     expect(lifetimeOf(COOKIE_LIST.toast)).toEqual({ unit: "seconds", count: 60 });
