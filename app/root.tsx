@@ -124,14 +124,14 @@ function Document({ children }: { children: React.ReactNode }) {
         {hydrate && root ? <TextsFetch textsKey={root.i18n.textsKey} nonce={nonce} /> : null}
       </head>
       <body>
-        {parts.cookieNotice && root && !root.cookieConsent ? <CookieNotice /> : null}
+        {parts.cookieNotice && root && !root.cookieConsent ? <CookieNotice international={root.market === "international"} /> : null}
         <a className="skip-link" href="#main">
           {t("shell.skipToContent")}
         </a>
         {parts.header && root ? <Header user={root.user} locale={locale} /> : null}
         {root?.toast ? <ToastMessage toast={root.toast} /> : null}
         <main id="main">{children}</main>
-        {parts.banner ? <GuaranteeBanner /> : null}
+        {parts.banner && root?.marketTraits.guaranteeBanner ? <GuaranteeBanner /> : null}
         {parts.footer && root ? <Footer contacts={root.contacts} legalLinks={root.marketTraits.legalLinks} /> : null}
         {parts.messenger && root ? <MessengerButton href={root.contacts.messengerLink} /> : null}
         {hydrate ? (

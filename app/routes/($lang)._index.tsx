@@ -6,17 +6,18 @@ import { Guarantees } from "~/components/landing/guarantees";
 import { Hero } from "~/components/landing/hero";
 import { Materials } from "~/components/landing/materials";
 import { PageTexts } from "~/components/landing/page-texts";
+import { PartnerConsent } from "~/components/landing/partner-consent";
 import { Partners } from "~/components/landing/partners";
 import { Pricing, type PriceList } from "~/components/landing/pricing";
 import { Process } from "~/components/landing/process";
 import { WhyUs } from "~/components/landing/why-us";
 import videoSrc from "~/components/landing/production.webm";
-import { getDb } from "~/modules/db/db.server";
 import { cookies } from "~/modules/http/cookies.server";
 import { getLanguage } from "~/modules/i18n/i18n.server";
 import { isLanguage, LANGUAGES } from "~/modules/i18n/languages";
 import { MARKET_TRAITS } from "~/modules/market/market";
 import { getContacts, getMarket, publicOrigin } from "~/modules/market/market.server";
+import { attributePartner, existingPartnerCode } from "~/modules/partners/referral.server";
 import { formatPriceSetAmount, PRICE_SETS } from "~/modules/pricing/price-sets";
 import { pageTexts, textTranslator } from "~/modules/translations/overrides.server";
 import type { RootLoaderData } from "~/root";
@@ -27,14 +28,6 @@ import type { RootLoaderData } from "~/root";
  * doctor on a slow clinic line gets the page as fast as its HTML and CSS arrive.
  */
 export const handle = { hydrate: false, publicPage: true };
-
-/** A partner code that exists (six Latin letters, any case; stored upper-case), or null. */
-async function existingPartnerCode(value: string): Promise<string | null> {
-  if (!/^[A-Za-z]{6}$/.test(value)) return null;
-  const code = value.toUpperCase();
-  const row = await (await getDb()).selectFrom("partner_codes").select("code").where("code", "=", code).executeTakeFirst();
-  return row?.code ?? null;
-}
 
 export const meta: MetaFunction<typeof loader> = ({ data, error }) => {
   if (!data) return [{ title: isRouteErrorResponse(error) && error.status === 404 ? "Oops! Page not found" : "Aligner Lab" }];
@@ -48,8 +41,9 @@ export const meta: MetaFunction<typeof loader> = ({ data, error }) => {
 
 /**
  * `/`, `/{lang}` and `/{code}` (DESIGN §4.29): the one-segment path is a language, else an existing
- * partner code — kept in a cookie for 30 days, the landing shown — else the 404 page. `?partner=`
- * does the same on any landing URL; an unknown code there is ignored.
+ * partner code — kept in a cookie for 30 days (on the international market only when the visitor
+ * allows it, ADR 044), the landing shown — else the 404 page. `?partner=` does the same on any
+ * landing URL; an unknown code there is ignored.
  */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const url = new URL(request.url);
@@ -61,7 +55,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   }
   const fromQuery = url.searchParams.get("partner");
   if (fromQuery) partner = (await existingPartnerCode(fromQuery).catch(() => null)) ?? partner;
-  if (partner) headers.append("Set-Cookie", await cookies.partnerCode().serialize(partner));
+  const market = getMarket(request);
+  const { offer: partnerOffer } = partner ? await attributePartner(request, market, partner, headers) : { offer: null };
   // Opening the landing in a language keeps that language on the pages that follow (the order
   // button, sign-in), as choosing it in the picker does.
   if (params.lang !== undefined && isLanguage(params.lang)) {
@@ -70,7 +65,6 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   }
 
   const language = await getLanguage(request);
-  const market = getMarket(request);
   const traits = MARKET_TRAITS[market];
   const set = PRICE_SETS[traits.currency];
   const money = (minorUnits: number) => formatPriceSetAmount(minorUnits, set.currency, language);
@@ -98,6 +92,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       texts: await pageTexts(language, "landing"),
       prices,
       messengerLink: getContacts(market).messengerLink,
+      partnerOffer,
       seo: {
         canonical: `${origin}${own}`,
         alternates: [...LANGUAGES.map((code) => ({ hrefLang: code, href: `${origin}/${code}` })), { hrefLang: "x-default", href: `${origin}/` }],
@@ -108,11 +103,12 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 }
 
 export default function Landing() {
-  const { texts, prices, messengerLink } = useLoaderData<typeof loader>();
+  const { texts, prices, messengerLink, partnerOffer } = useLoaderData<typeof loader>();
   const root = useRouteLoaderData("root") as RootLoaderData | undefined;
   const traits = root?.marketTraits ?? MARKET_TRAITS.domestic;
   return (
     <PageTexts scope="landing" texts={texts}>
+      {partnerOffer ? <PartnerConsent code={partnerOffer} /> : null}
       <Hero />
       <WhyUs videoSrc={videoSrc} />
       <Process />

@@ -2,15 +2,24 @@ import { type ActionFunctionArgs, redirect } from "@remix-run/node";
 import { safeRedirect } from "~/modules/auth/guards.server";
 import { cookies } from "~/modules/http/cookies.server";
 import { readFormData } from "~/modules/http/request.server";
+import { rememberPartnerHeader } from "~/modules/partners/referral.server";
 
 export async function loader() {
   return redirect("/");
 }
 
-/** The cookie notice's "OK": remembered for a year. */
+/**
+ * The cookie notice's "OK" (remembered for a year), and the international landing's "remember the
+ * partner" (ADR 044): the partner cookie only for a code that exists. Either way back where it was.
+ */
 export async function action({ request }: ActionFunctionArgs) {
   const form = await readFormData(request);
-  return redirect(safeRedirect(form.get("redirectTo"), "/"), {
-    headers: { "Set-Cookie": await cookies.cookieConsent().serialize("1") },
-  });
+  const headers = new Headers();
+  if (form.get("intent") === "partner") {
+    const header = await rememberPartnerHeader(form.get("partner"));
+    if (header) headers.append("Set-Cookie", header);
+  } else {
+    headers.append("Set-Cookie", await cookies.cookieConsent().serialize("1"));
+  }
+  return redirect(safeRedirect(form.get("redirectTo"), "/"), { headers });
 }

@@ -1,6 +1,5 @@
-import { createCookie } from "@remix-run/node";
+import { cookies } from "~/modules/http/cookies.server";
 import type { QueueStatus } from "~db/schema";
-import { getConfig } from "~/modules/config/config.server";
 import type { DB } from "~/modules/db/db.server";
 import { isDatabaseUnavailable } from "~/modules/db/unavailable";
 import type { FileStorage } from "~/modules/storage/storage.server";
@@ -183,17 +182,7 @@ export async function deleteFolder(db: DB, storage: FileStorage, name: string): 
 
 const MAX_ERRORS = 10;
 
-function resultCookie() {
-  const config = getConfig();
-  return createCookie("bo_files_result", {
-    httpOnly: true,
-    sameSite: "lax",
-    secure: config.strict,
-    path: "/backoffice/files",
-    maxAge: 120,
-    secrets: [config.secrets.SESSION_SECRET],
-  });
-}
+const resultCookie = cookies.backofficeFilesResult;
 
 export interface DeletionErrors {
   failedFolders: number;

@@ -57,7 +57,24 @@ export interface CompanyDetails {
   supervisoryAuthority: string;
   dataLocation: string;
   productionSite: string;
+  /** The country of the production site, named beside it in the privacy notice (Art. 13(1)(f)). */
+  productionCountry: string;
+  /** How models reach a production site: inside the EU/EEA, under an adequacy decision, or under SCCs with a transfer assessment. */
+  transferSafeguard: TransferSafeguard;
+  /** The EU representative (Art. 27 GDPR), or "none" when the controller is established in the EU. */
+  euRepresentative: string;
+  /** Years invoices and accounting records are kept (the law of the controller's country decides). */
+  invoiceRetentionYears: string;
+  /** Days the server's logs are kept by the hosting. */
+  logRetentionDays: string;
 }
+
+/** `none`: production inside the EU/EEA; `adequacy`: a country with an adequacy decision (Art. 45); `scc`: standard contractual clauses (Art. 46(2)(c)) with a transfer impact assessment. */
+export const TRANSFER_SAFEGUARDS = ["none", "adequacy", "scc"] as const;
+export type TransferSafeguard = (typeof TRANSFER_SAFEGUARDS)[number];
+
+/** A DPO or EU representative given as this word is one the controller does not have. */
+export const NOT_APPOINTED = "none";
 
 /** Each detail and the suffix of its variable (`COMPANY_INTERNATIONAL_<suffix>`). */
 export const COMPANY_VARIABLES: Record<keyof CompanyDetails, string> = {
@@ -69,6 +86,11 @@ export const COMPANY_VARIABLES: Record<keyof CompanyDetails, string> = {
   supervisoryAuthority: "SUPERVISORY_AUTHORITY",
   dataLocation: "DATA_LOCATION",
   productionSite: "PRODUCTION_SITE",
+  productionCountry: "PRODUCTION_COUNTRY",
+  transferSafeguard: "TRANSFER_SAFEGUARD",
+  euRepresentative: "EU_REPRESENTATIVE",
+  invoiceRetentionYears: "INVOICE_RETENTION_YEARS",
+  logRetentionDays: "LOG_RETENTION_DAYS",
 };
 
 const DEMO_COMPANY: CompanyDetails = {
@@ -80,9 +102,20 @@ const DEMO_COMPANY: CompanyDetails = {
   supervisoryAuthority: "the data protection authority of the company's registered office (demo)",
   dataLocation: "demo data centre in the EU (demo)",
   productionSite: "demo production site (demo)",
+  productionCountry: "demo country (demo)",
+  transferSafeguard: "scc",
+  euRepresentative: "Demo EU Representative, 1 Demo Street, Demo City (demo)",
+  invoiceRetentionYears: "10",
+  logRetentionDays: "30",
 };
 
-const companyEmail = z.string().trim().email();
+/** The details that must have a given form, with the reason named when they do not. */
+const RULES: Partial<Record<keyof CompanyDetails, { schema: z.ZodType; expected: string }>> = {
+  email: { schema: z.string().trim().email(), expected: "not an e-mail address" },
+  transferSafeguard: { schema: z.enum(TRANSFER_SAFEGUARDS), expected: `one of ${TRANSFER_SAFEGUARDS.join(", ")}` },
+  invoiceRetentionYears: { schema: z.string().regex(/^\d+$/).refine((value) => Number(value) >= 1 && Number(value) <= 30), expected: "whole years from 1 to 30" },
+  logRetentionDays: { schema: z.string().regex(/^\d+$/).refine((value) => Number(value) >= 1 && Number(value) <= 400), expected: "whole days from 1 to 400" },
+};
 
 /** The market's company details from `COMPANY_<MARKET>_*`, which of them are missing, and whether demo values fill in. */
 export function companyDetailsFor(source: Record<string, string | undefined>, market: Market) {
@@ -93,8 +126,8 @@ export function companyDetailsFor(source: Record<string, string | undefined>, ma
   for (const [field, suffix] of Object.entries(COMPANY_VARIABLES) as Array<[keyof CompanyDetails, string]>) {
     const value = source[`${prefix}${suffix}`]?.trim();
     if (!value) missing.push(`${prefix}${suffix}`);
-    else if (field === "email" && !companyEmail.safeParse(value).success) invalid.push(`${prefix}${suffix} (not an e-mail address)`);
-    else details[field] = value;
+    else if (RULES[field] && !RULES[field].schema.safeParse(value).success) invalid.push(`${prefix}${suffix} (${RULES[field].expected})`);
+    else (details as Record<keyof CompanyDetails, string>)[field] = value;
   }
   return { details, missing, invalid, demo: missing.length > 0 };
 }

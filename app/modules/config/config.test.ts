@@ -40,6 +40,11 @@ const PRODUCTION = {
   COMPANY_INTERNATIONAL_SUPERVISORY_AUTHORITY: "Example data protection authority, Berlin",
   COMPANY_INTERNATIONAL_DATA_LOCATION: "Frankfurt am Main, Germany",
   COMPANY_INTERNATIONAL_PRODUCTION_SITE: "Example production site",
+  COMPANY_INTERNATIONAL_PRODUCTION_COUNTRY: "Serbia",
+  COMPANY_INTERNATIONAL_TRANSFER_SAFEGUARD: "scc",
+  COMPANY_INTERNATIONAL_EU_REPRESENTATIVE: "none",
+  COMPANY_INTERNATIONAL_INVOICE_RETENTION_YEARS: "10",
+  COMPANY_INTERNATIONAL_LOG_RETENTION_DAYS: "14",
 };
 
 describe("configuration without APP_ENV=production", () => {
@@ -168,7 +173,18 @@ describe("strict mode (APP_ENV=production)", () => {
 
   it("names each missing company detail of the international market, and asks none when that market is off", () => {
     const variables = Object.values(COMPANY_VARIABLES).map((suffix) => `COMPANY_INTERNATIONAL_${suffix}`);
-    expect(variables).toHaveLength(8);
+    expect(variables).toHaveLength(13);
+    // The legal facts of issue 37 are among them: production country, transfer safeguard, EU representative, retention periods.
+    expect(variables).toEqual(
+      expect.arrayContaining([
+        "COMPANY_INTERNATIONAL_PRODUCTION_COUNTRY",
+        "COMPANY_INTERNATIONAL_TRANSFER_SAFEGUARD",
+        "COMPANY_INTERNATIONAL_EU_REPRESENTATIVE",
+        "COMPANY_INTERNATIONAL_INVOICE_RETENTION_YEARS",
+        "COMPANY_INTERNATIONAL_LOG_RETENTION_DAYS",
+        "COMPANY_INTERNATIONAL_DPO",
+      ]),
+    );
     for (const variable of variables) {
       const { [variable as keyof typeof PRODUCTION]: _omitted, ...rest } = PRODUCTION;
       let error: unknown;
@@ -198,8 +214,23 @@ describe("strict mode (APP_ENV=production)", () => {
       supervisoryAuthority: "Example data protection authority, Berlin",
       dataLocation: "Frankfurt am Main, Germany",
       productionSite: "Example production site",
+      productionCountry: "Serbia",
+      transferSafeguard: "scc",
+      euRepresentative: "none",
+      invoiceRetentionYears: "10",
+      logRetentionDays: "14",
     });
     expect(() => loadConfig({ ...PRODUCTION, COMPANY_INTERNATIONAL_EMAIL: "privacy at aligners" })).toThrow(/COMPANY_INTERNATIONAL_EMAIL/);
+  });
+
+  it("refuses a transfer safeguard or retention period it cannot state, naming the variable and what it expects", () => {
+    expect(() => loadConfig({ ...PRODUCTION, COMPANY_INTERNATIONAL_TRANSFER_SAFEGUARD: "trust us" })).toThrow(/COMPANY_INTERNATIONAL_TRANSFER_SAFEGUARD \(one of none, adequacy, scc\)/);
+    expect(() => loadConfig({ ...PRODUCTION, COMPANY_INTERNATIONAL_INVOICE_RETENTION_YEARS: "ten" })).toThrow(/COMPANY_INTERNATIONAL_INVOICE_RETENTION_YEARS/);
+    expect(() => loadConfig({ ...PRODUCTION, COMPANY_INTERNATIONAL_INVOICE_RETENTION_YEARS: "0" })).toThrow(/COMPANY_INTERNATIONAL_INVOICE_RETENTION_YEARS/);
+    expect(() => loadConfig({ ...PRODUCTION, COMPANY_INTERNATIONAL_LOG_RETENTION_DAYS: "-3" })).toThrow(/COMPANY_INTERNATIONAL_LOG_RETENTION_DAYS/);
+    for (const safeguard of ["none", "adequacy", "scc"]) {
+      expect(loadConfig({ ...PRODUCTION, COMPANY_INTERNATIONAL_TRANSFER_SAFEGUARD: safeguard }).company.international.transferSafeguard).toBe(safeguard);
+    }
   });
 });
 
@@ -209,7 +240,8 @@ describe("company details outside strict mode", () => {
     expect(config.usingDemoCompany).toBe(true);
     expect(config.company.international.name).toBe("Own Name Ltd");
     for (const [field, value] of Object.entries(config.company.international)) {
-      if (field === "name" || field === "email") continue;
+      // Coded facts (a safeguard, numbers of years and days) have defaults the notice states as such.
+      if (["name", "email", "transferSafeguard", "invoiceRetentionYears", "logRetentionDays"].includes(field)) continue;
       expect(value, field).toMatch(/demo/);
     }
   });

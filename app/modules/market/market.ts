@@ -11,11 +11,16 @@ export interface MarketTraits {
   domesticNotices: boolean;
   /** The two landing sections and the public-offer/data-consent footer links. */
   legalLinks: boolean;
+  /**
+   * The site-wide money-back banner: a promise of the domestic public offer (§7), which the
+   * international terms do not make (ADR 044).
+   */
+  guaranteeBanner: boolean;
 }
 
 export const MARKET_TRAITS: Record<Market, MarketTraits> = {
-  domestic: { currency: "rub", defaultLanguage: "ru", softMatrix: true, domesticNotices: true, legalLinks: true },
-  international: { currency: "eur", defaultLanguage: "en", softMatrix: false, domesticNotices: false, legalLinks: false },
+  domestic: { currency: "rub", defaultLanguage: "ru", softMatrix: true, domesticNotices: true, legalLinks: true, guaranteeBanner: true },
+  international: { currency: "eur", defaultLanguage: "en", softMatrix: false, domesticNotices: false, legalLinks: false, guaranteeBanner: false },
 };
 
 /** Host without port, lower-cased. */

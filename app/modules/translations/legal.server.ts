@@ -1,10 +1,12 @@
 import { redirect } from "@remix-run/node";
+import { NOT_APPOINTED } from "~/modules/config/company.server";
 import { getConfig } from "~/modules/config/config.server";
 import { getLanguage } from "~/modules/i18n/i18n.server";
 import { interpolate, type Messages } from "~/modules/i18n/translate";
 import { type Market, MARKET_TRAITS } from "~/modules/market/market";
 import { getContacts, getMarket, publicOrigin } from "~/modules/market/market.server";
 import { formatPriceSetAmount, PRICE_SETS } from "~/modules/pricing/price-sets";
+import { editionDate } from "./edition-date";
 import { pageTexts, textTranslator } from "./overrides.server";
 
 /**
@@ -71,8 +73,12 @@ function sectionBlocks(section: Messages, fill: (text: string) => string): Legal
   return blocks;
 }
 
-/** The values a market's texts are filled with. */
-function documentValues(market: Market, language: string, site: string): Record<string, string> {
+/**
+ * The values a market's texts are filled with. On the international market the facts that differ
+ * per deployment (ADR 044) become whole sentences: the DPO or that none is appointed, the EU
+ * representative or that none is needed, and the production site's transfer with its safeguard.
+ */
+function documentValues(market: Market, language: string, site: string, t: Translate): Record<string, string> {
   const contacts = getContacts(market);
   const set = PRICE_SETS[MARKET_TRAITS[market].currency];
   const values: Record<string, string> = {
@@ -92,10 +98,24 @@ function documentValues(market: Market, language: string, site: string): Record<
       authority: company.supervisoryAuthority,
       dataLocation: company.dataLocation,
       productionSite: company.productionSite,
+      productionCountry: company.productionCountry,
+      euRepresentative: company.euRepresentative,
+      invoiceRetentionYears: company.invoiceRetentionYears,
+      logRetentionDays: company.logRetentionDays,
+    });
+    const facts = "legal.international.facts";
+    Object.assign(values, {
+      dpoStatement: t(`${facts}.dpo.${isAppointed(company.dpo) ? "appointed" : "none"}`, values),
+      representativeStatement: t(`${facts}.representative.${isAppointed(company.euRepresentative) ? "appointed" : "none"}`, values),
+      productionTransfer: t(`${facts}.transfer.${company.transferSafeguard}`, values),
     });
   }
   return values;
 }
+
+const isAppointed = (value: string) => value.trim().toLowerCase() !== NOT_APPOINTED;
+
+type Translate = Awaited<ReturnType<typeof textTranslator>>;
 
 /** The market's document, or null when that market does not publish it. */
 export async function legalDocument(request: Request, id: LegalDocumentId): Promise<LegalDocument | null> {
@@ -103,9 +123,9 @@ export async function legalDocument(request: Request, id: LegalDocumentId): Prom
   if (!MARKET_DOCUMENTS[market].includes(id)) return null;
   const language = await getLanguage(request);
   const site = new URL(publicOrigin(market)).host;
-  const values = documentValues(market, language, site);
-  const fill = (text: string) => interpolate(text, values);
   const t = await textTranslator(language);
+  const values = documentValues(market, language, site, t);
+  const fill = (text: string) => interpolate(text, values);
   const root = market === "international" ? "legal.international" : "legal";
   // Reading every text through the translator arms the missing-key handler for the structure too.
   const legal = await pageTexts(language, "legal");
@@ -113,7 +133,7 @@ export async function legalDocument(request: Request, id: LegalDocumentId): Prom
   const document = typeof texts === "object" ? texts[id] : undefined;
   if (typeof document !== "object" || typeof document.sections !== "object") t(`${root}.${id}.sections`);
   const sections = typeof document === "object" && typeof document.sections === "object" ? document.sections : {};
-  const date = new Intl.DateTimeFormat(language, { dateStyle: "long", timeZone: "UTC" }).format(new Date(`${LEGAL_EDITIONS[market]}T00:00:00Z`));
+  const date = editionDate(LEGAL_EDITIONS[market], language);
   return {
     title: t(`${root}.${id}.title`),
     metaDescription: t(`${root}.${id}.metaDescription`),

@@ -80,6 +80,24 @@ describe("legal pages per market", () => {
       expect(privacy).toContain(COMPANY_INTERNATIONAL.COMPANY_INTERNATIONAL_DATA_LOCATION);
       expect(privacy).toContain(COMPANY_INTERNATIONAL.COMPANY_INTERNATIONAL_DPO);
       expect(privacy).toContain(COMPANY_INTERNATIONAL.COMPANY_INTERNATIONAL_EMAIL);
+      // Issue 37: the production site's country and the transfer's safeguard, the EU representative,
+      // the retention periods from configuration, the MDR's documentation duty, every cookie by name.
+      expect(privacy).toContain(COMPANY_INTERNATIONAL.COMPANY_INTERNATIONAL_PRODUCTION_COUNTRY);
+      expect(privacy).toContain(COMPANY_INTERNATIONAL.COMPANY_INTERNATIONAL_EU_REPRESENTATIVE);
+      expect(privacy).toContain("2021/914");
+      expect(privacy).toContain("2017/745");
+      expect(privacy).toMatch(new RegExp(`\\b${COMPANY_INTERNATIONAL.COMPANY_INTERNATIONAL_INVOICE_RETENTION_YEARS}\\b`));
+      expect(privacy).toMatch(new RegExp(`\\b${COMPANY_INTERNATIONAL.COMPANY_INTERNATIONAL_LOG_RETENTION_DAYS}\\b`));
+      expect(privacy).toContain("stripe.com/privacy");
+      for (const name of ["__session", "current_order", "my_orders", "lng", "cookie_ok", "partner", "bo_gate", "packer_gate", "toast", "bo_files_result", "tus::"]) {
+        expect(privacy, `${language}: ${name}`).toContain(name);
+      }
+      // Nothing claims a consent the product does not rely on: the patients' data page asks none.
+      const patients = visibleText(await (await browser.request("/data-consent")).text());
+      expect(patients).toContain(COMPANY_INTERNATIONAL.COMPANY_INTERNATIONAL_PRODUCTION_COUNTRY);
+      const ownTexts = (locale(language).international as Tree).dataConsent as Tree;
+      expect(Object.keys(ownTexts.sections as Tree)).not.toContain("withdrawal");
+      expect(Object.keys(ownTexts.sections as Tree)).not.toContain("consent");
     });
 
     it("sends the public offer, which this market does not publish, to its terms", async () => {
@@ -112,6 +130,33 @@ describe("legal pages per market", () => {
       const privacy = visibleText(await (await browser.request("/privacy")).text());
       expect(privacy).toMatch(/152-(FZ|ФЗ)/);
     });
+  });
+
+  it("writes the first of the month as an ordinal in French and Italian", async () => {
+    expect(visibleText(await (await (await browserIn(app, "international", "fr")).request("/privacy")).text())).toContain("1er décembre 2026");
+    expect(visibleText(await (await (await browserIn(app, "international", "it")).request("/privacy")).text())).toContain("1° dicembre 2026");
+  });
+
+  it("says so when no DPO or EU representative is appointed and production stays in the EU/EEA", async () => {
+    const other = await startAppServer({
+      DATABASE_URL: t.url,
+      ...SECRETS,
+      ...MARKET_HOSTS,
+      ...COMPANY_INTERNATIONAL,
+      COMPANY_INTERNATIONAL_DPO: "none",
+      COMPANY_INTERNATIONAL_EU_REPRESENTATIVE: "none",
+      COMPANY_INTERNATIONAL_TRANSFER_SAFEGUARD: "none",
+    });
+    try {
+      const privacy = visibleText(await (await (await browserIn(other, "international", "en")).request("/privacy")).text());
+      expect(privacy).toContain("We have not appointed a data protection officer");
+      expect(privacy).toContain("no representative under Art. 27 GDPR is needed");
+      expect(privacy).toContain("Our production site is in Testland, within the EU/EEA");
+      expect(privacy).not.toContain("2021/914");
+      expect(privacy).not.toMatch(/\bnone\b/);
+    } finally {
+      await other.stop();
+    }
   });
 
   it("links each document to the market's others, and the cookie notice to the market's privacy text", async () => {

@@ -1,0 +1,43 @@
+import { getDb } from "~/modules/db/db.server";
+import { cookies } from "~/modules/http/cookies.server";
+import type { Market } from "~/modules/market/market";
+
+/**
+ * Referral attribution (DESIGN §4.29, ADR 044). A partner link (`/{code}`, `?partner=`) names a
+ * partner; the `partner` cookie keeps it 30 days so the first order of that browser credits the
+ * partner. Domestic: set when the link is opened, as the spec says. International: the cookie
+ * serves the partner's commission, not the clinic, so it needs consent (ePrivacy Art. 5(3)) — the
+ * landing offers it and only the visitor's "remember" sets it.
+ */
+
+/** A partner code that exists (six Latin letters, any case; stored upper-case), or null. */
+export async function existingPartnerCode(value: string): Promise<string | null> {
+  if (!/^[A-Za-z]{6}$/.test(value)) return null;
+  const code = value.toUpperCase();
+  const row = await (await getDb()).selectFrom("partner_codes").select("code").where("code", "=", code).executeTakeFirst();
+  return row?.code ?? null;
+}
+
+/** The code this browser already keeps, if any. */
+export async function keptPartnerCode(request: Request): Promise<string | null> {
+  const value = await cookies.partnerCode().parse(request.headers.get("Cookie"));
+  return typeof value === "string" ? value : null;
+}
+
+/**
+ * What a partner link does on the landing: the cookie at once on the domestic market, or the code
+ * to offer on the international one (null when none is needed: no partner, or this code is kept).
+ */
+export async function attributePartner(request: Request, market: Market, partner: string, headers: Headers): Promise<{ offer: string | null }> {
+  if (market === "domestic") {
+    headers.append("Set-Cookie", await cookies.partnerCode().serialize(partner));
+    return { offer: null };
+  }
+  return { offer: (await keptPartnerCode(request)) === partner ? null : partner };
+}
+
+/** The visitor allowed it: the cookie for a code that exists, else nothing. */
+export async function rememberPartnerHeader(value: unknown): Promise<string | null> {
+  const code = typeof value === "string" ? await existingPartnerCode(value) : null;
+  return code ? cookies.partnerCode().serialize(code) : null;
+}
