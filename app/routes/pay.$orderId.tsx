@@ -10,7 +10,7 @@ import { type DB, getDb } from "~/modules/db/db.server";
 import { getLocale, getViewer } from "~/modules/http/request-context.server";
 import { redirectWithToast } from "~/modules/http/toast.server";
 import { useTranslation } from "~/modules/i18n/i18n-context";
-import { localeTranslator } from "~/modules/i18n/i18n.server";
+import { textTranslator } from "~/modules/translations/overrides.server";
 import { formatMoney } from "~/modules/money/format";
 import { canOpenOrder } from "~/modules/orders/access";
 import { changeOrderStatus, findOrder, longOrderNumber, OrderTransitionError } from "~/modules/orders/orders.server";
@@ -59,9 +59,9 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const db = await getDb();
   const { order } = await openOrder(request, context, db, params.orderId, token);
   const total = Number(order.total_cost ?? 0);
-  const t = localeTranslator((await getLocale(request, context)).language);
+  const t = await textTranslator((await getLocale(request, context)).language);
   // Worded in the reader's language from each line's key; amounts as the provider gets them.
-  const lines = (total > 0 ? linesForAmount(order.id, total, await laterPaymentLines(db, order), providerTexts(order)) : []).map(({ description, quantity, price, text }) => ({
+  const lines = (total > 0 ? linesForAmount(order.id, total, await laterPaymentLines(db, order), await providerTexts(order)) : []).map(({ description, quantity, price, text }) => ({
     description: text ? t(text.key, text.values) : description,
     quantity,
     price,

@@ -4,8 +4,7 @@ import { cookies } from "~/modules/http/cookies.server";
 import { getMarket } from "~/modules/market/market.server";
 import { MARKET_TRAITS } from "~/modules/market/market";
 import { chooseLanguage, type Language } from "./languages";
-import { i18nOptions, NAMESPACE, resources } from "./resources.server";
-import { createTranslator, type Translate } from "./translate";
+import { i18nOptions, resources } from "./resources.server";
 import { logger } from "~/modules/log/logger.server";
 
 /**
@@ -63,11 +62,3 @@ export function translatorFor(language: Language) {
 }
 
 export type Translator = Awaited<ReturnType<typeof translatorFor>>;
-
-/**
- * The locale files' texts of one language as a plain translator, for texts made outside a page's
- * render: payment lines and descriptions sent to a provider (ADR 043). A missing key fails as above.
- */
-export function localeTranslator(language: Language): Translate {
-  return createTranslator(resources[language][NAMESPACE], (key) => onMissingKey([language], NAMESPACE, key), language);
-}

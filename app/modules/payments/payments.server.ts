@@ -3,10 +3,10 @@ import type { Currency, Order, PaymentStatus } from "~db/schema";
 import type { AppConfig } from "~/modules/config/config.server";
 import type { DB } from "~/modules/db/db.server";
 import type { Toast } from "~/modules/http/toast.server";
-import { localeTranslator } from "~/modules/i18n/i18n.server";
 import type { Translate } from "~/modules/i18n/translate";
 import { providerLanguage } from "~/modules/orders/order-language";
 import { paymentDescription, paymentNumber } from "~/modules/pricing/line-texts";
+import { textTranslator } from "~/modules/translations/overrides.server";
 import {
   linesTotal,
   type PaymentLine,
@@ -94,8 +94,8 @@ export function linesForAmount(orderId: string, amount: number, lines: PaymentLi
       ];
 }
 
-/** The texts of what an order sends to its payment provider (ADR 043). */
-export const providerTexts = (order: Pick<Order, "language" | "market">) => localeTranslator(providerLanguage(order));
+/** The texts of what an order sends to its payment provider (ADR 043): the pages' texts, staff edits included. */
+export const providerTexts = (order: Pick<Order, "language" | "market">) => textTranslator(providerLanguage(order));
 
 /** The lines of the latest attempt for this amount, so a repeated payment carries the same receipt. */
 export async function previousAttemptLines(db: DB, order: Order): Promise<PaymentLine[]> {
@@ -135,7 +135,7 @@ export async function startPayment(db: DB, config: AppConfig, input: StartPaymen
     return { ok: false, reason: "no_provider" };
   }
   const successUrl = `${input.origin}${paymentResultPath(config, order.id)}`;
-  const t = providerTexts(order);
+  const t = await providerTexts(order);
   const lines = linesForAmount(order.id, amount, input.lines, t);
 
   const open = await db

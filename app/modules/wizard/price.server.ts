@@ -71,5 +71,5 @@ export async function laterPaymentLines(db: DB, order: Order): Promise<PaymentLi
     user: order.email ? ({ email: order.email } as SessionUser) : null,
   };
   const price = await priceOf(db, order, await listPatients(db, order.id), owner);
-  return price.total === Number(order.total_cost ?? -1) ? paymentLines(price, providerTexts(order)) : [];
+  return price.total === Number(order.total_cost ?? -1) ? paymentLines(price, await providerTexts(order)) : [];
 }

@@ -50,7 +50,7 @@ export async function startPayment(request: Request, db: DB, order: Order, viewe
     await db.updateTable("orders").set(pricedFields(price)).where("id", "=", order.id).where("status", "=", "draft").execute();
     await linkPartnerAtHandOff(db, order, typeof partnerCode === "string" ? partnerCode : null);
     await changeOrderStatus(db, order.id, "pending", actorOf(viewer, order));
-    lines = paymentLines(price, providerTexts(order));
+    lines = paymentLines(price, await providerTexts(order));
   } else {
     // Frozen since hand-off: the total stays; the lines are those of the earlier attempt.
     lines = await previousAttemptLines(db, order);
