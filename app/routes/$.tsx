@@ -1,15 +1,17 @@
-import type { MetaFunction } from "@remix-run/node";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { GeneralErrorBoundary, NotFound } from "~/components/error-boundary";
+import { notFound } from "~/modules/http/not-found.server";
+import { notFoundTitle } from "~/modules/http/not-found";
 
-export const meta: MetaFunction = () => [{ title: "Oops! Page not found" }];
+export const meta: MetaFunction = ({ error }) => [{ title: notFoundTitle(error) ?? "Aligner Lab" }];
 
-/** Every unknown path: the 404 page with the right status. */
-export async function loader() {
-  throw new Response("Not found", { status: 404 });
+/** Every unknown path: the 404 page with the right status, its title in the reader's language. */
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  throw await notFound(request, context);
 }
 
-export async function action() {
-  throw new Response("Not found", { status: 404 });
+export async function action({ request, context }: ActionFunctionArgs) {
+  throw await notFound(request, context);
 }
 
 export default function CatchAll() {

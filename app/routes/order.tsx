@@ -22,13 +22,14 @@ import type { StepProps } from "~/components/wizard/steps/types";
 import { UploadStep } from "~/components/wizard/steps/upload-step";
 import { type InPlaceResult, isInPlace, isInPlaceAnswer } from "~/modules/http/in-place";
 import { useTranslation } from "~/modules/i18n/i18n-context";
+import { numberFormat } from "~/modules/i18n/intl";
 import { hasBackButton, LAST_STEP, progressPercent, STEP_FILE_TYPE } from "~/modules/wizard/navigation";
 import { handleWizardAction } from "~/modules/wizard/action.server";
 import { loadWizardPage, type WizardLoaderData } from "~/modules/wizard/loader.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   {
-    title: data?.order ? `Заказ ${data.order.title} — Aligner Lab` : "Aligner Lab",
+    title: data?.order ? `${data.order.pageTitle} — Aligner Lab` : "Aligner Lab",
   },
   { name: "robots", content: "noindex" },
 ];
@@ -79,7 +80,7 @@ export default function OrderWizard() {
   const data = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof clientAction>();
   const navigation = useNavigation();
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const summaryRef = useRef<HTMLDivElement>(null);
   const headingRef = useRef<HTMLHeadingElement>(null);
   const shownStep = useRef<number | null>(null);
@@ -149,7 +150,7 @@ export default function OrderWizard() {
       <div className="progress" role="progressbar" aria-valuemin={1} aria-valuemax={LAST_STEP} aria-valuenow={step} aria-label={t("wizard.progressLabel")}>
         <div className="progress-text">
           <span>{t("wizard.progress", { step, total: LAST_STEP })}</span>
-          <span>{progressPercent(step)}%</span>
+          <span>{numberFormat(i18n.language, { style: "percent" }).format(progressPercent(step) / 100)}</span>
         </div>
         <div className="progress-bar">
           <span style={{ width: `${progressPercent(step)}%` }} />

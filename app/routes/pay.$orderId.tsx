@@ -7,15 +7,16 @@ import { getStaff } from "~/modules/auth/guards.server";
 import { getConfig } from "~/modules/config/config.server";
 import { publicOrigin } from "~/modules/market/market.server";
 import { type DB, getDb } from "~/modules/db/db.server";
-import { getViewer } from "~/modules/http/request-context.server";
+import { getLocale, getViewer } from "~/modules/http/request-context.server";
 import { redirectWithToast } from "~/modules/http/toast.server";
 import { useTranslation } from "~/modules/i18n/i18n-context";
+import { textTranslator } from "~/modules/translations/overrides.server";
 import { formatMoney } from "~/modules/money/format";
 import { canOpenOrder } from "~/modules/orders/access";
 import { changeOrderStatus, findOrder, longOrderNumber, OrderTransitionError } from "~/modules/orders/orders.server";
 import { isPaid, statusLabelKey } from "~/modules/orders/status";
 import { canHavePaymentLink, isValidPaymentLinkToken, paymentResultPath } from "~/modules/payments/payment-links.server";
-import { linesForAmount, paymentFailureToast, startPayment } from "~/modules/payments/payments.server";
+import { linesForAmount, paymentFailureToast, providerTexts, startPayment } from "~/modules/payments/payments.server";
 import { laterPaymentLines } from "~/modules/wizard/price.server";
 import { readFormData } from "~/modules/http/request.server";
 
@@ -58,7 +59,13 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const db = await getDb();
   const { order } = await openOrder(request, context, db, params.orderId, token);
   const total = Number(order.total_cost ?? 0);
-  const lines = total > 0 ? linesForAmount(order.id, total, await laterPaymentLines(db, order)) : [];
+  const t = await textTranslator((await getLocale(request, context)).language);
+  // Worded in the reader's language from each line's key; amounts as the provider gets them.
+  const lines = (total > 0 ? linesForAmount(order.id, total, await laterPaymentLines(db, order), await providerTexts(order)) : []).map(({ description, quantity, price, text }) => ({
+    description: text ? t(text.key, text.values) : description,
+    quantity,
+    price,
+  }));
   return {
     orderId: order.id,
     number: longOrderNumber(order.id),

@@ -133,10 +133,10 @@ test.describe("on the international market", () => {
     await page.goto("/");
     await expect(page.locator("html")).toHaveAttribute("lang", "en");
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("Aligners, matrices and retainers from your STL models");
-    await expect(page.locator("#pricing").getByRole("row", { name: /Single-layer aligner/ })).toContainText("€13.9");
+    await expect(page.locator("#pricing").getByRole("row", { name: /Single-layer aligner/ })).toContainText("€13.90");
     await expect(page.locator("#guarantees, #partners")).toHaveCount(0);
     await expect(page.getByText("Soft matrix")).toHaveCount(0);
-    await expect(page.getByRole("link", { name: "Public offer" })).toHaveCount(0);
+    await expect(page.getByRole("link", { name: "Terms of sale" })).toHaveCount(0);
     await expect(page.getByRole("link", { name: "Privacy policy" })).toBeVisible();
     // The demo data overrides "Оформить заказ" in English.
     await page.locator("#pricing").getByRole("button", { name: "Place an order" }).click();

@@ -169,7 +169,7 @@ test.describe("on the international market", () => {
     await page.goto("/order");
     await atStep(page, 1);
     await expect(page.locator("html")).toHaveAttribute("lang", "en");
-    await expect(page.getByRole("row", { name: /Single-layer aligner/ })).toContainText("€13.9");
+    await expect(page.getByRole("row", { name: /Single-layer aligner/ })).toContainText("€13.90");
     await expect(page.getByText(/Soft matrix/)).toHaveCount(0);
     await expect(page.getByText(/Minimum order/)).toHaveCount(0);
     await press(page, "Next →", 2);

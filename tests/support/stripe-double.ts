@@ -31,6 +31,8 @@ export interface StripeDoubleSession {
   cancel_url: string;
   url: string | null;
   line_items_sent: Array<{ quantity: number; price_data: { currency: string; unit_amount: number; product_data: { name: string } } }>;
+  /** The language of Stripe's page (`auto` when not given). */
+  locale: string;
   tax_id_collection: { enabled: boolean; required: "never" | "if_supported" };
   billing_address_collection: "auto" | "required" | null;
   invoice_creation: { enabled: boolean; invoice_data: { description: string | null; metadata: Record<string, string> } } | null;
@@ -142,6 +144,7 @@ export async function startStripeDouble(options: { secretKey?: string; webhookSe
           cancel_url?: string;
           client_reference_id?: string;
           customer_email?: string;
+          locale?: string;
           metadata?: Record<string, string>;
           tax_id_collection?: { enabled?: string; required?: string };
           billing_address_collection?: string;
@@ -187,6 +190,7 @@ export async function startStripeDouble(options: { secretKey?: string; webhookSe
           cancel_url: params.cancel_url,
           url: `${base}/c/pay/${id}`,
           line_items_sent: lineItems,
+          locale: params.locale ?? "auto",
           tax_id_collection: { enabled: boolean(params.tax_id_collection?.enabled) ?? false, required: "never" },
           billing_address_collection: (params.billing_address_collection as "auto" | "required" | undefined) ?? null,
           invoice_creation: params.invoice_creation

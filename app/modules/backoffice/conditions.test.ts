@@ -28,9 +28,9 @@ describe("the conditions form", () => {
       ),
     ).toEqual({
       currency: "eur",
-      alignerPrice: "12.9",
-      alignerSingleLayerPrice: "12.9",
-      alignerThreeLayerPrice: "13.9",
+      alignerPrice: "12.90",
+      alignerSingleLayerPrice: "12.90",
+      alignerThreeLayerPrice: "13.90",
       matrixPrice: "",
       retainerStandardPrice: "900",
       retainerPremiumPrice: "",

@@ -36,9 +36,10 @@ export interface StoredConditions extends Record<PriceColumn, number | null> {
 
 export type ConditionsFormValues = Record<PriceField | "discountPercentage" | "personalComment", string> & { currency: Currency };
 
-/** 85000 kopecks → "850"; 1290 cents → "12.9"; null → "". */
+/** 85000 kopecks → "850"; 1290 cents → "12.90" (money with cents shows both, ADR 043); null → "". */
 export function toMajorUnits(minor: number | null): string {
-  return minor === null ? "" : String(minor / 100);
+  if (minor === null) return "";
+  return minor % 100 === 0 ? String(minor / 100) : (minor / 100).toFixed(2);
 }
 
 /**

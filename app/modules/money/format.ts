@@ -4,7 +4,7 @@ export type CurrencyCode = "rub" | "eur";
 
 const LOCALES: Record<string, string> = { ru: "ru-RU", en: "en-GB", de: "de-DE", es: "es-ES", fr: "fr-FR", it: "it-IT" };
 
-/** Rubles without decimals, euros with them, grouped per the viewer's language. */
+/** Rubles without decimals, euros always with two (DESIGN §3, ADR 043), grouped per the reader's language. */
 export function formatMoney(minorUnits: number, currency: CurrencyCode, language = "ru"): string {
   const major = minorUnits / 100;
   return numberFormat(LOCALES[language] ?? "ru-RU", {

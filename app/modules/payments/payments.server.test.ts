@@ -3,9 +3,13 @@ import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadConfig } from "~/modules/config/config.server";
+import type { Language } from "~/modules/i18n/languages";
+import { resources } from "~/modules/i18n/resources.server";
+import { createTranslator } from "~/modules/i18n/translate";
 import { canHavePaymentLink, isValidPaymentLinkToken, paymentLinkPath } from "./payment-links.server";
 import { linesForAmount, paymentFailureToast } from "./payments.server";
 
+const texts = (language: Language) => createTranslator(resources[language].common, (key) => { throw new Error(`Missing translation: ${key}`); }, language);
 const ORDER_ID = "3f2a0c1e-0000-4000-8000-000000000001";
 const config = (secret: string) =>
   loadConfig({ APP_ENV: "test", DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), "aligner-pay-unit-")), SESSION_SECRET: secret, BACKOFFICE_PASSWORD: "b", PACKER_PASSWORD: "p", CRON_SECRET: "c" });
@@ -37,9 +41,16 @@ describe("payment lines for an amount", () => {
       { description: "Матрицы твердые для Смирнова Е.", quantity: 2, price: 100_000 },
       { description: "Упаковка и доставка", quantity: 1, price: 150_000 },
     ];
-    expect(linesForAmount(ORDER_ID, 350_000, lines)).toBe(lines);
-    expect(linesForAmount(ORDER_ID, 360_000, lines)).toEqual([{ description: "Aligner order №3F2A0C", quantity: 1, price: 360_000 }]);
-    expect(linesForAmount(ORDER_ID, 360_000, [])).toEqual([{ description: "Aligner order №3F2A0C", quantity: 1, price: 360_000 }]);
+    const ru = texts("ru");
+    const whole = { key: "payments.orderDescription", values: { number: "3F2A0C" } };
+    expect(linesForAmount(ORDER_ID, 350_000, lines, ru)).toBe(lines);
+    expect(linesForAmount(ORDER_ID, 360_000, lines, ru)).toEqual([{ description: "Aligner order №3F2A0C", quantity: 1, price: 360_000, text: whole }]);
+    expect(linesForAmount(ORDER_ID, 360_000, [], ru)).toEqual([{ description: "Aligner order №3F2A0C", quantity: 1, price: 360_000, text: whole }]);
+  });
+
+  it("words the one line in the order's language", () => {
+    expect(linesForAmount(ORDER_ID, 1500, [], texts("es"))[0]!.description).toBe("Pedido de alineadores n.º 3F2A0C");
+    expect(linesForAmount(ORDER_ID, 1500, [], texts("fr"))[0]!.description).toBe("Commande d'aligneurs n°\u00a03F2A0C");
   });
 });
 

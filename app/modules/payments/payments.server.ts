@@ -3,7 +3,10 @@ import type { Currency, Order, PaymentStatus } from "~db/schema";
 import type { AppConfig } from "~/modules/config/config.server";
 import type { DB } from "~/modules/db/db.server";
 import type { Toast } from "~/modules/http/toast.server";
-import { paymentDescription } from "~/modules/pricing/line-texts";
+import type { Translate } from "~/modules/i18n/translate";
+import { providerLanguage } from "~/modules/orders/order-language";
+import { paymentDescription, paymentNumber } from "~/modules/pricing/line-texts";
+import { textTranslator } from "~/modules/translations/overrides.server";
 import {
   linesTotal,
   type PaymentLine,
@@ -77,18 +80,22 @@ export interface StartPaymentInput {
   origin: string;
 }
 
-/** Lines that add up to the amount, or one line for the whole order (DESIGN §4.11). */
-export function linesForAmount(orderId: string, amount: number, lines: PaymentLine[]): PaymentLine[] {
+/** Lines that add up to the amount, or one line for the whole order (DESIGN §4.11), worded by `t`. */
+export function linesForAmount(orderId: string, amount: number, lines: PaymentLine[], t: Translate): PaymentLine[] {
   return lines.length > 0 && linesTotal(lines) === amount
     ? lines
     : [
         {
-          description: paymentDescription(orderId),
+          description: paymentDescription(orderId, t),
           quantity: 1,
           price: amount,
+          text: { key: "payments.orderDescription", values: { number: paymentNumber(orderId) } },
         },
       ];
 }
+
+/** The texts of what an order sends to its payment provider (ADR 043): the pages' texts, staff edits included. */
+export const providerTexts = (order: Pick<Order, "language" | "market">) => textTranslator(providerLanguage(order));
 
 /** The lines of the latest attempt for this amount, so a repeated payment carries the same receipt. */
 export async function previousAttemptLines(db: DB, order: Order): Promise<PaymentLine[]> {
@@ -128,7 +135,8 @@ export async function startPayment(db: DB, config: AppConfig, input: StartPaymen
     return { ok: false, reason: "no_provider" };
   }
   const successUrl = `${input.origin}${paymentResultPath(config, order.id)}`;
-  const lines = linesForAmount(order.id, amount, input.lines);
+  const t = await providerTexts(order);
+  const lines = linesForAmount(order.id, amount, input.lines, t);
 
   const open = await db
     .selectFrom("payments")
@@ -190,7 +198,8 @@ export async function startPayment(db: DB, config: AppConfig, input: StartPaymen
       orderId: order.id,
       amount,
       currency: order.currency,
-      description: paymentDescription(order.id),
+      description: paymentDescription(order.id, t),
+      language: providerLanguage(order),
       lines,
       customer: {
         fullName: order.full_name,

@@ -1,20 +1,32 @@
 import type { Currency, PaymentProviderId, PaymentStatus } from "~db/schema";
+import type { Language } from "~/modules/i18n/languages";
 
 /** One interface for YooKassa, Stripe and the sandbox (DESIGN §4.19–4.20). Amounts in minor units. */
 
 export interface PaymentLine {
+  /** The line's wording as sent to the provider, in the order's language (ADR 043). */
   description: string;
   quantity: number;
   /** Unit price in minor units. */
   price: number;
+  /** The locale key and values the description was made from, so a page can word it in its reader's language. */
+  text?: LineTextRef;
+}
+
+/** A text by locale key: `payments.lines.delivery`, `{ name: "Anna" }`. */
+export interface LineTextRef {
+  key: string;
+  values?: Record<string, string>;
 }
 
 export interface PaymentRequest {
   orderId: string;
   amount: number;
   currency: Currency;
-  /** "Aligner order №" + the first 6 characters of the order id. */
+  /** "Aligner order №" + the first 6 characters of the order id, in the order's language. */
   description: string;
+  /** The order's language: the provider's own page speaks it where the provider can (Stripe). */
+  language?: Language;
   lines: PaymentLine[];
   customer: { fullName: string | null; email: string | null; phone: string | null };
   /** Where the provider sends the customer back: `/payment/success?orderId=…`. */

@@ -123,6 +123,8 @@ export class StripePaymentProvider implements PaymentProvider {
           success_url: successUrl,
           cancel_url: request.cancelUrl,
           client_reference_id: request.orderId,
+          // Stripe's page in the order's language, as the line items are (ADR 043).
+          ...(request.language ? { locale: request.language } : {}),
           ...(request.customer.email ? { customer_email: request.customer.email } : {}),
           metadata: {
             orderId: request.orderId,

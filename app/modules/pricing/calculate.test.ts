@@ -9,9 +9,18 @@ import {
   type PriceInput,
   type PriceLineKind,
 } from "./calculate";
-import { LINE_TEXTS, lineText, paymentDescription, type PaymentLanguage } from "./line-texts";
+import { LANGUAGES, type Language } from "~/modules/i18n/languages";
+import { resources } from "~/modules/i18n/resources.server";
+import { createTranslator } from "~/modules/i18n/translate";
+import { lineText, paymentDescription } from "./line-texts";
 import { paymentLines } from "./payment-lines";
 import { formatPriceSetAmount, PRICE_SETS } from "./price-sets";
+
+/** The locale files' texts of a language; a missing key fails the test. */
+const texts = (language: Language) =>
+  createTranslator(resources[language].common, (key) => {
+    throw new Error(`Missing translation: ${key} (${language})`);
+  }, language);
 
 // Base sets (minor units): rub single 90000, three 100000, matrix 100000, retainer 100000,
 // delivery 150000, minimum 1000000; eur single 1390, three 1490, matrix 1490, retainer 1490,
@@ -69,7 +78,7 @@ interface Case {
   fee: number;
   total: number;
   note?: string | null;
-  payment?: { language: PaymentLanguage; lines: Pay[] };
+  payment?: { language: Language; lines: Pay[] };
 }
 
 const DELIVERY_RUB: Line = ["delivery", 1, 150_000, 150_000];
@@ -954,11 +963,11 @@ describe("calculateOrderPrice: hand-worked cases", () => {
     expect(result.currency).toBe(c.input.currency);
     if (c.note !== undefined) expect(result.note).toBe(c.note);
 
-    for (const language of ["ru", "en"] as const) {
-      expect(linesTotal(paymentLines(result, language))).toBe(c.total);
+    for (const language of LANGUAGES) {
+      expect(linesTotal(paymentLines(result, texts(language)))).toBe(c.total);
     }
     if (c.payment) {
-      const lines = paymentLines(result, c.payment.language);
+      const lines = paymentLines(result, texts(c.payment.language));
       expect(
         lines.map((line) => [line.description, line.quantity, line.price])
       ).toEqual(c.payment.lines);
@@ -1045,23 +1054,42 @@ describe("calculateOrderPrice: details", () => {
 });
 
 describe("payment texts", () => {
-  it("builds the description of a payment", () => {
-    expect(paymentDescription("3f2a9c1e-0000-4000-8000-000000000000")).toBe(
-      "Aligner order №3F2A9C"
-    );
-    expect(paymentDescription("abcdef")).toBe("Aligner order №ABCDEF");
+  it("builds the description of a payment in the order's language", () => {
+    expect(paymentDescription("3f2a9c1e-0000-4000-8000-000000000000", texts("ru"))).toBe("Aligner order №3F2A9C");
+    expect(paymentDescription("abcdef", texts("en"))).toBe("Aligner order №ABCDEF");
+    expect(paymentDescription("abcdef", texts("de"))).toBe("Aligner-Bestellung Nr. ABCDEF");
+    expect(paymentDescription("abcdef", texts("it"))).toBe("Ordine di allineatori n. ABCDEF");
   });
 
-  it("exports the wording for both languages", () => {
-    expect(LINE_TEXTS.ru.aligners_single).toBe("Элайнеры 1-слойные для {name}");
-    expect(LINE_TEXTS.en.matrices_hard).toBe("Hard matrices for {name}");
-    expect(lineText("matrices_soft", "ru", " Петров ")).toBe(
-      "Матрицы мягкие для Петров"
-    );
-    expect(lineText("service_fee", "en")).toBe("Service fee");
-    expect(
-      Array.from(lineText("retainers", "en", "x".repeat(300)))
-    ).toHaveLength(128);
+  it("words every line from the locale files: the spec's Russian, each clinic's own language", () => {
+    expect(lineText("aligners_single", texts("ru"), "Иванов И.")).toBe("Элайнеры 1-слойные для Иванов И.");
+    expect(lineText("matrices_soft", texts("ru"), " Петров ")).toBe("Матрицы мягкие для Петров");
+    expect(lineText("service_fee", texts("ru"))).toBe("Сервисный сбор");
+    expect(lineText("matrices_hard", texts("en"), "Anna")).toBe("Hard matrices for Anna");
+    expect(lineText("aligners_single", texts("de"), "Anna")).toBe("Einschichtige Aligner für Anna");
+    expect(lineText("delivery", texts("de"))).toBe("Verpackung und Versand");
+    expect(lineText("retainers", texts("es"), "Ana")).toBe("Retenedores para Ana");
+    expect(lineText("retainers", texts("fr"), "Anne")).toBe("Gouttières de contention pour Anne");
+    expect(lineText("service_fee", texts("it"))).toBe("Costo del servizio");
+    const kinds: PriceLineKind[] = ["aligners_single", "aligners_three", "matrices_soft", "matrices_hard", "retainers", "delivery", "service_fee"];
+    for (const language of LANGUAGES.filter((l) => l !== "en")) {
+      for (const kind of kinds) expect(lineText(kind, texts(language), "X")).not.toBe(lineText(kind, texts("en"), "X"));
+    }
+    expect(Array.from(lineText("retainers", texts("en"), "x".repeat(300)))).toHaveLength(128);
+  });
+
+  it("keeps each line's key, so a page words it in its reader's language", () => {
+    const result = calculateOrderPrice({
+      currency: "eur",
+      conditions: null,
+      isNewCustomer: false,
+      patients: [patient("p1", "Clara", "single_layer", "hard", 2)],
+    });
+    const lines = paymentLines(result, texts("de"));
+    expect(lines.map((line) => line.description)).toContain("Einschichtige Aligner für Clara");
+    const reworded = lines.map((line) => texts("fr")(line.text!.key, line.text!.values));
+    expect(reworded).toContain("Aligneurs monocouches pour Clara");
+    expect(reworded).toContain("Emballage et livraison");
   });
 });
 
@@ -1090,11 +1118,14 @@ describe("price sets", () => {
     });
   });
 
-  it("formats euros with one decimal and rubles with Russian grouping", () => {
+  it("formats euros with two decimals in the reader's locale and rubles with Russian grouping", () => {
     const normalize = (text: string) => text.replace(/\s/g, " ");
-    expect(normalize(formatPriceSetAmount(1390, "eur", "ru"))).toBe("13,9 €");
-    expect(normalize(formatPriceSetAmount(1390, "eur", "en"))).toBe("€13.9");
-    expect(normalize(formatPriceSetAmount(1500, "eur", "de"))).toBe("15,0 €");
+    expect(normalize(formatPriceSetAmount(1390, "eur", "ru"))).toBe("13,90 €");
+    expect(normalize(formatPriceSetAmount(1390, "eur", "en"))).toBe("€13.90");
+    expect(normalize(formatPriceSetAmount(1500, "eur", "de"))).toBe("15,00 €");
+    expect(normalize(formatPriceSetAmount(1500, "eur", "es"))).toBe("15,00 €");
+    expect(normalize(formatPriceSetAmount(1390, "eur", "fr"))).toBe("13,90 €");
+    expect(normalize(formatPriceSetAmount(1390, "eur", "it"))).toBe("13,90 €");
     expect(normalize(formatPriceSetAmount(1395, "eur", "en"))).toBe("€13.95");
     expect(normalize(formatPriceSetAmount(1_000_000, "rub", "ru"))).toBe(
       "10 000 ₽"
@@ -1259,8 +1290,8 @@ describe("pricing properties over generated orders", () => {
   it("makes payment lines that add up to the total with whole, positive prices", () => {
     everyInput((input, fail) => {
       const result = calculateOrderPrice(input);
-      for (const language of ["ru", "en"] as const) {
-        const lines = paymentLines(result, language);
+      for (const language of LANGUAGES) {
+        const lines = paymentLines(result, texts(language));
         if (linesTotal(lines) !== result.total)
           fail(
             `${language} lines add up to ${linesTotal(lines)}, not ${
@@ -1281,7 +1312,7 @@ describe("pricing properties over generated orders", () => {
   it("never discounts delivery or the fee, and spreads the discount within one unit per line", () => {
     everyInput((input, fail) => {
       const result = calculateOrderPrice(input);
-      const lines = paymentLines(result, "en");
+      const lines = paymentLines(result, texts("en"));
       const sumOf = (description: string) =>
         lines
           .filter((line: PaymentLine) => line.description === description)
@@ -1291,7 +1322,7 @@ describe("pricing properties over generated orders", () => {
       if (sumOf("Service fee") !== result.serviceFee) fail("fee discounted");
       let netGoods = 0;
       for (const line of result.lines.filter(isGoodsLine)) {
-        const net = sumOf(lineText(line.kind, "en", line.patientName));
+        const net = sumOf(lineText(line.kind, texts("en"), line.patientName));
         netGoods += net;
         const share = line.amount - net;
         const exact =

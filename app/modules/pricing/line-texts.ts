@@ -1,49 +1,33 @@
+import type { Translate } from "~/modules/i18n/translate";
 import type { PriceLineKind } from "./calculate";
 
-/** The wording of price and payment lines (customer-side §9): the receipt's texts, in Russian and English. */
-
-export type PaymentLanguage = "ru" | "en";
+/**
+ * The wording of price and payment lines (customer-side §9) comes from the locale files
+ * (`payments.lines.*`, `payments.orderDescription`), in the reader's language on pages and in the
+ * order's recorded language for what is sent to the payment provider (ADR 043). This module only
+ * fills in the names and keeps the provider's length limit; it holds no sentence of its own.
+ */
 
 /** YooKassa's limit on a receipt item's description. */
 const MAX_DESCRIPTION_LENGTH = 128;
 
-export const LINE_TEXTS: Readonly<
-  Record<PaymentLanguage, Readonly<Record<PriceLineKind, string>>>
-> = Object.freeze({
-  ru: Object.freeze({
-    aligners_single: "Элайнеры 1-слойные для {name}",
-    aligners_three: "Элайнеры 3-слойные для {name}",
-    matrices_soft: "Матрицы мягкие для {name}",
-    matrices_hard: "Матрицы твердые для {name}",
-    retainers: "Ретейнеры для {name}",
-    delivery: "Упаковка и доставка",
-    service_fee: "Сервисный сбор",
-  }),
-  en: Object.freeze({
-    aligners_single: "Single-layer aligners for {name}",
-    aligners_three: "Three-layer aligners for {name}",
-    matrices_soft: "Soft matrices for {name}",
-    matrices_hard: "Hard matrices for {name}",
-    retainers: "Retainers for {name}",
-    delivery: "Packaging and delivery",
-    service_fee: "Service fee",
-  }),
-});
+/** The locale key of a line's wording. */
+export const lineTextKey = (kind: PriceLineKind) => `payments.lines.${kind}`;
 
-/** The wording of a line, with the patient's name filled in (at most 128 characters). */
-export function lineText(
-  kind: PriceLineKind,
-  language: PaymentLanguage,
-  patientName = ""
-): string {
-  const text = LINE_TEXTS[language][kind].replace("{name}", patientName.trim());
+function clip(text: string): string {
   const chars = Array.from(text);
-  return chars.length > MAX_DESCRIPTION_LENGTH
-    ? chars.slice(0, MAX_DESCRIPTION_LENGTH).join("")
-    : text;
+  return chars.length > MAX_DESCRIPTION_LENGTH ? chars.slice(0, MAX_DESCRIPTION_LENGTH).join("") : text;
 }
 
-/** "Aligner order №" + the first 6 characters of the order id, upper-case (customer-side §9). */
-export function paymentDescription(orderId: string): string {
-  return `Aligner order №${orderId.slice(0, 6).toUpperCase()}`;
+/** The wording of a line, with the patient's name filled in (at most 128 characters). */
+export function lineText(kind: PriceLineKind, t: Translate, patientName = ""): string {
+  return clip(t(lineTextKey(kind), { name: patientName.trim() }));
+}
+
+/** The order's 6-character number in the payment description (customer-side §9: "Aligner order №…"). */
+export const paymentNumber = (orderId: string) => orderId.slice(0, 6).toUpperCase();
+
+/** The payment's description: "Aligner order №3F2A9C" in the spec's Russian, the reader's words elsewhere. */
+export function paymentDescription(orderId: string, t: Translate): string {
+  return clip(t("payments.orderDescription", { number: paymentNumber(orderId) }));
 }

@@ -1,6 +1,7 @@
+import type { Translate } from "~/modules/i18n/translate";
 import type { PaymentLine } from "~/modules/payments/provider";
 import { isGoodsLine, type PriceBreakdown } from "./calculate";
-import { lineText, type PaymentLanguage } from "./line-texts";
+import { lineText, lineTextKey } from "./line-texts";
 
 /** The payment provider's lines of a price breakdown: the discount spread so the receipt adds up. */
 
@@ -43,11 +44,12 @@ function spreadDiscount(
  * The lines for the payment provider: `price × quantity` add up exactly to `breakdown.total`.
  * The discount is spread over the goods lines; a line whose discounted amount does not divide by
  * its quantity becomes (q − 1) × p and 1 × (p + remainder). Delivery and the service fee are never
- * discounted. Every price is an integer ≥ 0 and no line has a zero amount.
+ * discounted. Every price is an integer ≥ 0 and no line has a zero amount. The wording comes from
+ * `t` (the order's language for the provider); each line keeps its key so a page can reword it.
  */
 export function paymentLines(
   breakdown: PriceBreakdown,
-  language: PaymentLanguage
+  t: Translate
 ): PaymentLine[] {
   const goods = breakdown.lines.filter(isGoodsLine);
   const shares = spreadDiscount(
@@ -55,13 +57,15 @@ export function paymentLines(
     breakdown.discountAmount
   );
   const result: PaymentLine[] = [];
+  let text: PaymentLine["text"];
   const push = (description: string, quantity: number, price: number) => {
     if (quantity > 0 && price > 0)
-      result.push({ description, quantity, price });
+      result.push({ description, quantity, price, text });
   };
   let goodsIndex = 0;
   for (const line of breakdown.lines) {
-    const description = lineText(line.kind, language, line.patientName);
+    const description = lineText(line.kind, t, line.patientName);
+    text = { key: lineTextKey(line.kind), values: { name: (line.patientName ?? "").trim() } };
     if (!isGoodsLine(line)) {
       push(description, line.quantity, line.unitPrice);
       continue;

@@ -61,10 +61,9 @@ const LOCALES: Record<string, string> = {
 };
 
 /**
- * A price-list amount for display (customer-side §9): rubles with Russian grouping and no decimals
- * ("100 000 ₽", whatever the language); euros with one decimal in the viewer's locale ("13,9 €",
- * "€13.9") — or two when the amount has whole cents, so a personal price such as 13.95 is never
- * shown rounded.
+ * A price-list amount for display: rubles with Russian grouping and no decimals ("100 000 ₽",
+ * whatever the language, customer-side §9); euros always with two decimals in the viewer's locale
+ * ("13,90 €", "€13.90") — DESIGN §3 overrides the spec's "one decimal" (ADR 043).
  */
 export function formatPriceSetAmount(
   minorUnits: number,
@@ -79,11 +78,10 @@ export function formatPriceSetAmount(
       maximumFractionDigits: 0,
     }).format(minorUnits / 100);
   }
-  const digits = minorUnits % 10 === 0 ? 1 : 2;
   return numberFormat(LOCALES[language] ?? "ru-RU", {
     style: "currency",
     currency: "EUR",
-    minimumFractionDigits: digits,
-    maximumFractionDigits: digits,
+    minimumFractionDigits: 2,
+    maximumFractionDigits: 2,
   }).format(minorUnits / 100);
 }

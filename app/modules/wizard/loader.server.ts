@@ -13,10 +13,11 @@ import { rememberOrderHeaders } from "./order-cookies.server";
 import { hasPersonalConditions, priceOf, pricedFields } from "./price.server";
 import { filesOf, listPatients, queueStatuses, type RecordedFile, skipsOf } from "./wizard.server";
 import { logger } from "~/modules/log/logger.server";
+import { textTranslator } from "~/modules/translations/overrides.server";
 
 export async function loadWizardPage(request: Request, context: unknown) {
   const db = await getDb();
-  const { viewer, market } = await getRequestContext(request, context);
+  const { viewer, market, language } = await getRequestContext(request, context);
   const { order, fromQuery } = await resolveOrder(request, db, viewer);
   const headers = order && fromQuery ? await rememberOrderHeaders(viewer.browserOrderIds, order.id, false) : undefined;
   const orderMarket: Market = order?.market ?? market;
@@ -76,6 +77,8 @@ export async function loadWizardPage(request: Request, context: unknown) {
       order: {
         id: order.id,
         title: shortOrderNumber(order.id),
+        // The tab's title in the reader's language, as the page's heading ("Заказ {{code}}").
+        pageTitle: (await textTranslator(language))("wizard.title", { code: shortOrderNumber(order.id) }),
         number: longOrderNumber(order.id),
         status: order.status,
         email: order.email,

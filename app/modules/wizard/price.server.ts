@@ -2,7 +2,7 @@ import type { Order, Patient } from "~db/schema";
 import type { SessionUser } from "~/modules/auth/session.server";
 import type { DB } from "~/modules/db/db.server";
 import type { Viewer } from "~/modules/http/request-context.server";
-import { previousAttemptLines } from "~/modules/payments/payments.server";
+import { previousAttemptLines, providerTexts } from "~/modules/payments/payments.server";
 import type { PaymentLine } from "~/modules/payments/provider";
 import { calculateOrderPrice, type PriceBreakdown } from "~/modules/pricing/calculate";
 import { paymentLines } from "~/modules/pricing/payment-lines";
@@ -71,5 +71,5 @@ export async function laterPaymentLines(db: DB, order: Order): Promise<PaymentLi
     user: order.email ? ({ email: order.email } as SessionUser) : null,
   };
   const price = await priceOf(db, order, await listPatients(db, order.id), owner);
-  return price.total === Number(order.total_cost ?? -1) ? paymentLines(price, order.market === "international" ? "en" : "ru") : [];
+  return price.total === Number(order.total_cost ?? -1) ? paymentLines(price, await providerTexts(order)) : [];
 }

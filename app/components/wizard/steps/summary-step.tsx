@@ -8,7 +8,6 @@ export function SummaryStep({ data }: StepProps) {
   const order = data.order!;
   const price = data.price;
   const money = (amount: number) => formatMoney(amount, order.currency, i18n.language);
-  const lineLanguage = i18n.language === "ru" ? "ru" : "en";
   return (
     <div className="stack">
       <p>
@@ -74,7 +73,7 @@ export function SummaryStep({ data }: StepProps) {
                 .filter((line) => line.kind !== "delivery" && line.kind !== "service_fee")
                 .map((line, index) => (
                   <tr key={index}>
-                    <th scope="row">{lineText(line.kind, lineLanguage, line.patientName ?? "")}</th>
+                    <th scope="row">{lineText(line.kind, t, line.patientName ?? "")}</th>
                     <td className="num muted">
                       {line.quantity} × {money(line.unitPrice)}
                     </td>
@@ -93,14 +92,14 @@ export function SummaryStep({ data }: StepProps) {
                 </tr>
               ) : null}
               <tr>
-                <th scope="row">{lineText("delivery", lineLanguage)}</th>
+                <th scope="row">{lineText("delivery", t)}</th>
                 <td />
                 <td className="num">{money(price.delivery)}</td>
               </tr>
               {price.serviceFee > 0 ? (
                 <tr>
                   <th scope="row">
-                    {lineText("service_fee", lineLanguage)}
+                    {lineText("service_fee", t)}
                     <div className="muted small">
                       {t("wizard.summary.serviceFeeNote", {
                         amount: money(price.minimumOrder),

@@ -7,7 +7,7 @@ import type { Viewer } from "~/modules/http/request-context.server";
 import { redirectWithToast } from "~/modules/http/toast.server";
 import { publicOrigin } from "~/modules/market/market.server";
 import { changeOrderStatus, findOrder } from "~/modules/orders/orders.server";
-import { paymentFailureToast, previousAttemptLines, startPayment as startOrderPayment } from "~/modules/payments/payments.server";
+import { paymentFailureToast, previousAttemptLines, providerTexts, startPayment as startOrderPayment } from "~/modules/payments/payments.server";
 import type { PaymentLine } from "~/modules/payments/provider";
 import { paymentLines } from "~/modules/pricing/payment-lines";
 import { actorOf } from "../order-access.server";
@@ -50,7 +50,7 @@ export async function startPayment(request: Request, db: DB, order: Order, viewe
     await db.updateTable("orders").set(pricedFields(price)).where("id", "=", order.id).where("status", "=", "draft").execute();
     await linkPartnerAtHandOff(db, order, typeof partnerCode === "string" ? partnerCode : null);
     await changeOrderStatus(db, order.id, "pending", actorOf(viewer, order));
-    lines = paymentLines(price, order.market === "international" ? "en" : "ru");
+    lines = paymentLines(price, await providerTexts(order));
   } else {
     // Frozen since hand-off: the total stays; the lines are those of the earlier attempt.
     lines = await previousAttemptLines(db, order);
