@@ -99,7 +99,7 @@ export type SliceValue = Uint8Array & { size: number };
  * is deterministic for the same input), so what is re-sent stays within one chunk. Keeps the
  * members it may still be asked for, at most a few chunks' worth.
  */
-export function compressedSource(file: ChunkReader, options: { chunkBytes?: number; compress?: (chunk: Uint8Array) => Promise<Uint8Array> } = {}) {
+export function compressedSource(file: ChunkReader, options: { chunkBytes?: number; compress?: (chunk: Uint8Array, index: number) => Promise<Uint8Array> } = {}) {
   const chunkBytes = options.chunkBytes ?? GZIP_CHUNK_BYTES;
   const compress = options.compress ?? gzipMember;
   const count = Math.max(1, Math.ceil(file.size / chunkBytes));
@@ -112,7 +112,7 @@ export function compressedSource(file: ChunkReader, options: { chunkBytes?: numb
     if (cached) return cached;
     // Earlier members must be known first: their lengths place this one.
     for (let earlier = starts.length - 1; earlier < index; earlier++) await member(earlier);
-    const bytes = await compress(await file.read(index * chunkBytes, Math.min(file.size, (index + 1) * chunkBytes)));
+    const bytes = await compress(await file.read(index * chunkBytes, Math.min(file.size, (index + 1) * chunkBytes)), index);
     starts[index + 1] = starts[index]! + bytes.length;
     kept.set(index, bytes);
     return bytes;
