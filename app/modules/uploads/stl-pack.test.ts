@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 import { largeModelBuffer } from "../../../tests/fixtures/stl/large-model.mts";
 import { scanLikeStl } from "../../../tests/support/stl-models";
 import { bytesReader, compressedSource, GZIP_CHUNK_BYTES, memberLength, MEMBER_HEADER_BYTES } from "./gzip-members";
+import { CompressedUploadError, inflateMembers } from "./gzip-members.server";
 import {
   binaryTriangles,
   chunkLayout,
@@ -246,5 +247,80 @@ describe("packed STL chunks: what does not read is refused", () => {
       bad[at] = value;
       expect(readPackedHeader(bad)).toBeNull();
     }
+  });
+});
+
+describe("packed uploads: the server restores the file or refuses it (ADR 045)", () => {
+  const chunk = 1 * MiB;
+  const scan = scanLikeStl(200, 110, 3); // 2.2 MB: three chunks of 1 MiB
+
+  async function restored(stream: Uint8Array, fileBytes: number, packed = true): Promise<{ reason: string; bytes: Buffer }> {
+    const out: Buffer[] = [];
+    try {
+      async function* pieces() {
+        for (let at = 0; at < stream.length; at += 65_536) yield stream.subarray(at, at + 65_536);
+      }
+      for await (const piece of inflateMembers(pieces(), fileBytes, chunk, { packed })) out.push(piece);
+    } catch (error) {
+      if (error instanceof CompressedUploadError) return { reason: error.reason, bytes: Buffer.concat(out) };
+      throw error;
+    }
+    return { reason: "accepted", bytes: Buffer.concat(out) };
+  }
+  const stream = async () => Buffer.concat(await packedStream(scan, chunk));
+
+  it("restores a packed member stream exactly, and refuses it in an upload announced as gzip", async () => {
+    const wire = await stream();
+    expect(isPackedMember(wire)).toBe(true);
+    const back = await restored(wire, scan.length);
+    expect(back.reason).toBe("accepted");
+    expect(sha256(back.bytes)).toBe(sha256(scan));
+    expect((await restored(wire, scan.length, false)).reason).toBe("damaged");
+  });
+
+  it("a member whose CRC-32 or body does not match its chunk as damaged", async () => {
+    const wire = await stream();
+    const badCrc = Buffer.from(wire);
+    badCrc[12] ^= 0x01;
+    expect(await restored(badCrc, scan.length)).toEqual({ reason: "damaged", bytes: Buffer.alloc(0) });
+    const badData = Buffer.from(wire);
+    badData[PACKED_HEADER_BYTES + 2000] ^= 0x55;
+    expect((await restored(badData, scan.length)).reason).toBe("damaged");
+    const otherVersion = Buffer.from(wire);
+    otherVersion[2] = PACK_VERSION + 1;
+    expect((await restored(otherVersion, scan.length)).reason).toBe("damaged");
+  });
+
+  it("a member standing for another length than its chunk, or too few bytes in all, as a mismatch", async () => {
+    const wire = await stream();
+    const longer = Buffer.from(wire);
+    longer.writeUInt32LE(chunk + 50, 8);
+    expect((await restored(longer, scan.length)).reason).toBe("mismatch");
+    expect((await restored(wire, scan.length + 1)).reason).toBe("mismatch");
+  });
+
+  it("a body that inflates past its announced length (a bomb) as a mismatch, without inflating it whole", async () => {
+    // 256 MiB of zeros deflated, announced as a 100-byte body of a 1 MiB chunk.
+    const deflate = zlib.createDeflate({ level: 9 });
+    const parts: Buffer[] = [];
+    deflate.on("data", (part: Buffer) => parts.push(part));
+    const zeros = Buffer.alloc(MiB);
+    for (let i = 0; i < 256; i++) deflate.write(zeros);
+    await new Promise((resolve) => deflate.end(resolve));
+    const body = Buffer.concat(parts);
+    const member = Buffer.alloc(PACKED_HEADER_BYTES + body.length);
+    member.set([0x53, 0x50, PACK_VERSION, 0]);
+    member.writeUInt32LE(member.length, 4);
+    member.writeUInt32LE(chunk, 8);
+    member.writeUInt32LE(0, 12);
+    member.writeUInt32LE(100, 16);
+    body.copy(member, PACKED_HEADER_BYTES);
+    expect(member.length).toBeLessThan(MiB);
+    const before = process.memoryUsage().arrayBuffers;
+    expect(await restored(member, 100 * MiB)).toEqual({ reason: "mismatch", bytes: Buffer.alloc(0) });
+    expect(process.memoryUsage().arrayBuffers - before).toBeLessThan(32 * MiB);
+    // A body announced longer than any chunk needs is refused before it is inflated.
+    member.writeUInt32LE(2 * chunk, 16);
+    expect((await restored(member, 100 * MiB)).reason).toBe("mismatch");
   });
 });
