@@ -111,6 +111,35 @@ describe("packed resumable uploads", () => {
     expect(sha256(fs.readFileSync(path.join(sftp.root, delivered[0]!)))).toBe(sha256(file));
   });
 
+  it("finishes a packed upload whose whole stream goes in one request cut mid-way (the length told again with the same request)", async () => {
+    const browser = browserFetch(app);
+    const { patient, order } = await toMatrixStep(t, browser);
+    const file = scanLikeStl(300, 200, 8); // 6 MB, about 1.3 MB packed: one PATCH that also tells the length
+    const base = proxy.via(app.url).replace(/\/$/, "");
+    proxy.setLimits({ bytesPerSecond: 1 * MiB });
+    let cut = false;
+    const result = await tusUpload({
+      base,
+      cookie: browser.jar.header(),
+      origin: base,
+      file,
+      packed: true,
+      metadata: { filename: "scan.stl", orderId: order.id, patientId: patient.id, type: "matrix" },
+      onProgress: (wire) => {
+        if (!cut && wire > 0.5 * MiB) {
+          cut = true;
+          proxy.cutAll();
+        }
+      },
+    });
+    proxy.setLimits({ bytesPerSecond: 4 * MiB });
+    expect(cut).toBe(true);
+    expect([result.ok, result.status]).toEqual([true, 200]);
+    const files = await matrixFiles(patient.id);
+    const stored = await s3Client().send(new GetObjectCommand({ Bucket: "orders", Key: files[0]!.storagePath }));
+    expect(sha256(Buffer.from(await stored.Body!.transformToByteArray()))).toBe(sha256(file));
+  });
+
   it("refuses lying packed members (a wrong CRC-32, a wrong length, a body inflating past its size), keeps nothing and leaves the order as it was", async () => {
     const browser = browserFetch(app);
     const { order, patient } = await toMatrixStep(t, browser);
