@@ -29,7 +29,9 @@ const BENCHES: Array<{ name: string; args: string[]; about: string }> = [
   { name: "scale-out", args: [], about: "/order, /cabinet and the load with integrity on 1 and on 2 app processes, PostgreSQL connections counted" },
   { name: "scale", args: [], about: "every back-office, packer, cabinet and partner page, the scheduled job and order creation on 200 orders and on five years of a large lab (300,000 orders, 1 M queue entries)" },
   { name: "body-limits", args: [], about: "10 chunked 2 GiB bodies at a form, a webhook and the upload routes at once: memory growth and time" },
-  { name: "tus-upload", args: [], about: "100 MiB over a 2 Mbit/s link with one drop (tus, as it is and compressed) beside the plain form" },
+  { name: "stl-pack", args: [], about: "packed STL members (ADR 045) beside gzip members ÷ the file: the corpus, a scan-shaped and a CAD-like 100 MiB model" },
+  { name: "pack-browser", args: [], about: "Chromium packing 100 MiB in a Web Worker, and with the CPU throttled 4×" },
+  { name: "tus-upload", args: [], about: "100 MiB over a 2 Mbit/s link with one drop (tus, as it is, compressed and packed; a CAD-like model as it is and packed) beside the plain form" },
 ];
 
 const { values } = parseArgs({

@@ -58,7 +58,8 @@ async function queueOf(page: Page): Promise<Record<string, string>> {
 
 /**
  * Each test of the describe gets a fresh TCP proxy in front of the app (the slow, cuttable link);
- * `compress: false` makes the page a browser without CompressionStream.
+ * `compress: false` makes the page a browser without CompressionStream; these journeys also run as
+ * a browser without Web Workers, which sends gzip members and never packs (ADR 045: packed-uploads.spec.ts).
  */
 function slowLink(options: { compress: boolean }) {
   const link = { proxy: null as unknown as TcpProxy, origin: "" };
@@ -67,6 +68,7 @@ function slowLink(options: { compress: boolean }) {
     link.proxy = await startTcpProxy({ target: { host: "127.0.0.1", port: appPort } });
     link.origin = `http://127.0.0.1:${link.proxy.port}`;
     if (!options.compress) await page.addInitScript(() => Reflect.deleteProperty(globalThis, "CompressionStream"));
+    await page.addInitScript(() => Reflect.deleteProperty(globalThis, "Worker"));
   });
   test.afterEach(async () => {
     await link.proxy?.stop();

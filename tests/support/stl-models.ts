@@ -87,3 +87,38 @@ export function scanLikeStl(columns: number, rows: number, seed = 1): Buffer {
   }
   return bytes;
 }
+
+/**
+ * A CAD-like model of about `mebibytes` MiB made from a real CAD export of the corpus (the gear
+ * wheel, `stl-models`): copies of its triangles, each turned about z by its own angle and moved, so
+ * every copy's floats are new (as in a larger CAD part), not the repeated bytes of
+ * tests/fixtures/stl/large-model.mts that packing would find again and again.
+ */
+export function cadLikeStl(mebibytes: number, source: Buffer): Buffer {
+  const records = source.subarray(84, 84 + 50 * source.readUInt32LE(80));
+  const perCopy = records.length / 50;
+  const triangles = Math.floor((mebibytes * 1024 * 1024 - 84) / 50);
+  const bytes = Buffer.alloc(84 + 50 * triangles);
+  bytes.write("CAD-like model: turned copies of a CAD export, for tests", 0);
+  bytes.writeUInt32LE(triangles, 80);
+  for (let t = 0; t < triangles; t++) {
+    const copy = Math.floor(t / perCopy);
+    const from = 50 * (t % perCopy);
+    const to = 84 + 50 * t;
+    const angle = copy * 0.3737;
+    const cos = Math.cos(angle);
+    const sin = Math.sin(angle);
+    const shift = [copy * 41.3, (copy % 7) * 13.7, (copy % 3) * 5.1];
+    for (let v = 0; v < 4; v++) {
+      const x = records.readFloatLE(from + 12 * v);
+      const y = records.readFloatLE(from + 12 * v + 4);
+      const z = records.readFloatLE(from + 12 * v + 8);
+      const moved = v === 0 ? [0, 0, 0] : shift;
+      bytes.writeFloatLE(x * cos - y * sin + moved[0]!, to + 12 * v);
+      bytes.writeFloatLE(x * sin + y * cos + moved[1]!, to + 12 * v + 4);
+      bytes.writeFloatLE(z + moved[2]!, to + 12 * v + 8);
+    }
+    bytes.writeUInt16LE(records.readUInt16LE(from + 48), to + 48);
+  }
+  return bytes;
+}

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { type DetailedError, Upload, type UploadOptions } from "tus-js-client";
 import { bytesReader, compressedSource, GZIP_ENCODING, type CompressedSource } from "~/modules/uploads/gzip-members";
+import { PACKED_ENCODING, packingCompressor } from "~/modules/uploads/stl-pack";
 
 /**
  * tus-js-client in Node, as the upload step uses it in the browser: the page's cookies and Origin
@@ -33,6 +34,10 @@ export interface TusUploadInput {
   /** Lets a test hold the Upload (to abort it). */
   onStart?: (upload: Upload) => void;
   compressed?: boolean;
+  /** Packed where it wins, gzip members elsewhere (encoding stl-pack, ADR 045), as the page sends it. */
+  packed?: boolean;
+  /** A member stream made by the test (a forged one), sent as an upload of encoding stl-pack. */
+  wire?: Buffer;
   /** The member stream's source, for a test that wants its bytes or its progress in file terms. */
   onSource?: (source: CompressedSource) => void;
 }
@@ -40,12 +45,19 @@ export interface TusUploadInput {
 export function tusUpload(input: TusUploadInput): Promise<TusOutcome> {
   return new Promise((resolve) => {
     const file = input.file;
-    const source = input.compressed ? compressedSource(bytesReader(file)) : null;
+    const source = input.wire
+      ? wireSource(input.wire)
+      : input.packed
+        ? compressedSource(bytesReader(file), { compress: packingCompressor(bytesReader(file)) })
+        : input.compressed
+          ? compressedSource(bytesReader(file))
+          : null;
     if (source) input.onSource?.(source);
+    const encoding = input.packed || input.wire ? PACKED_ENCODING : GZIP_ENCODING;
     const options: UploadOptions = {
       endpoint: `${input.base}/uploads/tus`,
       uploadUrl: input.uploadUrl ?? null,
-      metadata: { uploadKey: randomUUID(), ...(source ? { encoding: GZIP_ENCODING, fileSize: String(file.length) } : {}), ...input.metadata },
+      metadata: { uploadKey: randomUUID(), ...(source ? { encoding, fileSize: String(file.length) } : {}), ...input.metadata },
       ...(source ? { uploadLengthDeferred: true, fileReader: { openFile: () => Promise.resolve(source) } } : {}),
       headers: { Cookie: input.cookie, Origin: input.origin },
       chunkSize: input.chunkSize ?? 5 * 1024 * 1024,
@@ -73,4 +85,17 @@ export function tusUpload(input: TusUploadInput): Promise<TusOutcome> {
     input.onStart?.(upload);
     upload.start();
   });
+}
+
+/** A source of fixed bytes in the shape of compressedSource (length deferred), for forged member streams. */
+function wireSource(wire: Buffer): CompressedSource {
+  return {
+    size: null as unknown as number,
+    slice: async (start: number, end: number) => {
+      const value = Object.assign(new Uint8Array(wire.subarray(start, Math.min(end, wire.length))), { size: Math.max(0, Math.min(end, wire.length) - start) });
+      return { value, done: end >= wire.length };
+    },
+    close: () => undefined,
+    fileBytesAt: () => 0,
+  };
 }

@@ -1,5 +1,7 @@
 import { type DetailedError, Upload, type UploadOptions } from "tus-js-client";
 import { blobReader, canCompress, compressedSource, GZIP_CHUNK_BYTES, GZIP_ENCODING } from "~/modules/uploads/gzip-members";
+import { PACKED_ENCODING } from "~/modules/uploads/stl-pack";
+import { canPack, packingCompress } from "./packing.client";
 
 /**
  * One resumable upload in the browser (ADR 017). This module and tus-js-client are loaded only
@@ -13,7 +15,9 @@ import { blobReader, canCompress, compressedSource, GZIP_CHUNK_BYTES, GZIP_ENCOD
  *   and file, so after a reload or a closed tab the same file chosen again continues where it
  *   stopped, with the same upload key (the server records a key once).
  * - Where the browser has CompressionStream the file goes up gzip-compressed, one member per
- *   chunk, its length deferred (ADR 033); progress still counts the file's own bytes.
+ *   chunk, its length deferred (ADR 033); progress still counts the file's own bytes. Where it
+ *   can also start a Web Worker, a binary STL's chunks are packed there when that is smaller
+ *   (encoding stl-pack, ADR 045).
  */
 
 export interface UploadTarget {
@@ -35,8 +39,8 @@ const RETRY_DELAYS = [0, 1000, 3000, 5000, 10000, 20000, 30000];
 const RESTART_MS = 30000;
 
 /** Same scheme as the page's list of interrupted uploads (interrupted-uploads.tsx). */
-export const fingerprintOf = (target: UploadTarget, file: File, compressed = false) =>
-  ["tus-ord", target.orderId, target.patientId, target.type, file.name, file.size, file.lastModified, ...(compressed ? [GZIP_ENCODING] : [])].join("/");
+export const fingerprintOf = (target: UploadTarget, file: File, encoding: string | null = null) =>
+  ["tus-ord", target.orderId, target.patientId, target.type, file.name, file.size, file.lastModified, ...(encoding ? [encoding] : [])].join("/");
 
 /** 32 hex characters; crypto.randomUUID needs a secure context, getRandomValues does not. */
 const randomKey = () => Array.from(crypto.getRandomValues(new Uint8Array(16)), (byte) => byte.toString(16).padStart(2, "0")).join("");
@@ -77,22 +81,23 @@ async function finishAgain(url: string, uploadKey: string): Promise<UploadReply>
 }
 
 export function startUpload(file: File, target: UploadTarget, events: UploadEvents): { done: Promise<UploadReply>; cancel(): void } {
-  const compressed = canCompress();
-  const fingerprint = fingerprintOf(target, file, compressed);
+  const encoding = canCompress() ? (canPack() ? PACKED_ENCODING : GZIP_ENCODING) : null;
+  const fingerprint = fingerprintOf(target, file, encoding);
   let cancelled = false;
   let settle: (reply: UploadReply) => void = () => {};
   const done = new Promise<UploadReply>((resolve) => (settle = resolve));
   const metadata: Record<string, string> = { filename: file.name, orderId: target.orderId, patientId: target.patientId, type: target.type, uploadKey: randomKey() };
   // Compressed: the members of the file's chunks, the length told with the last one.
-  const source = compressed ? compressedSource(blobReader(file)) : null;
-  const encoding: Partial<UploadOptions> = source
-    ? { uploadLengthDeferred: true, fileReader: { openFile: () => Promise.resolve(source) }, metadata: Object.assign(metadata, { encoding: GZIP_ENCODING, fileSize: String(file.size) }) }
+  const reader = blobReader(file);
+  const source = encoding ? compressedSource(reader, encoding === PACKED_ENCODING ? { compress: packingCompress(reader) } : {}) : null;
+  const deferred: Partial<UploadOptions> = source
+    ? { uploadLengthDeferred: true, fileReader: { openFile: () => Promise.resolve(source) }, metadata: Object.assign(metadata, { encoding, fileSize: String(file.size) }) }
     : {};
 
   const upload = new Upload(file, {
     endpoint: "/uploads/tus",
     chunkSize: CHUNK_BYTES,
-    ...encoding,
+    ...deferred,
     retryDelays: RETRY_DELAYS,
     metadata,
     fingerprint: () => Promise.resolve(fingerprint),

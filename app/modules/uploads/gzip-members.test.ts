@@ -1,7 +1,7 @@
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import zlib from "node:zlib";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { memberStream as wholeStream } from "../../../tests/support/member-stream";
 import { scanLikeStl } from "../../../tests/support/stl-models";
 import { bytesReader, compressedSource, GZIP_CHUNK_BYTES, gzipMember, maxCompressedBytes, memberLength, MEMBER_HEADER_BYTES, withLengthField } from "./gzip-members";
@@ -61,6 +61,23 @@ describe("compressed uploads: the member stream (ADR 033)", () => {
     const late = await fresh.slice(stream.length - 1000, stream.length + 5 * MiB);
     expect(late.done).toBe(true);
     expect(Buffer.from(late.value).equals(stream.subarray(stream.length - 1000))).toBe(true);
+  });
+
+  it("makes the members of the next request while the current one is sent, each once", async () => {
+    const made: number[] = [];
+    const source = compressedSource(bytesReader(scan), {
+      compress: async (chunk, index) => {
+        made.push(index);
+        return gzipMember(chunk);
+      },
+    });
+    await source.slice(0, 1024);
+    // Nobody asked for members 1 and 2 yet: they are made ahead, up to a chunk of wire bytes.
+    await vi.waitFor(() => expect(made).toEqual([0, 1, 2]));
+    const stream = await wholeStream(scan);
+    const rest = await source.slice(1024, stream.length);
+    expect(Buffer.from(rest.value).equals(stream.subarray(1024))).toBe(true);
+    expect(made).toEqual([0, 1, 2]);
   });
 
   it("counts progress in the file's own bytes", async () => {

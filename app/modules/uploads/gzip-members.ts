@@ -97,9 +97,10 @@ export type SliceValue = Uint8Array & { size: number };
  * offsets, compressing members as it reaches them. After a drop tus-js-client asks from the
  * server's offset, and the member holding it is compressed again (the same bytes: CompressionStream
  * is deterministic for the same input), so what is re-sent stays within one chunk. Keeps the
- * members it may still be asked for, at most a few chunks' worth.
+ * members it may still be asked for, at most a few chunks' worth, and makes those of the next
+ * request while the current one is sent.
  */
-export function compressedSource(file: ChunkReader, options: { chunkBytes?: number; compress?: (chunk: Uint8Array) => Promise<Uint8Array> } = {}) {
+export function compressedSource(file: ChunkReader, options: { chunkBytes?: number; compress?: (chunk: Uint8Array, index: number) => Promise<Uint8Array> } = {}) {
   const chunkBytes = options.chunkBytes ?? GZIP_CHUNK_BYTES;
   const compress = options.compress ?? gzipMember;
   const count = Math.max(1, Math.ceil(file.size / chunkBytes));
@@ -107,15 +108,46 @@ export function compressedSource(file: ChunkReader, options: { chunkBytes?: numb
   const starts: number[] = [0];
   const kept = new Map<number, Uint8Array>();
 
+  /** Members being made now (asked for by a slice and by the read-ahead at once: made once). */
+  const making = new Map<number, Promise<Uint8Array>>();
+  let closed = false;
+
   async function member(index: number): Promise<Uint8Array> {
-    const cached = kept.get(index);
+    const cached = kept.get(index) ?? making.get(index);
     if (cached) return cached;
-    // Earlier members must be known first: their lengths place this one.
-    for (let earlier = starts.length - 1; earlier < index; earlier++) await member(earlier);
-    const bytes = await compress(await file.read(index * chunkBytes, Math.min(file.size, (index + 1) * chunkBytes)));
-    starts[index + 1] = starts[index]! + bytes.length;
-    kept.set(index, bytes);
-    return bytes;
+    const made = (async () => {
+      // Earlier members must be known first: their lengths place this one.
+      for (let earlier = starts.length - 1; earlier < index; earlier++) await member(earlier);
+      const bytes = await compress(await file.read(index * chunkBytes, Math.min(file.size, (index + 1) * chunkBytes)), index);
+      starts[index + 1] = starts[index]! + bytes.length;
+      if (!closed) kept.set(index, bytes);
+      return bytes;
+    })();
+    making.set(index, made);
+    try {
+      return await made;
+    } finally {
+      making.delete(index);
+    }
+  }
+
+  /**
+   * Makes the members of the next request while this one is on the wire (up to one chunk of wire
+   * bytes past `from`), so compressing or packing never waits for the network nor it for them.
+   */
+  let readingAhead = false;
+  function readAhead(from: number): void {
+    if (readingAhead || closed) return;
+    readingAhead = true;
+    void (async () => {
+      try {
+        for (let index = starts.length - 1; index < count && !closed && starts[index]! - from < chunkBytes; index = starts.length - 1) await member(index);
+      } catch {
+        // made again when it is asked for
+      } finally {
+        readingAhead = false;
+      }
+    })();
   }
 
   /** The member holding wire offset `offset` (count when it is the end), compressing as needed. */
@@ -149,6 +181,7 @@ export function compressedSource(file: ChunkReader, options: { chunkBytes?: numb
       }
       // Members wholly before this slice will not be asked for again (tus-js-client goes forward).
       for (const old of kept.keys()) if (starts[old + 1]! <= start) kept.delete(old);
+      readAhead(at);
       const value = new Uint8Array(at - start);
       let offset = 0;
       for (const part of parts) {
@@ -158,6 +191,7 @@ export function compressedSource(file: ChunkReader, options: { chunkBytes?: numb
       return { value: sliceValue(value), done: index >= count };
     },
     close() {
+      closed = true;
       kept.clear();
     },
     /** The file bytes that `wireBytes` sent bytes stand for (for progress in the file's own terms). */

@@ -10,7 +10,8 @@ import { appendFiles, listPatients, OrderFrozenError, orderFileUsage, recordedUp
 import { isFileType, storageKey, storedFileName } from "./file-names";
 import { discardUnrecorded } from "./unrecorded.server";
 import { createStlScanner, type ScanSummary } from "./scan";
-import { GZIP_ENCODING } from "./gzip-members";
+import { GZIP_CHUNK_BYTES, GZIP_ENCODING } from "./gzip-members";
+import { PACKED_ENCODING } from "./stl-pack";
 import { CompressedUploadError, inflateMembers } from "./gzip-members.server";
 import { STL_CONTENT_TYPE } from "./upload-handler.server";
 import { logger } from "~/modules/log/logger.server";
@@ -29,9 +30,10 @@ export interface UploadMetadata {
   uploadKey: string;
   /**
    * A compressed upload (ADR 033): the body is the file as gzip members, its length deferred;
-   * `fileSize` is the size of the file the doctor chose, which every check counts.
+   * `fileSize` is the size of the file the doctor chose, which every check counts. `packed`: an
+   * upload of encoding stl-pack, whose members may also be packed STL chunks (ADR 045).
    */
-  compressed: { fileSize: number } | null;
+  compressed: { fileSize: number; packed: boolean } | null;
 }
 
 /** What the browser gets when an upload ends: the recorded file, or why it was refused. */
@@ -58,8 +60,8 @@ export function readMetadata(metadata: Upload["metadata"]): UploadMetadata | nul
   const encoding = value("encoding");
   const fileSize = value("fileSize");
   if (!filename || filename.length > 255 || !isUuid(orderId) || !isUuid(patientId) || !isFileType(type) || !/^[0-9a-zA-Z-]{8,64}$/.test(uploadKey)) return null;
-  if (encoding && (encoding !== GZIP_ENCODING || !/^[0-9]{1,12}$/.test(fileSize))) return null;
-  return { filename, orderId, patientId, type, uploadKey, compressed: encoding ? { fileSize: Number(fileSize) } : null };
+  if (encoding && ((encoding !== GZIP_ENCODING && encoding !== PACKED_ENCODING) || !/^[0-9]{1,12}$/.test(fileSize))) return null;
+  return { filename, orderId, patientId, type, uploadKey, compressed: encoding ? { fileSize: Number(fileSize), packed: encoding === PACKED_ENCODING } : null };
 }
 
 /** The size of the file itself: the announced one of a compressed upload, else the upload's length. */
@@ -114,7 +116,7 @@ export async function finishUpload(deps: TusDeps, upload: Upload): Promise<Finis
   let refused: UploadRefusal | null = null;
   const source = await deps.datastore.read(upload.id);
   // A compressed upload is restored member by member on its way to storage: what is stored is the chosen file.
-  const file: AsyncIterable<Uint8Array> = meta.compressed ? inflateMembers(source, size) : source;
+  const file: AsyncIterable<Uint8Array> = meta.compressed ? inflateMembers(source, size, GZIP_CHUNK_BYTES, { packed: meta.compressed.packed }) : source;
   async function* checked() {
     try {
       for await (const chunk of file) {

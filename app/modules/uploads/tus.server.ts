@@ -185,8 +185,9 @@ export async function handleTusRequest(request: Request, context: unknown): Prom
   const watched = request.method === "PATCH" ? watchedForLimit(request) : { request, refused: () => false };
   const metered = request.method === "PATCH" ? await meterChunk(watched.request, context) : { request };
   if (metered instanceof Response) return metered;
-  contexts.set(metered.request, context);
-  let answer = await sharedTus().server.handleWeb(metered.request);
+  const forwarded = request.method === "PATCH" ? await withoutRepeatedLength(metered.request) : metered.request;
+  contexts.set(forwarded, context);
+  let answer = await sharedTus().server.handleWeb(forwarded);
   const exceeded = metered.meter?.exceeded;
   if (exceeded) answer = await volumeRefusal(request, exceeded.reason);
   // Nothing of a refused upload is kept: a chunk over the body limit takes its upload with it.
@@ -195,6 +196,26 @@ export async function handleTusRequest(request: Request, context: unknown): Prom
   const response = request.method === "HEAD" ? answer : await localizeUploadAnswer(request, answer);
   response.headers.set("Cache-Control", "no-store");
   return response;
+}
+
+/**
+ * An upload of deferred length (ADR 033, 045) tells its length with its last PATCH, and the store
+ * records it before that PATCH's body arrives. When the connection drops during the body, the
+ * browser sends the same last PATCH again from the stored offset with the same length, which
+ * @tus/server would refuse (400) as a length set twice. The same length again says nothing new:
+ * the header is dropped; any other length still reaches the server and is refused.
+ */
+async function withoutRepeatedLength(request: Request): Promise<Request> {
+  const length = request.headers.get("Upload-Length");
+  const id = uploadIdOf(request);
+  if (length === null || !orderIdOfUpload(id)) return request;
+  const upload = await sharedTus()
+    .deps.datastore.getUpload(id)
+    .catch(() => null);
+  if (upload?.size === undefined || String(upload.size) !== length) return request;
+  const headers = new Headers(request.headers);
+  headers.delete("Upload-Length");
+  return new Request(request.url, { method: request.method, headers, body: request.body, signal: request.signal, duplex: "half" } as RequestInit);
 }
 
 /**
