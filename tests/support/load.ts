@@ -464,7 +464,13 @@ export async function checkIntegrity(run: LoadRun, target: IntegrityTarget, opti
       if (record.aborted && !options.allowStopped) problems.push(`clinic ${record.clinic}: an order stopped before its id was known (${record.aborted})`);
       continue;
     }
-    if (submittedById.has(record.orderId)) problems.push(`order ${record.orderId} was walked twice`);
+    const earlier = submittedById.get(record.orderId);
+    if (earlier) {
+      // A walk that stopped before anything was typed leaves an untouched draft, and the same browser's
+      // next walk gets that draft back instead of a new one (ADR 038): the later walk is the order.
+      const reopened = Boolean(earlier.aborted) && options.allowStopped && earlier.clinic === record.clinic;
+      if (!reopened) problems.push(`order ${record.orderId} was walked twice`);
+    }
     submittedById.set(record.orderId, record);
   }
   // Lost and extra orders.
