@@ -29,6 +29,7 @@ export const remixI18n = new RemixI18Next({
   i18next: { ...i18nOptions, resources, saveMissing: true, missingKeyHandler: onMissingKey },
 });
 
+/** The language of a request as it arrived; read through the request context (getLocale), which keeps it. */
 export async function getLanguage(request: Request, market = getMarket(request)): Promise<Language> {
   const saved = await cookies.language().parse(request.headers.get("Cookie"));
   return chooseLanguage({
@@ -36,12 +37,6 @@ export async function getLanguage(request: Request, market = getMarket(request))
     saved: typeof saved === "string" ? saved : null,
     marketDefault: MARKET_TRAITS[market].defaultLanguage,
   });
-}
-
-/** A server-side translator for loaders, actions, meta and mails. */
-export async function getTranslator(request: Request) {
-  const language = await getLanguage(request);
-  return { language, t: await translatorFor(language) };
 }
 
 /**
