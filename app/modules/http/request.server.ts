@@ -5,7 +5,7 @@ import { getRequestTranslator } from "./request-context.server";
  * The answer to a request whose body is not what the form sends. Pages show their own "Invalid
  * request" error page; resource routes send this text, in the request's language (from its context).
  */
-export async function badRequest(request: Request, context: AppLoadContext | undefined): Promise<Response> {
+export async function badRequest(request: Request, context: AppLoadContext): Promise<Response> {
   const t = await getRequestTranslator(request, context);
   return new Response(`${t("errors.badRequest.title")}. ${t("errors.badRequest.text")}\n`, { status: 400, headers: { "Content-Type": "text/plain; charset=utf-8" } });
 }
@@ -14,7 +14,7 @@ export async function badRequest(request: Request, context: AppLoadContext | und
  * The fields of a form post. A body that is not a form (JSON, plain text, a multipart body without
  * its boundary or cut off) is the sender's mistake, not the server's: it is refused with 400.
  */
-export async function readFormData(request: Request, context: AppLoadContext | undefined): Promise<FormData> {
+export async function readFormData(request: Request, context: AppLoadContext): Promise<FormData> {
   try {
     return await request.formData();
   } catch (error) {
