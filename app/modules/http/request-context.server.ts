@@ -96,12 +96,12 @@ export function getLocale(request: Request, context?: AppLoadContext): Promise<L
 }
 
 /** The translator of the request's language, made on first use (most pages need none on the server). */
-export function getRequestTranslator(request: Request, context?: AppLoadContext): Promise<Translator> {
+export function getRequestTranslator(request: Request, context: AppLoadContext): Promise<Translator> {
   return once(translators, request, context, async () => translatorFor((await getLocale(request, context)).language));
 }
 
 /** Everything a loader or action usually needs about its request, resolved once. */
-export async function getRequestContext(request: Request, context?: AppLoadContext): Promise<RequestContext> {
+export async function getRequestContext(request: Request, context: AppLoadContext): Promise<RequestContext> {
   const [viewer, locale] = await Promise.all([getViewer(request, context), getLocale(request, context)]);
   return { ...locale, viewer, clientAddress: getClientAddress(context) };
 }
