@@ -112,6 +112,6 @@ export function getClientAddress(context: AppLoadContext | undefined): string {
 }
 
 /** A client-side data request (`….data`) rather than a document. */
-export function isDataRequest(context: AppLoadContext | undefined): boolean {
+export function isDataRequest(context: AppLoadContext): boolean {
   return Boolean(context?.dataRequest);
 }
