@@ -6,6 +6,12 @@ import { formatMoney } from "~/modules/money/format";
 import { statusLabelKey } from "~/modules/orders/status";
 import { loadPayPage, payPageAction } from "~/modules/payments/pay-page.server";
 
+/**
+ * Paying later (DESIGN §4.20): the page behind a back-office payment link and the cabinet's
+ * "Pay order". Opening it (GET) only shows the order; its POST button creates the payment and moves a
+ * draft to pending. Open to the order's own browser, its signed-in owner, staff, or anyone holding
+ * the link's signed token; everyone else gets 404.
+ */
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? `№${data.number} — Aligner Lab` : "Aligner Lab" }, { name: "robots", content: "noindex" }];
 
 export async function loader(args: LoaderFunctionArgs) {

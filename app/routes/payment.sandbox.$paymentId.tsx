@@ -5,6 +5,12 @@ import { useTranslation } from "~/modules/i18n/i18n-context";
 import { formatMoney } from "~/modules/money/format";
 import { loadSandboxCheckoutPage, sandboxCheckoutPageAction } from "~/modules/payments/sandbox-checkout-page.server";
 
+/**
+ * The sandbox provider's checkout page: a local stand-in for YooKassa/Stripe, clearly marked as a
+ * test, that never exists in strict mode. "Pay" and "Decline" change only the sandbox's own store,
+ * then the sandbox notifies the app through the same webhook handling as a real provider, and sends
+ * the customer back to the return URL, where the payment is verified again.
+ */
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title ?? "Aligner Lab" }, { name: "robots", content: "noindex" }];
 
 export async function loader(args: LoaderFunctionArgs) {
