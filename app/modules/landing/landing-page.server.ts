@@ -1,5 +1,4 @@
 import { data, type LoaderFunctionArgs } from "@remix-run/node";
-import { type PriceList } from "~/components/landing/pricing";
 import { cookies } from "~/modules/http/cookies.server";
 import { getLocale } from "~/modules/http/request-context.server";
 import { isLanguage, LANGUAGES } from "~/modules/i18n/languages";
@@ -31,7 +30,7 @@ export async function loadLandingPage({ request, params, context }: LoaderFuncti
   const traits = MARKET_TRAITS[market];
   const set = PRICE_SETS[traits.currency];
   const money = (minorUnits: number) => formatPriceSetAmount(minorUnits, set.currency, language);
-  const prices: PriceList = {
+  const prices = {
     rows: [
       { key: "singleLayer" as const, amount: money(set.singleLayerMaterial) },
       { key: "threeLayer" as const, amount: money(set.threeLayerMaterial) },
