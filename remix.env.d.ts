@@ -1,11 +1,11 @@
 /// <reference types="@remix-run/dev" />
 
 import "@remix-run/node";
-import type { AppLoadContext as Context } from "~/modules/http/request.server";
+import type { LoadContext } from "~/modules/http/request-context.server";
 
 declare module "@remix-run/node" {
   interface Future {
     v3_singleFetch: true;
   }
-  interface AppLoadContext extends Context {}
+  interface AppLoadContext extends LoadContext {}
 }

@@ -1,4 +1,4 @@
-import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { isRouteErrorResponse, useLoaderData, useRouteLoaderData } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { FinalCta } from "~/components/landing/final-cta";
@@ -8,19 +8,13 @@ import { Materials } from "~/components/landing/materials";
 import { PageTexts } from "~/components/landing/page-texts";
 import { PartnerConsent } from "~/components/landing/partner-consent";
 import { Partners } from "~/components/landing/partners";
-import { Pricing, type PriceList } from "~/components/landing/pricing";
+import { Pricing } from "~/components/landing/pricing";
 import { Process } from "~/components/landing/process";
 import { WhyUs } from "~/components/landing/why-us";
 import videoSrc from "~/components/landing/production.webm";
-import { cookies } from "~/modules/http/cookies.server";
-import { getLanguage } from "~/modules/i18n/i18n.server";
-import { isLanguage, LANGUAGES } from "~/modules/i18n/languages";
 import { MARKET_TRAITS } from "~/modules/market/market";
-import { getContacts, getMarket, publicOrigin } from "~/modules/market/market.server";
-import { attributePartner, existingPartnerCode } from "~/modules/partners/referral.server";
-import { formatPriceSetAmount, PRICE_SETS } from "~/modules/pricing/price-sets";
-import { pageTexts, textTranslator } from "~/modules/translations/overrides.server";
 import type { RootLoaderData } from "~/root";
+import { loadLandingPage } from "~/modules/landing/landing-page.server";
 
 /**
  * The landing ships no JavaScript (root.tsx: `handle.hydrate`): every part of it is HTML — the calls
@@ -45,61 +39,8 @@ export const meta: MetaFunction<typeof loader> = ({ data, error }) => {
  * allows it, ADR 044), the landing shown — else the 404 page. `?partner=` does the same on any
  * landing URL; an unknown code there is ignored.
  */
-export async function loader({ request, params }: LoaderFunctionArgs) {
-  const url = new URL(request.url);
-  const headers = new Headers();
-  let partner: string | null = null;
-  if (params.lang !== undefined && !isLanguage(params.lang)) {
-    partner = await existingPartnerCode(params.lang);
-    if (!partner) throw new Response("Not found", { status: 404 });
-  }
-  const fromQuery = url.searchParams.get("partner");
-  if (fromQuery) partner = (await existingPartnerCode(fromQuery).catch(() => null)) ?? partner;
-  const market = getMarket(request);
-  const { offer: partnerOffer } = partner ? await attributePartner(request, market, partner, headers) : { offer: null };
-  // Opening the landing in a language keeps that language on the pages that follow (the order
-  // button, sign-in), as choosing it in the picker does.
-  if (params.lang !== undefined && isLanguage(params.lang)) {
-    const saved = await cookies.language().parse(request.headers.get("Cookie"));
-    if (saved !== params.lang) headers.append("Set-Cookie", await cookies.language().serialize(params.lang));
-  }
-
-  const language = await getLanguage(request);
-  const traits = MARKET_TRAITS[market];
-  const set = PRICE_SETS[traits.currency];
-  const money = (minorUnits: number) => formatPriceSetAmount(minorUnits, set.currency, language);
-  const prices: PriceList = {
-    rows: [
-      { key: "singleLayer" as const, amount: money(set.singleLayerMaterial) },
-      { key: "threeLayer" as const, amount: money(set.threeLayerMaterial) },
-      ...(traits.softMatrix ? [{ key: "softMatrix" as const, amount: money(set.softMatrix) }] : []),
-      { key: "hardMatrix" as const, amount: money(set.hardMatrix) },
-      { key: "retainer" as const, amount: money(set.retainer) },
-      { key: "delivery" as const, amount: money(set.delivery) },
-    ],
-    minimumOrder: money(set.minimumOrder),
-    monthlyThreshold: money(set.monthlyThreshold),
-  };
-
-  const t = await textTranslator(language);
-  const origin = publicOrigin(market);
-  const own = params.lang && isLanguage(params.lang) ? `/${params.lang}` : "/";
-  return data(
-    {
-      title: t("home.metaTitle"),
-      description: t("home.metaDescription"),
-      language,
-      texts: await pageTexts(language, "landing"),
-      prices,
-      messengerLink: getContacts(market).messengerLink,
-      partnerOffer,
-      seo: {
-        canonical: `${origin}${own}`,
-        alternates: [...LANGUAGES.map((code) => ({ hrefLang: code, href: `${origin}/${code}` })), { hrefLang: "x-default", href: `${origin}/` }],
-      },
-    },
-    { headers },
-  );
+export async function loader(args: LoaderFunctionArgs) {
+  return loadLandingPage(args);
 }
 
 export default function Landing() {

@@ -6,13 +6,14 @@ import { getFileServer } from "~/modules/ftp/file-server.server";
 import { runScheduledJobs } from "~/modules/jobs/scheduled.server";
 import { getStorage } from "~/modules/storage/storage.server";
 import { jsonAnswer } from "~/modules/http/answers.server";
+import { getLocale } from "~/modules/http/request-context.server";
 
 /** The queue claims new files for this long per call; files in flight may take the grace period on top. */
 const QUEUE_BUDGET_MS = 20_000;
 const QUEUE_GRACE_MS = 20_000;
 
-export async function loader({ request }: LoaderFunctionArgs) {
-  return jsonAnswer(request, 405, { error: "use POST" }, { headers: { Allow: "POST" } });
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  return jsonAnswer((await getLocale(request, context)).language, 405, { error: "use POST" }, { headers: { Allow: "POST" } });
 }
 
 /**
@@ -21,12 +22,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
  * JSON summary (claimed, completed, failed, released, remaining, abandonedDraftsDeleted…).
  * Exempt from the cross-site check; the secret guards it.
  */
-export async function action({ request }: ActionFunctionArgs) {
+export async function action({ request, context }: ActionFunctionArgs) {
   const config = getConfig();
   const header = request.headers.get("Authorization") ?? "";
   const token = header.startsWith("Bearer ") ? header.slice(7) : "";
   if (!token || !safeEqual(token, config.secrets.CRON_SECRET)) {
-    return jsonAnswer(request, 401, { error: "unauthorized" }, { headers: { "WWW-Authenticate": "Bearer" } });
+    return jsonAnswer((await getLocale(request, context)).language, 401, { error: "unauthorized" }, { headers: { "WWW-Authenticate": "Bearer" } });
   }
   const summary = await runScheduledJobs({ db: await getDb(), storage: getStorage(), fileServer: getFileServer() }, config.queue, {
     budgetMs: QUEUE_BUDGET_MS,

@@ -1,17 +1,10 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { data, redirect } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { SectionError } from "~/components/section-error";
 import { FieldError } from "~/components/wizard/fields";
-import { completeSignIn, sendSignInLink, signInWithCode } from "~/modules/auth/authenticator.server";
-import { safeRedirect } from "~/modules/auth/guards.server";
-import { getSessionUser } from "~/modules/auth/session.server";
-import { clientIp, readFormData } from "~/modules/http/request.server";
-import { redirectWithToast } from "~/modules/http/toast.server";
-import { getTranslator } from "~/modules/i18n/i18n.server";
 import { useTranslation } from "~/modules/i18n/i18n-context";
-import { isEmail } from "~/modules/wizard/validation";
+import { loadSignInPage, signInPageAction } from "~/modules/auth/sign-in-page.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title }, { name: "robots", content: "noindex" }];
 
@@ -19,45 +12,12 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.t
  * Sign-in (DESIGN §4.23): the e-mail form sends a link and a code through the authenticator's
  * "email-link" strategy; the code form signs in through its "code" strategy.
  */
-export async function loader({ request }: LoaderFunctionArgs) {
-  const url = new URL(request.url);
-  const redirectTo = safeRedirect(url.searchParams.get("redirectTo"), "/cabinet");
-  if (await getSessionUser(request)) throw redirect(redirectTo);
-  const { t } = await getTranslator(request);
-  return {
-    title: t("auth.title"),
-    sentTo: url.searchParams.get("sent"),
-    redirectTo,
-  };
+export async function loader(args: LoaderFunctionArgs) {
+  return loadSignInPage(args);
 }
 
-export async function action({ request, context }: ActionFunctionArgs) {
-  const form = await readFormData(request);
-  const email = String(form.get("email") ?? "").trim().toLowerCase();
-  const redirectTo = safeRedirect(form.get("redirectTo"), "/cabinet");
-
-  if (form.get("intent") === "code") {
-    const signedIn = await signInWithCode(request, { email, code: String(form.get("code") ?? "").trim() });
-    // Said at the code field, which the page shows again for this e-mail wherever the code came from.
-    if (!signedIn) return data({ errors: { code: "auth.errors.badCode" }, email }, { status: 400 });
-    const cookie = await completeSignIn(request, signedIn, clientIp(request, context));
-    return redirect(safeRedirect(signedIn.redirectTo, redirectTo), { headers: { "Set-Cookie": cookie } });
-  }
-
-  if (!email) return data({ errors: { email: "auth.errors.emailRequired" }, email }, { status: 400 });
-  if (!isEmail(email)) return data({ errors: { email: "auth.errors.emailInvalid" }, email }, { status: 400 });
-  const { language } = await getTranslator(request);
-  const result = await sendSignInLink(request, { email, redirectTo, language, clientIp: clientIp(request, context) });
-  if (!result.ok) {
-    const description = result.reason === "rate_limited" ? "auth.errors.rateLimited" : "auth.toasts.sendFailedText";
-    return data({ errors: { email: description }, email }, { status: result.reason === "rate_limited" ? 429 : 502 });
-  }
-  const params = new URLSearchParams({ sent: email, redirectTo });
-  return redirectWithToast(
-    `/auth?${params}`,
-    { type: "success", title: "auth.toasts.sentTitle", description: "auth.toasts.sentText" },
-    { headers: result.setCookie ? { "Set-Cookie": result.setCookie } : undefined },
-  );
+export async function action(args: ActionFunctionArgs) {
+  return signInPageAction(args);
 }
 
 /** A link that could not be sent is said with its title (ADR 026). */

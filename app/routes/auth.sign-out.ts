@@ -1,8 +1,9 @@
 import { type ActionFunctionArgs, redirect } from "@remix-run/node";
 import { signOut } from "~/modules/auth/authenticator.server";
-import { getSessionUser, revokeUserSessions } from "~/modules/auth/session.server";
+import { revokeUserSessions } from "~/modules/auth/session.server";
 import { getDb } from "~/modules/db/db.server";
 import { isDatabaseUnavailable } from "~/modules/db/unavailable";
+import { getViewer } from "~/modules/http/request-context.server";
 import { readFormData } from "~/modules/http/request.server";
 import { redirectWithToast, toastCookieHeader } from "~/modules/http/toast.server";
 import { logger } from "~/modules/log/logger.server";
@@ -15,15 +16,15 @@ export async function loader() {
  * Sign-out (POST only), through the authenticator: this browser's session row is deleted. With
  * `scope=everywhere` every session of the user ends first, on every device.
  */
-export async function action({ request }: ActionFunctionArgs) {
-  const form = await readFormData(request);
+export async function action({ request, context }: ActionFunctionArgs) {
+  const form = await readFormData(request, context);
   const everywhere = form.get("scope") === "everywhere";
   const toast = everywhere
     ? { type: "success" as const, title: "toasts.signedOutEverywhere.title", description: "toasts.signedOutEverywhere.text" }
     : { type: "success" as const, title: "toasts.signedOut.title", description: "toasts.signedOut.text" };
   try {
     if (everywhere) {
-      const user = await getSessionUser(request);
+      const { user } = await getViewer(request, context);
       if (user) await revokeUserSessions(await getDb(), user.id);
     }
     return await signOut(request, "/", { "Set-Cookie": await toastCookieHeader(toast) });

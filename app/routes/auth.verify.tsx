@@ -1,11 +1,8 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { redirect } from "@remix-run/node";
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { completeSignIn, readSignInLink, signInWithLink } from "~/modules/auth/authenticator.server";
-import { safeRedirect } from "~/modules/auth/guards.server";
-import { clientIp, readFormData } from "~/modules/http/request.server";
 import { useTranslation } from "~/modules/i18n/i18n-context";
+import { loadVerifyPage, verifyPageAction } from "~/modules/auth/verify-page.server";
 
 export const meta: MetaFunction = () => [{ title: "Aligner Lab" }, { name: "robots", content: "noindex" }];
 
@@ -14,18 +11,12 @@ export const meta: MetaFunction = () => [{ title: "Aligner Lab" }, { name: "robo
  * changes nothing); the button's POST hands the link to the authenticator's "email-link" strategy,
  * which uses it up, and starts a new session.
  */
-export async function loader({ request }: LoaderFunctionArgs) {
-  const token = new URL(request.url).searchParams.get("token") ?? "";
-  const preview = token ? await readSignInLink(token) : null;
-  return { email: preview?.email ?? null, token: preview ? token : "" };
+export async function loader(args: LoaderFunctionArgs) {
+  return loadVerifyPage(args);
 }
 
-export async function action({ request, context }: ActionFunctionArgs) {
-  const form = await readFormData(request);
-  const signedIn = await signInWithLink(request, String(form.get("token") ?? ""));
-  if (!signedIn) return redirect("/auth/verify?token=invalid");
-  const cookie = await completeSignIn(request, signedIn, clientIp(request, context));
-  return redirect(safeRedirect(signedIn.redirectTo, "/cabinet"), { headers: { "Set-Cookie": cookie } });
+export async function action(args: ActionFunctionArgs) {
+  return verifyPageAction(args);
 }
 
 export default function VerifySignIn() {

@@ -1,12 +1,8 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { redirect } from "@remix-run/node";
 import { Form, Link, useLoaderData, useNavigation } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { requireStaff } from "~/modules/auth/guards.server";
-import { getConfig } from "~/modules/config/config.server";
-import { getTranslator } from "~/modules/i18n/i18n.server";
 import { useTranslation } from "~/modules/i18n/i18n-context";
-import { getTaskTracker, type TestStep } from "~/modules/tracker/tracker.server";
+import { loadTrackerTestPage, trackerTestPageAction } from "~/modules/backoffice/tracker-test-page.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title }, { name: "robots", content: "noindex" }];
 
@@ -16,21 +12,13 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.t
  * changes nothing, so the test runs on a GET (`?run=1`) and a reload simply runs it again.
  */
 
-export async function loader({ request, context }: LoaderFunctionArgs) {
-  await requireStaff(request, context);
-  const { t } = await getTranslator(request);
-  const run = new URL(request.url).searchParams.get("run") === "1";
-  const tracker = getTaskTracker(getConfig());
-  if (!run) return { title: t("bo.trackerTest.title"), enabled: tracker.enabled, ran: false, ok: false, steps: [] as TestStep[], maskedToken: null };
-  const steps: TestStep[] = [];
-  const outcome = await tracker.testConnection((step) => steps.push(step));
-  return { title: t("bo.trackerTest.title"), enabled: tracker.enabled, ran: true, ok: outcome.ok, steps, maskedToken: outcome.maskedToken };
+export async function loader(args: LoaderFunctionArgs) {
+  return loadTrackerTestPage(args);
 }
 
 /** Nothing to post here; guarded like every action. */
-export async function action({ request, context }: ActionFunctionArgs) {
-  await requireStaff(request, context);
-  return redirect("/backoffice/test");
+export async function action(args: ActionFunctionArgs) {
+  return trackerTestPageAction(args);
 }
 
 export default function TrackerTest() {

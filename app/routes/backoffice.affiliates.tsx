@@ -2,30 +2,17 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { Form, Link, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { PartnerCard } from "~/components/partners/partner-card";
-import { requireStaff } from "~/modules/auth/guards.server";
-import { getDb } from "~/modules/db/db.server";
-import { readFormData } from "~/modules/http/request.server";
-import { getTranslator } from "~/modules/i18n/i18n.server";
 import { useTranslation } from "~/modules/i18n/i18n-context";
-import { type AffiliateReply, affiliatesAction, affiliatesList } from "~/modules/partners/affiliates-page.server";
+import { affiliatesPageAction, type AffiliateReply, loadAffiliatesPage } from "~/modules/partners/affiliates-page.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title }, { name: "robots", content: "noindex" }];
 
-export async function loader({ request, context }: LoaderFunctionArgs) {
-  await requireStaff(request, context);
-  const { t } = await getTranslator(request);
-  const db = await getDb();
-  return {
-    title: `${t("partners.backoffice.title")} — ${t("backoffice.title")}`,
-    ...(await affiliatesList(db, new URL(request.url))),
-  };
+export async function loader(args: LoaderFunctionArgs) {
+  return loadAffiliatesPage(args);
 }
 
-export async function action({ request, context }: ActionFunctionArgs) {
-  const staff = await requireStaff(request, context);
-  const url = new URL(request.url);
-  const form = await readFormData(request);
-  return affiliatesAction(url, form, staff);
+export async function action(args: ActionFunctionArgs) {
+  return affiliatesPageAction(args);
 }
 
 export default function BackofficeAffiliates() {

@@ -1,89 +1,24 @@
-import { getFormProps, getInputProps, getSelectProps, getTextareaProps, type SubmissionResult, useForm } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
+import { getFormProps, getInputProps, getSelectProps, getTextareaProps, useForm } from "@conform-to/react";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { data } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
 import { useState } from "react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { requireStaff } from "~/modules/auth/guards.server";
-import { findConditions, isKnownClient, listClients, parseClientFilter, saveConditions } from "~/modules/backoffice/clients.server";
-import { CURRENCIES, conditionsFormDefaults, PRICE_FIELDS, type ConditionsFormValues } from "~/modules/backoffice/conditions";
-import { conditionsSchema, toConditionsValues } from "~/modules/backoffice/conditions.server";
-import { getDb } from "~/modules/db/db.server";
-import { redirectWithToast } from "~/modules/http/toast.server";
-import { getTranslator } from "~/modules/i18n/i18n.server";
+import { CURRENCIES, PRICE_FIELDS } from "~/modules/backoffice/conditions";
 import { useTranslation } from "~/modules/i18n/i18n-context";
 import { formatMoney } from "~/modules/money/format";
-import { normalizeEmail } from "~/modules/orders/orders.server";
 import { isShortSearch } from "~/modules/orders/search-length";
 import { FieldErrors, PageDialog, Pagination } from "~/modules/backoffice/ui";
-import { readFormData } from "~/modules/http/request.server";
-import { logger } from "~/modules/log/logger.server";
-
-/** Query string of the list without the open dialog (where "close" and "saved" lead). */
-function listSearch(params: URLSearchParams) {
-  const next = new URLSearchParams(params);
-  next.delete("client");
-  const search = next.toString();
-  return search ? `?${search}` : "";
-}
-
-type Editing =
-  | { email: string; defaults: ConditionsFormValues; hasSettings: boolean; error: null }
-  | { email: string; defaults: null; hasSettings: false; error: string };
+import { clientsPageAction, type Editing, loadClientsPage } from "~/modules/backoffice/clients-page.server";
+import { listSearch } from "~/modules/backoffice/client-list";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title }, { name: "robots", content: "noindex" }];
 
-export async function loader({ request, context }: LoaderFunctionArgs) {
-  await requireStaff(request, context);
-  const { t } = await getTranslator(request);
-  const url = new URL(request.url);
-  const filter = parseClientFilter(url.searchParams);
-  const db = await getDb();
-  const { clients, hasMore } = await listClients(db, filter);
-
-  let editing: Editing | null = null;
-  const client = normalizeEmail(url.searchParams.get("client"));
-  if (client) {
-    try {
-      const [settings, known] = await Promise.all([findConditions(db, client), isKnownClient(db, client)]);
-      const fallbackCurrency = known?.currency ?? "rub";
-      editing = {
-        email: client,
-        defaults: conditionsFormDefaults(settings, fallbackCurrency),
-        hasSettings: Boolean(settings),
-        error: null,
-      };
-    } catch (error) {
-      logger.error("back-office: loading client conditions failed:", error);
-      editing = { email: client, defaults: null, hasSettings: false, error: error instanceof Error ? error.message : String(error) };
-    }
-  }
-
-  return {
-    title: t("bo.clients.title"),
-    filter,
-    hasMore,
-    clients: clients.map((row) => ({ ...row, lastOrderAt: row.lastOrderAt.toISOString() })),
-    editing,
-  };
+export async function loader(args: LoaderFunctionArgs) {
+  return loadClientsPage(args);
 }
 
-export async function action({ request, context }: ActionFunctionArgs) {
-  await requireStaff(request, context);
-  const url = new URL(request.url);
-  const submission = parseWithZod(await readFormData(request), { schema: conditionsSchema });
-  if (submission.status !== "success") {
-    return data({ result: submission.reply() as SubmissionResult<string[]>, failure: null }, { status: 400 });
-  }
-  try {
-    await saveConditions(await getDb(), submission.value.email, toConditionsValues(submission.value));
-  } catch (error) {
-    logger.error("back-office: saving client conditions failed:", error);
-    const message = error instanceof Error ? error.message : String(error);
-    return data({ result: submission.reply({ formErrors: ["bo.conditions.saveFailed"] }) as SubmissionResult<string[]>, failure: message }, { status: 500 });
-  }
-  return redirectWithToast(`/backoffice/clients${listSearch(url.searchParams)}`, { type: "success", title: "bo.conditions.saved" });
+export async function action(args: ActionFunctionArgs) {
+  return clientsPageAction(args);
 }
 
 export default function BackofficeClients() {

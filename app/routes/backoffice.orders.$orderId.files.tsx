@@ -1,15 +1,11 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { requireStaff, safeRedirect } from "~/modules/auth/guards.server";
-import { listOrderFiles } from "~/modules/backoffice/dashboard.server";
 import { FILE_KINDS, patientFilesId } from "~/modules/backoffice/order-files";
 import { PageDialog } from "~/modules/backoffice/ui";
-import { getDb } from "~/modules/db/db.server";
-import { getRequestTranslator } from "~/modules/http/request-context.server";
 import { useTranslation } from "~/modules/i18n/i18n-context";
-import { findOrder, shortOrderNumber } from "~/modules/orders/orders.server";
 import { formatFileSize } from "~/modules/uploads/file-names";
+import { loadOrderFilesPage } from "~/modules/backoffice/order-files-page.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title }, { name: "robots", content: "noindex" }];
 
@@ -18,18 +14,8 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.t
  * patient's matrix, aligner and retainer models with their download links. The order card on the
  * dashboard shows how many there are of each kind and links here, so the dashboard stays light.
  */
-export async function loader({ request, params, context }: LoaderFunctionArgs) {
-  await requireStaff(request, context);
-  const t = await getRequestTranslator(request, context);
-  const db = await getDb();
-  const order = await findOrder(db, params.orderId ?? "");
-  if (!order) throw new Response("Not found", { status: 404 });
-  const number = shortOrderNumber(order.id);
-  return {
-    title: t("bo.orders.files.title", { number }),
-    back: safeRedirect(new URL(request.url).searchParams.get("back"), "/backoffice"),
-    patients: await listOrderFiles(db, order.id),
-  };
+export async function loader(args: LoaderFunctionArgs) {
+  return loadOrderFilesPage(args);
 }
 
 export default function OrderFiles() {

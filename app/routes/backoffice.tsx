@@ -2,11 +2,10 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { Form, NavLink, Outlet, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "~/modules/i18n/i18n-context";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { requireStaff } from "~/modules/auth/guards.server";
+import { loadBackofficeLayout } from "~/modules/backoffice/layout-page.server";
 
-export async function loader({ request, context }: LoaderFunctionArgs) {
-  const staff = await requireStaff(request, context);
-  return { role: staff.role, via: staff.via, email: staff.user?.email ?? null };
+export async function loader(args: LoaderFunctionArgs) {
+  return loadBackofficeLayout(args);
 }
 
 /**

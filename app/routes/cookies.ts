@@ -12,8 +12,8 @@ export async function loader() {
  * The cookie notice's "OK" (remembered for a year), and the international landing's "remember the
  * partner" (ADR 044): the partner cookie only for a code that exists. Either way back where it was.
  */
-export async function action({ request }: ActionFunctionArgs) {
-  const form = await readFormData(request);
+export async function action({ request, context }: ActionFunctionArgs) {
+  const form = await readFormData(request, context);
   const headers = new Headers();
   if (form.get("intent") === "partner") {
     const header = await rememberPartnerHeader(form.get("partner"));

@@ -4,6 +4,7 @@ import { getDb } from "~/modules/db/db.server";
 import { getStorage } from "~/modules/storage/storage.server";
 import { openableOrder, uploadViewerOf } from "~/modules/uploads/tus-access.server";
 import { textAnswer } from "~/modules/http/answers.server";
+import { getLocale } from "~/modules/http/request-context.server";
 
 /**
  * GET /files/orders/{storagePath}: a stored model of an order (FileInfo.url), streamed, for the
@@ -12,7 +13,7 @@ import { textAnswer } from "~/modules/http/answers.server";
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const key = params["*"] ?? "";
   const orderId = /^order_([0-9a-f-]{36})\//.exec(key)?.[1];
-  const notFound = () => textAnswer(request, 404);
+  const notFound = async () => textAnswer((await getLocale(request, context)).language, 404);
   if (!orderId || !key.endsWith(".stl")) return notFound();
   if (!(await openableOrder(await getDb(), await uploadViewerOf(request, context), orderId))) return notFound();
   let object;

@@ -9,10 +9,10 @@ export async function loader() {
 }
 
 /** The language picker's form target: remembers the choice and returns to the page. */
-export async function action({ request }: ActionFunctionArgs) {
-  const form = await readFormData(request);
+export async function action({ request, context }: ActionFunctionArgs) {
+  const form = await readFormData(request, context);
   const language = form.get("lng");
-  if (!isLanguage(language)) throw await badRequest(request);
+  if (!isLanguage(language)) throw await badRequest(request, context);
   const back = new URL(safeRedirect(form.get("redirectTo"), "/"), "http://local");
   const target = pathAfterLanguageChange(back.pathname, language) + back.search;
   return redirect(target, { headers: { "Set-Cookie": await cookies.language().serialize(language) } });

@@ -11,8 +11,8 @@ export async function loader() {
  * Starting a fresh order (DESIGN §4.9): one POST used by every "order" button. It only drops the
  * current-order cookie; the draft itself is created by step 1's "next".
  */
-export async function action({ request }: ActionFunctionArgs) {
-  const form = await readFormData(request);
+export async function action({ request, context }: ActionFunctionArgs) {
+  const form = await readFormData(request, context);
   const headers = { "Set-Cookie": await forgetCurrentOrderHeader() };
   if (form.get("reason") === "clear") {
     return redirectWithToast("/order", { type: "info", title: "wizard.toasts.clearedTitle", description: "wizard.toasts.cleared" }, { headers });

@@ -1,21 +1,14 @@
 import type { ActionFunctionArgs, HeadersFunction, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { data, redirect } from "@remix-run/node";
 import { useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { PasswordGate } from "~/components/password-gate";
-import { hasGatePass, tryGatePassword } from "~/modules/auth/gate.server";
-import { safeRedirect } from "~/modules/auth/guards.server";
-import { getDb } from "~/modules/db/db.server";
-import { clientIp, readFormData } from "~/modules/http/request.server";
-import { getTranslator } from "~/modules/i18n/i18n.server";
 import { useTranslation } from "~/modules/i18n/i18n-context";
 import { isShortSearch } from "~/modules/orders/search-length";
 import { statusLabelKey } from "~/modules/orders/status";
 import { LABEL_KINDS } from "~/modules/packer/bag-labels";
-import { filterQuery, PACKER_STATUSES, parsePackerFilter } from "~/modules/packer/filter";
-import { DEFAULT_LOGO_URL, listPackerOrders, logoUrls } from "~/modules/packer/packer.server";
+import { filterQuery } from "~/modules/packer/filter";
 import packerStyles from "~/styles/packer.css";
-import { logger } from "~/modules/log/logger.server";
+import { loadPackerPage, packerPageAction } from "~/modules/packer/packer-page.server";
 
 /**
  * The packer station (staff-partner-packer §2 "/packer"): a password gate, then the non-draft orders
@@ -28,54 +21,18 @@ export const links: LinksFunction = () => [{ rel: "stylesheet", href: packerStyl
 /** The packer pages need no client JavaScript; a root that honours this can leave its scripts out. */
 export const handle = { hydrate: false };
 
-const NO_STORE = { "Cache-Control": "no-store" };
-
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title }, { name: "robots", content: "noindex" }];
 
-export async function loader({ request }: LoaderFunctionArgs) {
-  const { t } = await getTranslator(request);
-  const title = t("gate.packerTitle");
-  if (!(await hasGatePass("packer", request))) return data({ gate: true as const, title }, { headers: NO_STORE });
-  const filter = parsePackerFilter(new URL(request.url).searchParams);
-  try {
-    const { orders, hasMore } = await listPackerOrders(await getDb(), filter);
-    const logos = await logoUrls(orders.map((order) => order.email));
-    return data(
-      {
-        gate: false as const,
-        title,
-        filter,
-        statuses: PACKER_STATUSES,
-        hasMore,
-        loadFailed: false,
-        orders: orders.map((order) => ({ ...order, logo: (order.email && logos.get(order.email)) || DEFAULT_LOGO_URL })),
-      },
-      { headers: NO_STORE },
-    );
-  } catch (cause) {
-    logger.error("packer: orders could not be read:", cause);
-    return data({ gate: false as const, title, filter, statuses: PACKER_STATUSES, hasMore: false, loadFailed: true, orders: [] }, { status: 503, headers: NO_STORE });
-  }
+export async function loader(args: LoaderFunctionArgs) {
+  return loadPackerPage(args);
 }
 
-export async function action({ request, context }: ActionFunctionArgs) {
-  const form = await readFormData(request);
-  const password = String(form.get("password") ?? "");
-  const target = safeRedirect(form.get("redirectTo"), "/packer");
-  const redirectTo = target === "/packer" || target.startsWith("/packer/") || target.startsWith("/packer?") ? target : "/packer";
-  try {
-    const attempt = await tryGatePassword(await getDb(), "packer", password, clientIp(request, context));
-    if (attempt.ok) return redirect(redirectTo, { headers: { "Set-Cookie": attempt.setCookie } });
-    const error = attempt.reason === "limited" ? "gate.tooManyAttempts" : "gate.wrongPasswordPacker";
-    return data({ error }, { status: attempt.reason === "limited" ? 429 : 401 });
-  } catch (cause) {
-    logger.error("packer password check failed:", cause);
-    return data({ error: "gate.checkFailed" }, { status: 500 });
-  }
+export async function action(args: ActionFunctionArgs) {
+  return packerPageAction(args);
 }
 
 /** Order data never sits in a shared cache (cookies of all loaders are kept by Remix itself). */
-export const headers: HeadersFunction = () => NO_STORE;
+export const headers: HeadersFunction = () => ({ "Cache-Control": "no-store" });
 
 export default function PackerPage() {
   const loaded = useLoaderData<typeof loader>();

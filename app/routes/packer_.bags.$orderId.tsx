@@ -1,16 +1,10 @@
 import type { HeadersFunction, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { redirect } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { hasGatePass } from "~/modules/auth/gate.server";
-import { getDb } from "~/modules/db/db.server";
-import { getTranslator } from "~/modules/i18n/i18n.server";
 import { useTranslation } from "~/modules/i18n/i18n-context";
-import { buildBagLabels } from "~/modules/packer/bag-labels";
-import { getPackerOrder } from "~/modules/packer/packer.server";
 import { PageSize, PrintSoon } from "~/modules/packer/print-soon";
-import { QR_QUIET_ZONE, qrPath } from "~/modules/packer/qr.server";
 import packerStyles from "~/styles/packer.css";
+import { loadBagLabelsPage } from "~/modules/packer/bag-labels-page.server";
 
 /**
  * Bag labels (staff-partner-packer §9): one 80×80 mm label per step and jaw, each with a QR code of
@@ -22,27 +16,8 @@ export const handle = { hydrate: false };
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title }, { name: "robots", content: "noindex" }];
 
-export async function loader({ request, params }: LoaderFunctionArgs) {
-  if (!(await hasGatePass("packer", request))) throw redirect(`/packer?redirectTo=${encodeURIComponent(new URL(request.url).pathname)}`);
-  const order = await getPackerOrder(await getDb(), params.orderId ?? "");
-  if (!order) throw new Response("Not found", { status: 404 });
-  const { t } = await getTranslator(request);
-  const labels = buildBagLabels(
-    order,
-    order.patients.map((patient) => ({ patientName: patient.name, folderName: patient.folder, files: patient.files })),
-  );
-  const codes = [...new Set(labels.map((label) => label.qrText))];
-  return {
-    title: t("packer.bags.title", { number: order.number }),
-    hasPatients: order.patients.length > 0,
-    codes: codes.map((text) => {
-      const { size, path } = qrPath(text);
-      // The symbol's square, quiet zone included, in module units.
-      const side = size + 2 * QR_QUIET_ZONE;
-      return { text, path, side, origin: -QR_QUIET_ZONE };
-    }),
-    labels: labels.map(({ qrText, ...label }) => ({ ...label, code: codes.indexOf(qrText) })),
-  };
+export async function loader(args: LoaderFunctionArgs) {
+  return loadBagLabelsPage(args);
 }
 
 export const headers: HeadersFunction = () => ({ "Cache-Control": "no-store" });

@@ -1,14 +1,10 @@
 import type { HeadersFunction, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { redirect } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { hasGatePass } from "~/modules/auth/gate.server";
-import { getDb } from "~/modules/db/db.server";
-import { getTranslator } from "~/modules/i18n/i18n.server";
 import { useTranslation } from "~/modules/i18n/i18n-context";
-import { getPackerOrder, logoUrl } from "~/modules/packer/packer.server";
 import { PageSize, PrintSoon } from "~/modules/packer/print-soon";
 import packerStyles from "~/styles/packer.css";
+import { loadBoxLabelPage } from "~/modules/packer/box-label-page.server";
 
 /** Box label (staff-partner-packer §9): 400×600 px with the client's logo, order number, client, address and patient count. */
 
@@ -17,19 +13,8 @@ export const handle = { hydrate: false };
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title }, { name: "robots", content: "noindex" }];
 
-export async function loader({ request, params }: LoaderFunctionArgs) {
-  if (!(await hasGatePass("packer", request))) throw redirect(`/packer?redirectTo=${encodeURIComponent(new URL(request.url).pathname)}`);
-  const order = await getPackerOrder(await getDb(), params.orderId ?? "");
-  if (!order) throw new Response("Not found", { status: 404 });
-  const { t } = await getTranslator(request);
-  return {
-    title: t("packer.box.title", { number: order.number }),
-    logo: await logoUrl(order.email),
-    number: order.number,
-    client: order.client,
-    address: order.address,
-    patients: order.patients.length,
-  };
+export async function loader(args: LoaderFunctionArgs) {
+  return loadBoxLabelPage(args);
 }
 
 export const headers: HeadersFunction = () => ({ "Cache-Control": "no-store" });

@@ -1,5 +1,6 @@
 import { type ActionFunctionArgs, redirect } from "@remix-run/node";
-import { hasGatePass } from "~/modules/auth/gate.server";
+import { requirePacker } from "~/modules/auth/guards.server";
+import { getLocale } from "~/modules/http/request-context.server";
 import { getDb } from "~/modules/db/db.server";
 import { redirectWithToast, type Toast } from "~/modules/http/toast.server";
 import { packerListUrl } from "~/modules/packer/filter";
@@ -27,11 +28,11 @@ export async function loader() {
   return redirect("/packer");
 }
 
-export async function action({ request }: ActionFunctionArgs) {
-  if (!(await hasGatePass("packer", request))) return redirect("/packer");
+export async function action({ request, context }: ActionFunctionArgs) {
+  await requirePacker(request, context, () => redirect("/packer"));
   const url = new URL(request.url);
   const order = await getPackerOrder(await getDb(), url.searchParams.get("order") ?? "");
-  if (!order) throw await textAnswer(request, 404);
+  if (!order) throw await textAnswer((await getLocale(request, context)).language, 404);
   const back = packerListUrl(url.searchParams.get("back"), `o-${order.id}`);
   if (!order.email) return redirectWithToast(back, failed("packer.logo.noEmail"));
   if (!isMultipartRequest(request)) return redirectWithToast(back, failed("packer.logo.errors.empty"));

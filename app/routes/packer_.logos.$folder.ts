@@ -1,5 +1,6 @@
 import { createReadableStreamFromReadable, type LoaderFunctionArgs } from "@remix-run/node";
-import { hasGatePass } from "~/modules/auth/gate.server";
+import { requirePacker } from "~/modules/auth/guards.server";
+import { getLocale } from "~/modules/http/request-context.server";
 import { LOGO_CONTENT_TYPES, type LogoContentType } from "~/modules/packer/logo-file";
 import { logoKeyOfFolder } from "~/modules/packer/packer.server";
 import { getStorage } from "~/modules/storage/storage.server";
@@ -17,11 +18,12 @@ const LOGO_HEADERS = {
   "Content-Disposition": "inline",
 };
 
-export async function loader({ request, params }: LoaderFunctionArgs) {
-  if (!(await hasGatePass("packer", request))) return textAnswer(request, 403, "forbidden", { "Cache-Control": "no-store" });
+export async function loader({ request, params, context }: LoaderFunctionArgs) {
+  const { language } = await getLocale(request, context);
+  await requirePacker(request, context, () => textAnswer(language, 403, "forbidden", { "Cache-Control": "no-store" }));
   const key = logoKeyOfFolder(params.folder ?? "");
   const object = key ? await getStorage().get("logos", key) : null;
-  if (!object) return textAnswer(request, 404, "notFound", { "Cache-Control": "no-store" });
+  if (!object) return textAnswer(language, 404, "notFound", { "Cache-Control": "no-store" });
   const contentType = LOGO_CONTENT_TYPES.includes(object.contentType as LogoContentType) ? object.contentType! : "application/octet-stream";
   return new Response(createReadableStreamFromReadable(object.body), {
     headers: { ...LOGO_HEADERS, "Content-Type": contentType, "Content-Length": String(object.size) },

@@ -5,7 +5,6 @@ import { PartnerContacts } from "~/components/partners/partner-contacts";
 import { ReferralOrders } from "~/components/partners/referral-orders";
 import { SectionError } from "~/components/section-error";
 import { FieldError } from "~/components/wizard/fields";
-import { requireUser } from "~/modules/auth/guards.server";
 import { useTranslation } from "~/modules/i18n/i18n-context";
 import { formatMoney } from "~/modules/money/format";
 import { CopyLinkField } from "~/modules/partners/copy-link-field";
@@ -20,8 +19,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const user = await requireUser(request, context);
-  return partnerPageAction(request, context, user);
+  return partnerPageAction(request, context);
 }
 
 export default function PartnerCabinet() {

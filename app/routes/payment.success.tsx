@@ -1,13 +1,8 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { getConfig } from "~/modules/config/config.server";
-import { getDb } from "~/modules/db/db.server";
 import { useTranslation } from "~/modules/i18n/i18n-context";
-import { findOrder, shortOrderNumber } from "~/modules/orders/orders.server";
-import { isValidPaymentResultToken, paymentLinkPath } from "~/modules/payments/payment-links.server";
-import { reconcileOrder } from "~/modules/payments/reconciliation.server";
-import { openableOrder, uploadViewerOf } from "~/modules/uploads/tus-access.server";
+import { loadPaymentSuccessPage } from "~/modules/payments/payment-success-page.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: "Aligner Lab" },
@@ -23,22 +18,8 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
  * the page checks again by itself (a meta refresh, so also without JavaScript). Private (ADR 031):
  * shown only to the payer's browser (the return address's token) and those who may open the order.
  */
-export async function loader({ request, context }: LoaderFunctionArgs) {
-  const url = new URL(request.url);
-  const db = await getDb();
-  const config = getConfig();
-  const orderId = url.searchParams.get("orderId") ?? "";
-  const resultToken = url.searchParams.get("r");
-  // The payer's browser comes back with the return address's token; the order's own browser, owner
-  // and staff need none. Anyone else learns nothing, not even that the order exists.
-  const byToken = isValidPaymentResultToken(config, orderId, resultToken);
-  const order = byToken ? await findOrder(db, orderId) : await openableOrder(db, await uploadViewerOf(request, context), orderId);
-  if (!order) throw new Response("Not found", { status: 404 });
-  const state = await reconcileOrder(db, config, order, { paymentId: url.searchParams.get("paymentId") });
-  const again = `/payment/success?${new URLSearchParams({ orderId: order.id, ...(resultToken ? { r: resultToken } : {}) })}`;
-  // The payer who came by the token pays again by the link; the order's own visitors by its page.
-  const payAgain = byToken ? paymentLinkPath(config, order.id) : `/pay/${order.id}`;
-  return { again, payAgain, number: shortOrderNumber(order.id), state, canPayAgain: state !== "paid" && order.status === "pending" };
+export async function loader(args: LoaderFunctionArgs) {
+  return loadPaymentSuccessPage(args);
 }
 
 export default function PaymentSuccess() {

@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { LegalDocumentPage } from "~/components/landing/legal-document";
-import { legalPage } from "~/modules/translations/legal.server";
+import { loadLegalPage } from "~/modules/translations/legal-page.server";
 
 /** A document: nothing on it needs JavaScript (root.tsx: `handle.hydrate`); the same for every anonymous visitor, so cached with an ETag (entry.server: `handle.publicPage`). */
 export const handle = { hydrate: false, publicPage: true };
@@ -12,8 +12,8 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { name: "description", content: data?.document.metaDescription ?? "" },
 ];
 
-export async function loader({ request }: LoaderFunctionArgs) {
-  return legalPage(request, "publicOffer");
+export async function loader(args: LoaderFunctionArgs) {
+  return loadLegalPage(args, "publicOffer");
 }
 
 export default function LegalPage() {

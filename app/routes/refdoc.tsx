@@ -1,18 +1,14 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { getTranslator } from "~/modules/i18n/i18n.server";
 import { useTranslation } from "~/modules/i18n/i18n-context";
-import { getContacts, getMarket } from "~/modules/market/market.server";
-import { offerDocument } from "~/modules/partners/offer.server";
+import { loadRefdocPage } from "~/modules/partners/refdoc-page.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.document.title }];
 
 /** The partner offer agreement (public: a prospective partner reads it before accepting). */
-export async function loader({ request }: LoaderFunctionArgs) {
-  const { language } = await getTranslator(request);
-  const document = offerDocument(language, { supportEmail: getContacts(getMarket(request)).supportEmail });
-  return { language, document };
+export async function loader(args: LoaderFunctionArgs) {
+  return loadRefdocPage(args);
 }
 
 export default function PartnerOffer() {

@@ -1,17 +1,11 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { redirect } from "@remix-run/node";
 import { useLoaderData, useNavigate } from "@remix-run/react";
 import { useState, type FormEvent } from "react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { requireStaff } from "~/modules/auth/guards.server";
-import { getFileServer } from "~/modules/ftp/file-server.server";
-import { MAX_TEST_FILE_BYTES, receiveTestUpload, testFolder } from "~/modules/ftp/send-test.server";
-import { getTranslator } from "~/modules/i18n/i18n.server";
 import { useTranslation } from "~/modules/i18n/i18n-context";
 import { formatFileSize } from "~/modules/uploads/file-names";
+import { loadSendTestPage, sendTestPageAction } from "~/modules/ftp/send-test-page.server";
 
-const ERRORS = ["noFile", "tooLarge", "failed"] as const;
-type SendError = (typeof ERRORS)[number];
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title }, { name: "robots", content: "noindex" }];
 
@@ -19,28 +13,12 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.t
  * /send-test (staff only): the result of the last upload travels in the query string, which the
  * loader checks — a path below the test folder made of safe characters, or one of the error codes.
  */
-export async function loader({ request, context }: LoaderFunctionArgs) {
-  await requireStaff(request, context);
-  const { t } = await getTranslator(request);
-  const params = new URL(request.url).searchParams;
-  const folder = testFolder(getFileServer());
-  const sent = params.get("sent");
-  const size = Number(params.get("size"));
-  const error = params.get("error");
-  let result: { ok: true; path: string; size: number } | { ok: false; error: SendError } | null = null;
-  if (sent && sent.startsWith(`${folder}/`) && /^[A-Za-z0-9._/-]+$/.test(sent) && !sent.includes("/.") && Number.isSafeInteger(size) && size >= 0) {
-    result = { ok: true, path: sent, size };
-  } else if ((ERRORS as readonly string[]).includes(error ?? "")) {
-    result = { ok: false, error: error as SendError };
-  }
-  return { title: t("ftp.sendTest.title"), folder, maxBytes: MAX_TEST_FILE_BYTES, result };
+export async function loader(args: LoaderFunctionArgs) {
+  return loadSendTestPage(args);
 }
 
-export async function action({ request, context }: ActionFunctionArgs) {
-  await requireStaff(request, context);
-  const result = await receiveTestUpload(request, getFileServer());
-  const params = new URLSearchParams(result.ok ? { sent: result.path, size: String(result.size) } : { error: result.error });
-  return redirect(`/send-test?${params}`);
+export async function action(args: ActionFunctionArgs) {
+  return sendTestPageAction(args);
 }
 
 interface Message {

@@ -1,6 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { textsOfKey } from "~/modules/translations/overrides.server";
 import { textAnswer } from "~/modules/http/answers.server";
+import { getLocale } from "~/modules/http/request-context.server";
 
 /**
  * GET /texts/{locale}.{area}.{version}: the interface texts the root loader leaves out of its data
@@ -8,9 +9,9 @@ import { textAnswer } from "~/modules/http/answers.server";
  * and fetched for a key met in a client navigation. The current version is cached for good; an
  * outdated one answers with today's texts, not cached.
  */
-export async function loader({ request, params }: LoaderFunctionArgs) {
+export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const texts = await textsOfKey(String(params.key ?? ""));
-  if (!texts) return textAnswer(request, 404);
+  if (!texts) return textAnswer((await getLocale(request, context)).language, 404);
   return new Response(JSON.stringify(texts.messages), {
     headers: {
       "Content-Type": "application/json; charset=utf-8",

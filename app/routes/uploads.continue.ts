@@ -1,9 +1,9 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { sendSignInLink } from "~/modules/auth/authenticator.server";
 import { getDb } from "~/modules/db/db.server";
-import { clientIp, readFormData } from "~/modules/http/request.server";
+import { readFormData } from "~/modules/http/request.server";
 import { redirectWithToast } from "~/modules/http/toast.server";
-import { getLocale } from "~/modules/http/request-context.server";
+import { getClientAddress, getLocale } from "~/modules/http/request-context.server";
 import { openableOrder, uploadViewerOf } from "~/modules/uploads/tus-access.server";
 import { textAnswer } from "~/modules/http/answers.server";
 
@@ -13,14 +13,14 @@ import { textAnswer } from "~/modules/http/answers.server";
  * computer. Answers with the spec's toasts ("Письмо отправлено" or the failure text).
  */
 export async function action({ request, context }: ActionFunctionArgs) {
-  const form = await readFormData(request);
+  const form = await readFormData(request, context);
+  const { language, market } = await getLocale(request, context);
   const db = await getDb();
   const order = await openableOrder(db, await uploadViewerOf(request, context), String(form.get("orderId") ?? ""));
-  if (!order) return textAnswer(request, 404);
+  if (!order) return textAnswer(language, 404);
   const back = `/order?id=${order.id}`;
   if (!order.email) return redirectWithToast(back, { type: "error", title: "uploads.device.failedTitle", description: "uploads.device.noEmail" });
-  const { language } = await getLocale(request, context);
-  const result = await sendSignInLink(request, { email: order.email, redirectTo: back, language, clientIp: clientIp(request, context) });
+  const result = await sendSignInLink(request, { email: order.email, redirectTo: back, market, language, clientIp: getClientAddress(context) });
   const headers = result.ok && result.setCookie ? { "Set-Cookie": result.setCookie } : undefined;
   return result.ok
     ? redirectWithToast(back, { type: "success", title: "uploads.device.sentTitle", description: "uploads.device.sentText" }, { headers })

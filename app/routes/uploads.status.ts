@@ -3,6 +3,7 @@ import { getDb } from "~/modules/db/db.server";
 import { openableOrder, uploadViewerOf } from "~/modules/uploads/tus-access.server";
 import { queueStatuses } from "~/modules/wizard/wizard.server";
 import { jsonAnswer } from "~/modules/http/answers.server";
+import { getLocale } from "~/modules/http/request-context.server";
 
 /**
  * GET /uploads/status?order={id}: the production file server status of each file of an order
@@ -13,6 +14,6 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const orderId = new URL(request.url).searchParams.get("order") ?? "";
   const db = await getDb();
   const order = await openableOrder(db, await uploadViewerOf(request, context), orderId);
-  if (!order) return jsonAnswer(request, 404, { error: "not found" });
+  if (!order) return jsonAnswer((await getLocale(request, context)).language, 404, { error: "not found" });
   return Response.json({ files: await queueStatuses(db, order.id) }, { headers: { "Cache-Control": "no-store" } });
 }

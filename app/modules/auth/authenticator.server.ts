@@ -7,7 +7,8 @@ import { getDb } from "~/modules/db/db.server";
 import { remixI18n } from "~/modules/i18n/i18n.server";
 import { isLanguage } from "~/modules/i18n/languages";
 import { createMailer, type Mailer } from "~/modules/mail/mailer.server";
-import { getMarket, publicOrigin } from "~/modules/market/market.server";
+import type { Market } from "~/modules/market/market";
+import { publicOrigin } from "~/modules/market/market.server";
 import { normalizeEmail } from "~/modules/orders/orders.server";
 import { isEmail } from "~/modules/wizard/validation";
 import { getSessionStorage, startUserSession, type SessionData, type SessionFlashData } from "./session.server";
@@ -106,8 +107,8 @@ export function getAuthenticator(): Authenticator<SignedIn> {
  * origin, never the visitor's Host (a forged Host would otherwise put the forger's site in a
  * genuine mail).
  */
-function configuredRequest(request: Request, path: string, init: { method: "GET" | "POST"; body?: URLSearchParams }): Request {
-  const origin = new URL(publicOrigin(getMarket(request)));
+function configuredRequest(request: Request, market: Market, path: string, init: { method: "GET" | "POST"; body?: URLSearchParams }): Request {
+  const origin = new URL(publicOrigin(market));
   const headers = new Headers({ "X-Forwarded-Host": origin.host, "X-Forwarded-Proto": origin.protocol.replace(":", "") });
   const cookie = request.headers.get("Cookie");
   if (cookie) headers.set("Cookie", cookie);
@@ -121,7 +122,7 @@ export type SendLinkResult = { ok: true; setCookie: string | null } | { ok: fals
  * Sends a sign-in link (and its code) to an e-mail through the "email-link" strategy. The caller
  * has validated the e-mail; `redirectTo` is where the link leads after sign-in.
  */
-export async function sendSignInLink(request: Request, input: { email: string; redirectTo: string | null; language: string; clientIp: string }): Promise<SendLinkResult> {
+export async function sendSignInLink(request: Request, input: { email: string; redirectTo: string | null; market: Market; language: string; clientIp: string }): Promise<SendLinkResult> {
   const db = await getDb();
   const email = normalizeEmail(input.email)!;
   if (!(await withinSignInLimits(db, email, input.clientIp))) return { ok: false, reason: "rate_limited" };
@@ -131,7 +132,7 @@ export async function sendSignInLink(request: Request, input: { email: string; r
   // the mail's language travel there; the rest stays in the row.
   const body = new URLSearchParams({ email, link: linkId, lng: input.language });
   try {
-    await getAuthenticator().authenticate("email-link", configuredRequest(request, "/auth", { method: "POST", body }), { successRedirect: "/auth" });
+    await getAuthenticator().authenticate("email-link", configuredRequest(request, input.market, "/auth", { method: "POST", body }), { successRedirect: "/auth" });
   } catch (thrown) {
     if (thrown instanceof Response && thrown.status === 302) return { ok: true, setCookie: thrown.headers.get("Set-Cookie") };
     logger.error("sign-in mail failed:", thrown);
@@ -158,9 +159,9 @@ export async function readSignInLink(token: string): Promise<{ email: string } |
 }
 
 /** Signs in with a link's token (the confirmation page's POST); null when the link cannot sign in. */
-export async function signInWithLink(request: Request, token: string): Promise<SignedIn | null> {
+export async function signInWithLink(request: Request, market: Market, token: string): Promise<SignedIn | null> {
   if (!(await readSignInLink(token))) return null;
-  const link = configuredRequest(request, `${CALLBACK_PATH}?${new URLSearchParams({ [LINK_PARAM]: token })}`, { method: "GET" });
+  const link = configuredRequest(request, market, `${CALLBACK_PATH}?${new URLSearchParams({ [LINK_PARAM]: token })}`, { method: "GET" });
   return getAuthenticator()
     .authenticate("email-link", link)
     .catch(() => null);

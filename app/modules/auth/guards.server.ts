@@ -1,6 +1,5 @@
-import { redirect } from "@remix-run/node";
-import { getViewer } from "~/modules/http/request-context.server";
-import { clientIp } from "~/modules/http/request.server";
+import { redirect, type AppLoadContext } from "@remix-run/node";
+import { getClientAddress, getViewer } from "~/modules/http/request-context.server";
 import type { SessionUser } from "./session.server";
 import { type Staff, staffOf } from "./staff";
 
@@ -17,27 +16,41 @@ function returnTo(request: Request) {
   return `${url.pathname}${url.search}`;
 }
 
-export async function requireUser(request: Request, context?: unknown): Promise<SessionUser> {
+export async function requireUser(request: Request, context: AppLoadContext): Promise<SessionUser> {
   const { user } = await getViewer(request, context);
   if (!user) throw redirect(`/auth?redirectTo=${encodeURIComponent(returnTo(request))}`);
   return user;
 }
 
-export async function getStaff(request: Request, context?: unknown): Promise<Staff | null> {
+export async function getStaff(request: Request, context: AppLoadContext): Promise<Staff | null> {
   const { user, passes } = await getViewer(request, context);
-  return staffOf(user, passes.backoffice, clientIp(request, context));
+  return staffOf(user, passes.backoffice, getClientAddress(context));
 }
 
-export async function requireStaff(request: Request, context?: unknown): Promise<Staff> {
+export async function requireStaff(request: Request, context: AppLoadContext): Promise<Staff> {
   const staff = await getStaff(request, context);
   if (!staff) throw redirect(`/backoffice/login?redirectTo=${encodeURIComponent(returnTo(request))}`);
   return staff;
 }
 
-export async function requireAdmin(request: Request, context?: unknown): Promise<Staff> {
+export async function requireAdmin(request: Request, context: AppLoadContext): Promise<Staff> {
   const staff = await requireStaff(request, context);
   if (staff.role !== "admin") throw new Response("Forbidden", { status: 403 });
   return staff;
+}
+
+/** Whether this browser has passed the packer gate (the packer page shows the gate when not). */
+export async function isPacker(request: Request, context: AppLoadContext): Promise<boolean> {
+  return (await getViewer(request, context)).passes.packer;
+}
+
+/**
+ * The packer pages' guard: without the packer gate's pass it throws the gate page's address with
+ * this page to come back to, or `refusal` where a page asks for another answer (a logo: 403).
+ */
+export async function requirePacker(request: Request, context: AppLoadContext, refusal?: () => Response | Promise<Response>): Promise<void> {
+  if (await isPacker(request, context)) return;
+  throw refusal ? await refusal() : redirect(`/packer?redirectTo=${encodeURIComponent(new URL(request.url).pathname)}`);
 }
 
 /**

@@ -1,3 +1,4 @@
+import type { AppLoadContext } from "@remix-run/node";
 import { requireStaff } from "~/modules/auth/guards.server";
 import { type AppConfig, getConfig } from "~/modules/config/config.server";
 import { type DB, getDb } from "~/modules/db/db.server";
@@ -21,7 +22,7 @@ import { listDashboardOrders, loadStatistics, parseDashboardFilter } from "./das
  * the tracker opens /backoffice/orders/:id/tracker; payments' actions are this page's intents.
  */
 
-export async function loadDashboardPage(request: Request, context: unknown) {
+export async function loadDashboardPage(request: Request, context: AppLoadContext) {
   await requireStaff(request, context);
   const t = await getRequestTranslator(request, context);
   const filter = parseDashboardFilter(new URL(request.url).searchParams);
@@ -116,9 +117,9 @@ const DASHBOARD_INTENTS: Record<string, (args: DashboardIntentArgs) => Promise<R
   payment_link: createPaymentLink,
 };
 
-export async function dashboardPageAction(request: Request, context: unknown) {
+export async function dashboardPageAction(request: Request, context: AppLoadContext) {
   await requireStaff(request, context);
-  const form = await readFormData(request);
+  const form = await readFormData(request, context);
   const params = new URL(request.url).searchParams;
   params.delete("index");
   const back = `/backoffice${params.size ? `?${params}` : ""}`;

@@ -1,4 +1,4 @@
-import { data, redirect } from "@remix-run/node";
+import { data, redirect, type AppLoadContext } from "@remix-run/node";
 import { requireStaff } from "~/modules/auth/guards.server";
 import { type DB, getDb } from "~/modules/db/db.server";
 import { isDatabaseUnavailable } from "~/modules/db/unavailable";
@@ -6,7 +6,7 @@ import { intentHandler } from "~/modules/http/intents";
 import { readFormData } from "~/modules/http/request.server";
 import { loadSection, sectionData, sectionFailure, type SectionFailure } from "~/modules/http/section.server";
 import { redirectWithToast } from "~/modules/http/toast.server";
-import { getTranslator } from "~/modules/i18n/i18n.server";
+import { getRequestTranslator } from "~/modules/http/request-context.server";
 import { longOrderNumber } from "~/modules/orders/orders.server";
 import { type FileStorage, getStorage } from "~/modules/storage/storage.server";
 import { deleteFolder, deleteTrash, type DeletionErrors, deletionErrorsCookie, listFolderFiles, listStorageFoldersForScreen, readDeletionErrors } from "./storage-files.server";
@@ -47,9 +47,9 @@ function empty(title: string, onlyTrash: boolean, page: number, deletionErrors: 
   };
 }
 
-export async function loadFilesPage(request: Request, context: unknown) {
+export async function loadFilesPage(request: Request, context: AppLoadContext) {
   await requireStaff(request, context);
-  const { t } = await getTranslator(request);
+  const t = await getRequestTranslator(request, context);
   const url = new URL(request.url);
   const onlyTrash = url.searchParams.get("show") === "trash";
   const page = Math.max(1, Number.parseInt(url.searchParams.get("page") ?? "1", 10) || 1);
@@ -198,9 +198,9 @@ const FILES_INTENTS: Record<string, (args: FilesIntentArgs) => Promise<Response>
   delete_trash: deleteAllTrash,
 };
 
-export async function filesPageAction(request: Request, context: unknown) {
+export async function filesPageAction(request: Request, context: AppLoadContext) {
   await requireStaff(request, context);
-  const form = await readFormData(request);
+  const form = await readFormData(request, context);
   const intent = form.get("intent");
   const db = await getDb();
   const storage = getStorage();

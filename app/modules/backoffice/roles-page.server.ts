@@ -1,4 +1,4 @@
-import { data } from "@remix-run/node";
+import { data, type AppLoadContext } from "@remix-run/node";
 import { requireAdmin } from "~/modules/auth/guards.server";
 import type { Staff } from "~/modules/auth/staff";
 import { type DB, getDb } from "~/modules/db/db.server";
@@ -16,7 +16,7 @@ import { assignRole, findUserByEmail, findUserById, listUsers, listUsersWithRole
 
 const BACK = "/backoffice/roles";
 
-export async function loadRolesPage(request: Request, context: unknown) {
+export async function loadRolesPage(request: Request, context: AppLoadContext) {
   await requireAdmin(request, context);
   const t = await getRequestTranslator(request, context);
   const db = await getDb();
@@ -116,9 +116,9 @@ const ROLES_INTENTS: Record<string, (args: RolesIntentArgs) => Promise<Response 
   assign_user: assignToUser,
 };
 
-export async function rolesPageAction(request: Request, context: unknown) {
+export async function rolesPageAction(request: Request, context: AppLoadContext) {
   const admin = await requireAdmin(request, context);
-  const form = await readFormData(request);
+  const form = await readFormData(request, context);
   const handler = intentHandler(ROLES_INTENTS, form.get("intent"));
   if (!handler) throw new Response("Unknown action", { status: 400 });
   return handler({ db: await getDb(), form, admin });

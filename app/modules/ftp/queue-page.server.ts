@@ -1,10 +1,11 @@
+import type { AppLoadContext } from "@remix-run/node";
 import type { Staff } from "~/modules/auth/guards.server";
 import { requireStaff } from "~/modules/auth/guards.server";
 import { type AppConfig, getConfig } from "~/modules/config/config.server";
 import { type DB, getDb } from "~/modules/db/db.server";
 import { readFormData } from "~/modules/http/request.server";
 import { redirectWithToast } from "~/modules/http/toast.server";
-import { getTranslator } from "~/modules/i18n/i18n.server";
+import { getRequestTranslator } from "~/modules/http/request-context.server";
 import { isPaid } from "~/modules/orders/status";
 import { type FileStorage, getStorage } from "~/modules/storage/storage.server";
 import { getFileServer, type ProductionFileServer } from "./file-server.server";
@@ -18,9 +19,9 @@ import { processQueue, sendEntryNow } from "./transfer.server";
 const PROCESS_BUDGET_MS = 20_000;
 const PROCESS_GRACE_MS = 20_000;
 
-export async function loadQueuePage(request: Request, context: unknown) {
+export async function loadQueuePage(request: Request, context: AppLoadContext) {
   await requireStaff(request, context);
-  const { t } = await getTranslator(request);
+  const t = await getRequestTranslator(request, context);
   const filters = parseQueueFilters(new URL(request.url).searchParams);
   const { rows, total, capped, hasNext } = await listQueuePage(await getDb(), filters);
   const { maxAttempts } = getConfig().queue;
@@ -95,9 +96,9 @@ async function sendNow({ staff, to, config, deps }: QueueIntentArgs, upload: str
 
 const QUEUE_INTENTS = { delete: deleteSelected, process: processNow };
 
-export async function queuePageAction(request: Request, context: unknown) {
+export async function queuePageAction(request: Request, context: AppLoadContext) {
   const staff = await requireStaff(request, context);
-  const submission = parseQueueAction(await readFormData(request));
+  const submission = parseQueueAction(await readFormData(request, context));
   if (!submission.success) throw new Response("Bad request", { status: 400 });
   const { intent, ids, back } = submission.data;
   const to = `/backoffice/ftp${back}`;

@@ -1,12 +1,13 @@
-import { getLanguage } from "~/modules/i18n/i18n.server";
+import type { Language } from "~/modules/i18n/languages";
 import { textTranslator } from "~/modules/translations/overrides.server";
 import { isFileType } from "~/modules/uploads/file-names";
 import { fileListSaveFailure } from "~/modules/uploads/save-failure";
+import { getLocale } from "./request-context.server";
 
 /**
  * Error answers of resource routes (uploads, file downloads, logos, cron, webhooks) in the reader's
  * language (issue 19, item 2; ADR 024): the language of the request as every page chooses it (path,
- * saved choice, market). Text answers carry the sentence; JSON answers keep their machine-readable
+ * saved choice, market), which the caller takes from the request context. Text answers carry the sentence; JSON answers keep their machine-readable
  * `error` code and add `message`.
  */
 
@@ -50,15 +51,14 @@ export function statusKey(status: number): AnswerKey {
   return STATUS_KEYS[status] ?? (status >= 500 ? "serverError" : "badRequest");
 }
 
-/** The sentence of an answer in the request's language. */
-export async function answerText(request: Request, key: AnswerKey, extra?: string): Promise<string> {
-  const t = await textTranslator(await getLanguage(request));
+/** The sentence of an answer in the reader's language. */
+export async function answerText(language: Language, key: AnswerKey, extra?: string): Promise<string> {
+  const t = await textTranslator(language);
   return extra ? t(extra) : t(`answers.${key}`);
 }
 
 /** A plain-text error answer in the request's language. */
-export async function textAnswer(request: Request, status: number, key: AnswerKey = statusKey(status), headers: HeadersInit = {}): Promise<Response> {
-  const language = await getLanguage(request);
+export async function textAnswer(language: Language, status: number, key: AnswerKey = statusKey(status), headers: HeadersInit = {}): Promise<Response> {
   const t = await textTranslator(language);
   const response = new Response(`${t(`answers.${key}`)}\n`, { status, headers });
   response.headers.set("Content-Type", "text/plain; charset=utf-8");
@@ -67,8 +67,7 @@ export async function textAnswer(request: Request, status: number, key: AnswerKe
 }
 
 /** A JSON error answer: the code for programs, `message` for people, in the request's language. */
-export async function jsonAnswer(request: Request, status: number, body: Record<string, unknown>, options: { key?: AnswerKey; messageKey?: string; headers?: HeadersInit } = {}): Promise<Response> {
-  const language = await getLanguage(request);
+export async function jsonAnswer(language: Language, status: number, body: Record<string, unknown>, options: { key?: AnswerKey; messageKey?: string; headers?: HeadersInit } = {}): Promise<Response> {
   const t = await textTranslator(language);
   const message = t(options.messageKey ?? `answers.${options.key ?? statusKey(status)}`);
   const response = Response.json({ ...body, message }, { status, headers: options.headers });
@@ -92,7 +91,7 @@ const TUS_BODIES: Array<[RegExp, AnswerKey]> = [
  * Puts a resumable-upload error answer into the reader's language: our own refusals (JSON with an
  * upload error code) get the page's sentence for that code, the protocol's English sentences ours.
  */
-export async function localizeUploadAnswer(request: Request, response: Response): Promise<Response> {
+export async function localizeUploadAnswer(language: Language, response: Response): Promise<Response> {
   if (response.status < 400) return response;
   const body = await response.text();
   const headers = new Headers(response.headers);
@@ -105,26 +104,26 @@ export async function localizeUploadAnswer(request: Request, response: Response)
     refusal = null;
   }
   if (refusal && typeof refusal === "object" && typeof (refusal as { error?: unknown }).error === "string") {
-    return refusalAnswer(request, response.status, refusal as { error: string }, headers);
+    return refusalAnswer(language, response.status, refusal as { error: string }, headers);
   }
   const key = TUS_BODIES.find(([pattern]) => pattern.test(body))?.[1] ?? statusKey(response.status);
-  return textAnswer(request, response.status, key, headers);
+  return textAnswer(language, response.status, key, headers);
 }
 
 /**
  * A resumable upload's refusal: its code, and the page's sentence for it. A file list the database
  * would not save is said in the plain form's words, with the title "Ошибка сохранения" (customer side §8).
  */
-export async function refusalAnswer(request: Request, status: number, refusal: { error: string; fileType?: unknown }, headers: HeadersInit = {}): Promise<Response> {
+export async function refusalAnswer(language: Language, status: number, refusal: { error: string; fileType?: unknown }, headers: HeadersInit = {}): Promise<Response> {
   if (refusal.error === "save" && isFileType(refusal.fileType)) {
     const { title, description } = fileListSaveFailure(refusal.fileType);
-    const t = await textTranslator(await getLanguage(request));
-    return jsonAnswer(request, status, { ...refusal, title: t(title) }, { messageKey: description, headers });
+    const t = await textTranslator(language);
+    return jsonAnswer(language, status, { ...refusal, title: t(title) }, { messageKey: description, headers });
   }
-  return jsonAnswer(request, status, refusal, { messageKey: `uploads.causes.${refusal.error}`, headers });
+  return jsonAnswer(language, status, refusal, { messageKey: `uploads.causes.${refusal.error}`, headers });
 }
 
-/** The answer of a resource route while the database is away (server.mts): 503, Retry-After, the reader's language. */
+/** The answer of a resource route while the database is away (server.mts, before Remix hands out a context): 503, Retry-After, the reader's language. */
 export async function outageAnswer(request: Request): Promise<Response> {
-  return textAnswer(request, 503, "unavailable", { "Retry-After": "30" });
+  return textAnswer((await getLocale(request)).language, 503, "unavailable", { "Retry-After": "30" });
 }

@@ -1,10 +1,10 @@
 import type { ServerBuild } from "@remix-run/node";
 import type { ErrorRequestHandler, Request as ExpressRequest, RequestHandler, Response as ExpressResponse } from "express";
-import { getLanguage } from "~/modules/i18n/i18n.server";
 import type { Language } from "~/modules/i18n/languages";
 import type { Translate } from "~/modules/i18n/translate";
 import { logger } from "~/modules/log/logger.server";
 import { textTranslator } from "~/modules/translations/overrides.server";
+import { getLocale } from "./request-context.server";
 import { isMalformedHost, isMalformedTarget } from "./router-path";
 
 /**
@@ -44,7 +44,7 @@ async function languageOf(req: ExpressRequest): Promise<Language> {
   const headers = new Headers({ Host: host });
   const cookie = req.get("cookie");
   if (cookie) headers.set("Cookie", cookie);
-  return getLanguage(new Request(url, { headers }));
+  return (await getLocale(new Request(url, { headers }))).language;
 }
 
 async function translatorOf(req: ExpressRequest): Promise<{ language: Language; t: Translate } | null> {

@@ -1,8 +1,10 @@
 import { RemixI18Next } from "remix-i18next/server";
 import { getConfig } from "~/modules/config/config.server";
 import { cookies } from "~/modules/http/cookies.server";
+// remix-i18next's own detection (below) is the one other reader of the market; pages read it through the request context.
+// eslint-disable-next-line no-restricted-imports
 import { getMarket } from "~/modules/market/market.server";
-import { MARKET_TRAITS } from "~/modules/market/market";
+import { type Market, MARKET_TRAITS } from "~/modules/market/market";
 import { chooseLanguage, type Language } from "./languages";
 import { i18nOptions, resources } from "./resources.server";
 import { logger } from "~/modules/log/logger.server";
@@ -23,25 +25,20 @@ export const remixI18n = new RemixI18Next({
     fallbackLanguage: i18nOptions.fallbackLng,
     order: ["custom"],
     async findLocale(request) {
-      return getLanguage(request);
+      return getLanguage(request, getMarket(request));
     },
   },
   i18next: { ...i18nOptions, resources, saveMissing: true, missingKeyHandler: onMissingKey },
 });
 
-export async function getLanguage(request: Request, market = getMarket(request)): Promise<Language> {
+/** The language of a request as it arrived; read through the request context (getLocale), which keeps it. */
+export async function getLanguage(request: Request, market: Market): Promise<Language> {
   const saved = await cookies.language().parse(request.headers.get("Cookie"));
   return chooseLanguage({
     pathname: new URL(request.url).pathname,
     saved: typeof saved === "string" ? saved : null,
     marketDefault: MARKET_TRAITS[market].defaultLanguage,
   });
-}
-
-/** A server-side translator for loaders, actions, meta and mails. */
-export async function getTranslator(request: Request) {
-  const language = await getLanguage(request);
-  return { language, t: await translatorFor(language) };
 }
 
 /**

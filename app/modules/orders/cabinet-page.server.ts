@@ -1,3 +1,4 @@
+import type { AppLoadContext } from "@remix-run/node";
 import { sql } from "kysely";
 import type { NotificationChannel } from "~db/schema";
 import { requireUser } from "~/modules/auth/guards.server";
@@ -54,7 +55,7 @@ export async function listCabinetOrders(db: DB, email: string, filter: CabinetFi
     .execute();
 }
 
-export async function loadCabinetPage(request: Request, context: unknown) {
+export async function loadCabinetPage(request: Request, context: AppLoadContext) {
   const user = await requireUser(request, context);
   const t = await getRequestTranslator(request, context);
   const url = new URL(request.url);
@@ -130,9 +131,9 @@ export async function loadCabinetPage(request: Request, context: unknown) {
 }
 
 /** The cabinet's one form: how the client wants to hear of their orders. */
-export async function saveNotificationChannel(request: Request, context: unknown) {
+export async function saveNotificationChannel(request: Request, context: AppLoadContext) {
   const user = await requireUser(request, context);
-  const form = await readFormData(request);
+  const form = await readFormData(request, context);
   const channel = form.get("channel");
   if (!NOTIFICATION_CHANNELS.includes(channel as NotificationChannel)) throw new Response("Unknown channel", { status: 400 });
   const db = await getDb();

@@ -1,7 +1,9 @@
-import { data } from "@remix-run/node";
-import type { Staff } from "~/modules/auth/guards.server";
+import { type ActionFunctionArgs, data, type LoaderFunctionArgs } from "@remix-run/node";
+import { requireStaff, type Staff } from "~/modules/auth/guards.server";
 import { type DB, getDb } from "~/modules/db/db.server";
 import { intentHandler } from "~/modules/http/intents";
+import { getRequestTranslator } from "~/modules/http/request-context.server";
+import { readFormData } from "~/modules/http/request.server";
 import { redirectWithToast } from "~/modules/http/toast.server";
 import { isUuid } from "~/modules/orders/orders.server";
 import { addPayout, deletePayout, listPartners, ORDERS_PER_PARTNER, partnerCodeById, partnerDetails, setRewardPercentage } from "./affiliates.server";
@@ -148,4 +150,23 @@ export async function affiliatesAction(url: URL, form: FormData, staff: Staff) {
   const handler = intentHandler(AFFILIATE_INTENTS, intent);
   if (!handler) throw new Response("Unknown action", { status: 400 });
   return handler({ db, form, staff, partnerId, partner, to, failed });
+}
+
+/** The affiliates page's loader: staff only. */
+export async function loadAffiliatesPage({ request, context }: LoaderFunctionArgs) {
+  await requireStaff(request, context);
+  const t = await getRequestTranslator(request, context);
+  const db = await getDb();
+  return {
+    title: `${t("partners.backoffice.title")} — ${t("backoffice.title")}`,
+    ...(await affiliatesList(db, new URL(request.url))),
+  };
+}
+
+/** The affiliates page's action: staff only; the intents are `affiliatesAction`'s table. */
+export async function affiliatesPageAction({ request, context }: ActionFunctionArgs) {
+  const staff = await requireStaff(request, context);
+  const url = new URL(request.url);
+  const form = await readFormData(request, context);
+  return affiliatesAction(url, form, staff);
 }

@@ -1,5 +1,4 @@
-import { data } from "@remix-run/node";
-import type { SessionUser } from "~/modules/auth/session.server";
+import { data, type AppLoadContext } from "@remix-run/node";
 import { requireUser } from "~/modules/auth/guards.server";
 import { type DB, getDb } from "~/modules/db/db.server";
 import { isDatabaseUnavailable } from "~/modules/db/unavailable";
@@ -25,7 +24,7 @@ export type PartnerReply = {
   values: Record<string, string>;
 };
 
-export async function loadPartnerPage(request: Request, context: unknown) {
+export async function loadPartnerPage(request: Request, context: AppLoadContext) {
   const user = await requireUser(request, context);
   const t = await getRequestTranslator(request, context);
   const url = new URL(request.url);
@@ -157,8 +156,9 @@ const PARTNER_INTENTS: Record<string, (args: PartnerIntentArgs) => Promise<Respo
   contacts: saveContacts,
 };
 
-export async function partnerPageAction(request: Request, context: unknown, user: SessionUser) {
-  const form = await readFormData(request);
+export async function partnerPageAction(request: Request, context: AppLoadContext) {
+  const user = await requireUser(request, context);
+  const form = await readFormData(request, context);
   const intent = form.get("intent");
   const db = await getDb();
   const partner = await ensurePartnerCode(db, user.email);

@@ -3,7 +3,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import type { NextFunction, Request as ExpressRequest, RequestHandler, Response as ExpressResponse } from "express";
 import type { AppConfig, BodyLimits } from "~/modules/config/config.server";
-import { getLanguage } from "~/modules/i18n/i18n.server";
+import { getLocale } from "~/modules/http/request-context.server";
 import { textTranslator } from "~/modules/translations/overrides.server";
 import { formatFileSize } from "~/modules/uploads/file-names";
 
@@ -232,7 +232,7 @@ export async function tooLargeAnswer(req: ExpressRequest, res: ExpressResponse, 
   let message = `Запрос слишком большой (не более ${rule.limit} байт). / The request is too large (at most ${rule.limit} bytes).`;
   let back = "Вернуться / Go back";
   try {
-    language = await getLanguage(languageRequest(req));
+    language = (await getLocale(languageRequest(req))).language;
     const t = await textTranslator(language as Parameters<typeof textTranslator>[0]);
     title = t("answers.bodyTooLargeTitle");
     message = t("answers.bodyTooLarge", { limit: formatFileSize(rule.limit, language) });

@@ -1,10 +1,9 @@
-import { redirect } from "@remix-run/node";
 import { NOT_APPOINTED } from "~/modules/config/company.server";
 import { getConfig } from "~/modules/config/config.server";
-import { getLanguage } from "~/modules/i18n/i18n.server";
+import type { Locale } from "~/modules/http/request-context.server";
 import { interpolate, type Messages } from "~/modules/i18n/translate";
 import { type Market, MARKET_TRAITS } from "~/modules/market/market";
-import { getContacts, getMarket, publicOrigin } from "~/modules/market/market.server";
+import { getContacts, publicOrigin } from "~/modules/market/market.server";
 import { formatPriceSetAmount, PRICE_SETS } from "~/modules/pricing/price-sets";
 import { editionDate } from "./edition-date";
 import { pageTexts, textTranslator } from "./overrides.server";
@@ -118,10 +117,8 @@ const isAppointed = (value: string) => value.trim().toLowerCase() !== NOT_APPOIN
 type Translate = Awaited<ReturnType<typeof textTranslator>>;
 
 /** The market's document, or null when that market does not publish it. */
-export async function legalDocument(request: Request, id: LegalDocumentId): Promise<LegalDocument | null> {
-  const market = getMarket(request);
+export async function legalDocument({ market, language }: Locale, id: LegalDocumentId): Promise<LegalDocument | null> {
   if (!MARKET_DOCUMENTS[market].includes(id)) return null;
-  const language = await getLanguage(request);
   const site = new URL(publicOrigin(market)).host;
   const t = await textTranslator(language);
   const values = documentValues(market, language, site, t);
@@ -149,14 +146,4 @@ export async function legalDocument(request: Request, id: LegalDocumentId): Prom
       typeof section === "object" ? [{ id: sectionId, title: t(`${root}.${id}.sections.${sectionId}.title`), blocks: sectionBlocks(section, fill) }] : [],
     ),
   };
-}
-
-/**
- * A legal page's loader: the market's document; a document the market does not publish (the
- * public offer on the international market) leads to that market's terms.
- */
-export async function legalPage(request: Request, id: LegalDocumentId) {
-  const document = await legalDocument(request, id);
-  if (!document) throw redirect("/terms");
-  return { document };
 }

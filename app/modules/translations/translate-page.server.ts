@@ -1,11 +1,11 @@
 import type { SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { data } from "@remix-run/node";
+import { data, type AppLoadContext } from "@remix-run/node";
 import { requireStaff } from "~/modules/auth/guards.server";
 import { type DB, getDb } from "~/modules/db/db.server";
 import { readFormData } from "~/modules/http/request.server";
 import { redirectWithToast } from "~/modules/http/toast.server";
-import { getLanguage } from "~/modules/i18n/i18n.server";
+import { getLocale } from "~/modules/http/request-context.server";
 import { NAMESPACE, resources } from "~/modules/i18n/resources.server";
 import type { Messages } from "~/modules/i18n/translate";
 import { addSchema, deleteSchema, intentOf, updateSchema } from "./forms.server";
@@ -27,9 +27,9 @@ function listUrl(query: string) {
   return query ? `/backoffice/translate?q=${encodeURIComponent(query)}` : "/backoffice/translate";
 }
 
-export async function loadTranslatePage(request: Request, context: unknown) {
+export async function loadTranslatePage(request: Request, context: AppLoadContext) {
   await requireStaff(request, context);
-  const t = await textTranslator(await getLanguage(request));
+  const t = await textTranslator((await getLocale(request, context)).language);
   const query = (new URL(request.url).searchParams.get("q") ?? "").trim();
   const counts = interfaceTextCounts(resources.ru[NAMESPACE]);
   try {
@@ -117,9 +117,9 @@ const TRANSLATE_INTENTS: Record<TranslateReply["intent"], (args: TranslateIntent
   delete: deleteOverride,
 };
 
-export async function translatePageAction(request: Request, context: unknown) {
+export async function translatePageAction(request: Request, context: AppLoadContext) {
   await requireStaff(request, context);
-  const form = await readFormData(request);
+  const form = await readFormData(request, context);
   const back = listUrl(String(form.get("q") ?? "").trim());
   const intent = intentOf(form);
   if (!intent) throw new Response("Unknown action", { status: 400 });

@@ -1,3 +1,4 @@
+import type { AppLoadContext } from "@remix-run/node";
 import type { Order } from "~db/schema";
 import type { DB } from "~/modules/db/db.server";
 import { getViewer } from "~/modules/http/request-context.server";
@@ -15,7 +16,7 @@ export interface UploadViewer {
   browserOrderIds: string[];
 }
 
-export async function uploadViewerOf(request: Request, context: unknown): Promise<UploadViewer> {
+export async function uploadViewerOf(request: Request, context: AppLoadContext | undefined): Promise<UploadViewer> {
   const { user, isStaff, browserOrderIds } = await getViewer(request, context);
   return { userEmail: user?.email ?? null, isStaff, browserOrderIds };
 }

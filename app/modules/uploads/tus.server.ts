@@ -3,9 +3,10 @@ import path from "node:path";
 import { FileStore } from "@tus/file-store";
 import { S3Store } from "@tus/s3-store";
 import { type DataStore, Server, type Upload } from "@tus/server";
+import type { AppLoadContext } from "@remix-run/node";
 import { type AppConfig, getConfig } from "~/modules/config/config.server";
 import { type DB, getDb } from "~/modules/db/db.server";
-import { clientIp } from "~/modules/http/request.server";
+import { getClientAddress, getLocale } from "~/modules/http/request-context.server";
 import { isUuid } from "~/modules/orders/orders.server";
 import { isRateLimited } from "~/modules/security/rate-limit.server";
 import { getStorage } from "~/modules/storage/storage.server";
@@ -19,6 +20,7 @@ import { fileSizeOf, type FinishReply, finishUpload, type ReadableDataStore, rea
 import { MAX_STL_FILE_BYTES } from "./upload-handler.server";
 import { localizeUploadAnswer, refusalAnswer, textAnswer } from "~/modules/http/answers.server";
 import { logger } from "~/modules/log/logger.server";
+import type { Language } from "~/modules/i18n/languages";
 
 /**
  * Resumable uploads (issue 4, ADR 017): the tus protocol at /uploads/tus, parts kept by
@@ -42,7 +44,7 @@ const UPLOAD_ID = /^tus-([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f
 export const orderIdOfUpload = (id: string): string | null => UPLOAD_ID.exec(id)?.[1] ?? null;
 
 /** The loaders and actions of the tus route pass their context here (client IP for the hooks). */
-const contexts = new WeakMap<Request, unknown>();
+const contexts = new WeakMap<Request, AppLoadContext | undefined>();
 
 async function viewerOf(request: Request): Promise<UploadViewer> {
   return uploadViewerOf(request, contexts.get(request));
@@ -180,20 +182,21 @@ function sharedTus() {
 }
 
 /** Answers one tus request (OPTIONS, HEAD, POST, PATCH, DELETE) of a resource route. */
-export async function handleTusRequest(request: Request, context: unknown): Promise<Response> {
-  if (request.method === "GET") return textAnswer(request, 405, "methodNotAllowed", { Allow: "OPTIONS, HEAD, POST, PATCH, DELETE" });
+export async function handleTusRequest(request: Request, context: AppLoadContext): Promise<Response> {
+  const { language } = await getLocale(request, context);
+  if (request.method === "GET") return textAnswer(language, 405, "methodNotAllowed", { Allow: "OPTIONS, HEAD, POST, PATCH, DELETE" });
   const watched = request.method === "PATCH" ? watchedForLimit(request) : { request, refused: () => false };
-  const metered = request.method === "PATCH" ? await meterChunk(watched.request, context) : { request };
+  const metered = request.method === "PATCH" ? await meterChunk(watched.request, context, language) : { request };
   if (metered instanceof Response) return metered;
   const forwarded = request.method === "PATCH" ? await withoutRepeatedLength(metered.request) : metered.request;
   contexts.set(forwarded, context);
   let answer = await sharedTus().server.handleWeb(forwarded);
   const exceeded = metered.meter?.exceeded;
-  if (exceeded) answer = await volumeRefusal(request, exceeded.reason);
+  if (exceeded) answer = await volumeRefusal(request, language, exceeded.reason);
   // Nothing of a refused upload is kept: a chunk over the body limit takes its upload with it.
   else if (watched.refused()) await removeUpload(request);
   // A HEAD answer has no body; every other error answer speaks the reader's language.
-  const response = request.method === "HEAD" ? answer : await localizeUploadAnswer(request, answer);
+  const response = request.method === "HEAD" ? answer : await localizeUploadAnswer(language, answer);
   response.headers.set("Cache-Control", "no-store");
   return response;
 }
@@ -222,25 +225,25 @@ async function withoutRepeatedLength(request: Request): Promise<Request> {
  * A chunk's bytes count against the sender's upload volume as they arrive (the plain form's
  * allowance, ADR 039). An allowance already used up refuses the chunk before it is read.
  */
-async function meterChunk(request: Request, context: unknown): Promise<{ request: Request; meter?: VolumeMeter } | Response> {
+async function meterChunk(request: Request, context: AppLoadContext, language: Language): Promise<{ request: Request; meter?: VolumeMeter } | Response> {
   const db = await sharedTus().deps.db();
   const viewer = await uploadViewerOf(request, context);
-  const allowance = uploadAllowanceOf(viewer, clientIp(request, context));
+  const allowance = uploadAllowanceOf(viewer, getClientAddress(context));
   if (!allowance) return { request };
   if (await isRateLimited(db, allowance.key, allowance.limitMiB)) {
     // Refused before the tus server's own checks ran: only an upload of an order this viewer may open is removed.
     const orderId = orderIdOfUpload(uploadIdOf(request));
     const mayOpen = orderId !== null && (await openableOrder(db, viewer, orderId)) !== undefined;
-    return mayOpen ? volumeRefusal(request, allowance.reason) : refusalAnswer(request, 429, { error: allowance.reason });
+    return mayOpen ? volumeRefusal(request, language, allowance.reason) : refusalAnswer(language, 429, { error: allowance.reason });
   }
   const meter = volumeMeter(db, allowance);
   return { request: meteredRequest(request, meter), meter };
 }
 
 /** Over the allowance: the upload is removed with what it had received, and the sender told why. */
-async function volumeRefusal(request: Request, reason: UploadVolumeExceeded["reason"]): Promise<Response> {
+async function volumeRefusal(request: Request, language: Language, reason: UploadVolumeExceeded["reason"]): Promise<Response> {
   await removeUpload(request);
-  return refusalAnswer(request, 429, { error: reason });
+  return refusalAnswer(language, 429, { error: reason });
 }
 
 function uploadIdOf(request: Request): string {
@@ -261,7 +264,7 @@ async function removeUpload(request: Request): Promise<void> {
  * last response was lost, or the step failed for a moment). Answers with the recorded file if the
  * step already ran, else runs it.
  */
-export async function finishAgain(request: Request, context: unknown, id: string, uploadKey: string): Promise<{ status: number; reply: FinishReply | null }> {
+export async function finishAgain(request: Request, context: AppLoadContext, id: string, uploadKey: string): Promise<{ status: number; reply: FinishReply | null }> {
   const orderId = orderIdOfUpload(id);
   if (!orderId) return { status: 404, reply: null };
   const { deps } = sharedTus();

@@ -1,8 +1,8 @@
-import { redirect } from "@remix-run/node";
+import { redirect, type AppLoadContext } from "@remix-run/node";
 import { getDb } from "~/modules/db/db.server";
 import { intentHandler } from "~/modules/http/intents";
 import { getRequestContext } from "~/modules/http/request-context.server";
-import { clientIp, readFormData } from "~/modules/http/request.server";
+import { readFormData } from "~/modules/http/request.server";
 import { redirectWithToast } from "~/modules/http/toast.server";
 import { isMultipartRequest } from "~/modules/uploads/multipart.server";
 import type { UploadResult } from "~/modules/uploads/upload-handler.server";
@@ -42,14 +42,14 @@ function parseIntent(intent: string): { name: string; argument: string | null } 
 }
 
 /** The wizard's action; with JavaScript, a move within the wizard is answered with the next page (ADR 035). */
-export async function handleWizardAction(request: Request, context: unknown) {
+export async function handleWizardAction(request: Request, context: AppLoadContext) {
   const answer = await dispatch(request, context);
   return answer instanceof Response ? answerInPlace(request, context, answer) : answer;
 }
 
-async function dispatch(request: Request, context: unknown) {
+async function dispatch(request: Request, context: AppLoadContext) {
   const db = await getDb();
-  const { viewer, market, language } = await getRequestContext(request, context);
+  const { viewer, market, language, clientAddress } = await getRequestContext(request, context);
   const { order } = await resolveOrder(request, db, viewer);
 
   let form: FormData;
@@ -59,7 +59,7 @@ async function dispatch(request: Request, context: unknown) {
     if (received instanceof Response) return received;
     ({ form, uploads } = received);
   } else {
-    form = await readFormData(request);
+    form = await readFormData(request, context);
   }
 
   const intent = String(form.get("intent") ?? "");
@@ -67,7 +67,7 @@ async function dispatch(request: Request, context: unknown) {
 
   if (!order) {
     if (intent !== "next") return redirect("/order");
-    return startOrder(db, viewer, { market, language }, clientIp(request, context));
+    return startOrder(db, viewer, { market, language }, clientAddress);
   }
 
   const patients = await listPatients(db, order.id);

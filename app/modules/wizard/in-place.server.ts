@@ -1,7 +1,7 @@
-import { data } from "@remix-run/node";
+import { data, type AppLoadContext } from "@remix-run/node";
 import { cookiePairs } from "~/modules/http/cookie-header";
 import { cookies } from "~/modules/http/cookies.server";
-import { isDataRequest } from "~/modules/http/request.server";
+import { isDataRequest } from "~/modules/http/request-context.server";
 import type { InPlaceAnswer } from "~/modules/http/in-place";
 import { readToast } from "~/modules/http/toast.server";
 import { loadWizardPage, type WizardLoaderData } from "./loader.server";
@@ -15,13 +15,13 @@ import { loadWizardPage, type WizardLoaderData } from "./loader.server";
  * its cookie travels in the answer instead. The page's clientAction keeps the page for the
  * clientLoader, and the root does not reload (order.tsx, root.tsx).
  */
-export async function answerInPlace(request: Request, context: unknown, answer: Response) {
+export async function answerInPlace(request: Request, context: AppLoadContext, answer: Response) {
   if (!isDataRequest(context) || !isRedirectTo(answer, "/order")) return answer;
   const setCookies = answer.headers.getSetCookie();
   const followed = new Request(new URL("/order", request.url), { headers: followedHeaders(request.headers, setCookies) });
   // The facts of a request are kept per load context (request-context.server): the followed request
   // is a new one, read afresh — the order the action just created is in its cookies.
-  const followedContext = { ...(context as object) };
+  const followedContext: AppLoadContext = { ...context };
   const { toast } = await readToast(followed);
   const page = await loadWizardPage(followed, followedContext);
   const headers = new Headers(page.init?.headers);

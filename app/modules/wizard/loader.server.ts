@@ -1,4 +1,4 @@
-import { data } from "@remix-run/node";
+import { data, type AppLoadContext } from "@remix-run/node";
 import type { FileType } from "~db/schema";
 import { getDb } from "~/modules/db/db.server";
 import { isDatabaseUnavailable } from "~/modules/db/unavailable";
@@ -15,7 +15,7 @@ import { filesOf, listPatients, queueStatuses, type RecordedFile, skipsOf } from
 import { logger } from "~/modules/log/logger.server";
 import { textTranslator } from "~/modules/translations/overrides.server";
 
-export async function loadWizardPage(request: Request, context: unknown) {
+export async function loadWizardPage(request: Request, context: AppLoadContext) {
   const db = await getDb();
   const { viewer, market, language } = await getRequestContext(request, context);
   const { order, fromQuery } = await resolveOrder(request, db, viewer);

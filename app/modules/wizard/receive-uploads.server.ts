@@ -1,9 +1,10 @@
+import type { AppLoadContext } from "@remix-run/node";
 import type { Order } from "~db/schema";
 import type { DB } from "~/modules/db/db.server";
 import { isDatabaseUnavailable } from "~/modules/db/unavailable";
-import type { Viewer } from "~/modules/http/request-context.server";
+import { getClientAddress, type Viewer } from "~/modules/http/request-context.server";
 import { getConfig } from "~/modules/config/config.server";
-import { badRequest, clientIp } from "~/modules/http/request.server";
+import { badRequest } from "~/modules/http/request.server";
 import { redirectWithToast, type Toast } from "~/modules/http/toast.server";
 import { isRateLimited } from "~/modules/security/rate-limit.server";
 import { getStorage } from "~/modules/storage/storage.server";
@@ -30,7 +31,7 @@ const volumeToast = (reason: UploadVolumeExceeded["reason"]): Toast => ({
  * read (no buffering) and are recorded on the current patient. Returns the form and what became of
  * each file, or the answer when the upload is refused or its list cannot be saved.
  */
-export async function receiveUploads(request: Request, context: unknown, db: DB, order: Order | null, viewer: Viewer): Promise<{ form: FormData; uploads: UploadResult[] } | Response> {
+export async function receiveUploads(request: Request, context: AppLoadContext, db: DB, order: Order | null, viewer: Viewer): Promise<{ form: FormData; uploads: UploadResult[] } | Response> {
   let form: FormData;
   const patients = order ? await listPatients(db, order.id) : [];
   const patient = order ? patients.find((p) => p.id === order.current_patient_id) ?? patients[0] ?? null : null;
@@ -47,7 +48,7 @@ export async function receiveUploads(request: Request, context: unknown, db: DB,
     maxTotalBytes: canUpload ? Math.max(0, orderMaxBytes - usage.bytes) : undefined,
   });
   // The volume allowance counts every byte of the body as it arrives (the body's size was bounded before, ADR 039).
-  const allowance = canUpload ? uploadAllowanceOf({ userEmail: viewer.user?.email ?? null, isStaff: viewer.isStaff }, clientIp(request, context)) : null;
+  const allowance = canUpload ? uploadAllowanceOf({ userEmail: viewer.user?.email ?? null, isStaff: viewer.isStaff }, getClientAddress(context)) : null;
   if (allowance && (await isRateLimited(db, allowance.key, allowance.limitMiB))) return redirectWithToast("/order", volumeToast(allowance.reason));
   const meter = allowance ? volumeMeter(db, allowance) : null;
   try {
@@ -58,7 +59,7 @@ export async function receiveUploads(request: Request, context: unknown, db: DB,
     if (error instanceof UploadVolumeExceeded) return redirectWithToast("/order", volumeToast(error.reason));
     if (error instanceof UploadOverQuota) return redirectWithToast("/order", orderQuotaToast);
     if (request.signal.aborted) throw error;
-    throw await badRequest(request);
+    throw await badRequest(request, context);
   }
   const uploads = upload.results();
   if (order && patient && fileType) {

@@ -1,0 +1,65 @@
+import { data, type LoaderFunctionArgs } from "@remix-run/node";
+import { cookies } from "~/modules/http/cookies.server";
+import { getLocale } from "~/modules/http/request-context.server";
+import { isLanguage, LANGUAGES } from "~/modules/i18n/languages";
+import { MARKET_TRAITS } from "~/modules/market/market";
+import { getContacts, publicOrigin } from "~/modules/market/market.server";
+import { attributePartner, existingPartnerCode } from "~/modules/partners/referral.server";
+import { formatPriceSetAmount, PRICE_SETS } from "~/modules/pricing/price-sets";
+import { pageTexts, textTranslator } from "~/modules/translations/overrides.server";
+
+export async function loadLandingPage({ request, params, context }: LoaderFunctionArgs) {
+  const url = new URL(request.url);
+  const headers = new Headers();
+  let partner: string | null = null;
+  if (params.lang !== undefined && !isLanguage(params.lang)) {
+    partner = await existingPartnerCode(params.lang);
+    if (!partner) throw new Response("Not found", { status: 404 });
+  }
+  const fromQuery = url.searchParams.get("partner");
+  if (fromQuery) partner = (await existingPartnerCode(fromQuery).catch(() => null)) ?? partner;
+  const { market, language } = await getLocale(request, context);
+  const { offer: partnerOffer } = partner ? await attributePartner(request, market, partner, headers) : { offer: null };
+  // Opening the landing in a language keeps that language on the pages that follow (the order
+  // button, sign-in), as choosing it in the picker does.
+  if (params.lang !== undefined && isLanguage(params.lang)) {
+    const saved = await cookies.language().parse(request.headers.get("Cookie"));
+    if (saved !== params.lang) headers.append("Set-Cookie", await cookies.language().serialize(params.lang));
+  }
+
+  const traits = MARKET_TRAITS[market];
+  const set = PRICE_SETS[traits.currency];
+  const money = (minorUnits: number) => formatPriceSetAmount(minorUnits, set.currency, language);
+  const prices = {
+    rows: [
+      { key: "singleLayer" as const, amount: money(set.singleLayerMaterial) },
+      { key: "threeLayer" as const, amount: money(set.threeLayerMaterial) },
+      ...(traits.softMatrix ? [{ key: "softMatrix" as const, amount: money(set.softMatrix) }] : []),
+      { key: "hardMatrix" as const, amount: money(set.hardMatrix) },
+      { key: "retainer" as const, amount: money(set.retainer) },
+      { key: "delivery" as const, amount: money(set.delivery) },
+    ],
+    minimumOrder: money(set.minimumOrder),
+    monthlyThreshold: money(set.monthlyThreshold),
+  };
+
+  const t = await textTranslator(language);
+  const origin = publicOrigin(market);
+  const own = params.lang && isLanguage(params.lang) ? `/${params.lang}` : "/";
+  return data(
+    {
+      title: t("home.metaTitle"),
+      description: t("home.metaDescription"),
+      language,
+      texts: await pageTexts(language, "landing"),
+      prices,
+      messengerLink: getContacts(market).messengerLink,
+      partnerOffer,
+      seo: {
+        canonical: `${origin}${own}`,
+        alternates: [...LANGUAGES.map((code) => ({ hrefLang: code, href: `${origin}/${code}` })), { hrefLang: "x-default", href: `${origin}/` }],
+      },
+    },
+    { headers },
+  );
+}

@@ -1,0 +1,30 @@
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { getDb } from "~/modules/db/db.server";
+import { buildBagLabels } from "~/modules/packer/bag-labels";
+import { getPackerOrder } from "~/modules/packer/packer.server";
+import { QR_QUIET_ZONE, qrPath } from "~/modules/packer/qr.server";
+import { getRequestTranslator } from "~/modules/http/request-context.server";
+import { requirePacker } from "~/modules/auth/guards.server";
+
+export async function loadBagLabelsPage({ request, params, context }: LoaderFunctionArgs) {
+  await requirePacker(request, context);
+  const order = await getPackerOrder(await getDb(), params.orderId ?? "");
+  if (!order) throw new Response("Not found", { status: 404 });
+  const t = await getRequestTranslator(request, context);
+  const labels = buildBagLabels(
+    order,
+    order.patients.map((patient) => ({ patientName: patient.name, folderName: patient.folder, files: patient.files })),
+  );
+  const codes = [...new Set(labels.map((label) => label.qrText))];
+  return {
+    title: t("packer.bags.title", { number: order.number }),
+    hasPatients: order.patients.length > 0,
+    codes: codes.map((text) => {
+      const { size, path } = qrPath(text);
+      // The symbol's square, quiet zone included, in module units.
+      const side = size + 2 * QR_QUIET_ZONE;
+      return { text, path, side, origin: -QR_QUIET_ZONE };
+    }),
+    labels: labels.map(({ qrText, ...label }) => ({ ...label, code: codes.indexOf(qrText) })),
+  };
+}
