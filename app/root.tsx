@@ -2,6 +2,7 @@ import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run
 import type { ClientLoaderFunctionArgs, ShouldRevalidateFunction } from "@remix-run/react";
 import { data, Links, Meta, Outlet, Scripts, ScrollRestoration, useLoaderData, useLocation, useMatches, useRouteLoaderData } from "@remix-run/react";
 import { I18nProvider, useTranslation } from "~/modules/i18n/i18n-context";
+import { ConnectionNotice } from "~/components/connection-notice";
 import { CookieNotice } from "~/components/cookie-notice";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { Footer } from "~/components/footer";
@@ -144,6 +145,7 @@ function Document({ children }: { children: React.ReactNode }) {
         </a>
         {parts.header && root ? <Header user={root.user} locale={locale} /> : null}
         {root?.toast ? <ToastMessage toast={root.toast} /> : null}
+        {hydrate ? <ConnectionNotice /> : null}
         <main id="main">{children}</main>
         {parts.banner && root?.marketTraits.guaranteeBanner ? <GuaranteeBanner /> : null}
         {parts.footer && root ? <Footer contacts={root.contacts} legalLinks={root.marketTraits.legalLinks} /> : null}

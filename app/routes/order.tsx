@@ -166,6 +166,8 @@ export default function OrderWizard() {
         noValidate
         reloadDocument={fileType !== undefined && !resumable}
       >
+        {/* A post sent again from another step is not applied twice (ADR 046). */}
+        <input type="hidden" name="step" value={step} />
         <h2 ref={headingRef} tabIndex={-1}>
           {t(STEP_TITLES[step] ?? "")}
         </h2>

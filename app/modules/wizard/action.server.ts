@@ -83,6 +83,11 @@ async function dispatch(request: Request, context: unknown) {
     return redirectWithToast("/order", frozenToast);
   }
 
+  // Each step's form names its step. A post made on another step than the order's — sent again after
+  // its answer was lost (the browser's offline page reloaded, an older tab) — acts on nothing: the
+  // current step is shown (ADR 046). Forms that name no step (the patient selector, pay) are not checked.
+  if (form.has("step") && Number(form.get("step")) !== step) return redirect("/order");
+
   try {
     return await (intentHandler(DRAFT_INTENTS, name) ?? keepStep)(args);
   } catch (error) {
