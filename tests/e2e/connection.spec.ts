@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { expect, type Page, test } from "@playwright/test";
 import { startTcpProxy, type TcpProxy } from "../support/tcp-proxy";
-import { atStep, press, signInBackoffice, signInByMail } from "./journeys";
+import { atStep, press, signInBackoffice, signInByMail, walkToPatientStep } from "./journeys";
 import { e2eQuery, embedded } from "./support";
 
 /**
@@ -80,19 +80,6 @@ async function saysOffline(page: Page, texts: Texts) {
   await noKeysShown(page);
 }
 
-/** A fresh order at step 4 through `origin`, in the page's language. */
-async function toPatientStep(page: Page, origin: string, texts: Texts, email: string) {
-  await page.goto(`${origin}/order`);
-  await press(page, texts.next, 2);
-  await page.getByLabel(texts.email).fill(email);
-  await page.getByLabel(texts.phone).fill("+7 900 123-45-67");
-  await press(page, texts.next, 3);
-  await page.getByLabel(texts.fullName).fill("Иванова Анна Сергеевна");
-  await page.getByLabel(texts.address).fill("Москва, ул. Тверская, 1");
-  if (texts.consent) await page.getByRole("checkbox").check();
-  await press(page, texts.next, 4);
-}
-
 /** Waits until `check` holds on the server (the post has acted), at most 10 s. */
 async function serverSees(check: () => Promise<boolean>) {
   await expect.poll(check, { timeout: 10_000, intervals: [100] }).toBe(true);
@@ -139,7 +126,7 @@ test.describe("a dropped connection", () => {
         const origin = `http://${texts.host}:${proxy.port}`;
         const email = `reset-${unique()}@clinic.ru`;
         const patient = `Сброс ${unique()}`;
-        await toPatientStep(page, origin, texts, email);
+        await walkToPatientStep(page, texts, email, `${origin}/order`);
         await page.getByLabel(texts.patientName).fill(patient);
 
         // The post reaches the app; every answer is reset before its first byte reaches the browser.

@@ -9,7 +9,7 @@ import type { UploadResult } from "~/modules/uploads/upload-handler.server";
 import { startOrder } from "./intents/create-order.server";
 import { returnToDraft } from "./intents/edit.server";
 import { keepStep, moveThroughSteps } from "./intents/navigate.server";
-import { addPatient, selectPatient } from "./intents/patients.server";
+import { addPatient, nextWithTypedPatient, selectPatient } from "./intents/patients.server";
 import { payOrder, startPayment } from "./intents/pay.server";
 import { removeOrderFile } from "./intents/remove-file.server";
 import type { IntentArgs, IntentHandler } from "./intents/types";
@@ -34,6 +34,7 @@ const DRAFT_INTENTS: Record<string, IntentHandler> = {
   "remove:": removeOrderFile,
   pay: payOrder,
   ...Object.fromEntries(NAV_ACTIONS.map((action): [string, IntentHandler] => [action, (args) => moveThroughSteps(args, action)])),
+  next: (args) => (args.step === 4 ? nextWithTypedPatient(args) : moveThroughSteps(args, "next")),
 };
 
 function parseIntent(intent: string): { name: string; argument: string | null } {
