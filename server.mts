@@ -10,6 +10,7 @@ import { getConfig } from "./app/modules/config/config.server";
 import { isDatabaseUnavailable } from "./app/modules/db/unavailable";
 import { finalErrorHandler, malformedTargets, stylesheetsOf } from "./app/modules/http/error-page.server";
 import { publicPageCache } from "./app/modules/http/public-page-cache.server";
+import { resendOnce } from "./app/modules/http/resend.server";
 import { installRouteMatchingCache } from "./app/modules/http/route-matching.server";
 import { logger, requestFacts } from "./app/modules/log/logger.server";
 import { requestLog } from "./app/modules/log/request-log.server";
@@ -160,6 +161,9 @@ export async function createApp(options: ServerOptions) {
       await broadcastDevReady(build);
     });
   }
+
+  // An enhanced post sent again after its answer was lost gets the first answer, not a second effect (ADR 046).
+  app.use(resendOnce());
 
   // Pages that are the same for every anonymous visitor come from memory after their first answer.
   app.use(publicPageCache({ version: currentTranslationsVersion }));

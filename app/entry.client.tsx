@@ -2,6 +2,7 @@ import { RemixBrowser } from "@remix-run/react";
 import { startTransition, StrictMode } from "react";
 import { hydrateRoot } from "react-dom/client";
 import { DocumentFactsProvider } from "~/modules/http/document-facts";
+import { installResend } from "~/modules/http/resend-fetch";
 import { heldTexts, loadTexts } from "~/modules/i18n/texts-cache";
 
 // An error page rendered by the server shows its request's id; hydration must render the same.
@@ -10,6 +11,9 @@ const requestId = document.querySelector<HTMLElement>("[data-request-id]")?.data
 // The page's texts, asked for from the head (root.tsx): hydration waits for them, since it must
 // render the texts the server rendered.
 const textsKey = document.querySelector<HTMLElement>("script[data-texts-key]")?.dataset.textsKey;
+
+// Every enhanced form and navigation survives a dropped connection the same way (ADR 046).
+installResend();
 
 function hydrate() {
   startTransition(() => {

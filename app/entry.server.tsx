@@ -4,7 +4,9 @@ import { RemixServer } from "@remix-run/react";
 import { renderToPipeableStream } from "react-dom/server";
 import { DocumentFactsProvider } from "~/modules/http/document-facts";
 import { wholeDocument } from "~/modules/http/whole-document.server";
+import { getLocale } from "~/modules/http/request-context.server";
 import { ServerTextsProvider } from "~/modules/i18n/shared-texts";
+import { shellTexts } from "~/modules/i18n/shell-texts.server";
 import type { Messages } from "~/modules/i18n/translate";
 import { logger } from "~/modules/log/logger.server";
 import { reportProblemsTo } from "~/modules/log/report-problem";
@@ -32,12 +34,15 @@ export default async function handleRequest(
   const { cspNonce: nonce, requestId } = loadContext;
   const shared = isSharedPage(request, responseStatusCode, responseHeaders, remixContext);
   const texts = await documentTexts(remixContext);
+  // A document whose root loader failed has no texts' key: it renders with the bundled shell texts
+  // of the request's language (ADR 046); getLocale never touches the database.
+  const language = texts ? undefined : (await getLocale(request, loadContext)).language;
 
   return new Promise<Response>((resolve, reject) => {
     let shellRendered = false;
     const { pipe, abort } = renderToPipeableStream(
-      <DocumentFactsProvider value={{ nonce, requestId }}>
-        <ServerTextsProvider value={texts}>
+      <DocumentFactsProvider value={{ nonce, requestId, language }}>
+        <ServerTextsProvider value={texts ?? shellTexts(language)}>
           <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY} nonce={nonce} />
         </ServerTextsProvider>
       </DocumentFactsProvider>,

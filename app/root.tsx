@@ -2,6 +2,7 @@ import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run
 import type { ClientLoaderFunctionArgs, ShouldRevalidateFunction } from "@remix-run/react";
 import { data, Links, Meta, Outlet, Scripts, ScrollRestoration, useLoaderData, useLocation, useMatches, useRouteLoaderData } from "@remix-run/react";
 import { I18nProvider, useTranslation } from "~/modules/i18n/i18n-context";
+import { ConnectionNotice } from "~/components/connection-notice";
 import { CookieNotice } from "~/components/cookie-notice";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { Footer } from "~/components/footer";
@@ -11,14 +12,15 @@ import { MessengerButton } from "~/components/messenger-button";
 import { ToastMessage } from "~/components/toast";
 import { getConfig } from "~/modules/config/config.server";
 import { cookies } from "~/modules/http/cookies.server";
-import { useNonce } from "~/modules/http/document-facts";
+import { useDocumentLanguage, useNonce } from "~/modules/http/document-facts";
 import { getLocale, getViewer } from "~/modules/http/request-context.server";
 import { isInPlace } from "~/modules/http/in-place";
 import { readToast } from "~/modules/http/toast.server";
 import { isStaffPath } from "~/modules/i18n/text-areas";
 import { useSharedTexts } from "~/modules/i18n/shared-texts";
-import { earlyTextsFetch, loadTexts } from "~/modules/i18n/texts-cache";
+import { earlyTextsFetch, fallbackTexts, loadTexts, SHELL_TEXTS_ID, shellTextsJson } from "~/modules/i18n/texts-cache";
 import type { Messages } from "~/modules/i18n/translate";
+import { SOURCE_LANGUAGE } from "~/modules/i18n/languages";
 import { layoutFor } from "~/modules/layout/layout";
 import { logger } from "~/modules/log/logger.server";
 import { MARKET_TRAITS } from "~/modules/market/market";
@@ -93,10 +95,22 @@ export function useRootData() {
 
 const NO_TEXTS: Messages = {};
 
+/**
+ * The page's language when the root's data is missing (its loader failed): the server's guess from
+ * the request, in the browser the language of the page on screen.
+ */
+function useFallbackLanguage(): string {
+  const server = useDocumentLanguage();
+  if (server) return server;
+  return typeof document === "undefined" ? SOURCE_LANGUAGE : document.documentElement.lang || SOURCE_LANGUAGE;
+}
+
 export function Layout({ children }: { children: React.ReactNode }) {
   const root = useRootData();
-  const locale = root?.i18n.locale ?? "ru";
-  const messages = useSharedTexts(root?.i18n.textsKey) ?? NO_TEXTS;
+  const fallbackLanguage = useFallbackLanguage();
+  const locale = root?.i18n.locale ?? fallbackLanguage;
+  // Without the root's key the error page and shell still have their words (ADR 046).
+  const messages = useSharedTexts(root?.i18n.textsKey) ?? fallbackTexts() ?? NO_TEXTS;
   return (
     <I18nProvider language={locale} messages={messages} strict={root?.i18n.strict ?? false}>
       <Document>{children}</Document>
@@ -106,10 +120,10 @@ export function Layout({ children }: { children: React.ReactNode }) {
 
 function Document({ children }: { children: React.ReactNode }) {
   const root = useRootData();
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const { pathname } = useLocation();
   const nonce = useNonce();
-  const locale = root?.i18n.locale ?? "ru";
+  const locale = i18n.language;
   const parts = layoutFor(pathname);
   // Pages that need no client code (the packer's, on shared low-end PCs) say so with
   // `handle = { hydrate: false }`: they ship no JavaScript bundle at all.
@@ -122,6 +136,7 @@ function Document({ children }: { children: React.ReactNode }) {
         <Meta />
         <Links />
         {hydrate && root ? <TextsFetch textsKey={root.i18n.textsKey} nonce={nonce} /> : null}
+        {hydrate && !root ? <ShellTexts /> : null}
       </head>
       <body>
         {parts.cookieNotice && root && !root.cookieConsent ? <CookieNotice international={root.market === "international"} /> : null}
@@ -130,6 +145,7 @@ function Document({ children }: { children: React.ReactNode }) {
         </a>
         {parts.header && root ? <Header user={root.user} locale={locale} /> : null}
         {root?.toast ? <ToastMessage toast={root.toast} /> : null}
+        {hydrate ? <ConnectionNotice /> : null}
         <main id="main">{children}</main>
         {parts.banner && root?.marketTraits.guaranteeBanner ? <GuaranteeBanner /> : null}
         {parts.footer && root ? <Footer contacts={root.contacts} legalLinks={root.marketTraits.legalLinks} /> : null}
@@ -153,6 +169,22 @@ function Document({ children }: { children: React.ReactNode }) {
  */
 function TextsFetch({ textsKey, nonce }: { textsKey: string; nonce: string | undefined }) {
   return <script nonce={nonce} data-texts-key={textsKey} suppressHydrationWarning dangerouslySetInnerHTML={{ __html: earlyTextsFetch(textsKey) }} />;
+}
+
+/**
+ * A document without the root's data (its loader failed) has no texts' key to fetch: it carries the
+ * few texts of its error page and shell itself, which hydration reads back (ADR 046). Not executed.
+ */
+function ShellTexts() {
+  const messages = useSharedTexts(undefined);
+  return (
+    <script
+      type="application/json"
+      id={SHELL_TEXTS_ID}
+      suppressHydrationWarning
+      dangerouslySetInnerHTML={{ __html: messages ? shellTextsJson(messages) : (document.getElementById(SHELL_TEXTS_ID)?.textContent ?? "{}") }}
+    />
+  );
 }
 
 export default function App() {

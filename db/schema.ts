@@ -322,6 +322,18 @@ export interface RateLimitsTable {
   expires_at: Timestamp;
 }
 
+/** The answer to an enhanced post, kept by the key its page sent, for a post sent again (ADR 046). */
+export interface RequestReplaysTable {
+  key: string;
+  /** Method and URL the key was first sent with; another target never gets this answer. */
+  target: string;
+  /** Null while the first request is still being answered. */
+  status: number | null;
+  headers: Array<[string, string]> | null;
+  body: Buffer | null;
+  created_at: Generated<Date>;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -346,6 +358,7 @@ export interface Database {
   translations: TranslationsTable;
   translations_version: TranslationsVersionTable;
   rate_limits: RateLimitsTable;
+  request_replays: RequestReplaysTable;
 }
 
 export type Order = Selectable<OrdersTable>;

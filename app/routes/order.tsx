@@ -76,6 +76,22 @@ const STEP_TITLES = [
 
 const PAY_FORM = "wizard-pay";
 
+/** What the forward button follows as it is typed (customer side §2). */
+interface Typed {
+  patientName: string;
+  consent: boolean;
+}
+
+function readTyped(form: HTMLFormElement): Typed {
+  const field = (name: string) => form.elements.namedItem(name);
+  const name = field("patient_name");
+  const consent = field("consent");
+  return {
+    patientName: name instanceof HTMLInputElement ? name.value.trim() : "",
+    consent: consent instanceof HTMLInputElement && consent.checked,
+  };
+}
+
 export default function OrderWizard() {
   const data = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof clientAction>();
@@ -85,6 +101,7 @@ export default function OrderWizard() {
   const headingRef = useRef<HTMLHeadingElement>(null);
   const shownStep = useRef<number | null>(null);
   const [filesChosen, setFilesChosen] = useState(false);
+  const [hydrated, setHydrated] = useState(false);
   const { step, order } = data;
   const patient = data.patients.find((item) => item.id === data.currentPatientId) ?? null;
   const errors = (actionData && "errors" in actionData ? actionData.errors : {}) as Record<string, string>;
@@ -97,6 +114,10 @@ export default function OrderWizard() {
   const resumable = Boolean(order && patient && fileType && !frozen);
   const busy = navigation.state !== "idle";
   const props: StepProps = { data, patient, errors, values };
+  // What the step's form holds now, for the forward button; a new form starts from what it shows.
+  const formKey = `${step}:${patient?.id ?? ""}:${data.patients.length}`;
+  const [typed, setTyped] = useState<Typed & { formKey: string }>({ formKey: "", patientName: "", consent: false });
+  const shownTyped: Typed = typed.formKey === formKey ? typed : { patientName: (values.patient_name ?? "").trim(), consent: values.consent === "on" };
   const [toast, setToast] = useState<(Toast & { id: number }) | null>(null);
   const notify = useCallback((next: Toast) => setToast({ ...next, id: Date.now() + Math.random() }), []);
   const uploads = useResumableUploads(resumable && order && patient && fileType ? { orderId: order.id, patientId: patient.id, type: fileType } : null, notify);
@@ -108,22 +129,31 @@ export default function OrderWizard() {
   }, [actionData, notify]);
 
   useEffect(() => {
-    // A new step drawn in place (not a new document) takes the focus to its title, as a new page
-    // would: a screen reader says where the doctor is, and Tab starts from the step's fields.
-    if (shownStep.current !== null && shownStep.current !== step) headingRef.current?.focus({ preventScroll: true });
+    // A new step drawn in place (not a new document) starts at its top with the focus on its title,
+    // as a new page would (customer side §2): a phone shows the step from its beginning, a screen
+    // reader says where the doctor is, and Tab starts from the step's fields.
+    if (shownStep.current !== null && shownStep.current !== step) {
+      window.scrollTo({ top: 0, left: 0, behavior: "instant" });
+      headingRef.current?.focus({ preventScroll: true });
+    }
     shownStep.current = step;
   }, [step]);
+
+  useEffect(() => setHydrated(true), []);
 
   useEffect(() => {
     // After a refused "next", move focus to the error summary so screen readers announce it.
     if (actionData) summaryRef.current?.querySelector<HTMLElement>(".error-summary")?.focus();
   }, [actionData]);
 
-  // Forward is refused by the server anyway; with JavaScript the button says so up front.
+  // Forward is refused by the server anyway; with JavaScript the button says so up front, following
+  // what is typed (customer side §2). Without JavaScript the button stays enabled where typing could
+  // allow it (step 3's consent, step 4's name), and the server answers.
   const forwardBlocked =
     uploads.active ||
     data.noPatient ||
-    (step === 4 && data.patients.length === 0) ||
+    (step === 4 && data.patients.length === 0 && hydrated && !shownTyped.patientName) ||
+    (step === 3 && data.traits.domesticNotices && hydrated && !shownTyped.consent) ||
     (fileType !== undefined &&
       patient !== null &&
       !filesChosen &&
@@ -159,13 +189,16 @@ export default function OrderWizard() {
       {step >= 5 && step <= 10 ? <PatientSelector data={data} patient={patient} /> : null}
       {/* A new step or patient list is a new form: its fields start from what the server holds, as on a new page. */}
       <Form
-        key={`${step}:${patient?.id ?? ""}:${data.patients.length}`}
+        key={formKey}
+        onChange={(event) => setTyped({ formKey, ...readTyped(event.currentTarget) })}
         method="post"
         encType={fileType ? "multipart/form-data" : undefined}
         className="wizard-form"
         noValidate
         reloadDocument={fileType !== undefined && !resumable}
       >
+        {/* A post sent again from another step is not applied twice (ADR 046). */}
+        <input type="hidden" name="step" value={step} />
         <h2 ref={headingRef} tabIndex={-1}>
           {t(STEP_TITLES[step] ?? "")}
         </h2>

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { expect, type Page, test } from "@playwright/test";
 import { binaryStl } from "../support/stl-models";
-import { atStep, press, signInByMail } from "./journeys";
+import { atStep, press, signInByMail, walkToPatientStep } from "./journeys";
 import { e2eQuery, embedded, literal, outbox, refusing } from "./support";
 
 /**
@@ -112,15 +112,7 @@ async function says(page: Page, [title, text]: readonly [string, string]) {
 
 /** A fresh order walked to the matrix upload (step 5) with one patient, in the page's language. */
 async function toMatrixUpload(page: Page, texts: Texts, label: string) {
-  await page.goto("/order");
-  await press(page, texts.next, 2);
-  await page.getByLabel(texts.email).fill(`${label}-${unique()}@clinic.ru`);
-  await page.getByLabel(texts.phone).fill("+7 900 123-45-67");
-  await press(page, texts.next, 3);
-  await page.getByLabel(texts.fullName).fill("Иванова Анна Сергеевна");
-  await page.getByLabel(texts.address).fill("Москва, ул. Тверская, 1");
-  if (texts.consent) await page.getByRole("checkbox").check();
-  await press(page, texts.next, 4);
+  await walkToPatientStep(page, texts, `${label}-${unique()}@clinic.ru`);
   await page.getByLabel(texts.patientName).fill("Смирнова Е.");
   await press(page, texts.addPatient, 4);
   await press(page, texts.next, 5);

@@ -52,6 +52,30 @@ export function stlFile(name: string): string {
   return file;
 }
 
+/** The wizard's labels a walk needs, in the page's language. */
+export interface WizardLabels {
+  next: string;
+  email: string;
+  phone: string;
+  fullName: string;
+  address: string;
+  /** The domestic market's consent checkbox is there. */
+  consent: boolean;
+}
+
+/** A fresh order walked to step 4 (the patient), contacts and delivery given, from `url`. */
+export async function walkToPatientStep(page: Page, labels: WizardLabels, email: string, url = "/order") {
+  await page.goto(url);
+  await press(page, labels.next, 2);
+  await page.getByLabel(labels.email).fill(email);
+  await page.getByLabel(labels.phone).fill("+7 900 123-45-67");
+  await press(page, labels.next, 3);
+  await page.getByLabel(labels.fullName).fill("Иванова Анна Сергеевна");
+  await page.getByLabel(labels.address).fill("Москва, ул. Тверская, 1");
+  if (labels.consent) await page.getByRole("checkbox").check();
+  await press(page, labels.next, 4);
+}
+
 export async function atStep(page: Page, step: number) {
   await expect(page.getByText(new RegExp(`^(Шаг|Step) ${step} (из|of) 11$`))).toBeVisible();
 }

@@ -31,7 +31,7 @@ async function uploadFiles(page: Page, files: string[], step: number) {
   await expect(page.getByText(`Загружено файлов: ${files.length}/${files.length}`)).toBeVisible();
 }
 
-test("a doctor orders for two patients and reaches the sandbox checkout", async ({ page }) => {
+test("a doctor orders for two patients and reaches the sandbox checkout", async ({ page, javaScriptEnabled }) => {
   test.setTimeout(120_000);
   const email = `e2e-${Date.now()}-${Math.random().toString(36).slice(2, 6)}@clinic.ru`;
   await page.goto("/order");
@@ -46,11 +46,15 @@ test("a doctor orders for two patients and reaches the sandbox checkout", async 
   await page.getByLabel("Телефон").fill("+7 900 123-45-67");
   await press(page, "Далее →", 3);
 
-  // Step 3: consent is required on the domestic market.
+  // Step 3: consent is required on the domestic market: with JavaScript "next" waits for it
+  // (customer side §2), without it the server refuses.
   await page.getByLabel("ФИО получателя").fill("Иванова Анна Сергеевна");
   await page.getByLabel("Адрес доставки").fill("Москва, ул. Тверская, 1");
-  await press(page, "Далее →", 3);
-  await expect(page.getByRole("alert")).toContainText("Необходимо согласие на обработку данных");
+  if (javaScriptEnabled) await expect(page.getByRole("button", { name: "Далее →" })).toBeDisabled();
+  else {
+    await press(page, "Далее →", 3);
+    await expect(page.getByRole("alert")).toContainText("Необходимо согласие на обработку данных");
+  }
   await page.getByRole("checkbox").check();
   await press(page, "Далее →", 4);
 

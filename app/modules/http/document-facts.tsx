@@ -9,6 +9,8 @@ import { createContext, useContext } from "react";
 export interface DocumentFacts {
   nonce?: string;
   requestId?: string;
+  /** The request's language, for a document whose root data (and so its language) is missing. */
+  language?: string;
 }
 
 const DocumentFactsContext = createContext<DocumentFacts>({});
@@ -21,4 +23,8 @@ export function useNonce(): string | undefined {
 
 export function useRequestId(): string | undefined {
   return useContext(DocumentFactsContext).requestId;
+}
+
+export function useDocumentLanguage(): string | undefined {
+  return useContext(DocumentFactsContext).language;
 }

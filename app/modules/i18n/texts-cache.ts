@@ -62,3 +62,28 @@ export async function loadTexts(key: string): Promise<Messages> {
     throw error;
   }
 }
+
+/** The parts of the texts an error page, the shell around it and the "no connection" notice use. */
+const SHELL_PARTS = ["shell", "errors", "connection"] as const;
+
+export function shellParts(messages: Messages): Messages {
+  return Object.fromEntries(SHELL_PARTS.map((part) => [part, messages[part] ?? {}]));
+}
+
+/** The element of a document without a texts' key (its root loader failed) that carries the shell's texts (ADR 046). */
+export const SHELL_TEXTS_ID = "shell-texts";
+
+/** The JSON of that element, safe inside a script element. */
+export const shellTextsJson = (messages: Messages) => JSON.stringify(shellParts(messages)).replaceAll("<", "\\u003c");
+
+/**
+ * Texts for a page whose root data is missing (its loader failed in the browser, or the server sent
+ * its error page): the texts of the page the browser showed last, else those the document carried.
+ * Browser only.
+ */
+export function fallbackTexts(): Messages | undefined {
+  if (typeof document === "undefined") return undefined;
+  if (latest) return latest;
+  const carried = document.getElementById(SHELL_TEXTS_ID)?.textContent;
+  return carried ? (JSON.parse(carried) as Messages) : undefined;
+}

@@ -4,6 +4,7 @@ import { processQueue, type QueueDeps, type QueueSettings } from "~/modules/ftp/
 import type { FileStorage } from "~/modules/storage/storage.server";
 import { releaseExpiredOrderCodes } from "~/modules/orders/orders.server";
 import { purgeUntouchedDrafts } from "~/modules/orders/drafts.server";
+import { purgeRequestReplays } from "~/modules/http/resend.server";
 import { purgeExpiredRateLimits } from "~/modules/security/rate-limit.server";
 import { sendStatusMails } from "~/modules/notifications/status-mail.server";
 import { purgeExpiredUploads } from "~/modules/uploads/tus.server";
@@ -79,6 +80,7 @@ export async function runHousekeeping(db: DB, storage: FileStorage): Promise<Hou
   await purgeUntouchedDrafts(db); // drafts nobody typed into give their codes back after a day (ADR 038)
   const orderCodesReleased = await releaseExpiredOrderCodes(db);
   const rateLimitsPurged = await purgeExpiredRateLimits(db);
+  await purgeRequestReplays(db); // answers kept for resent posts (ADR 046)
   const sessions = await db.deleteFrom("sessions").where("expires_at", "<", sql<Date>`now()`).executeTakeFirst();
   const tokens = await db.deleteFrom("sign_in_tokens").where("expires_at", "<", sql<Date>`now() - interval '1 day'`).executeTakeFirst();
   const mails = await sendStatusMails(db);

@@ -9,7 +9,7 @@ import type { UploadResult } from "~/modules/uploads/upload-handler.server";
 import { startOrder } from "./intents/create-order.server";
 import { returnToDraft } from "./intents/edit.server";
 import { keepStep, moveThroughSteps } from "./intents/navigate.server";
-import { addPatient, selectPatient } from "./intents/patients.server";
+import { addPatient, nextWithTypedPatient, selectPatient } from "./intents/patients.server";
 import { payOrder, startPayment } from "./intents/pay.server";
 import { removeOrderFile } from "./intents/remove-file.server";
 import type { IntentArgs, IntentHandler } from "./intents/types";
@@ -34,6 +34,7 @@ const DRAFT_INTENTS: Record<string, IntentHandler> = {
   "remove:": removeOrderFile,
   pay: payOrder,
   ...Object.fromEntries(NAV_ACTIONS.map((action): [string, IntentHandler] => [action, (args) => moveThroughSteps(args, action)])),
+  next: (args) => (args.step === 4 ? nextWithTypedPatient(args) : moveThroughSteps(args, "next")),
 };
 
 function parseIntent(intent: string): { name: string; argument: string | null } {
@@ -82,6 +83,11 @@ async function dispatch(request: Request, context: AppLoadContext) {
     if (intent === "pay" && order.status === "pending") return startPayment(request, db, order, viewer);
     return redirectWithToast("/order", frozenToast);
   }
+
+  // Each step's form names its step. A post made on another step than the order's — sent again after
+  // its answer was lost (the browser's offline page reloaded, an older tab) — acts on nothing: the
+  // current step is shown (ADR 046). Forms that name no step (the patient selector, pay) are not checked.
+  if (form.has("step") && Number(form.get("step")) !== step) return redirect("/order");
 
   try {
     return await (intentHandler(DRAFT_INTENTS, name) ?? keepStep)(args);

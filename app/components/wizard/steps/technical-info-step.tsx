@@ -1,10 +1,13 @@
+import { useRouteLoaderData } from "@remix-run/react";
 import { useTranslation } from "~/modules/i18n/i18n-context";
 import { formatPriceSetAmount } from "~/modules/pricing/price-sets";
+import type { RootLoaderData } from "~/root";
 import type { StepProps } from "./types";
 
 /** Step 1: prices of the market, notes of the domestic market, a way to ask. */
 export function TechnicalInfoStep({ data }: StepProps) {
   const { t, i18n } = useTranslation();
+  const contacts = useRouteLoaderData<RootLoaderData>("root")?.contacts;
   const set = data.priceSet;
   const money = (amount: number) => formatPriceSetAmount(amount, set.currency, i18n.language);
   const rows: Array<[string, number, string]> = [
@@ -49,6 +52,14 @@ export function TechnicalInfoStep({ data }: StepProps) {
         </>
       ) : null}
       <p className="muted">{t("wizard.step1.leadTime")}</p>
+      {/* The step's own way to ask (customer side §2, step 1), besides the floating button. */}
+      {contacts ? (
+        <p>
+          <a className="button button-secondary" href={contacts.messengerLink} target="_blank" rel="noopener noreferrer">
+            {t("messenger.label")}
+          </a>
+        </p>
+      ) : null}
     </div>
   );
 }

@@ -2,10 +2,11 @@ import { redirect } from "@remix-run/node";
 import type { Patient } from "~db/schema";
 import { isDatabaseUnavailable } from "~/modules/db/unavailable";
 import { failureCause } from "~/modules/http/section.server";
-import { redirectWithToast } from "~/modules/http/toast.server";
+import { redirectWithToast, type Toast } from "~/modules/http/toast.server";
 import { fail } from "../replies.server";
 import { fieldProblem, readText } from "../validation";
-import { addPatient as addOrderPatient, OrderFrozenError, setWizardStep, updateDraft } from "../wizard.server";
+import { addPatient as addOrderPatient, listPatients, OrderFrozenError, setWizardStep, updateDraft } from "../wizard.server";
+import { moveThroughSteps } from "./navigate.server";
 import type { IntentArgs } from "./types";
 import { logger } from "~/modules/log/logger.server";
 
@@ -18,40 +19,67 @@ export async function selectPatient({ db, order, patients, form, argument }: Int
 }
 
 /** "Add patient" (step 4): the name is required and checked like every stored text. */
-export async function addPatient({ db, order, form }: IntentArgs) {
+export async function addPatient(args: IntentArgs) {
+  const added = await addTypedPatient(args);
+  if (!("patient" in added)) return added.refusal;
+  await setWizardStep(args.db, args.order.id, 4);
+  return redirectWithToast("/order", addedToast(added.patient));
+}
+
+/**
+ * Step 4's "next" with a name typed: that patient is added and the wizard moves on, as if "add
+ * patient" had been pressed first (customer side §2: a typed name enables "next"). Without a name it
+ * is the plain "next", refused while the order has no patient.
+ */
+export async function nextWithTypedPatient(args: IntentArgs) {
+  if (!readText(args.form, "patient_name")) return moveThroughSteps(args, "next");
+  const added = await addTypedPatient(args);
+  if (!("patient" in added)) return added.refusal;
+  const patients = await listPatients(args.db, args.order.id);
+  const patient = patients.find((item) => item.id === added.patient.id) ?? added.patient;
+  return moveThroughSteps({ ...args, patients, patient, uploadToast: addedToast(added.patient) }, "next");
+}
+
+const addedToast = (patient: Patient): Toast => ({
+  type: "success",
+  title: "wizard.toasts.patientAddedTitle",
+  description: "wizard.toasts.patientAdded",
+  values: { name: patient.patient_name },
+});
+
+/** The typed name added as a patient of the order, or the answer that says why not (in place, name kept). */
+async function addTypedPatient({ db, order, form }: IntentArgs): Promise<{ patient: Patient } | { refusal: ReturnType<typeof fail> }> {
   const name = readText(form, "patient_name");
   if (!name)
-    return fail({
-      errors: { patient_name: "wizard.errors.patientNameRequired" },
-    });
+    return {
+      refusal: fail({
+        errors: { patient_name: "wizard.errors.patientNameRequired" },
+      }),
+    };
   const nameProblem = fieldProblem("patient_name", name);
   if (nameProblem)
-    return fail({
-      errors: { patient_name: nameProblem },
-      values: { patient_name: name },
-    });
-  let added: Patient;
+    return {
+      refusal: fail({
+        errors: { patient_name: nameProblem },
+        values: { patient_name: name },
+      }),
+    };
   try {
-    added = await addOrderPatient(db, order, name);
+    return { patient: await addOrderPatient(db, order, name) };
   } catch (error) {
     if (error instanceof OrderFrozenError || isDatabaseUnavailable(error)) throw error;
     logger.error("patient not added:", error);
     // Said in place with the typed name kept (customer side §5, §8).
     const message = failureCause(error) === "failures.causes.database" ? "wizard.errors.addPatientFailed" : "failures.addPatientUnexpected";
-    return fail(
-      {
-        errors: {},
-        values: { patient_name: name },
-        saveFailure: { title: "failures.errorTitle", message },
-      },
-      500,
-    );
+    return {
+      refusal: fail(
+        {
+          errors: {},
+          values: { patient_name: name },
+          saveFailure: { title: "failures.errorTitle", message },
+        },
+        500,
+      ),
+    };
   }
-  await setWizardStep(db, order.id, 4);
-  return redirectWithToast("/order", {
-    type: "success",
-    title: "wizard.toasts.patientAddedTitle",
-    description: "wizard.toasts.patientAdded",
-    values: { name: added.patient_name },
-  });
 }

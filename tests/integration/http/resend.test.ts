@@ -1,0 +1,96 @@
+import { decode } from "turbo-stream";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { browserFetch, type AppServer, startAppServer } from "../../support/app-server";
+import { createTestDatabase, type TestDatabase } from "../../support/database";
+
+const SECRETS = { SESSION_SECRET: "resend-test-session-secret-0123456789", BACKOFFICE_PASSWORD: "office", PACKER_PASSWORD: "packer", CRON_SECRET: "cron" };
+
+/**
+ * A post sent again never acts twice (ADR 046): the page's resend carries the same key and gets the
+ * first answer back; a wizard post made on another step than the order's only shows the current step,
+ * with JavaScript or without (the browser's offline page, reloaded, sends the form again).
+ */
+describe("posts sent again", () => {
+  let t: TestDatabase;
+  let app: AppServer;
+
+  beforeAll(async () => {
+    t = await createTestDatabase(4);
+    app = await startAppServer({ DATABASE_URL: t.url, ...SECRETS });
+  });
+  afterAll(async () => {
+    await app?.stop();
+    await t?.drop();
+  });
+
+  const unique = () => `${Date.now()}-${Math.random().toString(36).slice(2, 6)}`;
+
+  async function readAction(response: Response): Promise<any> {
+    const decoded = await decode(response.body!);
+    await decoded.done;
+    return (decoded.value as { data?: unknown }).data;
+  }
+
+  /** A fresh order at step 4 (contacts and delivery given), posted as the page does with JavaScript. */
+  async function atPatientStep(email: string) {
+    const browser = browserFetch(app);
+    await browser.request("/order.data", { form: { intent: "next", step: "1" } });
+    await browser.request("/order.data", { form: { intent: "next", step: "2", email, phone: "+7 900 000-00-03" } });
+    await browser.request("/order.data", { form: { intent: "next", step: "3", full_name: "Иванова Анна", address: "Москва, ул. Ленина, 1", consent: "on" } });
+    const order = await t.db.selectFrom("orders").selectAll().where("email", "=", email).executeTakeFirstOrThrow();
+    expect(order.wizard_step).toBe(4);
+    return { browser, order };
+  }
+
+  const patientsOf = (orderId: string) => t.db.selectFrom("orders_patients").select("patient_name").where("order_id", "=", orderId).execute();
+
+  it("answers a key seen before with the first answer, and acts once", async () => {
+    const { browser, order } = await atPatientStep(`resend-${unique()}@clinic.ru`);
+    const key = `k${unique().replace(/\W/g, "")}abcdef0123456789`;
+    const post = () => browser.request("/order.data", { form: { intent: "add_patient", step: "4", patient_name: "Смирнова Е." }, headers: { "Idempotency-Key": key } });
+
+    const first = await post();
+    const firstBody = await readAction(first);
+    expect(firstBody.inPlace.page.patients.map((patient: { name: string }) => patient.name)).toEqual(["Смирнова Е."]);
+    const again = await post();
+    expect(again.status).toBe(first.status);
+    expect(await readAction(again)).toEqual(firstBody);
+    expect(await patientsOf(order.id)).toEqual([{ patient_name: "Смирнова Е." }]);
+
+    // Without a key the same post is a new one: a second patient of the same name.
+    await browser.request("/order.data", { form: { intent: "add_patient", step: "4", patient_name: "Смирнова Е." } });
+    expect(await patientsOf(order.id)).toHaveLength(2);
+
+    // A key is bound to the request it came with.
+    const elsewhere = await browser.request("/auth.data", { form: { email: "x@clinic.ru" }, headers: { "Idempotency-Key": key } });
+    expect(elsewhere.status).toBe(422);
+  });
+
+  it("waits for the first request's answer when the resend arrives while it runs", async () => {
+    const { browser, order } = await atPatientStep(`resend-race-${unique()}@clinic.ru`);
+    const key = `race${unique().replace(/\W/g, "")}0123456789abcdef`;
+    const post = () => browser.request("/order.data", { form: { intent: "add_patient", step: "4", patient_name: "Петров И." }, headers: { "Idempotency-Key": key } });
+    const answers = await Promise.all([post(), post(), post()]);
+    const bodies = await Promise.all(answers.map(readAction));
+    for (const body of bodies) expect(body).toEqual(bodies[0]);
+    expect(await patientsOf(order.id)).toEqual([{ patient_name: "Петров И." }]);
+  });
+
+  it("shows the current step for a wizard post made on an earlier one, with or without JavaScript", async () => {
+    const email = `stale-${unique()}@clinic.ru`;
+    const { browser, order } = await atPatientStep(email);
+    // Step 3's form sent again (new address) once the order is at step 4: nothing changes.
+    const plain = await browser.request("/order", { form: { intent: "next", step: "3", full_name: "Другое Имя", address: "Другой адрес", consent: "on" } });
+    expect(plain.status).toBe(302);
+    expect(plain.headers.get("location")).toBe("/order");
+    const enhanced = await readAction(await browser.request("/order.data", { form: { intent: "next", step: "2", email: "other@clinic.ru", phone: "+7 900 000-00-04" } }));
+    expect(enhanced.inPlace.page.step).toBe(4);
+    const after = await t.db.selectFrom("orders").selectAll().where("id", "=", order.id).executeTakeFirstOrThrow();
+    expect({ step: after.wizard_step, email: after.email, name: after.full_name, address: after.address }).toEqual({
+      step: 4,
+      email,
+      name: order.full_name,
+      address: order.address,
+    });
+  });
+});
