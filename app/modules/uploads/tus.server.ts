@@ -11,13 +11,15 @@ import { isRateLimited } from "~/modules/security/rate-limit.server";
 import { getStorage } from "~/modules/storage/storage.server";
 import { s3ClientOptions } from "~/modules/storage/s3-storage.server";
 import { meteredRequest, uploadAllowanceOf, UploadVolumeExceeded, volumeMeter, type VolumeMeter } from "~/modules/wizard/upload-quota.server";
-import { filesOf, listPatients, orderFileUsage, type RecordedFile } from "~/modules/wizard/wizard.server";
+import { filesOf, orderFileUsage, type RecordedFile } from "~/modules/orders/files.server";
+import { listPatients } from "~/modules/orders/patients.server";
 import { hasStlExtension } from "./file-names";
 import { maxCompressedBytes } from "./gzip-members";
 import { openableOrder, uploadViewerOf, type UploadViewer } from "./tus-access.server";
 import { fileSizeOf, type FinishReply, finishUpload, type ReadableDataStore, readMetadata, Refusal, type TusDeps } from "./tus-finish.server";
 import { MAX_STL_FILE_BYTES } from "./upload-handler.server";
-import { localizeUploadAnswer, refusalAnswer, textAnswer } from "~/modules/http/answers.server";
+import { textAnswer } from "~/modules/http/answers.server";
+import { localizeUploadAnswer, refusalAnswer } from "./answers.server";
 import { logger } from "~/modules/log/logger.server";
 
 /**

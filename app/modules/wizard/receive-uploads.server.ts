@@ -14,7 +14,9 @@ import { createStlUploadHandler, UploadOverQuota, type UploadResult } from "~/mo
 import { clampStep, STEP_FILE_TYPE } from "./navigation";
 import { fileListFailureToast, frozenToast } from "./replies.server";
 import { meteredRequest, uploadAllowanceOf, UploadVolumeExceeded, volumeMeter } from "./upload-quota.server";
-import { appendFiles, listPatients, OrderFrozenError, orderFileUsage } from "./wizard.server";
+import { appendFiles, orderFileUsage } from "~/modules/orders/files.server";
+import { listPatients } from "~/modules/orders/patients.server";
+import { OrderFrozenError } from "~/modules/orders/drafts.server";
 
 const orderQuotaToast: Toast = { type: "error", title: "wizard.upload.errorTitle", description: "wizard.upload.orderQuota" };
 

@@ -34,8 +34,8 @@ vi.mock("~/modules/market/market.server", async (importOriginal) => {
   };
 });
 
-vi.mock("~/modules/wizard/order-cookies.server", async (importOriginal) => {
-  const actual = await importOriginal<typeof import("~/modules/wizard/order-cookies.server")>();
+vi.mock("~/modules/orders/browser-orders.server", async (importOriginal) => {
+  const actual = await importOriginal<typeof import("~/modules/orders/browser-orders.server")>();
   return {
     ...actual,
     readCurrentOrderId: (request: Request) => {

@@ -5,7 +5,8 @@ import { failureCause } from "~/modules/http/section.server";
 import { redirectWithToast } from "~/modules/http/toast.server";
 import { fail } from "../replies.server";
 import { fieldProblem, readText } from "../validation";
-import { addPatient as addOrderPatient, OrderFrozenError, setWizardStep, updateDraft } from "../wizard.server";
+import { addPatient as addOrderPatient } from "~/modules/orders/patients.server";
+import { OrderFrozenError, setWizardStep, updateDraft } from "~/modules/orders/drafts.server";
 import type { IntentArgs } from "./types";
 import { logger } from "~/modules/log/logger.server";
 
