@@ -1,7 +1,7 @@
 import { sql } from "kysely";
 import type { FileInfo, FileType, Order, Patient } from "~db/schema";
 import type { DB } from "~/modules/db/db.server";
-import { destinationPath } from "~/modules/ftp/paths";
+import { destinationPath } from "./production-paths";
 import { getConfig } from "~/modules/config/config.server";
 import type { ScanSummary } from "./recorded-scan";
 import { OrderFrozenError } from "./drafts.server";

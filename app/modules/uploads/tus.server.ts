@@ -10,7 +10,7 @@ import { isUuid } from "~/modules/orders/orders.server";
 import { isRateLimited } from "~/modules/security/rate-limit.server";
 import { getStorage } from "~/modules/storage/storage.server";
 import { s3ClientOptions } from "~/modules/storage/s3-storage.server";
-import { meteredRequest, uploadAllowanceOf, UploadVolumeExceeded, volumeMeter, type VolumeMeter } from "~/modules/wizard/upload-quota.server";
+import { meteredRequest, uploadAllowanceOf, UploadVolumeExceeded, volumeMeter, type VolumeMeter } from "./upload-quota.server";
 import { filesOf, orderFileUsage, type RecordedFile } from "~/modules/orders/files.server";
 import { listPatients } from "~/modules/orders/patients.server";
 import { hasStlExtension } from "./file-names";

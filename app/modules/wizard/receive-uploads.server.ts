@@ -13,7 +13,7 @@ import { discardUnrecorded } from "~/modules/uploads/unrecorded.server";
 import { createStlUploadHandler, UploadOverQuota, type UploadResult } from "~/modules/uploads/upload-handler.server";
 import { clampStep, STEP_FILE_TYPE } from "./navigation";
 import { fileListFailureToast, frozenToast } from "./replies.server";
-import { meteredRequest, uploadAllowanceOf, UploadVolumeExceeded, volumeMeter } from "./upload-quota.server";
+import { meteredRequest, uploadAllowanceOf, UploadVolumeExceeded, volumeMeter } from "~/modules/uploads/upload-quota.server";
 import { appendFiles, orderFileUsage } from "~/modules/orders/files.server";
 import { listPatients } from "~/modules/orders/patients.server";
 import { OrderFrozenError } from "~/modules/orders/drafts.server";
