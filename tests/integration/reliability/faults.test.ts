@@ -12,7 +12,7 @@ import { startS3Server, type TestS3Server, s3AppEnv } from "../../support/s3-ser
 import { startTcpProxy, type TcpProxy } from "../../support/tcp-proxy";
 import { startYooKassaDouble, type YooKassaDouble, yooKassaAppEnv } from "../../support/yookassa-double";
 import { filesBelow, orderWithFiles, sha256, sleep, waitFor } from "../ftp/fixtures";
-import { type LoggedSftpServer, startLoggedSftpServer } from "../ftp/logged-sftp-server";
+import { startSftpServer, type TestSftpServer } from "../../support/sftp-server";
 import { startApp, type TestApp } from "../../support/app";
 
 /**
@@ -199,7 +199,7 @@ describe("faults under load", () => {
   });
 
   it("(c) the SFTP server stopped during queue processing: jobs fail, retry and complete after it returns, nothing twice on the server", { timeout: 90_000 }, async () => {
-    const sftp: LoggedSftpServer = await startLoggedSftpServer();
+    const sftp: TestSftpServer = await startSftpServer({ logRequests: true });
     const proxy = await startTcpProxy({ target: { host: "127.0.0.1", port: sftp.port }, bytesPerSecond: 3 * 1024 * 1024 });
     const previousRoot = process.env.SFTP_ROOT;
     process.env.SFTP_ROOT = sftp.root; // destinations as the wizard builds them

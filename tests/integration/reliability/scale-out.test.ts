@@ -15,7 +15,7 @@ import { s3AppEnv } from "../../support/s3-server";
 import { startS3WithMultipart, type TestS3WithMultipart } from "../../support/s3-multipart-front";
 import { tusUpload } from "../../support/tus-client";
 import { toMatrixStep } from "../../support/wizard-walk";
-import { type LoggedSftpServer, startLoggedSftpServer } from "../ftp/logged-sftp-server";
+import { startSftpServer, type TestSftpServer } from "../../support/sftp-server";
 import { SECRETS } from "../../support/app";
 import { startApp, type TestApp } from "../../support/app";
 
@@ -44,14 +44,14 @@ const sha256 = (bytes: Buffer) => createHash("sha256").update(bytes).digest("hex
 describe("scale-out: two app processes and two workers on one database, S3 and SFTP server", () => {
   let t: TestDatabase;
   let s3: TestS3WithMultipart;
-  let sftp: LoggedSftpServer;
+  let sftp: TestSftpServer;
   let proxy: RoundRobinProxy;
   let apps: TestApp[] = [];
   let workers: QueueWorker[] = [];
   let env: Record<string, string>;
 
   beforeAll(async () => {
-    [t, s3, sftp, proxy] = await Promise.all([createTestDatabase(4), startS3WithMultipart(), startLoggedSftpServer(), startRoundRobinProxy()]);
+    [t, s3, sftp, proxy] = await Promise.all([createTestDatabase(4), startS3WithMultipart(), startSftpServer({ logRequests: true }), startRoundRobinProxy()]);
     env = {
       DATABASE_URL: t.url,
       ...s3AppEnv(s3),
