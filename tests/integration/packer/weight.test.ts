@@ -1,6 +1,6 @@
 import zlib from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { TestDatabase } from "../../support/database";
+import { createTestDatabase, type TestDatabase } from "../../support/database";
 import { browserFetch } from "../../support/app-server";
 import { buildPackingDay, transferSize } from "./fixtures";
 import { SECRETS, startApp, type TestApp } from "../../support/app";
@@ -18,15 +18,16 @@ describe("/packer transfer size with 50 orders", () => {
   let cookie: string;
 
   beforeAll(async () => {
+    t = await createTestDatabase(4);
     await buildPackingDay(t.db, 50);
-    app = await startApp();
-    t = app.database;
+    app = await startApp({ database: t });
     const browser = browserFetch(app);
     await browser.request("/packer", { form: { password: SECRETS.PACKER_PASSWORD } });
     cookie = browser.jar.header();
   });
   afterAll(async () => {
     await app?.close();
+    await t?.drop();
   });
 
   it("stays within 60 KB on the wire, stylesheets and scripts included", async () => {
