@@ -9,7 +9,7 @@ import { loadSection, sectionData, sectionFailure } from "~/modules/http/section
 import { redirectWithToast } from "~/modules/http/toast.server";
 import { type PaidDocument, paidDocuments } from "~/modules/payments/payments.server";
 import { withoutForbiddenCharacters } from "~/modules/validation/text";
-import { filesOf } from "~/modules/wizard/wizard.server";
+import { filesOf } from "~/modules/orders/files.server";
 import { containsPattern } from "./order-search.server";
 import { longOrderNumber } from "./orders.server";
 import { CABINET_STATUSES, canPay, NOTIFICATION_CHANNELS, type OrderStatus } from "./status";

@@ -4,7 +4,10 @@ import { MARKET_TRAITS, type Market } from "~/modules/market/market";
 import { isSkippedStep } from "./navigation";
 import { type ActionFailure, typedValues } from "./replies.server";
 import { checkContacts, checkDelivery, type FieldErrors, fieldProblem, type LimitedField, readChoice, readContacts, readDelivery, readText } from "./validation";
-import { filesOf, skipsOf, updateDraft, updatePatient } from "./wizard.server";
+import { filesOf } from "~/modules/orders/files.server";
+import { skipsOf } from "~/modules/wizard/navigation";
+import { updateDraft } from "~/modules/orders/drafts.server";
+import { updatePatient } from "~/modules/orders/patients.server";
 
 /** The typed texts that may be stored ("" as null), and the problem of each one that may not (control characters, too long). */
 function storable<K extends LimitedField>(values: Record<K, string>): { store: Partial<Record<K, string | null>>; problems: FieldErrors } {
