@@ -4,9 +4,9 @@ import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { PartnerCard } from "~/components/partners/partner-card";
 import { requireStaff } from "~/modules/auth/guards.server";
 import { getDb } from "~/modules/db/db.server";
-import { readFormData } from "~/modules/http/request.server";
 import { getTranslator } from "~/modules/i18n/i18n.server";
 import { useTranslation } from "~/modules/i18n/i18n-context";
+import { replyFor } from "~/modules/validation/reply";
 import { type AffiliateReply, affiliatesAction, affiliatesList } from "~/modules/partners/affiliates-page.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title }, { name: "robots", content: "noindex" }];
@@ -23,9 +23,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const staff = await requireStaff(request, context);
-  const url = new URL(request.url);
-  const form = await readFormData(request);
-  return affiliatesAction(url, form, staff);
+  return affiliatesAction(request, staff);
 }
 
 export default function BackofficeAffiliates() {
@@ -59,8 +57,8 @@ export default function BackofficeAffiliates() {
             <PartnerCard
               key={partner.id}
               partner={partner}
-              open={view.open === partner.code || reply?.partnerId === partner.id}
-              reply={reply?.partnerId === partner.id ? reply : undefined}
+              open={view.open === partner.code || replyFor(reply, { partner_code_id: partner.id }) !== undefined}
+              reply={replyFor(reply, { partner_code_id: partner.id })}
               period={view.period}
               ordersLimit={view.ordersLimit}
             />
