@@ -11,7 +11,7 @@ import { useTranslation } from "~/modules/i18n/i18n-context";
 type ControlProps = Omit<InputHTMLAttributes<HTMLInputElement>, "id" | "name" | "defaultValue" | "type" | "form" | "children">;
 
 interface FieldProps {
-  field: FieldMetadata<unknown>;
+  field: FieldMetadata<any, any, string[]>;
   /** The control's id when the page names it (its error is `<id>-error`, its hint `<id>-hint`); conform's otherwise. */
   id?: string;
   label: string | ReactNode;

@@ -3,11 +3,13 @@ import { Form, Link } from "@remix-run/react";
 import type { SerializeFrom } from "@remix-run/node";
 import { Field } from "~/components/field";
 import { useTranslation } from "~/modules/i18n/i18n-context";
-import { contactsSchema, contactsSummary } from "~/modules/partners/forms";
 import { formatDate } from "~/modules/partners/format";
+import { contactsSummary } from "~/modules/partners/validation";
 import type { loadPartnerPage, PartnerReply } from "~/modules/partners/partner-page.server";
-import { checkInBrowser } from "~/modules/validation/browser";
+import { useBrowserCheck } from "~/modules/validation/browser";
 import { replyFor } from "~/modules/validation/reply";
+
+const partnerForms = () => import("~/modules/partners/forms");
 
 type PartnerView = NonNullable<SerializeFrom<typeof loadPartnerPage>["partner"]>;
 
@@ -15,18 +17,19 @@ type PartnerView = NonNullable<SerializeFrom<typeof loadPartnerPage>["partner"]>
 export function PartnerContacts({ view, reply, busy }: { view: PartnerView; reply: PartnerReply | undefined; busy: boolean }) {
   const { t, i18n } = useTranslation();
   const language = i18n.language;
-  const schema = contactsSchema(view.offerAcceptedAt !== null);
+  const offerAccepted = view.offerAcceptedAt !== null;
+  const { onValidate, warm } = useBrowserCheck(partnerForms, (forms) => forms.contactsSchema(offerAccepted));
   const [form, fields] = useForm({
     id: "partner-contacts-form",
     lastResult: replyFor(reply, { intent: "contacts" }),
     defaultValue: { contact_email: view.contactEmail, contact_phone: view.contactPhone },
-    onValidate: ({ formData }) => checkInBrowser(formData, schema),
+    onValidate,
   });
   const summary = contactsSummary(form.allErrors);
   return (
     <section className="card stack" aria-labelledby="partner-contacts-title" id="partner-contacts">
       <h2 id="partner-contacts-title">{t("partners.contacts.title")}</h2>
-      <Form method="post" className="stack" {...getFormProps(form)}>
+      <Form method="post" className="stack" {...getFormProps(form)} onFocus={warm}>
         <input type="hidden" name="intent" value="contacts" />
         {summary ? (
           <p className="field-error" role="alert">

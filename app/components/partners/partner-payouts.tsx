@@ -6,10 +6,11 @@ import { useTranslation } from "~/modules/i18n/i18n-context";
 import { formatMoney } from "~/modules/money/format";
 import type { AffiliateReply, affiliatesList } from "~/modules/partners/affiliates-page.server";
 import { formatDateTime } from "~/modules/partners/format";
-import { payoutSchema, percentageSchema } from "~/modules/partners/forms";
 import { formatPercent } from "~/modules/partners/format";
-import { checkInBrowser } from "~/modules/validation/browser";
+import { useBrowserCheck } from "~/modules/validation/browser";
 import { replyFor } from "~/modules/validation/reply";
+
+const partnerForms = () => import("~/modules/partners/forms");
 
 type Partner = SerializeFrom<typeof affiliatesList>["partners"][number];
 
@@ -92,14 +93,15 @@ interface PartnerFormProps {
 function PayoutForm({ partner, reply, period, busy }: PartnerFormProps & { period: { year: number; quarter: number } }) {
   const { t } = useTranslation();
   const id = (name: string) => `${name}-${partner.code}`;
+  const { onValidate, warm } = useBrowserCheck(partnerForms, (forms) => forms.payoutSchema);
   const [form, fields] = useForm({
     id: id("payout-form"),
     lastResult: replyFor(reply, { intent: "add_payout" }),
     defaultValue: { year: String(period.year), quarter: String(period.quarter) },
-    onValidate: ({ formData }) => checkInBrowser(formData, payoutSchema),
+    onValidate,
   });
   return (
-    <Form method="post" className="payout-form" aria-labelledby={id("payout-form-title")} {...getFormProps(form)}>
+    <Form method="post" className="payout-form" aria-labelledby={id("payout-form-title")} {...getFormProps(form)} onFocus={warm}>
       <h4 id={id("payout-form-title")}>{t("partners.backoffice.payouts.add")}</h4>
       <input type="hidden" name="intent" value="add_payout" />
       <input type="hidden" name="partner_code_id" value={partner.id} />
@@ -119,13 +121,14 @@ function PayoutForm({ partner, reply, period, busy }: PartnerFormProps & { perio
 /** A new reward percentage; empty keeps the current one (partners spec §5). */
 export function PercentageForm({ partner, reply, busy }: PartnerFormProps) {
   const { t, i18n } = useTranslation();
+  const { onValidate, warm } = useBrowserCheck(partnerForms, (forms) => forms.percentageSchema);
   const [form, fields] = useForm({
     id: `percentage-form-${partner.code}`,
     lastResult: replyFor(reply, { intent: "set_percentage" }),
-    onValidate: ({ formData }) => checkInBrowser(formData, percentageSchema),
+    onValidate,
   });
   return (
-    <Form method="post" className="stack" {...getFormProps(form)}>
+    <Form method="post" className="stack" {...getFormProps(form)} onFocus={warm}>
       <input type="hidden" name="intent" value="set_percentage" />
       <input type="hidden" name="partner_code_id" value={partner.id} />
       <Field

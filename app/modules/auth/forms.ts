@@ -1,5 +1,5 @@
 import * as z from "zod/mini";
-import { emailField } from "~/modules/validation/email";
+import { emailField } from "~/modules/validation/fields";
 
 /**
  * The sign-in forms (customer side §2 "Sign-in"), one zod schema each, on the one e-mail rule

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { ConditionsValues } from "./clients.server";
-import { emailField } from "~/modules/validation/email";
+import { emailField } from "~/modules/validation/fields";
 import { BAD_CHARACTERS, hasForbiddenCharacters } from "~/modules/validation/text";
 import { PRICE_COLUMNS, PRICE_FIELDS, type PriceField } from "./conditions";
 

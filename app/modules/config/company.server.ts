@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { Market } from "~/modules/market/market";
-import { emailField } from "~/modules/validation/email";
+import { emailField } from "~/modules/validation/fields";
 
 /**
  * Each market's contacts (CONTACTS_<MARKET>_*) and company details (COMPANY_<MARKET>_*), with the

@@ -3,8 +3,8 @@ import { describe, expect, it } from "vitest";
 import type * as z from "zod/mini";
 import { checkInBrowser } from "~/modules/validation/browser";
 import { parseMoneyToMinor } from "~/modules/validation/fields";
-import { CONTACT_PHONE_MAX, contactsSchema, contactsSummary, NAME_MAX, nameSchema, NOTE_MAX, payoutSchema, percentageSchema } from "./forms";
-import { currentPeriod } from "./validation";
+import { CONTACT_PHONE_MAX, contactsSchema, NAME_MAX, nameSchema, NOTE_MAX, payoutSchema, percentageSchema } from "./forms";
+import { contactsSummary, currentPeriod } from "./validation";
 
 const form = (values: Record<string, string>) => {
   const data = new FormData();

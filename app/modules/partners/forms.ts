@@ -1,6 +1,6 @@
 import * as z from "zod/mini";
-import { emailField, EMAIL_MAX } from "~/modules/validation/email";
-import { checkbox, idField, nameField, percentageField, phoneField, positiveAmountField, TEXT_MAX, textField, wholeNumberField } from "~/modules/validation/fields";
+import { EMAIL_MAX } from "~/modules/validation/email";
+import { checkbox, emailField, idField, nameField, percentageField, phoneField, positiveAmountField, TEXT_MAX, textField, wholeNumberField } from "~/modules/validation/fields";
 import { TOO_LONG } from "~/modules/validation/text";
 
 /**
@@ -35,16 +35,6 @@ export function contactsSchema(offerAlreadyAccepted: boolean) {
 
 /** The partner page's forms, by intent. */
 export const partnerPageSchema = (offerAlreadyAccepted: boolean) => z.discriminatedUnion("intent", [nameSchema, contactsSchema(offerAlreadyAccepted)]);
-
-/**
- * The contacts form's heading for its first failing rule: 'Заполните все поля' for the fields,
- * 'Требуется согласие' when only the offer is missing.
- */
-export function contactsSummary(errors: Record<string, string[] | null | undefined> | null | undefined): string | null {
-  if (errors?.contact_email?.length || errors?.contact_phone?.length) return "partners.errors.contactsTitle";
-  if (errors?.offer?.length) return "partners.errors.consentTitle";
-  return null;
-}
 
 const partnerId = { partner_code_id: idField("partners.errors.partnerNotFound") };
 

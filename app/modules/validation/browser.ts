@@ -1,4 +1,5 @@
 import { parse, type Submission } from "@conform-to/react";
+import { useCallback, useEffect, useRef } from "react";
 
 /**
  * The browser's check of a form with the server's own schema (ADR 054): conform's `onValidate`
@@ -6,6 +7,11 @@ import { parse, type Submission } from "@conform-to/react";
  * decides. It reads the form as `parseWithZod` does on the server — an empty field is no value —
  * without pulling that helper's coercion (and with it zod's full build) into the page: every
  * schema of ours reads text, so nothing else needs coercing.
+ *
+ * The schemas (and zod's small build with them) are not part of what a page loads before it can be
+ * used: `useBrowserCheck` fetches them once the page is idle after hydration, or at the first focus
+ * in the form, whichever comes first. A form sent before they arrive goes to the server unchecked —
+ * the server decides anyway.
  */
 interface Issue {
   path: PropertyKey[];
@@ -34,4 +40,33 @@ export function checkInBrowser<Output>(formData: FormData, schema: BrowserSchema
       return { error };
     },
   });
+}
+
+const unchecked = (formData: FormData) => parse(formData, { resolve: (value) => ({ value }) });
+
+/**
+ * conform's `onValidate` for a form whose schema module `load` imports; `warm` starts the import
+ * early (give it to the form's `onFocus`).
+ */
+export function useBrowserCheck<M>(load: () => Promise<M>, pick: (module: M) => BrowserSchema<unknown>) {
+  const loaded = useRef<M | null>(null);
+  const started = useRef(false);
+  const picked = useRef(pick);
+  picked.current = pick;
+  const warm = useCallback(() => {
+    if (started.current) return;
+    started.current = true;
+    load().then(
+      (module) => (loaded.current = module),
+      () => (started.current = false),
+    );
+  }, [load]);
+  useEffect(() => {
+    const idle = window.requestIdleCallback ?? ((callback: () => void) => window.setTimeout(callback, 200));
+    const cancel = window.cancelIdleCallback ?? window.clearTimeout;
+    const handle = idle(warm);
+    return () => cancel(handle);
+  }, [warm]);
+  const onValidate = useCallback(({ formData }: { formData: FormData }): Submission<Record<string, unknown>, string[]> => (loaded.current ? checkInBrowser(formData, picked.current(loaded.current)) : unchecked(formData)) as Submission<Record<string, unknown>, string[]>, []);
+  return { onValidate, warm };
 }

@@ -1,4 +1,5 @@
 import * as z from "zod/mini";
+import { EMAIL_MAX, EMAIL_SHAPE } from "./email";
 import { BAD_CHARACTERS, hasForbiddenCharacters, TOO_LONG } from "./text";
 
 /**
@@ -100,4 +101,28 @@ export const checkbox = z.pipe(z.optional(z.string()), z.transform((value) => va
 /** A record id as forms send it (a UUID). */
 export function idField(message: string) {
   return z.string({ error: message }).check(z.regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, { error: message, abort: true }));
+}
+
+export interface EmailMessages {
+  /** Nothing typed. */
+  required: string;
+  /** Not an address. */
+  invalid: string;
+  /** Longer than an address can be; the invalid message unless a form says otherwise. */
+  tooLong?: string;
+}
+
+/**
+ * The e-mail field of a form: required, normalised, each refusal with its own translation key and
+ * only the first one reported. Its output is the normalised address.
+ */
+export function emailField(messages: EmailMessages) {
+  return z.string({ error: messages.required }).check(
+    z.trim(),
+    z.minLength(1, { error: messages.required, abort: true }),
+    z.refine((value) => !hasForbiddenCharacters(value), { error: BAD_CHARACTERS, abort: true }),
+    z.maxLength(EMAIL_MAX, { error: messages.tooLong ?? messages.invalid, abort: true }),
+    z.regex(EMAIL_SHAPE, { error: messages.invalid, abort: true }),
+    z.toLowerCase(),
+  );
 }
