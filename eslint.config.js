@@ -32,8 +32,6 @@ export default tseslint.config(
       "app/modules/backoffice/dashboard-page.server.ts",
       "app/modules/backoffice/files-page.server.ts",
       "app/modules/backoffice/roles-page.server.ts",
-      "app/modules/ftp/forms.server.ts",
-      "app/modules/orders/cabinet-page.server.ts",
       "app/modules/translations/forms.server.ts",
       "app/modules/translations/translate-page.server.ts",
       "app/modules/wizard/action.server.ts",
