@@ -31,7 +31,6 @@ export default tseslint.config(
       "**/*.test.{ts,tsx}",
       "app/modules/backoffice/dashboard-page.server.ts",
       "app/modules/backoffice/files-page.server.ts",
-      "app/modules/backoffice/roles-page.server.ts",
       "app/modules/translations/forms.server.ts",
       "app/modules/translations/translate-page.server.ts",
       "app/modules/wizard/action.server.ts",

@@ -6,7 +6,8 @@ import { useTranslation } from "~/modules/i18n/i18n-context";
  * One form field, for every form (ADR 054): label, control, hint and error, wired the way conform's
  * field metadata says — the control's id, name and value as typed (kept after a refusal), and
  * `aria-invalid` and `aria-describedby` pointing at the error and the hint. Labels, hints and
- * errors are translation keys; a label may also be markup (a checkbox's text with a link).
+ * errors are translation keys; a label may also be markup (a checkbox's text with a link). The
+ * control is an input, a textarea (`multiline`), a checkbox or a select (`options`).
  */
 type ControlProps = Omit<InputHTMLAttributes<HTMLInputElement>, "id" | "name" | "defaultValue" | "type" | "form" | "children">;
 
@@ -18,13 +19,15 @@ interface FieldProps {
   hint?: string;
   type?: "text" | "email" | "tel" | "password" | "checkbox";
   multiline?: boolean;
+  /** A choice from a list: the `<option>`s of a `<select>`. */
+  options?: ReactNode;
   className?: string;
   /** Shown beside the label as "*". */
   required?: boolean;
   control?: ControlProps;
 }
 
-export function Field({ field, id = field.id, label, hint, type = "text", multiline, className, required, control }: FieldProps) {
+export function Field({ field, id = field.id, label, hint, type = "text", multiline, options, className, required, control }: FieldProps) {
   const { t } = useTranslation();
   const error = field.errors?.[0];
   const errorId = `${id}-error`;
@@ -37,6 +40,10 @@ export function Field({ field, id = field.id, label, hint, type = "text", multil
   const control_ =
     type === "checkbox" ? (
       <input {...control} {...wiring} type="checkbox" defaultChecked={initial === "on"} />
+    ) : options ? (
+      <select {...wiring} defaultValue={initial}>
+        {options}
+      </select>
     ) : multiline ? (
       <textarea rows={3} {...(control as InputHTMLAttributes<HTMLTextAreaElement>)} {...wiring} defaultValue={initial} />
     ) : (

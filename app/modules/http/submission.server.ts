@@ -28,7 +28,10 @@ export function intentValue<V extends { intent: string }, I extends V["intent"]>
   return submission.status === "success" && submission.value.intent === intent ? (submission.value as Extract<V, { intent: I }>) : null;
 }
 
-/** A refused form: what was typed, and why, with status 400; `extra` says more in place (ADR 026). */
-export function refused<E extends object = object>(submission: Submission<unknown, string[]>, extra?: E, status = 400) {
-  return data<FormReply & Partial<E>>({ ...submission.reply(), ...(extra as E) }, { status });
+/**
+ * A refused form: what was typed, and why, with status 400; `extra` says more in place (ADR 026);
+ * `fieldErrors` are what the server found beyond the schema (an address not on file).
+ */
+export function refused<E extends object = object>(submission: Submission<unknown, string[]>, extra?: E, status = 400, fieldErrors?: Record<string, string[]>) {
+  return data<FormReply & Partial<E>>({ ...submission.reply(fieldErrors ? { fieldErrors } : undefined), ...(extra as E) }, { status });
 }

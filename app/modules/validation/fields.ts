@@ -110,6 +110,8 @@ export interface EmailMessages {
   invalid: string;
   /** Longer than an address can be; the invalid message unless a form says otherwise. */
   tooLong?: string;
+  /** Control characters; the shared "forbidden characters" message unless a form says otherwise. */
+  badCharacters?: string;
 }
 
 /**
@@ -120,7 +122,7 @@ export function emailField(messages: EmailMessages) {
   return z.string({ error: messages.required }).check(
     z.trim(),
     z.minLength(1, { error: messages.required, abort: true }),
-    z.refine((value) => !hasForbiddenCharacters(value), { error: BAD_CHARACTERS, abort: true }),
+    z.refine((value) => !hasForbiddenCharacters(value), { error: messages.badCharacters ?? BAD_CHARACTERS, abort: true }),
     z.maxLength(EMAIL_MAX, { error: messages.tooLong ?? messages.invalid, abort: true }),
     z.regex(EMAIL_SHAPE, { error: messages.invalid, abort: true }),
     z.toLowerCase(),
