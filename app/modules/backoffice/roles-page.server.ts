@@ -85,20 +85,19 @@ async function removeUserRole({ db, submission, admin }: RolesIntentArgs) {
   });
 }
 
+/** Assigns the role to the user the form named, or says at the field that there is no such user. */
+function assignFound(db: DB, submission: RolesIntentArgs["submission"], role: Role, user: { id: string } | undefined, notFound: Record<string, string[]>) {
+  return user ? assigned(db, user.id, role) : refused(submission, undefined, 400, notFound);
+}
+
 async function assignByEmail({ db, submission }: RolesIntentArgs) {
   const form = intentValue(submission, "assign_email");
-  if (!form) return refused(submission);
-  const user = await findUserByEmail(db, form.email);
-  if (!user) return refused(submission, undefined, 400, { email: [UNKNOWN_EMAIL] });
-  return assigned(db, user.id, form.role);
+  return form ? assignFound(db, submission, form.role, await findUserByEmail(db, form.email), { email: [UNKNOWN_EMAIL] }) : refused(submission);
 }
 
 async function assignToUser({ db, submission }: RolesIntentArgs) {
   const form = intentValue(submission, "assign_user");
-  if (!form) return refused(submission);
-  const user = await findUserById(db, form.userId);
-  if (!user) return refused(submission, undefined, 400, { userId: [CHOOSE_USER] });
-  return assigned(db, user.id, form.role);
+  return form ? assignFound(db, submission, form.role, await findUserById(db, form.userId), { userId: [CHOOSE_USER] }) : refused(submission);
 }
 
 const ROLES_INTENTS = {
