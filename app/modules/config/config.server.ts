@@ -3,6 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { companyDetailsFor, type CompanyDetails, type Contacts, contactsFor, DEMO_CONTACTS } from "./company.server";
 import { type Env, envSchema } from "./env-schema.server";
+import { normalizeEmail } from "~/modules/validation/email";
 
 /**
  * All configuration, read once from the environment and validated with zod.
@@ -281,8 +282,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     secrets,
     generatedSecrets: generated,
     adminEmails: env.ADMIN_EMAILS.split(",")
-      .map((email) => email.trim().toLowerCase())
-      .filter(Boolean),
+      .map(normalizeEmail)
+      .filter((email): email is string => email !== null),
     internationalHosts: list(env.INTERNATIONAL_HOSTS),
     enabledMarkets,
     queue: {
