@@ -56,6 +56,8 @@ export default defineConfig({
   timeout: 30_000,
   reporter: process.env.PLAYWRIGHT_JSON_OUTPUT_NAME ? [["list"], ["json"]] : [["list"]],
   use: { baseURL, trace: "retain-on-failure" },
+  // Clears the documents the outside checkers keep (ADR 048).
+  globalSetup: "./tests/e2e/checkers-setup.ts",
   projects: [
     { name: embedded ? "embedded-js" : "js", use: { ...chromium, javaScriptEnabled: true } },
     { name: embedded ? "embedded-nojs" : "nojs", use: { ...chromium, javaScriptEnabled: false } },
