@@ -11,7 +11,7 @@ const ROUTES_DIR = path.resolve(import.meta.dirname, "../../../app/routes");
 
 /**
  * Every route module under /backoffice, found from the files (flat routes: `backoffice.clients.tsx`,
- * `backoffice.orders.$orderId.tracker.tsx`, `backoffice.[test].tsx`, folder routes with route.tsx),
+ * `backoffice.orders.$orderId.tracker.tsx`, folder routes with route.tsx (`backoffice.test/route.tsx`)),
  * turned into a URL. A new back-office route is covered without editing this test.
  */
 interface BackofficeRoute {

@@ -459,7 +459,7 @@ describe("access matrix over HTTP", () => {
     expect(postMismatch, "rows whose POST expectation does not match the route's action").toEqual([]);
     // The flat-routes reading itself, on the names that need it.
     const pattern = (file: string) => routes.find((route) => route.file === file)?.pattern;
-    expect(pattern("backoffice.[test].tsx")).toBe("/backoffice/test");
+    expect(pattern("backoffice.test")).toBe("/backoffice/test");
     expect(pattern("($lang)._index.tsx")).toBe("/:lang?");
     expect(pattern("packer_.bags.$orderId.tsx")).toBe("/packer/bags/:orderId");
     expect(pattern("files.orders.$.ts")).toBe("/files/orders/*");
