@@ -7,7 +7,8 @@ import { useTranslation } from "~/modules/i18n/i18n-context";
  * field metadata says — the control's id, name and value as typed (kept after a refusal), and
  * `aria-invalid` and `aria-describedby` pointing at the error and the hint. Labels, hints and
  * errors are translation keys; a label may also be markup (a checkbox's text with a link). The
- * control is an input, a textarea (`multiline`), a checkbox or a select (`options`).
+ * control is an input, a textarea (`multiline`), a checkbox or a select (`options`); its id comes first
+ * in the markup, then what the page adds (`control`).
  */
 type ControlProps = Omit<InputHTMLAttributes<HTMLInputElement>, "id" | "name" | "defaultValue" | "type" | "form" | "children">;
 
@@ -39,15 +40,15 @@ export function Field({ field, id = field.id, label, hint, type = "text", multil
   const marker = required ? <span aria-hidden="true"> *</span> : null;
   const control_ =
     type === "checkbox" ? (
-      <input {...control} {...wiring} type="checkbox" defaultChecked={initial === "on"} />
+      <input {...wiring} {...control} type="checkbox" defaultChecked={initial === "on"} />
     ) : options ? (
       <select {...wiring} defaultValue={initial}>
         {options}
       </select>
     ) : multiline ? (
-      <textarea rows={3} {...(control as InputHTMLAttributes<HTMLTextAreaElement>)} {...wiring} defaultValue={initial} />
+      <textarea {...wiring} rows={3} {...(control as InputHTMLAttributes<HTMLTextAreaElement>)} defaultValue={initial} />
     ) : (
-      <input {...control} {...wiring} type={type} defaultValue={initial} />
+      <input {...wiring} {...control} type={type} defaultValue={initial} />
     );
   return (
     <div className={className ? `field ${className}` : "field"}>
