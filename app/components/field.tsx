@@ -16,6 +16,10 @@ interface FieldProps {
   field: FieldMetadata<any, any, string[]>;
   /** The control's id when the page names it (its error is `<id>-error`, its hint `<id>-hint`); conform's otherwise. */
   id?: string;
+  /** The error's id when the page names it otherwise. */
+  errorId?: string;
+  /** The error is announced as it appears (a form whose only answer is the error: a password gate). */
+  alert?: boolean;
   label: string | ReactNode;
   hint?: string;
   type?: "text" | "email" | "tel" | "password" | "checkbox";
@@ -28,10 +32,9 @@ interface FieldProps {
   control?: ControlProps;
 }
 
-export function Field({ field, id = field.id, label, hint, type = "text", multiline, options, className, required, control }: FieldProps) {
+export function Field({ field, id = field.id, errorId = `${id}-error`, alert, label, hint, type = "text", multiline, options, className, required, control }: FieldProps) {
   const { t } = useTranslation();
   const error = field.errors?.[0];
-  const errorId = `${id}-error`;
   const hintId = hint ? `${id}-hint` : null;
   const describedBy = [error ? errorId : null, hintId].filter(Boolean).join(" ") || undefined;
   const initial = typeof field.initialValue === "string" ? field.initialValue : "";
@@ -75,7 +78,7 @@ export function Field({ field, id = field.id, label, hint, type = "text", multil
         </p>
       ) : null}
       {error ? (
-        <p id={errorId} className="field-error">
+        <p id={errorId} className="field-error" role={alert ? "alert" : undefined}>
           {t(error)}
         </p>
       ) : null}

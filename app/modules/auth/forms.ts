@@ -35,3 +35,9 @@ export const verifySchema = z.object({ token: z._default(z.string(), "") });
  */
 export const linkMailSchema = z.object({ link: z.string(), lng: z._default(z.string(), "ru") });
 export const codeCarriedSchema = z.object({ email: z.string(), code: z.string() });
+
+/**
+ * A shared-password gate (back office, packer station): the password as typed (nothing typed is a
+ * wrong password, said by the gate) and where to go after.
+ */
+export const gatePasswordSchema = z.object({ password: z._default(z.string(), ""), redirectTo });
