@@ -23,8 +23,6 @@ const FORM_READS = [
 const FORMS_NOT_YET_ON_SCHEMAS = [
   "app/modules/backoffice/dashboard-page.server.ts",
   "app/modules/backoffice/files-page.server.ts",
-  "app/modules/backoffice/order-delete-page.server.ts",
-  "app/modules/backoffice/order-status-page.server.ts",
   "app/modules/payments/pay-page.server.ts",
   "app/modules/payments/sandbox-checkout-page.server.ts",
   "app/modules/translations/forms.server.ts",
