@@ -22,3 +22,12 @@ export const statusChangeSchema = z.object({
 export const statusRefusal = (error: Record<string, string[] | null> | null | undefined) => error?.to?.[0] ?? error?.note?.[0] ?? error?.trackingNumber?.[0] ?? NOT_ALLOWED;
 
 export const orderDeleteSchema = z.object({ back });
+
+/**
+ * The dashboard's buttons: refreshing the payment statuses, and a payment link for one order (an
+ * id that finds no order is said by the toast, as an unknown intent is).
+ */
+export const dashboardSchema = z.discriminatedUnion("intent", [
+  z.object({ intent: z.literal("refresh_payments") }),
+  z.object({ intent: z.literal("payment_link"), orderId: z._default(z.string(), "") }),
+]);
