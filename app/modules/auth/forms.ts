@@ -1,5 +1,5 @@
 import * as z from "zod/mini";
-import { emailField } from "~/modules/validation/fields";
+import { emailField, optionalText } from "~/modules/validation/fields";
 
 /**
  * The sign-in forms (customer side §2 "Sign-in"), one zod schema each, on the one e-mail rule
@@ -41,3 +41,6 @@ export const codeCarriedSchema = z.object({ email: z.string(), code: z.string() 
  * wrong password, said by the gate) and where to go after.
  */
 export const gatePasswordSchema = z.object({ password: z._default(z.string(), ""), redirectTo });
+
+/** Signing out: `scope=everywhere` ends every session of the user; anything else, this one. */
+export const signOutSchema = z.object({ scope: optionalText });
