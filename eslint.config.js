@@ -16,33 +16,16 @@ const ROUTE_SHAPE = {
 const FORM_READ = "Read a form through its zod schema (readSubmission / parseWithZod, ADR 054), not field by field.";
 const FORM_READS = [
   { selector: "CallExpression[callee.property.name=/^(get|getAll|has)$/][callee.object.name=/^(form|formData)$/]", message: FORM_READ },
-  { selector: "CallExpression[callee.property.name=/^(get|getAll|has)$/][callee.object.property.name='formData']", message: FORM_READ },
+  // `navigation.formData` and `fetcher.formData` are Remix's pending submission, read by the UI (a busy
+  // button says which intent is on its way), not a form parsed: they are exempt by name.
+  { selector: "CallExpression[callee.property.name=/^(get|getAll|has)$/][callee.object.property.name='formData']:not([callee.object.object.name=/^(navigation|fetcher)$/])", message: FORM_READ },
 ];
 
 /** Files that still read a form field by field (ADR 054): converted in a later round; the list only shrinks. */
 const FORMS_NOT_YET_ON_SCHEMAS = [
-  "app/modules/auth/sign-in-page.server.ts",
-  "app/modules/auth/verify-page.server.ts",
-  "app/modules/backoffice/dashboard-page.server.ts",
-  "app/modules/backoffice/files-page.server.ts",
-  "app/modules/backoffice/login-page.server.ts",
-  "app/modules/backoffice/order-delete-page.server.ts",
-  "app/modules/backoffice/order-status-page.server.ts",
-  "app/modules/packer/packer-page.server.ts",
-  "app/modules/payments/pay-page.server.ts",
-  "app/modules/payments/sandbox-checkout-page.server.ts",
-  "app/modules/translations/forms.server.ts",
-  "app/modules/translations/translate-page.server.ts",
   "app/modules/wizard/action.server.ts",
   "app/modules/wizard/intents/patients.server.ts",
   "app/modules/wizard/validation.ts",
-  "app/routes/auth.sign-out.ts",
-  "app/routes/backoffice.ftp.tsx",
-  "app/routes/cookies.ts",
-  "app/routes/language.ts",
-  "app/routes/order.new.ts",
-  "app/routes/uploads.continue.ts",
-  "app/routes/uploads.finish.ts",
 ];
 
 export default tseslint.config(

@@ -6,7 +6,7 @@
  *
  * Pages: `/`, `/order` at each of the 11 wizard steps (one draft walked through the steps over HTTP
  * with form posts, files uploaded on 5, 7 and 10), `/cabinet` and `/partner` (a signed-in clinic with
- * its orders), `/backoffice`, `/backoffice/affiliates` and `/packer` (gates passed), with the 50 orders of the packer fixture in the
+ * its orders), `/auth` (sign-in), `/backoffice`, `/backoffice/affiliates` and `/packer` (gates passed), with the 50 orders of the packer fixture in the
  * database. The app is the real server (`scripts/start.mts`, NODE_ENV=production) on PostgreSQL.
  *
  * Bytes: each document fetched with `Accept-Encoding: gzip` and counted as received, then every
@@ -79,6 +79,7 @@ try {
   rows.push(await measure(base, "/cabinet", "/cabinet", client));
   // The pages whose forms are checked in the browser with their zod schemas (ADR 054).
   rows.push(await measure(base, "/partner", "/partner", client));
+  rows.push(await measure(base, "/auth", "/auth"));
   const staff = await gateCookie(app, "backoffice");
   rows.push(await measure(base, "/backoffice", "/backoffice", staff));
   rows.push(await measure(base, "/backoffice/affiliates", "/backoffice/affiliates", staff));

@@ -7,7 +7,8 @@ import { useTranslation } from "~/modules/i18n/i18n-context";
  * field metadata says — the control's id, name and value as typed (kept after a refusal), and
  * `aria-invalid` and `aria-describedby` pointing at the error and the hint. Labels, hints and
  * errors are translation keys; a label may also be markup (a checkbox's text with a link). The
- * control is an input, a textarea (`multiline`), a checkbox or a select (`options`).
+ * control is an input, a textarea (`multiline`), a checkbox or a select (`options`); its id comes first
+ * in the markup, then what the page adds (`control`).
  */
 type ControlProps = Omit<InputHTMLAttributes<HTMLInputElement>, "id" | "name" | "defaultValue" | "type" | "form" | "children">;
 
@@ -15,6 +16,10 @@ interface FieldProps {
   field: FieldMetadata<any, any, string[]>;
   /** The control's id when the page names it (its error is `<id>-error`, its hint `<id>-hint`); conform's otherwise. */
   id?: string;
+  /** The error's id when the page names it otherwise. */
+  errorId?: string;
+  /** The error is announced as it appears (a form whose only answer is the error: a password gate). */
+  alert?: boolean;
   label: string | ReactNode;
   hint?: string;
   type?: "text" | "email" | "tel" | "password" | "checkbox";
@@ -27,10 +32,9 @@ interface FieldProps {
   control?: ControlProps;
 }
 
-export function Field({ field, id = field.id, label, hint, type = "text", multiline, options, className, required, control }: FieldProps) {
+export function Field({ field, id = field.id, errorId = `${id}-error`, alert, label, hint, type = "text", multiline, options, className, required, control }: FieldProps) {
   const { t } = useTranslation();
   const error = field.errors?.[0];
-  const errorId = `${id}-error`;
   const hintId = hint ? `${id}-hint` : null;
   const describedBy = [error ? errorId : null, hintId].filter(Boolean).join(" ") || undefined;
   const initial = typeof field.initialValue === "string" ? field.initialValue : "";
@@ -39,15 +43,15 @@ export function Field({ field, id = field.id, label, hint, type = "text", multil
   const marker = required ? <span aria-hidden="true"> *</span> : null;
   const control_ =
     type === "checkbox" ? (
-      <input {...control} {...wiring} type="checkbox" defaultChecked={initial === "on"} />
+      <input {...wiring} {...control} type="checkbox" defaultChecked={initial === "on"} />
     ) : options ? (
       <select {...wiring} defaultValue={initial}>
         {options}
       </select>
     ) : multiline ? (
-      <textarea rows={3} {...(control as InputHTMLAttributes<HTMLTextAreaElement>)} {...wiring} defaultValue={initial} />
+      <textarea {...wiring} rows={3} {...(control as InputHTMLAttributes<HTMLTextAreaElement>)} defaultValue={initial} />
     ) : (
-      <input {...control} {...wiring} type={type} defaultValue={initial} />
+      <input {...wiring} {...control} type={type} defaultValue={initial} />
     );
   return (
     <div className={className ? `field ${className}` : "field"}>
@@ -74,7 +78,7 @@ export function Field({ field, id = field.id, label, hint, type = "text", multil
         </p>
       ) : null}
       {error ? (
-        <p id={errorId} className="field-error">
+        <p id={errorId} className="field-error" role={alert ? "alert" : undefined}>
           {t(error)}
         </p>
       ) : null}

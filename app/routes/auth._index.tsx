@@ -1,10 +1,13 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { getFormProps, useForm } from "@conform-to/react";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { SectionError } from "~/components/section-error";
-import { FieldError } from "~/components/wizard/fields";
+import { Field } from "~/components/field";
 import { useTranslation } from "~/modules/i18n/i18n-context";
-import { loadSignInPage, signInPageAction } from "~/modules/auth/sign-in-page.server";
+import { loadSignInPage, signInPageAction, type SignInReply } from "~/modules/auth/sign-in-page.server";
+import { useBrowserCheck } from "~/modules/validation/browser";
+import { replyFor } from "~/modules/validation/reply";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title }, { name: "robots", content: "noindex" }];
 
@@ -20,51 +23,38 @@ export async function action(args: ActionFunctionArgs) {
   return signInPageAction(args);
 }
 
-/** A link that could not be sent is said with its title (ADR 026). */
-const SEND_FAILED = "auth.toasts.sendFailedText";
+const signInForms = () => import("~/modules/auth/forms");
 
 export default function SignIn() {
   const loaded = useLoaderData<typeof loader>();
-  const actionData = useActionData<typeof action>();
-  const errors = (actionData?.errors ?? {}) as Record<string, string>;
+  const reply = useActionData<typeof action>() as SignInReply | undefined;
+  const codeReply = replyFor(reply, { intent: "code" });
+  const linkReply = codeReply ? undefined : reply;
   // A refused code keeps the code form, for the e-mail it was typed for.
-  const sentTo = loaded.sentTo ?? (errors.code && actionData && "email" in actionData ? String(actionData.email) : null);
+  const typedFor = codeReply?.initialValue?.email;
+  const sentTo = loaded.sentTo ?? (typeof typedFor === "string" ? typedFor.trim().toLowerCase() : null);
   const { redirectTo } = loaded;
   const navigation = useNavigation();
   const { t } = useTranslation();
   const sending = navigation.state === "submitting";
+  const linkCheck = useBrowserCheck(signInForms, (forms) => forms.signInLinkSchema);
+  const codeCheck = useBrowserCheck(signInForms, (forms) => forms.typedCodeSchema);
+  const [linkForm, linkFields] = useForm({ id: "auth-link-form", lastResult: linkReply, onValidate: linkCheck.onValidate });
+  const [codeForm, codeFields] = useForm({ id: "auth-code-form", lastResult: codeReply, onValidate: codeCheck.onValidate });
   return (
     <section className="gate auth">
       <h1>{t("auth.title")}</h1>
-      {errors.email === SEND_FAILED ? (
-        <SectionError
-          failure={{
-            title: "auth.toasts.sendFailedTitle",
-            message: SEND_FAILED,
-          }}
-        />
-      ) : null}
+      {reply?.failure ? <SectionError failure={reply.failure} /> : null}
       {sentTo ? (
         <div className="stack">
           <p role="status">
             <strong>{t("auth.sentTitle")}</strong> {t("auth.sentText", { email: sentTo })}
           </p>
-          <Form method="post" className="stack" noValidate>
+          <Form method="post" className="stack" {...getFormProps(codeForm)} onFocus={codeCheck.warm}>
             <input type="hidden" name="intent" value="code" />
             <input type="hidden" name="email" value={sentTo} />
             <input type="hidden" name="redirectTo" value={redirectTo} />
-            <label htmlFor="auth-code">{t("auth.codeLabel")}</label>
-            <input
-              id="auth-code"
-              name="code"
-              inputMode="numeric"
-              autoComplete="one-time-code"
-              pattern="[0-9]{6}"
-              maxLength={6}
-              aria-invalid={errors.code ? true : undefined}
-              aria-describedby={errors.code ? "auth-code-error" : undefined}
-            />
-            <FieldError id="auth-code" error={errors.code} />
+            <Field field={codeFields.code} id="auth-code" label="auth.codeLabel" control={{ inputMode: "numeric", autoComplete: "one-time-code", pattern: "[0-9]{6}", maxLength: 6 }} />
             <button type="submit" className="button" disabled={sending}>
               {t("auth.signInWithCode")}
             </button>
@@ -78,21 +68,10 @@ export default function SignIn() {
           </Form>
         </div>
       ) : (
-        <Form method="post" className="stack" noValidate>
+        <Form method="post" className="stack" {...getFormProps(linkForm)} onFocus={linkCheck.warm}>
           <p className="muted">{t("auth.intro")}</p>
           <input type="hidden" name="redirectTo" value={redirectTo} />
-          <label htmlFor="auth-email">{t("auth.emailLabel")}</label>
-          <input
-            id="auth-email"
-            name="email"
-            type="email"
-            autoComplete="email"
-            required
-            defaultValue={actionData && "email" in actionData ? actionData.email : undefined}
-            aria-invalid={errors.email ? true : undefined}
-            aria-describedby={errors.email ? "auth-email-error" : undefined}
-          />
-          <FieldError id="auth-email" error={errors.email === SEND_FAILED ? undefined : errors.email} />
+          <Field field={linkFields.email} id="auth-email" label="auth.emailLabel" type="email" control={{ autoComplete: "email", required: true }} />
           <button type="submit" className="button" disabled={sending} aria-busy={sending || undefined}>
             {sending ? t("auth.sending") : t("auth.sendLink")}
           </button>

@@ -4,7 +4,8 @@ import { revokeUserSessions } from "~/modules/auth/session.server";
 import { getDb } from "~/modules/db/db.server";
 import { isDatabaseUnavailable } from "~/modules/db/unavailable";
 import { getViewer } from "~/modules/http/request-context.server";
-import { readFormData } from "~/modules/http/request.server";
+import { readSubmission } from "~/modules/http/submission.server";
+import { signOutSchema } from "~/modules/auth/forms";
 import { redirectWithToast, toastCookieHeader } from "~/modules/http/toast.server";
 import { logger } from "~/modules/log/logger.server";
 
@@ -17,8 +18,8 @@ export async function loader() {
  * `scope=everywhere` every session of the user ends first, on every device.
  */
 export async function action({ request, context }: ActionFunctionArgs) {
-  const form = await readFormData(request, context);
-  const everywhere = form.get("scope") === "everywhere";
+  const submission = await readSubmission(request, context, signOutSchema);
+  const everywhere = submission.status === "success" && submission.value.scope === "everywhere";
   const toast = everywhere
     ? { type: "success" as const, title: "toasts.signedOutEverywhere.title", description: "toasts.signedOutEverywhere.text" }
     : { type: "success" as const, title: "toasts.signedOut.title", description: "toasts.signedOut.text" };

@@ -6,6 +6,7 @@ import { SectionError } from "~/components/section-error";
 import { LANGUAGE_NAMES, type Language } from "~/modules/i18n/languages";
 import { useTranslation } from "~/modules/i18n/i18n-context";
 import { dateTimeFormat } from "~/modules/i18n/intl";
+import { replyFor } from "~/modules/validation/reply";
 import { loadTranslatePage, translatePageAction, type TranslateReply } from "~/modules/translations/translate-page.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title ?? "Aligner Lab" }, { name: "robots", content: "noindex" }];
@@ -18,14 +19,13 @@ export async function action({ request, context }: ActionFunctionArgs) {
   return translatePageAction(request, context);
 }
 
-function errorsOf(action: TranslateReply | undefined, intent: TranslateReply["intent"], id: string | null = null): string[] {
-  if (!action || action.intent !== intent || (id !== null && action.id !== id)) return [];
-  const fieldErrors = Object.values(action.result.error ?? {}).flatMap((errors) => errors ?? []);
-  return [...new Set(fieldErrors)];
+/** The problems of the form a refusal answers (its intent, and its row for an edit), each once. */
+function errorsOf(reply: TranslateReply | undefined): string[] {
+  return [...new Set(Object.values(reply?.error ?? {}).flatMap((errors) => errors ?? []))];
 }
 
-function valueOf(action: TranslateReply | undefined, name: string): string | undefined {
-  const value = (action?.result.initialValue as Record<string, unknown> | undefined)?.[name];
+function valueOf(reply: TranslateReply | undefined, name: string): string | undefined {
+  const value = reply?.initialValue?.[name];
   return typeof value === "string" ? value : undefined;
 }
 
@@ -36,7 +36,8 @@ export default function BackofficeTranslate() {
   const busy = navigation.state === "submitting";
   const { t, i18n } = useTranslation();
   const locale = i18n.language === "ru" ? "ru-RU" : i18n.language;
-  const addErrors = errorsOf(action, "add");
+  const addReply = replyFor(action, { intent: "add" });
+  const addErrors = errorsOf(addReply);
 
   return (
     <section className="bo-translate">
@@ -68,9 +69,9 @@ export default function BackofficeTranslate() {
           <p className="hint">{t("translations.originalHint")}</p>
           <EntryFields
             prefix="add"
-            original={valueOf(action?.intent === "add" ? action : undefined, "originalText") ?? ""}
-            translated={valueOf(action?.intent === "add" ? action : undefined, "translatedText") ?? ""}
-            target={valueOf(action?.intent === "add" ? action : undefined, "targetLanguage") ?? "en"}
+            original={valueOf(addReply, "originalText") ?? ""}
+            translated={valueOf(addReply, "translatedText") ?? ""}
+            target={valueOf(addReply, "targetLanguage") ?? "en"}
             errorId={addErrors.length ? "add-errors" : undefined}
           />
           <ErrorList id="add-errors" errors={addErrors} original={valueOf(action, "originalText") ?? ""} />
@@ -99,8 +100,9 @@ export default function BackofficeTranslate() {
       ) : (
         <ul className="translation-list">
           {rows.map((row) => {
-            const rowErrors = errorsOf(action, "update", row.id);
-            const editedValue = (name: string, fallback: string) => (rowErrors.length ? valueOf(action, name) ?? fallback : fallback);
+            const rowReply = replyFor(action, { intent: "update", id: row.id });
+            const rowErrors = errorsOf(rowReply);
+            const editedValue = (name: string, fallback: string) => (rowErrors.length ? valueOf(rowReply, name) ?? fallback : fallback);
             return (
               <li key={row.id} className="card translation-row">
                 <div className="translation-texts">

@@ -17,7 +17,7 @@ export async function action(args: ActionFunctionArgs) {
 export default function BackofficeLogin() {
   const actionData = useActionData<typeof action>();
   const [params] = useSearchParams();
-  return <PasswordGate titleKey="gate.backofficeTitle" error={actionData?.error} redirectTo={params.get("redirectTo") ?? "/backoffice"} />;
+  return <PasswordGate titleKey="gate.backofficeTitle" reply={actionData} redirectTo={params.get("redirectTo") ?? "/backoffice"} />;
 }
 
 export function ErrorBoundary() {

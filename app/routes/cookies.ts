@@ -1,7 +1,8 @@
 import { type ActionFunctionArgs, redirect } from "@remix-run/node";
 import { safeRedirect } from "~/modules/auth/guards.server";
 import { cookies } from "~/modules/http/cookies.server";
-import { readFormData } from "~/modules/http/request.server";
+import { cookieChoiceSchema } from "~/modules/http/forms";
+import { readSubmission } from "~/modules/http/submission.server";
 import { rememberPartnerHeader } from "~/modules/partners/referral.server";
 
 export async function loader() {
@@ -13,13 +14,14 @@ export async function loader() {
  * partner" (ADR 044): the partner cookie only for a code that exists. Either way back where it was.
  */
 export async function action({ request, context }: ActionFunctionArgs) {
-  const form = await readFormData(request, context);
+  const submission = await readSubmission(request, context, cookieChoiceSchema);
+  const form = submission.status === "success" ? submission.value : {};
   const headers = new Headers();
-  if (form.get("intent") === "partner") {
-    const header = await rememberPartnerHeader(form.get("partner"));
+  if (form.intent === "partner") {
+    const header = await rememberPartnerHeader(form.partner);
     if (header) headers.append("Set-Cookie", header);
   } else {
     headers.append("Set-Cookie", await cookies.cookieConsent().serialize("1"));
   }
-  return redirect(safeRedirect(form.get("redirectTo"), "/"), { headers });
+  return redirect(safeRedirect(form.redirectTo, "/"), { headers });
 }

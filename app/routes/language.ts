@@ -2,7 +2,9 @@ import { type ActionFunctionArgs, redirect } from "@remix-run/node";
 import { safeRedirect } from "~/modules/auth/guards.server";
 import { cookies } from "~/modules/http/cookies.server";
 import { isLanguage, pathAfterLanguageChange } from "~/modules/i18n/languages";
-import { badRequest, readFormData } from "~/modules/http/request.server";
+import { badRequest } from "~/modules/http/request.server";
+import { readSubmission } from "~/modules/http/submission.server";
+import { languageChoiceSchema } from "~/modules/i18n/forms";
 
 export async function loader() {
   return redirect("/");
@@ -10,10 +12,11 @@ export async function loader() {
 
 /** The language picker's form target: remembers the choice and returns to the page. */
 export async function action({ request, context }: ActionFunctionArgs) {
-  const form = await readFormData(request, context);
-  const language = form.get("lng");
+  const submission = await readSubmission(request, context, languageChoiceSchema);
+  const form = submission.status === "success" ? submission.value : {};
+  const language = form.lng;
   if (!isLanguage(language)) throw await badRequest(request, context);
-  const back = new URL(safeRedirect(form.get("redirectTo"), "/"), "http://local");
+  const back = new URL(safeRedirect(form.redirectTo, "/"), "http://local");
   const target = pathAfterLanguageChange(back.pathname, language) + back.search;
   return redirect(target, { headers: { "Set-Cookie": await cookies.language().serialize(language) } });
 }

@@ -1,7 +1,8 @@
 import { type ActionFunctionArgs, redirect } from "@remix-run/node";
 import { redirectWithToast } from "~/modules/http/toast.server";
 import { forgetCurrentOrderHeader } from "~/modules/orders/browser-orders.server";
-import { readFormData } from "~/modules/http/request.server";
+import { readSubmission } from "~/modules/http/submission.server";
+import { newOrderSchema } from "~/modules/orders/forms";
 
 export async function loader() {
   return redirect("/order");
@@ -12,9 +13,9 @@ export async function loader() {
  * current-order cookie; the draft itself is created by step 1's "next".
  */
 export async function action({ request, context }: ActionFunctionArgs) {
-  const form = await readFormData(request, context);
+  const submission = await readSubmission(request, context, newOrderSchema);
   const headers = { "Set-Cookie": await forgetCurrentOrderHeader() };
-  if (form.get("reason") === "clear") {
+  if (submission.status === "success" && submission.value.reason === "clear") {
     return redirectWithToast("/order", { type: "info", title: "wizard.toasts.clearedTitle", description: "wizard.toasts.cleared" }, { headers });
   }
   return redirect("/order", { headers });

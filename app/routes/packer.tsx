@@ -39,7 +39,7 @@ export default function PackerPage() {
   const actionData = useActionData<typeof action>();
   const [params] = useSearchParams();
   const { t } = useTranslation();
-  if (loaded.gate) return <PasswordGate titleKey="gate.packerTitle" error={actionData?.error} redirectTo={params.get("redirectTo") ?? "/packer"} />;
+  if (loaded.gate) return <PasswordGate titleKey="gate.packerTitle" reply={actionData} redirectTo={params.get("redirectTo") ?? "/packer"} />;
 
   const { filter, orders, statuses, hasMore, loadFailed } = loaded;
   const back = filterQuery(filter);

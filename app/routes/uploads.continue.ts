@@ -1,7 +1,8 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { sendSignInLink } from "~/modules/auth/authenticator.server";
 import { getDb } from "~/modules/db/db.server";
-import { readFormData } from "~/modules/http/request.server";
+import { readSubmission } from "~/modules/http/submission.server";
+import { continueElsewhereSchema } from "~/modules/uploads/forms";
 import { redirectWithToast } from "~/modules/http/toast.server";
 import { getClientAddress, getLocale } from "~/modules/http/request-context.server";
 import { openableOrder, uploadViewerOf } from "~/modules/uploads/tus-access.server";
@@ -13,10 +14,10 @@ import { textAnswer } from "~/modules/http/answers.server";
  * computer. Answers with the spec's toasts ("Письмо отправлено" or the failure text).
  */
 export async function action({ request, context }: ActionFunctionArgs) {
-  const form = await readFormData(request, context);
+  const submission = await readSubmission(request, context, continueElsewhereSchema);
   const { language, market } = await getLocale(request, context);
   const db = await getDb();
-  const order = await openableOrder(db, await uploadViewerOf(request, context), String(form.get("orderId") ?? ""));
+  const order = await openableOrder(db, await uploadViewerOf(request, context), (submission.status === "success" && submission.value.orderId) || "");
   if (!order) return textAnswer(language, 404);
   const back = `/order?id=${order.id}`;
   if (!order.email) return redirectWithToast(back, { type: "error", title: "uploads.device.failedTitle", description: "uploads.device.noEmail" });

@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { finishAgain } from "~/modules/uploads/tus.server";
-import { readFormData } from "~/modules/http/request.server";
+import { readSubmission } from "~/modules/http/submission.server";
+import { finishAgainSchema } from "~/modules/uploads/forms";
 import { jsonAnswer, textAnswer } from "~/modules/http/answers.server";
 import { getLocale } from "~/modules/http/request-context.server";
 import { refusalAnswer } from "~/modules/uploads/answers.server";
@@ -11,10 +12,11 @@ import { refusalAnswer } from "~/modules/uploads/answers.server";
  * tus route's last reply: `{ ok: true, file }` or `{ ok: false, error }`.
  */
 export async function action({ request, context }: ActionFunctionArgs) {
-  const form = await readFormData(request, context);
+  const submission = await readSubmission(request, context, finishAgainSchema);
+  const form = submission.status === "success" ? submission.value : {};
   const { language } = await getLocale(request, context);
-  const id = String(form.get("id") ?? "");
-  const uploadKey = String(form.get("uploadKey") ?? "");
+  const id = form.id ?? "";
+  const uploadKey = form.uploadKey ?? "";
   if (!id || !uploadKey) return jsonAnswer(language, 400, { ok: false, error: "gone" }, { messageKey: "uploads.causes.gone" });
   const { status, reply } = await finishAgain(request, context, id, uploadKey);
   if (!reply) return textAnswer(language, 404);

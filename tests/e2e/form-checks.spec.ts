@@ -66,3 +66,37 @@ test("the partner page says a wrong e-mail, an empty name and an over-long name 
   await expect(page.getByRole("status").filter({ hasText: "Имя сохранено" })).toBeVisible();
   await expect(name).not.toHaveAttribute("aria-invalid", "true");
 });
+
+test("the sign-in page says an empty and a wrong e-mail, and a code that is no code, at the field", async ({ page }, testInfo) => {
+  const javascript = testInfo.project.use.javaScriptEnabled !== false;
+  await page.goto("/auth");
+  await page.waitForLoadState("networkidle");
+  const requests = countRequests(page);
+
+  const email = page.getByLabel("E-mail");
+  const send = page.getByRole("button", { name: "Отправить ссылку для входа" });
+  await send.click();
+  await expect(page.getByText("Пожалуйста, укажите email")).toBeVisible();
+  await expect(email).toHaveAttribute("aria-invalid", "true");
+  await expect(email).toHaveAttribute("aria-describedby", "auth-email-error");
+
+  await email.fill("not-an-address");
+  await send.click();
+  await expect(page.getByText("Пожалуйста, укажите корректный email")).toBeVisible();
+  await expect(email).toHaveValue("not-an-address");
+
+  if (javascript) expect(requests).toEqual([]);
+  else expect(requests.filter((request) => request.startsWith("POST "))).toHaveLength(2);
+
+  // The code form, for an address a link went to: five digits are no code.
+  await page.goto("/auth?sent=doctor%40clinic.ru");
+  await page.waitForLoadState("networkidle");
+  const codeRequests = countRequests(page);
+  const code = page.getByLabel("Код из письма");
+  await code.fill("12345");
+  await page.getByRole("button", { name: "Войти по коду" }).click();
+  await expect(page.getByText("Неверный или устаревший код")).toBeVisible();
+  await expect(code).toHaveAttribute("aria-invalid", "true");
+  if (javascript) expect(codeRequests).toEqual([]);
+  else expect(codeRequests.filter((request) => request.startsWith("POST "))).toHaveLength(1);
+});

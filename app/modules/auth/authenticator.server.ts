@@ -1,5 +1,4 @@
 import type { SessionStorage } from "@remix-run/node";
-import { parseWithZod } from "@conform-to/zod/v4";
 import CryptoJS from "crypto-js";
 import { Authenticator, AuthorizationError, type AuthenticateOptions, Strategy } from "remix-auth";
 import { EmailLinkStrategy } from "remix-auth-email-link";
@@ -10,8 +9,8 @@ import { isLanguage } from "~/modules/i18n/languages";
 import { createMailer, type Mailer } from "~/modules/mail/mailer.server";
 import type { Market } from "~/modules/market/market";
 import { publicOrigin } from "~/modules/market/market.server";
-import { isEmail, normalizeEmail } from "~/modules/validation/email";
-import { linkMailSchema, signInCodeSchema } from "./forms";
+import { normalizeEmail } from "~/modules/validation/email";
+import { codeCarriedSchema, linkMailSchema } from "./forms";
 import { getSessionStorage, startUserSession, type SessionData, type SessionFlashData } from "./session.server";
 import { consumeCode, consumeLink, isLinkUsable, LINK_MINUTES, recordSignInLink, signInCode, type SignedIn, withinSignInLimits } from "./sign-in.server";
 import { hmac, randomToken } from "./tokens.server";
@@ -38,13 +37,16 @@ const getMailer = () => (mailer ??= createMailer(getConfig()));
 /** The link's encryption key: the session secret, put to one use only. */
 const linkSecret = () => hmac(getConfig().secrets.SESSION_SECRET, "sign-in-link");
 
-/** The 6-digit code, as a strategy of its own in the same authenticator. */
+/**
+ * The 6-digit code, as a strategy of its own in the same authenticator. It is handed the address
+ * and the code the sign-in page's schema checked (`signInWithCode`), and checks them no more.
+ */
 class SignInCodeStrategy extends Strategy<SignedIn, { email: string; code: string }> {
   name = "code";
 
   async authenticate(request: Request, sessionStorage: SessionStorage, options: AuthenticateOptions): Promise<SignedIn> {
-    const submission = parseWithZod(await request.formData(), { schema: signInCodeSchema });
-    const user = submission.status === "success" ? await this.verify(submission.value).catch(() => null) : null;
+    const carried = codeCarriedSchema.safeParse(Object.fromEntries(await request.formData()));
+    const user = carried.success ? await this.verify(carried.data).catch(() => null) : null;
     if (!user) return this.failure("auth.errors.badCode", request, sessionStorage, options);
     return this.success(user, request, sessionStorage, options);
   }
@@ -62,9 +64,9 @@ function buildAuthenticator(storage: AuthStorage) {
         // A link opened in another browser or on another device signs in (DESIGN §4.23): the
         // database row, not the asking browser's session, decides whether a link is good.
         validateSessionMagicLink: false,
-        verifyEmailAddress: async (email) => {
-          if (!isEmail(email)) throw new Error("auth.errors.emailInvalid");
-        },
+        // The address was checked once, by the form that asked (auth/forms.ts), or is an order's
+        // address on file (uploads.continue): the strategy checks it no more.
+        verifyEmailAddress: async () => {},
         sendEmail: async ({ emailAddress, magicLink, form }) => {
           const { link, lng } = linkMailSchema.parse(Object.fromEntries(form));
           const t = await remixI18n.getFixedT(isLanguage(lng) ? lng : "ru", "common");
@@ -120,7 +122,8 @@ export type SendLinkResult = { ok: true; setCookie: string | null } | { ok: fals
 
 /**
  * Sends a sign-in link (and its code) to an e-mail through the "email-link" strategy. The caller
- * has validated the e-mail; `redirectTo` is where the link leads after sign-in.
+ * has checked the e-mail (the sign-in form's schema, or an order's address on file); it is only
+ * written the one way here. `redirectTo` is where the link leads after sign-in.
  */
 export async function sendSignInLink(request: Request, input: { email: string; redirectTo: string | null; market: Market; language: string; clientIp: string }): Promise<SendLinkResult> {
   const db = await getDb();
@@ -167,7 +170,7 @@ export async function signInWithLink(request: Request, market: Market, token: st
     .catch(() => null);
 }
 
-/** Signs in with the 6-digit code; null when the code is wrong, used or expired. */
+/** Signs in with the 6-digit code (both checked by the page's schema); null when the code is wrong, used or expired. */
 export async function signInWithCode(request: Request, input: { email: string; code: string }): Promise<SignedIn | null> {
   const form = new URLSearchParams({ email: input.email, code: input.code });
   try {

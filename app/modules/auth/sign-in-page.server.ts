@@ -1,11 +1,11 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { data, redirect } from "@remix-run/node";
+import { redirect } from "@remix-run/node";
 import { completeSignIn, sendSignInLink, signInWithCode } from "~/modules/auth/authenticator.server";
 import { safeRedirect } from "~/modules/auth/guards.server";
-import { readFormData } from "~/modules/http/request.server";
+import { type FormReply, readSubmission, refused, submittedIntent } from "~/modules/http/submission.server";
 import { redirectWithToast } from "~/modules/http/toast.server";
-import { isEmail } from "~/modules/wizard/validation";
 import { getClientAddress, getLocale, getRequestTranslator, getViewer } from "~/modules/http/request-context.server";
+import { BAD_CODE, signInPageSchema } from "./forms";
 
 export async function loadSignInPage({ request, context }: LoaderFunctionArgs) {
   const url = new URL(request.url);
@@ -19,27 +19,37 @@ export async function loadSignInPage({ request, context }: LoaderFunctionArgs) {
   };
 }
 
-export async function signInPageAction({ request, context }: ActionFunctionArgs) {
-  const form = await readFormData(request, context);
-  const email = String(form.get("email") ?? "").trim().toLowerCase();
-  const redirectTo = safeRedirect(form.get("redirectTo"), "/cabinet");
+/** A link that could not be sent, said in place with its title (ADR 026). */
+export const SEND_FAILED = { title: "auth.toasts.sendFailedTitle", message: "auth.toasts.sendFailedText" };
 
-  if (form.get("intent") === "code") {
-    const signedIn = await signInWithCode(request, { email, code: String(form.get("code") ?? "").trim() });
+/** The sign-in page's reply: the form as typed and why it was refused (a code refused is said at the code field). */
+export type SignInReply = FormReply & { failure?: typeof SEND_FAILED };
+
+/**
+ * Asking for a link, or typing the code: the address is checked here, once (auth/forms.ts), and
+ * handed to the strategies checked.
+ */
+export async function signInPageAction({ request, context }: ActionFunctionArgs) {
+  const submission = await readSubmission(request, context, signInPageSchema);
+  const value = submission.status === "success" ? submission.value : null;
+
+  if (submittedIntent(submission) === "code") {
+    const form = value?.intent === "code" ? value : null;
+    const signedIn = form ? await signInWithCode(request, { email: form.email, code: form.code }) : null;
     // Said at the code field, which the page shows again for this e-mail wherever the code came from.
-    if (!signedIn) return data({ errors: { code: "auth.errors.badCode" }, email }, { status: 400 });
+    if (!form || !signedIn) return refused(submission, undefined, 400, { code: [BAD_CODE] });
     const cookie = await completeSignIn(request, signedIn, getClientAddress(context));
-    return redirect(safeRedirect(signedIn.redirectTo, redirectTo), { headers: { "Set-Cookie": cookie } });
+    return redirect(safeRedirect(signedIn.redirectTo, safeRedirect(form.redirectTo, "/cabinet")), { headers: { "Set-Cookie": cookie } });
   }
 
-  if (!email) return data({ errors: { email: "auth.errors.emailRequired" }, email }, { status: 400 });
-  if (!isEmail(email)) return data({ errors: { email: "auth.errors.emailInvalid" }, email }, { status: 400 });
+  if (!value || value.intent === "code") return refused(submission);
+  const { email } = value;
+  const redirectTo = safeRedirect(value.redirectTo, "/cabinet");
   const { market, language } = await getLocale(request, context);
   const result = await sendSignInLink(request, { email, redirectTo, market, language, clientIp: getClientAddress(context) });
-  if (!result.ok) {
-    const description = result.reason === "rate_limited" ? "auth.errors.rateLimited" : "auth.toasts.sendFailedText";
-    return data({ errors: { email: description }, email }, { status: result.reason === "rate_limited" ? 429 : 502 });
-  }
+  // Too many links is said at the field; a mail that could not go out, in place with its title (ADR 026).
+  if (!result.ok && result.reason === "rate_limited") return refused(submission, undefined, 429, { email: ["auth.errors.rateLimited"] });
+  if (!result.ok) return refused(submission, { failure: SEND_FAILED }, 502);
   const params = new URLSearchParams({ sent: email, redirectTo });
   return redirectWithToast(
     `/auth?${params}`,

@@ -2,8 +2,9 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
 import { completeSignIn, readSignInLink, signInWithLink } from "~/modules/auth/authenticator.server";
 import { safeRedirect } from "~/modules/auth/guards.server";
-import { readFormData } from "~/modules/http/request.server";
+import { readSubmission } from "~/modules/http/submission.server";
 import { getClientAddress, getLocale } from "~/modules/http/request-context.server";
+import { verifySchema } from "./forms";
 
 export async function loadVerifyPage({ request }: LoaderFunctionArgs) {
   const token = new URL(request.url).searchParams.get("token") ?? "";
@@ -12,8 +13,9 @@ export async function loadVerifyPage({ request }: LoaderFunctionArgs) {
 }
 
 export async function verifyPageAction({ request, context }: ActionFunctionArgs) {
-  const form = await readFormData(request, context);
-  const signedIn = await signInWithLink(request, (await getLocale(request, context)).market, String(form.get("token") ?? ""));
+  const submission = await readSubmission(request, context, verifySchema);
+  const token = submission.status === "success" ? submission.value.token : "";
+  const signedIn = await signInWithLink(request, (await getLocale(request, context)).market, token);
   if (!signedIn) return redirect("/auth/verify?token=invalid");
   const cookie = await completeSignIn(request, signedIn, getClientAddress(context));
   return redirect(safeRedirect(signedIn.redirectTo, "/cabinet"), { headers: { "Set-Cookie": cookie } });

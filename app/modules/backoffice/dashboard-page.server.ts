@@ -4,7 +4,10 @@ import { type AppConfig, getConfig } from "~/modules/config/config.server";
 import { type DB, getDb } from "~/modules/db/db.server";
 import { intentHandler } from "~/modules/http/intents";
 import { getRequestTranslator } from "~/modules/http/request-context.server";
-import { readFormData } from "~/modules/http/request.server";
+import { intentValue, readSubmission, submittedIntent } from "~/modules/http/submission.server";
+import { dashboardSchema } from "./order-forms.server";
+import type { Submission } from "@conform-to/react";
+import type * as z from "zod/mini";
 import { loadSection, sectionData, sectionFailure } from "~/modules/http/section.server";
 import { redirectWithToast } from "~/modules/http/toast.server";
 import { logger } from "~/modules/log/logger.server";
@@ -60,7 +63,7 @@ export async function loadDashboardPage(request: Request, context: AppLoadContex
 interface DashboardIntentArgs {
   db: DB;
   config: AppConfig;
-  form: FormData;
+  submission: Submission<z.output<typeof dashboardSchema>, string[]>;
   /** The dashboard with the filter the form was posted from. */
   back: string;
 }
@@ -95,8 +98,8 @@ async function refreshPayments({ db, config, back }: DashboardIntentArgs) {
 }
 
 /** A payment link for one order, shown in a toast for staff to send on. */
-async function createPaymentLink({ db, config, form, back }: DashboardIntentArgs) {
-  const order = await findOrder(db, String(form.get("orderId") ?? ""));
+async function createPaymentLink({ db, config, submission, back }: DashboardIntentArgs) {
+  const order = await findOrder(db, intentValue(submission, "payment_link")?.orderId ?? "");
   if (!order) return redirectWithToast(back, { type: "error", title: "payments.backoffice.errorTitle", description: "payments.backoffice.linkFailed" });
   if (!canHavePaymentLink(order)) return redirectWithToast(back, { type: "error", title: "payments.backoffice.errorTitle", description: "payments.backoffice.noAmount" });
   const url = `${publicOrigin(order.market)}${paymentLinkPath(config, order.id)}`;
@@ -119,10 +122,10 @@ const DASHBOARD_INTENTS: Record<string, (args: DashboardIntentArgs) => Promise<R
 
 export async function dashboardPageAction(request: Request, context: AppLoadContext) {
   await requireStaff(request, context);
-  const form = await readFormData(request, context);
+  const submission = await readSubmission(request, context, dashboardSchema);
   const params = new URL(request.url).searchParams;
   params.delete("index");
   const back = `/backoffice${params.size ? `?${params}` : ""}`;
-  const handler = intentHandler(DASHBOARD_INTENTS, form.get("intent")) ?? unknownIntent;
-  return handler({ db: await getDb(), config: getConfig(), form, back });
+  const handler = intentHandler(DASHBOARD_INTENTS, submittedIntent(submission)) ?? unknownIntent;
+  return handler({ db: await getDb(), config: getConfig(), submission, back });
 }

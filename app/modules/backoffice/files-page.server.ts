@@ -3,7 +3,10 @@ import { requireStaff } from "~/modules/auth/guards.server";
 import { type DB, getDb } from "~/modules/db/db.server";
 import { isDatabaseUnavailable } from "~/modules/db/unavailable";
 import { intentHandler } from "~/modules/http/intents";
-import { readFormData } from "~/modules/http/request.server";
+import { intentValue, readSubmission, submittedIntent } from "~/modules/http/submission.server";
+import type { Submission } from "@conform-to/react";
+import type * as z from "zod/mini";
+import { filesPageSchema } from "./files-forms.server";
 import { loadSection, sectionData, sectionFailure, type SectionFailure } from "~/modules/http/section.server";
 import { redirectWithToast } from "~/modules/http/toast.server";
 import { getRequestTranslator } from "~/modules/http/request-context.server";
@@ -133,13 +136,13 @@ export async function loadFilesPage(request: Request, context: AppLoadContext) {
 interface FilesIntentArgs {
   db: DB;
   storage: FileStorage;
-  form: FormData;
+  submission: Submission<z.output<typeof filesPageSchema>, string[]>;
   /** The page as it was. */
   back: string;
 }
 
-async function deleteOneFolder({ db, storage, form, back }: FilesIntentArgs) {
-  const name = String(form.get("folder") ?? "");
+async function deleteOneFolder({ db, storage, submission, back }: FilesIntentArgs) {
+  const name = intentValue(submission, "delete_folder")?.folder ?? "";
   let deletion;
   try {
     deletion = await deleteFolder(db, storage, name);
@@ -200,14 +203,13 @@ const FILES_INTENTS: Record<string, (args: FilesIntentArgs) => Promise<Response>
 
 export async function filesPageAction(request: Request, context: AppLoadContext) {
   await requireStaff(request, context);
-  const form = await readFormData(request, context);
-  const intent = form.get("intent");
+  const submission = await readSubmission(request, context, filesPageSchema);
   const db = await getDb();
   const storage = getStorage();
   const back = `${BACK}${new URL(request.url).search}`;
-  const handler = intentHandler(FILES_INTENTS, intent);
+  const handler = intentHandler(FILES_INTENTS, submittedIntent(submission));
   if (!handler) return redirect(back);
-  return handler({ db, storage, form, back });
+  return handler({ db, storage, submission, back });
 }
 
 async function withErrors(back: string, report: Parameters<typeof deletionErrorsCookie>[0]) {

@@ -7,7 +7,8 @@ import { redirectWithToast } from "~/modules/http/toast.server";
 import { findOrder, shortOrderNumber } from "~/modules/orders/orders.server";
 import { isPaid } from "~/modules/orders/status";
 import { getStorage } from "~/modules/storage/storage.server";
-import { readFormData } from "~/modules/http/request.server";
+import { readSubmission, submittedText } from "~/modules/http/submission.server";
+import { orderDeleteSchema } from "./order-forms.server";
 import { logger } from "~/modules/log/logger.server";
 import { getRequestTranslator } from "~/modules/http/request-context.server";
 
@@ -31,8 +32,8 @@ export async function loadOrderDeletePage({ request, params, context }: LoaderFu
 
 export async function orderDeletePageAction({ request, params, context }: ActionFunctionArgs) {
   await requireStaff(request, context);
-  const form = await readFormData(request, context);
-  const back = safeRedirect(form.get("back"), "/backoffice");
+  const submission = await readSubmission(request, context, orderDeleteSchema);
+  const back = safeRedirect(submittedText(submission, "back"), "/backoffice");
   let result;
   try {
     result = await deleteNeverPaidOrder(await getDb(), getStorage(), getConfig(), params.orderId ?? "");

@@ -1,12 +1,12 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
 import { requireStaff, safeRedirect } from "~/modules/auth/guards.server";
-import { isStaffTarget, STATUS_NOTE_MAX, staffChangeStatus, TRACKING_NUMBER_MAX } from "~/modules/backoffice/dashboard.server";
+import { staffChangeStatus } from "~/modules/backoffice/dashboard.server";
+import { statusChangeSchema, statusRefusal } from "~/modules/backoffice/order-forms.server";
 import { getDb } from "~/modules/db/db.server";
 import { redirectWithToast } from "~/modules/http/toast.server";
 import { shortOrderNumber } from "~/modules/orders/orders.server";
-import { readFormData } from "~/modules/http/request.server";
-import { textProblem } from "~/modules/validation/text";
+import { readSubmission, submittedText } from "~/modules/http/submission.server";
 import { logger } from "~/modules/log/logger.server";
 
 const FAILURES = {
@@ -24,16 +24,11 @@ export async function loadOrderStatusPage({ request, params, context }: LoaderFu
 
 export async function orderStatusPageAction({ request, params, context }: ActionFunctionArgs) {
   const staff = await requireStaff(request, context);
-  const form = await readFormData(request, context);
-  const back = safeRedirect(form.get("back"), "/backoffice");
-  const to = form.get("to");
+  const submission = await readSubmission(request, context, statusChangeSchema);
+  const back = safeRedirect(submittedText(submission, "back"), "/backoffice");
   const orderId = params.orderId ?? "";
-  if (!isStaffTarget(to)) return redirectWithToast(back, { type: "error", title: "bo.orders.errors.statusTitle", description: "bo.orders.errors.notAllowed" });
-  const note = typeof form.get("note") === "string" ? String(form.get("note")) : null;
-  const trackingNumber = typeof form.get("trackingNumber") === "string" ? String(form.get("trackingNumber")) : null;
-  // A forbidden character or a text over its limit is refused, never cut (nothing lost silently).
-  const problem = textProblem((note ?? "").trim(), STATUS_NOTE_MAX) ?? textProblem((trackingNumber ?? "").trim(), TRACKING_NUMBER_MAX);
-  if (problem) return redirectWithToast(back, { type: "error", title: "bo.orders.errors.statusTitle", description: problem });
+  if (submission.status !== "success") return redirectWithToast(back, { type: "error", title: "bo.orders.errors.statusTitle", description: statusRefusal(submission.error) });
+  const { to, note, trackingNumber } = submission.value;
   let result;
   try {
     result = await staffChangeStatus(await getDb(), orderId, to, staff.actorLabel, { note, trackingNumber });

@@ -23,6 +23,12 @@ export function submittedIntent(submission: Submission<unknown>): unknown {
   return submission.payload.intent;
 }
 
+/** A text a form sent, whatever else it got wrong: where to go back to (checked by `safeRedirect`). */
+export function submittedText(submission: Submission<unknown>, name: string): string | undefined {
+  const value = submission.payload[name];
+  return typeof value === "string" ? value : undefined;
+}
+
 /** A form's value when it parsed and is the intent named; else null. */
 export function intentValue<V extends { intent: string }, I extends V["intent"]>(submission: Submission<V, string[]>, intent: I): Extract<V, { intent: I }> | null {
   return submission.status === "success" && submission.value.intent === intent ? (submission.value as Extract<V, { intent: I }>) : null;

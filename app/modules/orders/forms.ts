@@ -1,4 +1,5 @@
 import * as z from "zod/mini";
+import { optionalText } from "~/modules/validation/fields";
 import { NOTIFICATION_CHANNELS } from "./status";
 
 /**
@@ -6,3 +7,6 @@ import { NOTIFICATION_CHANNELS } from "./status";
  * from a fixed list, so anything else is a forged request, answered 400.
  */
 export const channelSchema = z.object({ channel: z.enum(NOTIFICATION_CHANNELS as ["email", "whatsapp", "none"]) });
+
+/** Starting a fresh order: `reason=clear` says the old one was cleared (a toast); anything else, nothing. */
+export const newOrderSchema = z.object({ reason: optionalText });

@@ -1,13 +1,12 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { data, redirect } from "@remix-run/node";
-import { tryGatePassword } from "~/modules/auth/gate.server";
-import { isPacker, safeRedirect } from "~/modules/auth/guards.server";
+import { data } from "@remix-run/node";
+import { passwordGateAction } from "~/modules/auth/password-gate.server";
+import { isPacker } from "~/modules/auth/guards.server";
 import { getDb } from "~/modules/db/db.server";
-import { readFormData } from "~/modules/http/request.server";
 import { PACKER_STATUSES, parsePackerFilter } from "~/modules/packer/filter";
 import { DEFAULT_LOGO_URL, listPackerOrders, logoUrls } from "~/modules/packer/packer.server";
 import { logger } from "~/modules/log/logger.server";
-import { getRequestTranslator, getClientAddress } from "~/modules/http/request-context.server";
+import { getRequestTranslator } from "~/modules/http/request-context.server";
 
 const NO_STORE = { "Cache-Control": "no-store" };
 
@@ -38,17 +37,10 @@ export async function loadPackerPage({ request, context }: LoaderFunctionArgs) {
 }
 
 export async function packerPageAction({ request, context }: ActionFunctionArgs) {
-  const form = await readFormData(request, context);
-  const password = String(form.get("password") ?? "");
-  const target = safeRedirect(form.get("redirectTo"), "/packer");
-  const redirectTo = target === "/packer" || target.startsWith("/packer/") || target.startsWith("/packer?") ? target : "/packer";
-  try {
-    const attempt = await tryGatePassword(await getDb(), "packer", password, getClientAddress(context));
-    if (attempt.ok) return redirect(redirectTo, { headers: { "Set-Cookie": attempt.setCookie } });
-    const error = attempt.reason === "limited" ? "gate.tooManyAttempts" : "gate.wrongPasswordPacker";
-    return data({ error }, { status: attempt.reason === "limited" ? 429 : 401 });
-  } catch (cause) {
-    logger.error("packer password check failed:", cause);
-    return data({ error: "gate.checkFailed" }, { status: 500 });
-  }
+  return passwordGateAction(request, context, {
+    gate: "packer",
+    home: "/packer",
+    within: (path) => path === "/packer" || path.startsWith("/packer/") || path.startsWith("/packer?"),
+    wrongPassword: "gate.wrongPasswordPacker",
+  });
 }

@@ -14,7 +14,8 @@ import { isPaid } from "~/modules/orders/status";
 import { canHavePaymentLink, isValidPaymentLinkToken, paymentResultPath } from "~/modules/payments/payment-links.server";
 import { linesForAmount, paymentFailureToast, providerTexts, startPayment } from "~/modules/payments/payments.server";
 import { laterPaymentLines } from "~/modules/wizard/price.server";
-import { readFormData } from "~/modules/http/request.server";
+import { readSubmission } from "~/modules/http/submission.server";
+import { payButtonSchema } from "./forms";
 
 async function openOrder(request: Request, context: AppLoadContext, db: DB, orderId: string | undefined, token: string | null) {
   const order = await findOrder(db, orderId ?? "");
@@ -71,8 +72,8 @@ export async function loadPayPage({ request, params, context }: LoaderFunctionAr
 }
 
 export async function payPageAction({ request, params, context }: ActionFunctionArgs) {
-  const form = await readFormData(request, context);
-  const token = typeof form.get("t") === "string" && form.get("t") ? String(form.get("t")) : new URL(request.url).searchParams.get("t");
+  const submission = await readSubmission(request, context, payButtonSchema);
+  const token = (submission.status === "success" && submission.value.t) || new URL(request.url).searchParams.get("t");
   const db = await getDb();
   const config = getConfig();
   const { order, viaToken, actorLabel } = await openOrder(request, context, db, params.orderId, token);

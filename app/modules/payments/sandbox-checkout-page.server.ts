@@ -5,7 +5,8 @@ import { getDb } from "~/modules/db/db.server";
 import { longOrderNumber } from "~/modules/orders/orders.server";
 import { sandboxProvider } from "~/modules/payments/provider-choice.server";
 import { handleNotification } from "~/modules/payments/reconciliation.server";
-import { readFormData } from "~/modules/http/request.server";
+import { readSubmission } from "~/modules/http/submission.server";
+import { sandboxOutcomeSchema } from "./forms";
 import { logger } from "~/modules/log/logger.server";
 import { getRequestTranslator } from "~/modules/http/request-context.server";
 
@@ -42,8 +43,8 @@ export async function loadSandboxCheckoutPage({ request, params, context }: Load
 
 export async function sandboxCheckoutPageAction({ request, params, context }: ActionFunctionArgs) {
   const { db, provider, checkout } = await findCheckout(params.paymentId);
-  const form = await readFormData(request, context);
-  const outcome = form.get("outcome") === "pay" ? "pay" : "decline";
+  const submission = await readSubmission(request, context, sandboxOutcomeSchema);
+  const outcome = submission.status === "success" && submission.value.outcome === "pay" ? "pay" : "decline";
   if (await provider.decide(checkout.id, outcome)) {
     const notification = provider.notification(checkout.id, outcome === "pay" ? "payment.succeeded" : "payment.canceled");
     const result = await handleNotification(db, getConfig(), "sandbox", notification.body, notification.headers);

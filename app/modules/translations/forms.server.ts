@@ -1,21 +1,21 @@
-import { z } from "zod";
+import * as z from "zod/mini";
 import { BAD_CHARACTERS, hasForbiddenCharacters } from "~/modules/validation/text";
 import { samePlaceholders } from "./texts";
 
 /**
- * The editor's forms, checked on the server (STYLE §3). Messages are translation keys; the spec's
- * "Заполните оригинальный текст и перевод" covers both required fields.
+ * The editor's forms (STYLE §3; ADR 054), a discriminated union on `intent`, checked on the server.
+ * Messages are translation keys; the spec's "Заполните оригинальный текст и перевод" covers both
+ * required fields, and every problem of a text is said (the page lists them).
  */
 const TARGETS = ["en", "de", "es", "fr", "it"] as const;
 const REQUIRED = "translations.errors.required";
+export const DUPLICATE = "translations.errors.duplicate";
+export const NOT_FOUND = "translations.errors.notFound";
 
 const text = z
   .string({ error: REQUIRED })
-  .trim()
-  .min(1, REQUIRED)
-  .max(5000, "translations.errors.tooLong")
-  .refine((value) => !hasForbiddenCharacters(value), { error: BAD_CHARACTERS });
-const id = z.uuid({ error: "translations.errors.notFound" });
+  .check(z.trim(), z.minLength(1, { error: REQUIRED }), z.maxLength(5000, { error: "translations.errors.tooLong" }), z.refine((value) => !hasForbiddenCharacters(value), { error: BAD_CHARACTERS }));
+const id = z.uuid({ error: NOT_FOUND });
 
 const entry = {
   originalText: text,
@@ -23,16 +23,13 @@ const entry = {
   targetLanguage: z.enum(TARGETS, { error: "translations.errors.language" }),
 };
 
-const keepsPlaceholders = (value: { originalText: string; translatedText: string }) => samePlaceholders(value.originalText, value.translatedText);
-const placeholdersIssue = { message: "translations.errors.placeholders", path: ["translatedText"] };
+const keepsPlaceholders = z.refine<{ originalText: string; translatedText: string }>((value) => samePlaceholders(value.originalText, value.translatedText), {
+  message: "translations.errors.placeholders",
+  path: ["translatedText"],
+});
 
-export const addSchema = z.object(entry).refine(keepsPlaceholders, placeholdersIssue);
-export const updateSchema = z.object({ id, ...entry }).refine(keepsPlaceholders, placeholdersIssue);
-export const deleteSchema = z.object({ id });
-
-export type Intent = "add" | "update" | "delete";
-
-export function intentOf(form: FormData): Intent | null {
-  const intent = form.get("intent");
-  return intent === "add" || intent === "update" || intent === "delete" ? intent : null;
-}
+export const translatePageSchema = z.discriminatedUnion("intent", [
+  z.object({ intent: z.literal("add"), ...entry }).check(keepsPlaceholders),
+  z.object({ intent: z.literal("update"), id, ...entry }).check(keepsPlaceholders),
+  z.object({ intent: z.literal("delete"), id }),
+]);

@@ -1,14 +1,14 @@
-import type { SubmissionResult } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
-import { data, type AppLoadContext } from "@remix-run/node";
+import type { Submission } from "@conform-to/react";
+import type { AppLoadContext } from "@remix-run/node";
+import type * as z from "zod/mini";
 import { requireStaff } from "~/modules/auth/guards.server";
 import { type DB, getDb } from "~/modules/db/db.server";
-import { readFormData } from "~/modules/http/request.server";
+import { type FormReply, intentValue, readSubmission, refused, submittedIntent, submittedText } from "~/modules/http/submission.server";
 import { redirectWithToast } from "~/modules/http/toast.server";
 import { getLocale } from "~/modules/http/request-context.server";
 import { NAMESPACE, resources } from "~/modules/i18n/resources.server";
 import type { Messages } from "~/modules/i18n/translate";
-import { addSchema, deleteSchema, intentOf, updateSchema } from "./forms.server";
+import { DUPLICATE, NOT_FOUND, translatePageSchema } from "./forms.server";
 import { invalidateTranslationCache, textTranslator } from "./overrides.server";
 import { addTranslation, deleteTranslation, searchTranslations, updateTranslation } from "./repository.server";
 import { logger } from "~/modules/log/logger.server";
@@ -59,59 +59,47 @@ export async function loadTranslatePage(request: Request, context: AppLoadContex
   }
 }
 
-/** What the form's reply says: the intent and row it answers, and conform's result. */
-export type TranslateReply = {
-  intent: "add" | "update" | "delete";
-  id: string | null;
-  result: SubmissionResult<string[]>;
-};
+/**
+ * What a refused form gets back (ADR 054): conform's reply, whose typed values carry the intent and
+ * the row it answers; a duplicate is the form's own error (key "").
+ */
+export type TranslateReply = FormReply;
+type Intent = "add" | "update" | "delete";
 
 interface TranslateIntentArgs {
   db: DB;
-  form: FormData;
-  reply: (result: SubmissionResult<string[]>, status: number) => ReturnType<typeof data<TranslateReply>>;
+  submission: Submission<z.output<typeof translatePageSchema>, string[]>;
   failed: (description: string) => Promise<Response>;
   done: (title: string) => Promise<Response>;
 }
 
-async function addOverride({ db, form, reply, done }: TranslateIntentArgs) {
-  const submission = parseWithZod(form, { schema: addSchema });
-  if (submission.status !== "success") return reply(submission.reply() as SubmissionResult<string[]>, 400);
-  if ((await addTranslation(db, submission.value)) === "duplicate") {
-    return reply(
-      submission.reply({
-        formErrors: ["translations.errors.duplicate"],
-      }) as SubmissionResult<string[]>,
-      400,
-    );
-  }
+const duplicate = (submission: TranslateIntentArgs["submission"]) => refused(submission, undefined, 400, { "": [DUPLICATE] });
+
+async function addOverride({ db, submission, done }: TranslateIntentArgs) {
+  const form = intentValue(submission, "add");
+  if (!form) return refused(submission);
+  if ((await addTranslation(db, form)) === "duplicate") return duplicate(submission);
   return done("translations.toasts.added");
 }
 
-async function updateOverride({ db, form, reply, failed, done }: TranslateIntentArgs) {
-  const submission = parseWithZod(form, { schema: updateSchema });
+async function updateOverride({ db, submission, failed, done }: TranslateIntentArgs) {
+  const form = intentValue(submission, "update");
   // A forged id matches no row on the page, where its error would show: say so in a toast.
-  if (submission.status !== "success" && submission.error?.id) return failed("translations.errors.notFound");
-  if (submission.status !== "success") return reply(submission.reply() as SubmissionResult<string[]>, 400);
-  const outcome = await updateTranslation(db, submission.value.id, submission.value);
-  if (outcome === "duplicate")
-    return reply(
-      submission.reply({
-        formErrors: ["translations.errors.duplicate"],
-      }) as SubmissionResult<string[]>,
-      400,
-    );
-  if (outcome === "missing") return failed("translations.errors.notFound");
+  if (!form && submission.status === "error" && submission.error?.id) return failed(NOT_FOUND);
+  if (!form) return refused(submission);
+  const outcome = await updateTranslation(db, form.id, form);
+  if (outcome === "duplicate") return duplicate(submission);
+  if (outcome === "missing") return failed(NOT_FOUND);
   return done("translations.toasts.updated");
 }
 
-async function deleteOverride({ db, form, failed, done }: TranslateIntentArgs) {
-  const submission = parseWithZod(form, { schema: deleteSchema });
-  if (submission.status !== "success" || !(await deleteTranslation(db, submission.value.id))) return failed("translations.errors.notFound");
+async function deleteOverride({ db, submission, failed, done }: TranslateIntentArgs) {
+  const form = intentValue(submission, "delete");
+  if (!form || !(await deleteTranslation(db, form.id))) return failed(NOT_FOUND);
   return done("translations.toasts.deleted");
 }
 
-const TRANSLATE_INTENTS: Record<TranslateReply["intent"], (args: TranslateIntentArgs) => Promise<Response | ReturnType<typeof data<TranslateReply>>>> = {
+const TRANSLATE_INTENTS: Record<Intent, (args: TranslateIntentArgs) => Promise<Response | ReturnType<typeof refused>>> = {
   add: addOverride,
   update: updateOverride,
   delete: deleteOverride,
@@ -119,12 +107,10 @@ const TRANSLATE_INTENTS: Record<TranslateReply["intent"], (args: TranslateIntent
 
 export async function translatePageAction(request: Request, context: AppLoadContext) {
   await requireStaff(request, context);
-  const form = await readFormData(request, context);
-  const back = listUrl(String(form.get("q") ?? "").trim());
-  const intent = intentOf(form);
-  if (!intent) throw new Response("Unknown action", { status: 400 });
-  const id = typeof form.get("id") === "string" ? String(form.get("id")) : null;
-  const reply = (result: SubmissionResult<string[]>, status: number) => data<TranslateReply>({ intent, id, result }, { status });
+  const submission = await readSubmission(request, context, translatePageSchema);
+  const back = listUrl((submittedText(submission, "q") ?? "").trim());
+  const intent = submittedIntent(submission);
+  if (intent !== "add" && intent !== "update" && intent !== "delete") throw new Response("Unknown action", { status: 400 });
   const failed = (description: string) =>
     redirectWithToast(back, {
       type: "error",
@@ -137,7 +123,7 @@ export async function translatePageAction(request: Request, context: AppLoadCont
   };
   try {
     const db = await getDb();
-    return await TRANSLATE_INTENTS[intent]({ db, form, reply, failed, done });
+    return await TRANSLATE_INTENTS[intent]({ db, submission, failed, done });
   } catch (error) {
     logger.error(`back-office: translation ${intent} failed:`, error);
     return failed(

@@ -95,6 +95,13 @@ export function wholeNumberField(min: number, max: number, message: string) {
   );
 }
 
+/**
+ * A text a form may send, never refused: nothing, or anything that is no text (a file), is
+ * `undefined`. For the small forms whose every value has a fallback (a return address, a choice
+ * that defaults), so their schema keeps their behaviour exactly.
+ */
+export const optionalText = z.catch(z.optional(z.string()), undefined);
+
 /** A checkbox: "on" when ticked, absent otherwise. */
 export const checkbox = z.pipe(z.optional(z.string()), z.transform((value) => value === "on"));
 

@@ -1,0 +1,33 @@
+import * as z from "zod/mini";
+import { textField } from "~/modules/validation/fields";
+import { STAFF_TARGETS, STATUS_NOTE_MAX, TRACKING_NUMBER_MAX } from "./dashboard.server";
+
+/**
+ * The order card's forms on the back office's dashboard (staff side §4 "Orders"). They answer by a
+ * toast on the page they came from (`back`), so the schemas stay on the server and a refusal is
+ * the toast of its first message, in the order the fields are read: the status, the note, the
+ * tracking number. Texts are refused, never cut.
+ */
+export const NOT_ALLOWED = "bo.orders.errors.notAllowed";
+const back = z.optional(z.string());
+
+export const statusChangeSchema = z.object({
+  back,
+  to: z.enum(STAFF_TARGETS, { error: NOT_ALLOWED }),
+  note: z.optional(textField(STATUS_NOTE_MAX)),
+  trackingNumber: z.optional(textField(TRACKING_NUMBER_MAX)),
+});
+
+/** The first reason a status change was refused, in the order the fields are read. */
+export const statusRefusal = (error: Record<string, string[] | null> | null | undefined) => error?.to?.[0] ?? error?.note?.[0] ?? error?.trackingNumber?.[0] ?? NOT_ALLOWED;
+
+export const orderDeleteSchema = z.object({ back });
+
+/**
+ * The dashboard's buttons: refreshing the payment statuses, and a payment link for one order (an
+ * id that finds no order is said by the toast, as an unknown intent is).
+ */
+export const dashboardSchema = z.discriminatedUnion("intent", [
+  z.object({ intent: z.literal("refresh_payments") }),
+  z.object({ intent: z.literal("payment_link"), orderId: z._default(z.string(), "") }),
+]);
