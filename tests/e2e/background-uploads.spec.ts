@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
-import { atStep, press } from "./journeys";
+import { press, walkToPatientStep } from "./journeys";
 import { scanLikeStl } from "../support/stl-models";
 
 /**
@@ -33,16 +33,8 @@ test.beforeEach(({ javaScriptEnabled }) => {
 test("models chosen on steps 5, 7 and 10 go up while the doctor reaches the summary; payment waits for them, then the stored files are the chosen ones", async ({ page }) => {
   test.setTimeout(180_000);
   const models = { matrix: scanModel("bg-matrix", 11), aligners: scanModel("bg-aligners", 12), retainer: scanModel("bg-retainer", 13) };
-  await page.goto("/order");
-  await atStep(page, 1);
-  await press(page, "Далее →", 2);
-  await page.getByLabel("E-mail").fill(`bg-${Date.now()}-${Math.random().toString(36).slice(2, 6)}@clinic.ru`);
-  await page.getByLabel("Телефон").fill("+7 900 123-45-67");
-  await press(page, "Далее →", 3);
-  await page.getByLabel("ФИО получателя").fill("Иванова Анна Сергеевна");
-  await page.getByLabel("Адрес доставки").fill("Москва, ул. Тверская, 1");
-  await page.getByRole("checkbox").check();
-  await press(page, "Далее →", 4);
+  const labels = { next: "Далее →", email: "E-mail", phone: "Телефон", fullName: "ФИО получателя", address: "Адрес доставки", consent: true };
+  await walkToPatientStep(page, labels, `bg-${Date.now()}-${Math.random().toString(36).slice(2, 6)}@clinic.ru`);
   await page.getByLabel("Имя пациента").fill("Смирнова Е.");
   await press(page, "Далее →", 5);
   const orderId = await page.locator('input[name="orderId"]').inputValue();
