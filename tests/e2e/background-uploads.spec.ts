@@ -94,3 +94,37 @@ test("models chosen on steps 5, 7 and 10 go up while the doctor reaches the summ
     expect(sha256(await download.body())).toBe(sha256(fs.readFileSync(file)));
   }
 });
+
+test("a file that did not go up stays listed with a retry and a removal, and holds nothing", async ({ page }) => {
+  test.setTimeout(120_000);
+  const model = scanModel("bg-retry", 14);
+  const labels = { next: "Далее →", email: "E-mail", phone: "Телефон", fullName: "ФИО получателя", address: "Адрес доставки", consent: true };
+  await walkToPatientStep(page, labels, `bg-retry-${Date.now()}-${Math.random().toString(36).slice(2, 6)}@clinic.ru`);
+  await page.getByLabel("Имя пациента").fill("Смирнова Е.");
+  await press(page, "Далее →", 5);
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send("Network.enable");
+  await cdp.send("Network.emulateNetworkConditions", SLOW_UPLINK);
+
+  // Stopped on its way: listed as failed, with the doctor told what to do; nothing holds the step.
+  await page.setInputFiles("#field-files", model);
+  const progress = page.locator(".upload-progress");
+  await progress.getByRole("button", { name: "Отменить" }).click();
+  await expect(progress).toContainText("Ошибка");
+  await expect(page.locator(".failed-uploads")).toContainText("Оплата их не ждёт");
+  await expect(page.getByRole("button", { name: "Далее →" })).toBeDisabled();
+
+  // Retried: it goes up again and the step moves on.
+  await progress.getByRole("button", { name: "Повторить" }).click();
+  await expect(page.getByText("Загружено файлов: 1/1")).toBeVisible({ timeout: 90_000 });
+  await expect(page.locator(".file-list li", { hasText: "bg-retry.stl" })).toHaveCount(1);
+  await expect(page.locator(".failed-uploads")).toHaveCount(0);
+
+  // Removed: off the list, and the page says nothing more about it.
+  await page.setInputFiles("#field-files", model);
+  await progress.getByRole("button", { name: "Отменить" }).click();
+  await progress.getByRole("button", { name: "Убрать" }).click();
+  await expect(progress).toBeHidden();
+  await expect(page.locator(".failed-uploads")).toHaveCount(0);
+  await press(page, "Далее →", 6);
+});
