@@ -5,7 +5,7 @@
 # every real service and secret is configured (see .env.example and docs/decisions/002-*).
 
 # --- all dependencies, for the build --------------------------------------------------------
-FROM node:20-bookworm-slim AS deps
+FROM node:24-bookworm-slim AS deps
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
@@ -17,13 +17,13 @@ RUN npm run build
 
 # --- production dependencies only ------------------------------------------------------------
 # tsx is a runtime dependency: the start script, the worker and the migration script run under it.
-FROM node:20-bookworm-slim AS prod-deps
+FROM node:24-bookworm-slim AS prod-deps
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 
 # --- runtime ---------------------------------------------------------------------------------
-FROM node:20-bookworm-slim AS runtime
+FROM node:24-bookworm-slim AS runtime
 ENV APP_ENV=production NODE_ENV=production PORT=3000
 WORKDIR /app
 

@@ -56,6 +56,8 @@ export default defineConfig({
   timeout: 30_000,
   reporter: process.env.PLAYWRIGHT_JSON_OUTPUT_NAME ? [["list"], ["json"]] : [["list"]],
   use: { baseURL, trace: "retain-on-failure" },
+  // Clears the documents the outside checkers keep (ADR 048).
+  globalSetup: "./tests/e2e/checkers-setup.ts",
   projects: [
     { name: embedded ? "embedded-js" : "js", use: { ...chromium, javaScriptEnabled: true } },
     { name: embedded ? "embedded-nojs" : "nojs", use: { ...chromium, javaScriptEnabled: false } },
@@ -67,7 +69,9 @@ export default defineConfig({
         timeout: 180_000,
         reuseExistingServer: false,
         stdout: "pipe",
-        env: { PORT: String(port), DATA_DIR: dataDir, I18N_STRICT: "1", DATABASE_URL: "", APP_ENV: "", ...markets, ...logs, ...signIn, ...drafts },
+        // No international origin: the zero-configuration default, http://international.localhost:PORT
+        // (ADR 048), is what this target proves; aligners-e2e.com is still answered as an alias.
+        env: { PORT: String(port), DATA_DIR: dataDir, I18N_STRICT: "1", DATABASE_URL: "", APP_ENV: "", ...markets, PUBLIC_URL_INTERNATIONAL: "", ...logs, ...signIn, ...drafts },
       }
     : {
         command: "node --import tsx tests/e2e/prepare-database.mts && node --import tsx scripts/start.mts",

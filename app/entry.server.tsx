@@ -3,6 +3,7 @@ import type { AppLoadContext, EntryContext } from "@remix-run/node";
 import { RemixServer } from "@remix-run/react";
 import { renderToPipeableStream } from "react-dom/server";
 import { DocumentFactsProvider } from "~/modules/http/document-facts";
+import { setsOnlyPageCookies } from "~/modules/http/public-page-cache.server";
 import { wholeDocument } from "~/modules/http/whole-document.server";
 import { getLocale } from "~/modules/http/request-context.server";
 import { ServerTextsProvider } from "~/modules/i18n/shared-texts";
@@ -86,10 +87,12 @@ async function documentTexts(context: EntryContext): Promise<Messages | undefine
 
 /**
  * A page that is the same for every anonymous visitor of its language and market (the landing and
- * legal pages, `handle.publicPage`): no signed-in user, no cookie being set, a plain GET.
+ * legal pages, `handle.publicPage`): no signed-in user, a plain GET, and no cookie being set but the
+ * page cookies themselves — a language URL (`/de`) saves its language for the visitor, and the page
+ * is the same whatever the visitor had saved (ADR 048).
  */
 function isSharedPage(request: Request, status: number, headers: Headers, context: EntryContext): boolean {
-  if (request.method !== "GET" || status !== 200 || headers.has("Set-Cookie")) return false;
+  if (request.method !== "GET" || status !== 200 || !setsOnlyPageCookies(headers.getSetCookie())) return false;
   const { matches, loaderData } = context.staticHandlerContext;
   const root = loaderData.root as { user?: unknown } | undefined;
   if (!root || root.user) return false;
@@ -105,7 +108,9 @@ function isSharedPage(request: Request, status: number, headers: Headers, contex
 async function withValidator(request: Request, html: string, headers: Headers, nonce: string): Promise<Response> {
   const etag = `"${createHash("sha256").update(nonce ? html.replaceAll(nonce, "") : html).digest("base64url").slice(0, 27)}"`;
   headers.set("ETag", etag);
-  headers.set("Cache-Control", `public, max-age=${PUBLIC_MAX_AGE_SECONDS}`);
+  // The same body for everyone, but an answer that sets a cookie is that visitor's: no shared cache
+  // may keep it (nor hand its cookie on), the visitor's browser may.
+  headers.set("Cache-Control", `${headers.has("Set-Cookie") ? "private" : "public"}, max-age=${PUBLIC_MAX_AGE_SECONDS}`);
   // The language may come from a cookie (ADR 008): a shared cache must not hand one visitor's language to another.
   headers.set("Vary", "Cookie");
   const held = request.headers.get("If-None-Match");

@@ -5,8 +5,8 @@
  *   npx remix build && node --import tsx bench/pages.mts [--no-lighthouse]     (RUNS=3 Lighthouse runs per page, median kept)
  *
  * Pages: `/`, `/order` at each of the 11 wizard steps (one draft walked through the steps over HTTP
- * with form posts, files uploaded on 5, 7 and 10), `/cabinet` (a signed-in clinic with its orders),
- * `/backoffice` and `/packer` (gates passed), with the 50 orders of the packer fixture in the
+ * with form posts, files uploaded on 5, 7 and 10), `/cabinet` and `/partner` (a signed-in clinic with
+ * its orders), `/backoffice`, `/backoffice/affiliates` and `/packer` (gates passed), with the 50 orders of the packer fixture in the
  * database. The app is the real server (`scripts/start.mts`, NODE_ENV=production) on PostgreSQL.
  *
  * Bytes: each document fetched with `Accept-Encoding: gzip` and counted as received, then every
@@ -75,8 +75,13 @@ try {
   await walkWizard(app, async (step, cookie) => {
     rows.push(await measure(base, `/order step ${step}`, "/order", cookie));
   });
-  rows.push(await measure(base, "/cabinet", "/cabinet", await clientSessionCookie(database.db, app)));
-  rows.push(await measure(base, "/backoffice", "/backoffice", await gateCookie(app, "backoffice")));
+  const client = await clientSessionCookie(database.db, app);
+  rows.push(await measure(base, "/cabinet", "/cabinet", client));
+  // The pages whose forms are checked in the browser with their zod schemas (ADR 054).
+  rows.push(await measure(base, "/partner", "/partner", client));
+  const staff = await gateCookie(app, "backoffice");
+  rows.push(await measure(base, "/backoffice", "/backoffice", staff));
+  rows.push(await measure(base, "/backoffice/affiliates", "/backoffice/affiliates", staff));
   rows.push(await measure(base, "/packer", "/packer", await gateCookie(app, "packer")));
 } finally {
   clearInterval(sampler);

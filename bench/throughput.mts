@@ -9,7 +9,8 @@
  * (bench/lib/bare-remix.ts, remix-serve, NODE_ENV=production) — one with a single route, one with as
  * many routes as the app —, `GET /order` for a draft at step 3 (its cookie; walked there over HTTP),
  * `GET /cabinet` for a signed-in clinic with 8 orders, `GET /backoffice` past the staff gate, the
- * landing and a legal page for an anonymous visitor, then both bare apps again (the machine is
+ * landing and a legal page for an anonymous visitor, `/de` and `/en` for a first-time visitor (the
+ * answer saves the language) and `/privacy` with German saved, then both bare apps again (the machine is
  * shared: the two runs of each show the drift; their mean is the reference). Requests ask for gzip,
  * as browsers do. The app is the real server (`scripts/start.mts`, NODE_ENV=production, one worker
  * per core unless --web-concurrency) on PostgreSQL with the 50 orders of the packer fixture.
@@ -151,8 +152,12 @@ async function startAll(nodeArgs: { app?: string[]; bare?: string[] } = {}) {
       { label: "/backoffice (orders, staff)", reference: "same routes", url: `${app.url}/backoffice`, pid: app.pid, headers: { cookie: office } },
       { label: "/ (landing, anonymous)", reference: "one route", url: `${app.url}/`, pid: app.pid, headers: {} },
       { label: "/privacy (legal page, anonymous)", reference: "one route", url: `${app.url}/privacy`, pid: app.pid, headers: {} },
+      // Language URLs for a first-time visitor: each answer also saves the language in a cookie (ADR 048).
+      { label: "/de (language URL, new visitor)", reference: "one route", url: `${app.url}/de`, pid: app.pid, headers: {} },
+      { label: "/en (language URL, new visitor)", reference: "one route", url: `${app.url}/en`, pid: app.pid, headers: {} },
+      { label: "/privacy in German (lng=de)", reference: "one route", url: `${app.url}/privacy`, pid: app.pid, headers: { cookie: "lng=ImRlIg%3D%3D" } },
     ];
-    const expected = ["Welcome to Remix", "Welcome to Remix", "Шаг 3 из 11", CLIENT_EMAIL, "Заказы</h1>", "Aligner Lab", "Aligner Lab"];
+    const expected = ["Welcome to Remix", "Welcome to Remix", "Шаг 3 из 11", CLIENT_EMAIL, "Заказы</h1>", "Aligner Lab", "Aligner Lab", 'lang="de"', 'lang="en"', 'lang="de"'];
     for (const [index, target] of targets.entries()) await check(target, expected[index]!);
     return { app, bares, targets };
   } catch (error) {

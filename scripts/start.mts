@@ -30,6 +30,8 @@ try {
   process.exit(1);
 }
 
+const MARKET_LABELS = { domestic: "domestic market (RUB, Russian)", international: "international market (EUR, English)" } as const;
+
 /** Worker processes: WEB_CONCURRENCY, else one per core (one under `npm run dev`, which reloads one app); one with the embedded database. */
 function webConcurrency(): number {
   const asked = Number(process.env.WEB_CONCURRENCY);
@@ -42,7 +44,9 @@ function webConcurrency(): number {
 }
 
 function banner(workers: number): string {
-  const lines = [`Aligner portal on http://localhost:${config.port}${workers > 1 ? ` (${workers} worker processes)` : ""}`];
+  const lines = [`Aligner portal on port ${config.port}${workers > 1 ? ` (${workers} worker processes)` : ""}`];
+  // Both markets' addresses (ADR 048): with no configuration the international one is international.localhost.
+  for (const market of config.enabledMarkets) lines.push(`  ${MARKET_LABELS[market]}: ${config.publicOrigins[market]}`);
   lines.push(`  database: ${config.database.kind === "pglite" ? `embedded PGlite (${config.database.dir})` : "PostgreSQL"}`);
   lines.push(`  storage: ${config.storage.kind}, file server: ${config.fileServer.kind}, mail: ${config.mail.kind}`);
   if (config.payments.sandbox) lines.push("  payments: sandbox provider (test checkout, no real money)");

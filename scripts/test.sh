@@ -1,24 +1,17 @@
 #!/usr/bin/env bash
 # `npm test`: the whole suite — unit, integration (real PostgreSQL, S3 server, OpenSSH SFTP, SMTP sink),
 # and browser journeys (Debian's Chromium, JavaScript on and off) on PostgreSQL and on a zero-config
-# `npm start`. Installs what a fresh Debian machine lacks when it can; never skips silently.
+# `npm start`, with the outside checkers (axe-core; the Nu HTML Checker on Debian's Java) over every
+# page a user meets (ADR 048). Installs what a fresh Debian machine lacks when it can; never skips
+# silently. Runs on whichever `node` is first on PATH (CI runs it on two, ADR 049).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
 fail() { echo "npm test: $*" >&2; exit 1; }
 
-apt_install() {
-  if [ "$(id -u)" != "0" ] || ! command -v apt-get >/dev/null; then
-    fail "$1 is missing and cannot be installed here (need root and apt-get): install the Debian package '$2'"
-  fi
-  echo "installing $2 (missing on this machine)..."
-  if [ -z "${APT_UPDATED:-}" ]; then apt-get update -qq || fail "apt-get update failed"; APT_UPDATED=1; fi
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$2" >/dev/null || fail "could not install $2"
-}
-
-[ -x /usr/bin/chromium ] || apt_install "Chromium" chromium
-[ -x /usr/sbin/sshd ] || apt_install "OpenSSH server" openssh-server
-[ -x /usr/sbin/pgbouncer ] || apt_install "PgBouncer" pgbouncer
+# Chromium, OpenSSH, PgBouncer and Java (the Nu HTML Checker) from apt when missing.
+source scripts/machine-packages.sh
+machine_packages || fail "a Debian package the tests need is missing"
 [ -d node_modules ] || npm ci || fail "npm ci failed"
 # OpenSSH refuses even key logins to a locked account ("!" in /etc/shadow); the SFTP tests log in as this user.
 if [ "$(id -u)" = "0" ] && grep -q '^root:!' /etc/shadow 2>/dev/null; then usermod -p '*' root; fi

@@ -3,6 +3,7 @@ import { Form, Link, useActionData, useLoaderData, useSearchParams } from "@remi
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { PartnerCard } from "~/components/partners/partner-card";
 import { useTranslation } from "~/modules/i18n/i18n-context";
+import { replyFor } from "~/modules/validation/reply";
 import { affiliatesPageAction, type AffiliateReply, loadAffiliatesPage } from "~/modules/partners/affiliates-page.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title }, { name: "robots", content: "noindex" }];
@@ -46,8 +47,8 @@ export default function BackofficeAffiliates() {
             <PartnerCard
               key={partner.id}
               partner={partner}
-              open={view.open === partner.code || reply?.partnerId === partner.id}
-              reply={reply?.partnerId === partner.id ? reply : undefined}
+              open={view.open === partner.code || replyFor(reply, { partner_code_id: partner.id }) !== undefined}
+              reply={replyFor(reply, { partner_code_id: partner.id })}
               period={view.period}
               ordersLimit={view.ordersLimit}
             />

@@ -126,7 +126,7 @@ function JsonBlock({ id, title, text }: { id: string; title: string; text: strin
         <h3 id={`${id}-title`}>{title}</h3>
         <CopyButton targetId={id} label={t("bo.copy.button")} />
       </div>
-      <pre id={id} aria-labelledby={`${id}-title`} tabIndex={0}>
+      <pre id={id} role="region" aria-labelledby={`${id}-title`} tabIndex={0}>
         {text}
       </pre>
     </div>

@@ -1,8 +1,8 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { RoleAssignForms } from "~/components/backoffice/role-assign-forms";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { SectionError } from "~/components/section-error";
-import { ROLES } from "~/modules/backoffice/roles";
 import { loadRolesPage, rolesPageAction, type RolesReply } from "~/modules/backoffice/roles-page.server";
 import { useTranslation } from "~/modules/i18n/i18n-context";
 
@@ -21,98 +21,13 @@ export default function BackofficeRoles() {
   const failure = useActionData<typeof action>() as RolesReply | undefined;
   const { t } = useTranslation();
   const busy = useNavigation().state === "submitting";
-  const roleOptions = (
-    <>
-      <option value="">{t("bo.roles.chooseRole")}</option>
-      {ROLES.map((role) => (
-        <option key={role} value={role}>
-          {t(`bo.roles.labels.${role}`)}
-        </option>
-      ))}
-    </>
-  );
-  const emailError = failure?.form === "email" ? failure.error : null;
-  const userError = failure?.form === "user" ? failure.error : null;
-
   return (
     <section className="bo-page">
       <p>
         <Link to="/backoffice">{t("bo.back")}</Link>
       </p>
       <h1>{t("bo.roles.title")}</h1>
-      <div className="bo-columns">
-        <Form method="post" className="card stack" aria-labelledby="roles-by-email" noValidate>
-          <h2 id="roles-by-email">{t("bo.roles.byEmail")}</h2>
-          <input type="hidden" name="intent" value="assign_email" />
-          <div className="field">
-            <label htmlFor="roles-email">{t("bo.roles.email")}</label>
-            <input
-              id="roles-email"
-              type="email"
-              name="email"
-              autoComplete="off"
-              defaultValue={failure?.form === "email" ? failure.email : ""}
-              aria-invalid={emailError ? true : undefined}
-              aria-describedby={emailError ? "roles-email-error" : undefined}
-            />
-          </div>
-          <div className="field">
-            <label htmlFor="roles-email-role">{t("bo.roles.role")}</label>
-            <select id="roles-email-role" name="role" defaultValue={failure?.form === "email" ? failure.role : ""}>
-              {roleOptions}
-            </select>
-          </div>
-          {emailError ? (
-            <p id="roles-email-error" className="field-error" role="alert">
-              {t(emailError)}
-            </p>
-          ) : null}
-          <div>
-            <button type="submit" className="button button-small" disabled={busy}>
-              {t("bo.roles.assign")}
-            </button>
-          </div>
-        </Form>
-
-        <Form method="post" className="card stack" aria-labelledby="roles-by-user" noValidate>
-          <h2 id="roles-by-user">{t("bo.roles.byUser")}</h2>
-          <input type="hidden" name="intent" value="assign_user" />
-          <div className="field">
-            <label htmlFor="roles-user">{t("bo.roles.user")}</label>
-            <select id="roles-user" name="userId" defaultValue={failure?.form === "user" ? failure.userId : ""}>
-              <option value="">{t("bo.roles.chooseUser")}</option>
-              {users.map((user) => (
-                <option key={user.id} value={user.id}>
-                  {user.email}
-                </option>
-              ))}
-            </select>
-          </div>
-          <div className="field">
-            <label htmlFor="roles-user-role">{t("bo.roles.role")}</label>
-            <select
-              id="roles-user-role"
-              name="role"
-              defaultValue={failure?.form === "user" ? failure.role : ""}
-              aria-invalid={userError ? true : undefined}
-              aria-describedby={userError ? "roles-user-error" : undefined}
-            >
-              {roleOptions}
-            </select>
-          </div>
-          {userError ? (
-            <p id="roles-user-error" className="field-error" role="alert">
-              {t(userError)}
-            </p>
-          ) : null}
-          <div>
-            <button type="submit" className="button button-small" disabled={busy}>
-              {t("bo.roles.assign")}
-            </button>
-          </div>
-        </Form>
-      </div>
-
+      <RoleAssignForms users={users} reply={failure} busy={busy} />
       <h2>{t("bo.roles.withRoles")}</h2>
       {listFailure ? <SectionError failure={listFailure} /> : null}
       {listFailure ? null : withRoles.length === 0 ? (

@@ -1,6 +1,6 @@
 import { type ActionFunctionArgs, redirect } from "@remix-run/node";
 import { redirectWithToast } from "~/modules/http/toast.server";
-import { forgetCurrentOrderHeader } from "~/modules/wizard/order-cookies.server";
+import { forgetCurrentOrderHeader } from "~/modules/orders/browser-orders.server";
 import { readFormData } from "~/modules/http/request.server";
 
 export async function loader() {

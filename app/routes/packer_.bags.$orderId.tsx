@@ -28,6 +28,8 @@ export default function BagLabels() {
   const message = !hasPatients ? t("packer.noPatients") : labels.length === 0 ? t("packer.bags.noFiles") : null;
   return (
     <>
+      {/* A style element in the body must come first (HTML; the Nu HTML Checker, ADR 048). */}
+      {message ? null : <PageSize size="80mm 80mm" />}
       <p className="pk-print-bar">
         <a href="/packer">{t("packer.back")}</a>
         {message ? null : <span>{t("packer.bags.count", { count: labels.length })}</span>}
@@ -39,7 +41,6 @@ export default function BagLabels() {
         </p>
       ) : (
         <>
-          <PageSize size="80mm 80mm" />
           <svg width="0" height="0" className="pk-defs" aria-hidden="true">
             {codes.map((code, index) => (
               <symbol key={code.text} id={`qr${index}`} viewBox={`${code.origin} ${code.origin} ${code.side} ${code.side}`}>

@@ -1,16 +1,15 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { PartnerContacts } from "~/components/partners/partner-contacts";
 import { ReferralOrders } from "~/components/partners/referral-orders";
 import { SectionError } from "~/components/section-error";
-import { FieldError } from "~/components/wizard/fields";
+import { PartnerNameForm } from "~/components/partners/partner-name-form";
 import { useTranslation } from "~/modules/i18n/i18n-context";
 import { formatMoney } from "~/modules/money/format";
 import { CopyLinkField } from "~/modules/partners/copy-link-field";
 import { formatPercent } from "~/modules/partners/format";
 import { loadPartnerPage, partnerPageAction, type PartnerReply } from "~/modules/partners/partner-page.server";
-import { NAME_MAX } from "~/modules/partners/validation";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title }, { name: "robots", content: "noindex" }];
 
@@ -29,7 +28,6 @@ export default function PartnerCabinet() {
   const language = i18n.language;
   const navigation = useNavigation();
   const busy = navigation.state === "submitting";
-  const nameErrors = reply?.intent === "name" ? reply.errors : {};
   const money = (minor: number) => formatMoney(minor, "rub", language);
 
   const view = screen.partner;
@@ -71,29 +69,7 @@ export default function PartnerCabinet() {
           <p className="partner-code-line">
             {t("partners.code.label")}: <strong className="partner-code">{view.code}</strong>
           </p>
-          <Form method="post" className="stack" noValidate>
-            <input type="hidden" name="intent" value="name" />
-            {reply?.intent === "name" && reply.failure ? <SectionError failure={reply.failure} /> : null}
-            <div className="field">
-              <label htmlFor="partner-name">{t("partners.code.nameLabel")}</label>
-              <input
-                id="partner-name"
-                name="user_name"
-                type="text"
-                maxLength={NAME_MAX}
-                autoComplete="organization"
-                defaultValue={reply?.intent === "name" ? reply.values.user_name : view.name ?? ""}
-                aria-invalid={nameErrors.user_name ? true : undefined}
-                aria-describedby={nameErrors.user_name ? "partner-name-error" : undefined}
-              />
-              <FieldError id="partner-name" error={nameErrors.user_name} />
-            </div>
-            <div>
-              <button type="submit" className="button button-small" disabled={busy}>
-                {t("partners.code.nameSave")}
-              </button>
-            </div>
-          </Form>
+          <PartnerNameForm name={view.name} reply={reply} busy={busy} />
           {view.link ? <CopyLinkField id="partner-link" label={t("partners.code.linkLabel")} link={view.link} /> : <p className="hint">{t("partners.code.linkHint")}</p>}
         </section>
 

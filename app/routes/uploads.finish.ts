@@ -1,8 +1,9 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { finishAgain } from "~/modules/uploads/tus.server";
 import { readFormData } from "~/modules/http/request.server";
-import { jsonAnswer, refusalAnswer, textAnswer } from "~/modules/http/answers.server";
+import { jsonAnswer, textAnswer } from "~/modules/http/answers.server";
 import { getLocale } from "~/modules/http/request-context.server";
+import { refusalAnswer } from "~/modules/uploads/answers.server";
 
 /**
  * POST /uploads/finish {id, uploadKey}: the finishing step of a resumable upload, asked for again

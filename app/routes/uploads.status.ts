@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { getDb } from "~/modules/db/db.server";
 import { openableOrder, uploadViewerOf } from "~/modules/uploads/tus-access.server";
-import { queueStatuses } from "~/modules/wizard/wizard.server";
+import { queueStatuses } from "~/modules/orders/files.server";
 import { jsonAnswer } from "~/modules/http/answers.server";
 import { getLocale } from "~/modules/http/request-context.server";
 

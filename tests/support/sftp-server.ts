@@ -10,6 +10,7 @@ import { freePort, waitForPort } from "./free-port";
 const run = promisify(execFile);
 
 const SSHD = "/usr/sbin/sshd";
+const SFTP_SERVER = "/usr/lib/openssh/sftp-server";
 const SSH_KEYGEN = "ssh-keygen";
 
 export interface TestSftpServer {
@@ -23,7 +24,22 @@ export interface TestSftpServer {
   root: string;
   /** Ready for `createFileServer({ fileServer })`. */
   fileServer: Extract<AppConfig["fileServer"], { kind: "sftp" }>;
+  /** The SFTP requests logged so far (with `logRequests`; else empty). */
+  log(): string[];
+  /** Files opened for writing (`open "<path>" flags WRITE,...`), by path (with `logRequests`). */
+  writes(): string[];
+  /** Renames (`posix-rename old "<from>" new "<to>"` or `rename ...`), as [from, to] (with `logRequests`). */
+  renames(): Array<[string, string]>;
   stop(): Promise<void>;
+}
+
+export interface SftpServerOptions {
+  /**
+   * Serve SFTP with OpenSSH's own `sftp-server`, logging every request to a file, so a test can
+   * count what really reached the server (each file opened for writing, each rename); otherwise
+   * sshd's built-in `internal-sftp`.
+   */
+  logRequests?: boolean;
 }
 
 async function assertUsableAccount(user: string): Promise<void> {
@@ -42,11 +58,11 @@ async function assertUsableAccount(user: string): Promise<void> {
 }
 
 /**
- * A private OpenSSH server on a free loopback port: its own config, host key and authorized
- * key, no PAM, internal-sftp. Throws when OpenSSH is not installed — SFTP tests never skip.
+ * The SFTP test server: a private OpenSSH server on a free loopback port, with its own config, host
+ * key and authorized key, no PAM. Throws when OpenSSH is not installed — SFTP tests never skip.
  */
-export async function startSftpServer(): Promise<TestSftpServer> {
-  if (!fs.existsSync(SSHD)) throw new Error("OpenSSH server not installed: apt-get install -y openssh-server");
+export async function startSftpServer(options: SftpServerOptions = {}): Promise<TestSftpServer> {
+  if (!fs.existsSync(SSHD) || (options.logRequests && !fs.existsSync(SFTP_SERVER))) throw new Error("OpenSSH server not installed: apt-get install -y openssh-server");
   const user = os.userInfo().username;
   await assertUsableAccount(user);
 
@@ -56,6 +72,8 @@ export async function startSftpServer(): Promise<TestSftpServer> {
   const clientKey = path.join(dir, "client_ed25519");
   const authorizedKeys = path.join(dir, "authorized_keys");
   const configFile = path.join(dir, "sshd_config");
+  const logFile = path.join(dir, "sftp.log");
+  const wrapper = path.join(dir, "sftp-logged.sh");
 
   let child: ChildProcess | undefined;
   const cleanUp = async () => {
@@ -74,6 +92,11 @@ export async function startSftpServer(): Promise<TestSftpServer> {
     await fsp.copyFile(`${clientKey}.pub`, authorizedKeys);
     // sshd's privilege separation needs this folder; it is missing until the system service first ran.
     await fsp.mkdir("/run/sshd", { recursive: true, mode: 0o755 }).catch(() => {});
+    if (options.logRequests) {
+      // sftp-server -e logs to stderr, which sshd would send to the client: send it to our file instead.
+      await fsp.writeFile(wrapper, `#!/bin/sh\nexec ${SFTP_SERVER} -e -l INFO -u 000 2>>${logFile}\n`, { mode: 0o755 });
+      await fsp.writeFile(logFile, "");
+    }
 
     const port = await freePort();
     const settings = [
@@ -90,8 +113,11 @@ export async function startSftpServer(): Promise<TestSftpServer> {
       `AllowUsers ${user}`,
       ...(process.getuid?.() === 0 ? ["PermitRootLogin prohibit-password"] : []),
       // umask 000: files get exactly the mode the client asks for, so tests can check it.
-      "Subsystem sftp internal-sftp -u 000",
+      options.logRequests ? `Subsystem sftp ${wrapper}` : "Subsystem sftp internal-sftp -u 000",
       "LogLevel ERROR",
+      // Room for the queue workers' parallel sessions.
+      "MaxSessions 50",
+      "MaxStartups 50",
     ];
     await fsp.writeFile(configFile, `${settings.join("\n")}\n`);
 
@@ -110,6 +136,7 @@ export async function startSftpServer(): Promise<TestSftpServer> {
     }
 
     const url = `sftp://${encodeURIComponent(user)}@127.0.0.1:${port}`;
+    const log = () => (options.logRequests ? fs.readFileSync(logFile, "utf8").split("\n").filter(Boolean) : []);
     return {
       url,
       host: "127.0.0.1",
@@ -118,6 +145,17 @@ export async function startSftpServer(): Promise<TestSftpServer> {
       privateKeyPath: clientKey,
       root,
       fileServer: { kind: "sftp", url, privateKeyPath: clientKey, root },
+      log,
+      writes: () =>
+        log()
+          .map((line) => /open "(.*)" flags (\S+)/.exec(line))
+          .filter((match): match is RegExpExecArray => match !== null && match[2]!.includes("WRITE"))
+          .map((match) => match[1]!),
+      renames: () =>
+        log()
+          .map((line) => /rename old "(.*)" new "(.*)"/.exec(line))
+          .filter((match): match is RegExpExecArray => match !== null)
+          .map((match) => [match[1]!, match[2]!] as [string, string]),
       stop: cleanUp,
     };
   } catch (error) {

@@ -1,13 +1,12 @@
-import { Form, useNavigation } from "@remix-run/react";
+import { useNavigation } from "@remix-run/react";
 import type { SerializeFrom } from "@remix-run/node";
 import { SectionError } from "~/components/section-error";
-import { FieldError } from "~/components/wizard/fields";
 import { useTranslation } from "~/modules/i18n/i18n-context";
 import { formatMoney } from "~/modules/money/format";
 import { statusLabelKey } from "~/modules/orders/status";
 import type { AffiliateReply, affiliatesList } from "~/modules/partners/affiliates-page.server";
 import { formatDate, formatPercent } from "~/modules/partners/format";
-import { PartnerPayouts } from "./partner-payouts";
+import { PartnerPayouts, PercentageForm } from "./partner-payouts";
 import { ReferralTable } from "./referral-table";
 import type { OrderStatus } from "~db/schema";
 
@@ -32,7 +31,6 @@ export function PartnerCard({
   const navigation = useNavigation();
   const busy = navigation.state === "submitting";
   const money = (minor: number) => formatMoney(minor, "rub", language);
-  const errors = reply?.errors ?? {};
   const id = (name: string) => `${name}-${partner.code}`;
   const active = partner.referrals.filter((referral) => referral.active);
   const expired = partner.referrals.filter((referral) => !referral.active);
@@ -94,32 +92,7 @@ export function PartnerCard({
               <p className="affiliate-percentage">
                 <strong>{`${formatPercent(partner.percentage, language)} %`}</strong>
               </p>
-              <Form method="post" className="stack" noValidate>
-                <input type="hidden" name="intent" value="set_percentage" />
-                <input type="hidden" name="partner_code_id" value={partner.id} />
-                <div className="field">
-                  <label htmlFor={id("percentage-input")}>{t("partners.backoffice.newPercentage")}</label>
-                  <input
-                    id={id("percentage-input")}
-                    name="percentage"
-                    type="text"
-                    inputMode="decimal"
-                    placeholder={formatPercent(partner.percentage, language)}
-                    defaultValue={reply?.intent === "set_percentage" ? reply.values.percentage : ""}
-                    aria-invalid={errors.percentage ? true : undefined}
-                    aria-describedby={[errors.percentage ? `${id("percentage-input")}-error` : null, id("percentage-input-hint")].filter(Boolean).join(" ")}
-                  />
-                  <p id={id("percentage-input-hint")} className="hint">
-                    {t("partners.backoffice.percentageHint")}
-                  </p>
-                  <FieldError id={id("percentage-input")} error={errors.percentage} />
-                </div>
-                <div>
-                  <button type="submit" className="button button-small button-secondary" disabled={busy}>
-                    {t("partners.backoffice.percentageSave")}
-                  </button>
-                </div>
-              </Form>
+              <PercentageForm partner={partner} reply={reply} busy={busy} />
             </section>
           </div>
 

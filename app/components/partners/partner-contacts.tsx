@@ -1,9 +1,15 @@
+import { getFormProps, useForm } from "@conform-to/react";
 import { Form, Link } from "@remix-run/react";
 import type { SerializeFrom } from "@remix-run/node";
-import { FieldError } from "~/components/wizard/fields";
+import { Field } from "~/components/field";
 import { useTranslation } from "~/modules/i18n/i18n-context";
 import { formatDate } from "~/modules/partners/format";
+import { contactsSummary } from "~/modules/partners/validation";
 import type { loadPartnerPage, PartnerReply } from "~/modules/partners/partner-page.server";
+import { useBrowserCheck } from "~/modules/validation/browser";
+import { replyFor } from "~/modules/validation/reply";
+
+const partnerForms = () => import("~/modules/partners/forms");
 
 type PartnerView = NonNullable<SerializeFrom<typeof loadPartnerPage>["partner"]>;
 
@@ -11,44 +17,27 @@ type PartnerView = NonNullable<SerializeFrom<typeof loadPartnerPage>["partner"]>
 export function PartnerContacts({ view, reply, busy }: { view: PartnerView; reply: PartnerReply | undefined; busy: boolean }) {
   const { t, i18n } = useTranslation();
   const language = i18n.language;
-  const contactErrors = reply?.intent === "contacts" ? reply.errors : {};
-  const contactValues = reply?.intent === "contacts" ? reply.values : null;
+  const offerAccepted = view.offerAcceptedAt !== null;
+  const { onValidate, warm } = useBrowserCheck(partnerForms, (forms) => forms.contactsSchema(offerAccepted));
+  const [form, fields] = useForm({
+    id: "partner-contacts-form",
+    lastResult: replyFor(reply, { intent: "contacts" }),
+    defaultValue: { contact_email: view.contactEmail, contact_phone: view.contactPhone },
+    onValidate,
+  });
+  const summary = contactsSummary(form.allErrors);
   return (
     <section className="card stack" aria-labelledby="partner-contacts-title" id="partner-contacts">
       <h2 id="partner-contacts-title">{t("partners.contacts.title")}</h2>
-      <Form method="post" className="stack" noValidate>
+      <Form method="post" className="stack" {...getFormProps(form)} onFocus={warm}>
         <input type="hidden" name="intent" value="contacts" />
-        {reply?.intent === "contacts" && reply.summary ? (
+        {summary ? (
           <p className="field-error" role="alert">
-            <strong>{t(reply.summary)}</strong>
+            <strong>{t(summary)}</strong>
           </p>
         ) : null}
-        <div className="field">
-          <label htmlFor="partner-contact-email">{t("partners.contacts.email")}</label>
-          <input
-            id="partner-contact-email"
-            name="contact_email"
-            type="email"
-            autoComplete="email"
-            defaultValue={contactValues?.contact_email ?? view.contactEmail}
-            aria-invalid={contactErrors.contact_email ? true : undefined}
-            aria-describedby={contactErrors.contact_email ? "partner-contact-email-error" : undefined}
-          />
-          <FieldError id="partner-contact-email" error={contactErrors.contact_email} />
-        </div>
-        <div className="field">
-          <label htmlFor="partner-contact-phone">{t("partners.contacts.phone")}</label>
-          <input
-            id="partner-contact-phone"
-            name="contact_phone"
-            type="tel"
-            autoComplete="tel"
-            defaultValue={contactValues?.contact_phone ?? view.contactPhone}
-            aria-invalid={contactErrors.contact_phone ? true : undefined}
-            aria-describedby={contactErrors.contact_phone ? "partner-contact-phone-error" : undefined}
-          />
-          <FieldError id="partner-contact-phone" error={contactErrors.contact_phone} />
-        </div>
+        <Field field={fields.contact_email} id="partner-contact-email" label="partners.contacts.email" type="email" control={{ autoComplete: "email" }} />
+        <Field field={fields.contact_phone} id="partner-contact-phone" label="partners.contacts.phone" type="tel" control={{ autoComplete: "tel" }} />
         {view.offerAcceptedAt ? (
           <p className="hint">
             {t("partners.contacts.offerAccepted", {
@@ -57,15 +46,16 @@ export function PartnerContacts({ view, reply, busy }: { view: PartnerView; repl
             <Link to="/refdoc">{t("partners.contacts.offerDocument")}</Link>
           </p>
         ) : (
-          <div className="field">
-            <label className="checkbox" htmlFor="partner-offer">
-              <input id="partner-offer" name="offer" type="checkbox" aria-invalid={contactErrors.offer ? true : undefined} aria-describedby={contactErrors.offer ? "partner-offer-error" : undefined} />
-              <span>
+          <Field
+            field={fields.offer}
+            id="partner-offer"
+            type="checkbox"
+            label={
+              <>
                 {t("partners.contacts.offer")} <Link to="/refdoc">{t("partners.contacts.offerLink")}</Link>
-              </span>
-            </label>
-            <FieldError id="partner-offer" error={contactErrors.offer} />
-          </div>
+              </>
+            }
+          />
         )}
         <div>
           <button type="submit" className="button button-small" disabled={busy}>

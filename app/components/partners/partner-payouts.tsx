@@ -1,11 +1,16 @@
 import { Form, useNavigation } from "@remix-run/react";
 import type { SerializeFrom } from "@remix-run/node";
-import { FieldError } from "~/components/wizard/fields";
+import { getFormProps, useForm } from "@conform-to/react";
+import { Field } from "~/components/field";
 import { useTranslation } from "~/modules/i18n/i18n-context";
 import { formatMoney } from "~/modules/money/format";
 import type { AffiliateReply, affiliatesList } from "~/modules/partners/affiliates-page.server";
 import { formatDateTime } from "~/modules/partners/format";
-import { NOTE_MAX } from "~/modules/partners/validation";
+import { formatPercent } from "~/modules/partners/format";
+import { useBrowserCheck } from "~/modules/validation/browser";
+import { replyFor } from "~/modules/validation/reply";
+
+const partnerForms = () => import("~/modules/partners/forms");
 
 type Partner = SerializeFrom<typeof affiliatesList>["partners"][number];
 
@@ -16,8 +21,6 @@ export function PartnerPayouts({ partner, reply, period }: { partner: Partner; r
   const navigation = useNavigation();
   const busy = navigation.state === "submitting";
   const money = (minor: number) => formatMoney(minor, "rub", language);
-  const errors = reply?.errors ?? {};
-  const payoutValues = reply?.intent === "add_payout" ? reply.values : null;
   const id = (name: string) => `${name}-${partner.code}`;
   return (
     <section aria-labelledby={id("payouts")}>
@@ -75,68 +78,71 @@ export function PartnerPayouts({ partner, reply, period }: { partner: Partner; r
           </table>
         </div>
       )}
-      <Form method="post" className="payout-form" noValidate aria-labelledby={id("payout-form-title")}>
-        <h4 id={id("payout-form-title")}>{t("partners.backoffice.payouts.add")}</h4>
-        <input type="hidden" name="intent" value="add_payout" />
-        <input type="hidden" name="partner_code_id" value={partner.id} />
-        <div className="field">
-          <label htmlFor={id("payout-amount")}>{t("partners.backoffice.payouts.amount")}</label>
-          <input
-            id={id("payout-amount")}
-            name="amount"
-            type="text"
-            inputMode="decimal"
-            defaultValue={payoutValues?.amount ?? ""}
-            aria-invalid={errors.amount ? true : undefined}
-            aria-describedby={errors.amount ? `${id("payout-amount")}-error` : undefined}
-          />
-          <FieldError id={id("payout-amount")} error={errors.amount} />
-        </div>
-        <div className="field">
-          <label htmlFor={id("payout-year")}>{t("partners.backoffice.payouts.year")}</label>
-          <input
-            id={id("payout-year")}
-            name="year"
-            type="text"
-            inputMode="numeric"
-            defaultValue={payoutValues?.year ?? String(period.year)}
-            aria-invalid={errors.year ? true : undefined}
-            aria-describedby={errors.year ? `${id("payout-year")}-error` : undefined}
-          />
-          <FieldError id={id("payout-year")} error={errors.year} />
-        </div>
-        <div className="field">
-          <label htmlFor={id("payout-quarter")}>{t("partners.backoffice.payouts.quarter")}</label>
-          <input
-            id={id("payout-quarter")}
-            name="quarter"
-            type="text"
-            inputMode="numeric"
-            defaultValue={payoutValues?.quarter ?? String(period.quarter)}
-            aria-invalid={errors.quarter ? true : undefined}
-            aria-describedby={errors.quarter ? `${id("payout-quarter")}-error` : undefined}
-          />
-          <FieldError id={id("payout-quarter")} error={errors.quarter} />
-        </div>
-        <div className="field payout-note">
-          <label htmlFor={id("payout-note")}>{t("partners.backoffice.payouts.note")}</label>
-          <input
-            id={id("payout-note")}
-            name="note"
-            type="text"
-            maxLength={NOTE_MAX}
-            defaultValue={payoutValues?.note ?? ""}
-            aria-invalid={errors.note ? true : undefined}
-            aria-describedby={errors.note ? `${id("payout-note")}-error` : undefined}
-          />
-          <FieldError id={id("payout-note")} error={errors.note} />
-        </div>
-        <div>
-          <button type="submit" className="button button-small" disabled={busy}>
-            {t("partners.backoffice.payouts.submit")}
-          </button>
-        </div>
-      </Form>
+      <PayoutForm partner={partner} reply={reply} period={period} busy={busy} />
     </section>
+  );
+}
+
+interface PartnerFormProps {
+  partner: Partner;
+  reply?: AffiliateReply;
+  busy: boolean;
+}
+
+/** A payout for a quarter (partners spec §5 "Add payout"). */
+function PayoutForm({ partner, reply, period, busy }: PartnerFormProps & { period: { year: number; quarter: number } }) {
+  const { t } = useTranslation();
+  const id = (name: string) => `${name}-${partner.code}`;
+  const { onValidate, warm } = useBrowserCheck(partnerForms, (forms) => forms.payoutSchema);
+  const [form, fields] = useForm({
+    id: id("payout-form"),
+    lastResult: replyFor(reply, { intent: "add_payout" }),
+    defaultValue: { year: String(period.year), quarter: String(period.quarter) },
+    onValidate,
+  });
+  return (
+    <Form method="post" className="payout-form" aria-labelledby={id("payout-form-title")} {...getFormProps(form)} onFocus={warm}>
+      <h4 id={id("payout-form-title")}>{t("partners.backoffice.payouts.add")}</h4>
+      <input type="hidden" name="intent" value="add_payout" />
+      <input type="hidden" name="partner_code_id" value={partner.id} />
+      <Field field={fields.amount} id={id("payout-amount")} label="partners.backoffice.payouts.amount" control={{ inputMode: "decimal" }} />
+      <Field field={fields.year} id={id("payout-year")} label="partners.backoffice.payouts.year" control={{ inputMode: "numeric" }} />
+      <Field field={fields.quarter} id={id("payout-quarter")} label="partners.backoffice.payouts.quarter" control={{ inputMode: "numeric" }} />
+      <Field field={fields.note} id={id("payout-note")} label="partners.backoffice.payouts.note" className="payout-note" />
+      <div>
+        <button type="submit" className="button button-small" disabled={busy}>
+          {t("partners.backoffice.payouts.submit")}
+        </button>
+      </div>
+    </Form>
+  );
+}
+
+/** A new reward percentage; empty keeps the current one (partners spec §5). */
+export function PercentageForm({ partner, reply, busy }: PartnerFormProps) {
+  const { t, i18n } = useTranslation();
+  const { onValidate, warm } = useBrowserCheck(partnerForms, (forms) => forms.percentageSchema);
+  const [form, fields] = useForm({
+    id: `percentage-form-${partner.code}`,
+    lastResult: replyFor(reply, { intent: "set_percentage" }),
+    onValidate,
+  });
+  return (
+    <Form method="post" className="stack" {...getFormProps(form)} onFocus={warm}>
+      <input type="hidden" name="intent" value="set_percentage" />
+      <input type="hidden" name="partner_code_id" value={partner.id} />
+      <Field
+        field={fields.percentage}
+        id={`percentage-input-${partner.code}`}
+        label="partners.backoffice.newPercentage"
+        hint="partners.backoffice.percentageHint"
+        control={{ inputMode: "decimal", placeholder: formatPercent(partner.percentage, i18n.language) }}
+      />
+      <div>
+        <button type="submit" className="button button-small button-secondary" disabled={busy}>
+          {t("partners.backoffice.percentageSave")}
+        </button>
+      </div>
+    </Form>
   );
 }

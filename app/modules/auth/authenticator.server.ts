@@ -1,4 +1,5 @@
 import type { SessionStorage } from "@remix-run/node";
+import { parseWithZod } from "@conform-to/zod/v4";
 import CryptoJS from "crypto-js";
 import { Authenticator, AuthorizationError, type AuthenticateOptions, Strategy } from "remix-auth";
 import { EmailLinkStrategy } from "remix-auth-email-link";
@@ -9,8 +10,8 @@ import { isLanguage } from "~/modules/i18n/languages";
 import { createMailer, type Mailer } from "~/modules/mail/mailer.server";
 import type { Market } from "~/modules/market/market";
 import { publicOrigin } from "~/modules/market/market.server";
-import { normalizeEmail } from "~/modules/orders/orders.server";
-import { isEmail } from "~/modules/wizard/validation";
+import { isEmail, normalizeEmail } from "~/modules/validation/email";
+import { linkMailSchema, signInCodeSchema } from "./forms";
 import { getSessionStorage, startUserSession, type SessionData, type SessionFlashData } from "./session.server";
 import { consumeCode, consumeLink, isLinkUsable, LINK_MINUTES, recordSignInLink, signInCode, type SignedIn, withinSignInLimits } from "./sign-in.server";
 import { hmac, randomToken } from "./tokens.server";
@@ -42,10 +43,8 @@ class SignInCodeStrategy extends Strategy<SignedIn, { email: string; code: strin
   name = "code";
 
   async authenticate(request: Request, sessionStorage: SessionStorage, options: AuthenticateOptions): Promise<SignedIn> {
-    const form = await request.formData();
-    const email = String(form.get("email") ?? "");
-    const code = String(form.get("code") ?? "").trim();
-    const user = await this.verify({ email, code }).catch(() => null);
+    const submission = parseWithZod(await request.formData(), { schema: signInCodeSchema });
+    const user = submission.status === "success" ? await this.verify(submission.value).catch(() => null) : null;
     if (!user) return this.failure("auth.errors.badCode", request, sessionStorage, options);
     return this.success(user, request, sessionStorage, options);
   }
@@ -67,16 +66,17 @@ function buildAuthenticator(storage: AuthStorage) {
           if (!isEmail(email)) throw new Error("auth.errors.emailInvalid");
         },
         sendEmail: async ({ emailAddress, magicLink, form }) => {
-          const language = String(form.get("lng") ?? "");
-          const t = await remixI18n.getFixedT(isLanguage(language) ? language : "ru", "common");
-          const code = signInCode(String(form.get("link") ?? ""));
+          const { link, lng } = linkMailSchema.parse(Object.fromEntries(form));
+          const t = await remixI18n.getFixedT(isLanguage(lng) ? lng : "ru", "common");
+          const code = signInCode(link);
           await getMailer().send({ to: emailAddress, subject: t("auth.mail.subject"), text: t("auth.mail.text", { link: magicLink, code, minutes: LINK_MINUTES }) });
         },
       },
       async ({ email, form, magicLinkVerify }) => {
         // The strategy also calls this while sending, to look the user up; we create no one then.
         if (!magicLinkVerify) throw new Error("not signing in");
-        const signedIn = await consumeLink(await getDb(), email, String(form.get("link") ?? ""));
+        const mail = linkMailSchema.safeParse(Object.fromEntries(form));
+        const signedIn = mail.success ? await consumeLink(await getDb(), email, mail.data.link) : null;
         if (!signedIn) throw new Error("auth.linkInvalid");
         return signedIn;
       },

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { ConditionsValues } from "./clients.server";
+import { emailField } from "~/modules/validation/fields";
 import { BAD_CHARACTERS, hasForbiddenCharacters } from "~/modules/validation/text";
 import { PRICE_COLUMNS, PRICE_FIELDS, type PriceField } from "./conditions";
 
@@ -20,7 +21,7 @@ const amount = z
   .optional();
 
 export const conditionsSchema = z.object({
-  email: z.string({ error: "bo.conditions.errors.email" }).trim().toLowerCase().pipe(z.email({ error: "bo.conditions.errors.email" })),
+  email: emailField({ required: "bo.conditions.errors.email", invalid: "bo.conditions.errors.email" }),
   currency: z.enum(["rub", "eur"], { error: "bo.conditions.errors.currency" }),
   alignerPrice: amount,
   alignerSingleLayerPrice: amount,

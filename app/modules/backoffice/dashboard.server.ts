@@ -8,7 +8,7 @@ import { codeSpaceUsage } from "~/modules/orders/order-codes";
 import { countHeldCodes } from "~/modules/orders/order-codes.server";
 import { reconcileOrder } from "~/modules/payments/reconciliation.server";
 import type { FileStorage } from "~/modules/storage/storage.server";
-import { fileCountOf, filesOf } from "~/modules/wizard/wizard.server";
+import { fileCountOf, filesOf } from "~/modules/orders/files.server";
 import { foundBySearch } from "~/modules/orders/order-search.server";
 import { withoutForbiddenCharacters } from "~/modules/validation/text";
 import { buildStatistics, type DashboardStatistics, STATISTICS_WINDOW_DAYS, type WindowRow } from "./statistics";

@@ -1,15 +1,17 @@
-import { data, type AppLoadContext } from "@remix-run/node";
+import type { AppLoadContext } from "@remix-run/node";
+import type { Submission } from "@conform-to/react";
+import type * as z from "zod/mini";
 import { requireAdmin } from "~/modules/auth/guards.server";
 import type { Staff } from "~/modules/auth/staff";
 import { type DB, getDb } from "~/modules/db/db.server";
 import { intentHandler } from "~/modules/http/intents";
 import { getRequestTranslator } from "~/modules/http/request-context.server";
-import { readFormData } from "~/modules/http/request.server";
+import { type FormReply, intentValue, readSubmission, refused, submittedIntent } from "~/modules/http/submission.server";
 import { loadSection, sectionData, sectionFailure } from "~/modules/http/section.server";
 import { redirectWithToast } from "~/modules/http/toast.server";
 import { logger } from "~/modules/log/logger.server";
 import type { Role } from "~db/schema";
-import { isRole } from "./roles";
+import { CHOOSE_USER, rolesPageSchema, UNKNOWN_EMAIL } from "./roles-forms";
 import { assignRole, findUserByEmail, findUserById, listUsers, listUsersWithRoles, removeRole } from "./roles.server";
 
 /** The back office's roles page (admins only): who has which role, assigning one by e-mail or from the list, removing one. */
@@ -34,17 +36,11 @@ export async function loadRolesPage(request: Request, context: AppLoadContext) {
 }
 
 /** A refused assignment, said beside the form it came from with what was typed kept. */
-export type RolesReply = {
-  form: "email" | "user";
-  error: string;
-  email?: string;
-  userId?: string;
-  role?: string;
-};
+export type RolesReply = FormReply;
 
 interface RolesIntentArgs {
   db: DB;
-  form: FormData;
+  submission: Submission<z.output<typeof rolesPageSchema>, string[]>;
   admin: Staff;
 }
 
@@ -65,10 +61,10 @@ async function assigned(db: DB, userId: string, role: Role) {
   });
 }
 
-async function removeUserRole({ db, form, admin }: RolesIntentArgs) {
-  const role = form.get("role");
-  const userId = String(form.get("userId") ?? "");
-  if (!isRole(role)) throw new Response("Unknown role", { status: 400 });
+async function removeUserRole({ db, submission, admin }: RolesIntentArgs) {
+  const form = intentValue(submission, "remove");
+  if (!form) throw new Response("Unknown role", { status: 400 });
+  const { userId, role } = form;
   const result = await removeRole(db, userId, role);
   if (result === "last_admin")
     return redirectWithToast(BACK, {
@@ -90,27 +86,22 @@ async function removeUserRole({ db, form, admin }: RolesIntentArgs) {
   });
 }
 
-async function assignByEmail({ db, form }: RolesIntentArgs) {
-  const role = form.get("role");
-  const email = String(form.get("email") ?? "").trim();
-  const failure = (error: string) => data<RolesReply>({ form: "email", error, email, role: String(role ?? "") }, { status: 400 });
-  if (!email || !isRole(role)) return failure("bo.roles.errors.emailAndRole");
-  const user = await findUserByEmail(db, email);
-  if (!user) return failure("bo.roles.errors.unknownEmail");
-  return assigned(db, user.id, role);
+/** Assigns the role to the user the form named, or says at the field that there is no such user. */
+function assignFound(db: DB, submission: RolesIntentArgs["submission"], role: Role, user: { id: string } | undefined, notFound: Record<string, string[]>) {
+  return user ? assigned(db, user.id, role) : refused(submission, undefined, 400, notFound);
 }
 
-async function assignToUser({ db, form }: RolesIntentArgs) {
-  const role = form.get("role");
-  const userId = String(form.get("userId") ?? "");
-  const failure = (error: string) => data<RolesReply>({ form: "user", error, userId, role: String(role ?? "") }, { status: 400 });
-  if (!isRole(role)) return failure("bo.roles.errors.chooseRole");
-  const user = await findUserById(db, userId);
-  if (!user) return failure("bo.roles.errors.chooseUser");
-  return assigned(db, user.id, role);
+async function assignByEmail({ db, submission }: RolesIntentArgs) {
+  const form = intentValue(submission, "assign_email");
+  return form ? assignFound(db, submission, form.role, await findUserByEmail(db, form.email), { email: [UNKNOWN_EMAIL] }) : refused(submission);
 }
 
-const ROLES_INTENTS: Record<string, (args: RolesIntentArgs) => Promise<Response | ReturnType<typeof data<RolesReply>>>> = {
+async function assignToUser({ db, submission }: RolesIntentArgs) {
+  const form = intentValue(submission, "assign_user");
+  return form ? assignFound(db, submission, form.role, await findUserById(db, form.userId), { userId: [CHOOSE_USER] }) : refused(submission);
+}
+
+const ROLES_INTENTS = {
   remove: removeUserRole,
   assign_email: assignByEmail,
   assign_user: assignToUser,
@@ -118,8 +109,8 @@ const ROLES_INTENTS: Record<string, (args: RolesIntentArgs) => Promise<Response 
 
 export async function rolesPageAction(request: Request, context: AppLoadContext) {
   const admin = await requireAdmin(request, context);
-  const form = await readFormData(request, context);
-  const handler = intentHandler(ROLES_INTENTS, form.get("intent"));
+  const submission = await readSubmission(request, context, rolesPageSchema);
+  const handler = intentHandler(ROLES_INTENTS, submittedIntent(submission));
   if (!handler) throw new Response("Unknown action", { status: 400 });
-  return handler({ db: await getDb(), form, admin });
+  return handler({ db: await getDb(), submission, admin });
 }

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { Market } from "~/modules/market/market";
+import { emailField } from "~/modules/validation/fields";
 
 /**
  * Each market's contacts (CONTACTS_<MARKET>_*) and company details (COMPANY_<MARKET>_*), with the
@@ -110,8 +111,8 @@ const DEMO_COMPANY: CompanyDetails = {
 };
 
 /** The details that must have a given form, with the reason named when they do not. */
-const RULES: Partial<Record<keyof CompanyDetails, { schema: z.ZodType; expected: string }>> = {
-  email: { schema: z.string().trim().email(), expected: "not an e-mail address" },
+const RULES: Partial<Record<keyof CompanyDetails, { schema: { safeParse(value: string): { success: boolean } }; expected: string }>> = {
+  email: { schema: emailField({ required: "missing", invalid: "invalid" }), expected: "not an e-mail address" },
   transferSafeguard: { schema: z.enum(TRANSFER_SAFEGUARDS), expected: `one of ${TRANSFER_SAFEGUARDS.join(", ")}` },
   invoiceRetentionYears: { schema: z.string().regex(/^\d+$/).refine((value) => Number(value) >= 1 && Number(value) <= 30), expected: "whole years from 1 to 30" },
   logRetentionDays: { schema: z.string().regex(/^\d+$/).refine((value) => Number(value) >= 1 && Number(value) <= 400), expected: "whole days from 1 to 400" },

@@ -3,6 +3,8 @@ import fs from "node:fs";
 import path from "node:path";
 import { companyDetailsFor, type CompanyDetails, type Contacts, contactsFor, DEMO_CONTACTS } from "./company.server";
 import { type Env, envSchema } from "./env-schema.server";
+import { ZERO_CONFIG_INTERNATIONAL_HOST } from "~/modules/market/market";
+import { normalizeEmail } from "~/modules/validation/email";
 
 /**
  * All configuration, read once from the environment and validated with zod.
@@ -201,10 +203,12 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     ? { secrets: Object.fromEntries(SECRET_NAMES.map((name) => [name, env[name]!])) as Record<SecretName, string>, generated: [] }
     : readOrGenerateSecrets(env, dataDir);
 
-  // Outside strict mode an unset origin is this machine's: links then work on the machine that serves them.
+  // Outside strict mode an unset origin is this machine's: links then work on the machine that serves
+  // them. The international one is `international.localhost`, which every browser resolves to this
+  // machine and which counts as international (market.ts), so both markets show with no configuration.
   const publicOrigins: Record<Market, string> = {
     domestic: originOf("PUBLIC_URL_DOMESTIC", env.PUBLIC_URL_DOMESTIC ?? `http://localhost:${env.PORT}`),
-    international: originOf("PUBLIC_URL_INTERNATIONAL", env.PUBLIC_URL_INTERNATIONAL ?? `http://localhost:${env.PORT}`),
+    international: originOf("PUBLIC_URL_INTERNATIONAL", env.PUBLIC_URL_INTERNATIONAL ?? `http://${ZERO_CONFIG_INTERNATIONAL_HOST}:${env.PORT}`),
   };
   const s3Configured = Boolean(env.S3_ACCESS_KEY_ID && env.S3_SECRET_ACCESS_KEY);
   const domesticContacts = contactsFor(env, "domestic");
@@ -281,8 +285,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     secrets,
     generatedSecrets: generated,
     adminEmails: env.ADMIN_EMAILS.split(",")
-      .map((email) => email.trim().toLowerCase())
-      .filter(Boolean),
+      .map(normalizeEmail)
+      .filter((email): email is string => email !== null),
     internationalHosts: list(env.INTERNATIONAL_HOSTS),
     enabledMarkets,
     queue: {

@@ -2,7 +2,7 @@ import { Readable } from "node:stream";
 import type { DB } from "~/modules/db/db.server";
 import type { FileStorage } from "~/modules/storage/storage.server";
 import { storedFileName } from "~/modules/uploads/file-names";
-import { filesOf } from "~/modules/wizard/wizard.server";
+import { filesOf } from "~/modules/orders/files.server";
 import type { CutType, FileInfo, FileType, MatrixType, MaterialType } from "~db/schema";
 import { FILE_TYPES } from "~db/schema";
 import { DEMO } from "./data";

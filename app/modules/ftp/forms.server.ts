@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { parseQueueFilters, queueFiltersSearch } from "./queue";
 
-/** The forms of /backoffice/ftp, checked on the server (the only check that counts). */
+/** The forms of /backoffice/ftp, parsed with conform on the server (the only check that counts; ADR 054). */
 
 const uuid = z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i);
 
@@ -21,7 +21,7 @@ const intent = z.union([
 export const queueActionSchema = z.object({
   intent,
   /** Selected rows (bulk delete); unknown values are dropped rather than failing the form. */
-  ids: z.array(z.string()).transform((ids) => [...new Set(ids.filter((id) => uuid.safeParse(id).success).map((id) => id.toLowerCase()))]),
+  ids: z.array(z.string()).default([]).transform((ids) => [...new Set(ids.filter((id) => uuid.safeParse(id).success).map((id) => id.toLowerCase()))]),
   /** The list's query string, to come back to the same filters and page. */
   back: z
     .string()
@@ -30,11 +30,3 @@ export const queueActionSchema = z.object({
 });
 
 export type QueueAction = z.infer<typeof queueActionSchema>;
-
-export function parseQueueAction(form: FormData) {
-  return queueActionSchema.safeParse({
-    intent: form.get("intent") ?? "",
-    ids: form.getAll("ids").map(String),
-    back: typeof form.get("back") === "string" ? String(form.get("back")) : undefined,
-  });
-}

@@ -3,13 +3,13 @@ import type { Staff } from "~/modules/auth/guards.server";
 import { requireStaff } from "~/modules/auth/guards.server";
 import { type AppConfig, getConfig } from "~/modules/config/config.server";
 import { type DB, getDb } from "~/modules/db/db.server";
-import { readFormData } from "~/modules/http/request.server";
+import { readSubmission } from "~/modules/http/submission.server";
 import { redirectWithToast } from "~/modules/http/toast.server";
 import { getRequestTranslator } from "~/modules/http/request-context.server";
 import { isPaid } from "~/modules/orders/status";
 import { type FileStorage, getStorage } from "~/modules/storage/storage.server";
 import { getFileServer, type ProductionFileServer } from "./file-server.server";
-import { parseQueueAction } from "./forms.server";
+import { queueActionSchema } from "./forms.server";
 import { describeQueueError, parseQueueFilters, QUEUE_PAGE_SIZE } from "./queue";
 import { deleteEntries, listQueuePage } from "./queue.server";
 import { processQueue, sendEntryNow } from "./transfer.server";
@@ -98,9 +98,9 @@ const QUEUE_INTENTS = { delete: deleteSelected, process: processNow };
 
 export async function queuePageAction(request: Request, context: AppLoadContext) {
   const staff = await requireStaff(request, context);
-  const submission = parseQueueAction(await readFormData(request, context));
-  if (!submission.success) throw new Response("Bad request", { status: 400 });
-  const { intent, ids, back } = submission.data;
+  const submission = await readSubmission(request, context, queueActionSchema);
+  if (submission.status !== "success") throw new Response("Bad request", { status: 400 });
+  const { intent, ids, back } = submission.value;
   const to = `/backoffice/ftp${back}`;
   const config = getConfig();
   const deps = { db: await getDb(), storage: getStorage(), fileServer: getFileServer() };

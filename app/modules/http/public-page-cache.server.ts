@@ -19,6 +19,17 @@ import { cookiePairs } from "./cookie-header";
 
 /** The cookies a public page may depend on; any other cookie means a page made for that visitor. */
 const PAGE_COOKIES = new Set(["lng", "cookie_ok"]);
+
+/**
+ * Whether an answer sets no cookie but page cookies (a language URL saving its language, ADR 048):
+ * such a page is still the same for everyone, and its `Set-Cookie` is kept with it. The key holds
+ * the page cookies the request sent, so a visitor who already has that language gets the kept
+ * answer without the cookie, one who has another or none the one with it. The cookie carries
+ * `Max-Age`, never a date, so the kept header is exact on every answer.
+ */
+export function setsOnlyPageCookies(setCookies: readonly string[]): boolean {
+  return setCookies.every((cookie) => PAGE_COOKIES.has(cookie.slice(0, cookie.indexOf("=")).trim()) && !/;\s*expires=/i.test(cookie));
+}
 const MAX_PAGES = 200;
 const MAX_PAGE_BYTES = 512 * 1024;
 
@@ -27,6 +38,8 @@ interface KeptPage {
   html: Buffer;
   gzip: Buffer;
   headers: Record<string, string>;
+  /** The page cookie this key's visitors are given with the page (a language URL's), or none. */
+  setCookies: string[];
   routeId: string | undefined;
 }
 
@@ -68,14 +81,18 @@ export function publicPageCache(options: { version: () => Promise<number | null>
     if (req.method !== "GET") return next();
     const facts = requestFacts();
     capture(res, (html) => {
-      if (res.statusCode !== 200 || !/^public\b/.test(String(res.getHeader("Cache-Control") ?? "")) || !res.getHeader("ETag")) return;
+      if (res.statusCode !== 200 || !res.getHeader("ETag")) return;
+      const setCookies = [res.getHeader("Set-Cookie") ?? []].flat().map(String);
+      // Public, or private only for the page cookie it sets (entry.server, ADR 048).
+      const policy = String(res.getHeader("Cache-Control") ?? "");
+      if (!(/^public\b/.test(policy) && setCookies.length === 0) && !(/^private\b/.test(policy) && setCookies.length > 0 && setsOnlyPageCookies(setCookies))) return;
       if (html.length > MAX_PAGE_BYTES || html.includes(String(res.locals.cspNonce))) return;
       const headers: Record<string, string> = {};
       for (const name of ["Content-Type", "Cache-Control", "ETag", "Vary"]) {
         const value = res.getHeader(name);
         if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(", ") : String(value);
       }
-      remember(key, { version, html, gzip: gzipSync(html), headers, routeId: facts?.routeId });
+      remember(key, { version, html, gzip: gzipSync(html), headers, setCookies, routeId: facts?.routeId });
     });
     next();
   };
@@ -85,6 +102,7 @@ function send(req: Request, res: Response, page: KeptPage) {
   const facts = requestFacts();
   if (facts) facts.routeId = page.routeId;
   for (const [name, value] of Object.entries(page.headers)) res.setHeader(name, value);
+  if (page.setCookies.length) res.setHeader("Set-Cookie", page.setCookies);
   const held = req.get("if-none-match");
   if (held && held.split(",").some((tag) => tag.trim().replace(/^W\//, "") === page.headers.ETag)) {
     res.removeHeader("Content-Type");

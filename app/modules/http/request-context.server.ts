@@ -6,7 +6,7 @@ import { getLanguage, type Translator, translatorFor } from "~/modules/i18n/i18n
 import type { Language } from "~/modules/i18n/languages";
 import type { Market } from "~/modules/market/market";
 import { getMarket } from "~/modules/market/market.server";
-import { readBrowserOrderIds, readCurrentOrderId } from "~/modules/wizard/order-cookies.server";
+import { readBrowserOrderIds, readCurrentOrderId } from "~/modules/orders/browser-orders.server";
 
 /** What the HTTP server (server.mts, `getLoadContext`) passes to every loader and action: Remix's `AppLoadContext`. */
 export interface LoadContext {

@@ -15,6 +15,11 @@ describe("market from the Host header", () => {
     expect(marketForHost("eu.aligners.io", ["eu.aligners.io"])).toBe("international");
     expect(marketForHost("aligners.io", ["eu.aligners.io"])).toBe("domestic");
   });
+  it("treats the zero-configuration host international.localhost as international, whatever the list", () => {
+    expect(marketForHost("international.localhost:3000", ["*.com"])).toBe("international");
+    expect(marketForHost("International.Localhost", [])).toBe("international");
+    expect(marketForHost("shop.localhost:3000", ["*.com"])).toBe("domestic");
+  });
   it("strips ports and case", () => {
     expect(hostName("Shop.Example.COM:8080")).toBe("shop.example.com");
     expect(hostName("[::1]:3000")).toBe("[::1]");

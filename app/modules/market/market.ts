@@ -31,12 +31,19 @@ export function hostName(hostHeader: string | null | undefined): string {
 }
 
 /**
+ * The international market's host when nothing is configured (ADR 048): browsers resolve every
+ * `*.localhost` name to this machine, and outside strict mode the app answers it, so a plain
+ * `npm start` shows both markets. International whatever INTERNATIONAL_HOSTS says.
+ */
+export const ZERO_CONFIG_INTERNATIONAL_HOST = "international.localhost";
+
+/**
  * International when the host matches INTERNATIONAL_HOSTS: exact names, or `*.suffix` patterns
- * (the default `*.com` matches any host ending in `.com`).
+ * (the default `*.com` matches any host ending in `.com`); and the zero-configuration host above.
  */
 export function marketForHost(hostHeader: string | null | undefined, internationalHosts: readonly string[]): Market {
   const host = hostName(hostHeader);
-  const international = internationalHosts.some((pattern) =>
+  const international = [...internationalHosts, ZERO_CONFIG_INTERNATIONAL_HOST].some((pattern) =>
     pattern.startsWith("*.") ? host.endsWith(pattern.slice(1)) && host.length > pattern.length - 1 : host === pattern,
   );
   return international ? "international" : "domestic";

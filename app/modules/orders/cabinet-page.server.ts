@@ -1,18 +1,18 @@
 import type { AppLoadContext } from "@remix-run/node";
 import { sql } from "kysely";
-import type { NotificationChannel } from "~db/schema";
 import { requireUser } from "~/modules/auth/guards.server";
 import { type DB, getDb } from "~/modules/db/db.server";
 import { getRequestTranslator } from "~/modules/http/request-context.server";
-import { readFormData } from "~/modules/http/request.server";
+import { readSubmission } from "~/modules/http/submission.server";
 import { loadSection, sectionData, sectionFailure } from "~/modules/http/section.server";
 import { redirectWithToast } from "~/modules/http/toast.server";
 import { type PaidDocument, paidDocuments } from "~/modules/payments/payments.server";
 import { withoutForbiddenCharacters } from "~/modules/validation/text";
-import { filesOf } from "~/modules/wizard/wizard.server";
+import { filesOf } from "~/modules/orders/files.server";
 import { containsPattern } from "./order-search.server";
 import { longOrderNumber } from "./orders.server";
-import { CABINET_STATUSES, canPay, NOTIFICATION_CHANNELS, type OrderStatus } from "./status";
+import { channelSchema } from "./forms";
+import { CABINET_STATUSES, canPay, type OrderStatus } from "./status";
 
 /** The client's cabinet (customer side §6): their orders, and the channel they are told of changes by. */
 const PAGE_SIZE = 20;
@@ -133,19 +133,19 @@ export async function loadCabinetPage(request: Request, context: AppLoadContext)
 /** The cabinet's one form: how the client wants to hear of their orders. */
 export async function saveNotificationChannel(request: Request, context: AppLoadContext) {
   const user = await requireUser(request, context);
-  const form = await readFormData(request, context);
-  const channel = form.get("channel");
-  if (!NOTIFICATION_CHANNELS.includes(channel as NotificationChannel)) throw new Response("Unknown channel", { status: 400 });
+  const submission = await readSubmission(request, context, channelSchema);
+  if (submission.status !== "success") throw new Response("Unknown channel", { status: 400 });
+  const { channel } = submission.value;
   const db = await getDb();
   await db
     .insertInto("client_settings")
     .values({
       email: user.email,
-      notification_channel: channel as NotificationChannel,
+      notification_channel: channel,
     })
     .onConflict((oc) =>
       oc.column("email").doUpdateSet({
-        notification_channel: channel as NotificationChannel,
+        notification_channel: channel,
         updated_at: sql<Date>`now()`,
       }),
     )

@@ -1,6 +1,7 @@
 import { type ExpressionBuilder, sql } from "kysely";
 import type { Database, Order } from "~db/schema";
 import type { DB } from "~/modules/db/db.server";
+import { normalizeEmail } from "./orders.server";
 
 /**
  * Untouched drafts (DESIGN §4.6, docs/decisions/038-order-code-space.md): a draft that holds no
@@ -92,4 +93,24 @@ export async function purgeUntouchedDrafts(db: DB, limit = UNTOUCHED_DRAFTS_PER_
     .where("orders.updated_at", "<", cutoff)
     .executeTakeFirst();
   return Number(result.numDeletedRows);
+}
+
+export class OrderFrozenError extends Error {
+  constructor() {
+    super("The order is no longer a draft; return it to draft to change it");
+    this.name = "OrderFrozenError";
+  }
+}
+
+type OrderFields = Partial<Pick<Order, "email" | "phone" | "full_name" | "address" | "delivery_comment" | "additional_comments" | "wizard_step" | "current_patient_id">>;
+
+export async function updateDraft(db: DB, orderId: string, fields: OrderFields): Promise<void> {
+  const values = { ...fields, ...(fields.email !== undefined ? { email: normalizeEmail(fields.email) } : {}), updated_at: new Date() };
+  const result = await db.updateTable("orders").set(values).where("id", "=", orderId).where("status", "=", "draft").executeTakeFirst();
+  if (Number(result.numUpdatedRows) === 0) throw new OrderFrozenError();
+}
+
+/** The step may be stored for any order (a pending order is shown on its summary). */
+export async function setWizardStep(db: DB, orderId: string, step: number) {
+  await db.updateTable("orders").set({ wizard_step: step }).where("id", "=", orderId).execute();
 }

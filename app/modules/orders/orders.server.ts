@@ -6,6 +6,7 @@ import { reserveFreeCode } from "./order-codes.server";
 import { orderIdWithCode } from "./order-codes";
 import { type Actor, checkTransition } from "./status";
 import type { Language } from "~/modules/i18n/languages";
+import { normalizeEmail } from "~/modules/validation/email";
 
 /** The order code names folders on the production file server: the first 4 characters of the id. */
 export const orderCode = (orderId: string) => orderId.slice(0, 4);
@@ -151,7 +152,4 @@ export async function releaseExpiredOrderCodes(db: DB): Promise<number> {
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const isUuid = (value: string) => UUID.test(value);
 
-export function normalizeEmail(email: string | null | undefined): string | null {
-  const value = email?.trim().toLowerCase();
-  return value ? value : null;
-}
+export { normalizeEmail };

@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { normalizeEmail } from "~/modules/validation/email";
 
 /**
  * Where a client's logo lives in the `logos` bucket (staff-partner-packer §3, §9; DESIGN §4.28):
@@ -11,7 +12,7 @@ import { createHash } from "node:crypto";
 /** Keeps folder and file names well under the 255-byte limit of file systems (and S3's 1024-byte keys); the hash keeps them apart. */
 const MAX_ENCODED_LENGTH = 100;
 
-export const normalizeLogoEmail = (email: string) => email.trim().toLowerCase();
+export const normalizeLogoEmail = (email: string) => normalizeEmail(email) ?? "";
 
 /** The spec's encoding: "Dr.Ivanov@Clinic.ru" → "dr_ivanov_40clinic_ru". */
 export function encodeLogoEmail(email: string): string {

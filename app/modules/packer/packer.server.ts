@@ -3,7 +3,7 @@ import type { DB } from "~/modules/db/db.server";
 import { foundBySearch } from "~/modules/orders/order-search.server";
 import { shortOrderNumber } from "~/modules/orders/orders.server";
 import { getStorage } from "~/modules/storage/storage.server";
-import { filesOf } from "~/modules/wizard/wizard.server";
+import { filesOf } from "~/modules/orders/files.server";
 import { comparePatientFolders } from "./bag-labels";
 import type { PackerFilter } from "./filter";
 import { isLogoFolder, logoFolder, logoKey } from "./logo-names.server";

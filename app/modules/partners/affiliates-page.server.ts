@@ -1,25 +1,23 @@
-import { type ActionFunctionArgs, data, type LoaderFunctionArgs } from "@remix-run/node";
+import type { Submission } from "@conform-to/react";
+import { type ActionFunctionArgs, type AppLoadContext, type LoaderFunctionArgs } from "@remix-run/node";
+import type * as z from "zod/mini";
 import { requireStaff, type Staff } from "~/modules/auth/guards.server";
 import { type DB, getDb } from "~/modules/db/db.server";
 import { intentHandler } from "~/modules/http/intents";
 import { getRequestTranslator } from "~/modules/http/request-context.server";
-import { readFormData } from "~/modules/http/request.server";
+import { type FormReply, intentValue, readSubmission, refused, submittedIntent } from "~/modules/http/submission.server";
 import { redirectWithToast } from "~/modules/http/toast.server";
 import { isUuid } from "~/modules/orders/orders.server";
 import { addPayout, deletePayout, listPartners, ORDERS_PER_PARTNER, partnerCodeById, partnerDetails, setRewardPercentage } from "./affiliates.server";
-import { checkPayout, checkPercentage, currentPeriod } from "./validation";
+import { affiliatesSchema } from "./forms";
+import { currentPeriod } from "./validation";
 import { logger } from "~/modules/log/logger.server";
 
 /** The back office's partners page (partners spec §5): the list, and the actions on one partner. */
 const PAGE_SIZE = 20;
 
-/** A refused payout or percentage, shown on the partner's card with what was typed. */
-export type AffiliateReply = {
-  partnerId: string;
-  intent: "add_payout" | "set_percentage";
-  errors: Record<string, string>;
-  values: Record<string, string>;
-};
+/** A refused payout or percentage, shown on the partner's card (the one its `partner_code_id` names) with what was typed. */
+export type AffiliateReply = FormReply;
 
 export async function affiliatesList(db: DB, url: URL) {
   const search = (url.searchParams.get("q") ?? "").trim().slice(0, 100);
@@ -47,26 +45,24 @@ export async function affiliatesList(db: DB, url: URL) {
   };
 }
 
+type AffiliateSubmission = Submission<z.output<typeof affiliatesSchema>, string[]>;
+
 interface AffiliateIntentArgs {
   db: DB;
-  form: FormData;
+  submission: AffiliateSubmission;
   staff: Staff;
-  partnerId: string;
   partner: Awaited<ReturnType<typeof partnerCodeById>>;
   /** The list as it was, with this partner's summary open. */
   to: string;
   failed: (description: string) => Promise<Response>;
 }
 
-async function addPartnerPayout({ db, form, staff, partnerId, partner, to, failed }: AffiliateIntentArgs) {
+async function addPartnerPayout({ db, submission, staff, partner, to, failed }: AffiliateIntentArgs) {
   if (!partner) return failed("partners.toasts.payoutAddFailed");
-  const payout = checkPayout(form);
-  if (payout.errors !== null) {
-    const values = Object.fromEntries(["amount", "year", "quarter", "note"].map((name) => [name, String(form.get(name) ?? "")]));
-    return data<AffiliateReply>({ partnerId, intent: "add_payout", errors: payout.errors, values }, { status: 400 });
-  }
+  const payout = intentValue(submission, "add_payout");
+  if (!payout) return refused(submission);
   try {
-    await addPayout(db, partner.id, payout.value, staff.actorLabel);
+    await addPayout(db, partner.id, { amount: payout.amount, year: payout.year, quarter: payout.quarter, note: payout.note || null }, staff.actorLabel);
   } catch (error) {
     logger.error("payout not added:", error);
     return failed("partners.toasts.payoutAddFailed");
@@ -77,10 +73,10 @@ async function addPartnerPayout({ db, form, staff, partnerId, partner, to, faile
   });
 }
 
-async function deletePartnerPayout({ db, form, partner, to, failed }: AffiliateIntentArgs) {
-  const payoutId = String(form.get("payout_id") ?? "");
-  if (!partner || !isUuid(payoutId)) return failed("partners.toasts.payoutDeleteFailed");
-  const deleted = await deletePayout(db, partner.id, payoutId).catch((error) => {
+async function deletePartnerPayout({ db, submission, partner, to, failed }: AffiliateIntentArgs) {
+  const form = intentValue(submission, "delete_payout");
+  if (!partner || !form) return failed("partners.toasts.payoutDeleteFailed");
+  const deleted = await deletePayout(db, partner.id, form.payout_id).catch((error) => {
     logger.error("payout not deleted:", error);
     return false;
   });
@@ -91,27 +87,17 @@ async function deletePartnerPayout({ db, form, partner, to, failed }: AffiliateI
   });
 }
 
-async function setPartnerPercentage({ db, form, partnerId, partner, to, failed }: AffiliateIntentArgs) {
+async function setPartnerPercentage({ db, submission, partner, to, failed }: AffiliateIntentArgs) {
   if (!partner) return failed("partners.errors.partnerNotFound");
-  const percentage = checkPercentage(String(form.get("percentage") ?? ""));
-  if (percentage.kind === "invalid") {
-    return data<AffiliateReply>(
-      {
-        partnerId,
-        intent: "set_percentage",
-        errors: { percentage: percentage.error },
-        values: { percentage: String(form.get("percentage") ?? "") },
-      },
-      { status: 400 },
-    );
-  }
+  const form = intentValue(submission, "set_percentage");
+  if (!form) return refused(submission);
   // Empty input keeps the current value (spec §5).
-  if (percentage.kind === "keep")
+  if (form.percentage === undefined)
     return redirectWithToast(to, {
       type: "info",
       title: "partners.toasts.percentageKept",
     });
-  const saved = await setRewardPercentage(db, partner.id, percentage.value).catch((error) => {
+  const saved = await setRewardPercentage(db, partner.id, form.percentage).catch((error) => {
     logger.error("percentage not saved:", error);
     return null;
   });
@@ -123,16 +109,19 @@ async function setPartnerPercentage({ db, form, partnerId, partner, to, failed }
   });
 }
 
-const AFFILIATE_INTENTS: Record<string, (args: AffiliateIntentArgs) => Promise<Response | ReturnType<typeof data<AffiliateReply>>>> = {
+const AFFILIATE_INTENTS = {
   add_payout: addPartnerPayout,
   delete_payout: deletePartnerPayout,
   set_percentage: setPartnerPercentage,
 };
 
-export async function affiliatesAction(url: URL, form: FormData, staff: Staff) {
-  const intent = form.get("intent");
-  const partnerId = String(form.get("partner_code_id") ?? "");
-  if (!isUuid(partnerId)) throw new Response("Unknown partner", { status: 400 });
+export async function affiliatesAction(request: Request, context: AppLoadContext, staff: Staff) {
+  const url = new URL(request.url);
+  const submission = await readSubmission(request, context, affiliatesSchema);
+  const partnerId = submission.payload.partner_code_id;
+  if (typeof partnerId !== "string" || !isUuid(partnerId)) throw new Response("Unknown partner", { status: 400 });
+  const handler = intentHandler(AFFILIATE_INTENTS, submittedIntent(submission));
+  if (!handler) throw new Response("Unknown action", { status: 400 });
   const db = await getDb();
   const partner = await partnerCodeById(db, partnerId);
   // Back to the same list with this partner's summary open.
@@ -146,10 +135,7 @@ export async function affiliatesAction(url: URL, form: FormData, staff: Staff) {
       title: "partners.toasts.errorTitle",
       description,
     });
-
-  const handler = intentHandler(AFFILIATE_INTENTS, intent);
-  if (!handler) throw new Response("Unknown action", { status: 400 });
-  return handler({ db, form, staff, partnerId, partner, to, failed });
+  return handler({ db, submission, staff, partner, to, failed });
 }
 
 /** The affiliates page's loader: staff only. */
@@ -166,7 +152,5 @@ export async function loadAffiliatesPage({ request, context }: LoaderFunctionArg
 /** The affiliates page's action: staff only; the intents are `affiliatesAction`'s table. */
 export async function affiliatesPageAction({ request, context }: ActionFunctionArgs) {
   const staff = await requireStaff(request, context);
-  const url = new URL(request.url);
-  const form = await readFormData(request, context);
-  return affiliatesAction(url, form, staff);
+  return affiliatesAction(request, context, staff);
 }

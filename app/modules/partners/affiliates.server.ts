@@ -3,7 +3,7 @@ import type { DB } from "~/modules/db/db.server";
 import { loadSection, sectionData, sectionFailure, type SectionFailure } from "~/modules/http/section.server";
 import { shortOrderNumber } from "~/modules/orders/orders.server";
 import { likePattern } from "./partners.server";
-import type { PayoutInput } from "./validation";
+import type { PayoutInput } from "./forms";
 
 /**
  * The back-office partner overview (staff-partner-packer §2 "/backoffice/affiliates"): every code with

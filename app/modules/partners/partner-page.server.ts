@@ -1,28 +1,25 @@
-import { data, type AppLoadContext } from "@remix-run/node";
+import type { Submission } from "@conform-to/react";
+import type { AppLoadContext } from "@remix-run/node";
+import type * as z from "zod/mini";
 import { requireUser } from "~/modules/auth/guards.server";
 import { type DB, getDb } from "~/modules/db/db.server";
 import { isDatabaseUnavailable } from "~/modules/db/unavailable";
 import { intentHandler } from "~/modules/http/intents";
 import { getLocale, getRequestTranslator } from "~/modules/http/request-context.server";
-import { readFormData } from "~/modules/http/request.server";
+import { type FormReply, intentValue, readSubmission, refused, submittedIntent } from "~/modules/http/submission.server";
 import { failureCause, loadSection, sectionData, sectionFailure } from "~/modules/http/section.server";
 import { redirectWithToast } from "~/modules/http/toast.server";
 import { publicOrigin } from "~/modules/market/market.server";
 import { ensurePartnerCode, partnerBalance, referralCounts, referralOrders, savePartnerContacts, savePartnerName } from "./partners.server";
-import { ACTIVITY_FILTERS, checkContacts, checkName, readFilter, REFERRAL_STATUS_FILTERS } from "./validation";
+import { partnerPageSchema } from "./forms";
+import { ACTIVITY_FILTERS, readFilter, REFERRAL_STATUS_FILTERS } from "./validation";
 import { logger } from "~/modules/log/logger.server";
 
 /** The partner's own page (partners spec §2 "/partner"): its data, and the saving of its name and contacts. */
 const PAGE_SIZE = 25;
 
-/** A refused name or contacts form, shown in place with what was typed. */
-export type PartnerReply = {
-  intent: "name" | "contacts";
-  errors: Record<string, string>;
-  summary?: string;
-  failure?: { message: string; values: Record<string, string> };
-  values: Record<string, string>;
-};
+/** A refused name or contacts form, shown in place with what was typed; a failed save says why in place. */
+export type PartnerReply = FormReply & { failure?: { message: string; values: Record<string, string> } };
 
 export async function loadPartnerPage(request: Request, context: AppLoadContext) {
   const user = await requireUser(request, context);
@@ -83,41 +80,20 @@ export async function loadPartnerPage(request: Request, context: AppLoadContext)
 
 interface PartnerIntentArgs {
   db: DB;
-  form: FormData;
+  submission: Submission<z.output<ReturnType<typeof partnerPageSchema>>, string[]>;
   partner: Awaited<ReturnType<typeof ensurePartnerCode>>;
 }
 
-async function saveName({ db, form, partner }: PartnerIntentArgs) {
-  const name = checkName(String(form.get("user_name") ?? ""));
-  if (name.error !== null) {
-    return data<PartnerReply>(
-      {
-        intent: "name",
-        errors: { user_name: name.error },
-        values: { user_name: String(form.get("user_name") ?? "") },
-      },
-      { status: 400 },
-    );
-  }
+async function saveName({ db, submission, partner }: PartnerIntentArgs) {
+  const form = intentValue(submission, "name");
+  if (!form) return refused(submission);
   try {
-    await savePartnerName(db, partner.id, name.value);
+    await savePartnerName(db, partner.id, form.user_name);
   } catch (error) {
     if (isDatabaseUnavailable(error)) throw error;
     logger.error("partner name not saved:", error);
     // Said in place with the typed name kept (staff side §8 "Не удалось сохранить имя: " + cause).
-    const failure = {
-      message: "failures.partnerName",
-      values: { causeKey: failureCause(error) },
-    };
-    return data<PartnerReply>(
-      {
-        intent: "name",
-        errors: {},
-        failure,
-        values: { user_name: String(form.get("user_name") ?? "") },
-      },
-      { status: 500 },
-    );
+    return refused(submission, { failure: { message: "failures.partnerName", values: { causeKey: failureCause(error) } } }, 500);
   }
   return redirectWithToast("/partner", {
     type: "success",
@@ -125,17 +101,11 @@ async function saveName({ db, form, partner }: PartnerIntentArgs) {
   });
 }
 
-async function saveContacts({ db, form, partner }: PartnerIntentArgs) {
-  const contacts = checkContacts(form, partner.offer_accepted_at !== null);
-  if (contacts.errors !== null) {
-    const values = {
-      contact_email: String(form.get("contact_email") ?? ""),
-      contact_phone: String(form.get("contact_phone") ?? ""),
-    };
-    return data<PartnerReply>({ intent: "contacts", errors: contacts.errors, summary: contacts.summary, values }, { status: 400 });
-  }
+async function saveContacts({ db, submission, partner }: PartnerIntentArgs) {
+  const form = intentValue(submission, "contacts");
+  if (!form) return refused(submission);
   try {
-    await savePartnerContacts(db, partner.id, contacts.value);
+    await savePartnerContacts(db, partner.id, { contactEmail: form.contact_email, contactPhone: form.contact_phone, acceptOffer: form.offer });
   } catch (error) {
     logger.error("partner contacts not saved:", error);
     return redirectWithToast("/partner", {
@@ -151,18 +121,17 @@ async function saveContacts({ db, form, partner }: PartnerIntentArgs) {
   });
 }
 
-const PARTNER_INTENTS: Record<string, (args: PartnerIntentArgs) => Promise<Response | ReturnType<typeof data<PartnerReply>>>> = {
+const PARTNER_INTENTS = {
   name: saveName,
   contacts: saveContacts,
 };
 
 export async function partnerPageAction(request: Request, context: AppLoadContext) {
   const user = await requireUser(request, context);
-  const form = await readFormData(request, context);
-  const intent = form.get("intent");
   const db = await getDb();
   const partner = await ensurePartnerCode(db, user.email);
-  const handler = intentHandler(PARTNER_INTENTS, intent);
+  const submission = await readSubmission(request, context, partnerPageSchema(partner.offer_accepted_at !== null));
+  const handler = intentHandler(PARTNER_INTENTS, submittedIntent(submission));
   if (!handler) throw new Response("Unknown action", { status: 400 });
-  return handler({ db, form, partner });
+  return handler({ db, submission, partner });
 }

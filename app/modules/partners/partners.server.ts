@@ -5,7 +5,8 @@ import { normalizeEmail, shortOrderNumber } from "~/modules/orders/orders.server
 import { PAID_SET } from "~/modules/orders/status";
 import type { OrderStatus } from "~db/schema";
 import { drawPartnerCode } from "./codes";
-import type { ActivityFilter, ContactsInput, ReferralStatusFilter } from "./validation";
+import type { ContactsInput } from "./forms";
+import type { ActivityFilter, ReferralStatusFilter } from "./validation";
 
 /**
  * The partner side (staff-partner-packer §2 "/partner", §4 "Partner code"): one code per e-mail,

@@ -2,7 +2,8 @@ import type { FileType, Order, Patient } from "~db/schema";
 import type { DB } from "~/modules/db/db.server";
 import { shortOrderNumber } from "~/modules/orders/orders.server";
 import type { OrderStatus } from "~/modules/orders/status";
-import { filesOf, listPatients } from "~/modules/wizard/wizard.server";
+import { filesOf } from "~/modules/orders/files.server";
+import { listPatients } from "~/modules/orders/patients.server";
 import type { TrackerField, TrackerRequest } from "./types";
 
 /**

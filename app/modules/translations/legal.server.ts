@@ -116,6 +116,14 @@ const isAppointed = (value: string) => value.trim().toLowerCase() !== NOT_APPOIN
 
 type Translate = Awaited<ReturnType<typeof textTranslator>>;
 
+/**
+ * Ids the page around a document already uses (the footer is `#contacts`, the main region `#main`):
+ * a section named like one is anchored as `{document}-{section}` instead, since an id must be unique
+ * in a page (the Nu HTML Checker, ADR 048). Other sections keep their key, so `/privacy#cookies` holds.
+ */
+const FRAME_IDS = new Set(["contacts", "main"]);
+const anchorOf = (document: LegalDocumentId, section: string) => (FRAME_IDS.has(section) ? `${document}-${section}` : section);
+
 /** The market's document, or null when that market does not publish it. */
 export async function legalDocument({ market, language }: Locale, id: LegalDocumentId): Promise<LegalDocument | null> {
   if (!MARKET_DOCUMENTS[market].includes(id)) return null;
@@ -143,7 +151,7 @@ export async function legalDocument({ market, language }: Locale, id: LegalDocum
       links: MARKET_DOCUMENTS[market].filter((other) => other !== id).map((other) => ({ path: DOCUMENT_PATHS[other], title: t(`${root}.${other}.title`) })),
     },
     sections: Object.entries(sections).flatMap(([sectionId, section]) =>
-      typeof section === "object" ? [{ id: sectionId, title: t(`${root}.${id}.sections.${sectionId}.title`), blocks: sectionBlocks(section, fill) }] : [],
+      typeof section === "object" ? [{ id: anchorOf(id, sectionId), title: t(`${root}.${id}.sections.${sectionId}.title`), blocks: sectionBlocks(section, fill) }] : [],
     ),
   };
 }

@@ -1,4 +1,5 @@
-import { createStlInspector, STL_BINARY_HEADER_BYTES, STL_BINARY_TRIANGLE_BYTES, STL_MAX_PLAUSIBLE_TRIANGLES, type StlFormat, type StlVerdict } from "./stl";
+import { createStlInspector, STL_BINARY_HEADER_BYTES, STL_BINARY_TRIANGLE_BYTES, STL_MAX_PLAUSIBLE_TRIANGLES, type StlVerdict } from "./stl";
+import type { ScanSummary, ScanWarning, StlFormat } from "~/modules/orders/recorded-scan";
 
 /**
  * Scan checks of an uploaded STL (issue 4): what a lab looks at before printing. Fed chunk by chunk
@@ -21,23 +22,7 @@ import { createStlInspector, STL_BINARY_HEADER_BYTES, STL_BINARY_TRIANGLE_BYTES,
  * A warning never refuses a file; only the content check (stl.ts) refuses.
  */
 
-export type ScanWarning = "too_small" | "too_large" | "degenerate" | "open_mesh" | "bad_coordinates" | "extra_bytes";
-
-export interface ScanSummary {
-  format: StlFormat;
-  triangles: number;
-  /** Size of the bounding box, millimetres, rounded to 0.1; null when no corner had finite coordinates. */
-  size: { x: number; y: number; z: number } | null;
-  /** Triangles of zero area. */
-  degenerate: number;
-  /** Edges not shared by exactly two triangles (a lower bound, see above). */
-  boundaryEdges: number;
-  /** Triangles skipped because a coordinate was not a finite number. */
-  badTriangles: number;
-  /** Bytes after the last triangle a binary header counts (read as that many triangles; the file is kept as sent). */
-  extraBytes: number;
-  warnings: ScanWarning[];
-}
+export type { ScanSummary, ScanWarning } from "~/modules/orders/recorded-scan";
 
 export interface ScanBounds {
   min: [number, number, number];

@@ -1,3 +1,5 @@
+import type { StlFormat } from "~/modules/orders/recorded-scan";
+
 /**
  * Streaming STL check (DESIGN §4.12). Feeds on chunks as they arrive and keeps only a few counters
  * and the 84-byte binary header, so a 100 MiB model is never held in memory.
@@ -12,7 +14,7 @@
  * Keywords are matched case-insensitively (some exporters write upper case).
  */
 
-export type StlFormat = "ascii" | "binary";
+export type { StlFormat } from "~/modules/orders/recorded-scan";
 
 export type StlVerdict =
   | {

@@ -2,7 +2,8 @@ import { FILE_TYPES } from "~db/schema";
 import type { DB } from "~/modules/db/db.server";
 import { isDatabaseUnavailable } from "~/modules/db/unavailable";
 import type { FileStorage } from "~/modules/storage/storage.server";
-import { filesOf, listPatients } from "~/modules/wizard/wizard.server";
+import { filesOf } from "~/modules/orders/files.server";
+import { listPatients } from "~/modules/orders/patients.server";
 import { logger } from "~/modules/log/logger.server";
 
 /**

@@ -18,7 +18,8 @@ import { resolveOrder } from "./order-access.server";
 import { receiveUploads } from "./receive-uploads.server";
 import { answerInPlace } from "./in-place.server";
 import { frozenToast, toastFromUploads } from "./replies.server";
-import { listPatients, OrderFrozenError } from "./wizard.server";
+import { listPatients } from "~/modules/orders/patients.server";
+import { OrderFrozenError } from "~/modules/orders/drafts.server";
 
 const NAV_ACTIONS: WizardAction[] = ["next", "back", "skip_matrix", "skip_aligners", "skip_retainers", "back_to_patient"];
 

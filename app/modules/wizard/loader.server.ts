@@ -9,9 +9,11 @@ import { PRICE_SETS } from "~/modules/pricing/price-sets";
 import type { ScanSummary } from "~/modules/uploads/scan";
 import { clampStep, isSkippedStep } from "./navigation";
 import { resolveOrder } from "./order-access.server";
-import { rememberOrderHeaders } from "./order-cookies.server";
+import { rememberOrderHeaders } from "~/modules/orders/browser-orders.server";
 import { hasPersonalConditions, priceOf, pricedFields } from "./price.server";
-import { filesOf, listPatients, queueStatuses, type RecordedFile, skipsOf } from "./wizard.server";
+import { filesOf, queueStatuses, type RecordedFile } from "~/modules/orders/files.server";
+import { listPatients } from "~/modules/orders/patients.server";
+import { skipsOf } from "~/modules/wizard/navigation";
 import { logger } from "~/modules/log/logger.server";
 import { textTranslator } from "~/modules/translations/overrides.server";
 

@@ -1,3 +1,5 @@
+import type { Patient } from "~db/schema";
+
 /**
  * Wizard navigation (DESIGN §4.9): one pure function decides where every button leads.
  * Steps: 1 info, 2 contacts, 3 delivery, 4 patient, 5 matrix upload, 6 matrix type, 7 aligner
@@ -24,6 +26,13 @@ export interface Skips {
 }
 
 export const NO_SKIPS: Skips = { skipMatrix: false, skipAligners: false, skipRetainers: false };
+
+/** The steps a patient skips, as stored on the patient. */
+export const skipsOf = (patient: Patient | null | undefined): Skips => ({
+  skipMatrix: Boolean(patient?.skip_matrix),
+  skipAligners: Boolean(patient?.skip_aligners),
+  skipRetainers: Boolean(patient?.skip_retainers),
+});
 
 export interface Move {
   step: number;

@@ -6,7 +6,9 @@ import { previousAttemptLines, providerTexts } from "~/modules/payments/payments
 import type { PaymentLine } from "~/modules/payments/provider";
 import { calculateOrderPrice, type PriceBreakdown } from "~/modules/pricing/calculate";
 import { paymentLines } from "~/modules/pricing/payment-lines";
-import { filesOf, isNewCustomer, listPatients } from "./wizard.server";
+import { filesOf } from "~/modules/orders/files.server";
+import { isNewCustomer } from "~/modules/orders/customers.server";
+import { listPatients } from "~/modules/orders/patients.server";
 
 /**
  * What pricing writes on the order: the total, the discount and, when the client's conditions carry

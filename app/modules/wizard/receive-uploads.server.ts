@@ -14,8 +14,10 @@ import { discardUnrecorded } from "~/modules/uploads/unrecorded.server";
 import { createStlUploadHandler, UploadOverQuota, type UploadResult } from "~/modules/uploads/upload-handler.server";
 import { clampStep, STEP_FILE_TYPE } from "./navigation";
 import { fileListFailureToast, frozenToast } from "./replies.server";
-import { meteredRequest, uploadAllowanceOf, UploadVolumeExceeded, volumeMeter } from "./upload-quota.server";
-import { appendFiles, listPatients, OrderFrozenError, orderFileUsage } from "./wizard.server";
+import { meteredRequest, uploadAllowanceOf, UploadVolumeExceeded, volumeMeter } from "~/modules/uploads/upload-quota.server";
+import { appendFiles, orderFileUsage } from "~/modules/orders/files.server";
+import { listPatients } from "~/modules/orders/patients.server";
+import { OrderFrozenError } from "~/modules/orders/drafts.server";
 
 const orderQuotaToast: Toast = { type: "error", title: "wizard.upload.errorTitle", description: "wizard.upload.orderQuota" };
 

@@ -3,9 +3,12 @@ import type { DB } from "~/modules/db/db.server";
 import { MARKET_TRAITS, type Market } from "~/modules/market/market";
 import { isSkippedStep, STEP_FILE_TYPE } from "./navigation";
 import { type ActionFailure, typedValues } from "./replies.server";
-import { checkContacts, checkDelivery, type FieldErrors, fieldProblem, type LimitedField, readChoice, readContacts, readDelivery, readText } from "./validation";
+import { checkContacts, checkDelivery, type FieldErrors, fieldProblem, type LimitedField, readChoice, readContacts, readDelivery, readInFlight, readText } from "./validation";
 import { uploadsOnTheWay } from "~/modules/uploads/tus.server";
-import { filesOf, skipsOf, updateDraft, updatePatient } from "./wizard.server";
+import { filesOf } from "~/modules/orders/files.server";
+import { skipsOf } from "~/modules/wizard/navigation";
+import { updateDraft } from "~/modules/orders/drafts.server";
+import { updatePatient } from "~/modules/orders/patients.server";
 
 /** The typed texts that may be stored ("" as null), and the problem of each one that may not (control characters, too long). */
 function storable<K extends LimitedField>(values: Record<K, string>): { store: Partial<Record<K, string | null>>; problems: FieldErrors } {
@@ -90,7 +93,7 @@ export async function checkStep(step: number, order: Order, patient: Patient | n
     if (step === 10 && !skips.skipRetainers && filesOf(patient, "retainer").length === 0) errors.files = "wizard.errors.retainerFilesRequired";
   }
   // With JavaScript a step's files go up in the background: chosen and on their way is enough to move on (ADR 055).
-  if (errors.files && patient && (await uploadsOnTheWay(order.id, patient.id, STEP_FILE_TYPE[step]!, form.getAll("in_flight").map(String)))) delete errors.files;
+  if (errors.files && patient && (await uploadsOnTheWay(order.id, patient.id, STEP_FILE_TYPE[step]!, readInFlight(form)))) delete errors.files;
   return Object.keys(errors).length ? { errors, values: typedValues(form) } : null;
 }
 

@@ -2,6 +2,7 @@
  * The wizard's field checks (customer-side §5). Pure and shared: the server decides; the browser
  * may use the same rules only to disable a button early. Errors are translation keys.
  */
+import { isEmail } from "~/modules/validation/email";
 import { textProblem } from "~/modules/validation/text";
 
 export type FieldErrors = Record<string, string>;
@@ -18,8 +19,8 @@ export const FIELD_MAX = {
 } as const;
 export type LimitedField = keyof typeof FIELD_MAX;
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-export const isEmail = (value: string) => textProblem(value.trim(), FIELD_MAX.email) === null && EMAIL.test(value.trim());
+/** The one e-mail rule (validation/email.ts), under the name the wizard's modules import. */
+export { isEmail };
 
 /** The error of a typed text field (control characters, too long), or null. */
 export const fieldProblem = (name: LimitedField, value: string) => textProblem(value, FIELD_MAX[name]);
@@ -80,3 +81,6 @@ export function readChoice<T extends string>(form: FormData, name: string, allow
 }
 
 export const readText = text;
+
+/** The tus uploads the page says are still going up for the step's files (ADR 055). */
+export const readInFlight = (form: FormData): string[] => form.getAll("in_flight").filter((value): value is string => typeof value === "string");

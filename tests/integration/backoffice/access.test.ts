@@ -1,16 +1,17 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDatabase, type TestDatabase } from "../../support/database";
-import { type AppServer, browserFetch, startAppServer } from "../../support/app-server";
+import type { TestDatabase } from "../../support/database";
+import { browserFetch } from "../../support/app-server";
 import { buildOrderIn } from "../../support/builders";
 import { gatePassed, SECRETS, signedInAs } from "./support";
+import { startApp, type TestApp } from "../../support/app";
 
 const ROUTES_DIR = path.resolve(import.meta.dirname, "../../../app/routes");
 
 /**
  * Every route module under /backoffice, found from the files (flat routes: `backoffice.clients.tsx`,
- * `backoffice.orders.$orderId.tracker.tsx`, `backoffice.[test].tsx`, folder routes with route.tsx),
+ * `backoffice.orders.$orderId.tracker.tsx`, folder routes with route.tsx (`backoffice.test/route.tsx`)),
  * turned into a URL. A new back-office route is covered without editing this test.
  */
 interface BackofficeRoute {
@@ -51,20 +52,18 @@ function backofficeRoutes(sampleOrderId: string): BackofficeRoute[] {
 
 describe("every back-office route guards its loader and its action", () => {
   let t: TestDatabase;
-  let app: AppServer;
+  let app: TestApp;
   let orderId: string;
   let routes: ReturnType<typeof backofficeRoutes>;
 
   beforeAll(async () => {
-    t = await createTestDatabase(4);
-    Object.assign(process.env, SECRETS);
-    app = await startAppServer({ DATABASE_URL: t.url, ...SECRETS });
+    app = await startApp();
+    t = app.database;
     orderId = (await buildOrderIn(t.db, "paid")).id;
     routes = backofficeRoutes(orderId);
   });
   afterAll(async () => {
-    await app?.stop();
-    await t?.drop();
+    await app?.close();
   });
 
   it("finds the route files", () => {

@@ -1,26 +1,25 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sql } from "kysely";
 import type { FileInfo } from "~db/schema";
-import { createTestDatabase, type TestDatabase } from "../../support/database";
-import { browserFetch, type AppServer, startAppServer } from "../../support/app-server";
+import type { TestDatabase } from "../../support/database";
+import { browserFetch } from "../../support/app-server";
 import { buildOrder, buildOrderIn, buildPatient } from "../../support/builders";
-import { follow, gatePassed, rendered, SECRETS, signedInAs, toastOf, type Browser } from "./support";
+import { follow, gatePassed, rendered, signedInAs, toastOf, type Browser } from "./support";
+import { startApp, type TestApp } from "../../support/app";
 
 /** The clients screen and the personal conditions form over HTTP (staff side §2, §5; DESIGN §4.10). */
 describe("back-office clients and personal conditions", () => {
   let t: TestDatabase;
-  let app: AppServer;
+  let app: TestApp;
   let staff: Browser;
 
   beforeAll(async () => {
-    t = await createTestDatabase(4);
-    Object.assign(process.env, SECRETS);
-    app = await startAppServer({ DATABASE_URL: t.url, ...SECRETS });
+    app = await startApp();
+    t = app.database;
     staff = await gatePassed(app);
   });
   afterAll(async () => {
-    await app?.stop();
-    await t?.drop();
+    await app?.close();
   });
 
   const rowsOf = (html: string) => [...html.matchAll(/<span class="bo-email">([^<]+)<\/span>/g)].map((match) => match[1]);

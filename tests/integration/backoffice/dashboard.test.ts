@@ -2,12 +2,12 @@ import path from "node:path";
 import { Readable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createStorage, type FileStorage } from "~/modules/storage/storage.server";
-import { createTestDatabase, type TestDatabase } from "../../support/database";
-import { type AppServer, startAppServer } from "../../support/app-server";
+import type { TestDatabase } from "../../support/database";
 import { buildOrder, buildOrderIn, buildPatient, staff as staffActor } from "../../support/builders";
 import { DASHBOARD_PAGE_SIZE } from "~/modules/backoffice/dashboard.server";
 import { changeOrderStatus } from "~/modules/orders/orders.server";
-import { follow, gatePassed, rendered, SECRETS, toastOf, type Browser } from "./support";
+import { follow, gatePassed, rendered, toastOf, type Browser } from "./support";
+import { startApp, type TestApp } from "../../support/app";
 
 const DAY = 86_400_000;
 const daysAgo = (days: number) => new Date(Date.now() - days * DAY);
@@ -15,20 +15,18 @@ const daysAgo = (days: number) => new Date(Date.now() - days * DAY);
 /** The orders dashboard over HTTP: statistics, filters, the status workflow and deletion (staff side §2, §4, §9; DESIGN §4.1, §4.7). */
 describe("the orders dashboard", () => {
   let t: TestDatabase;
-  let app: AppServer;
+  let app: TestApp;
   let staff: Browser;
   let storage: FileStorage;
 
   beforeAll(async () => {
-    t = await createTestDatabase(4);
-    Object.assign(process.env, SECRETS);
-    app = await startAppServer({ DATABASE_URL: t.url, ...SECRETS });
+    app = await startApp();
+    t = app.database;
     staff = await gatePassed(app);
     storage = createStorage({ storage: { kind: "folder", dir: path.join(app.dataDir, "storage") }, buckets: { orders: "orders", logos: "logos" } });
   });
   afterAll(async () => {
-    await app?.stop();
-    await t?.drop();
+    await app?.close();
   });
 
   const withPatient = async <T extends { id: string }>(order: T) => (await buildPatient(t.db, order.id), order);

@@ -9,10 +9,10 @@ import type { DB } from "~/modules/db/db.server";
 import { deleteFolder, deleteTrash, listStorageFolders } from "~/modules/backoffice/storage-files.server";
 import { createStorage, type FileStorage } from "~/modules/storage/storage.server";
 import { createTestDatabase, type TestDatabase } from "../../support/database";
-import { type AppServer, startAppServer } from "../../support/app-server";
 import { buildOrderIn, buildPatient } from "../../support/builders";
 import { startS3Server, type TestS3Server } from "../../support/s3-server";
-import { follow, gatePassed, rendered, SECRETS, toastOf, type Browser } from "./support";
+import { follow, gatePassed, rendered, toastOf, type Browser } from "./support";
+import { startApp, type TestApp } from "../../support/app";
 
 const buckets = { orders: "orders", logos: "logos" };
 
@@ -159,20 +159,18 @@ trashContract("S3 (s3rver)", async () => {
 
 describe("the storage files screen over HTTP", () => {
   let t: TestDatabase;
-  let app: AppServer;
+  let app: TestApp;
   let staff: Browser;
   let storage: FileStorage;
 
   beforeAll(async () => {
-    t = await createTestDatabase(4);
-    Object.assign(process.env, SECRETS);
-    app = await startAppServer({ DATABASE_URL: t.url, ...SECRETS });
+    app = await startApp();
+    t = app.database;
     staff = await gatePassed(app);
     storage = createStorage({ storage: { kind: "folder", dir: path.join(app.dataDir, "storage") }, buckets });
   });
   afterAll(async () => {
-    await app?.stop();
-    await t?.drop();
+    await app?.close();
   });
 
   it("lists folders with size, type, 6-character order number, status, customer and the warning icon", async () => {

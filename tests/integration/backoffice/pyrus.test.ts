@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { FileInfo } from "~db/schema";
 import { PyrusError, PyrusTaskTracker } from "~/modules/tracker/pyrus.server";
-import { createTestDatabase, type TestDatabase } from "../../support/database";
-import { type AppServer, startAppServer } from "../../support/app-server";
+import type { TestDatabase } from "../../support/database";
 import { buildOrder, buildOrderIn, buildPatient } from "../../support/builders";
 import { startPyrusDouble, type PyrusDouble } from "../../support/pyrus-double";
-import { follow, gatePassed, rendered, SECRETS, toastOf, type Browser } from "./support";
+import { follow, gatePassed, rendered, toastOf, type Browser } from "./support";
+import { startApp, type TestApp } from "../../support/app";
 
 const request = {
   formId: null,
@@ -86,29 +86,27 @@ describe("the Pyrus client against the local double", () => {
 
 describe("send to tracker and the connection test over HTTP", () => {
   let t: TestDatabase;
-  let app: AppServer;
+  let app: TestApp;
   let pyrus: PyrusDouble;
   let staff: Browser;
 
   beforeAll(async () => {
-    t = await createTestDatabase(4);
     pyrus = await startPyrusDouble();
-    Object.assign(process.env, SECRETS);
-    app = await startAppServer({
-      DATABASE_URL: t.url,
-      ...SECRETS,
-      PUBLIC_URL_DOMESTIC: "https://aligner.example",
-      PYRUS_LOGIN: pyrus.login,
-      PYRUS_SECURITY_KEY: pyrus.securityKey,
-      PYRUS_FORM_ID: String(pyrus.formId),
-      PYRUS_API_URL: pyrus.apiUrl,
+    app = await startApp({
+      env: {
+        PUBLIC_URL_DOMESTIC: "https://aligner.example",
+        PYRUS_LOGIN: pyrus.login,
+        PYRUS_SECURITY_KEY: pyrus.securityKey,
+        PYRUS_FORM_ID: String(pyrus.formId),
+        PYRUS_API_URL: pyrus.apiUrl,
+      },
     });
+    t = app.database;
     staff = await gatePassed(app);
   });
   afterAll(async () => {
-    await app?.stop();
+    await app?.close();
     await pyrus?.stop();
-    await t?.drop();
   });
 
   it("tests the connection and shows only a masked token", async () => {

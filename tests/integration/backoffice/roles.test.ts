@@ -1,24 +1,22 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDatabase, type TestDatabase } from "../../support/database";
-import { type AppServer, startAppServer } from "../../support/app-server";
-import { follow, gatePassed, rendered, SECRETS, signedInAs, toastOf, type Browser } from "./support";
+import type { TestDatabase } from "../../support/database";
+import { follow, gatePassed, rendered, signedInAs, toastOf, type Browser } from "./support";
+import { startApp, type TestApp } from "../../support/app";
 
 /** /backoffice/roles over HTTP: admins only, the spec's validation texts, the last admin stays (DESIGN §4.24). */
 describe("back-office roles", () => {
   let t: TestDatabase;
-  let app: AppServer;
+  let app: TestApp;
   let admin: Browser;
 
   beforeAll(async () => {
-    t = await createTestDatabase(4);
-    Object.assign(process.env, SECRETS);
-    app = await startAppServer({ DATABASE_URL: t.url, ...SECRETS });
+    app = await startApp();
+    t = app.database;
     admin = await signedInAs(app, t.db, "admin@aligner.test", ["admin"]);
     await t.db.insertInto("users").values([{ email: "doctor@clinic.test" }, { email: "nurse@clinic.test" }]).execute();
   });
   afterAll(async () => {
-    await app?.stop();
-    await t?.drop();
+    await app?.close();
   });
 
   const rolesOf = async (email: string) =>

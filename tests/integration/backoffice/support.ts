@@ -2,13 +2,9 @@ import { createUserSession } from "~/modules/auth/session.server";
 import type { DB } from "~/modules/db/db.server";
 import { browserFetch, type AppServer } from "../../support/app-server";
 
-/** Secrets shared by the back-office HTTP tests; the test process signs cookies with the same. */
-export const SECRETS = {
-  SESSION_SECRET: "backoffice-test-session-secret-0123456789",
-  BACKOFFICE_PASSWORD: "office-pass-bo",
-  PACKER_PASSWORD: "packer-pass-bo",
-  CRON_SECRET: "cron-secret-bo",
-};
+import { SECRETS } from "../../support/app";
+
+export { SECRETS };
 
 export type Browser = ReturnType<typeof browserFetch>;
 

@@ -7,7 +7,7 @@ import { changeOrderStatus } from "~/modules/orders/orders.server";
 import type { Actor } from "~/modules/orders/status";
 import type { FileStorage } from "~/modules/storage/storage.server";
 import { storageKey, storedFileName } from "~/modules/uploads/file-names";
-import { appendFiles } from "~/modules/wizard/wizard.server";
+import { appendFiles } from "~/modules/orders/files.server";
 import type { FileType, Order, OrderStatus, QueueEntry } from "~db/schema";
 import { buildOrder, buildPatient } from "../../support/builders";
 

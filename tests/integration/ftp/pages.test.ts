@@ -4,13 +4,12 @@ import path from "node:path";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createStorage, type FileStorage } from "~/modules/storage/storage.server";
-import { browserFetch, type AppServer, startAppServer } from "../../support/app-server";
-import { createTestDatabase, type TestDatabase } from "../../support/database";
+import { browserFetch } from "../../support/app-server";
+import type { TestDatabase } from "../../support/database";
 import { startSftpServer, type TestSftpServer } from "../../support/sftp-server";
 import { startTcpProxy, type TcpProxy } from "../../support/tcp-proxy";
 import { expectedRemotePath, orderWithFiles, sha256 } from "./fixtures";
-
-const SECRETS = { SESSION_SECRET: "ftp-pages-session-secret-0123456789", BACKOFFICE_PASSWORD: "ftp-office", PACKER_PASSWORD: "ftp-packer", CRON_SECRET: "ftp-cron" };
+import { SECRETS, type TestApp, startApp } from "../../support/app";
 
 type Browser = ReturnType<typeof browserFetch>;
 
@@ -19,7 +18,7 @@ describe("the FTP queue pages over HTTP", () => {
   let t: TestDatabase;
   let sftp: TestSftpServer;
   let proxy: TcpProxy;
-  let app: AppServer;
+  let app: TestApp;
   let storage: FileStorage;
   let staff: Browser;
 
@@ -27,15 +26,16 @@ describe("the FTP queue pages over HTTP", () => {
     sftp = await startSftpServer();
     proxy = await startTcpProxy({ target: { host: "127.0.0.1", port: sftp.port } });
     process.env.SFTP_ROOT = sftp.root;
-    t = await createTestDatabase(6);
-    app = await startAppServer({
-      DATABASE_URL: t.url,
-      ...SECRETS,
-      SFTP_URL: proxy.via(sftp.url),
-      SFTP_PRIVATE_KEY_PATH: sftp.privateKeyPath,
-      SFTP_ROOT: sftp.root,
-      QUEUE_MAX_ATTEMPTS: "3",
+    app = await startApp({
+      poolSize: 6,
+      env: {
+        SFTP_URL: proxy.via(sftp.url),
+        SFTP_PRIVATE_KEY_PATH: sftp.privateKeyPath,
+        SFTP_ROOT: sftp.root,
+        QUEUE_MAX_ATTEMPTS: "3",
+      },
     });
+    t = app.database;
     storage = createStorage({ storage: { kind: "folder", dir: path.join(app.dataDir, "storage") }, buckets: { orders: "orders", logos: "logos" } });
     await storage.ensureBuckets();
     staff = browserFetch(app);
@@ -43,8 +43,7 @@ describe("the FTP queue pages over HTTP", () => {
     expect(signedIn.status).toBe(302);
   });
   afterAll(async () => {
-    await app?.stop();
-    await t?.drop();
+    await app?.close();
     await proxy?.stop();
     await sftp?.stop();
   });

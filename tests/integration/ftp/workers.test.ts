@@ -10,7 +10,7 @@ import { createTestDatabase, type TestDatabase } from "../../support/database";
 import { type QueueWorker, startQueueWorker } from "../../support/queue-worker";
 import { startTcpProxy, type TcpProxy } from "../../support/tcp-proxy";
 import { expectedRemotePath, filesBelow, orderWithFiles, sha256, waitFor, type OrderFixture } from "./fixtures";
-import { type LoggedSftpServer, startLoggedSftpServer } from "./logged-sftp-server";
+import { startSftpServer, type TestSftpServer } from "../../support/sftp-server";
 
 /**
  * `npm run queue:work` as separate processes against one PostgreSQL queue and a real OpenSSH server
@@ -20,14 +20,14 @@ import { type LoggedSftpServer, startLoggedSftpServer } from "./logged-sftp-serv
 
 describe("queue workers as separate processes", () => {
   let t: TestDatabase;
-  let sftp: LoggedSftpServer;
+  let sftp: TestSftpServer;
   let dataDir: string;
   let storage: FileStorage;
   const running = new Set<ChildProcess>();
   const proxies: TcpProxy[] = [];
 
   beforeAll(async () => {
-    sftp = await startLoggedSftpServer();
+    sftp = await startSftpServer({ logRequests: true });
     process.env.SFTP_ROOT = sftp.root; // destinations as the wizard builds them with this root
     t = await createTestDatabase(6);
     dataDir = await fsp.mkdtemp(path.join(os.tmpdir(), "queue-workers-"));

@@ -4,9 +4,9 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LANGUAGES } from "~/modules/i18n/languages";
 import { buildPatient } from "../../support/builders";
-import { createTestDatabase, type TestDatabase } from "../../support/database";
-import { type AppServer, startAppServer } from "../../support/app-server";
-import { browserIn, cyrillicSamples, MARKET_HOSTS, marketBrowser, SECRETS } from "./support";
+import type { TestDatabase } from "../../support/database";
+import { browserIn, cyrillicSamples, MARKET_HOSTS, marketBrowser } from "./support";
+import { startApp, type TestApp } from "../../support/app";
 
 /**
  * Every error answer a person can see is in their language (issue 19, item 2; ADR 024): the
@@ -85,16 +85,14 @@ const CASES: Case[] = [
 
 describe("error answers in the reader's language", () => {
   let t: TestDatabase;
-  let app: AppServer;
+  let app: TestApp;
 
   beforeAll(async () => {
-    t = await createTestDatabase(4);
-    Object.assign(process.env, SECRETS);
-    app = await startAppServer({ DATABASE_URL: t.url, ...SECRETS, ...MARKET_HOSTS });
+    app = await startApp({ env: { ...MARKET_HOSTS } });
+    t = app.database;
   });
   afterAll(async () => {
-    await app?.stop();
-    await t?.drop();
+    await app?.close();
   });
 
   /** A browser in that language with its own draft, a patient and a started resumable upload. */

@@ -2,27 +2,26 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cookies } from "~/modules/http/cookies.server";
 import { LANGUAGES } from "~/modules/i18n/languages";
 import { formatPriceSetAmount, PRICE_SETS } from "~/modules/pricing/price-sets";
-import { createTestDatabase, type TestDatabase } from "../../support/database";
-import { type AppServer, browserFetch, startAppServer } from "../../support/app-server";
-import { browserIn, MARKET_HOSTS, marketBrowser, SECRETS } from "./support";
+import type { TestDatabase } from "../../support/database";
+import { browserFetch } from "../../support/app-server";
+import { browserIn, MARKET_HOSTS, marketBrowser } from "./support";
+import { startApp, type TestApp } from "../../support/app";
 
 /** The landing, partner codes and the legal pages over HTTP (issue "public face", items 1, 2, 4). */
 describe("the landing and the legal pages", () => {
   let t: TestDatabase;
-  let app: AppServer;
+  let app: TestApp;
 
   beforeAll(async () => {
-    t = await createTestDatabase(4);
-    Object.assign(process.env, SECRETS);
-    app = await startAppServer({ DATABASE_URL: t.url, ...SECRETS, ...MARKET_HOSTS });
+    app = await startApp({ env: { ...MARKET_HOSTS } });
+    t = app.database;
     await t.db
       .insertInto("partner_codes")
       .values({ code: "NEVSKY", user_email: "partner@ortho-nw.ru", user_name: "Учебный центр" })
       .execute();
   });
   afterAll(async () => {
-    await app?.stop();
-    await t?.drop();
+    await app?.close();
   });
 
   /** The page as served, and its markup without the serialized loader data (which carries texts of hidden parts). */

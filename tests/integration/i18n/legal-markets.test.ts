@@ -3,9 +3,9 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LANGUAGES } from "~/modules/i18n/languages";
 import { COMPANY_INTERNATIONAL } from "../../support/company";
-import { createTestDatabase, type TestDatabase } from "../../support/database";
-import { type AppServer, startAppServer } from "../../support/app-server";
-import { browserIn, cyrillicSamples, MARKET_HOSTS, SECRETS } from "./support";
+import type { TestDatabase } from "../../support/database";
+import { browserIn, cyrillicSamples, MARKET_HOSTS } from "./support";
+import { startApp, type TestApp } from "../../support/app";
 
 /**
  * Legal pages per market (issue 19, item 1; ADR 024): the host decides which texts a reader gets,
@@ -34,16 +34,14 @@ const visibleText = (html: string) => unescape(html.replace(/<script[\s\S]*?<\/s
 
 describe("legal pages per market", () => {
   let t: TestDatabase;
-  let app: AppServer;
+  let app: TestApp;
 
   beforeAll(async () => {
-    t = await createTestDatabase(4);
-    Object.assign(process.env, SECRETS);
-    app = await startAppServer({ DATABASE_URL: t.url, ...SECRETS, ...MARKET_HOSTS, ...COMPANY_INTERNATIONAL });
+    app = await startApp({ env: { ...MARKET_HOSTS, ...COMPANY_INTERNATIONAL } });
+    t = app.database;
   });
   afterAll(async () => {
-    await app?.stop();
-    await t?.drop();
+    await app?.close();
   });
 
   describe.each(LANGUAGES)("international market in %s", (language) => {
@@ -138,14 +136,15 @@ describe("legal pages per market", () => {
   });
 
   it("says so when no DPO or EU representative is appointed and production stays in the EU/EEA", async () => {
-    const other = await startAppServer({
-      DATABASE_URL: t.url,
-      ...SECRETS,
-      ...MARKET_HOSTS,
-      ...COMPANY_INTERNATIONAL,
-      COMPANY_INTERNATIONAL_DPO: "none",
-      COMPANY_INTERNATIONAL_EU_REPRESENTATIVE: "none",
-      COMPANY_INTERNATIONAL_TRANSFER_SAFEGUARD: "none",
+    const other = await startApp({
+      database: t,
+      env: {
+        ...MARKET_HOSTS,
+        ...COMPANY_INTERNATIONAL,
+        COMPANY_INTERNATIONAL_DPO: "none",
+        COMPANY_INTERNATIONAL_EU_REPRESENTATIVE: "none",
+        COMPANY_INTERNATIONAL_TRANSFER_SAFEGUARD: "none",
+      },
     });
     try {
       const privacy = visibleText(await (await (await browserIn(other, "international", "en")).request("/privacy")).text());
@@ -155,7 +154,7 @@ describe("legal pages per market", () => {
       expect(privacy).not.toContain("2021/914");
       expect(privacy).not.toMatch(/\bnone\b/);
     } finally {
-      await other.stop();
+      await other.close();
     }
   });
 

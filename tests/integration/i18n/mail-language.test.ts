@@ -3,25 +3,23 @@ import type { MailMessage, Mailer } from "~/modules/mail/mailer.server";
 import { sendStatusMails } from "~/modules/notifications/status-mail.server";
 import { changeOrderStatus } from "~/modules/orders/orders.server";
 import { buildOrder, paymentActor } from "../../support/builders";
-import { createTestDatabase, type TestDatabase } from "../../support/database";
-import { type AppServer, startAppServer } from "../../support/app-server";
-import { browserIn, MARKET_HOSTS, SECRETS } from "./support";
+import type { TestDatabase } from "../../support/database";
+import { browserIn, MARKET_HOSTS } from "./support";
+import { startApp, type TestApp } from "../../support/app";
 
 /** The order's mails speak the language its client used (issue 19, item 2; ADR 024). */
 describe("order mails in the client's language", () => {
   let t: TestDatabase;
-  let app: AppServer;
+  let app: TestApp;
   const sent: MailMessage[] = [];
   const mailer: Mailer = { kind: "outbox", send: async (message) => (sent.push(message), { id: String(sent.length) }) };
 
   beforeAll(async () => {
-    t = await createTestDatabase(4);
-    Object.assign(process.env, SECRETS);
-    app = await startAppServer({ DATABASE_URL: t.url, ...SECRETS, ...MARKET_HOSTS });
+    app = await startApp({ env: { ...MARKET_HOSTS } });
+    t = app.database;
   });
   afterAll(async () => {
-    await app?.stop();
-    await t?.drop();
+    await app?.close();
   });
 
   it("records the language of the browser that created the order and writes its status mails in it", async () => {

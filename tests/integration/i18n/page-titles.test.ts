@@ -1,20 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type AppServer, startAppServer } from "../../support/app-server";
-import { createTestDatabase, type TestDatabase } from "../../support/database";
-import { browserIn, MARKET_HOSTS, SECRETS } from "./support";
+import { browserIn, MARKET_HOSTS } from "./support";
+import { startApp, type TestApp } from "../../support/app";
 
 /** A tab's title speaks the page's language, as the page does (ADR 043): never a word built in code. */
 describe("page titles in the reader's language", () => {
-  let t: TestDatabase;
-  let app: AppServer;
+  let app: TestApp;
 
   beforeAll(async () => {
-    t = await createTestDatabase(2);
-    app = await startAppServer({ DATABASE_URL: t.url, ...SECRETS, ...MARKET_HOSTS });
+    app = await startApp({ poolSize: 2, env: { ...MARKET_HOSTS } });
   });
   afterAll(async () => {
-    await app?.stop();
-    await t?.drop();
+    await app?.close();
   });
 
   const title = (html: string) => /<title>([^<]*)<\/title>/.exec(html)?.[1];

@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LANGUAGES } from "~/modules/i18n/languages";
-import { createTestDatabase, type TestDatabase } from "../../support/database";
-import { type AppServer, startAppServer } from "../../support/app-server";
-import { browserIn, cyrillicSamples, emptyTextElements, type Market, MARKET_HOSTS, SECRETS } from "./support";
+import { browserIn, cyrillicSamples, emptyTextElements, type Market, MARKET_HOSTS } from "./support";
+import { startApp, type TestApp } from "../../support/app";
 
 /**
  * Every public page in all six languages on both markets, rendered by the real server with the
@@ -30,17 +29,13 @@ const PUBLIC_PAGES: Array<{ path: string; status: number; international?: number
 const MARKETS: Market[] = ["domestic", "international"];
 
 describe("public pages in six languages", () => {
-  let t: TestDatabase;
-  let app: AppServer;
+  let app: TestApp;
 
   beforeAll(async () => {
-    t = await createTestDatabase(4);
-    Object.assign(process.env, SECRETS);
-    app = await startAppServer({ DATABASE_URL: t.url, ...SECRETS, ...MARKET_HOSTS });
+    app = await startApp({ env: { ...MARKET_HOSTS } });
   });
   afterAll(async () => {
-    await app?.stop();
-    await t?.drop();
+    await app?.close();
   });
 
   describe.each(MARKETS)("on the %s market", (market) => {

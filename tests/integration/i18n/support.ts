@@ -2,12 +2,9 @@ import { browserFetch, type AppServer } from "../../support/app-server";
 
 /** Shared pieces of the language tests. */
 
-export const SECRETS = {
-  SESSION_SECRET: "i18n-test-session-secret-0123456789abcdef",
-  BACKOFFICE_PASSWORD: "i18n-office-password",
-  PACKER_PASSWORD: "i18n-packer-password",
-  CRON_SECRET: "i18n-cron-secret",
-};
+import { SECRETS } from "../../support/app";
+
+export { SECRETS };
 
 /**
  * The international market is reached through a host name (DESIGN §3): the app under test lists

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDatabase, type TestDatabase } from "../../support/database";
-import { type AppServer, browserFetch, startAppServer } from "../../support/app-server";
-import { browserIn, SECRETS } from "./support";
+import { browserFetch } from "../../support/app-server";
+import { browserIn } from "./support";
+import { startApp, type TestApp } from "../../support/app";
 
 /** A text only the shared texts carry (the cookie notice), to tell whether they were sent. */
 const SHARED_TEXT = "Мы используем cookie";
@@ -12,17 +12,13 @@ const SHARED_TEXT = "Мы используем cookie";
  * /texts/{key} (asked for from the document's head) before hydrating, and a client navigation to another key too.
  */
 describe("interface texts: rendered by the server, by key in loader data", () => {
-  let t: TestDatabase;
-  let app: AppServer;
+  let app: TestApp;
 
   beforeAll(async () => {
-    t = await createTestDatabase(2);
-    Object.assign(process.env, SECRETS);
-    app = await startAppServer({ DATABASE_URL: t.url, ...SECRETS });
+    app = await startApp({ poolSize: 2 });
   });
   afterAll(async () => {
-    await app?.stop();
-    await t?.drop();
+    await app?.close();
   });
 
   const keyIn = (body: string) => /\b((?:ru|en|de|es|fr|it)\.(?:customer|staff)\.[A-Za-z0-9_-]{12})(?![A-Za-z0-9_-])/.exec(body)?.[1];

@@ -7,9 +7,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fillMissingTexts, httpMachineTranslator } from "~/modules/translations/machine.server";
 import { CACHE_MS } from "~/modules/translations/overrides.server";
 import { createTestDatabase, type TestDatabase } from "../../support/database";
-import { type AppServer, browserFetch, startAppServer } from "../../support/app-server";
+import { type AppServer, browserFetch } from "../../support/app-server";
 import { freePort } from "../../support/free-port";
 import { browserIn, SECRETS } from "./support";
+import { startApp, type TestApp } from "../../support/app";
 
 /**
  * Staff overrides of interface texts (DESIGN §4.30, staff-partner-packer §2, §5, §7, §8): the editor
@@ -44,16 +45,15 @@ const version = async (t: TestDatabase) => Number((await t.db.selectFrom("transl
 
 describe("the translation editor and overrides on two instances", () => {
   let t: TestDatabase;
-  let first: AppServer;
-  let second: AppServer;
+  let first: TestApp;
+  let second: TestApp;
 
   beforeAll(async () => {
     t = await createTestDatabase(6);
-    Object.assign(process.env, SECRETS);
-    [first, second] = await Promise.all([startAppServer({ DATABASE_URL: t.url, ...SECRETS }), startAppServer({ DATABASE_URL: t.url, ...SECRETS })]);
+    [first, second] = await Promise.all([startApp({ database: t }), startApp({ database: t })]);
   });
   afterAll(async () => {
-    await Promise.all([first?.stop(), second?.stop()]);
+    await Promise.all([first?.close(), second?.close()]);
     await t?.drop();
   });
 
@@ -172,14 +172,12 @@ describe("the translation editor and overrides on two instances", () => {
 
 describe("machine translation of a missing text", () => {
   let t: TestDatabase;
-  let app: AppServer;
+  let app: TestApp;
   let translator: http.Server;
   const calls: Array<{ texts: string[]; targetLanguage: string; authorization: string | undefined }> = [];
   const MISSING_RU = "Загрузите STL-модели — остальное сделаем мы.";
 
   beforeAll(async () => {
-    t = await createTestDatabase(4);
-    Object.assign(process.env, SECRETS);
     // A local double of the spec's translate-text function: German works, French fails.
     translator = http.createServer((request, response) => {
       let body = "";
@@ -206,19 +204,19 @@ describe("machine translation of a missing text", () => {
       fs.writeFileSync(file, JSON.stringify(texts));
     }
     // Outside test mode a missing text is not an error but the Russian fallback the spec describes.
-    app = await startAppServer({
-      DATABASE_URL: t.url,
-      ...SECRETS,
-      APP_ENV: "development",
-      LOCALES_DIR: locales,
-      TRANSLATE_API_URL: `http://127.0.0.1:${port}/translate`,
-      TRANSLATE_API_KEY: "mt-key",
+    app = await startApp({
+      env: {
+        APP_ENV: "development",
+        LOCALES_DIR: locales,
+        TRANSLATE_API_URL: `http://127.0.0.1:${port}/translate`,
+        TRANSLATE_API_KEY: "mt-key",
+      },
     });
+    t = app.database;
   });
   afterAll(async () => {
-    await app?.stop();
+    await app?.close();
     await new Promise((resolve) => translator?.close(resolve));
-    await t?.drop();
   });
 
   const stored = (language: string) =>

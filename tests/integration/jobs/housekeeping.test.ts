@@ -6,7 +6,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { ABANDONED_DRAFT_DAYS, purgeAbandonedDrafts } from "~/modules/jobs/scheduled.server";
 import { createStorage, type FileStorage } from "~/modules/storage/storage.server";
 import { storageKey } from "~/modules/uploads/file-names";
-import { appendFiles } from "~/modules/wizard/wizard.server";
+import { appendFiles } from "~/modules/orders/files.server";
 import { buildOrder, buildOrderIn, buildPatient } from "../../support/builders";
 import { createTestDatabase, type TestDatabase } from "../../support/database";
 

@@ -2,12 +2,12 @@ import fs from "node:fs";
 import path from "node:path";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDatabase, type TestDatabase } from "../../support/database";
-import { browserFetch, type AppServer, startAppServer } from "../../support/app-server";
+import type { TestDatabase } from "../../support/database";
+import { browserFetch } from "../../support/app-server";
 import { buildOrder, buildOrderIn } from "../../support/builders";
 import { addPatient, patientFiles } from "./fixtures";
+import { SECRETS, startApp, type TestApp } from "../../support/app";
 
-const SECRETS = { SESSION_SECRET: "packer-test-session-secret-0123456789", BACKOFFICE_PASSWORD: "office-pass", PACKER_PASSWORD: "packer-pass", CRON_SECRET: "cron" };
 const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52]);
 const SVG = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><rect width="10" height="10"/><script>alert(1)</script></svg>';
 const toastOf = (html: string) => /<div class="toast toast-(\w+)" role="\w+"><strong>([^<]*)<\/strong>(?:<p>([^<]*)<\/p>)?(?:<ul><li>([^<]*)<\/li><\/ul>)?/.exec(html)?.slice(1);
@@ -19,7 +19,7 @@ type Browser = ReturnType<typeof browserFetch>;
 /** Packer station over real HTTP against the real server (staff-partner-packer §2, §5, §9; DESIGN §4.25, §4.28). */
 describe("the packer station over HTTP", () => {
   let t: TestDatabase;
-  let app: AppServer;
+  let app: TestApp;
   let packer: Browser;
   let paid: Awaited<ReturnType<typeof buildOrderIn>>;
   let noEmail: Awaited<ReturnType<typeof buildOrderIn>>;
@@ -45,9 +45,8 @@ describe("the packer station over HTTP", () => {
   }
 
   beforeAll(async () => {
-    t = await createTestDatabase(4);
-    Object.assign(process.env, SECRETS);
-    app = await startAppServer({ DATABASE_URL: t.url, ...SECRETS });
+    app = await startApp();
+    t = app.database;
 
     paid = await buildOrderIn(t.db, "paid", { email: "info@ulybka-dental.ru", fullName: "Кузнецова Ольга Викторовна", address: "Москва, ул. Профсоюзная, д. 56", phone: "+7 495 214-37-80" });
     // Patients added out of folder order: _10 before _2 before _1.
@@ -70,8 +69,7 @@ describe("the packer station over HTTP", () => {
     expect(packer.jar.has("packer_gate")).toBe(true);
   });
   afterAll(async () => {
-    await app?.stop();
-    await t?.drop();
+    await app?.close();
   });
 
   describe("gate", () => {

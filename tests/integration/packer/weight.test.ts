@@ -1,10 +1,10 @@
 import zlib from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "../../support/database";
-import { browserFetch, type AppServer, startAppServer } from "../../support/app-server";
+import { browserFetch } from "../../support/app-server";
 import { buildPackingDay, transferSize } from "./fixtures";
+import { SECRETS, startApp, type TestApp } from "../../support/app";
 
-const SECRETS = { SESSION_SECRET: "packer-weight-session-secret-0123456789", BACKOFFICE_PASSWORD: "office", PACKER_PASSWORD: "packer-weight", CRON_SECRET: "cron" };
 const KB = 1024;
 
 /**
@@ -14,19 +14,19 @@ const KB = 1024;
  */
 describe("/packer transfer size with 50 orders", () => {
   let t: TestDatabase;
-  let app: AppServer;
+  let app: TestApp;
   let cookie: string;
 
   beforeAll(async () => {
     t = await createTestDatabase(4);
     await buildPackingDay(t.db, 50);
-    app = await startAppServer({ DATABASE_URL: t.url, ...SECRETS });
+    app = await startApp({ database: t });
     const browser = browserFetch(app);
     await browser.request("/packer", { form: { password: SECRETS.PACKER_PASSWORD } });
     cookie = browser.jar.header();
   });
   afterAll(async () => {
-    await app?.stop();
+    await app?.close();
     await t?.drop();
   });
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Expression, sql } from "kysely";
 import { changeOrderStatus } from "~/modules/orders/orders.server";
 import { ensurePartnerCode } from "~/modules/partners/partners.server";
-import { linkPartnerAtHandOff } from "~/modules/wizard/wizard.server";
+import { linkPartnerAtHandOff } from "~/modules/orders/customers.server";
 import type { OrderStatus } from "~db/schema";
 import { createTestDatabase, type TestDatabase } from "../../support/database";
 import { buildOrder, buildOrderIn, staff } from "../../support/builders";

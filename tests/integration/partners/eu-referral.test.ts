@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cookies } from "~/modules/http/cookies.server";
-import { createTestDatabase, type TestDatabase } from "../../support/database";
-import { type AppServer, startAppServer } from "../../support/app-server";
-import { MARKET_HOSTS, marketBrowser, SECRETS } from "../i18n/support";
+import type { TestDatabase } from "../../support/database";
+import { MARKET_HOSTS, marketBrowser } from "../i18n/support";
+import { startApp, type TestApp } from "../../support/app";
 
 /**
  * Referral attribution without an unasked cookie on the international market (issue 37 item 4,
@@ -12,17 +12,15 @@ import { MARKET_HOSTS, marketBrowser, SECRETS } from "../i18n/support";
  */
 describe("partner links on the international market", () => {
   let t: TestDatabase;
-  let app: AppServer;
+  let app: TestApp;
 
   beforeAll(async () => {
-    t = await createTestDatabase(4);
-    Object.assign(process.env, SECRETS);
-    app = await startAppServer({ DATABASE_URL: t.url, ...SECRETS, ...MARKET_HOSTS });
+    app = await startApp({ env: { ...MARKET_HOSTS } });
+    t = app.database;
     await t.db.insertInto("partner_codes").values({ code: "EUREFS", user_email: "partner@ortho.example", user_name: "Ortho Partner" }).execute();
   });
   afterAll(async () => {
-    await app?.stop();
-    await t?.drop();
+    await app?.close();
   });
 
   const partnerCookie = async (response: Response) => {

@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createUserSession } from "~/modules/auth/session.server";
 import { cookies } from "~/modules/http/cookies.server";
-import { createTestDatabase, type TestDatabase } from "../../support/database";
-import { browserFetch, type AppServer, startAppServer } from "../../support/app-server";
-
-const SECRETS = { SESSION_SECRET: "partners-journey-session-secret-012345", BACKOFFICE_PASSWORD: "office", PACKER_PASSWORD: "packer", CRON_SECRET: "cron-journey" };
+import type { TestDatabase } from "../../support/database";
+import { browserFetch } from "../../support/app-server";
+import { SECRETS, startApp, type TestApp } from "../../support/app";
 
 type Browser = ReturnType<typeof browserFetch>;
 
@@ -24,16 +23,14 @@ const cookieValue = (setCookie: string) => setCookie.split(";")[0]!.split("=").s
  */
 describe("partner journey", () => {
   let t: TestDatabase;
-  let app: AppServer;
+  let app: TestApp;
 
   beforeAll(async () => {
-    t = await createTestDatabase(4);
-    Object.assign(process.env, SECRETS);
-    app = await startAppServer({ DATABASE_URL: t.url, ...SECRETS });
+    app = await startApp();
+    t = app.database;
   });
   afterAll(async () => {
-    await app?.stop();
-    await t?.drop();
+    await app?.close();
   });
 
   async function upload(browser: Browser, name: string, intent: string) {

@@ -1,27 +1,24 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createUserSession } from "~/modules/auth/session.server";
 import { RESERVED_ROUTE_WORDS } from "~/modules/partners/codes";
-import { createTestDatabase, type TestDatabase } from "../../support/database";
-import { browserFetch, type AppServer, startAppServer } from "../../support/app-server";
+import type { TestDatabase } from "../../support/database";
+import { browserFetch } from "../../support/app-server";
 import { buildOrderIn } from "../../support/builders";
-
-const SECRETS = { SESSION_SECRET: "partners-pages-session-secret-0123456", BACKOFFICE_PASSWORD: "office", PACKER_PASSWORD: "packer", CRON_SECRET: "cron-partners" };
+import { SECRETS, startApp, type TestApp } from "../../support/app";
 
 type Browser = ReturnType<typeof browserFetch>;
 
 /** The partner cabinet, the offer page and the back-office partner screen over HTTP. */
 describe("partner pages over HTTP", () => {
   let t: TestDatabase;
-  let app: AppServer;
+  let app: TestApp;
 
   beforeAll(async () => {
-    t = await createTestDatabase(4);
-    Object.assign(process.env, SECRETS);
-    app = await startAppServer({ DATABASE_URL: t.url, ...SECRETS });
+    app = await startApp();
+    t = app.database;
   });
   afterAll(async () => {
-    await app?.stop();
-    await t?.drop();
+    await app?.close();
   });
 
   async function signedIn(email: string): Promise<Browser> {

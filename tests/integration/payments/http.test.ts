@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DB } from "~/modules/db/db.server";
 import { changeOrderStatus, createOrder, findOrder, orderHistory } from "~/modules/orders/orders.server";
-import { browserFetch, type AppServer, startAppServer } from "../../support/app-server";
-import { createTestDatabase, type TestDatabase } from "../../support/database";
+import { browserFetch } from "../../support/app-server";
+import type { TestDatabase } from "../../support/database";
 import { startStripeDouble, stripeSignature, type StripeDouble, stripeAppEnv } from "../../support/stripe-double";
 import { startYooKassaDouble, type YooKassaDouble, yooKassaAppEnv } from "../../support/yookassa-double";
 import type { MailMessage } from "~/modules/mail/mailer.server";
@@ -11,13 +11,12 @@ import { getConfig } from "~/modules/config/config.server";
 import { paymentResultPath } from "~/modules/payments/payment-links.server";
 import { sendStatusMails } from "~/modules/notifications/status-mail.server";
 import { decode, follow, signedInAs, toastOf } from "../backoffice/support";
+import { SECRETS, type TestApp, startApp } from "../../support/app";
 
 /**
  * Payments over HTTP: the real app (as `npm start` runs it) configured with YooKassa and Stripe
  * pointed at local doubles. Webhooks arrive without an Origin, as providers send them.
  */
-
-const SECRETS = { SESSION_SECRET: "payments-http-test-secret-0123456789", BACKOFFICE_PASSWORD: "office-pay", PACKER_PASSWORD: "packer", CRON_SECRET: "cron" };
 
 type Browser = ReturnType<typeof browserFetch>;
 
@@ -54,28 +53,26 @@ const attemptsOf = (db: DB, orderId: string) => db.selectFrom("payments").select
 
 describe("payments over HTTP", () => {
   let t: TestDatabase;
-  let app: AppServer;
+  let app: TestApp;
   let yookassa: YooKassaDouble;
   let stripe: StripeDouble;
 
   beforeAll(async () => {
-    t = await createTestDatabase(4);
     yookassa = await startYooKassaDouble();
     stripe = await startStripeDouble();
-    Object.assign(process.env, SECRETS);
-    app = await startAppServer({
-      DATABASE_URL: t.url,
-      ...SECRETS,
-      ...yooKassaAppEnv(yookassa),
-      ...stripeAppEnv(stripe),
-      PAYMENT_TIMEOUT_MS: "1000",
+    app = await startApp({
+      env: {
+        ...yooKassaAppEnv(yookassa),
+        ...stripeAppEnv(stripe),
+        PAYMENT_TIMEOUT_MS: "1000",
+      },
     });
+    t = app.database;
   });
   afterAll(async () => {
-    await app?.stop();
+    await app?.close();
     await yookassa?.close();
     await stripe?.close();
-    await t?.drop();
   });
 
   async function staff() {

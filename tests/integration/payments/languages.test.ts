@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { browserFetch, type AppServer, startAppServer } from "../../support/app-server";
-import { createTestDatabase, type TestDatabase } from "../../support/database";
+import { browserFetch } from "../../support/app-server";
+import type { TestDatabase } from "../../support/database";
 import { startStripeDouble, type StripeDouble, stripeAppEnv } from "../../support/stripe-double";
-import { browserIn, MARKET_HOSTS, SECRETS } from "../i18n/support";
+import { browserIn, MARKET_HOSTS } from "../i18n/support";
+import { startApp, type TestApp } from "../../support/app";
 
 /**
  * An EU clinic pays in its own language (ADR 043): the summary's lines, what Stripe receives (line
@@ -50,18 +51,17 @@ const CASES = [
 
 describe("an EU clinic's order and payment in its own language", () => {
   let t: TestDatabase;
-  let app: AppServer;
+  let app: TestApp;
   let stripe: StripeDouble;
 
   beforeAll(async () => {
-    t = await createTestDatabase(4);
     stripe = await startStripeDouble();
-    app = await startAppServer({ DATABASE_URL: t.url, ...SECRETS, ...MARKET_HOSTS, ...stripeAppEnv(stripe) });
+    app = await startApp({ env: { ...MARKET_HOSTS, ...stripeAppEnv(stripe) } });
+    t = app.database;
   });
   afterAll(async () => {
-    await app?.stop();
+    await app?.close();
     await stripe?.close();
-    await t?.drop();
   });
 
   it.each(CASES)("words the summary, Stripe's lines and the payment page in $language, euros to the cent", async (c) => {

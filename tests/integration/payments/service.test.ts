@@ -13,10 +13,10 @@ import { handleNotification, reconcileOrder, refreshPendingPayments } from "~/mo
 import { createTestDatabase, type TestDatabase } from "../../support/database";
 import { startStripeDouble, stripeSignature, type StripeDouble, stripeAppEnv } from "../../support/stripe-double";
 import { startYooKassaDouble, type YooKassaDouble, yooKassaAppEnv } from "../../support/yookassa-double";
+import { SECRETS } from "../../support/app";
 
 /** The payment service on a real database, with the sandbox and the YooKassa and Stripe doubles. */
 
-const SECRETS = { SESSION_SECRET: "payments-service-test-secret", BACKOFFICE_PASSWORD: "office", PACKER_PASSWORD: "packer", CRON_SECRET: "cron" };
 const ORIGIN = "http://shop.test";
 
 function configFor(env: Record<string, string>): AppConfig {

@@ -4,11 +4,12 @@ import path from "node:path";
 import { sql } from "kysely";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { generatedBody, GiB, KiB, MiB, multipartBody, residentBytes, sampleResident, type StreamedAnswer, streamPost } from "../../support/abusive-bodies";
-import { type AppServer, browserFetch, startAppServer } from "../../support/app-server";
-import { createTestDatabase, type TestDatabase } from "../../support/database";
+import { browserFetch } from "../../support/app-server";
+import type { TestDatabase } from "../../support/database";
 import { signInToken } from "../../support/sign-in-link";
 import { binaryStl } from "../../support/stl-models";
 import { toMatrixStep } from "../../support/wizard-walk";
+import { SECRETS, type TestApp, startApp } from "../../support/app";
 
 /**
  * Bodies as a hostile visitor sends them (issue 30, items 2 and 3; ADR 039), against the real
@@ -18,7 +19,6 @@ import { toMatrixStep } from "../../support/wizard-walk";
  * language, and nothing of a refused upload is stored — rows and objects are checked.
  */
 
-const SECRETS = { SESSION_SECRET: "abuse-bodies-session-secret-0123456789", BACKOFFICE_PASSWORD: "office", PACKER_PASSWORD: "packer", CRON_SECRET: "cron" };
 /** Small allowances so an upload passes them in seconds; the rules are the same at 3 GiB. */
 const ANONYMOUS_ALLOWANCE_MIB = 1024;
 const CLIENT_ALLOWANCE_MIB = 2048;
@@ -26,22 +26,21 @@ const CLIENT_ALLOWANCE_MIB = 2048;
 type Browser = ReturnType<typeof browserFetch>;
 
 let t: TestDatabase;
-let app: AppServer;
+let app: TestApp;
 
 beforeAll(async () => {
-  t = await createTestDatabase(4);
-  app = await startAppServer({
-    DATABASE_URL: t.url,
-    ...SECRETS,
-    UPLOAD_VOLUME_ANONYMOUS_PER_HOUR: `${ANONYMOUS_ALLOWANCE_MIB}MiB`,
-    UPLOAD_VOLUME_CLIENT_PER_DAY: `${CLIENT_ALLOWANCE_MIB}MiB`,
+  app = await startApp({
+    env: {
+      UPLOAD_VOLUME_ANONYMOUS_PER_HOUR: `${ANONYMOUS_ALLOWANCE_MIB}MiB`,
+      UPLOAD_VOLUME_CLIENT_PER_DAY: `${CLIENT_ALLOWANCE_MIB}MiB`,
+    },
   });
+  t = app.database;
 });
 
 afterAll(async () => {
   if (process.env.SHOW_APP_OUTPUT) console.log(app?.output().slice(-8000));
-  await app?.stop();
-  await t?.drop();
+  await app?.close();
 });
 
 beforeEach(async () => {

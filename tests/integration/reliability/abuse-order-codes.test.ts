@@ -3,10 +3,11 @@ import os from "node:os";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CODE_SPACE, codeAt } from "~/modules/orders/order-codes";
-import { type AppServer, browserFetch, CookieJar, startAppServer } from "../../support/app-server";
-import { createTestDatabase, type TestDatabase } from "../../support/database";
+import { type AppServer, browserFetch, CookieJar } from "../../support/app-server";
+import type { TestDatabase } from "../../support/database";
 import { Clinic, formatFigures, loadFigures, newOrderRecord, type RequestRecord, runLoad } from "../../support/load";
 import { decode, gatePassed, rendered, SECRETS } from "../backoffice/support";
+import { startApp, type TestApp } from "../../support/app";
 
 /**
  * Order codes that abuse cannot exhaust (issue 30, item 1; DESIGN §4.6, ADR 038), against the real
@@ -44,15 +45,14 @@ async function heldCodes(t: TestDatabase): Promise<number> {
 
 describe("order codes under abuse", () => {
   let t: TestDatabase;
-  let app: AppServer;
+  let app: TestApp;
 
   beforeAll(async () => {
-    t = await createTestDatabase(4);
-    app = await startAppServer({ DATABASE_URL: t.url, ...SECRETS, DRAFTS_PER_IP_DAY: String(DRAFTS_PER_IP_DAY) });
+    app = await startApp({ env: { DRAFTS_PER_IP_DAY: String(DRAFTS_PER_IP_DAY) } });
+    t = app.database;
   });
   afterAll(async () => {
-    await app?.stop();
-    await t?.drop();
+    await app?.close();
   });
 
   it(`holds at most ${DRAFTS_PER_IP_DAY} codes for a script starting drafts from one address for ${FLOOD_MS / 1000} s, while a clinic orders and pays`, { timeout: FLOOD_MS + 120_000 }, async () => {

@@ -3,8 +3,9 @@ import http from "node:http";
 import path from "node:path";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type AppServer, browserFetch, startAppServer } from "../../support/app-server";
-import { createTestDatabase, type TestDatabase } from "../../support/database";
+import { type AppServer, browserFetch } from "../../support/app-server";
+import type { TestDatabase } from "../../support/database";
+import { startApp, type TestApp } from "../../support/app";
 
 /**
  * What one hostile visitor can send (issue "Abuse-proof", items 4–6), over real HTTP against the
@@ -14,7 +15,6 @@ import { createTestDatabase, type TestDatabase } from "../../support/database";
  * error line for any of them: anyone could otherwise fill the error log.
  */
 
-const SECRETS = { SESSION_SECRET: "abuse-requests-session-secret-0123456789", BACKOFFICE_PASSWORD: "office-pass-ar", PACKER_PASSWORD: "packer-pass-ar", CRON_SECRET: "cron-secret-ar" };
 const CODES_PER_EMAIL_DAY = 70;
 const ROOT = path.resolve(import.meta.dirname, "../../..");
 
@@ -54,16 +54,15 @@ function errorLines(app: AppServer, from: number): string[] {
 
 describe("abuse from one visitor", () => {
   let t: TestDatabase;
-  let app: AppServer;
+  let app: TestApp;
 
   beforeAll(async () => {
-    t = await createTestDatabase();
     // NODE_ENV empty, as `npm start` leaves it: the server must not fall back to express's development pages.
-    app = await startAppServer({ DATABASE_URL: t.url, ...SECRETS, NODE_ENV: "", SIGN_IN_CODE_ATTEMPTS_PER_EMAIL_DAY: String(CODES_PER_EMAIL_DAY), LOG_FORMAT: "json" });
+    app = await startApp({ poolSize: 20, env: { NODE_ENV: "", SIGN_IN_CODE_ATTEMPTS_PER_EMAIL_DAY: String(CODES_PER_EMAIL_DAY), LOG_FORMAT: "json" } });
+    t = app.database;
   });
   afterAll(async () => {
-    await app?.stop();
-    await t?.drop();
+    await app?.close();
   });
 
   /** A sign-in link's row as sending the mail records it, with a code the test knows. */

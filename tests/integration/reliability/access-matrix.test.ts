@@ -7,14 +7,15 @@ import { getConfig } from "~/modules/config/config.server";
 import { paymentLinkPath, paymentResultPath } from "~/modules/payments/payment-links.server";
 import { logoFolder } from "~/modules/packer/logo-names.server";
 import type { Order } from "~db/schema";
-import { createTestDatabase, type TestDatabase } from "../../support/database";
-import { type AppServer, CookieJar, startAppServer } from "../../support/app-server";
+import type { TestDatabase } from "../../support/database";
+import { CookieJar } from "../../support/app-server";
 import { buildOrder, buildOrderIn } from "../../support/builders";
 import { COMPANY_INTERNATIONAL } from "../../support/company";
 import { s3AppEnv, startS3Server } from "../../support/s3-server";
 import { signInToken } from "../../support/sign-in-link";
 import { binaryStl } from "../../support/stl-models";
 import { routeFiles, routeKey, type RouteFile } from "./route-files";
+import { SECRETS, startApp, type TestApp } from "../../support/app";
 
 /**
  * Who may open what, over real HTTP (DESIGN §4.4, §4.20–4.25; staff-partner-packer §2): every route
@@ -38,8 +39,6 @@ import { routeFiles, routeKey, type RouteFile } from "./route-files";
  * `.data` requests, the other tus methods, crafted return addresses, payment-link tokens,
  * cross-site POSTs, and the cookie flags in test and production mode.
  */
-
-const SECRETS = { SESSION_SECRET: "access-matrix-session-secret-0123456789", BACKOFFICE_PASSWORD: "office-pass-am", PACKER_PASSWORD: "packer-pass-am", CRON_SECRET: "cron-secret-am" };
 
 const ROLES = ["anon", "clientA", "clientB", "partner", "packer", "office", "manager", "admin"] as const;
 type Role = (typeof ROLES)[number];
@@ -295,7 +294,7 @@ const REFUSALS = new Set(["401", "403", "404", "405", "→auth", "→gate", "→
 
 describe("access matrix over HTTP", () => {
   let t: TestDatabase;
-  let app: AppServer;
+  let app: TestApp;
   let fixture: Fixture;
   const jars = new Map<Role, CookieJar>();
   const users = new Map<Role, string>();
@@ -382,9 +381,8 @@ describe("access matrix over HTTP", () => {
   }
 
   beforeAll(async () => {
-    t = await createTestDatabase(4);
-    Object.assign(process.env, SECRETS);
-    app = await startAppServer({ DATABASE_URL: t.url, ...SECRETS });
+    app = await startApp();
+    t = app.database;
 
     const clientA = await signedIn("dr.alpha@klinika-alfa.test");
     const clientB = await signedIn("dr.beta@klinika-beta.test");
@@ -445,8 +443,7 @@ describe("access matrix over HTTP", () => {
   });
 
   afterAll(async () => {
-    await app?.stop();
-    await t?.drop();
+    await app?.close();
   });
 
   it("has one row for every route file, and a POST expectation exactly where there is an action", () => {
@@ -462,7 +459,7 @@ describe("access matrix over HTTP", () => {
     expect(postMismatch, "rows whose POST expectation does not match the route's action").toEqual([]);
     // The flat-routes reading itself, on the names that need it.
     const pattern = (file: string) => routes.find((route) => route.file === file)?.pattern;
-    expect(pattern("backoffice.[test].tsx")).toBe("/backoffice/test");
+    expect(pattern("backoffice.test")).toBe("/backoffice/test");
     expect(pattern("($lang)._index.tsx")).toBe("/:lang?");
     expect(pattern("packer_.bags.$orderId.tsx")).toBe("/packer/bags/:orderId");
     expect(pattern("files.orders.$.ts")).toBe("/files/orders/*");
@@ -889,28 +886,29 @@ describe("access matrix over HTTP", () => {
     // Strict mode starts only with every real service configured; S3 is checked at start (buckets),
     // the others are contacted on first use, which these requests never reach.
     const s3 = await startS3Server();
-    let strict: AppServer | undefined;
+    let strict: TestApp | undefined;
     try {
-      strict = await startAppServer({
-        ...SECRETS,
-        APP_ENV: "production",
-        DATABASE_URL: t.url,
-        ...s3AppEnv(s3),
-        SFTP_URL: "sftp://files@127.0.0.1:1",
-        SMTP_URL: "smtp://127.0.0.1:1",
-        YOOKASSA_SHOP_ID: "123456",
-        YOOKASSA_SECRET_KEY: "test_yookassa_secret",
-        STRIPE_SECRET_KEY: "sk_test_access_matrix",
-        STRIPE_WEBHOOK_SECRET: "whsec_access_matrix",
-        ...Object.fromEntries(
-          ["DOMESTIC", "INTERNATIONAL"].flatMap((market) => [
-            [`CONTACTS_${market}_MESSENGER_NUMBER`, "+7 900 000-00-01"],
-            [`CONTACTS_${market}_MESSENGER_LINK`, "https://wa.me/79000000001"],
-            [`CONTACTS_${market}_SUPPORT_EMAIL`, "support@aligner.test"],
-            [`CONTACTS_${market}_WHATSAPP_NUMBER`, "+7 900 000-00-01"],
-          ]),
-        ),
-        ...COMPANY_INTERNATIONAL,
+      strict = await startApp({
+        database: t,
+        env: {
+          APP_ENV: "production",
+          ...s3AppEnv(s3),
+          SFTP_URL: "sftp://files@127.0.0.1:1",
+          SMTP_URL: "smtp://127.0.0.1:1",
+          YOOKASSA_SHOP_ID: "123456",
+          YOOKASSA_SECRET_KEY: "test_yookassa_secret",
+          STRIPE_SECRET_KEY: "sk_test_access_matrix",
+          STRIPE_WEBHOOK_SECRET: "whsec_access_matrix",
+          ...Object.fromEntries(
+            ["DOMESTIC", "INTERNATIONAL"].flatMap((market) => [
+              [`CONTACTS_${market}_MESSENGER_NUMBER`, "+7 900 000-00-01"],
+              [`CONTACTS_${market}_MESSENGER_LINK`, "https://wa.me/79000000001"],
+              [`CONTACTS_${market}_SUPPORT_EMAIL`, "support@aligner.test"],
+              [`CONTACTS_${market}_WHATSAPP_NUMBER`, "+7 900 000-00-01"],
+            ]),
+          ),
+          ...COMPANY_INTERNATIONAL,
+        },
       });
       const headers: string[] = [];
       const post = async (jar: CookieJar, pathname: string, form: Record<string, string>) => {
@@ -947,7 +945,7 @@ describe("access matrix over HTTP", () => {
       }
       console.log(`production cookies: ${headers.length} Set-Cookie headers of ${names.size} cookies checked; ${matrixCells} request cells in all`);
     } finally {
-      await strict?.stop();
+      await strict?.close();
       await s3.stop();
     }
   });

@@ -4,12 +4,13 @@ import zlib from "node:zlib";
 import { sql } from "kysely";
 import { gzipMember, withLengthField } from "~/modules/uploads/gzip-members";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDatabase, type TestDatabase } from "../../support/database";
-import { browserFetch, type AppServer, startAppServer } from "../../support/app-server";
+import type { TestDatabase } from "../../support/database";
+import { browserFetch } from "../../support/app-server";
 import { buildOrder, buildOrderIn, buildPatient } from "../../support/builders";
 import { startStripeDouble, type StripeDouble, stripeAppEnv } from "../../support/stripe-double";
 import { startYooKassaDouble, type YooKassaDouble, yooKassaAppEnv } from "../../support/yookassa-double";
 import { rendered, signedInAs } from "../backoffice/support";
+import { SECRETS, type TestApp, startApp } from "../../support/app";
 
 /**
  * The bad-input catalogue (issue "Proof under pressure", item 7): every form and resource route
@@ -20,8 +21,6 @@ import { rendered, signedInAs } from "../backoffice/support";
  * is printed at the end; BAD_INPUT_DEBUG=1 also prints every answer's status and any page whose
  * message was not found.
  */
-
-const SECRETS = { SESSION_SECRET: "bad-input-session-secret-0123456789ab", BACKOFFICE_PASSWORD: "office-pass-bi", PACKER_PASSWORD: "packer-pass-bi", CRON_SECRET: "cron-secret-bi" };
 
 type Browser = ReturnType<typeof browserFetch>;
 
@@ -121,7 +120,7 @@ interface Case {
 
 describe("bad input over HTTP", () => {
   let t: TestDatabase;
-  let app: AppServer;
+  let app: TestApp;
   let yookassa: YooKassaDouble;
   let stripe: StripeDouble;
   const results = new Map<string, { passed: number; failed: number }>();
@@ -638,17 +637,16 @@ describe("bad input over HTTP", () => {
 
   // ── running them ───────────────────────────────────────────────────────────────────────────────
   beforeAll(async () => {
-    t = await createTestDatabase(4);
-    Object.assign(process.env, SECRETS);
     // Real providers (local doubles), so the webhooks check signatures and ask the provider back.
     yookassa = await startYooKassaDouble();
     stripe = await startStripeDouble();
-    app = await startAppServer({
-      DATABASE_URL: t.url,
-      ...SECRETS,
-      ...yooKassaAppEnv(yookassa),
-      ...stripeAppEnv(stripe),
+    app = await startApp({
+      env: {
+        ...yooKassaAppEnv(yookassa),
+        ...stripeAppEnv(stripe),
+      },
     });
+    t = app.database;
 
     const english = async (browser: Browser) => {
       expect((await browser.request("/language", { form: { lng: "en", redirectTo: "/" } })).status).toBe(302);
@@ -699,10 +697,9 @@ describe("bad input over HTTP", () => {
     const total = rows.reduce((sum, row) => ({ cases: sum.cases + row.cases, passed: sum.passed + row.passed, failed: sum.failed + row.failed }), { cases: 0, passed: 0, failed: 0 });
     console.log(`\nBad-input catalogue: ${total.cases} cases over ${rows.length} routes, ${total.passed} passed, ${total.failed} failed`);
     console.table(rows);
-    await app?.stop();
+    await app?.close();
     await yookassa?.close();
     await stripe?.close();
-    await t?.drop();
   });
 
   for (const item of cases) {

@@ -2,11 +2,12 @@ import fs from "node:fs";
 import path from "node:path";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { browserFetch, type AppServer, startAppServer } from "../../support/app-server";
+import { browserFetch } from "../../support/app-server";
+import { startApp, type TestApp } from "../../support/app";
 import { createTestDatabase, databaseUrl, type TestDatabase } from "../../support/database";
 import { buildOrderIn, buildPatient } from "../../support/builders";
 import { tusUpload } from "../../support/tus-client";
-import { decode, follow, gatePassed, rendered, SECRETS, signedInAs, toastOf, type Browser } from "../backoffice/support";
+import { decode, follow, gatePassed, rendered, signedInAs, toastOf, type Browser } from "../backoffice/support";
 
 /**
  * Failures shown where they happen (ADR 026): PostgreSQL refuses one query of a page — the app
@@ -31,7 +32,7 @@ function binaryStl(triangles: number): Buffer {
 
 describe("failures shown where they happen", () => {
   let t: TestDatabase;
-  let app: AppServer;
+  let app: TestApp;
 
   beforeAll(async () => {
     t = await createTestDatabase(4);
@@ -41,13 +42,12 @@ describe("failures shown where they happen", () => {
     await sql.raw(`grant all on all tables in schema public to ${ROLE}; grant all on all sequences in schema public to ${ROLE}`).execute(t.db);
     // The sandbox payment provider keeps its checkouts in a schema of its own.
     await sql.raw(`grant usage on schema sandbox to ${ROLE}; grant all on all tables in schema sandbox to ${ROLE}`).execute(t.db);
-    Object.assign(process.env, SECRETS);
     const url = new URL(databaseUrl(t.name));
     url.username = ROLE;
-    app = await startAppServer({ DATABASE_URL: url.toString(), ...SECRETS });
+    app = await startApp({ database: t, env: { DATABASE_URL: url.toString() } });
   });
   afterAll(async () => {
-    await app?.stop();
+    await app?.close();
     if (t) {
       await sql.raw(`drop owned by ${ROLE}`).execute(t.db);
       await sql.raw(`drop role if exists ${ROLE}`).execute(t.db);

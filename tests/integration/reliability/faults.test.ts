@@ -5,7 +5,6 @@ import { startQueueWorker } from "~/modules/ftp/queue-worker.server";
 import type { QueueSettings } from "~/modules/ftp/transfer.server";
 import { createFileServer } from "~/modules/ftp/file-server.server";
 import { createStorage } from "~/modules/storage/storage.server";
-import { type AppServer, startAppServer } from "../../support/app-server";
 import { createTestDatabase, databaseUrl, type TestDatabase } from "../../support/database";
 import { checkIntegrity, Clinic, newOrderRecord, newPatient, type RequestRecord, runLoad, uploadForm } from "../../support/load";
 import { binaryStl } from "../../support/stl-models";
@@ -13,7 +12,8 @@ import { startS3Server, type TestS3Server, s3AppEnv } from "../../support/s3-ser
 import { startTcpProxy, type TcpProxy } from "../../support/tcp-proxy";
 import { startYooKassaDouble, type YooKassaDouble, yooKassaAppEnv } from "../../support/yookassa-double";
 import { filesBelow, orderWithFiles, sha256, sleep, waitFor } from "../ftp/fixtures";
-import { type LoggedSftpServer, startLoggedSftpServer } from "../ftp/logged-sftp-server";
+import { startSftpServer, type TestSftpServer } from "../../support/sftp-server";
+import { startApp, type TestApp } from "../../support/app";
 
 /**
  * Faults under load (issue "Proof under pressure", item 6), CI size: the database, the S3 server,
@@ -21,14 +21,12 @@ import { type LoggedSftpServer, startLoggedSftpServer } from "../ftp/logged-sftp
  * with a page (never a hang), records nothing half-way, and recovers by itself.
  */
 
-const SECRETS = { SESSION_SECRET: "faults-test-session-secret-0123456789", BACKOFFICE_PASSWORD: "office", PACKER_PASSWORD: "packer", CRON_SECRET: "cron" };
-
 describe("faults under load", () => {
   let t: TestDatabase;
   let s3: TestS3Server;
   let pgProxy: TcpProxy;
   let s3Proxy: TcpProxy;
-  let app: AppServer;
+  let app: TestApp;
 
   /**
    * Starts a 24 MiB model upload through a 4 MiB/s link to S3 and waits until 3 MiB have reached S3;
@@ -53,16 +51,18 @@ describe("faults under load", () => {
       startTcpProxy({ target: { host: pgUrl.hostname, port: Number(pgUrl.port || 5432) } }),
       startTcpProxy({ target: { host: "127.0.0.1", port: s3.port } }),
     ]);
-    app = await startAppServer({
-      DATABASE_URL: pgProxy.via(t.url),
-      ...s3AppEnv(s3, `http://127.0.0.1:${s3Proxy.port}`),
-      // A lost network to S3 fails an upload after 2 s without a byte moving (15 s by default).
-      S3_TIMEOUT_MS: "2000",
-      ...SECRETS,
+    app = await startApp({
+      database: t,
+      env: {
+        DATABASE_URL: pgProxy.via(t.url),
+        ...s3AppEnv(s3, `http://127.0.0.1:${s3Proxy.port}`),
+        // A lost network to S3 fails an upload after 2 s without a byte moving (15 s by default).
+        S3_TIMEOUT_MS: "2000",
+      },
     });
   });
   afterAll(async () => {
-    await app?.stop();
+    await app?.close();
     await pgProxy?.stop();
     await s3Proxy?.stop();
     await s3?.stop();
@@ -199,7 +199,7 @@ describe("faults under load", () => {
   });
 
   it("(c) the SFTP server stopped during queue processing: jobs fail, retry and complete after it returns, nothing twice on the server", { timeout: 90_000 }, async () => {
-    const sftp: LoggedSftpServer = await startLoggedSftpServer();
+    const sftp: TestSftpServer = await startSftpServer({ logRequests: true });
     const proxy = await startTcpProxy({ target: { host: "127.0.0.1", port: sftp.port }, bytesPerSecond: 3 * 1024 * 1024 });
     const previousRoot = process.env.SFTP_ROOT;
     process.env.SFTP_ROOT = sftp.root; // destinations as the wizard builds them
@@ -257,20 +257,21 @@ describe("faults under load", () => {
 
   describe("(d) a payment provider that does not answer", () => {
     let yookassa: YooKassaDouble;
-    let shop: AppServer;
+    let shop: TestApp;
 
     beforeAll(async () => {
       yookassa = await startYooKassaDouble();
-      shop = await startAppServer({
-        DATABASE_URL: t.url,
-        ...s3AppEnv(s3),
-        ...yooKassaAppEnv(yookassa),
-        PAYMENT_TIMEOUT_MS: "1500",
-        ...SECRETS,
+      shop = await startApp({
+        database: t,
+        env: {
+          ...s3AppEnv(s3),
+          ...yooKassaAppEnv(yookassa),
+          PAYMENT_TIMEOUT_MS: "1500",
+        },
       });
     });
     afterAll(async () => {
-      await shop?.stop();
+      await shop?.close();
       await yookassa?.close();
     });
 

@@ -2,10 +2,10 @@ import os from "node:os";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createStorage } from "~/modules/storage/storage.server";
-import { type AppServer, startAppServer } from "../../support/app-server";
-import { createTestDatabase, type TestDatabase } from "../../support/database";
+import { type TestDatabase } from "../../support/database";
 import { checkIntegrity, formatFigures, loadFigures, runLoad } from "../../support/load";
 import { startS3Server, type TestS3Server, s3AppEnv } from "../../support/s3-server";
+import { startApp, type TestApp } from "../../support/app";
 
 /**
  * Load with integrity, CI size (issue "Proof under pressure", item 5; full size: bench/load.mts):
@@ -15,25 +15,19 @@ import { startS3Server, type TestS3Server, s3AppEnv } from "../../support/s3-ser
 
 const CLINICS = Number(process.env.LOAD_CLINICS ?? 10);
 const DURATION_MS = Number(process.env.LOAD_SECONDS ?? 15) * 1000;
-const SECRETS = { SESSION_SECRET: "load-test-session-secret-0123456789", BACKOFFICE_PASSWORD: "office", PACKER_PASSWORD: "packer", CRON_SECRET: "cron" };
-
 describe("many clinics ordering at once", () => {
   let t: TestDatabase;
   let s3: TestS3Server;
-  let app: AppServer;
+  let app: TestApp;
 
   beforeAll(async () => {
-    [t, s3] = await Promise.all([createTestDatabase(4), startS3Server()]);
-    app = await startAppServer({
-      DATABASE_URL: t.url,
-      ...s3AppEnv(s3),
-      ...SECRETS,
-    });
+    s3 = await startS3Server();
+    app = await startApp({ env: { ...s3AppEnv(s3) } });
+    t = app.database;
   });
   afterAll(async () => {
-    await app?.stop();
+    await app?.close();
     await s3?.stop();
-    await t?.drop();
   });
 
   it(`keeps every order exactly as submitted: ${CLINICS} clinics for ${DURATION_MS / 1000} s, no 5xx`, { timeout: DURATION_MS + 90_000 }, async () => {

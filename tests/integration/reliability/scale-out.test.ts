@@ -4,7 +4,7 @@ import path from "node:path";
 import { GetObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type AppServer, browserFetch, startAppServer } from "../../support/app-server";
+import { browserFetch } from "../../support/app-server";
 import { createTestDatabase, type TestDatabase } from "../../support/database";
 import { checkIntegrity, formatFigures, loadFigures, runLoad, tessellatedBoxStl } from "../../support/load";
 import { latestOutboxMail } from "../../support/mail-text";
@@ -15,7 +15,9 @@ import { s3AppEnv } from "../../support/s3-server";
 import { startS3WithMultipart, type TestS3WithMultipart } from "../../support/s3-multipart-front";
 import { tusUpload } from "../../support/tus-client";
 import { toMatrixStep } from "../../support/wizard-walk";
-import { type LoggedSftpServer, startLoggedSftpServer } from "../ftp/logged-sftp-server";
+import { startSftpServer, type TestSftpServer } from "../../support/sftp-server";
+import { SECRETS } from "../../support/app";
+import { startApp, type TestApp } from "../../support/app";
 
 /**
  * Many machines, one truth (DESIGN §2): two app processes behind a round-robin proxy and two queue
@@ -27,8 +29,6 @@ import { type LoggedSftpServer, startLoggedSftpServer } from "../ftp/logged-sftp
 
 const CLINICS = Number(process.env.SCALE_CLINICS ?? 6);
 const DURATION_MS = Number(process.env.SCALE_SECONDS ?? 12) * 1000;
-const SECRETS = { SESSION_SECRET: "scale-out-session-secret-0123456789", BACKOFFICE_PASSWORD: "office-scale", PACKER_PASSWORD: "packer-scale", CRON_SECRET: "cron-scale" };
-
 async function eventually<T>(probe: () => Promise<T | null | false>, timeoutMs: number, what: string): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
@@ -44,14 +44,14 @@ const sha256 = (bytes: Buffer) => createHash("sha256").update(bytes).digest("hex
 describe("scale-out: two app processes and two workers on one database, S3 and SFTP server", () => {
   let t: TestDatabase;
   let s3: TestS3WithMultipart;
-  let sftp: LoggedSftpServer;
+  let sftp: TestSftpServer;
   let proxy: RoundRobinProxy;
-  let apps: AppServer[] = [];
+  let apps: TestApp[] = [];
   let workers: QueueWorker[] = [];
   let env: Record<string, string>;
 
   beforeAll(async () => {
-    [t, s3, sftp, proxy] = await Promise.all([createTestDatabase(4), startS3WithMultipart(), startLoggedSftpServer(), startRoundRobinProxy()]);
+    [t, s3, sftp, proxy] = await Promise.all([createTestDatabase(4), startS3WithMultipart(), startSftpServer({ logRequests: true }), startRoundRobinProxy()]);
     env = {
       DATABASE_URL: t.url,
       ...s3AppEnv(s3),
@@ -63,13 +63,13 @@ describe("scale-out: two app processes and two workers on one database, S3 and S
       PUBLIC_URL_DOMESTIC: proxy.url,
       QUEUE_LEASE_SECONDS: "5",
     };
-    apps = await Promise.all([startAppServer(env), startAppServer(env)]);
+    apps = await Promise.all([startApp({ database: t, env }), startApp({ database: t, env })]);
     proxy.backends = apps.map((app) => app.port);
     workers = await Promise.all([0, 1].map(() => startQueueWorker({ ...env, DATA_DIR: apps[0]!.dataDir })));
   }, 120_000);
   afterAll(async () => {
     for (const worker of workers) worker.child.kill("SIGKILL");
-    await Promise.all(apps.map((app) => app.stop()));
+    await Promise.all(apps.map((app) => app.close()));
     await proxy?.stop();
     await s3?.stop();
     await sftp?.stop();
@@ -140,7 +140,7 @@ describe("scale-out: two app processes and two workers on one database, S3 and S
   });
 
   it("a sign-in on one process is valid on the other, and a sign-out on one ends it on the other", async () => {
-    const [a, b] = apps as [AppServer, AppServer];
+    const [a, b] = apps as [TestApp, TestApp];
     const onA = browserFetch(a);
     expect((await onA.request("/auth", { form: { email: "two-machines@clinic.ru" } })).status).toBe(302);
     const mail = latestOutboxMail(path.join(a.dataDir, "outbox"), "two-machines@clinic.ru");
@@ -173,7 +173,7 @@ describe("scale-out: two app processes and two workers on one database, S3 and S
   });
 
   it("serves a translation edited through one process from the other within the stated delay", async () => {
-    const [a, b] = apps as [AppServer, AppServer];
+    const [a, b] = apps as [TestApp, TestApp];
     const staff = browserFetch(a);
     expect((await staff.request("/backoffice/login", { form: { password: SECRETS.BACKOFFICE_PASSWORD } })).status).toBe(302);
     // A returning German visitor (the language cookie set by the first visit): the page each process keeps in memory.
@@ -240,7 +240,7 @@ describe("scale-out behind PgBouncer in transaction pooling mode", () => {
   let s3: TestS3WithMultipart;
   let bouncer: TestPgBouncer;
   let proxy: RoundRobinProxy;
-  const apps: AppServer[] = [];
+  const apps: TestApp[] = [];
   const SERVER_POOL = 6;
 
   beforeAll(async () => {
@@ -250,14 +250,14 @@ describe("scale-out behind PgBouncer in transaction pooling mode", () => {
     const env = { DATABASE_URL: bouncer.via(t.url), DATABASE_POOL_SIZE: "20", ...s3AppEnv(s3), ...SECRETS, PUBLIC_URL_DOMESTIC: proxy.url };
     // One after the other: each migrates (a no-op here) through the pooler at start.
     try {
-      for (let i = 0; i < 2; i++) apps.push(await startAppServer(env, { timeoutMs: 90_000 }));
+      for (let i = 0; i < 2; i++) apps.push(await startApp({ database: t, env, timeoutMs: 90_000 }));
     } catch (error) {
       throw new Error(`${(error as Error).message}\nPgBouncer:\n${bouncer.output().slice(-3000)}`);
     }
     proxy.backends = apps.map((app) => app.port);
   }, 240_000);
   afterAll(async () => {
-    await Promise.all(apps.map((app) => app.stop()));
+    await Promise.all(apps.map((app) => app.close()));
     await proxy?.stop();
     await bouncer?.stop();
     await s3?.stop();

@@ -1,15 +1,12 @@
 import fs from "node:fs";
 import http from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type AppServer, startAppServer } from "../../support/app-server";
-import { createTestDatabase, type TestDatabase } from "../../support/database";
+import { startApp, type TestApp } from "../../support/app";
 
 /**
  * Every core used (ADR 032): `npm start` on PostgreSQL runs WEB_CONCURRENCY worker processes behind
  * one port, both serve, one that dies is replaced, and a stop ends them all.
  */
-const SECRETS = { SESSION_SECRET: "web-concurrency-test-secret-0123456789", BACKOFFICE_PASSWORD: "office-wc", PACKER_PASSWORD: "packer-wc", CRON_SECRET: "cron-wc" };
-
 const childrenOf = (pid: number): number[] =>
   fs
     .readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8")
@@ -40,16 +37,13 @@ async function eventually<T>(read: () => T, ok: (value: T) => boolean, ms: numbe
 }
 
 describe("worker processes", () => {
-  let t: TestDatabase;
-  let app: AppServer;
+  let app: TestApp;
 
   beforeAll(async () => {
-    t = await createTestDatabase(4);
-    app = await startAppServer({ DATABASE_URL: t.url, ...SECRETS, WEB_CONCURRENCY: "2", LOG_LEVEL: "info" });
+    app = await startApp({ env: { WEB_CONCURRENCY: "2", LOG_LEVEL: "info" } });
   }, 120_000);
   afterAll(async () => {
-    await app?.stop();
-    await t?.drop();
+    await app?.close();
   });
 
   it("serves one port from two workers, replaces one that dies, and stops them all", { timeout: 60_000 }, async () => {

@@ -1,10 +1,11 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { browserFetch, type AppServer, startAppServer } from "../../support/app-server";
-import { createTestDatabase, type TestDatabase } from "../../support/database";
+import { browserFetch } from "../../support/app-server";
+import type { TestDatabase } from "../../support/database";
 import { latestOutboxMail } from "../../support/mail-text";
 import { tusUpload } from "../../support/tus-client";
+import { startApp, type TestApp } from "../../support/app";
 
 /**
  * Every file of the corpus written by other software (tests/fixtures/stl) through each way a file
@@ -14,7 +15,6 @@ import { tusUpload } from "../../support/tus-client";
  * file byte for byte what was sent.
  */
 
-const SECRETS = { SESSION_SECRET: "stl-corpus-session-secret-0123456789ab", BACKOFFICE_PASSWORD: "office", PACKER_PASSWORD: "packer", CRON_SECRET: "cron" };
 const dir = path.resolve(import.meta.dirname, "../../fixtures/stl");
 type Box = { min: number[]; max: number[] };
 interface Expected {
@@ -41,15 +41,14 @@ const sizeOf = (box: Box) => ({ x: box.max[0]! - box.min[0]!, y: box.max[1]! - b
 
 describe("the STL corpus through every way into an order", () => {
   let t: TestDatabase;
-  let app: AppServer;
+  let app: TestApp;
 
   beforeAll(async () => {
-    t = await createTestDatabase(4);
-    app = await startAppServer({ DATABASE_URL: t.url, ...SECRETS });
+    app = await startApp();
+    t = app.database;
   });
   afterAll(async () => {
-    await app?.stop();
-    await t?.drop();
+    await app?.close();
   });
 
   async function toMatrixStep(browser: Browser) {

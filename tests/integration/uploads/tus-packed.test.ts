@@ -7,8 +7,8 @@ import { createFileServer } from "~/modules/ftp/file-server.server";
 import { processQueue } from "~/modules/ftp/transfer.server";
 import { createStorage } from "~/modules/storage/storage.server";
 import { isPackedMember, PACKED_HEADER_BYTES, PACK_VERSION } from "~/modules/uploads/stl-pack";
-import { browserFetch, type AppServer, startAppServer } from "../../support/app-server";
-import { createTestDatabase, type TestDatabase } from "../../support/database";
+import { browserFetch } from "../../support/app-server";
+import type { TestDatabase } from "../../support/database";
 import { s3AppEnv } from "../../support/s3-server";
 import { startS3WithMultipart, type TestS3WithMultipart } from "../../support/s3-multipart-front";
 import { startSftpServer, type TestSftpServer } from "../../support/sftp-server";
@@ -18,6 +18,7 @@ import { tusUpload } from "../../support/tus-client";
 import { toMatrixStep } from "../../support/wizard-walk";
 import { scanLikeStl } from "../../support/stl-models";
 import { filesBelow, sha256, walkOrderTo } from "../ftp/fixtures";
+import { startApp, type TestApp } from "../../support/app";
 
 /**
  * Packed resumable uploads (ADR 045) over real HTTP against the real parts: PostgreSQL, S3 (s3rver
@@ -26,30 +27,28 @@ import { filesBelow, sha256, walkOrderTo } from "../ftp/fixtures";
  * the factory's copy are the chosen file by SHA-256; a forged packed member stores nothing.
  */
 
-const SECRETS = { SESSION_SECRET: "packed-test-session-secret-0123456789ab", BACKOFFICE_PASSWORD: "office", PACKER_PASSWORD: "packer", CRON_SECRET: "cron" };
 const MiB = 1024 * 1024;
 const CHUNK = 5 * MiB;
 
 describe("packed resumable uploads", () => {
   let t: TestDatabase;
-  let app: AppServer;
+  let app: TestApp;
   let s3: TestS3WithMultipart;
   let sftp: TestSftpServer;
   let proxy: TcpProxy;
 
   beforeAll(async () => {
-    t = await createTestDatabase(4);
     s3 = await startS3WithMultipart();
     sftp = await startSftpServer();
-    app = await startAppServer({ DATABASE_URL: t.url, ...SECRETS, ...s3AppEnv(s3), S3_FORCE_PATH_STYLE: "true" });
+    app = await startApp({ env: { ...s3AppEnv(s3), S3_FORCE_PATH_STYLE: "true" } });
+    t = app.database;
     proxy = await startTcpProxy({ target: { host: "127.0.0.1", port: app.port }, bytesPerSecond: 4 * MiB });
   });
   afterAll(async () => {
     await proxy?.stop();
-    await app?.stop();
+    await app?.close();
     await sftp?.stop();
     await s3?.stop();
-    await t?.drop();
   });
 
   const s3Client = () =>

@@ -4,16 +4,16 @@ import { ListObjectsV2Command, S3Client } from "@aws-sdk/client-s3";
 import { Server } from "@tus/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDataStore } from "~/modules/uploads/tus.server";
-import { browserFetch, type AppServer, startAppServer } from "../../support/app-server";
-import { createTestDatabase, type TestDatabase } from "../../support/database";
+import { browserFetch } from "../../support/app-server";
+import type { TestDatabase } from "../../support/database";
 import { s3AppEnv } from "../../support/s3-server";
 import { startS3WithMultipart, type TestS3WithMultipart } from "../../support/s3-multipart-front";
 import { startTcpProxy, type TcpProxy } from "../../support/tcp-proxy";
 import { tusUpload } from "../../support/tus-client";
 import { toMatrixStep } from "../../support/wizard-walk";
 import { archStl, binaryStl } from "../../support/stl-models";
+import { startApp, type TestApp } from "../../support/app";
 
-const SECRETS = { SESSION_SECRET: "uploads-test-session-secret-0123456789", BACKOFFICE_PASSWORD: "office", PACKER_PASSWORD: "packer", CRON_SECRET: "cron" };
 const MiB = 1024 * 1024;
 const CHUNK = 5 * MiB;
 
@@ -45,15 +45,14 @@ const queueOf = (t: TestDatabase, orderId: string) => t.db.selectFrom("ftp_uploa
 
 describe("resumable uploads (tus) with folder storage", () => {
   let t: TestDatabase;
-  let app: AppServer;
+  let app: TestApp;
 
   beforeAll(async () => {
-    t = await createTestDatabase(4);
-    app = await startAppServer({ DATABASE_URL: t.url, ...SECRETS });
+    app = await startApp();
+    t = app.database;
   });
   afterAll(async () => {
-    await app?.stop();
-    await t?.drop();
+    await app?.close();
   });
 
   const upload = (browser: Browser, file: Buffer, metadata: Record<string, string>, extra: Partial<Parameters<typeof tusUpload>[0]> = {}) =>
@@ -207,26 +206,25 @@ describe("resumable uploads (tus) with folder storage", () => {
 
 describe("resumable uploads (tus) with S3 storage", () => {
   let t: TestDatabase;
-  let app: AppServer;
+  let app: TestApp;
   let s3: TestS3WithMultipart;
   let proxy: TcpProxy;
 
   beforeAll(async () => {
-    t = await createTestDatabase(4);
     s3 = await startS3WithMultipart();
-    app = await startAppServer({
-      DATABASE_URL: t.url,
-      ...SECRETS,
-      ...s3AppEnv(s3),
-      S3_FORCE_PATH_STYLE: "true",
+    app = await startApp({
+      env: {
+        ...s3AppEnv(s3),
+        S3_FORCE_PATH_STYLE: "true",
+      },
     });
+    t = app.database;
     proxy = await startTcpProxy({ target: { host: "127.0.0.1", port: app.port }, bytesPerSecond: 6 * MiB });
   });
   afterAll(async () => {
     await proxy?.stop();
-    await app?.stop();
+    await app?.close();
     await s3?.stop();
-    await t?.drop();
   });
 
   const client = () =>

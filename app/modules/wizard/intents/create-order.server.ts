@@ -9,9 +9,9 @@ import { OrderCodeExhaustedError } from "~/modules/orders/order-codes.server";
 import { createOrder } from "~/modules/orders/orders.server";
 import { addressGroup } from "~/modules/security/client-address";
 import { hitRateLimit } from "~/modules/security/rate-limit.server";
-import { rememberOrderHeaders } from "../order-cookies.server";
+import { rememberOrderHeaders } from "~/modules/orders/browser-orders.server";
 import type { ActionFailure } from "../replies.server";
-import { lastOrderContacts } from "../wizard.server";
+import { lastOrderContacts } from "~/modules/orders/customers.server";
 
 /** The per-address draft limit's window (DRAFTS_PER_IP_DAY). */
 export const DRAFT_WINDOW_SECONDS = 24 * 60 * 60;

@@ -1,7 +1,7 @@
 import { redirect } from "@remix-run/node";
 import { changeOrderStatus, OrderTransitionError } from "~/modules/orders/orders.server";
 import { actorOf } from "../order-access.server";
-import { setWizardStep } from "../wizard.server";
+import { setWizardStep } from "~/modules/orders/drafts.server";
 import type { IntentArgs } from "./types";
 
 /** "Edit order": a handed-off order returns to draft at the summary, and its open payment attempt is cancelled. */

@@ -6,7 +6,9 @@ import { navigate, type WizardAction } from "../navigation";
 import { fail, typedValues } from "../replies.server";
 import { checkStep, saveStepFields } from "../step-fields.server";
 import type { FieldErrors } from "../validation";
-import { listPatients, OrderFrozenError, setWizardStep, skipsOf, updatePatient } from "../wizard.server";
+import { listPatients, updatePatient } from "~/modules/orders/patients.server";
+import { OrderFrozenError, setWizardStep } from "~/modules/orders/drafts.server";
+import { skipsOf } from "~/modules/wizard/navigation";
 import type { IntentArgs } from "./types";
 import { logger } from "~/modules/log/logger.server";
 

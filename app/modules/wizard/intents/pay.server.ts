@@ -11,10 +11,12 @@ import { paymentFailureToast, previousAttemptLines, providerTexts, startPayment 
 import type { PaymentLine } from "~/modules/payments/provider";
 import { paymentLines } from "~/modules/pricing/payment-lines";
 import { actorOf } from "../order-access.server";
-import { forgetCurrentOrderHeader } from "../order-cookies.server";
+import { forgetCurrentOrderHeader } from "~/modules/orders/browser-orders.server";
 import { priceOf, pricedFields } from "../price.server";
 import { checkComplete } from "../step-fields.server";
-import { linkPartnerAtHandOff, listPatients, setWizardStep } from "../wizard.server";
+import { linkPartnerAtHandOff } from "~/modules/orders/customers.server";
+import { listPatients } from "~/modules/orders/patients.server";
+import { setWizardStep } from "~/modules/orders/drafts.server";
 import type { IntentArgs } from "./types";
 
 /**

@@ -1,7 +1,7 @@
 import { redirect } from "@remix-run/node";
 import { redirectWithToast } from "~/modules/http/toast.server";
 import { getStorage } from "~/modules/storage/storage.server";
-import { removeFile } from "../wizard.server";
+import { removeFile } from "~/modules/orders/files.server";
 import type { IntentArgs } from "./types";
 import { logger } from "~/modules/log/logger.server";
 

@@ -2,26 +2,24 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sql } from "kysely";
-import { createTestDatabase, type TestDatabase } from "../../support/database";
-import { browserFetch, type AppServer, startAppServer } from "../../support/app-server";
+import type { TestDatabase } from "../../support/database";
+import { browserFetch } from "../../support/app-server";
 import { buildOrderIn, buildPatient } from "../../support/builders";
 import { latestOutboxMail, mailText, parseSignInMail } from "../../support/mail-text";
 import { startSmtpSink, type SmtpSink } from "../../support/smtp-sink";
-
-const SECRETS = { SESSION_SECRET: "accounts-test-session-secret-0123456", BACKOFFICE_PASSWORD: "office", PACKER_PASSWORD: "packer", CRON_SECRET: "cron-accounts" };
+import { SECRETS, startApp, type TestApp } from "../../support/app";
 
 describe("sign-in by e-mail link and the cabinet", () => {
   let t: TestDatabase;
-  let app: AppServer;
+  let app: TestApp;
   const outbox = () => path.join(app.dataDir, "outbox");
 
   beforeAll(async () => {
-    t = await createTestDatabase(4);
-    app = await startAppServer({ DATABASE_URL: t.url, ...SECRETS, ADMIN_EMAILS: "boss@aligner.test" });
+    app = await startApp({ env: { ADMIN_EMAILS: "boss@aligner.test" } });
+    t = app.database;
   });
   afterAll(async () => {
-    await app?.stop();
-    await t?.drop();
+    await app?.close();
   });
 
   async function requestLink(email: string, redirectTo?: string) {
@@ -150,18 +148,15 @@ describe("sign-in by e-mail link and the cabinet", () => {
 });
 
 describe("sign-in mail over real SMTP", () => {
-  let t: TestDatabase;
-  let app: AppServer;
+  let app: TestApp;
   let sink: SmtpSink;
   beforeAll(async () => {
-    t = await createTestDatabase(2);
     sink = await startSmtpSink();
-    app = await startAppServer({ DATABASE_URL: t.url, ...SECRETS, SMTP_URL: sink.url });
+    app = await startApp({ poolSize: 2, env: { SMTP_URL: sink.url } });
   });
   afterAll(async () => {
-    await app?.stop();
+    await app?.close();
     await sink?.stop();
-    await t?.drop();
   });
 
   it("delivers the link to the SMTP server and the link signs in", async () => {

@@ -1,24 +1,15 @@
 import { sql } from "kysely";
 import type { FileInfo, FileType, Order, Patient } from "~db/schema";
 import type { DB } from "~/modules/db/db.server";
-import { normalizeEmail } from "~/modules/orders/orders.server";
-import { EXISTING_CUSTOMER_SET } from "~/modules/orders/status";
-import { destinationPath } from "~/modules/ftp/paths";
+import { destinationPath } from "./production-paths";
 import { getConfig } from "~/modules/config/config.server";
-import type { ScanSummary } from "~/modules/uploads/scan";
-import type { Skips } from "./navigation";
+import type { ScanSummary } from "./recorded-scan";
+import { OrderFrozenError } from "./drafts.server";
 
 /**
- * The wizard's data: order fields, patients, file lists and their queue entries. Composition
- * changes only while the order is a draft (DESIGN §4.3): every write below checks that in SQL.
+ * An order's files: each patient's file lists and their queue entries to the production server.
+ * The lists change only while the order is a draft (DESIGN §4.3): every write below checks that in SQL.
  */
-
-export class OrderFrozenError extends Error {
-  constructor() {
-    super("The order is no longer a draft; return it to draft to change it");
-    this.name = "OrderFrozenError";
-  }
-}
 
 export const FILE_COLUMNS = {
   matrix: "matrix_files_info",
@@ -46,72 +37,6 @@ export function filesOf(patient: Pick<Patient, "matrix_files_info" | "aligner_fi
   const list = typeof value === "string" ? (JSON.parse(value) as unknown) : value;
   // Entries missing storagePath, originalName or url are discarded (customer-side §3).
   return Array.isArray(list) ? (list as FileInfo[]).filter((file) => file && file.storagePath && file.originalName && file.url) : [];
-}
-
-export const skipsOf = (patient: Patient | null | undefined): Skips => ({
-  skipMatrix: Boolean(patient?.skip_matrix),
-  skipAligners: Boolean(patient?.skip_aligners),
-  skipRetainers: Boolean(patient?.skip_retainers),
-});
-
-export async function listPatients(db: DB, orderId: string): Promise<Patient[]> {
-  return db.selectFrom("orders_patients").selectAll().where("order_id", "=", orderId).orderBy("created_at").orderBy("folder_name").execute();
-}
-
-type OrderFields = Partial<Pick<Order, "email" | "phone" | "full_name" | "address" | "delivery_comment" | "additional_comments" | "wizard_step" | "current_patient_id">>;
-
-export async function updateDraft(db: DB, orderId: string, fields: OrderFields): Promise<void> {
-  const values = { ...fields, ...(fields.email !== undefined ? { email: normalizeEmail(fields.email) } : {}), updated_at: new Date() };
-  const result = await db.updateTable("orders").set(values).where("id", "=", orderId).where("status", "=", "draft").executeTakeFirst();
-  if (Number(result.numUpdatedRows) === 0) throw new OrderFrozenError();
-}
-
-/** The step may be stored for any order (a pending order is shown on its summary). */
-export async function setWizardStep(db: DB, orderId: string, step: number) {
-  await db.updateTable("orders").set({ wizard_step: step }).where("id", "=", orderId).execute();
-}
-
-/** Adds a patient with the next folder name (order code + running number from 1) and selects it. */
-export async function addPatient(db: DB, order: Pick<Order, "id" | "code">, name: string): Promise<Patient> {
-  return db.transaction().execute(async (trx) => {
-    const locked = await trx.selectFrom("orders").select("status").where("id", "=", order.id).forUpdate().executeTakeFirst();
-    if (locked?.status !== "draft") throw new OrderFrozenError();
-    const { next } = await trx
-      .selectFrom("orders_patients")
-      .select(sql<number>`coalesce(max(nullif(regexp_replace(folder_name, '^.*_', ''), '')::int), 0) + 1`.as("next"))
-      .where("order_id", "=", order.id)
-      .where("folder_name", "~", "_[0-9]+$")
-      .executeTakeFirstOrThrow();
-    const patient = await trx
-      .insertInto("orders_patients")
-      .values({
-        order_id: order.id,
-        patient_name: name.trim(),
-        folder_name: `${order.code}_${next}`,
-        matrix_files_info: "[]",
-        aligner_files_info: "[]",
-        retainer_files_info: "[]",
-        matrix_type: null,
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    await trx.updateTable("orders").set({ current_patient_id: patient.id, updated_at: new Date() }).where("id", "=", order.id).execute();
-    return patient;
-  });
-}
-
-type PatientFields = Partial<Pick<Patient, "material_type" | "cut_type" | "matrix_type" | "additional_comments" | "skip_matrix" | "skip_aligners" | "skip_retainers">>;
-
-export async function updatePatient(db: DB, orderId: string, patientId: string, fields: PatientFields): Promise<void> {
-  if (Object.keys(fields).length === 0) return;
-  const result = await db
-    .updateTable("orders_patients")
-    .set({ ...fields, updated_at: new Date() })
-    .where("id", "=", patientId)
-    .where("order_id", "=", orderId)
-    .where((eb) => eb.exists(eb.selectFrom("orders").select("id").where("id", "=", orderId).where("status", "=", "draft")))
-    .executeTakeFirst();
-  if (Number(result.numUpdatedRows) === 0) throw new OrderFrozenError();
 }
 
 /** Storage key and production-server folder of the queue entry (DESIGN §4.15–4.16). */
@@ -254,49 +179,3 @@ export async function queueStatuses(db: DB, orderId: string): Promise<Record<str
   return Object.fromEntries(rows.map((row) => [row.file_path, row.status]));
 }
 
-/** Contact fields of a signed-in user's last non-draft order, to prefill a new one. */
-export async function lastOrderContacts(db: DB, email: string) {
-  return db
-    .selectFrom("orders")
-    .select(["phone", "email", "full_name", "address"])
-    .where("email", "=", normalizeEmail(email))
-    .where("status", "<>", "draft")
-    .orderBy("created_at", "desc")
-    .limit(1)
-    .executeTakeFirst();
-}
-
-/** New-customer rule: no order of this e-mail in pending or the paid set (besides this one). */
-export async function isNewCustomer(db: DB, email: string | null, exceptOrderId: string): Promise<boolean> {
-  if (!email) return true;
-  const row = await db
-    .selectFrom("orders")
-    .select("id")
-    .where("email", "=", normalizeEmail(email))
-    .where("status", "in", [...EXISTING_CUSTOMER_SET])
-    .where("id", "<>", exceptOrderId)
-    .limit(1)
-    .executeTakeFirst();
-  return !row;
-}
-
-/**
- * Partner linkage at hand-off (customer-side §4, DESIGN §4.29): once, when the saved code exists,
- * the e-mail has no non-draft order and no affiliate yet, and it is not the partner's own e-mail.
- */
-export async function linkPartnerAtHandOff(db: DB, order: Pick<Order, "id" | "email">, partnerCode: string | null): Promise<boolean> {
-  const email = normalizeEmail(order.email);
-  if (!partnerCode || !email) return false;
-  const partner = await db.selectFrom("partner_codes").select(["id", "user_email"]).where("code", "=", partnerCode.toUpperCase()).executeTakeFirst();
-  if (!partner || partner.user_email === email) return false;
-  const earlier = await db.selectFrom("orders").select("id").where("email", "=", email).where("status", "<>", "draft").where("id", "<>", order.id).limit(1).executeTakeFirst();
-  if (earlier) return false;
-  const inserted = await db
-    .insertInto("partner_affiliates")
-    .values({ partner_code_id: partner.id, affiliate_email: email, first_order_id: order.id })
-    .onConflict((oc) => oc.column("affiliate_email").doNothing())
-    .returning("id")
-    .executeTakeFirst();
-  if (inserted) await db.updateTable("orders").set({ partner_code_id: partner.id }).where("id", "=", order.id).execute();
-  return Boolean(inserted);
-}

@@ -3,10 +3,9 @@ import path from "node:path";
 import { decode } from "turbo-stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createUserSession } from "~/modules/auth/session.server";
-import { createTestDatabase, type TestDatabase } from "../../support/database";
-import { browserFetch, type AppServer, startAppServer } from "../../support/app-server";
-
-const SECRETS = { SESSION_SECRET: "wizard-test-session-secret-0123456789", BACKOFFICE_PASSWORD: "office", PACKER_PASSWORD: "packer", CRON_SECRET: "cron" };
+import type { TestDatabase } from "../../support/database";
+import { browserFetch } from "../../support/app-server";
+import { startApp, type TestApp } from "../../support/app";
 
 /** A binary STL of `triangles` facets (content check: 84 + 50 × n bytes). */
 function binaryStl(triangles: number): Buffer {
@@ -29,16 +28,14 @@ async function upload(browser: Browser, files: Array<{ name: string; content: Bu
 
 describe("the order wizard over HTTP", () => {
   let t: TestDatabase;
-  let app: AppServer;
+  let app: TestApp;
 
   beforeAll(async () => {
-    t = await createTestDatabase(4);
-    Object.assign(process.env, SECRETS);
-    app = await startAppServer({ DATABASE_URL: t.url, ...SECRETS });
+    app = await startApp();
+    t = app.database;
   });
   afterAll(async () => {
-    await app?.stop();
-    await t?.drop();
+    await app?.close();
   });
 
   const newBrowser = () => browserFetch(app);

@@ -2,33 +2,31 @@ import http from "node:http";
 import path from "node:path";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDatabase, type TestDatabase } from "../../support/database";
-import { browserFetch, type AppServer, startAppServer } from "../../support/app-server";
+import type { TestDatabase } from "../../support/database";
+import { browserFetch } from "../../support/app-server";
 import { latestOutboxMail } from "../../support/mail-text";
 import { linkSecret, linkToken, recordLink } from "../../support/sign-in-link";
+import { SECRETS, startApp, type TestApp } from "../../support/app";
 
 /**
  * Sign-in through the authenticator (remix-auth with the e-mail link and code strategies, sessions
  * through Remix's session storage): every property of the hand-written flow it replaced, checked
  * over HTTP against the real server. Links are forged with crypto-js from the package's own format.
  */
-const SECRETS = { SESSION_SECRET: "sign-in-test-session-secret-0123456789", BACKOFFICE_PASSWORD: "office", PACKER_PASSWORD: "packer", CRON_SECRET: "cron-sign-in" };
-
 describe("sign-in through the authenticator", () => {
   let t: TestDatabase;
-  let app: AppServer;
+  let app: TestApp;
   const outbox = () => path.join(app.dataDir, "outbox");
   const tokenOf = (link: string) => new URL(link).searchParams.get("token")!;
   const userCount = async (email: string) => (await t.db.selectFrom("users").select("id").where("email", "=", email).execute()).length;
   const sessionCount = async () => Number((await sql<{ n: number }>`select count(*)::int as n from sessions where user_id is not null`.execute(t.db)).rows[0]!.n);
 
   beforeAll(async () => {
-    t = await createTestDatabase(4);
-    app = await startAppServer({ DATABASE_URL: t.url, ...SECRETS });
+    app = await startApp();
+    t = app.database;
   });
   afterAll(async () => {
-    await app?.stop();
-    await t?.drop();
+    await app?.close();
   });
 
   async function requestLink(email: string, headers?: Record<string, string>) {

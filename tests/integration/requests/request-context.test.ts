@@ -11,6 +11,7 @@ import { createUserSession } from "~/modules/auth/session.server";
 import { setDb } from "~/modules/db/db.server";
 import { browserFetch, CookieJar } from "../../support/app-server";
 import { createTestDatabase, type TestDatabase } from "../../support/database";
+import { SECRETS } from "../../support/app";
 
 /**
  * The facts of a request are read once (STYLE 17, ADR 030): however many loaders, guards and
@@ -34,8 +35,8 @@ vi.mock("~/modules/market/market.server", async (importOriginal) => {
   };
 });
 
-vi.mock("~/modules/wizard/order-cookies.server", async (importOriginal) => {
-  const actual = await importOriginal<typeof import("~/modules/wizard/order-cookies.server")>();
+vi.mock("~/modules/orders/browser-orders.server", async (importOriginal) => {
+  const actual = await importOriginal<typeof import("~/modules/orders/browser-orders.server")>();
   return {
     ...actual,
     readCurrentOrderId: (request: Request) => {
@@ -66,7 +67,6 @@ async function buildFromSource(built: ServerBuild): Promise<ServerBuild> {
   return { ...built, entry: { module: await import("~/entry.server") }, routes };
 }
 
-const SECRETS = { SESSION_SECRET: "context-test-session-secret-0123456789", BACKOFFICE_PASSWORD: "office", PACKER_PASSWORD: "packer", CRON_SECRET: "cron" };
 const BUILD = path.resolve(import.meta.dirname, "../../../build/index.js");
 
 /** Whether a statement names the `sessions` table anywhere (select, insert, update, delete, join). */

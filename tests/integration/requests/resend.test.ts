@@ -1,9 +1,8 @@
 import { decode } from "turbo-stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { browserFetch, type AppServer, startAppServer } from "../../support/app-server";
-import { createTestDatabase, type TestDatabase } from "../../support/database";
-
-const SECRETS = { SESSION_SECRET: "resend-test-session-secret-0123456789", BACKOFFICE_PASSWORD: "office", PACKER_PASSWORD: "packer", CRON_SECRET: "cron" };
+import { startApp, type TestApp } from "../../support/app";
+import { browserFetch } from "../../support/app-server";
+import type { TestDatabase } from "../../support/database";
 
 /**
  * A post sent again never acts twice (ADR 046): the page's resend carries the same key and gets the
@@ -12,15 +11,14 @@ const SECRETS = { SESSION_SECRET: "resend-test-session-secret-0123456789", BACKO
  */
 describe("posts sent again", () => {
   let t: TestDatabase;
-  let app: AppServer;
+  let app: TestApp;
 
   beforeAll(async () => {
-    t = await createTestDatabase(4);
-    app = await startAppServer({ DATABASE_URL: t.url, ...SECRETS });
+    app = await startApp();
+    t = app.database;
   });
   afterAll(async () => {
-    await app?.stop();
-    await t?.drop();
+    await app?.close();
   });
 
   const unique = () => `${Date.now()}-${Math.random().toString(36).slice(2, 6)}`;

@@ -2,25 +2,22 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sql } from "kysely";
 import { createUserSession } from "~/modules/auth/session.server";
 import { createTestDatabase, type TestDatabase } from "../../support/database";
-import { browserFetch, type AppServer, startAppServer } from "../../support/app-server";
+import { browserFetch } from "../../support/app-server";
 import { buildOrder } from "../../support/builders";
-
-const SECRETS = { SESSION_SECRET: "test-session-secret-0123456789abcdef", BACKOFFICE_PASSWORD: "office-pass-1", PACKER_PASSWORD: "packer-pass-1", CRON_SECRET: "cron-secret-1" };
+import { SECRETS, startApp, type TestApp } from "../../support/app";
 
 /** Access rules over real HTTP against the real server (DESIGN §4.21–4.24). */
 describe("access and cross-site protection over HTTP", () => {
   let t: TestDatabase;
-  let app: AppServer;
+  let app: TestApp;
 
   beforeAll(async () => {
-    t = await createTestDatabase(4);
     // The test process signs session cookies with the same secret as the app.
-    Object.assign(process.env, SECRETS);
-    app = await startAppServer({ DATABASE_URL: t.url, ...SECRETS });
+    app = await startApp();
+    t = app.database;
   });
   afterAll(async () => {
-    await app?.stop();
-    await t?.drop();
+    await app?.close();
   });
 
   it("answers the health check with the database up", async () => {
@@ -189,7 +186,7 @@ describe("the gate cookie is bound to the password", () => {
   afterAll(async () => t?.drop());
 
   it("dies when the back-office password changes", async () => {
-    const first = await startAppServer({ DATABASE_URL: t.url, ...SECRETS });
+    const first = await startApp({ database: t });
     const browser = browserFetch(first);
     let cookieValue = "";
     try {
@@ -198,15 +195,15 @@ describe("the gate cookie is bound to the password", () => {
       expect((await browser.request("/backoffice")).status).toBe(200);
       cookieValue = browser.jar.header();
     } finally {
-      await first.stop();
+      await first.close();
     }
-    const second = await startAppServer({ DATABASE_URL: t.url, ...SECRETS, BACKOFFICE_PASSWORD: "a-new-password" });
+    const second = await startApp({ database: t, env: { BACKOFFICE_PASSWORD: "a-new-password" } });
     try {
       const response = await fetch(`${second.url}/backoffice`, { headers: { Cookie: cookieValue }, redirect: "manual" });
       expect(response.status).toBe(302);
       expect(response.headers.get("Location")).toContain("/backoffice/login");
     } finally {
-      await second.stop();
+      await second.close();
     }
   });
 });

@@ -1,8 +1,8 @@
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { browserFetch, type AppServer, startAppServer } from "../../support/app-server";
-import { createTestDatabase, type TestDatabase } from "../../support/database";
+import { browserFetch } from "../../support/app-server";
 import { latestOutboxMail } from "../../support/mail-text";
+import { startApp, type TestApp } from "../../support/app";
 
 /**
  * The server's log (ADR 031): one JSON line per request with its id, method, path, route, status,
@@ -10,8 +10,6 @@ import { latestOutboxMail } from "../../support/mail-text";
  * name and the phone that were in the requests appear nowhere in the output, whichever part of the
  * server wrote it.
  */
-const SECRETS = { SESSION_SECRET: "request-log-test-session-secret-0123456789", BACKOFFICE_PASSWORD: "office-log", PACKER_PASSWORD: "packer-log", CRON_SECRET: "cron-log" };
-
 interface LogLine {
   level: number;
   msg: string;
@@ -25,8 +23,7 @@ interface LogLine {
 }
 
 describe("request log", () => {
-  let t: TestDatabase;
-  let app: AppServer;
+  let app: TestApp;
   const lines = () =>
     app
       .output()
@@ -36,12 +33,10 @@ describe("request log", () => {
   const lineOf = (requestId: string) => lines().find((line) => line.msg === "request" && line.requestId === requestId);
 
   beforeAll(async () => {
-    t = await createTestDatabase(4);
-    app = await startAppServer({ DATABASE_URL: t.url, ...SECRETS, LOG_LEVEL: "info" });
+    app = await startApp({ env: { LOG_LEVEL: "info" } });
   });
   afterAll(async () => {
-    await app?.stop();
-    await t?.drop();
+    await app?.close();
   });
 
   it("writes one line per request, under the proxy's request id when it sent one, and sends the id back", async () => {

@@ -1,0 +1,37 @@
+import type { Submission, SubmissionResult } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { type AppLoadContext, data } from "@remix-run/node";
+import { readFormData } from "./request.server";
+
+/**
+ * The parsing layer of every form (ADR 054): the body read once (a malformed one is the product's
+ * 400 page), parsed with the form's zod schema by conform, and one reply shape — conform's
+ * `submission.reply()` (what was typed, and the messages by field as translation keys) with status
+ * 400 on refusal. Actions read fields only from the parsed value, never from the raw form.
+ */
+export type FormReply = SubmissionResult<string[]>;
+
+type Schema = Parameters<typeof parseWithZod>[1]["schema"];
+type Output<S> = S extends { _zod: { output: infer O } } ? O : never;
+
+export async function readSubmission<S extends Schema>(request: Request, context: AppLoadContext, schema: S): Promise<Submission<Output<S>, string[]>> {
+  return parseWithZod(await readFormData(request, context), { schema }) as Submission<Output<S>, string[]>;
+}
+
+/** The intent a form says it is, whatever else it got wrong. */
+export function submittedIntent(submission: Submission<unknown>): unknown {
+  return submission.payload.intent;
+}
+
+/** A form's value when it parsed and is the intent named; else null. */
+export function intentValue<V extends { intent: string }, I extends V["intent"]>(submission: Submission<V, string[]>, intent: I): Extract<V, { intent: I }> | null {
+  return submission.status === "success" && submission.value.intent === intent ? (submission.value as Extract<V, { intent: I }>) : null;
+}
+
+/**
+ * A refused form: what was typed, and why, with status 400; `extra` says more in place (ADR 026);
+ * `fieldErrors` are what the server found beyond the schema (an address not on file).
+ */
+export function refused<E extends object = object>(submission: Submission<unknown, string[]>, extra?: E, status = 400, fieldErrors?: Record<string, string[]>) {
+  return data<FormReply & Partial<E>>({ ...submission.reply(fieldErrors ? { fieldErrors } : undefined), ...(extra as E) }, { status });
+}

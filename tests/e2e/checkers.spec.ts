@@ -1,0 +1,110 @@
+import { expect, test } from "@playwright/test";
+import { checkPage, validateKeptDocuments, watchDocuments } from "./checkers";
+import { atStep, orderToCheckout, press, signInBackoffice, signInByMail, signInPacker } from "./journeys";
+import { embedded } from "./support";
+
+/**
+ * Every page and state a user meets, through the outside checkers (ADR 048): axe-core's WCAG 2.1 A/AA
+ * rules on the live page, and its server-rendered HTML kept for the Nu HTML Checker, which the last
+ * test runs once over all of them. Customer pages in each market and language, the legal
+ * pages, sign-in, every wizard step with and without a field error and after an upload, the sandbox
+ * checkout, the cabinet, the partner area, every back-office page, the packer and its labels, and the
+ * error pages. A new page belongs in this list.
+ */
+
+const PORT = process.env.E2E_PORT ?? (embedded ? 3220 : 3210);
+const INTERNATIONAL = `http://aligners-e2e.com:${PORT}`;
+
+test.beforeEach(({ page }) => watchDocuments(page));
+// Many pages per test, each through axe.
+test.describe.configure({ timeout: 180_000 });
+
+test("public pages in each market and language, sign-in and the error pages", async ({ page }, testInfo) => {
+  const visit = async (url: string, name = url) => {
+    await page.goto(url);
+    await checkPage(page, testInfo, name);
+  };
+  for (const url of ["/", "/en", "/de", "/es", "/fr", "/it", "/terms", "/privacy", "/public-offer", "/data-consent", "/auth", "/no-such-page"]) await visit(url);
+  for (const url of ["/", "/de", "/terms", "/privacy", "/data-consent"]) await visit(`${INTERNATIONAL}${url}`, `international ${url}`);
+
+  // Sign-in: a refused address, then the link sent (in Russian again: the language URLs kept theirs).
+  await page.context().clearCookies();
+  await page.goto("/auth");
+  await page.getByLabel("E-mail").fill("not-an-address");
+  await page.getByRole("button", { name: "Отправить ссылку для входа" }).click();
+  await expect(page.getByLabel("E-mail")).toHaveAttribute("aria-invalid", "true");
+  await checkPage(page, testInfo, "/auth with a field error");
+  await page.getByLabel("E-mail").fill(`checkers-${testInfo.project.name}@clinic.ru`);
+  await page.getByRole("button", { name: "Отправить ссылку для входа" }).click();
+  await expect(page.getByText("Ссылка отправлена.")).toBeVisible();
+  await checkPage(page, testInfo, "/auth, link sent");
+});
+
+test("every wizard step, a field error, an upload and the checkout", async ({ page }, testInfo) => {
+  await orderToCheckout(page, { aligners: true, onStep: (step) => checkPage(page, testInfo, `wizard step ${step}`) });
+  await checkPage(page, testInfo, "sandbox checkout");
+
+  // A new visitor's step refused for its empty fields.
+  await page.context().clearCookies();
+  await page.goto("/order");
+  await atStep(page, 1);
+  await press(page, "Далее →", 2);
+  await page.getByRole("button", { name: "Далее →" }).click();
+  await atStep(page, 2);
+  await expect(page.locator("[aria-invalid=true]").first()).toBeVisible();
+  await checkPage(page, testInfo, "wizard step 2 with field errors");
+});
+
+test("the cabinet and the partner area", async ({ page }, testInfo) => {
+  await page.goto("/cabinet");
+  await signInByMail(page, `checkers-cabinet-${testInfo.project.name}-${Date.now()}@clinic.ru`);
+  await expect(page).toHaveURL(/\/cabinet$/);
+  await checkPage(page, testInfo, "/cabinet");
+  await page.goto("/partner");
+  await expect(page.getByRole("heading", { name: "Партнёрский кабинет", level: 1 })).toBeVisible();
+  await checkPage(page, testInfo, "/partner");
+});
+
+test("every back-office page", async ({ page }, testInfo) => {
+  await page.goto("/backoffice");
+  await checkPage(page, testInfo, "back-office gate");
+  await signInBackoffice(page);
+  await checkPage(page, testInfo, "/backoffice");
+  for (const url of ["/backoffice/clients?all=1", "/backoffice/files", "/backoffice/ftp", "/backoffice/affiliates", "/backoffice/roles", "/backoffice/translate", "/backoffice/test", "/backoffice/test?run=1", "/backoffice/no-such-page"]) {
+    await page.goto(url);
+    await checkPage(page, testInfo, url);
+  }
+  // An order's own pages, from the first card on the dashboard.
+  await page.goto("/backoffice");
+  const links = page.locator("article.bo-order a[href^='/backoffice/orders/']");
+  const orderPages = new Set((await links.evaluateAll((anchors) => anchors.map((anchor) => (anchor as HTMLAnchorElement).pathname))).filter((href) => !href.endsWith("/delete")));
+  expect(orderPages.size, "an order's pages linked from the dashboard").toBeGreaterThan(0);
+  for (const url of [...orderPages].slice(0, 4)) {
+    await page.goto(url);
+    await checkPage(page, testInfo, url.replace(/orders\/[^/]+/, "orders/:id"));
+  }
+  // The open dialogs of an order card (its details elements), as staff meet them.
+  await page.goto("/backoffice");
+  const card = page.locator("article.bo-order").first();
+  for (const summary of await card.locator("details > summary").all()) await summary.click();
+  await checkPage(page, testInfo, "/backoffice, an order card opened");
+});
+
+test("the packer, its cards and its labels", async ({ page }, testInfo) => {
+  await page.goto("/packer");
+  await checkPage(page, testInfo, "packer gate");
+  await signInPacker(page);
+  await checkPage(page, testInfo, "/packer");
+  const card = page.locator(".pk-card").filter({ has: page.getByRole("link", { name: "Этикетки на пакеты" }) }).first();
+  const id = (await card.getAttribute("id"))!.slice(2);
+  // The label pages print themselves when they open; a print dialog would hold the page.
+  await page.addInitScript(() => void (window.print = () => undefined));
+  for (const url of [`/packer/bags/${id}`, `/packer/box/${id}`]) {
+    await page.goto(url);
+    await checkPage(page, testInfo, url.replace(id, ":id"));
+  }
+});
+
+test("every document kept above is valid HTML (Nu HTML Checker)", async ({ baseURL: _baseURL }, testInfo) => {
+  expect(validateKeptDocuments(testInfo), "Nu HTML Checker errors").toEqual([]);
+});

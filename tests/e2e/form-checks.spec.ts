@@ -1,0 +1,68 @@
+import { expect, type Page, test } from "@playwright/test";
+import { signInByMail as signIn } from "./journeys";
+
+/**
+ * Checks in the browser before the round trip (ADR 054): with JavaScript, a wrong e-mail, an empty
+ * required field and an over-long name are said at the field at once, and the browser sends
+ * nothing — every request from the moment the page settled is counted. Without JavaScript the same
+ * posts reach the server, which answers with the same words at the same fields.
+ */
+
+/** Every request the page makes from now on. */
+function countRequests(page: Page) {
+  const seen: string[] = [];
+  page.on("request", (request) => seen.push(`${request.method()} ${request.url()}`));
+  return seen;
+}
+
+test("the partner page says a wrong e-mail, an empty name and an over-long name at the field", async ({ page }, testInfo) => {
+  const javascript = testInfo.project.use.javaScriptEnabled !== false;
+  const email = `checks-${testInfo.project.name}-${Date.now()}@clinic.ru`;
+  await page.goto("/partner");
+  await signIn(page, email);
+  await expect(page).toHaveURL(/\/partner$/);
+  await page.waitForLoadState("networkidle");
+  const requests = countRequests(page);
+
+  const name = page.getByLabel("Имя или название организации");
+  const saveName = page.getByRole("button", { name: "Сохранить имя" });
+  // An empty required field.
+  await name.fill("");
+  await saveName.click();
+  await expect(page.getByText("Имя не может быть пустым")).toBeVisible();
+  await expect(name).toHaveAttribute("aria-invalid", "true");
+  await expect(name).toHaveAttribute("aria-describedby", "partner-name-error");
+
+  // An over-long name: refused, kept as typed, never cut.
+  const long = "Я".repeat(201);
+  await name.fill(long);
+  await saveName.click();
+  await expect(page.getByText("Слишком длинный текст — сократите его")).toBeVisible();
+  await expect(name).toHaveAttribute("aria-invalid", "true");
+  await expect(name).toHaveValue(long);
+
+  // A wrong e-mail.
+  const contactEmail = page.getByLabel("E-mail для связи");
+  await contactEmail.fill("not-an-address");
+  await page.getByLabel("Телефон").fill("+7 900 000-00-00");
+  await page.getByRole("checkbox", { name: /Подтверждаю ознакомление с/ }).check();
+  await page.getByRole("button", { name: "Сохранить контакты" }).click();
+  await expect(page.getByText("Укажите корректный e-mail")).toBeVisible();
+  await expect(page.getByRole("alert").filter({ hasText: "Заполните все поля" })).toBeVisible();
+  await expect(contactEmail).toHaveAttribute("aria-invalid", "true");
+  await expect(contactEmail).toHaveValue("not-an-address");
+
+  if (javascript) {
+    // Said in the browser: nothing went to the server.
+    expect(requests).toEqual([]);
+  } else {
+    // Said by the server: three form posts, each answered with the page and its field errors.
+    expect(requests.filter((request) => request.startsWith("POST "))).toHaveLength(3);
+  }
+
+  // A corrected field clears its error; the server still decides and saves.
+  await name.fill("Клиника «Улыбка»");
+  await saveName.click();
+  await expect(page.getByRole("status").filter({ hasText: "Имя сохранено" })).toBeVisible();
+  await expect(name).not.toHaveAttribute("aria-invalid", "true");
+});
