@@ -8,6 +8,13 @@
  * Uploads are timed separately (they carry the files).
  *
  *   node --import tsx bench/slow-link.mts        (needs PostgreSQL and a build, like the tests)
+ *
+ * With `--scans` (issue 31, item 3; ADR 055) it instead times one whole order — a patient with a
+ * 30 MB scan-shaped model on each of steps 5, 7 and 10, from opening /order to the sandbox checkout —
+ * on a 2 Mbit/s uplink, twice alternating: once as the steps blocked before (the doctor waits at
+ * each upload step until its file is stored), once with the uploads going on in the background
+ * (the doctor moves on at once; payment waits for them). `SCAN_THINK_SECONDS` (default 0) adds
+ * that long on every step for the doctor reading and choosing. Target: background ≤ 0.6 × blocking.
  */
 import { chromium, type Page } from "@playwright/test";
 import fs from "node:fs";
@@ -101,6 +108,109 @@ async function walk(page: Page, timings: Timing[]) {
   await page.getByRole("button", { name: "Перейти к оплате" }).click();
   await page.getByText("ТЕСТОВАЯ ОПЛАТА.").waitFor({ timeout: 120_000 });
   timings.push({ what: "11 → sandbox checkout", seconds: (performance.now() - pay) / 1000, upload: false });
+}
+
+const SCANS = process.argv.includes("--scans");
+/** 2 Mbit/s up, 10 Mbit/s down, 40 ms: a clinic's uplink (issue 31). */
+const SCAN_LINK = { latency: 40, downloadThroughput: 1_250_000, uploadThroughput: 250_000 };
+const SCAN_TARGET = 0.6;
+const THINK_MS = Number(process.env.SCAN_THINK_SECONDS ?? 0) * 1000;
+
+/** One order with a scan on steps 5, 7 and 10; `blocking` waits at each upload step as the steps did before. */
+async function scanOrder(page: Page, scans: Record<"matrix" | "aligners" | "retainer", string>, blocking: boolean): Promise<number> {
+  const atStep = (step: number) => page.getByText(new RegExp(`^Шаг ${step} из 11$`)).waitFor({ timeout: 300_000 });
+  const think = () => page.waitForTimeout(THINK_MS);
+  const next = async (step: number) => {
+    await think();
+    await page.getByRole("button", { name: "Далее →", exact: true }).click({ timeout: 300_000 });
+    await atStep(step);
+  };
+  const choose = async (file: string, step: number) => {
+    await page.setInputFiles("#field-files", file);
+    if (blocking) await page.getByText("Загружено файлов: 1/1").waitFor({ timeout: 300_000 });
+    await next(step);
+  };
+  const started = performance.now();
+  await page.goto("/order");
+  await atStep(1);
+  await page.waitForLoadState("networkidle");
+  await next(2);
+  await page.getByLabel("E-mail").fill(`scans-${Date.now()}@clinic.ru`);
+  await page.getByLabel("Телефон").fill("+7 900 123-45-67");
+  await next(3);
+  await page.getByLabel("ФИО получателя").fill("Иванова Анна Сергеевна");
+  await page.getByLabel("Адрес доставки").fill("Москва, ул. Тверская, 1");
+  await page.getByRole("checkbox").check();
+  await next(4);
+  await page.getByLabel("Имя пациента").fill("Смирнова Е.");
+  await next(5);
+  await choose(scans.matrix, 6);
+  await page.getByRole("radio", { name: /^Твердая матрица/ }).check();
+  await next(7);
+  await choose(scans.aligners, 8);
+  await page.getByRole("radio", { name: /^1-слойный/ }).check();
+  await next(9);
+  await page.getByRole("radio", { name: /^Волнистая/ }).check();
+  await next(10);
+  await choose(scans.retainer, 11);
+  await think();
+  await page.getByRole("button", { name: "Перейти к оплате" }).click({ timeout: 300_000 });
+  await page.getByText("ТЕСТОВАЯ ОПЛАТА.").waitFor({ timeout: 300_000 });
+  return (performance.now() - started) / 1000;
+}
+
+if (SCANS) {
+  const { scanLikeStl } = await import("../tests/support/stl-models");
+  // 30 MB each (550 × 546 cells of a scan-shaped height field), different seeds.
+  const scans = Object.fromEntries(
+    (["matrix", "aligners", "retainer"] as const).map((type, index) => {
+      const file = path.join(fixtures, `scan-${type}.stl`);
+      fs.writeFileSync(file, scanLikeStl(550, 546, 21 + index));
+      return [type, file];
+    }),
+  ) as Record<"matrix" | "aligners" | "retainer", string>;
+  const database = await createBenchDatabase("slow-scans", { poolSize: 2 });
+  const app = await startAppServer({ DATABASE_URL: database.url });
+  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: ["--no-sandbox", "--disable-gpu"] });
+  const times: Record<"blocking" | "background", number[]> = { blocking: [], background: [] };
+  try {
+    for (let round = 0; round < Number(process.env.SCAN_ROUNDS ?? 1); round++) {
+      for (const blocking of [true, false]) {
+        const context = await browser.newContext({ baseURL: app.url, locale: "ru-RU" });
+        const page = await context.newPage();
+        const cdp = await context.newCDPSession(page);
+        await cdp.send("Network.enable");
+        await cdp.send("Network.emulateNetworkConditions", { offline: false, ...SCAN_LINK });
+        times[blocking ? "blocking" : "background"].push(await scanOrder(page, scans, blocking));
+        await context.close();
+      }
+    }
+  } finally {
+    await browser.close();
+    await app.stop();
+    await database.drop();
+    fs.rmSync(fixtures, { recursive: true, force: true });
+  }
+  const middle = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1]!;
+  const blocking = middle(times.blocking);
+  const background = middle(times.background);
+  const ratio = background / blocking;
+  console.log(`whole order, three 30 MB scans, 2 Mbit/s up, think ${THINK_MS / 1000} s per step (${new Date().toISOString()}, load ${os.loadavg()[0]!.toFixed(1)})`);
+  console.log(`blocking steps ${times.blocking.map((v) => v.toFixed(1)).join(", ")} s; background uploads ${times.background.map((v) => v.toFixed(1)).join(", ")} s; ratio ${ratio.toFixed(2)}`);
+  printResult({
+    bench: "slow-link",
+    loadavg: os.loadavg(),
+    figures: [
+      {
+        name: `whole order with three 30 MB scans on 2 Mbit/s up (think ${THINK_MS / 1000} s/step): background ÷ blocking`,
+        figure: `${ratio.toFixed(2)} × (${background.toFixed(1)} s vs ${blocking.toFixed(1)} s)`,
+        target: `≤ ${SCAN_TARGET} ×`,
+        met: ratio <= SCAN_TARGET,
+        value: ratio,
+      },
+    ],
+  });
+  process.exit(0);
 }
 
 const database = await createBenchDatabase("slow", { poolSize: 1 });

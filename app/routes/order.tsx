@@ -6,7 +6,7 @@ import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { ToastMessage } from "~/components/toast";
 import { SectionError } from "~/components/section-error";
 import { AnotherDevicePanel } from "~/components/wizard/another-device";
-import { type Toast, useResumableUploads } from "~/components/wizard/resumable-upload";
+import { isFor, isInFlight, type Toast, UploadProgress, useResumableUploads } from "~/components/wizard/resumable-upload";
 import { useTabReturn } from "~/components/wizard/tab-return";
 import { ErrorSummary } from "~/components/wizard/fields";
 import { ContactsStep } from "~/components/wizard/steps/contacts-step";
@@ -122,6 +122,12 @@ export default function OrderWizard() {
   const notify = useCallback((next: Toast) => setToast({ ...next, id: Date.now() + Math.random() }), []);
   const uploads = useResumableUploads(resumable && order && patient && fileType ? { orderId: order.id, patientId: patient.id, type: fileType } : null, notify);
   useTabReturn(uploads.active, notify);
+  // The uploads go on while the doctor goes on (ADR 055): this step's own files, and the others'.
+  const stepTarget = resumable && patient && fileType ? { patientId: patient.id, type: fileType } : null;
+  const stepUploads = stepTarget ? uploads.items.filter((item) => isFor(item, stepTarget)) : [];
+  const otherUploads = uploads.items.filter((item) => !stepTarget || !isFor(item, stepTarget));
+  const onTheWay = stepUploads.filter((item) => isInFlight(item) && item.uploadId);
+  const inFlight = uploads.items.filter(isInFlight);
 
   useEffect(() => {
     // A step answered in place (ADR 035) brings the toast its redirect would have left in a cookie.
@@ -150,13 +156,12 @@ export default function OrderWizard() {
   // what is typed (customer side §2). Without JavaScript the button stays enabled where typing could
   // allow it (step 3's consent, step 4's name), and the server answers.
   const forwardBlocked =
-    uploads.active ||
     data.noPatient ||
     (step === 4 && data.patients.length === 0 && hydrated && !shownTyped.patientName) ||
     (step === 3 && data.traits.domesticNotices && hydrated && !shownTyped.consent) ||
     (fileType !== undefined &&
       patient !== null &&
-      !filesChosen &&
+      !(resumable ? onTheWay.length > 0 : filesChosen) &&
       !patient.files[fileType].length &&
       !(step === 5 ? patient.skips.skipMatrix : step === 7 ? patient.skips.skipAligners : patient.skips.skipRetainers));
 
@@ -224,7 +229,7 @@ export default function OrderWizard() {
         ) : step === 4 ? (
           <PatientStep {...props} />
         ) : fileType ? (
-          <UploadStep {...props} type={fileType} onFilesChosen={setFilesChosen} uploads={uploads} />
+          <UploadStep {...props} type={fileType} onFilesChosen={setFilesChosen} uploads={{ ...uploads, items: stepUploads }} />
         ) : step === 6 ? (
           <MatrixTypeStep {...props} />
         ) : step === 8 ? (
@@ -234,6 +239,22 @@ export default function OrderWizard() {
         ) : (
           <SummaryStep {...props} />
         )}
+        {/* The step's files still going up: chosen, so the server lets the step move on (ADR 055). */}
+        {onTheWay.map((item) => (
+          <input key={item.id} type="hidden" name="in_flight" value={item.uploadId} />
+        ))}
+        {otherUploads.length ? (
+          <div className="background-uploads">
+            <p className="small muted">{t("uploads.progress.background")}</p>
+            <UploadProgress items={otherUploads} onRetry={uploads.retry} onRemove={uploads.remove} />
+          </div>
+        ) : null}
+        {step === LAST_STEP && inFlight.length ? (
+          <p className="notice pay-waits" role="status">
+            {t("uploads.progress.payWaits", { count: inFlight.length })}
+          </p>
+        ) : null}
+        {uploads.items.some((item) => item.stage === "failed") ? <p className="small failed-uploads">{t("uploads.progress.failedHint")}</p> : null}
         <div className="wizard-nav">
           {hasBackButton(step) && !frozen ? (
             <button type="submit" name="intent" value="back" className="button button-secondary" formNoValidate>
@@ -259,7 +280,7 @@ export default function OrderWizard() {
               </button>
             ) : null}
             {step === 10 ? (
-              <button type="submit" name="intent" value="skip_retainers" className="button button-secondary" formNoValidate disabled={busy || uploads.active}>
+              <button type="submit" name="intent" value="skip_retainers" className="button button-secondary" formNoValidate disabled={busy || stepUploads.some(isInFlight)}>
                 {t("wizard.buttons.skip")}
               </button>
             ) : null}
@@ -268,7 +289,7 @@ export default function OrderWizard() {
                 {t("wizard.buttons.next")} →
               </button>
             ) : order?.status === "draft" || order?.status === "pending" ? (
-              <button type="submit" name="intent" value="pay" className="button" disabled={busy} form={PAY_FORM}>
+              <button type="submit" name="intent" value="pay" className="button" disabled={busy || inFlight.length > 0} form={PAY_FORM}>
                 {t(data.market === "international" ? "wizard.buttons.payNow" : "wizard.buttons.pay")}
               </button>
             ) : null}

@@ -1,5 +1,5 @@
 import { unstable_usePrompt, useRevalidator } from "@remix-run/react";
-import { useCallback, useEffect, useState } from "react";
+import { useCallback, useEffect, useState, useSyncExternalStore } from "react";
 import type { ToastMessage } from "~/components/toast";
 import { useTranslation } from "~/modules/i18n/i18n-context";
 import { formatFileSize, isFileType } from "~/modules/uploads/file-names";
@@ -15,6 +15,10 @@ import type { UploadReply, UploadTarget } from "./tus-upload.client";
  * Beside it: the uploads a closed tab left (interrupted-uploads.tsx), the file server status of the
  * files (live-sync.ts) and what the tab says when shown again (tab-return.ts).
  * Without JavaScript none of this runs and the step stays a plain multipart form.
+ *
+ * The uploads live in a store of this module, not in a step (ADR 055): the doctor moves on while
+ * they go up, every step shows what is still in flight, a failed file stays listed (retry, remove)
+ * until the doctor decides, and the summary's payment waits for the files still going up.
  */
 
 export type Toast = Parameters<typeof ToastMessage>[0]["toast"];
@@ -33,7 +37,29 @@ export interface UploadItem {
   rate: number;
   error?: string;
   cancel?: () => void;
+  /** Where the file goes, and the file itself for a retry. */
+  target: UploadTarget;
+  file: File;
+  /** The tus upload's id once the server holds it: the step's form names it ("in_flight"). */
+  uploadId?: string;
 }
+
+/** The page's uploads, kept across steps (ADR 055). */
+let uploadList: UploadItem[] = [];
+const listeners = new Set<() => void>();
+function setUploadList(change: (list: UploadItem[]) => UploadItem[]) {
+  uploadList = change(uploadList);
+  for (const listener of listeners) listener();
+}
+const subscribe = (listener: () => void) => {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+};
+const readList = () => uploadList;
+const noUploads: UploadItem[] = [];
+
+export const isInFlight = (item: UploadItem) => item.stage !== "done" && item.stage !== "failed";
+export const isFor = (item: UploadItem, target: { patientId: string; type: string }) => item.target.patientId === target.patientId && item.target.type === target.type;
 
 const MAX_BYTES = 104_857_600;
 const PARALLEL = 2;
@@ -49,14 +75,14 @@ async function precheck(file: File): Promise<"ok" | "truncated" | "not_stl" | "e
 export function useResumableUploads(target: UploadTarget | null, notify: Notify) {
   const { t, i18n } = useTranslation();
   const revalidator = useRevalidator();
-  const [items, setItems] = useState<UploadItem[]>([]);
-  const active = items.some((item) => item.stage !== "done" && item.stage !== "failed");
+  const items = useSyncExternalStore(subscribe, readList, () => noUploads);
+  const active = items.some(isInFlight);
   const update = (id: number, change: Partial<UploadItem> | ((item: UploadItem) => Partial<UploadItem>)) =>
-    setItems((list) => list.map((item) => (item.id === id ? { ...item, ...(typeof change === "function" ? change(item) : change) } : item)));
+    setUploadList((list) => list.map((item) => (item.id === id ? { ...item, ...(typeof change === "function" ? change(item) : change) } : item)));
 
   const start = useCallback(
-    async (files: File[]) => {
-      if (!target || files.length === 0) return;
+    async (files: File[], to: UploadTarget | null = target) => {
+      if (!to || files.length === 0) return;
       const refused = { format: 0, size: 0 };
       const lines: NonNullable<Toast["lines"]> = [];
       const accepted: Array<{ file: File; item: UploadItem }> = [];
@@ -65,7 +91,7 @@ export function useResumableUploads(target: UploadTarget | null, notify: Notify)
         if (!/\.stl$/i.test(file.name)) refused.format++;
         else if (file.size > MAX_BYTES) refused.size++;
         else if ((verdict = await precheck(file)) !== "ok") lines.push({ key: "wizard.upload.fileFailed", values: { name: file.name, causeKey: `wizard.upload.causes.${verdict}` } });
-        else accepted.push({ file, item: { id: nextId++, name: file.name, size: file.size, sent: 0, wire: 0, stage: "waiting", rate: 0 } });
+        else accepted.push({ file, item: { id: nextId++, name: file.name, size: file.size, sent: 0, wire: 0, stage: "waiting", rate: 0, target: to, file } });
       }
       if (refused.format) notify({ type: "error", title: "uploads.errors.formatTitle", description: "wizard.upload.formatError", values: { count: refused.format } });
       if (refused.size) notify({ type: "error", title: "uploads.errors.sizeTitle", description: "wizard.upload.sizeError", values: { count: refused.size } });
@@ -73,7 +99,7 @@ export function useResumableUploads(target: UploadTarget | null, notify: Notify)
         if (!refused.format && !refused.size) notify({ type: "error", title: "wizard.upload.noValidTitle", description: "wizard.upload.noValidText", lines });
         return;
       }
-      setItems((list) => [...list.filter((item) => item.stage !== "done" && item.stage !== "failed"), ...accepted.map(({ item }) => item)]);
+      setUploadList((list) => [...list.filter((item) => item.stage !== "done"), ...accepted.map(({ item }) => item)]);
 
       const { startUpload } = await import("./tus-upload.client");
       let stored = 0;
@@ -86,7 +112,8 @@ export function useResumableUploads(target: UploadTarget | null, notify: Notify)
           const { file, item } = next;
           let last = { at: performance.now(), sent: 0 };
           let lastWire = 0;
-          const running = startUpload(file, target, {
+          const running = startUpload(file, to, {
+            onCreated: (uploadId) => update(item.id, { uploadId }),
             onProgress(sent, total, wire) {
               lastWire = wire;
               const now = performance.now();
@@ -112,7 +139,7 @@ export function useResumableUploads(target: UploadTarget | null, notify: Notify)
       };
       await Promise.all(Array.from({ length: Math.min(PARALLEL, accepted.length) }, worker));
       // A list the database would not save: "Ошибка сохранения" in the plain form's words (customer side §8).
-      const saveFailure = unsaved && isFileType(target.type) ? fileListSaveFailure(target.type) : null;
+      const saveFailure = unsaved && isFileType(to.type) ? fileListSaveFailure(to.type) : null;
       // "Sent 48 MB for 100 MB": the saving, said once the files are up (ADR 033).
       const saving = carried.wire > 0 ? [{ key: "uploads.progress.saved", values: { wire: formatFileSize(carried.wire, i18n.language), total: formatFileSize(carried.file, i18n.language) } }] : [];
       notify(
@@ -128,12 +155,23 @@ export function useResumableUploads(target: UploadTarget | null, notify: Notify)
     [target?.orderId, target?.patientId, target?.type, notify],
   );
 
-  // The display hides 1.5 s after everything reached 100 % (customer-side §4 "File upload").
+  /** A failed file again, from the start; or off the list. */
+  const retry = useCallback(
+    (item: UploadItem) => {
+      setUploadList((list) => list.filter((other) => other.id !== item.id));
+      void start([item.file], item.target);
+    },
+    [start],
+  );
+  const remove = useCallback((item: UploadItem) => setUploadList((list) => list.filter((other) => other.id !== item.id)), []);
+
+  // The display hides 1.5 s after everything reached 100 % (customer-side §4 "File upload"); a failed file stays until retried or removed.
+  const finished = items.some((item) => item.stage === "done");
   useEffect(() => {
-    if (active || items.length === 0) return;
-    const timer = setTimeout(() => setItems([]), HIDE_AFTER_MS);
+    if (active || !finished) return;
+    const timer = setTimeout(() => setUploadList((list) => list.filter((item) => item.stage !== "done")), HIDE_AFTER_MS);
     return () => clearTimeout(timer);
-  }, [active, items.length]);
+  }, [active, finished]);
 
   // Leaving mid-upload asks first: the browser's own prompt, and one for links inside the app.
   useEffect(() => {
@@ -145,9 +183,10 @@ export function useResumableUploads(target: UploadTarget | null, notify: Notify)
     window.addEventListener("beforeunload", guard);
     return () => window.removeEventListener("beforeunload", guard);
   }, [active]);
-  unstable_usePrompt({ when: active, message: t("uploads.leaveConfirm") });
+  // Steps are posts to the same page and do not stop the uploads; going elsewhere asks first.
+  unstable_usePrompt({ when: ({ currentLocation, nextLocation }) => active && currentLocation.pathname !== nextLocation.pathname, message: t("uploads.leaveConfirm") });
 
-  return { items, active, start };
+  return { items, active, start, retry, remove };
 }
 
 function useOnline() {
@@ -166,7 +205,7 @@ function useOnline() {
 }
 
 /** Per file: name, stage, bar with percentage, bytes and time left; overall completed/total. */
-export function UploadProgress({ items }: { items: UploadItem[] }) {
+export function UploadProgress({ items, onRetry, onRemove }: { items: UploadItem[]; onRetry?: (item: UploadItem) => void; onRemove?: (item: UploadItem) => void }) {
   const { t, i18n } = useTranslation();
   const online = useOnline();
   if (items.length === 0) return null;
@@ -206,6 +245,16 @@ export function UploadProgress({ items }: { items: UploadItem[] }) {
                   <button type="button" className="link-button" onClick={item.cancel}>
                     {t("uploads.progress.cancel")}
                   </button>
+                ) : null}
+                {item.stage === "failed" && onRetry && onRemove ? (
+                  <span>
+                    <button type="button" className="link-button" onClick={() => onRetry(item)}>
+                      {t("uploads.progress.retry")}
+                    </button>{" "}
+                    <button type="button" className="link-button danger" onClick={() => onRemove(item)}>
+                      {t("uploads.progress.remove")}
+                    </button>
+                  </span>
                 ) : null}
               </div>
             </li>

@@ -31,6 +31,8 @@ export type UploadReply = { ok: true; file: { name: string; path: string; size: 
 export interface UploadEvents {
   /** `sent` of the file's `total` bytes are up; `wire` bytes went over the network for them. */
   onProgress(sent: number, total: number, wire: number): void;
+  /** The server holds the upload now (created or found again): its id names it to the step's form (ADR 055). */
+  onCreated?(id: string): void;
 }
 
 const CHUNK_BYTES = GZIP_CHUNK_BYTES;
@@ -102,6 +104,7 @@ export function startUpload(file: File, target: UploadTarget, events: UploadEven
     metadata,
     fingerprint: () => Promise.resolve(fingerprint),
     removeFingerprintOnSuccess: true,
+    onUploadUrlAvailable: () => events.onCreated?.((upload.url ?? "").slice((upload.url ?? "").lastIndexOf("/") + 1)),
     onProgress: (wire, total) => events.onProgress(source ? source.fileBytesAt(wire) : wire, source ? file.size : total, wire),
     onShouldRetry(error) {
       const status = error.originalResponse?.getStatus() ?? 0;

@@ -183,6 +183,21 @@ function sharedTus() {
   return shared;
 }
 
+/**
+ * Whether one of `ids` (the tus uploads the page says are still going up, ADR 055) is an upload of
+ * this order, patient and file type that the store holds: the step's files were chosen and are on
+ * their way, so "next" may move on. Payment still needs them stored (checkComplete).
+ */
+export async function uploadsOnTheWay(orderId: string, patientId: string, type: string, ids: string[]): Promise<boolean> {
+  for (const id of ids.slice(0, 50)) {
+    if (orderIdOfUpload(id) !== orderId.toLowerCase()) continue;
+    const upload = await sharedTus().deps.datastore.getUpload(id).catch(() => null);
+    const meta = upload ? readMetadata(upload.metadata) : null;
+    if (meta && meta.patientId === patientId && meta.type === type) return true;
+  }
+  return false;
+}
+
 /** Answers one tus request (OPTIONS, HEAD, POST, PATCH, DELETE) of a resource route. */
 export async function handleTusRequest(request: Request, context: AppLoadContext): Promise<Response> {
   const { language } = await getLocale(request, context);

@@ -1,9 +1,10 @@
 import type { Order, Patient } from "~db/schema";
 import type { DB } from "~/modules/db/db.server";
 import { MARKET_TRAITS, type Market } from "~/modules/market/market";
-import { isSkippedStep } from "./navigation";
+import { isSkippedStep, STEP_FILE_TYPE } from "./navigation";
 import { type ActionFailure, typedValues } from "./replies.server";
-import { checkContacts, checkDelivery, type FieldErrors, fieldProblem, type LimitedField, readChoice, readContacts, readDelivery, readText } from "./validation";
+import { checkContacts, checkDelivery, type FieldErrors, fieldProblem, type LimitedField, readChoice, readContacts, readDelivery, readInFlight, readText } from "./validation";
+import { uploadsOnTheWay } from "~/modules/uploads/tus.server";
 import { filesOf } from "~/modules/orders/files.server";
 import { skipsOf } from "~/modules/wizard/navigation";
 import { updateDraft } from "~/modules/orders/drafts.server";
@@ -91,7 +92,8 @@ export async function checkStep(step: number, order: Order, patient: Patient | n
     if (commentProblem) errors.additional_comments = commentProblem;
     if (step === 10 && !skips.skipRetainers && filesOf(patient, "retainer").length === 0) errors.files = "wizard.errors.retainerFilesRequired";
   }
-  void order;
+  // With JavaScript a step's files go up in the background: chosen and on their way is enough to move on (ADR 055).
+  if (errors.files && patient && (await uploadsOnTheWay(order.id, patient.id, STEP_FILE_TYPE[step]!, readInFlight(form)))) delete errors.files;
   return Object.keys(errors).length ? { errors, values: typedValues(form) } : null;
 }
 
@@ -116,6 +118,10 @@ export function checkComplete(order: Order, patients: Patient[], market: Market)
   for (const patient of patients) {
     const files = filesOf(patient, "matrix").length + filesOf(patient, "aligners").length + filesOf(patient, "retainer").length;
     if (files === 0) return { step: 5, error: "wizard.errors.patientWithoutFiles" };
+    // A step passed while its files were still going up (ADR 055) is paid for only once they are stored.
+    if (!patient.skip_matrix && filesOf(patient, "matrix").length === 0) return { step: 5, error: "wizard.errors.matrixFilesRequired" };
+    if (!patient.skip_aligners && filesOf(patient, "aligners").length === 0) return { step: 7, error: "wizard.errors.alignerFilesRequired" };
+    if (!patient.skip_retainers && filesOf(patient, "retainer").length === 0) return { step: 10, error: "wizard.errors.retainerFilesRequired" };
     if (filesOf(patient, "aligners").length > 0 && !patient.skip_aligners && (!patient.material_type || !patient.cut_type)) return { step: 8, error: "wizard.errors.materialRequired" };
     if (filesOf(patient, "matrix").length > 0 && !patient.skip_matrix && !patient.matrix_type && MARKET_TRAITS[market].softMatrix) return { step: 6, error: "wizard.errors.matrixTypeRequired" };
   }

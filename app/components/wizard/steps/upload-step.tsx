@@ -40,7 +40,7 @@ export function UploadStep({
 }: StepProps & {
   type: FileType;
   onFilesChosen?: (chosen: boolean) => void;
-  uploads?: { items: UploadItem[]; start: (files: File[]) => void };
+  uploads?: { items: UploadItem[]; start: (files: File[]) => void; retry: (item: UploadItem) => void; remove: (item: UploadItem) => void };
 }) {
   const { t, i18n } = useTranslation();
   const files = patient?.files[type] ?? [];
@@ -102,7 +102,7 @@ export function UploadStep({
           </button>
         </div>
       </div>
-      {uploads ? <UploadProgress items={uploads.items} /> : null}
+      {uploads ? <UploadProgress items={uploads.items} onRetry={uploads.retry} onRemove={uploads.remove} /> : null}
       {hydrated && target ? <InterruptedUploads key={files.length} target={target} /> : null}
       <h3 className="files-title">{t("wizard.upload.listTitle", { count: files.length })}</h3>
       {files.length === 0 ? (
