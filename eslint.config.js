@@ -13,7 +13,7 @@ const ROUTE_SHAPE = {
   message: "A page route's loader and action are one call into its page module, which guards first (ADR 050; app/routes/route-shape.test.ts).",
 };
 
-const FORM_READ = "Read a form through its zod schema (readSubmission / parseWithZod, ADR 054), not field by field.";
+const FORM_READ = "Read a form through its zod schema (readSubmission / parseWithZod, ADR 053), not field by field.";
 const FORM_READS = [
   { selector: "CallExpression[callee.property.name=/^(get|getAll|has)$/][callee.object.name=/^(form|formData)$/]", message: FORM_READ },
   // `navigation.formData` and `fetcher.formData` are Remix's pending submission, read by the UI (a busy
@@ -21,7 +21,7 @@ const FORM_READS = [
   { selector: "CallExpression[callee.property.name=/^(get|getAll|has)$/][callee.object.property.name='formData']:not([callee.object.object.name=/^(navigation|fetcher)$/])", message: FORM_READ },
 ];
 
-/** Files that still read a form field by field (ADR 054): converted in a later round; the list only shrinks. */
+/** Files that still read a form field by field (ADR 053): converted in a later round; the list only shrinks. */
 const FORMS_NOT_YET_ON_SCHEMAS = [
   "app/modules/wizard/action.server.ts",
   "app/modules/wizard/intents/patients.server.ts",
@@ -51,7 +51,7 @@ export default tseslint.config(
   {
     // Request facts (viewer, gates, market, language, translator, client address, the browser's
     // orders) are read only through the request context, once per request (ADR 050); a form only
-    // through its zod schema (ADR 054).
+    // through its zod schema (ADR 053).
     files: ["app/**/*.{ts,tsx}", "server.mts", "scripts/**/*.{ts,mts}"],
     ignores: ["app/modules/http/request-context.server.ts", "**/*.test.{ts,tsx}"],
     rules: {
@@ -78,7 +78,7 @@ export default tseslint.config(
     rules: { "no-restricted-syntax": ["error", CONTEXT_FACTS, ROUTE_SHAPE, ...FORM_READS] },
   },
   // These still read a form field by field and are converted to a schema in a later round; the list
-  // only shrinks (ADR 054). They keep the other rules (the route shape only ever matches a route).
+  // only shrinks (ADR 053). They keep the other rules (the route shape only ever matches a route).
   ...(FORMS_NOT_YET_ON_SCHEMAS.length ? [{ files: FORMS_NOT_YET_ON_SCHEMAS, rules: { "no-restricted-syntax": ["error", CONTEXT_FACTS, ROUTE_SHAPE] } }] : []),
   {
     files: ["**/*.cjs", "scripts/**/*.mjs"],

@@ -77,7 +77,7 @@ try {
   });
   const client = await clientSessionCookie(database.db, app);
   rows.push(await measure(base, "/cabinet", "/cabinet", client));
-  // The pages whose forms are checked in the browser with their zod schemas (ADR 054).
+  // The pages whose forms are checked in the browser with their zod schemas (ADR 053).
   rows.push(await measure(base, "/partner", "/partner", client));
   rows.push(await measure(base, "/auth", "/auth"));
   const staff = await gateCookie(app, "backoffice");

@@ -9,7 +9,7 @@
  *
  *   node --import tsx bench/slow-link.mts        (needs PostgreSQL and a build, like the tests)
  *
- * With `--scans` (issue 31, item 3; ADR 055) it instead times one whole order — a patient with a
+ * With `--scans` (issue 31, item 3; ADR 054) it instead times one whole order — a patient with a
  * 30 MB scan-shaped model on each of steps 5, 7 and 10, from opening /order to the sandbox checkout —
  * on a 2 Mbit/s uplink, twice alternating: once as the steps blocked before (the doctor waits at
  * each upload step until its file is stored), once with the uploads going on in the background

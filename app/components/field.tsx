@@ -3,7 +3,7 @@ import type { InputHTMLAttributes, ReactNode } from "react";
 import { useTranslation } from "~/modules/i18n/i18n-context";
 
 /**
- * One form field, for every form (ADR 054): label, control, hint and error, wired the way conform's
+ * One form field, for every form (ADR 053): label, control, hint and error, wired the way conform's
  * field metadata says — the control's id, name and value as typed (kept after a refusal), and
  * `aria-invalid` and `aria-describedby` pointing at the error and the hint. Labels, hints and
  * errors are translation keys; a label may also be markup (a checkbox's text with a link). The

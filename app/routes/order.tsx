@@ -122,7 +122,7 @@ export default function OrderWizard() {
   const notify = useCallback((next: Toast) => setToast({ ...next, id: Date.now() + Math.random() }), []);
   const uploads = useResumableUploads(resumable && order && patient && fileType ? { orderId: order.id, patientId: patient.id, type: fileType } : null, notify);
   useTabReturn(uploads.active, notify);
-  // The uploads go on while the doctor goes on (ADR 055): this step's own files, and the others'.
+  // The uploads go on while the doctor goes on (ADR 054): this step's own files, and the others'.
   const stepTarget = resumable && patient && fileType ? { patientId: patient.id, type: fileType } : null;
   const stepUploads = stepTarget ? uploads.items.filter((item) => isFor(item, stepTarget)) : [];
   const otherUploads = uploads.items.filter((item) => !stepTarget || !isFor(item, stepTarget));
@@ -239,7 +239,7 @@ export default function OrderWizard() {
         ) : (
           <SummaryStep {...props} />
         )}
-        {/* The step's files still going up: chosen, so the server lets the step move on (ADR 055). */}
+        {/* The step's files still going up: chosen, so the server lets the step move on (ADR 054). */}
         {onTheWay.map((item) => (
           <input key={item.id} type="hidden" name="in_flight" value={item.uploadId} />
         ))}

@@ -6,7 +6,7 @@ import { press, walkToPatientStep } from "./journeys";
 import { scanLikeStl } from "../support/stl-models";
 
 /**
- * Uploads go on while the doctor goes on (ADR 055): on a 2 Mbit/s uplink (Chromium's network
+ * Uploads go on while the doctor goes on (ADR 054): on a 2 Mbit/s uplink (Chromium's network
  * emulation) a doctor chooses a scan-shaped model on steps 5, 7 and 10 and moves on at once; every
  * later step shows the files still going up, the summary's payment waits for them and says so,
  * payment opens once they are in, and the stored objects are the chosen files byte for byte.

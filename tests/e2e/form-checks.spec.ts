@@ -2,7 +2,7 @@ import { expect, type Page, test } from "@playwright/test";
 import { signInByMail as signIn } from "./journeys";
 
 /**
- * Checks in the browser before the round trip (ADR 054): with JavaScript, a wrong e-mail, an empty
+ * Checks in the browser before the round trip (ADR 053): with JavaScript, a wrong e-mail, an empty
  * required field and an over-long name are said at the field at once, and the browser sends
  * nothing — every request from the moment the page settled is counted. Without JavaScript the same
  * posts reach the server, which answers with the same words at the same fields.

@@ -114,7 +114,7 @@ test.describe("resumable uploads on a slow link", () => {
     await expect(progress).toContainText("Загружено 0 из 1");
     await expect(progress).toContainText("clinic-12mib.stl");
     await expect(progress).toContainText(/Передача · \d+ %/);
-    // The file is chosen and on its way: "Далее" does not wait for it (ADR 055; it waited before).
+    // The file is chosen and on its way: "Далее" does not wait for it (ADR 054; it waited before).
     await expect(page.getByRole("button", { name: "Далее →" })).toBeEnabled();
 
     // Cut every connection once the server has about 40 % of the file.

@@ -16,7 +16,7 @@ import type { UploadReply, UploadTarget } from "./tus-upload.client";
  * files (live-sync.ts) and what the tab says when shown again (tab-return.ts).
  * Without JavaScript none of this runs and the step stays a plain multipart form.
  *
- * The uploads live in a store of this module, not in a step (ADR 055): the doctor moves on while
+ * The uploads live in a store of this module, not in a step (ADR 054): the doctor moves on while
  * they go up, every step shows what is still in flight, a failed file stays listed (retry, remove)
  * until the doctor decides, and the summary's payment waits for the files still going up.
  */
@@ -44,7 +44,7 @@ export interface UploadItem {
   uploadId?: string;
 }
 
-/** The page's uploads, kept across steps (ADR 055). */
+/** The page's uploads, kept across steps (ADR 054). */
 let uploadList: UploadItem[] = [];
 const listeners = new Set<() => void>();
 function setUploadList(change: (list: UploadItem[]) => UploadItem[]) {

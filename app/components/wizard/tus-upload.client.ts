@@ -31,7 +31,7 @@ export type UploadReply = { ok: true; file: { name: string; path: string; size: 
 export interface UploadEvents {
   /** `sent` of the file's `total` bytes are up; `wire` bytes went over the network for them. */
   onProgress(sent: number, total: number, wire: number): void;
-  /** The server holds the upload now (created or found again): its id names it to the step's form (ADR 055). */
+  /** The server holds the upload now (created or found again): its id names it to the step's form (ADR 054). */
   onCreated?(id: string): void;
 }
 

@@ -3,7 +3,7 @@ import { emailField, idField } from "~/modules/validation/fields";
 import { ROLES } from "./roles";
 
 /**
- * The roles page's forms (staff side §4 "Roles"), a discriminated union on `intent` (ADR 054).
+ * The roles page's forms (staff side §4 "Roles"), a discriminated union on `intent` (ADR 053).
  * Messages are translation keys with the spec's texts: an address that cannot be a user's is
  * "Пользователь с таким email не найден", as one that is not on file.
  */

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { parseQueueFilters, queueFiltersSearch } from "./queue";
 
-/** The forms of /backoffice/ftp, parsed with conform on the server (the only check that counts; ADR 054). */
+/** The forms of /backoffice/ftp, parsed with conform on the server (the only check that counts; ADR 053). */
 
 const uuid = z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i);
 

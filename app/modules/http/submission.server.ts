@@ -4,7 +4,7 @@ import { type AppLoadContext, data } from "@remix-run/node";
 import { readFormData } from "./request.server";
 
 /**
- * The parsing layer of every form (ADR 054): the body read once (a malformed one is the product's
+ * The parsing layer of every form (ADR 053): the body read once (a malformed one is the product's
  * 400 page), parsed with the form's zod schema by conform, and one reply shape — conform's
  * `submission.reply()` (what was typed, and the messages by field as translation keys) with status
  * 400 on refusal. Actions read fields only from the parsed value, never from the raw form.

@@ -5,7 +5,7 @@ import { TOO_LONG } from "~/modules/validation/text";
 
 /**
  * The partner forms (staff-partner-packer §2, §5), one zod schema each, parsed with conform on the
- * server and checked with the same schema in the browser (ADR 054). An intent-dispatching page
+ * server and checked with the same schema in the browser (ADR 053). An intent-dispatching page
  * parses a discriminated union of its intents. Messages are translation keys whose Russian texts
  * are the spec's, verbatim.
  */

@@ -3,7 +3,7 @@ import { BAD_CHARACTERS, hasForbiddenCharacters } from "~/modules/validation/tex
 import { samePlaceholders } from "./texts";
 
 /**
- * The editor's forms (STYLE §3; ADR 054), a discriminated union on `intent`, checked on the server.
+ * The editor's forms (STYLE §3; ADR 053), a discriminated union on `intent`, checked on the server.
  * Messages are translation keys; the spec's "Заполните оригинальный текст и перевод" covers both
  * required fields, and every problem of a text is said (the page lists them).
  */

@@ -60,7 +60,7 @@ export async function loadTranslatePage(request: Request, context: AppLoadContex
 }
 
 /**
- * What a refused form gets back (ADR 054): conform's reply, whose typed values carry the intent and
+ * What a refused form gets back (ADR 053): conform's reply, whose typed values carry the intent and
  * the row it answers; a duplicate is the form's own error (key "").
  */
 export type TranslateReply = FormReply;

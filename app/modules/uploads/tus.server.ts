@@ -184,7 +184,7 @@ function sharedTus() {
 }
 
 /**
- * Whether one of `ids` (the tus uploads the page says are still going up, ADR 055) is an upload of
+ * Whether one of `ids` (the tus uploads the page says are still going up, ADR 054) is an upload of
  * this order, patient and file type that the store holds: the step's files were chosen and are on
  * their way, so "next" may move on. Payment still needs them stored (checkComplete).
  */

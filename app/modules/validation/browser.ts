@@ -2,7 +2,7 @@ import { parse, type Submission } from "@conform-to/react";
 import { useCallback, useEffect, useRef } from "react";
 
 /**
- * The browser's check of a form with the server's own schema (ADR 054): conform's `onValidate`
+ * The browser's check of a form with the server's own schema (ADR 053): conform's `onValidate`
  * calls this, so an empty or malformed field is said at once, offline too; the server still
  * decides. It reads the form as `parseWithZod` does on the server — an empty field is no value —
  * without pulling that helper's coercion (and with it zod's full build) into the page: every

@@ -1,7 +1,7 @@
 import { hasForbiddenCharacters } from "./text";
 
 /**
- * The one e-mail rule (ADR 054): something@something.something, no spaces, at most 254 characters
+ * The one e-mail rule (ADR 053): something@something.something, no spaces, at most 254 characters
  * (RFC 5321), no control characters; compared and stored trimmed and lower-cased. Deliberately as
  * loose as the forms always were: zod's own `z.email()` refuses internationalised addresses
  * (`врач@клиника.рф`) that clinics use. Plain and shared, without zod (the wizard's pages import it):

@@ -3,7 +3,7 @@ import { EMAIL_MAX, EMAIL_SHAPE } from "./email";
 import { BAD_CHARACTERS, hasForbiddenCharacters, TOO_LONG } from "./text";
 
 /**
- * Shared zod pieces of the forms (ADR 054), written once and imported by the schemas of every
+ * Shared zod pieces of the forms (ADR 053), written once and imported by the schemas of every
  * area, on the server and, where JavaScript runs, in the browser (zod's small core build,
  * `zod/mini`). Messages are translation keys. Fields arrive as text: conform turns an empty field
  * into `undefined`, so "required" is the message for a missing value too.

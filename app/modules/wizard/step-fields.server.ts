@@ -92,7 +92,7 @@ export async function checkStep(step: number, order: Order, patient: Patient | n
     if (commentProblem) errors.additional_comments = commentProblem;
     if (step === 10 && !skips.skipRetainers && filesOf(patient, "retainer").length === 0) errors.files = "wizard.errors.retainerFilesRequired";
   }
-  // With JavaScript a step's files go up in the background: chosen and on their way is enough to move on (ADR 055).
+  // With JavaScript a step's files go up in the background: chosen and on their way is enough to move on (ADR 054).
   if (errors.files && patient && (await uploadsOnTheWay(order.id, patient.id, STEP_FILE_TYPE[step]!, readInFlight(form)))) delete errors.files;
   return Object.keys(errors).length ? { errors, values: typedValues(form) } : null;
 }
@@ -118,7 +118,7 @@ export function checkComplete(order: Order, patients: Patient[], market: Market)
   for (const patient of patients) {
     const files = filesOf(patient, "matrix").length + filesOf(patient, "aligners").length + filesOf(patient, "retainer").length;
     if (files === 0) return { step: 5, error: "wizard.errors.patientWithoutFiles" };
-    // A step passed while its files were still going up (ADR 055) is paid for only once they are stored.
+    // A step passed while its files were still going up (ADR 054) is paid for only once they are stored.
     if (!patient.skip_matrix && filesOf(patient, "matrix").length === 0) return { step: 5, error: "wizard.errors.matrixFilesRequired" };
     if (!patient.skip_aligners && filesOf(patient, "aligners").length === 0) return { step: 7, error: "wizard.errors.alignerFilesRequired" };
     if (!patient.skip_retainers && filesOf(patient, "retainer").length === 0) return { step: 10, error: "wizard.errors.retainerFilesRequired" };

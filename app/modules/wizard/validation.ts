@@ -82,5 +82,5 @@ export function readChoice<T extends string>(form: FormData, name: string, allow
 
 export const readText = text;
 
-/** The tus uploads the page says are still going up for the step's files (ADR 055). */
+/** The tus uploads the page says are still going up for the step's files (ADR 054). */
 export const readInFlight = (form: FormData): string[] => form.getAll("in_flight").filter((value): value is string => typeof value === "string");

@@ -6,7 +6,7 @@ import { toMatrixStep } from "../../support/wizard-walk";
 import { largeStl } from "../../support/stl-models";
 
 /**
- * Uploads go on while the doctor goes on (ADR 055), the server's side: an upload step moves on with
+ * Uploads go on while the doctor goes on (ADR 054), the server's side: an upload step moves on with
  * files chosen and on their way (the form names their tus uploads), never on another order's or
  * patient's upload, and payment refuses an order while a passed upload step has no stored file.
  */
