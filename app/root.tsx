@@ -22,6 +22,7 @@ import { earlyTextsFetch, fallbackTexts, loadTexts, SHELL_TEXTS_ID, shellTextsJs
 import type { Messages } from "~/modules/i18n/translate";
 import { SOURCE_LANGUAGE } from "~/modules/i18n/languages";
 import { layoutFor } from "~/modules/layout/layout";
+import type { RootData } from "~/modules/layout/root-data";
 import { logger } from "~/modules/log/logger.server";
 import { MARKET_TRAITS } from "~/modules/market/market";
 import { getContacts } from "~/modules/market/market.server";
@@ -46,28 +47,27 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const cookieConsent = Boolean(await cookies.cookieConsent().parse(request.headers.get("Cookie")));
   const contacts = getContacts(market);
   const { key: textsKey } = await sharedTextsWithKey(locale, { staff: isStaffPath(new URL(request.url).pathname) });
-  return data(
-    {
-      i18n: {
-        locale,
-        // Only the texts' key (ADR 022, 034): entry.server renders with the texts, the browser
-        // holds them by key (/texts/{key}, preloaded, before hydration; clientLoader after).
-        textsKey,
-        strict: getConfig().env === "test" || process.env.I18N_STRICT === "1",
-      },
-      market,
-      marketTraits: MARKET_TRAITS[market],
-      contacts: { messengerLink: contacts.messengerLink, supportEmail: contacts.supportEmail, whatsappNumber: contacts.whatsappNumber },
-      user: user ? { email: user.email, hasPartnerCode: user.hasPartnerCode } : null,
-      toast,
-      cookieConsent,
-      sandbox: getConfig().payments.sandbox,
+  const rootData: RootData = {
+    i18n: {
+      locale,
+      // Only the texts' key (ADR 022, 034): entry.server renders with the texts, the browser
+      // holds them by key (/texts/{key}, preloaded, before hydration; clientLoader after).
+      textsKey,
+      strict: getConfig().env === "test" || process.env.I18N_STRICT === "1",
     },
-    { headers },
-  );
+    market,
+    marketTraits: MARKET_TRAITS[market],
+    contacts: { messengerLink: contacts.messengerLink, supportEmail: contacts.supportEmail, whatsappNumber: contacts.whatsappNumber },
+    user: user ? { email: user.email, hasPartnerCode: user.hasPartnerCode } : null,
+    toast,
+    cookieConsent,
+    sandbox: getConfig().payments.sandbox,
+  };
+  return data(rootData, { headers });
 }
 
-export type RootLoaderData = Awaited<ReturnType<typeof loader>>["data"];
+/** The root loader's data: declared in modules/layout/root-data, where components read it (`useRootData`). */
+export type RootLoaderData = RootData;
 
 /**
  * Client navigations and revalidations: the server sends the texts' key, not the texts (they were

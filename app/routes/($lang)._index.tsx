@@ -1,5 +1,5 @@
 import { type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { isRouteErrorResponse, useLoaderData, useRouteLoaderData } from "@remix-run/react";
+import { isRouteErrorResponse, useLoaderData } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { FinalCta } from "~/components/landing/final-cta";
 import { Guarantees } from "~/components/landing/guarantees";
@@ -13,7 +13,7 @@ import { Process } from "~/components/landing/process";
 import { WhyUs } from "~/components/landing/why-us";
 import videoSrc from "~/components/landing/production.webm";
 import { MARKET_TRAITS } from "~/modules/market/market";
-import type { RootLoaderData } from "~/root";
+import { useRootData } from "~/modules/layout/root-data";
 import { loadLandingPage } from "~/modules/landing/landing-page.server";
 
 /**
@@ -45,7 +45,7 @@ export async function loader(args: LoaderFunctionArgs) {
 
 export default function Landing() {
   const { texts, prices, messengerLink, partnerOffer } = useLoaderData<typeof loader>();
-  const root = useRouteLoaderData("root") as RootLoaderData | undefined;
+  const root = useRootData();
   const traits = root?.marketTraits ?? MARKET_TRAITS.domestic;
   return (
     <PageTexts scope="landing" texts={texts}>

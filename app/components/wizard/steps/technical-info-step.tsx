@@ -1,13 +1,12 @@
-import { useRouteLoaderData } from "@remix-run/react";
 import { useTranslation } from "~/modules/i18n/i18n-context";
 import { formatPriceSetAmount } from "~/modules/pricing/price-sets";
-import type { RootLoaderData } from "~/root";
+import { useRootData } from "~/modules/layout/root-data";
 import type { StepProps } from "./types";
 
 /** Step 1: prices of the market, notes of the domestic market, a way to ask. */
 export function TechnicalInfoStep({ data }: StepProps) {
   const { t, i18n } = useTranslation();
-  const contacts = useRouteLoaderData<RootLoaderData>("root")?.contacts;
+  const contacts = useRootData()?.contacts;
   const set = data.priceSet;
   const money = (amount: number) => formatPriceSetAmount(amount, set.currency, i18n.language);
   const rows: Array<[string, number, string]> = [
