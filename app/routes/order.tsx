@@ -237,7 +237,7 @@ export default function OrderWizard() {
         ) : step === 9 ? (
           <CutStep {...props} />
         ) : (
-          <SummaryStep {...props} />
+          <SummaryStep {...props} uploads={uploads.items} />
         )}
         {/* The step's files still going up: chosen, so the server lets the step move on (ADR 054). */}
         {onTheWay.map((item) => (

@@ -74,10 +74,19 @@ test("models chosen on steps 5, 7 and 10 go up while the doctor reaches the summ
   await expect(background).toContainText("bg-retainer.stl");
   const pay = page.getByRole("button", { name: "Перейти к оплате" });
   await expect(pay).toBeDisabled();
+  // The summary counts what was chosen: one file of each kind, and the price of all three, files in
+  // flight included (said under the price).
+  const summary = page.locator(".summary-patient");
+  for (const kind of ["Матрицы", "Элайнеры", "Ретейнеры"]) await expect(summary.locator("li", { hasText: kind })).toContainText("файлов: 1");
+  await expect(page.locator(".summary-in-flight")).toContainText(/ещё загружаются \([123]\)/);
+  const total = page.locator(".price-table .total");
+  const totalWhileInFlight = await total.innerText();
 
-  // Once they are in, payment opens and the price counts all three files.
+  // Once they are in, payment opens and the price, now the server's from the stored files, is the same.
   await expect(pay).toBeEnabled({ timeout: 150_000 });
   await expect(page.locator(".pay-waits")).toHaveCount(0);
+  await expect(page.locator(".summary-in-flight")).toHaveCount(0);
+  await expect(total).toHaveText(totalWhileInFlight);
   await cdp.send("Network.emulateNetworkConditions", { offline: false, latency: 0, uploadThroughput: -1, downloadThroughput: -1 });
   await pay.click();
   await expect(page).toHaveURL(/\/payment\/sandbox\/sbx_[0-9a-f]{24}$/);

@@ -5,12 +5,13 @@ import { isDatabaseUnavailable } from "~/modules/db/unavailable";
 import { getRequestContext } from "~/modules/http/request-context.server";
 import { MARKET_TRAITS, type Market } from "~/modules/market/market";
 import { longOrderNumber, shortOrderNumber } from "~/modules/orders/orders.server";
+import { calculateOrderPrice } from "~/modules/pricing/calculate";
 import { PRICE_SETS } from "~/modules/pricing/price-sets";
 import type { ScanSummary } from "~/modules/uploads/scan";
 import { clampStep, isSkippedStep } from "./navigation";
 import { resolveOrder } from "./order-access.server";
 import { rememberOrderHeaders } from "~/modules/orders/browser-orders.server";
-import { hasPersonalConditions, priceOf, pricedFields } from "./price.server";
+import { hasPersonalConditions, priceInputOf, pricedFields } from "./price.server";
 import { filesOf, queueStatuses, type RecordedFile } from "~/modules/orders/files.server";
 import { listPatients } from "~/modules/orders/patients.server";
 import { skipsOf } from "~/modules/wizard/navigation";
@@ -39,6 +40,7 @@ export async function loadWizardPage(request: Request, context: AppLoadContext) 
         noPatient: false,
         skipped: false,
         price: null,
+        priceInput: null,
         personalOffer: false,
         signedIn: Boolean(viewer.user),
       },
@@ -66,7 +68,8 @@ export async function loadWizardPage(request: Request, context: AppLoadContext) 
   // A patient's step without a patient says so, with the way back (customer side §8), instead of moving on.
   const noPatient = step >= 5 && step <= 10 && !current;
   const statuses = await queueStatuses(db, order.id);
-  const price = step === 11 ? await priceOf(db, order, patients, viewer) : null;
+  const priceInput = step === 11 ? await priceInputOf(db, order, patients, viewer) : null;
+  const price = priceInput ? calculateOrderPrice(priceInput) : null;
   if (price && order.status === "draft" && (Number(order.total_cost ?? -1) !== price.total || (price.note !== null && order.additional_comments !== price.note))) {
     // The total is recalculated on entering the summary and stored (customer-side §2, step 11), with
     // the client's personal comment for staff and the task tracker (customer side §7).
@@ -129,6 +132,7 @@ export async function loadWizardPage(request: Request, context: AppLoadContext) 
       noPatient,
       skipped: isSkippedStep(step, skipsOf(current)),
       price,
+      priceInput,
       personalOffer,
       signedIn: Boolean(viewer.user),
     },

@@ -4,7 +4,7 @@ import type { DB } from "~/modules/db/db.server";
 import type { Viewer } from "~/modules/http/request-context.server";
 import { previousAttemptLines, providerTexts } from "~/modules/payments/payments.server";
 import type { PaymentLine } from "~/modules/payments/provider";
-import { calculateOrderPrice, type PriceBreakdown } from "~/modules/pricing/calculate";
+import { calculateOrderPrice, type PriceBreakdown, type PriceInput } from "~/modules/pricing/calculate";
 import { paymentLines } from "~/modules/pricing/payment-lines";
 import { filesOf } from "~/modules/orders/files.server";
 import { isNewCustomer } from "~/modules/orders/customers.server";
@@ -26,9 +26,17 @@ export function pricedFields(price: PriceBreakdown) {
 
 /** Personal conditions apply only to a signed-in owner of the order's e-mail (DESIGN §4.10). */
 export async function priceOf(db: DB, order: Order, patients: Patient[], viewer: Pick<Viewer, "user">): Promise<PriceBreakdown> {
+  return calculateOrderPrice(await priceInputOf(db, order, patients, viewer));
+}
+
+/**
+ * What the order's price is calculated from: its stored files, and the conditions of a signed-in
+ * owner. The summary's page adds the files still going up to it in the browser (ADR 054).
+ */
+export async function priceInputOf(db: DB, order: Order, patients: Patient[], viewer: Pick<Viewer, "user">): Promise<PriceInput> {
   const verified = Boolean(order.email && viewer.user && viewer.user.email === order.email);
   const conditions = verified ? await db.selectFrom("client_settings").selectAll().where("email", "=", order.email!).executeTakeFirst() : undefined;
-  return calculateOrderPrice({
+  return {
     currency: order.currency,
     conditions: conditions
       ? {
@@ -52,7 +60,7 @@ export async function priceOf(db: DB, order: Order, patients: Patient[], viewer:
       matrixFiles: patient.skip_matrix ? 0 : filesOf(patient, "matrix").length,
       retainerFiles: patient.skip_retainers ? 0 : filesOf(patient, "retainer").length,
     })),
-  });
+  };
 }
 
 /** Whether an anonymous visitor typed an e-mail that has personal conditions (offer to sign in). */

@@ -1,12 +1,38 @@
+import { isFor, isInFlight, type UploadItem } from "~/components/wizard/resumable-upload";
 import { useTranslation } from "~/modules/i18n/i18n-context";
 import { formatMoney } from "~/modules/money/format";
+import { calculateOrderPrice } from "~/modules/pricing/calculate";
 import { lineText } from "~/modules/pricing/line-texts";
 import type { StepProps } from "./types";
 
-export function SummaryStep({ data }: StepProps) {
+type FileKind = "matrix" | "aligners" | "retainer";
+
+/**
+ * The summary counts what was chosen (ADR 054): the stored files, and with JavaScript the files of
+ * this page still going up, priced by the same calculation the server runs on the same input. The
+ * server prices again from the stored files before payment, which waits for the files in flight.
+ */
+export function SummaryStep({ data, uploads = [] }: StepProps & { uploads?: UploadItem[] }) {
   const { t, i18n } = useTranslation();
   const order = data.order!;
-  const price = data.price;
+  const inFlight = uploads.filter(isInFlight);
+  const coming = (patientId: string, type: FileKind) => inFlight.filter((item) => isFor(item, { patientId, type })).length;
+  const skipped = (patient: (typeof data.patients)[number], type: FileKind) =>
+    type === "matrix" ? patient.skips.skipMatrix : type === "aligners" ? patient.skips.skipAligners : patient.skips.skipRetainers;
+  const count = (patient: (typeof data.patients)[number], type: FileKind) => (skipped(patient, type) ? 0 : patient.files[type].length + coming(patient.id, type));
+  const kinds = ["matrix", "aligners", "retainer"] as const;
+  const counted = data.patients.reduce((sum, patient) => sum + kinds.reduce((n, type) => n + (skipped(patient, type) ? 0 : coming(patient.id, type)), 0), 0);
+  const price =
+    counted && data.priceInput
+      ? calculateOrderPrice({
+          ...data.priceInput,
+          patients: data.priceInput.patients.map((input) => {
+            const patient = data.patients.find(({ id }) => id === input.id);
+            if (!patient) return input;
+            return { ...input, alignerFiles: count(patient, "aligners"), matrixFiles: count(patient, "matrix"), retainerFiles: count(patient, "retainer") };
+          }),
+        })
+      : data.price;
   const money = (amount: number) => formatMoney(amount, order.currency, i18n.language);
   return (
     <div className="stack">
@@ -32,28 +58,28 @@ export function SummaryStep({ data }: StepProps) {
           <ul className="plain-list small">
             <li>
               {t("wizard.summary.matrix")}:{" "}
-              {patient.skips.skipMatrix || !patient.files.matrix.length
+              {!count(patient, "matrix")
                 ? t("wizard.summary.none")
                 : `${t(patient.matrixType === "soft" ? "wizard.matrix.soft" : "wizard.matrix.hard")} · ${t("wizard.summary.files", {
-                    count: patient.files.matrix.length,
+                    count: count(patient, "matrix"),
                   })}`}
             </li>
             <li>
               {t("wizard.summary.aligners")}:{" "}
-              {patient.skips.skipAligners || !patient.files.aligners.length
+              {!count(patient, "aligners")
                 ? t("wizard.summary.none")
                 : `${t(patient.materialType === "three_layer" ? "wizard.material.threeLayer" : "wizard.material.singleLayer")} · ${t(
                     patient.cutType === "straight" ? "wizard.cut.straight" : "wizard.cut.wavy",
                   )} · ${t("wizard.summary.files", {
-                    count: patient.files.aligners.length,
+                    count: count(patient, "aligners"),
                   })}`}
             </li>
             <li>
               {t("wizard.summary.retainers")}:{" "}
-              {patient.skips.skipRetainers || !patient.files.retainer.length
+              {!count(patient, "retainer")
                 ? t("wizard.summary.none")
                 : t("wizard.summary.files", {
-                    count: patient.files.retainer.length,
+                    count: count(patient, "retainer"),
                   })}
             </li>
             {patient.comments ? (
@@ -126,6 +152,11 @@ export function SummaryStep({ data }: StepProps) {
               </tr>
             </tfoot>
           </table>
+          {counted ? (
+            <p className="muted small summary-in-flight" role="status">
+              {t("wizard.summary.inFlightNote", { count: counted })}
+            </p>
+          ) : null}
         </div>
       ) : null}
       {data.personalOffer ? <p className="note">{t("wizard.personalOffer")}</p> : null}
