@@ -5,7 +5,7 @@ import { redirectWithToast, type Toast } from "~/modules/http/toast.server";
 import { navigate, type WizardAction } from "../navigation";
 import { fail, typedValues } from "../replies.server";
 import { checkStep, saveStepFields } from "../step-fields.server";
-import type { FieldErrors } from "../validation";
+import { type FieldErrors, readInFlight } from "../validation";
 import { listPatients, updatePatient } from "~/modules/orders/patients.server";
 import { OrderFrozenError, setWizardStep } from "~/modules/orders/drafts.server";
 import { skipsOf } from "~/modules/wizard/navigation";
@@ -39,8 +39,11 @@ export async function moveThroughSteps({ db, order, patients, patient, step, for
   }
   if (action !== "next" && Object.keys(unsaved).length) return fail({ errors: unsaved, values: typedValues(form) });
   if (action === "next") {
-    const fresh = patient ? (await listPatients(db, order.id)).find((p) => p.id === patient.id) ?? patient : null;
-    const failure = await checkStep(step, order, fresh, patients.length, form, order.market);
+    const reread = async () => (patient ? (await listPatients(db, order.id)).find((p) => p.id === patient.id) ?? patient : null);
+    let failure = await checkStep(step, order, await reread(), patients.length, form, order.market);
+    // A file in flight that ended between the read above and the look at the upload store is
+    // recorded by now (the upload is dropped only after its file is recorded): read once more (ADR 054).
+    if (failure?.errors.files && readInFlight(form).length) failure = await checkStep(step, order, await reread(), patients.length, form, order.market);
     if (failure) {
       if (uploadToast) return redirectWithToast("/order", uploadToast);
       return fail(failure);
