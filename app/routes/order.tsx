@@ -127,6 +127,9 @@ export default function OrderWizard() {
   const stepUploads = stepTarget ? uploads.items.filter((item) => isFor(item, stepTarget)) : [];
   const otherUploads = uploads.items.filter((item) => !stepTarget || !isFor(item, stepTarget));
   const onTheWay = stepUploads.filter((item) => isInFlight(item) && item.uploadId);
+  // A file of this step on its way or just stored: "next" may go. A stored one counts until the page's
+  // data, revalidated after its batch, lists it, so the button never blinks off in between.
+  const chosenHere = stepUploads.some((item) => item.uploadId && item.stage !== "failed");
   const inFlight = uploads.items.filter(isInFlight);
 
   useEffect(() => {
@@ -161,7 +164,7 @@ export default function OrderWizard() {
     (step === 3 && data.traits.domesticNotices && hydrated && !shownTyped.consent) ||
     (fileType !== undefined &&
       patient !== null &&
-      !(resumable ? onTheWay.length > 0 : filesChosen) &&
+      !(resumable ? chosenHere : filesChosen) &&
       !patient.files[fileType].length &&
       !(step === 5 ? patient.skips.skipMatrix : step === 7 ? patient.skips.skipAligners : patient.skips.skipRetainers));
 
