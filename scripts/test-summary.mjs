@@ -7,6 +7,22 @@ let passed = 0;
 let failed = 0;
 let skipped = 0;
 const missing = [];
+// Named, so a CI log's last lines say what failed (and what passed only on its retry) without the scroll.
+const failures = [];
+const flaky = [];
+
+function walkSuites(suites, report) {
+  for (const suite of suites ?? []) {
+    for (const spec of suite.specs ?? []) {
+      for (const test of spec.tests ?? []) {
+        const where = `${report} [${test.projectName}] ${spec.file}:${spec.line} › ${spec.title}`;
+        if (test.status === "unexpected") failures.push(where);
+        else if (test.status === "flaky") flaky.push(where);
+      }
+    }
+    walkSuites(suite.suites, report);
+  }
+}
 
 for (const name of ["vitest.json", "e2e.json", "e2e-embedded.json"]) {
   const file = path.join(dir, name);
@@ -21,11 +37,20 @@ for (const name of ["vitest.json", "e2e.json", "e2e-embedded.json"]) {
     skipped += report.numPendingTests + report.numTodoTests;
     // A file that failed to load has no test results but must count as a failure.
     failed += report.testResults.filter((result) => result.status === "failed" && result.assertionResults.length === 0).length;
+    for (const result of report.testResults) {
+      const file = path.relative(process.cwd(), result.name);
+      if (result.status === "failed" && result.assertionResults.length === 0) failures.push(`vitest ${file} (did not load: ${result.message?.split("\n")[0] ?? ""})`);
+      for (const assertion of result.assertionResults) {
+        if (assertion.status === "failed") failures.push(`vitest ${file} › ${assertion.fullName}`);
+      }
+    }
   } else {
     passed += report.stats.expected + report.stats.flaky;
     failed += report.stats.unexpected;
     skipped += report.stats.skipped;
     if (report.errors?.length) failed += report.errors.length;
+    for (const error of report.errors ?? []) failures.push(`${name} error: ${String(error.message ?? "").split("\n")[0]}`);
+    walkSuites(report.suites, name);
   }
 }
 if (missing.length) {
@@ -50,5 +75,7 @@ if (checks.axe.checked === 0 || checks.vnu.checked === 0) {
   failed += 1;
 }
 const checkers = `axe-core: ${checks.axe.checked} pages and states, ${checks.axe.failing} with serious or critical violations; Nu HTML Checker: ${checks.vnu.checked} documents, ${checks.vnu.failing} with errors`;
+for (const where of flaky) process.stdout.write(`flaky (passed on retry): ${where}\n`);
+for (const where of failures) process.stdout.write(`FAILED: ${where}\n`);
 process.stdout.write(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ""} — ${checkers}\n`);
 process.exit(failed > 0 || passed === 0 ? 1 : 0);
