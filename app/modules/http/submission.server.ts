@@ -15,7 +15,12 @@ type Schema = Parameters<typeof parseWithZod>[1]["schema"];
 type Output<S> = S extends { _zod: { output: infer O } } ? O : never;
 
 export async function readSubmission<S extends Schema>(request: Request, context: AppLoadContext, schema: S): Promise<Submission<Output<S>, string[]>> {
-  return parseWithZod(await readFormData(request, context), { schema }) as Submission<Output<S>, string[]>;
+  return parseSubmission(await readFormData(request, context), schema);
+}
+
+/** A form already read (a multipart body whose files were streamed to storage as it was read), parsed with its schema. */
+export function parseSubmission<S extends Schema>(form: FormData, schema: S): Submission<Output<S>, string[]> {
+  return parseWithZod(form, { schema }) as Submission<Output<S>, string[]>;
 }
 
 /** The intent a form says it is, whatever else it got wrong. */
