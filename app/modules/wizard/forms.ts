@@ -30,7 +30,7 @@ export type LimitedField = keyof typeof FIELD_MAX;
  * when absent or no text (a file under a text's name).
  */
 const first = z.pipe(
-  z.unknown(),
+  z.optional(z.unknown()),
   z.transform((value): string | undefined => {
     const item = Array.isArray(value) ? value[0] : value;
     return typeof item === "string" ? item : undefined;
@@ -67,7 +67,7 @@ export const wizardFormSchema = z.object({
   additional_comments: typed,
   /** The tus uploads the page says are still going up for the step's files (ADR 054): one or many. */
   in_flight: z.pipe(
-    z.unknown(),
+    z.optional(z.unknown()),
     z.transform((value) => (Array.isArray(value) ? value : value === undefined ? [] : [value]).filter((item): item is string => typeof item === "string")),
   ),
 });
