@@ -61,7 +61,7 @@ async function dispatch(request: Request, context: AppLoadContext) {
     const received = await receiveUploads(request, context, db, order, viewer);
     if (received instanceof Response) return received;
     uploads = received.uploads;
-    submission = parseSubmission(received.form, wizardFormSchema);
+    submission = await parseSubmission(request, context, received.form, wizardFormSchema);
   } else {
     submission = await readSubmission(request, context, wizardFormSchema);
   }

@@ -1,7 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { parseSubmission } from "~/modules/http/submission.server";
+import { parseWithZod } from "@conform-to/zod/v4";
 import { postedStep, wizardFormSchema } from "./forms";
 import { typedValues } from "./replies.server";
+
+// As the parsing layer reads a post (http/submission.server.ts).
+const parse = (data: FormData, schema: typeof wizardFormSchema) => parseWithZod(data, { schema });
 
 const form = (entries: Array<[string, string]>) => {
   const data = new FormData();
@@ -11,7 +14,7 @@ const form = (entries: Array<[string, string]>) => {
 
 describe("the wizard's form, parsed", () => {
   it("reads the texts trimmed, the e-mail lower-cased, the choices from their lists, and refuses nothing", () => {
-    const submission = parseSubmission(
+    const submission = parse(
       form([
         ["intent", "next"],
         ["email", "  Doctor@Clinic.RU "],
@@ -29,7 +32,7 @@ describe("the wizard's form, parsed", () => {
   });
 
   it("takes a field's first value, as the form was always read, and every upload in flight", () => {
-    const submission = parseSubmission(form([["intent", "back"], ["intent", "next"], ["in_flight", "u1"], ["in_flight", "u2"]]), wizardFormSchema);
+    const submission = parse(form([["intent", "back"], ["intent", "next"], ["in_flight", "u1"], ["in_flight", "u2"]]), wizardFormSchema);
     expect(submission.status === "success" && submission.value).toMatchObject({ intent: "back", in_flight: ["u1", "u2"], consent: false });
   });
 
@@ -39,7 +42,7 @@ describe("the wizard's form, parsed", () => {
 });
 
 describe("the step a post names (ADR 046)", () => {
-  const step = (entries: Array<[string, string]>) => postedStep(parseSubmission(form(entries), wizardFormSchema).payload);
+  const step = (entries: Array<[string, string]>) => postedStep(parse(form(entries), wizardFormSchema).payload);
   it("is the number sent, none when the form carries no step, and no step the order can be on when it is empty or no number", () => {
     expect(step([["step", "3"]])).toBe(3);
     expect(step([["intent", "pay"]])).toBeNull();
