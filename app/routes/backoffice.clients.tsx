@@ -14,6 +14,8 @@ import { useBrowserCheck } from "~/modules/validation/browser";
 import { listSearch } from "~/modules/backoffice/client-list";
 
 const conditionsForms = () => import("~/modules/backoffice/conditions-forms");
+/** A price field's label: its translation key. */
+const priceLabel = (name: (typeof PRICE_FIELDS)[number]) => `bo.conditions.${name}`;
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title }, { name: "robots", content: "noindex" }];
 
@@ -151,7 +153,7 @@ function ConditionsDialog({ editing, closeTo }: { editing: Editing; closeTo: str
           />
           <div className="bo-form-grid">
             {PRICE_FIELDS.map((name) => (
-              <Field key={name} field={fields[name]} label={`bo.conditions.${name}`} control={number} />
+              <Field key={name} field={fields[name]} label={priceLabel(name)} control={number} />
             ))}
             <Field field={fields.discountPercentage} label="bo.conditions.discountPercentage" control={number} />
           </div>
