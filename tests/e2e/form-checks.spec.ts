@@ -154,3 +154,36 @@ test("the clients' conditions say a wrong e-mail, an empty one and an out-of-ran
   await save.click();
   await expect(page.getByRole("status").filter({ hasText: "Условия для клиента сохранены" })).toBeVisible();
 });
+
+test("the translations page says empty texts and a lost placeholder at the field", async ({ page }, testInfo) => {
+  const javascript = testInfo.project.use.javaScriptEnabled !== false;
+  await signInBackoffice(page);
+  await page.goto("/backoffice/translate");
+  await page.waitForLoadState("networkidle");
+  const add = page.locator("details.translation-add");
+  if (!(await add.evaluate((details: HTMLDetailsElement) => details.open))) await add.getByText("Добавить перевод", { exact: true }).click();
+  const requests = countRequests(page);
+  const original = add.getByLabel("Оригинальный текст (русский)");
+  const translation = add.getByLabel("Перевод", { exact: true });
+  const saidAt = async (control: typeof original, message: string) => {
+    await expect(control).toHaveAttribute("aria-invalid", "true");
+    await expect(add.locator(`[id="${await control.getAttribute("aria-describedby")}"]`)).toHaveText(message);
+  };
+
+  // Empty required fields, each said at itself.
+  await add.getByRole("button", { name: "Добавить", exact: true }).click();
+  await saidAt(original, "Заполните оригинальный текст и перевод");
+  await saidAt(translation, "Заполните оригинальный текст и перевод");
+
+  // A translation without the original's placeholder, said at the translation with their names.
+  await original.fill("Заказ от {{amount}}");
+  await add.getByLabel("Язык перевода").selectOption("de");
+  await translation.fill("Bestellungen ab");
+  await add.getByRole("button", { name: "Добавить", exact: true }).click();
+  await saidAt(translation, "Перевод должен содержать те же подстановки, что и оригинал: {{amount}}");
+  await expect(original).not.toHaveAttribute("aria-invalid", "true");
+  await expect(translation).toHaveValue("Bestellungen ab");
+
+  if (javascript) expect(requests).toEqual([]);
+  else expect(requests.filter((request) => request.startsWith("POST "))).toHaveLength(2);
+});
