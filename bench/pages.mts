@@ -6,7 +6,7 @@
  *
  * Pages: `/`, `/order` at each of the 11 wizard steps (one draft walked through the steps over HTTP
  * with form posts, files uploaded on 5, 7 and 10), `/cabinet` and `/partner` (a signed-in clinic with
- * its orders), `/auth` (sign-in), `/backoffice`, `/backoffice/affiliates` and `/packer` (gates passed), with the 50 orders of the packer fixture in the
+ * its orders), `/auth` (sign-in), `/backoffice`, `/backoffice/affiliates`, `/backoffice/clients` (a client's conditions open), `/backoffice/translate` and `/packer` (gates passed), with the 50 orders of the packer fixture in the
  * database. The app is the real server (`scripts/start.mts`, NODE_ENV=production) on PostgreSQL.
  *
  * Bytes: each document fetched with `Accept-Encoding: gzip` and counted as received, then every
@@ -19,7 +19,7 @@
 import os from "node:os";
 import { parseArgs } from "node:util";
 import { type AppServer } from "../tests/support/app-server";
-import { clientSessionCookie, gateCookie, seedWorkingDay, startBenchApp, walkWizard } from "./lib/app-fixture";
+import { CLIENT_EMAIL, clientSessionCookie, gateCookie, seedWorkingDay, startBenchApp, walkWizard } from "./lib/app-fixture";
 import { createBenchDatabase } from "./lib/database";
 import { startBareRemix } from "./lib/bare-remix";
 import { launchChrome, lighthouseMedian, type LighthouseRow } from "./lib/lighthouse";
@@ -83,6 +83,8 @@ try {
   const staff = await gateCookie(app, "backoffice");
   rows.push(await measure(base, "/backoffice", "/backoffice", staff));
   rows.push(await measure(base, "/backoffice/affiliates", "/backoffice/affiliates", staff));
+  rows.push(await measure(base, "/backoffice/clients", `/backoffice/clients?all=1&client=${encodeURIComponent(CLIENT_EMAIL)}`, staff));
+  rows.push(await measure(base, "/backoffice/translate", "/backoffice/translate", staff));
   rows.push(await measure(base, "/packer", "/packer", await gateCookie(app, "packer")));
 } finally {
   clearInterval(sampler);

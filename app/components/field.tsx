@@ -10,7 +10,7 @@ import { useTranslation } from "~/modules/i18n/i18n-context";
  * control is an input, a textarea (`multiline`), a checkbox or a select (`options`); its id comes first
  * in the markup, then what the page adds (`control`).
  */
-type ControlProps = Omit<InputHTMLAttributes<HTMLInputElement>, "id" | "name" | "defaultValue" | "type" | "form" | "children">;
+type ControlProps = Omit<InputHTMLAttributes<HTMLInputElement>, "id" | "name" | "defaultValue" | "type" | "form" | "children"> & { rows?: number };
 
 /** What the field reads of conform's metadata; a form without conform (the wizard's steps) gives the same. */
 export type FieldState = Pick<FieldMetadata<any, any, string[]>, "id" | "name" | "errors" | "initialValue">;
@@ -23,6 +23,8 @@ interface FieldProps {
   errorId?: string;
   /** The error is announced as it appears (a form whose only answer is the error: a password gate). */
   alert?: boolean;
+  /** Values the error's message names (a translation's lost placeholders). */
+  errorValues?: Record<string, string>;
   label: string | ReactNode;
   hint?: string;
   type?: "text" | "email" | "tel" | "password" | "checkbox";
@@ -35,7 +37,7 @@ interface FieldProps {
   control?: ControlProps;
 }
 
-export function Field({ field, id = field.id, errorId = `${id}-error`, alert, label, hint, type = "text", multiline, options, className, required, control }: FieldProps) {
+export function Field({ field, id = field.id, errorId = `${id}-error`, alert, errorValues, label, hint, type = "text", multiline, options, className, required, control }: FieldProps) {
   const { t } = useTranslation();
   const error = field.errors?.[0];
   const hintId = hint ? `${id}-hint` : null;
@@ -82,7 +84,7 @@ export function Field({ field, id = field.id, errorId = `${id}-error`, alert, la
       ) : null}
       {error ? (
         <p id={errorId} className="field-error" role={alert ? "alert" : undefined}>
-          {t(error)}
+          {t(error, errorValues)}
         </p>
       ) : null}
     </div>

@@ -1,15 +1,21 @@
-import { getFormProps, getInputProps, getSelectProps, getTextareaProps, useForm } from "@conform-to/react";
+import { getFormProps, useForm } from "@conform-to/react";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
 import { useState } from "react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { Field } from "~/components/field";
 import { CURRENCIES, PRICE_FIELDS } from "~/modules/backoffice/conditions";
 import { useTranslation } from "~/modules/i18n/i18n-context";
 import { formatMoney } from "~/modules/money/format";
 import { isShortSearch } from "~/modules/orders/search-length";
-import { FieldErrors, PageDialog, Pagination } from "~/modules/backoffice/ui";
-import { clientsPageAction, type Editing, loadClientsPage } from "~/modules/backoffice/clients-page.server";
+import { PageDialog, Pagination } from "~/modules/backoffice/ui";
+import { clientsPageAction, type ConditionsReply, type Editing, loadClientsPage } from "~/modules/backoffice/clients-page.server";
+import { useBrowserCheck } from "~/modules/validation/browser";
 import { listSearch } from "~/modules/backoffice/client-list";
+
+const conditionsForms = () => import("~/modules/backoffice/conditions-forms");
+/** A price field's label: its translation key. */
+const priceLabel = (name: (typeof PRICE_FIELDS)[number]) => `bo.conditions.${name}`;
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title }, { name: "robots", content: "noindex" }];
 
@@ -101,7 +107,7 @@ export default function BackofficeClients() {
         </div>
       )}
       <Pagination page={filter.page} hasMore={hasMore} />
-      {editing ? <ConditionsDialog editing={editing} closeTo={`/backoffice/clients${listSearch(params)}`} /> : null}
+      {editing ? <ConditionsDialog key={editing.email} editing={editing} closeTo={`/backoffice/clients${listSearch(params)}`} /> : null}
     </section>
   );
 }
@@ -109,15 +115,17 @@ export default function BackofficeClients() {
 function ConditionsDialog({ editing, closeTo }: { editing: Editing; closeTo: string }) {
   const { t } = useTranslation();
   const navigation = useNavigation();
-  const actionData = useActionData<typeof action>();
+  const reply = useActionData<typeof action>() as ConditionsReply | undefined;
+  const { onValidate, warm } = useBrowserCheck(conditionsForms, (forms) => forms.conditionsSchema);
   const [form, fields] = useForm({
     id: `conditions-${editing.email}`,
-    lastResult: actionData?.result,
+    lastResult: reply,
     defaultValue: editing.defaults ?? undefined,
+    onValidate,
   });
-  const euro = (fields.currency.value ?? editing.defaults?.currency) === "eur";
-  // The e-mail is a hidden field: its error is shown with the form's.
-  const formErrors = [...(form.errors ?? []), ...(form.allErrors.email ?? [])];
+  // The e-mail is a hidden field: its error is shown with the form's, as is a save that failed (ADR 026).
+  const formErrors = [...(form.errors ?? []), ...(form.allErrors.email ?? []), ...(reply?.failure ? ["bo.conditions.saveFailed"] : [])];
+  const number = { inputMode: "decimal" as const };
 
   return (
     <PageDialog titleId="conditions-title" title={t("bo.conditions.title")} closeTo={closeTo}>
@@ -127,46 +135,29 @@ function ConditionsDialog({ editing, closeTo }: { editing: Editing; closeTo: str
           {t("bo.conditions.loadFailed", { message: editing.error })}
         </p>
       ) : (
-        <Form method="post" {...getFormProps(form)} className="stack bo-conditions">
+        <Form method="post" {...getFormProps(form)} className="stack bo-conditions" onFocus={warm}>
           <input type="hidden" name="email" value={editing.email} />
           {formErrors.length ? (
             <p id={form.errorId} className="field-error" role="alert">
-              {formErrors.map((error) => t(error, { message: actionData?.failure ?? "" })).join(" ")}
+              {formErrors.map((error) => t(error, { message: reply?.failure ?? "" })).join(" ")}
             </p>
           ) : null}
-          <div className="field">
-            <label htmlFor={fields.currency.id}>{t("bo.conditions.currency")}</label>
-            <select {...getSelectProps(fields.currency)} key={fields.currency.key}>
-              {CURRENCIES.map((currency) => (
-                <option key={currency} value={currency}>
-                  {t(`bo.conditions.currencies.${currency}`)}
-                </option>
-              ))}
-            </select>
-            <FieldErrors id={fields.currency.errorId} errors={fields.currency.errors} />
-          </div>
+          <Field
+            field={fields.currency}
+            label="bo.conditions.currency"
+            options={CURRENCIES.map((currency) => (
+              <option key={currency} value={currency}>
+                {t(`bo.conditions.currencies.${currency}`)}
+              </option>
+            ))}
+          />
           <div className="bo-form-grid">
-            {PRICE_FIELDS.map((name) => {
-              const field = fields[name];
-              return (
-                <div className="field" key={name}>
-                  <label htmlFor={field.id}>{t(`bo.conditions.${name}`)}</label>
-                  <input {...getInputProps(field, { type: "number" })} key={field.key} min={0} step={euro ? 0.01 : 1} inputMode="decimal" />
-                  <FieldErrors id={field.errorId} errors={field.errors} />
-                </div>
-              );
-            })}
-            <div className="field">
-              <label htmlFor={fields.discountPercentage.id}>{t("bo.conditions.discountPercentage")}</label>
-              <input {...getInputProps(fields.discountPercentage, { type: "number" })} key={fields.discountPercentage.key} min={0} max={100} step={1} inputMode="decimal" />
-              <FieldErrors id={fields.discountPercentage.errorId} errors={fields.discountPercentage.errors} />
-            </div>
+            {PRICE_FIELDS.map((name) => (
+              <Field key={name} field={fields[name]} label={priceLabel(name)} control={number} />
+            ))}
+            <Field field={fields.discountPercentage} label="bo.conditions.discountPercentage" control={number} />
           </div>
-          <div className="field">
-            <label htmlFor={fields.personalComment.id}>{t("bo.conditions.personalComment")}</label>
-            <textarea {...getTextareaProps(fields.personalComment)} key={fields.personalComment.key} rows={3} />
-            <FieldErrors id={fields.personalComment.errorId} errors={fields.personalComment.errors} />
-          </div>
+          <Field field={fields.personalComment} label="bo.conditions.personalComment" multiline />
           <p className="hint">{t("bo.conditions.hint")}</p>
           <div className="bo-dialog-actions">
             <Link to={closeTo} className="button button-secondary" preventScrollReset>

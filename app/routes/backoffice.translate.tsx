@@ -1,6 +1,6 @@
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { EntryFields, ErrorList } from "~/components/translations/translation-fields";
+import { TranslationForm } from "~/components/translations/translation-fields";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { SectionError } from "~/components/section-error";
 import { LANGUAGE_NAMES, type Language } from "~/modules/i18n/languages";
@@ -19,15 +19,12 @@ export async function action({ request, context }: ActionFunctionArgs) {
   return translatePageAction(request, context);
 }
 
-/** The problems of the form a refusal answers (its intent, and its row for an edit), each once. */
-function errorsOf(reply: TranslateReply | undefined): string[] {
-  return [...new Set(Object.values(reply?.error ?? {}).flatMap((errors) => errors ?? []))];
+/** Whether a refusal answers this form (its intent, and its row for an edit). */
+function refusedHere(reply: TranslateReply | undefined): boolean {
+  return Object.values(reply?.error ?? {}).some((errors) => (errors ?? []).length > 0);
 }
 
-function valueOf(reply: TranslateReply | undefined, name: string): string | undefined {
-  const value = reply?.initialValue?.[name];
-  return typeof value === "string" ? value : undefined;
-}
+const NEW_ENTRY = { originalText: "", translatedText: "", targetLanguage: "en" };
 
 export default function BackofficeTranslate() {
   const { query, loadFailed, total, matching, rows } = useLoaderData<typeof loader>();
@@ -37,7 +34,6 @@ export default function BackofficeTranslate() {
   const { t, i18n } = useTranslation();
   const locale = i18n.language === "ru" ? "ru-RU" : i18n.language;
   const addReply = replyFor(action, { intent: "add" });
-  const addErrors = errorsOf(addReply);
 
   return (
     <section className="bo-translate">
@@ -59,28 +55,17 @@ export default function BackofficeTranslate() {
         ) : null}
       </Form>
 
-      <details className="card translation-add" open={addErrors.length > 0 || total === 0}>
+      <details className="card translation-add" open={refusedHere(addReply) || total === 0}>
         <summary>
           <h2>{t("translations.addTitle")}</h2>
         </summary>
-        <Form method="post" className="stack" noValidate>
-          <input type="hidden" name="intent" value="add" />
-          <input type="hidden" name="q" value={query} />
-          <p className="hint">{t("translations.originalHint")}</p>
-          <EntryFields
-            prefix="add"
-            original={valueOf(addReply, "originalText") ?? ""}
-            translated={valueOf(addReply, "translatedText") ?? ""}
-            target={valueOf(addReply, "targetLanguage") ?? "en"}
-            errorId={addErrors.length ? "add-errors" : undefined}
-          />
-          <ErrorList id="add-errors" errors={addErrors} original={valueOf(action, "originalText") ?? ""} />
+        <TranslationForm prefix="add" reply={addReply} entry={NEW_ENTRY} hidden={{ intent: "add", q: query }} before={<p className="hint">{t("translations.originalHint")}</p>}>
           <div>
             <button type="submit" className="button" disabled={busy}>
               {t("translations.add")}
             </button>
           </div>
-        </Form>
+        </TranslationForm>
       </details>
 
       <p className="translation-counter" aria-live="polite">
@@ -101,8 +86,6 @@ export default function BackofficeTranslate() {
         <ul className="translation-list">
           {rows.map((row) => {
             const rowReply = replyFor(action, { intent: "update", id: row.id });
-            const rowErrors = errorsOf(rowReply);
-            const editedValue = (name: string, fallback: string) => (rowErrors.length ? valueOf(rowReply, name) ?? fallback : fallback);
             return (
               <li key={row.id} className="card translation-row">
                 <div className="translation-texts">
@@ -126,26 +109,15 @@ export default function BackofficeTranslate() {
                   </p>
                 </div>
                 <div className="translation-actions">
-                  <details className="translation-edit" open={rowErrors.length > 0}>
+                  <details className="translation-edit" open={refusedHere(rowReply)}>
                     <summary className="button button-secondary button-small">{t("translations.edit")}</summary>
-                    <Form method="post" className="stack" noValidate>
-                      <input type="hidden" name="intent" value="update" />
-                      <input type="hidden" name="id" value={row.id} />
-                      <input type="hidden" name="q" value={query} />
-                      <EntryFields
-                        prefix={`edit-${row.id}`}
-                        original={editedValue("originalText", row.originalText)}
-                        translated={editedValue("translatedText", row.translatedText)}
-                        target={editedValue("targetLanguage", row.targetLanguage)}
-                        errorId={rowErrors.length ? `errors-${row.id}` : undefined}
-                      />
-                      <ErrorList id={`errors-${row.id}`} errors={rowErrors} original={editedValue("originalText", row.originalText)} />
+                    <TranslationForm prefix={`edit-${row.id}`} reply={rowReply} entry={{ originalText: row.originalText, translatedText: row.translatedText, targetLanguage: row.targetLanguage }} hidden={{ intent: "update", id: row.id, q: query }}>
                       <div>
                         <button type="submit" className="button button-small" disabled={busy}>
                           {t("translations.save")}
                         </button>
                       </div>
-                    </Form>
+                    </TranslationForm>
                   </details>
                   <details className="translation-delete">
                     <summary className="button button-secondary button-small danger">{t("translations.delete")}</summary>

@@ -1,5 +1,5 @@
 import { expect, type Page, test } from "@playwright/test";
-import { signInByMail as signIn } from "./journeys";
+import { signInBackoffice, signInByMail as signIn } from "./journeys";
 
 /**
  * Checks in the browser before the round trip (ADR 053): with JavaScript, a wrong e-mail, an empty
@@ -99,4 +99,91 @@ test("the sign-in page says an empty and a wrong e-mail, and a code that is no c
   await expect(code).toHaveAttribute("aria-invalid", "true");
   if (javascript) expect(codeRequests).toEqual([]);
   else expect(codeRequests.filter((request) => request.startsWith("POST "))).toHaveLength(1);
+});
+
+test("the clients' conditions say a wrong e-mail, an empty one and an out-of-range number at the field", async ({ page }, testInfo) => {
+  const javascript = testInfo.project.use.javaScriptEnabled !== false;
+  const client = `conditions-${testInfo.project.name}-${Date.now()}@clinic.ru`;
+  const url = `/backoffice/clients?all=1&client=${encodeURIComponent(client)}`;
+  await signInBackoffice(page);
+  await page.goto(url);
+  await page.waitForLoadState("networkidle");
+  const dialog = page.getByRole("dialog", { name: "Персональные условия" });
+  const save = dialog.getByRole("button", { name: "Сохранить" });
+  // The client's address is the page's own hidden field: a broken or forged page is what sends another.
+  const forgeEmail = (value: string) => dialog.locator('input[name="email"]').evaluate((input: HTMLInputElement, typed) => (input.value = typed), value);
+  const saidAt = async (label: string, message: string) => {
+    const control = dialog.getByLabel(label, { exact: true });
+    await expect(control).toHaveAttribute("aria-invalid", "true");
+    const described = await control.getAttribute("aria-describedby");
+    expect(described).toBeTruthy();
+    await expect(dialog.locator(`[id="${described}"]`)).toHaveText(message);
+  };
+  let requests = countRequests(page);
+
+  // An empty required field and out-of-range numbers, at their fields; the address at the form's.
+  await forgeEmail("");
+  await dialog.getByLabel("Скидка, %").fill("150");
+  await dialog.getByLabel("Цена матрицы").fill("-5");
+  await dialog.getByLabel("Цена элайнера (общая)").fill("12 abc");
+  await save.click();
+  await saidAt("Скидка, %", "Скидка не может быть больше 100");
+  await saidAt("Цена матрицы", "Значение не может быть меньше 0");
+  await saidAt("Цена элайнера (общая)", "Введите число");
+  await expect(dialog.getByRole("alert").filter({ hasText: "Некорректный e-mail клиента" })).toBeVisible();
+  // What was typed stays.
+  await expect(dialog.getByLabel("Скидка, %")).toHaveValue("150");
+  await expect(dialog.getByLabel("Цена элайнера (общая)")).toHaveValue("12 abc");
+  if (javascript) expect(requests).toEqual([]);
+  else expect(requests.filter((request) => request.startsWith("POST "))).toHaveLength(1);
+
+  // A malformed address, on a fresh page.
+  await page.goto(url);
+  await page.waitForLoadState("networkidle");
+  requests = countRequests(page);
+  await expect(dialog.getByRole("alert")).toHaveCount(0);
+  await forgeEmail("not-an-address");
+  await save.click();
+  await expect(dialog.getByRole("alert").filter({ hasText: "Некорректный e-mail клиента" })).toBeVisible();
+  if (javascript) expect(requests).toEqual([]);
+  else expect(requests.filter((request) => request.startsWith("POST "))).toHaveLength(1);
+
+  // Corrected, the server decides and saves.
+  await forgeEmail(client);
+  await dialog.getByLabel("Скидка, %").fill("4");
+  await save.click();
+  await expect(page.getByRole("status").filter({ hasText: "Условия для клиента сохранены" })).toBeVisible();
+});
+
+test("the translations page says empty texts and a lost placeholder at the field", async ({ page }, testInfo) => {
+  const javascript = testInfo.project.use.javaScriptEnabled !== false;
+  await signInBackoffice(page);
+  await page.goto("/backoffice/translate");
+  await page.waitForLoadState("networkidle");
+  const add = page.locator("details.translation-add");
+  if (!(await add.evaluate((details: HTMLDetailsElement) => details.open))) await add.getByText("Добавить перевод", { exact: true }).click();
+  const requests = countRequests(page);
+  const original = add.getByLabel("Оригинальный текст (русский)");
+  const translation = add.getByLabel("Перевод", { exact: true });
+  const saidAt = async (control: typeof original, message: string) => {
+    await expect(control).toHaveAttribute("aria-invalid", "true");
+    await expect(add.locator(`[id="${await control.getAttribute("aria-describedby")}"]`)).toHaveText(message);
+  };
+
+  // Empty required fields, each said at itself.
+  await add.getByRole("button", { name: "Добавить", exact: true }).click();
+  await saidAt(original, "Заполните оригинальный текст и перевод");
+  await saidAt(translation, "Заполните оригинальный текст и перевод");
+
+  // A translation without the original's placeholder, said at the translation with their names.
+  await original.fill("Заказ от {{amount}}");
+  await add.getByLabel("Язык перевода").selectOption("de");
+  await translation.fill("Bestellungen ab");
+  await add.getByRole("button", { name: "Добавить", exact: true }).click();
+  await saidAt(translation, "Перевод должен содержать те же подстановки, что и оригинал: {{amount}}");
+  await expect(original).not.toHaveAttribute("aria-invalid", "true");
+  await expect(translation).toHaveValue("Bestellungen ab");
+
+  if (javascript) expect(requests).toEqual([]);
+  else expect(requests.filter((request) => request.startsWith("POST "))).toHaveLength(2);
 });

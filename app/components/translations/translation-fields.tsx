@@ -1,48 +1,61 @@
+import { getFormProps, useForm } from "@conform-to/react";
+import { Form } from "@remix-run/react";
+import type { ReactNode } from "react";
+import { Field } from "~/components/field";
 import { LANGUAGE_NAMES, LANGUAGES, type Language } from "~/modules/i18n/languages";
 import { useTranslation } from "~/modules/i18n/i18n-context";
 import { placeholdersOf } from "~/modules/translations/texts";
+import type { TranslateReply } from "~/modules/translations/translate-page.server";
+import { useBrowserCheck } from "~/modules/validation/browser";
 
 const TARGETS = LANGUAGES.filter((language): language is Exclude<Language, "ru"> => language !== "ru");
+const translationForms = () => import("~/modules/translations/forms");
 
-/** A refused override's problems; a placeholder problem names the original's placeholders. */
-export function ErrorList({ id, errors, original }: { id: string; errors: string[]; original: string }) {
+interface Entry {
+  originalText: string;
+  translatedText: string;
+  targetLanguage: string;
+}
+
+/**
+ * The original, the language and the translation of one override, as a form of the page (adding
+ * one, or changing a row): each field through `Field`, checked in the browser with the server's
+ * schema (ADR 053); a duplicate is the form's own error. `prefix` names the controls' ids.
+ */
+export function TranslationForm({ prefix, reply, entry, hidden, before, children }: { prefix: string; reply?: TranslateReply; entry?: Entry; hidden: Record<string, string>; before?: ReactNode; children: ReactNode }) {
   const { t } = useTranslation();
-  if (errors.length === 0) return null;
-  const names = placeholdersOf(original)
+  const { onValidate, warm } = useBrowserCheck(translationForms, (forms) => forms.translatePageSchema);
+  const [form, fields] = useForm({ id: `${prefix}-form`, lastResult: reply, defaultValue: entry, onValidate });
+  // A lost placeholder names the original's, as typed.
+  const names = placeholdersOf(fields.originalText.value ?? entry?.originalText ?? "")
     .map((name) => `{{${name}}}`)
     .join(", ");
   return (
-    <ul id={id} className="field-error translation-errors" role="alert">
-      {errors.map((error) => (
-        <li key={error}>{t(error, { names })}</li>
+    <Form method="post" className="stack" {...getFormProps(form)} onFocus={warm}>
+      {Object.entries(hidden).map(([name, value]) => (
+        <input key={name} type="hidden" name={name} value={value} />
       ))}
-    </ul>
-  );
-}
-
-/** The original, the language and the translation of one override. */
-export function EntryFields({ prefix, original, translated, target, errorId }: { prefix: string; original: string; translated: string; target: string; errorId?: string }) {
-  const { t } = useTranslation();
-  return (
-    <div className="translation-fields">
-      <div className="field">
-        <label htmlFor={`${prefix}-original`}>{t("translations.original")}</label>
-        <textarea id={`${prefix}-original`} name="originalText" rows={2} defaultValue={original} lang="ru" aria-describedby={errorId} />
-      </div>
-      <div className="field">
-        <label htmlFor={`${prefix}-target`}>{t("translations.language")}</label>
-        <select id={`${prefix}-target`} name="targetLanguage" defaultValue={target}>
-          {TARGETS.map((language) => (
+      {before}
+      {form.errors?.length ? (
+        <p id={form.errorId} className="field-error" role="alert">
+          {form.errors.map((error) => t(error)).join(" ")}
+        </p>
+      ) : null}
+      <div className="translation-fields">
+        <Field field={fields.originalText} id={`${prefix}-original`} label="translations.original" multiline control={{ rows: 2, lang: "ru" }} />
+        <Field
+          field={fields.targetLanguage}
+          id={`${prefix}-target`}
+          label="translations.language"
+          options={TARGETS.map((language) => (
             <option key={language} value={language} lang={language}>
               {language.toUpperCase()} · {LANGUAGE_NAMES[language]}
             </option>
           ))}
-        </select>
+        />
+        <Field field={fields.translatedText} id={`${prefix}-translated`} label="translations.translation" multiline control={{ rows: 2 }} errorValues={{ names }} />
       </div>
-      <div className="field">
-        <label htmlFor={`${prefix}-translated`}>{t("translations.translation")}</label>
-        <textarea id={`${prefix}-translated`} name="translatedText" rows={2} defaultValue={translated} aria-describedby={errorId} />
-      </div>
-    </div>
+      {children}
+    </Form>
   );
 }

@@ -1,15 +1,13 @@
-import { type SubmissionResult } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { data } from "@remix-run/node";
 import { requireStaff } from "~/modules/auth/guards.server";
 import { findConditions, isKnownClient, listClients, parseClientFilter, saveConditions } from "~/modules/backoffice/clients.server";
 import { conditionsFormDefaults, type ConditionsFormValues } from "~/modules/backoffice/conditions";
-import { conditionsSchema, toConditionsValues } from "~/modules/backoffice/conditions.server";
+import { conditionsSchema } from "~/modules/backoffice/conditions-forms";
+import { toConditionsValues } from "~/modules/backoffice/conditions.server";
 import { getDb } from "~/modules/db/db.server";
 import { redirectWithToast } from "~/modules/http/toast.server";
 import { normalizeEmail } from "~/modules/orders/orders.server";
-import { readFormData } from "~/modules/http/request.server";
+import { type FormReply, readSubmission, refused } from "~/modules/http/submission.server";
 import { logger } from "~/modules/log/logger.server";
 import { listSearch } from "./client-list";
 import { getRequestTranslator } from "~/modules/http/request-context.server";
@@ -53,19 +51,19 @@ export async function loadClientsPage({ request, context }: LoaderFunctionArgs) 
   };
 }
 
+/** A refused conditions form (ADR 053): what was typed and why; a save that failed says so in place (ADR 026). */
+export type ConditionsReply = FormReply & { failure?: string };
+
 export async function clientsPageAction({ request, context }: ActionFunctionArgs) {
   await requireStaff(request, context);
   const url = new URL(request.url);
-  const submission = parseWithZod(await readFormData(request, context), { schema: conditionsSchema });
-  if (submission.status !== "success") {
-    return data({ result: submission.reply() as SubmissionResult<string[]>, failure: null }, { status: 400 });
-  }
+  const submission = await readSubmission(request, context, conditionsSchema);
+  if (submission.status !== "success") return refused(submission);
   try {
     await saveConditions(await getDb(), submission.value.email, toConditionsValues(submission.value));
   } catch (error) {
     logger.error("back-office: saving client conditions failed:", error);
-    const message = error instanceof Error ? error.message : String(error);
-    return data({ result: submission.reply({ formErrors: ["bo.conditions.saveFailed"] }) as SubmissionResult<string[]>, failure: message }, { status: 500 });
+    return refused(submission, { failure: error instanceof Error ? error.message : String(error) }, 500);
   }
   return redirectWithToast(`/backoffice/clients${listSearch(url.searchParams)}`, { type: "success", title: "bo.conditions.saved" });
 }

@@ -1,7 +1,10 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { describe, expect, it } from "vitest";
+import { checkInBrowser } from "~/modules/validation/browser";
+import { BAD_CHARACTERS } from "~/modules/validation/text";
 import { conditionsFormDefaults } from "./conditions";
-import { conditionsSchema, toConditionsValues } from "./conditions.server";
+import { conditionsSchema } from "./conditions-forms";
+import { toConditionsValues } from "./conditions.server";
 
 function form(values: Record<string, string>) {
   const data = new FormData();
@@ -73,5 +76,40 @@ describe("the conditions form", () => {
 
   it("accepts the limits: 0 and 100 % discount, cents", () => {
     expect(form({ email: "a@b.ru", currency: "eur", discountPercentage: "100", alignerPrice: "12.99" }).status).toBe("success");
+  });
+
+  it.each([
+    ["matrixPrice", { matrixPrice: "1e300" }, "bo.conditions.errors.tooLarge"],
+    ["discountPercentage", { discountPercentage: "NaN" }, "bo.conditions.errors.number"],
+    ["alignerPrice", { alignerPrice: "0x10" }, "bo.conditions.errors.number"],
+    ["personalComment", { personalComment: "x".repeat(2001) }, "bo.conditions.errors.commentLength"],
+    ["personalComment", { personalComment: "VIP\u0000" }, BAD_CHARACTERS],
+    ["email", { email: "not-an-address" }, "bo.conditions.errors.email"],
+    ["email", { email: "" }, "bo.conditions.errors.email"],
+  ])("refuses a bad %s with one message", (field, values, message) => {
+    const submission = form({ email: "clinic@example.ru", currency: "rub", ...values });
+    expect(submission.status).toBe("error");
+    expect(submission.reply().error?.[field]).toEqual([message]);
+  });
+
+  it("reads prices as typed in Russian: spaces between thousands, a decimal comma, the currency sign", () => {
+    const submission = form({ email: "a@b.ru", currency: "rub", alignerPrice: "1 290,50", matrixPrice: "850 ₽", discountPercentage: "7,5 %" });
+    expect(submission.status).toBe("success");
+    if (submission.status !== "success") return;
+    expect(toConditionsValues(submission.value)).toMatchObject({ aligner_price: 129_050, matrix_price: 85_000, discount_percentage: 7.5 });
+  });
+
+  it.each([
+    ["four bad fields", { alignerPrice: "-1", discountPercentage: "150", matrixPrice: "abc", personalComment: "x".repeat(2001) }],
+    ["a bad e-mail and currency", { email: "not-an-address", currency: "usd" }],
+    ["no e-mail, three decimals", { email: "", retainerStandardPrice: "10.005" }],
+    ["a good form", { alignerPrice: "1 290,50", discountPercentage: "0", personalComment: "  VIP  " }],
+  ])("says in the browser what the server says: %s", (_name, values) => {
+    const data = new FormData();
+    for (const [name, value] of Object.entries({ email: "clinic@example.ru", currency: "rub", ...values })) data.append(name, value);
+    const server = parseWithZod(data, { schema: conditionsSchema });
+    const browser = checkInBrowser(data, conditionsSchema);
+    expect(browser.status).toBe(server.status);
+    expect(browser.status === "success" ? browser.value : browser.error).toEqual(server.status === "success" ? server.value : server.error);
   });
 });

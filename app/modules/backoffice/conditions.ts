@@ -3,7 +3,7 @@ import type { Currency } from "~db/schema";
 /**
  * The personal conditions form (staff side §5 "Client conditions form"). Pure: the field names,
  * and the conversions between `client_settings` (minor units) and the form (major units).
- * The zod check that decides lives in conditions.server.ts, so zod never reaches the browser.
+ * The zod schema lives in conditions-forms.ts, which the page loads only once it is usable (ADR 053).
  */
 
 export const PRICE_FIELDS = [

@@ -54,13 +54,3 @@ export function PageDialog({ titleId, title, closeTo, children, wide }: { titleI
     </div>
   );
 }
-
-export function FieldErrors({ id, errors }: { id: string; errors?: string[] }) {
-  const { t } = useTranslation();
-  if (!errors?.length) return null;
-  return (
-    <p id={id} className="field-error">
-      {errors.map((error) => t(error)).join(" ")}
-    </p>
-  );
-}

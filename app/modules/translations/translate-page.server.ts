@@ -8,7 +8,7 @@ import { redirectWithToast } from "~/modules/http/toast.server";
 import { getLocale } from "~/modules/http/request-context.server";
 import { NAMESPACE, resources } from "~/modules/i18n/resources.server";
 import type { Messages } from "~/modules/i18n/translate";
-import { DUPLICATE, NOT_FOUND, translatePageSchema } from "./forms.server";
+import { DUPLICATE, NOT_FOUND, translatePageSchema } from "./forms";
 import { invalidateTranslationCache, textTranslator } from "./overrides.server";
 import { addTranslation, deleteTranslation, searchTranslations, updateTranslation } from "./repository.server";
 import { logger } from "~/modules/log/logger.server";

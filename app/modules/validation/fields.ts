@@ -21,14 +21,15 @@ const noForbiddenCharacters = z.refine<string>((value) => !hasForbiddenCharacter
 
 /**
  * A typed text: control characters refused as typed, then trimmed, at most `max` characters (too
- * long is refused, never cut). Required unless `required` is omitted; then an empty field is "".
+ * long is refused, never cut, with `tooLong` when a form names its limit). Required unless
+ * `required` is omitted; then an empty field is "".
  */
-export function textField(max: number, required?: string) {
+export function textField(max: number, required?: string, tooLong: string = TOO_LONG) {
   const checked = z.string({ error: required ?? BAD_CHARACTERS }).check(
     noForbiddenCharacters,
     z.trim(),
     ...(required ? [z.minLength(1, { error: required, abort: true })] : []),
-    z.maxLength(max, { error: TOO_LONG, abort: true }),
+    z.maxLength(max, { error: tooLong, abort: true }),
   );
   return required ? checked : z._default(checked, "");
 }
@@ -85,6 +86,54 @@ export function percentageField(message: string, options: { blankKeeps?: boolean
     z.transform((value) => (blank(value) ? undefined : Number(percentText(value)).toFixed(2))),
   );
   return options.blankKeeps ? z.optional(typed) : typed;
+}
+
+export interface DecimalMessages {
+  /** Not a number ("abc", "NaN"). */
+  number: string;
+  /** Below zero. */
+  negative: string;
+  /** Above the field's maximum. */
+  tooLarge: string;
+  /** More than two digits after the decimal point. */
+  decimals: string;
+}
+
+/** "1 290,50 ₽" → "1290.50", "7,5 %" → "7.5": a typed number as `Number` reads it. */
+const decimalText = (input: string) =>
+  input
+    .replace(/[\s\u00a0\u202f]/g, "")
+    .replace(/[₽€%]$/, "")
+    .replace(",", ".");
+const DECIMAL_SHAPE = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
+const hasAtMostTwoDecimals = (value: number) => Math.abs(Math.round(value * 100) - value * 100) < 1e-6;
+
+/** Why a typed text is no decimal of [0, max] with at most two decimals; null when it is one. */
+function decimalProblem(input: string, max: number, messages: DecimalMessages): string | null {
+  const text = decimalText(input);
+  if (!DECIMAL_SHAPE.test(text)) return messages.number;
+  const value = Number(text);
+  if (value < 0) return messages.negative;
+  if (value > max) return messages.tooLarge;
+  return hasAtMostTwoDecimals(value) ? null : messages.decimals;
+}
+
+/**
+ * An optional decimal typed as text, from 0 to `max` with at most two decimals (prices with cents,
+ * discounts such as 7.5 %), each refusal its own message: spaces as thousands separators, a decimal
+ * comma and a trailing ₽, € or % are allowed. Nothing typed is `undefined`.
+ */
+export function decimalField(max: number, messages: DecimalMessages) {
+  const typed = z.pipe(
+    z.string({ error: messages.number }).check(
+      z.superRefine((value, context) => {
+        const problem = decimalProblem(value, max, messages);
+        if (problem) context.addIssue({ code: "custom", message: problem, input: value, continue: false });
+      }),
+    ),
+    z.transform((value) => Number(decimalText(value))),
+  );
+  return z.optional(typed);
 }
 
 /** A whole number typed as text within [min, max] (a year, a quarter). */

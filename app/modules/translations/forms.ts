@@ -3,9 +3,10 @@ import { BAD_CHARACTERS, hasForbiddenCharacters } from "~/modules/validation/tex
 import { samePlaceholders } from "./texts";
 
 /**
- * The editor's forms (STYLE §3; ADR 053), a discriminated union on `intent`, checked on the server.
- * Messages are translation keys; the spec's "Заполните оригинальный текст и перевод" covers both
- * required fields, and every problem of a text is said (the page lists them).
+ * The editor's forms (STYLE §3; ADR 053), a discriminated union on `intent`, checked on the server
+ * and, with the same schema loaded after idle, in the browser. Messages are translation keys; the
+ * spec's "Заполните оригинальный текст и перевод" covers both required fields; each field says its
+ * first problem, a translation that loses the original's placeholders says so at the translation.
  */
 const TARGETS = ["en", "de", "es", "fr", "it"] as const;
 const REQUIRED = "translations.errors.required";
