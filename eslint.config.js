@@ -21,13 +21,6 @@ const FORM_READS = [
   { selector: "CallExpression[callee.property.name=/^(get|getAll|has)$/][callee.object.property.name='formData']:not([callee.object.object.name=/^(navigation|fetcher)$/])", message: FORM_READ },
 ];
 
-/** Files that still read a form field by field (ADR 053): converted in a later round; the list only shrinks. */
-const FORMS_NOT_YET_ON_SCHEMAS = [
-  "app/modules/wizard/action.server.ts",
-  "app/modules/wizard/intents/patients.server.ts",
-  "app/modules/wizard/validation.ts",
-];
-
 export default tseslint.config(
   { ignores: ["build/**", "public/build/**", "node_modules/**", "data/**", "tests/.tmp/**", "test-results/**", "playwright-report/**"] },
   js.configs.recommended,
@@ -77,9 +70,6 @@ export default tseslint.config(
     ignores: ["**/*.test.{ts,tsx}"],
     rules: { "no-restricted-syntax": ["error", CONTEXT_FACTS, ROUTE_SHAPE, ...FORM_READS] },
   },
-  // These still read a form field by field and are converted to a schema in a later round; the list
-  // only shrinks (ADR 053). They keep the other rules (the route shape only ever matches a route).
-  ...(FORMS_NOT_YET_ON_SCHEMAS.length ? [{ files: FORMS_NOT_YET_ON_SCHEMAS, rules: { "no-restricted-syntax": ["error", CONTEXT_FACTS, ROUTE_SHAPE] } }] : []),
   {
     files: ["**/*.cjs", "scripts/**/*.mjs"],
     languageOptions: { globals: { process: "readonly", console: "readonly", require: "readonly" } },

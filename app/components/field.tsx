@@ -12,8 +12,11 @@ import { useTranslation } from "~/modules/i18n/i18n-context";
  */
 type ControlProps = Omit<InputHTMLAttributes<HTMLInputElement>, "id" | "name" | "defaultValue" | "type" | "form" | "children"> & { rows?: number };
 
+/** What the field reads of conform's metadata; a form without conform (the wizard's steps) gives the same. */
+export type FieldState = Pick<FieldMetadata<any, any, string[]>, "id" | "name" | "errors" | "initialValue">;
+
 interface FieldProps {
-  field: FieldMetadata<any, any, string[]>;
+  field: FieldState;
   /** The control's id when the page names it (its error is `<id>-error`, its hint `<id>-hint`); conform's otherwise. */
   id?: string;
   /** The error's id when the page names it otherwise. */

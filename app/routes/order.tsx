@@ -23,6 +23,7 @@ import { UploadStep } from "~/components/wizard/steps/upload-step";
 import { type InPlaceResult, isInPlace, isInPlaceAnswer } from "~/modules/http/in-place";
 import { useTranslation } from "~/modules/i18n/i18n-context";
 import { numberFormat } from "~/modules/i18n/intl";
+import { forwardBlocked as forwardRule } from "~/modules/wizard/forward";
 import { hasBackButton, LAST_STEP, progressPercent, STEP_FILE_TYPE } from "~/modules/wizard/navigation";
 import { handleWizardAction } from "~/modules/wizard/action.server";
 import { loadWizardPage, type WizardLoaderData } from "~/modules/wizard/loader.server";
@@ -155,18 +156,19 @@ export default function OrderWizard() {
     if (actionData) summaryRef.current?.querySelector<HTMLElement>(".error-summary")?.focus();
   }, [actionData]);
 
-  // Forward is refused by the server anyway; with JavaScript the button says so up front, following
-  // what is typed (customer side §2). Without JavaScript the button stays enabled where typing could
-  // allow it (step 3's consent, step 4's name), and the server answers.
-  const forwardBlocked =
-    data.noPatient ||
-    (step === 4 && data.patients.length === 0 && hydrated && !shownTyped.patientName) ||
-    (step === 3 && data.traits.domesticNotices && hydrated && !shownTyped.consent) ||
-    (fileType !== undefined &&
-      patient !== null &&
-      !(resumable ? chosenHere : filesChosen) &&
-      !patient.files[fileType].length &&
-      !(step === 5 ? patient.skips.skipMatrix : step === 7 ? patient.skips.skipAligners : patient.skips.skipRetainers));
+  // Forward is refused by the server anyway; with JavaScript the button says so up front, by the
+  // server's own rule (wizard/forward.ts) on what is typed and uploaded (customer side §2). Without
+  // JavaScript the button stays enabled where typing could allow it (step 3's consent, step 4's
+  // name), and the server answers.
+  const forwardBlocked = forwardRule(step, {
+    noPatient: data.noPatient,
+    following: hydrated,
+    patientCount: data.patients.length,
+    patientTyped: shownTyped.patientName !== "",
+    consentRequired: data.traits.domesticNotices,
+    consent: shownTyped.consent,
+    files: fileType && patient ? { stored: patient.files[fileType].length, skips: patient.skips, onTheWay: resumable ? chosenHere : filesChosen } : null,
+  });
 
   return (
     <section className="wizard container">

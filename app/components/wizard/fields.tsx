@@ -1,3 +1,4 @@
+import { Field } from "~/components/field";
 import { useTranslation } from "~/modules/i18n/i18n-context";
 
 /** Form pieces with their error wiring: aria-invalid and aria-describedby point at the message. */
@@ -25,35 +26,13 @@ interface TextFieldProps {
   hint?: string;
 }
 
+/**
+ * A text field of a step: the one field component (ADR 053) with the step's value — what was typed
+ * when the server gave it back, else what the order holds — and the server's error.
+ */
 export function TextField({ name, label, defaultValue, error, type = "text", placeholder, autoComplete, multiline, required, hint }: TextFieldProps) {
-  const { t } = useTranslation();
-  const id = `field-${name}`;
-  const describedBy = [error ? `${id}-error` : null, hint ? `${id}-hint` : null].filter(Boolean).join(" ") || undefined;
-  const common = {
-    id,
-    name,
-    defaultValue: defaultValue ?? "",
-    "aria-invalid": error ? true : undefined,
-    "aria-describedby": describedBy,
-    placeholder,
-    autoComplete,
-    required,
-  };
-  return (
-    <div className="field">
-      <label htmlFor={id}>
-        {t(label)}
-        {required ? <span aria-hidden="true"> *</span> : null}
-      </label>
-      {multiline ? <textarea rows={3} {...common} /> : <input type={type} {...common} />}
-      {hint ? (
-        <p id={`${id}-hint`} className="hint">
-          {t(hint)}
-        </p>
-      ) : null}
-      <FieldError id={id} error={error} />
-    </div>
-  );
+  const field = { id: `field-${name}`, name, errors: error ? [error] : undefined, initialValue: defaultValue ?? "" };
+  return <Field field={field} label={label} hint={hint} type={type} multiline={multiline} required={required} control={{ placeholder, autoComplete, required }} />;
 }
 
 interface ChoiceProps {

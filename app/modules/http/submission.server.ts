@@ -1,7 +1,7 @@
 import type { Submission, SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { type AppLoadContext, data } from "@remix-run/node";
-import { readFormData } from "./request.server";
+import { badRequest, readFormData } from "./request.server";
 
 /**
  * The parsing layer of every form (ADR 053): the body read once (a malformed one is the product's
@@ -15,7 +15,20 @@ type Schema = Parameters<typeof parseWithZod>[1]["schema"];
 type Output<S> = S extends { _zod: { output: infer O } } ? O : never;
 
 export async function readSubmission<S extends Schema>(request: Request, context: AppLoadContext, schema: S): Promise<Submission<Output<S>, string[]>> {
-  return parseWithZod(await readFormData(request, context), { schema }) as Submission<Output<S>, string[]>;
+  return parseSubmission(request, context, await readFormData(request, context), schema);
+}
+
+/**
+ * A form already read (a multipart body whose files were streamed to storage as it was read), parsed
+ * with its schema. conform reserves two field names for its own controls (`__intent__`, `__state__`)
+ * and throws on a value of them it cannot read: a forged one is the sender's mistake, a 400.
+ */
+export async function parseSubmission<S extends Schema>(request: Request, context: AppLoadContext, form: FormData, schema: S): Promise<Submission<Output<S>, string[]>> {
+  try {
+    return parseWithZod(form, { schema }) as Submission<Output<S>, string[]>;
+  } catch {
+    throw await badRequest(request, context);
+  }
 }
 
 /** The intent a form says it is, whatever else it got wrong. */

@@ -2,10 +2,11 @@ import { redirect, type AppLoadContext } from "@remix-run/node";
 import { getDb } from "~/modules/db/db.server";
 import { intentHandler } from "~/modules/http/intents";
 import { getRequestContext } from "~/modules/http/request-context.server";
-import { readFormData } from "~/modules/http/request.server";
+import { parseSubmission, readSubmission } from "~/modules/http/submission.server";
 import { redirectWithToast } from "~/modules/http/toast.server";
 import { isMultipartRequest } from "~/modules/uploads/multipart.server";
 import type { UploadResult } from "~/modules/uploads/upload-handler.server";
+import { postedStep, wizardFormSchema } from "./forms";
 import { startOrder } from "./intents/create-order.server";
 import { returnToDraft } from "./intents/edit.server";
 import { keepStep, moveThroughSteps } from "./intents/navigate.server";
@@ -17,7 +18,7 @@ import { clampStep, type WizardAction } from "./navigation";
 import { resolveOrder } from "./order-access.server";
 import { receiveUploads } from "./receive-uploads.server";
 import { answerInPlace } from "./in-place.server";
-import { frozenToast, toastFromUploads } from "./replies.server";
+import { frozenToast, toastFromUploads, typedValues } from "./replies.server";
 import { listPatients } from "~/modules/orders/patients.server";
 import { OrderFrozenError } from "~/modules/orders/drafts.server";
 
@@ -54,17 +55,21 @@ async function dispatch(request: Request, context: AppLoadContext) {
   const { viewer, market, language, clientAddress } = await getRequestContext(request, context);
   const { order } = await resolveOrder(request, db, viewer);
 
-  let form: FormData;
+  let submission;
   let uploads: UploadResult[] = [];
   if (isMultipartRequest(request)) {
     const received = await receiveUploads(request, context, db, order, viewer);
     if (received instanceof Response) return received;
-    ({ form, uploads } = received);
+    uploads = received.uploads;
+    submission = await parseSubmission(request, context, received.form, wizardFormSchema);
   } else {
-    form = await readFormData(request, context);
+    submission = await readSubmission(request, context, wizardFormSchema);
   }
+  // The schema refuses nothing (forms.ts): a step's own checks depend on the order as it stands.
+  const form = submission.status === "success" ? submission.value : wizardFormSchema.parse({});
+  const typed = typedValues(submission.payload);
 
-  const intent = String(form.get("intent") ?? "");
+  const intent = form.intent;
   const uploadToast = toastFromUploads(uploads);
 
   if (!order) {
@@ -76,7 +81,7 @@ async function dispatch(request: Request, context: AppLoadContext) {
   const patient = patients.find((p) => p.id === order.current_patient_id) ?? patients[0] ?? null;
   const step = order.status === "draft" ? clampStep(order.wizard_step) : 11;
   const { name, argument } = parseIntent(intent);
-  const args: IntentArgs = { request, db, viewer, order, patients, patient, step, form, argument, uploadToast };
+  const args: IntentArgs = { request, db, viewer, order, patients, patient, step, form, typed, argument, uploadToast };
 
   if (intent === "edit") return returnToDraft(args);
 
@@ -88,7 +93,8 @@ async function dispatch(request: Request, context: AppLoadContext) {
   // Each step's form names its step. A post made on another step than the order's — sent again after
   // its answer was lost (the browser's offline page reloaded, an older tab) — acts on nothing: the
   // current step is shown (ADR 046). Forms that name no step (the patient selector, pay) are not checked.
-  if (form.has("step") && Number(form.get("step")) !== step) return redirect("/order");
+  const sent = postedStep(submission.payload);
+  if (sent !== null && sent !== step) return redirect("/order");
 
   try {
     return await (intentHandler(DRAFT_INTENTS, name) ?? keepStep)(args);

@@ -33,8 +33,14 @@ export const frozenToast: Toast = {
 
 export const fail = (failure: ActionFailure, status = 400) => data(failure, { status });
 
-/** The form's text values, sent back so a refused form shows what was typed. */
-export const typedValues = (form: FormData) => Object.fromEntries([...form].filter(([, v]) => typeof v === "string") as Array<[string, string]>);
+/** The form's text values as sent (a parsed submission's payload), given back so a refused form shows what was typed; of a field sent twice, the last. */
+export const typedValues = (payload: Record<string, unknown>): Record<string, string> =>
+  Object.fromEntries(
+    Object.entries(payload).flatMap(([name, value]): Array<[string, string]> => {
+      const text = (Array.isArray(value) ? value : [value]).filter((item): item is string => typeof item === "string").at(-1);
+      return text === undefined ? [] : [[name, text]];
+    }),
+  );
 
 export function toastFromUploads(results: UploadResult[]): Toast | null {
   if (results.length === 0) return null;

@@ -91,4 +91,17 @@ describe("posts sent again", () => {
       address: order.address,
     });
   });
+
+  it("acts on nothing for a post whose step is empty or no number, and refuses a forged form control with 400", async () => {
+    const { browser, order } = await atPatientStep(`stale-empty-${unique()}@clinic.ru`);
+    for (const step of ["", "four"]) {
+      const answer = await browser.request("/order", { form: { intent: "add_patient", step, patient_name: "Пустой Шаг" } });
+      expect(answer.status).toBe(302);
+      expect(answer.headers.get("location")).toBe("/order");
+    }
+    // conform reserves this field name for its own controls; a value it cannot read is the sender's mistake.
+    const forged = await browser.request("/order", { form: { intent: "add_patient", step: "4", patient_name: "Подделка", __intent__: "validate" } });
+    expect(forged.status).toBe(400);
+    expect(await patientsOf(order.id)).toEqual([]);
+  });
 });

@@ -3,9 +3,9 @@ import { isDatabaseUnavailable } from "~/modules/db/unavailable";
 import { failureCause } from "~/modules/http/section.server";
 import { redirectWithToast, type Toast } from "~/modules/http/toast.server";
 import { navigate, type WizardAction } from "../navigation";
-import { fail, typedValues } from "../replies.server";
+import { fail } from "../replies.server";
 import { checkStep, saveStepFields } from "../step-fields.server";
-import { type FieldErrors, readInFlight } from "../validation";
+import type { FieldErrors } from "../validation";
 import { listPatients, updatePatient } from "~/modules/orders/patients.server";
 import { OrderFrozenError, setWizardStep } from "~/modules/orders/drafts.server";
 import { skipsOf } from "~/modules/wizard/navigation";
@@ -16,7 +16,7 @@ import { logger } from "~/modules/log/logger.server";
  * next, back, the skips and "back to patient": saves what the step's form carries, checks the step
  * before "next", then moves (navigation.ts).
  */
-export async function moveThroughSteps({ db, order, patients, patient, step, form, uploadToast }: IntentArgs, action: WizardAction) {
+export async function moveThroughSteps({ db, order, patients, patient, step, form, typed, uploadToast }: IntentArgs, action: WizardAction) {
   let unsaved: FieldErrors;
   try {
     unsaved = await saveStepFields(db, order, patient, step, form, order.market);
@@ -27,7 +27,7 @@ export async function moveThroughSteps({ db, order, patients, patient, step, for
     return fail(
       {
         errors: {},
-        values: typedValues(form),
+        values: typed,
         saveFailure: {
           title: "failures.updateTitle",
           message: "failures.updateText",
@@ -37,13 +37,13 @@ export async function moveThroughSteps({ db, order, patients, patient, step, for
       500,
     );
   }
-  if (action !== "next" && Object.keys(unsaved).length) return fail({ errors: unsaved, values: typedValues(form) });
+  if (action !== "next" && Object.keys(unsaved).length) return fail({ errors: unsaved, values: typed });
   if (action === "next") {
     const reread = async () => (patient ? (await listPatients(db, order.id)).find((p) => p.id === patient.id) ?? patient : null);
-    let failure = await checkStep(step, order, await reread(), patients.length, form, order.market);
+    let failure = await checkStep(step, order, await reread(), patients.length, form, typed, order.market);
     // A file in flight that ended between the read above and the look at the upload store is
     // recorded by now (the upload is dropped only after its file is recorded): read once more (ADR 054).
-    if (failure?.errors.files && readInFlight(form).length) failure = await checkStep(step, order, await reread(), patients.length, form, order.market);
+    if (failure?.errors.files && form.in_flight.length) failure = await checkStep(step, order, await reread(), patients.length, form, typed, order.market);
     if (failure) {
       if (uploadToast) return redirectWithToast("/order", uploadToast);
       return fail(failure);

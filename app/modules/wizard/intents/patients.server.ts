@@ -4,7 +4,8 @@ import { isDatabaseUnavailable } from "~/modules/db/unavailable";
 import { failureCause } from "~/modules/http/section.server";
 import { redirectWithToast, type Toast } from "~/modules/http/toast.server";
 import { fail } from "../replies.server";
-import { fieldProblem, readText } from "../validation";
+import { patientNameSchema } from "../forms";
+import { fieldErrors } from "../validation";
 import { addPatient as addOrderPatient, listPatients } from "~/modules/orders/patients.server";
 import { OrderFrozenError, setWizardStep, updateDraft } from "~/modules/orders/drafts.server";
 import { moveThroughSteps } from "./navigate.server";
@@ -13,7 +14,7 @@ import { logger } from "~/modules/log/logger.server";
 
 /** "select_patient" (the chosen id in the form) or "select_patient:<id>": makes a patient of the order the current one. */
 export async function selectPatient({ db, order, patients, form, argument }: IntentArgs) {
-  const wanted = argument ?? form.get("patientId");
+  const wanted = argument ?? form.patientId;
   const chosen = patients.find((p) => p.id === wanted);
   if (chosen) await updateDraft(db, order.id, { current_patient_id: chosen.id });
   return redirect("/order");
@@ -33,7 +34,7 @@ export async function addPatient(args: IntentArgs) {
  * is the plain "next", refused while the order has no patient.
  */
 export async function nextWithTypedPatient(args: IntentArgs) {
-  if (!readText(args.form, "patient_name")) return moveThroughSteps(args, "next");
+  if (!args.form.patient_name) return moveThroughSteps(args, "next");
   const added = await addTypedPatient(args);
   if (!("patient" in added)) return added.refusal;
   const patients = await listPatients(args.db, args.order.id);
@@ -50,21 +51,10 @@ const addedToast = (patient: Patient): Toast => ({
 
 /** The typed name added as a patient of the order, or the answer that says why not (in place, name kept). */
 async function addTypedPatient({ db, order, form }: IntentArgs): Promise<{ patient: Patient } | { refusal: ReturnType<typeof fail> }> {
-  const name = readText(form, "patient_name");
-  if (!name)
-    return {
-      refusal: fail({
-        errors: { patient_name: "wizard.errors.patientNameRequired" },
-      }),
-    };
-  const nameProblem = fieldProblem("patient_name", name);
-  if (nameProblem)
-    return {
-      refusal: fail({
-        errors: { patient_name: nameProblem },
-        values: { patient_name: name },
-      }),
-    };
+  const checked = patientNameSchema.safeParse({ patient_name: form.patient_name || undefined });
+  // Nothing typed is said without a value to keep; a name refused is given back as typed.
+  if (!checked.success) return { refusal: fail({ errors: fieldErrors(checked), ...(form.patient_name ? { values: { patient_name: form.patient_name } } : {}) }) };
+  const name = checked.data.patient_name;
   try {
     return { patient: await addOrderPatient(db, order, name) };
   } catch (error) {

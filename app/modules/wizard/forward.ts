@@ -1,0 +1,65 @@
+import { type Skips, STEP_FILE_TYPE } from "./navigation";
+
+/**
+ * What "next" needs that the page can see too (customer side §2, ADR 047, ADR 054): one pure rule,
+ * applied by the server's step check (`checkStep`) and followed by the forward button as the doctor
+ * types and uploads (`forwardBlocked`). Errors are translation keys. Without server imports, so the
+ * page loads it as it is.
+ */
+
+/** The message of an upload step left without its files. */
+export const FILES_REQUIRED: Partial<Record<number, string>> = {
+  5: "wizard.errors.matrixFilesRequired",
+  7: "wizard.errors.alignerFilesRequired",
+  10: "wizard.errors.retainerFilesRequired",
+};
+
+/** Whether the patient skipped the upload step. */
+export const uploadSkipped = (step: number, skips: Skips) => (step === 5 ? skips.skipMatrix : step === 7 ? skips.skipAligners : step === 10 ? skips.skipRetainers : false);
+
+export interface StepFiles {
+  /** The step's files stored on the patient. */
+  stored: number;
+  skips: Skips;
+  /**
+   * Files of this step chosen and on their way (ADR 054): on the server, uploads the form names in
+   * flight that the upload store still holds; in the page, a file uploading or just stored that the
+   * page's data does not list yet, or, without background uploads, files chosen in the form.
+   */
+  onTheWay: boolean;
+}
+
+/** An upload step needs its files unless skipped; files on their way count (ADR 054). */
+export function filesProblem(step: number, files: StepFiles): string | null {
+  if (!STEP_FILE_TYPE[step] || uploadSkipped(step, files.skips)) return null;
+  return files.stored === 0 && !files.onTheWay ? FILES_REQUIRED[step]! : null;
+}
+
+/** Step 4: an order needs a patient. */
+export const patientProblem = (patientCount: number): string | null => (patientCount === 0 ? "wizard.errors.patientRequired" : null);
+
+/** Step 3 on the domestic market: the consent to the processing of personal data. */
+export const consentProblem = (required: boolean, consent: boolean): string | null => (required && !consent ? "wizard.errors.consentRequired" : null);
+
+/** What the forward button knows of the step. */
+export interface ForwardFacts {
+  /** The step needs a patient and the order has none selected. */
+  noPatient: boolean;
+  /** The page is hydrated: what is typed is followed (without JavaScript the server answers). */
+  following: boolean;
+  patientCount: number;
+  /** Step 4: a name typed, added as the order's patient by "next". */
+  patientTyped: boolean;
+  consentRequired: boolean;
+  consent: boolean;
+  /** The upload step's files, when the step is one and the order has a current patient. */
+  files: StepFiles | null;
+}
+
+/** Whether the forward button is disabled: the server's rule on what the page sees. */
+export function forwardBlocked(step: number, facts: ForwardFacts): boolean {
+  if (facts.noPatient) return true;
+  if (step === 4 && facts.following && patientProblem(facts.patientCount + (facts.patientTyped ? 1 : 0))) return true;
+  if (step === 3 && facts.following && consentProblem(facts.consentRequired, facts.consent)) return true;
+  return facts.files !== null && filesProblem(step, facts.files) !== null;
+}
