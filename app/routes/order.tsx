@@ -23,6 +23,7 @@ import { UploadStep } from "~/components/wizard/steps/upload-step";
 import { type InPlaceResult, isInPlace, isInPlaceAnswer } from "~/modules/http/in-place";
 import { useTranslation } from "~/modules/i18n/i18n-context";
 import { numberFormat } from "~/modules/i18n/intl";
+import { useIdleImport } from "~/modules/validation/idle-import";
 import { forwardBlocked as forwardRule } from "~/modules/wizard/forward";
 import { hasBackButton, LAST_STEP, progressPercent, STEP_FILE_TYPE } from "~/modules/wizard/navigation";
 import { handleWizardAction } from "~/modules/wizard/action.server";
@@ -77,6 +78,15 @@ const STEP_TITLES = [
 
 const PAY_FORM = "wizard-pay";
 
+/** The step checks the server runs on typed fields, loaded after the page is usable (ADR 053). */
+const wizardChecks = () => import("~/modules/wizard/validation");
+
+/** The button that sent a form: its intent, or "" (the server reads a missing intent the same way). */
+function submittedIntent(event: React.FormEvent<HTMLFormElement>): string {
+  const submitter = (event.nativeEvent as SubmitEvent).submitter;
+  return submitter instanceof HTMLButtonElement && submitter.name === "intent" ? submitter.value : "";
+}
+
 /** What the forward button follows as it is typed (customer side §2). */
 interface Typed {
   patientName: string;
@@ -105,10 +115,16 @@ export default function OrderWizard() {
   const [hydrated, setHydrated] = useState(false);
   const { step, order } = data;
   const patient = data.patients.find((item) => item.id === data.currentPatientId) ?? null;
-  const errors = (actionData && "errors" in actionData ? actionData.errors : {}) as Record<string, string>;
+  // A step's typed fields checked in the browser before they are sent (ADR 053): said like the
+  // server's refusal, which it is in advance; the server still decides what is sent.
+  const checks = useIdleImport(wizardChecks);
+  const [checked, setChecked] = useState<{ formKey: string; errors: Record<string, string> } | null>(null);
+  const formKey = `${step}:${patient?.id ?? ""}:${data.patients.length}`;
+  const refusedHere = checked?.formKey === formKey ? checked.errors : null;
+  const errors = refusedHere ?? ((actionData && "errors" in actionData ? actionData.errors : {}) as Record<string, string>);
   const values = (actionData && "values" in actionData ? actionData.values : {}) as Record<string, string>;
-  const formError = actionData && "formError" in actionData ? (actionData.formError as string | undefined) : undefined;
-  const saveFailure = actionData && "saveFailure" in actionData ? actionData.saveFailure : undefined;
+  const formError = !refusedHere && actionData && "formError" in actionData ? (actionData.formError as string | undefined) : undefined;
+  const saveFailure = !refusedHere && actionData && "saveFailure" in actionData ? actionData.saveFailure : undefined;
   const fileType = STEP_FILE_TYPE[step];
   const frozen = order !== null && order.status !== "draft";
   // With JavaScript the step's files go up on their own (resumable uploads); its form then posts like any other step.
@@ -116,7 +132,6 @@ export default function OrderWizard() {
   const busy = navigation.state !== "idle";
   const props: StepProps = { data, patient, errors, values };
   // What the step's form holds now, for the forward button; a new form starts from what it shows.
-  const formKey = `${step}:${patient?.id ?? ""}:${data.patients.length}`;
   const [typed, setTyped] = useState<Typed & { formKey: string }>({ formKey: "", patientName: "", consent: false });
   const shownTyped: Typed = typed.formKey === formKey ? typed : { patientName: (values.patient_name ?? "").trim(), consent: values.consent === "on" };
   const [toast, setToast] = useState<(Toast & { id: number }) | null>(null);
@@ -155,6 +170,21 @@ export default function OrderWizard() {
     // After a refused "next", move focus to the error summary so screen readers announce it.
     if (actionData) summaryRef.current?.querySelector<HTMLElement>(".error-summary")?.focus();
   }, [actionData]);
+
+  useEffect(() => {
+    // And after one refused in the browser.
+    if (checked) summaryRef.current?.querySelector<HTMLElement>(".error-summary")?.focus();
+  }, [checked]);
+
+  const checkBeforeSending = (event: React.FormEvent<HTMLFormElement>) => {
+    const module = checks.loaded.current;
+    if (!module) return;
+    const problems = module.typedProblems(step, submittedIntent(event), new FormData(event.currentTarget), data.traits.domesticNotices);
+    if (Object.keys(problems).length) {
+      event.preventDefault();
+      setChecked({ formKey, errors: problems });
+    } else setChecked(null);
+  };
 
   // Forward is refused by the server anyway; with JavaScript the button says so up front, by the
   // server's own rule (wizard/forward.ts) on what is typed and uploaded (customer side §2). Without
@@ -201,6 +231,8 @@ export default function OrderWizard() {
       <Form
         key={formKey}
         onChange={(event) => setTyped({ formKey, ...readTyped(event.currentTarget) })}
+        onSubmit={checkBeforeSending}
+        onFocus={checks.warm}
         method="post"
         encType={fileType ? "multipart/form-data" : undefined}
         className="wizard-form"

@@ -239,6 +239,8 @@ test.describe("error pages have their words", () => {
       test.skip(!javaScriptEnabled, "only a page running JavaScript reads data apart from its document");
       await page.goto(`http://${texts.host}:${port}/order`);
       await atStep(page, 1);
+      // Hydrated: a click before it would post the plain form, whose answer is a whole document.
+      await page.waitForLoadState("networkidle");
       // The app's answer, broken: the root's loader fails in the browser and the root's error page shows.
       await page.route(/\.data(\?|$)/, (route) => route.fulfill({ status: 200, headers: { "Content-Type": "text/x-script", "X-Remix-Response": "yes" }, body: "not a turbo-stream" }));
       await page.getByRole("button", { name: texts.next }).click();

@@ -1,5 +1,5 @@
 import { expect, type Page, test } from "@playwright/test";
-import { signInBackoffice, signInByMail as signIn } from "./journeys";
+import { atStep, press, signInBackoffice, signInByMail as signIn } from "./journeys";
 
 /**
  * Checks in the browser before the round trip (ADR 053): with JavaScript, a wrong e-mail, an empty
@@ -186,4 +186,56 @@ test("the translations page says empty texts and a lost placeholder at the field
 
   if (javascript) expect(requests).toEqual([]);
   else expect(requests.filter((request) => request.startsWith("POST "))).toHaveLength(2);
+});
+
+test("the order's steps say empty contacts, a wrong e-mail and an over-long patient name at the field", async ({ page }, testInfo) => {
+  const javascript = testInfo.project.use.javaScriptEnabled !== false;
+  await page.goto("/order");
+  await press(page, "Далее →", 2);
+  await page.waitForLoadState("networkidle");
+  const requests = countRequests(page);
+  const next = page.getByRole("button", { name: "Далее →" });
+  const email = page.getByLabel("E-mail");
+  const phone = page.getByLabel("Телефон");
+
+  // Empty required fields: each said at its field and in the summary, which takes the focus with JavaScript.
+  await next.click();
+  await expect(page.locator("#field-email-error")).toHaveText("Пожалуйста, укажите email");
+  await expect(page.locator("#field-phone-error")).toHaveText("Пожалуйста, укажите номер телефона");
+  await expect(email).toHaveAttribute("aria-invalid", "true");
+  if (javascript) await expect(page.locator(".error-summary")).toBeFocused();
+
+  // A wrong e-mail: said, and what was typed stays.
+  await email.fill("doctor@clinic");
+  await phone.fill("+7 900 123-45-67");
+  await next.click();
+  await expect(page.locator("#field-email-error")).toHaveText("Пожалуйста, укажите корректный email");
+  await expect(page.locator("#field-phone-error")).toHaveCount(0);
+  await expect(email).toHaveValue("doctor@clinic");
+  await expect(phone).toHaveValue("+7 900 123-45-67");
+  await atStep(page, 2);
+
+  if (javascript) expect(requests.filter((request) => request.startsWith("POST "))).toEqual([]);
+  else expect(requests.filter((request) => request.startsWith("POST "))).toHaveLength(2);
+
+  // Corrected, the step goes on: the server decides and stores.
+  await email.fill(`checks-${testInfo.project.name}-${Date.now()}@clinic.ru`);
+  await press(page, "Далее →", 3);
+  await page.getByLabel("ФИО получателя").fill("Иванова Анна Сергеевна");
+  await page.getByLabel("Адрес доставки").fill("Москва, ул. Тверская, 1");
+  await page.getByRole("checkbox").check();
+  await press(page, "Далее →", 4);
+  await page.waitForLoadState("networkidle");
+  const onPatientStep = countRequests(page);
+
+  // An over-long patient name: refused at the field, kept as typed, never cut.
+  const name = page.getByLabel("Имя пациента");
+  const long = "Я".repeat(201);
+  await name.fill(long);
+  await page.getByRole("button", { name: "Добавить пациента" }).click();
+  await expect(page.locator("#field-patient_name-error")).toHaveText("Слишком длинный текст — сократите его");
+  await expect(name).toHaveAttribute("aria-invalid", "true");
+  await expect(name).toHaveValue(long);
+  if (javascript) expect(onPatientStep.filter((request) => request.startsWith("POST "))).toEqual([]);
+  else expect(onPatientStep.filter((request) => request.startsWith("POST "))).toHaveLength(1);
 });

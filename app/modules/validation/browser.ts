@@ -1,5 +1,6 @@
 import { parse, type Submission } from "@conform-to/react";
-import { useCallback, useEffect, useRef } from "react";
+import { useCallback, useRef } from "react";
+import { useIdleImport } from "./idle-import";
 
 /**
  * The browser's check of a form with the server's own schema (ADR 053): conform's `onValidate`
@@ -9,9 +10,8 @@ import { useCallback, useEffect, useRef } from "react";
  * schema of ours reads text, so nothing else needs coercing.
  *
  * The schemas (and zod's small build with them) are not part of what a page loads before it can be
- * used: `useBrowserCheck` fetches them once the page is idle after hydration, or at the first focus
- * in the form, whichever comes first. A form sent before they arrive goes to the server unchecked —
- * the server decides anyway.
+ * used: `useBrowserCheck` fetches them with `useIdleImport` (idle after hydration, or the first focus
+ * in the form). A form sent before they arrive goes to the server unchecked — the server decides anyway.
  */
 interface Issue {
   path: PropertyKey[];
@@ -49,24 +49,9 @@ const unchecked = (formData: FormData) => parse(formData, { resolve: (value) => 
  * early (give it to the form's `onFocus`).
  */
 export function useBrowserCheck<M>(load: () => Promise<M>, pick: (module: M) => BrowserSchema<unknown>) {
-  const loaded = useRef<M | null>(null);
-  const started = useRef(false);
+  const { loaded, warm } = useIdleImport(load);
   const picked = useRef(pick);
   picked.current = pick;
-  const warm = useCallback(() => {
-    if (started.current) return;
-    started.current = true;
-    load().then(
-      (module) => (loaded.current = module),
-      () => (started.current = false),
-    );
-  }, [load]);
-  useEffect(() => {
-    const idle = window.requestIdleCallback ?? ((callback: () => void) => window.setTimeout(callback, 200));
-    const cancel = window.cancelIdleCallback ?? window.clearTimeout;
-    const handle = idle(warm);
-    return () => cancel(handle);
-  }, [warm]);
-  const onValidate = useCallback(({ formData }: { formData: FormData }): Submission<Record<string, unknown>, string[]> => (loaded.current ? checkInBrowser(formData, picked.current(loaded.current)) : unchecked(formData)) as Submission<Record<string, unknown>, string[]>, []);
+  const onValidate = useCallback(({ formData }: { formData: FormData }): Submission<Record<string, unknown>, string[]> => (loaded.current ? checkInBrowser(formData, picked.current(loaded.current)) : unchecked(formData)) as Submission<Record<string, unknown>, string[]>, [loaded]);
   return { onValidate, warm };
 }

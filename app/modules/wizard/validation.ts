@@ -5,7 +5,7 @@
 import type * as z from "zod/mini";
 import { isEmail } from "~/modules/validation/email";
 import { textProblem } from "~/modules/validation/text";
-import { contactsSchema, deliverySchema, FIELD_MAX, type LimitedField } from "./forms";
+import { commentsSchema, contactsSchema, deliverySchema, FIELD_MAX, type LimitedField, patientNameSchema, wizardFormSchema } from "./forms";
 import { consentProblem } from "./forward";
 
 export type FieldErrors = Record<string, string>;
@@ -51,4 +51,31 @@ export function checkDelivery(values: DeliveryValues, consentRequired: boolean):
   const consent = consentProblem(consentRequired, values.consent);
   // In the order the step shows its fields.
   return Object.fromEntries(Object.entries({ address, full_name, consent, delivery_comment }).filter((entry): entry is [string, string] => typeof entry[1] === "string"));
+}
+
+/** A form as the server's parsing reads it: each name's value, or its values when sent more than once. */
+function payloadOf(formData: FormData): Record<string, unknown> {
+  const payload: Record<string, unknown> = {};
+  for (const [name, value] of formData) {
+    const before = payload[name];
+    payload[name] = before === undefined ? value : Array.isArray(before) ? [...before, value] : [before, value];
+  }
+  return payload;
+}
+
+/**
+ * What the page can say about the typed fields before "next" or "add patient" is sent (ADR 053):
+ * the checks the server's step check and "add patient" run on the same fields, with the same
+ * schemas, so a doctor on a slow link (or offline) hears of an empty or malformed field at once.
+ * Only what the form holds is checked; what depends on the order as stored (its patients, files,
+ * choices) the forward button follows (forward.ts) and the server decides.
+ */
+export function typedProblems(step: number, intent: string, formData: FormData, consentRequired: boolean): FieldErrors {
+  const form = wizardFormSchema.parse(payloadOf(formData));
+  if (step === 4 && (intent === "add_patient" || (intent === "next" && form.patient_name))) return check(patientNameSchema, { patient_name: given(form.patient_name) });
+  if (intent !== "next") return {};
+  if (step === 2) return checkContacts({ email: form.email ?? "", phone: form.phone ?? "" });
+  if (step === 3) return checkDelivery({ full_name: form.full_name ?? "", address: form.address ?? "", delivery_comment: form.delivery_comment ?? "", consent: form.consent }, consentRequired);
+  if (step === 9) return check(commentsSchema, { additional_comments: given(form.additional_comments) });
+  return {};
 }
