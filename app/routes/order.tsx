@@ -81,6 +81,11 @@ const PAY_FORM = "wizard-pay";
 /** The step checks the server runs on typed fields, loaded after the page is usable (ADR 053). */
 const wizardChecks = () => import("~/modules/wizard/validation");
 
+/** A refusal's first message of each field (the wizard says one per field); the form's own ("") apart. */
+function fieldMessages(error: Record<string, string[] | null> | null | undefined): Record<string, string> {
+  return Object.fromEntries(Object.entries(error ?? {}).flatMap(([name, messages]): Array<[string, string]> => (name && messages?.[0] ? [[name, messages[0]]] : [])));
+}
+
 /** The button that sent a form: its intent, or "" (the server reads a missing intent the same way). */
 function submittedIntent(event: React.FormEvent<HTMLFormElement>): string {
   const submitter = (event.nativeEvent as SubmitEvent).submitter;
@@ -121,10 +126,11 @@ export default function OrderWizard() {
   const [checked, setChecked] = useState<{ formKey: string; errors: Record<string, string> } | null>(null);
   const formKey = `${step}:${patient?.id ?? ""}:${data.patients.length}`;
   const refusedHere = checked?.formKey === formKey ? checked.errors : null;
-  const errors = refusedHere ?? ((actionData && "errors" in actionData ? actionData.errors : {}) as Record<string, string>);
-  const values = (actionData && "values" in actionData ? actionData.values : {}) as Record<string, string>;
-  const formError = !refusedHere && actionData && "formError" in actionData ? (actionData.formError as string | undefined) : undefined;
-  const saveFailure = !refusedHere && actionData && "saveFailure" in actionData ? actionData.saveFailure : undefined;
+  const reply = actionData && "status" in actionData ? actionData : null;
+  const errors = refusedHere ?? fieldMessages(reply?.error);
+  const values = (reply?.initialValue ?? {}) as Record<string, string>;
+  const formError = refusedHere ? undefined : reply?.error?.[""]?.[0];
+  const saveFailure = refusedHere ? undefined : reply?.saveFailure;
   const fileType = STEP_FILE_TYPE[step];
   const frozen = order !== null && order.status !== "draft";
   // With JavaScript the step's files go up on their own (resumable uploads); its form then posts like any other step.

@@ -1,5 +1,6 @@
 import { data } from "@remix-run/node";
 import type { FileType } from "~db/schema";
+import type { FormReply } from "~/modules/http/submission.server";
 import type { Toast } from "~/modules/http/toast.server";
 import { fileListSaveFailure } from "~/modules/uploads/save-failure";
 import type { UploadResult } from "~/modules/uploads/upload-handler.server";
@@ -31,7 +32,22 @@ export const frozenToast: Toast = {
   description: "wizard.errors.frozen",
 };
 
-export const fail = (failure: ActionFailure, status = 400) => data(failure, { status });
+/**
+ * A refusal in the one reply shape of every form (conform's `SubmissionResult`, ADR 053): what was
+ * typed as `initialValue`, each field's message under its name, the form's own under "", and a save
+ * that failed in place beside them. Built from the failure rather than by `submission.reply()`: the
+ * wizard's refusals come from the order as it stands (its patients, files, the save), not from the
+ * schema, which refuses nothing (forms.ts).
+ */
+export type WizardReply = FormReply & { saveFailure?: ActionFailure["saveFailure"] };
+
+export function wizardReply({ errors, formError, values, saveFailure }: ActionFailure): WizardReply {
+  const error: Record<string, string[]> = Object.fromEntries(Object.entries(errors).map(([name, key]) => [name, [key]]));
+  if (formError) error[""] = [formError];
+  return { status: "error", initialValue: values ?? null, error, ...(saveFailure ? { saveFailure } : {}) };
+}
+
+export const fail = (failure: ActionFailure, status = 400) => data(wizardReply(failure), { status });
 
 /** The form's text values as sent (a parsed submission's payload), given back so a refused form shows what was typed; of a field sent twice, the last. */
 export const typedValues = (payload: Record<string, unknown>): Record<string, string> =>

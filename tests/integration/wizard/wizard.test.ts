@@ -229,12 +229,12 @@ describe("the order wizard over HTTP", () => {
     expect(contacts.inPlace.page.order.email).toBe(email);
     expect(contacts.inPlace.toast).toBeNull();
 
-    // A refused step is answered as before: 400, the messages at their fields, nothing moved.
+    // A refused step is answered as every form is (ADR 053): 400, the messages at their fields, nothing moved.
     const refused = await browser.request("/order.data", { form: { intent: "next", full_name: "", address: "" } });
     expect(refused.status).toBe(400);
     const errors = await readAction(refused);
     expect(errors.inPlace).toBeUndefined();
-    expect(Object.keys(errors.errors)).toEqual(expect.arrayContaining(["full_name", "address"]));
+    expect(Object.keys(errors.error)).toEqual(expect.arrayContaining(["full_name", "address"]));
     expect((await t.db.selectFrom("orders").select("wizard_step").where("id", "=", order.id).executeTakeFirstOrThrow()).wizard_step).toBe(3);
 
     await browser.request("/order.data", { form: { intent: "next", full_name: "Иванова Анна", address: "Москва, ул. Ленина, 1", consent: "on" } });

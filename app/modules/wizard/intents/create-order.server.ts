@@ -10,7 +10,7 @@ import { createOrder } from "~/modules/orders/orders.server";
 import { addressGroup } from "~/modules/security/client-address";
 import { hitRateLimit } from "~/modules/security/rate-limit.server";
 import { rememberOrderHeaders } from "~/modules/orders/browser-orders.server";
-import type { ActionFailure } from "../replies.server";
+import { type ActionFailure, wizardReply } from "../replies.server";
 import { lastOrderContacts } from "~/modules/orders/customers.server";
 
 /** The per-address draft limit's window (DRAFTS_PER_IP_DAY). */
@@ -64,6 +64,5 @@ export async function startOrder(db: DB, viewer: Viewer, { market, language }: L
 
 /** Step 1 again, with why no draft was made; never a 5xx: the visitor did nothing wrong, and the page stays. */
 function refusal(saveFailure: NonNullable<ActionFailure["saveFailure"]>, status: number, headers?: Record<string, string>) {
-  const failure: ActionFailure = { errors: {}, saveFailure };
-  return data(failure, { status, headers });
+  return data(wizardReply({ errors: {}, saveFailure }), { status, headers });
 }
