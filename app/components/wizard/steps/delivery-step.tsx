@@ -1,4 +1,5 @@
 import { Link } from "@remix-run/react";
+import { Field } from "~/components/field";
 import { useTranslation } from "~/modules/i18n/i18n-context";
 import { TextField } from "../fields";
 import type { StepProps } from "./types";
@@ -11,29 +12,18 @@ export function DeliveryStep({ data, errors, values }: StepProps) {
       <TextField name="address" label="wizard.fields.address" autoComplete="street-address" required multiline defaultValue={values.address ?? data.order?.address} error={errors.address} />
       <TextField name="delivery_comment" label="wizard.fields.deliveryComment" multiline defaultValue={values.delivery_comment ?? data.order?.deliveryComment} error={errors.delivery_comment} />
       {data.traits.domesticNotices ? (
-        <div className="field">
-          <label className="checkbox">
-            <input
-              type="checkbox"
-              name="consent"
-              id="field-consent"
-              aria-invalid={errors.consent ? true : undefined}
-              aria-describedby={errors.consent ? "field-consent-error" : undefined}
-              defaultChecked={values.consent === "on"}
-            />
-            <span>
+        <Field
+          field={{ id: "field-consent", name: "consent", errors: errors.consent ? [errors.consent] : undefined, initialValue: values.consent }}
+          type="checkbox"
+          label={
+            <>
               {t("wizard.fields.consentBefore")}{" "}
               <Link to="/data-consent" target="_blank">
                 {t("wizard.fields.consentLink")}
               </Link>
-            </span>
-          </label>
-          {errors.consent ? (
-            <p id="field-consent-error" className="field-error">
-              {t(errors.consent)}
-            </p>
-          ) : null}
-        </div>
+            </>
+          }
+        />
       ) : (
         <p className="muted">
           {t("wizard.fields.dataTermsBefore")}{" "}
