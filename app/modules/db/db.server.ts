@@ -67,3 +67,11 @@ export function getDb(): Promise<DB> {
 export function setDb(db: DB) {
   globalThis.__alignerDb = Promise.resolve(db);
 }
+
+/**
+ * `work` in one transaction: the caller's when `db` is already one (so a change made of several
+ * steps, such as a payment applied to its order, commits or rolls back whole), a new one otherwise.
+ */
+export function inTransaction<T>(db: DB, work: (trx: DB) => Promise<T>): Promise<T> {
+  return db.isTransaction ? work(db) : db.transaction().execute(work);
+}

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { sql } from "kysely";
 import type { Currency, MarketColumn, Order, OrderStatus } from "~db/schema";
-import type { DB } from "~/modules/db/db.server";
+import { type DB, inTransaction } from "~/modules/db/db.server";
 import { reserveFreeCode } from "./order-codes.server";
 import { orderIdWithCode } from "./order-codes";
 import { type Actor, checkTransition } from "./status";
@@ -100,7 +100,7 @@ export async function changeOrderStatus(
   actor: Actor,
   details: { note?: string | null; trackingNumber?: string | null; at?: Date } = {},
 ): Promise<StatusChange> {
-  return db.transaction().execute(async (trx) => {
+  return inTransaction(db, async (trx) => {
     const current = await trx.selectFrom("orders").selectAll().where("id", "=", orderId).forUpdate().executeTakeFirst();
     if (!current) throw new OrderNotFoundError(orderId);
     if (current.status === to) return { order: current, changed: false };

@@ -1,6 +1,6 @@
 import type { Order, PaymentProviderId, PaymentStatus } from "~db/schema";
 import type { AppConfig } from "~/modules/config/config.server";
-import type { DB } from "~/modules/db/db.server";
+import { type DB, inTransaction } from "~/modules/db/db.server";
 import { changeOrderStatus, findOrder, OrderTransitionError } from "~/modules/orders/orders.server";
 import { isPaid } from "~/modules/orders/status";
 import { NotificationRefusedError, ProviderUnavailableError, type VerifiedPayment } from "./provider";
@@ -99,7 +99,9 @@ export async function applyVerifiedPayment(db: DB, providerId: PaymentProviderId
     return { outcome: matched.outcome, orderId: null };
   }
   return {
-    outcome: await applyMatched(db, providerId, verified, matched),
+    // The attempt's status and the order's `paid` together or not at all (a connection lost between
+    // them must not leave a successful payment on an unpaid order).
+    outcome: await inTransaction(db, (trx) => applyMatched(trx, providerId, verified, matched)),
     orderId: matched.order.id,
   };
 }
@@ -148,29 +150,25 @@ export async function handleNotification(db: DB, config: AppConfig, providerId: 
   } catch {
     // verified above; keep an empty payload
   }
-  const recorded = await db
-    .insertInto("payment_events")
-    .values({
-      provider: providerId,
-      event_id: notification.eventId,
-      payment_id: matched.attempt.id,
-      type: notification.type,
-      payload: JSON.stringify(payload),
-    })
-    .onConflict((oc) => oc.columns(["provider", "event_id"]).doNothing())
-    .returning("id")
-    .executeTakeFirst();
-  if (!recorded) return { status: 200, outcome: "duplicate" };
-  try {
-    return {
-      status: 200,
-      outcome: await applyMatched(db, providerId, verified, matched),
-    };
-  } catch (error) {
-    // Not applied: forget the event so the provider's retry is handled.
-    await db.deleteFrom("payment_events").where("id", "=", recorded.id).execute();
-    throw error;
-  }
+  // The event, the attempt's status and the order's `paid` in one transaction: recorded once (a replay
+  // changes nothing) and only when applied, so a failure anywhere in between — the database gone
+  // mid-way — leaves nothing behind and the provider's retry is handled in full.
+  return inTransaction(db, async (trx): Promise<NotificationResult> => {
+    const recorded = await trx
+      .insertInto("payment_events")
+      .values({
+        provider: providerId,
+        event_id: notification.eventId,
+        payment_id: matched.attempt.id,
+        type: notification.type,
+        payload: JSON.stringify(payload),
+      })
+      .onConflict((oc) => oc.columns(["provider", "event_id"]).doNothing())
+      .returning("id")
+      .executeTakeFirst();
+    if (!recorded) return { status: 200, outcome: "duplicate" };
+    return { status: 200, outcome: await applyMatched(trx, providerId, verified, matched) };
+  });
 }
 
 // ---------------------------------------------------------------------------------------------
