@@ -3,9 +3,9 @@ import type { DB } from "~/modules/db/db.server";
 import { MARKET_TRAITS, type Market } from "~/modules/market/market";
 import { isSkippedStep, STEP_FILE_TYPE } from "./navigation";
 import type { ActionFailure } from "./replies.server";
-import { commentsSchema, type WizardForm } from "./forms";
+import type { WizardForm } from "./forms";
 import { filesProblem, patientProblem } from "./forward";
-import { checkContacts, checkDelivery, type FieldErrors, fieldErrors, fieldProblem, type LimitedField } from "./validation";
+import { checkContacts, checkDelivery, type FieldErrors, fieldProblem, type LimitedField, stepFieldErrors } from "./validation";
 import { uploadsOnTheWay } from "~/modules/uploads/tus.server";
 import { filesOf } from "~/modules/orders/files.server";
 import { skipsOf } from "~/modules/wizard/navigation";
@@ -82,8 +82,6 @@ export async function checkStep(step: number, order: Order, patient: Patient | n
   const skips = skipsOf(patient);
   if (isSkippedStep(step, skips)) return null;
   const errors: FieldErrors = {};
-  if (step === 2) Object.assign(errors, checkContacts({ email: form.email ?? "", phone: form.phone ?? "" }));
-  if (step === 3) Object.assign(errors, checkDelivery({ full_name: form.full_name ?? "", address: form.address ?? "", delivery_comment: form.delivery_comment ?? "", consent: form.consent }, MARKET_TRAITS[market].domesticNotices));
   const noPatient = step === 4 ? patientProblem(patientCount) : null;
   if (noPatient) errors.patient_name = noPatient;
   if (step >= 5 && step <= 10 && !patient) return { errors: {}, formError: "wizard.errors.noPatientSelected" };
@@ -95,10 +93,11 @@ export async function checkStep(step: number, order: Order, patient: Patient | n
     if (step === 6 && !patient.matrix_type && !form.matrix_type && MARKET_TRAITS[market].softMatrix) errors.matrix_type = "wizard.errors.matrixTypeRequired";
     if (step === 8 && !form.material_type && !patient.material_type) errors.material_type = "wizard.errors.materialRequired";
     if (step === 9 && !form.cut_type && !patient.cut_type) errors.cut_type = "wizard.errors.cutRequired";
-    if (step === 9) Object.assign(errors, fieldErrors(commentsSchema.safeParse({ additional_comments: form.additional_comments || undefined })));
     // With JavaScript a step's files go up in the background: chosen and on their way is enough to move on (ADR 054).
     if (missing && files && !filesProblem(step, { ...files, onTheWay: await uploadsOnTheWay(order.id, patient.id, fileType!, form.in_flight) })) delete errors.files;
   }
+  // The typed fields last, in the order the step shows them (step 9: the cut, then the comment).
+  Object.assign(errors, stepFieldErrors(step, form, MARKET_TRAITS[market].domesticNotices));
   return Object.keys(errors).length ? { errors, values: typed } : null;
 }
 

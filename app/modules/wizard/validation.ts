@@ -5,7 +5,7 @@
 import type * as z from "zod/mini";
 import { isEmail } from "~/modules/validation/email";
 import { textProblem } from "~/modules/validation/text";
-import { commentsSchema, contactsSchema, deliverySchema, FIELD_MAX, type LimitedField, patientNameSchema, wizardFormSchema } from "./forms";
+import { commentsSchema, contactsSchema, deliverySchema, FIELD_MAX, type LimitedField, patientNameSchema, type WizardForm, wizardFormSchema } from "./forms";
 import { consentProblem } from "./forward";
 
 export type FieldErrors = Record<string, string>;
@@ -64,18 +64,28 @@ function payloadOf(formData: FormData): Record<string, unknown> {
 }
 
 /**
- * What the page can say about the typed fields before "next" or "add patient" is sent (ADR 053):
- * the checks the server's step check and "add patient" run on the same fields, with the same
- * schemas, so a doctor on a slow link (or offline) hears of an empty or malformed field at once.
- * Only what the form holds is checked; what depends on the order as stored (its patients, files,
- * choices) the forward button follows (forward.ts) and the server decides.
+ * The checks of a step's typed fields, on the parsed form (customer side §5): step 2's contacts,
+ * step 3's delivery and consent, step 9's comment. The server's step check runs them before "next"
+ * (`checkStep`), and the page before sending it (`typedProblems`).
  */
-export function typedProblems(step: number, intent: string, formData: FormData, consentRequired: boolean): FieldErrors {
-  const form = wizardFormSchema.parse(payloadOf(formData));
-  if (step === 4 && (intent === "add_patient" || (intent === "next" && form.patient_name))) return check(patientNameSchema, { patient_name: given(form.patient_name) });
-  if (intent !== "next") return {};
+export function stepFieldErrors(step: number, form: WizardForm, consentRequired: boolean): FieldErrors {
   if (step === 2) return checkContacts({ email: form.email ?? "", phone: form.phone ?? "" });
   if (step === 3) return checkDelivery({ full_name: form.full_name ?? "", address: form.address ?? "", delivery_comment: form.delivery_comment ?? "", consent: form.consent }, consentRequired);
   if (step === 9) return check(commentsSchema, { additional_comments: given(form.additional_comments) });
   return {};
+}
+
+/** "Add patient"'s check of the typed name (and "next" on step 4 with a name typed). */
+export const patientNameErrors = (form: WizardForm): FieldErrors => check(patientNameSchema, { patient_name: given(form.patient_name) });
+
+/**
+ * What the page can say about the typed fields before "next" or "add patient" is sent (ADR 053):
+ * the server's own checks of those fields, so a doctor on a slow link (or offline) hears of an
+ * empty or malformed field at once. What depends on the order as stored (its patients, files,
+ * choices) the forward button follows (forward.ts) and the server decides.
+ */
+export function typedProblems(step: number, intent: string, formData: FormData, consentRequired: boolean): FieldErrors {
+  const form = wizardFormSchema.parse(payloadOf(formData));
+  if (step === 4 && (intent === "add_patient" || (intent === "next" && form.patient_name))) return patientNameErrors(form);
+  return intent === "next" ? stepFieldErrors(step, form, consentRequired) : {};
 }
