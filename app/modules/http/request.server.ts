@@ -10,6 +10,12 @@ export async function badRequest(request: Request, context: AppLoadContext): Pro
   return new Response(`${t("errors.badRequest.title")}. ${t("errors.badRequest.text")}\n`, { status: 400, headers: { "Content-Type": "text/plain; charset=utf-8" } });
 }
 
+/** The answer to a body with a part larger than its route takes (a text field past its limit), in the request's language. */
+export async function tooLarge(request: Request, context: AppLoadContext, limit: string): Promise<Response> {
+  const t = await getRequestTranslator(request, context);
+  return new Response(`${t("answers.bodyTooLargeTitle")}. ${t("answers.bodyTooLarge", { limit })}\n`, { status: 413, headers: { "Content-Type": "text/plain; charset=utf-8", Connection: "close" } });
+}
+
 /**
  * The fields of a form post. A body that is not a form (JSON, plain text, a multipart body without
  * its boundary or cut off) is the sender's mistake, not the server's: it is refused with 400.

@@ -1,7 +1,9 @@
 import type { Submission, SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { type AppLoadContext, data } from "@remix-run/node";
+import { echoedPayload, fieldNamesOf, formShapeProblem } from "./form-shape";
 import { badRequest, readFormData } from "./request.server";
+import { logger } from "~/modules/log/logger.server";
 
 /**
  * The parsing layer of every form (ADR 053): the body read once (a malformed one is the product's
@@ -18,17 +20,41 @@ export async function readSubmission<S extends Schema>(request: Request, context
   return parseSubmission(request, context, await readFormData(request, context), schema);
 }
 
+/** The names each schema reads, worked out once per schema. */
+const namesBySchema = new WeakMap<object, Set<string> | null>();
+
+function knownNames(schema: Schema): Set<string> | null {
+  if (!namesBySchema.has(schema)) namesBySchema.set(schema, fieldNamesOf(schema));
+  return namesBySchema.get(schema)!;
+}
+
 /**
  * A form already read (a multipart body whose files were streamed to storage as it was read), parsed
- * with its schema. conform reserves two field names for its own controls (`__intent__`, `__state__`)
- * and throws on a value of them it cannot read: a forged one is the sender's mistake, a 400.
+ * with its schema. Its shape is checked first (form-shape.ts, ADR 056): a form that would make
+ * conform build structure the schema does not have — a huge index, thousands of values, conform's
+ * own control fields — is the sender's mistake, a 400 before anything is built. A refusal echoes
+ * only the schema's own fields.
  */
 export async function parseSubmission<S extends Schema>(request: Request, context: AppLoadContext, form: FormData, schema: S): Promise<Submission<Output<S>, string[]>> {
+  const known = knownNames(schema);
+  const problem = formShapeProblem(form.keys(), known);
+  if (problem) {
+    logger.info({ problem }, "form refused: not the form's shape");
+    throw await badRequest(request, context);
+  }
+  let submission: Submission<Output<S>, string[]>;
   try {
-    return parseWithZod(form, { schema }) as Submission<Output<S>, string[]>;
+    submission = parseWithZod(form, { schema }) as Submission<Output<S>, string[]>;
   } catch {
     throw await badRequest(request, context);
   }
+  const reply = submission.reply;
+  return Object.assign(submission, {
+    reply: (options?: Parameters<typeof reply>[0]) => {
+      const result = reply(options);
+      return result.initialValue ? { ...result, initialValue: echoedPayload(result.initialValue, known) } : result;
+    },
+  });
 }
 
 /** The intent a form says it is, whatever else it got wrong. */

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import type { UploadHandler } from "@remix-run/node";
 import { describe, expect, it } from "vitest";
-import { MultipartFieldTooLargeError, parseMultipartFormData } from "./multipart.server";
+import { MultipartFieldTooLargeError, MultipartLimitError, parseMultipartFormData } from "./multipart.server";
 
 const BOUNDARY = "----formboundary7MA4YWxkTrZu0gW";
 
@@ -115,6 +115,32 @@ describe("parseMultipartFormData", () => {
     );
     const form = await parseMultipartFormData(request(encode([{ name: "id", value: "я".repeat(50) }])), recorder().handler, { maxFieldBytes: 100 });
     expect(form.get("id")).toBe("я".repeat(50));
+  });
+
+  it("refuses a text field that never ends while it arrives, not after the whole body was read", async () => {
+    // A text part of (at least) 1 GiB: the body is generated as it is read, and counted.
+    const head = Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="comment"\r\n\r\n`);
+    let sent = 0;
+    const filler = Buffer.alloc(65_536, 0x61);
+    const stream = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        const chunk = sent === 0 ? head : filler;
+        sent += chunk.length;
+        if (sent > 1024 ** 3) controller.close();
+        else controller.enqueue(new Uint8Array(chunk));
+      },
+    });
+    const endless = new Request("http://localhost/upload", { method: "POST", body: stream, headers: { "Content-Type": `multipart/form-data; boundary=${BOUNDARY}` }, duplex: "half" } as RequestInit);
+    await expect(parseMultipartFormData(endless, recorder().handler)).rejects.toThrow(MultipartFieldTooLargeError);
+    expect(sent).toBeLessThan(4 * 1024 * 1024);
+  });
+
+  it("refuses more text fields or files than any form has", async () => {
+    const fields = Array.from({ length: 11 }, (_, i) => ({ name: `f${i}`, value: "1" }));
+    await expect(parseMultipartFormData(request(encode(fields)), recorder().handler, { maxFields: 10 })).rejects.toThrow(MultipartLimitError);
+    expect((await parseMultipartFormData(request(encode(fields.slice(0, 10))), recorder().handler, { maxFields: 10 })).get("f9")).toBe("1");
+    const files = Array.from({ length: 3 }, (_, i) => ({ name: "files", filename: `${i}.stl`, content: Buffer.from("solid x\nendsolid x\n") }));
+    await expect(parseMultipartFormData(request(encode(files)), recorder().handler, { maxFiles: 2 })).rejects.toThrow(MultipartLimitError);
   });
 
   it("rejects a body cut off mid-file, and the handler reading it sees the failure", async () => {

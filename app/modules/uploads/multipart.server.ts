@@ -2,6 +2,7 @@ import type { UploadHandler, UploadHandlerPart } from "@remix-run/node";
 import { Readable } from "node:stream";
 import type { ReadableStream as NodeReadableStream } from "node:stream/web";
 import busboy from "busboy";
+import { MAX_FORM_ENTRIES } from "~/modules/http/form-shape";
 
 /**
  * Reads a `multipart/form-data` request part by part and hands each part to `handler`, the same
@@ -16,12 +17,22 @@ import busboy from "busboy";
  * - `filename` is the base name only (as the multipart spec recommends); an empty file input comes
  *   as `filename: ""` with no data (so does any application/octet-stream part without a file name).
  * - Whatever the handler returns (other than undefined/null) is appended to the returned FormData.
+ * - Parts are counted (ADR 056): at most `maxFields` text fields and `maxFiles` files; one more
+ *   fails the parse with `MultipartLimitError`. A text field that runs past `maxFieldBytes` fails
+ *   while it is still arriving (not at its end, gigabytes later): busboy drops what is past the
+ *   limit, and the bytes that reach the parser with no part starting or ending are counted.
  * - A request that is not multipart throws `TypeError("Could not parse content as FormData.")`; a
  *   malformed or cut-off body, or a handler that throws, rejects with that error once the handler
  *   running at that moment has returned.
  */
 
 export const MAX_MULTIPART_FIELD_BYTES = 64 * 1024;
+/** Text fields of one form at most: the parsing layer's own bound (http/form-shape.ts). */
+export const MAX_MULTIPART_FIELDS = MAX_FORM_ENTRIES;
+/** Files of one request at most: an order holds no more (DESIGN §4.14). */
+export const MAX_MULTIPART_FILES = 300;
+/** Bytes that may reach the parser between two parts' events beyond a field's limit (headers, a chunk's slack). */
+const QUIET_SLACK_BYTES = 1024 * 1024;
 /** How much of a file busboy may hold ahead of the handler. */
 const FILE_HIGH_WATER_MARK = 64 * 1024;
 
@@ -32,6 +43,14 @@ export class MultipartFieldTooLargeError extends Error {
   ) {
     super(`Form field "${field}" is longer than ${limit} bytes`);
     this.name = "MultipartFieldTooLargeError";
+  }
+}
+
+/** More parts than a form of ours has: a refusal of the whole body. */
+export class MultipartLimitError extends Error {
+  constructor(what: "fields" | "files" | "parts") {
+    super(`The form has more ${what} than any form of this site`);
+    this.name = "MultipartLimitError";
   }
 }
 
@@ -46,7 +65,7 @@ async function* once(bytes: Uint8Array): AsyncGenerator<Uint8Array> {
 export async function parseMultipartFormData(
   request: Request,
   handler: UploadHandler,
-  { maxFieldBytes = MAX_MULTIPART_FIELD_BYTES }: { maxFieldBytes?: number } = {},
+  { maxFieldBytes = MAX_MULTIPART_FIELD_BYTES, maxFields = MAX_MULTIPART_FIELDS, maxFiles = MAX_MULTIPART_FILES }: { maxFieldBytes?: number; maxFields?: number; maxFiles?: number } = {},
 ): Promise<FormData> {
   const contentType = request.headers.get("Content-Type") ?? "";
   if (!request.body || !isMultipartRequest(request)) throw new TypeError("Could not parse content as FormData.");
@@ -56,7 +75,7 @@ export async function parseMultipartFormData(
     parser = busboy({
       headers: { "content-type": contentType },
       // One byte over the limit tells a field that is too long from one exactly at it.
-      limits: { fieldSize: maxFieldBytes + 1 },
+      limits: { fieldSize: maxFieldBytes + 1, fields: maxFields, files: maxFiles, parts: maxFields + maxFiles },
       fileHwm: FILE_HIGH_WATER_MARK,
       defParamCharset: "utf8",
     });
@@ -94,12 +113,31 @@ export async function parseMultipartFormData(
     });
   };
 
+  // Bytes since a part last started or ended, while no file is open: a text field's, or headers'.
+  let quiet = 0;
+  let openFiles = 0;
+  source.on("data", (chunk: Uint8Array) => {
+    if (openFiles > 0) return;
+    quiet += chunk.length;
+    if (quiet > maxFieldBytes + QUIET_SLACK_BYTES) fail(new MultipartFieldTooLargeError("", maxFieldBytes));
+  });
+  parser.on("fieldsLimit", () => fail(new MultipartLimitError("fields")));
+  parser.on("filesLimit", () => fail(new MultipartLimitError("files")));
+  parser.on("partsLimit", () => fail(new MultipartLimitError("parts")));
+
   parser.on("field", (name, value, info) => {
+    quiet = 0;
     const bytes = Buffer.from(value, "utf8");
     if (info.valueTruncated || bytes.length > maxFieldBytes) return fail(new MultipartFieldTooLargeError(name, maxFieldBytes));
     handle({ name, contentType: info.mimeType, data: once(bytes) });
   });
   parser.on("file", (name, stream, info) => {
+    quiet = 0;
+    openFiles += 1;
+    stream.once("close", () => {
+      openFiles -= 1;
+      quiet = 0;
+    });
     // The handler learns of a broken body by reading; a stream it never read must not crash the process.
     stream.on("error", () => undefined);
     // busboy reports an empty file input (filename="") without a file name; it is still a file part.

@@ -2,14 +2,15 @@ import type { AppLoadContext } from "@remix-run/node";
 import type { Order } from "~db/schema";
 import type { DB } from "~/modules/db/db.server";
 import { isDatabaseUnavailable } from "~/modules/db/unavailable";
-import { getClientAddress, type Viewer } from "~/modules/http/request-context.server";
+import { getClientAddress, getLocale, type Viewer } from "~/modules/http/request-context.server";
 import { getConfig } from "~/modules/config/config.server";
-import { badRequest } from "~/modules/http/request.server";
+import { badRequest, tooLarge } from "~/modules/http/request.server";
 import { redirectWithToast, type Toast } from "~/modules/http/toast.server";
 import { isRateLimited } from "~/modules/security/rate-limit.server";
 import { getStorage } from "~/modules/storage/storage.server";
 import { storageKey, storedFileName } from "~/modules/uploads/file-names";
-import { parseMultipartFormData } from "~/modules/uploads/multipart.server";
+import { MAX_MULTIPART_FIELD_BYTES, MultipartFieldTooLargeError, parseMultipartFormData } from "~/modules/uploads/multipart.server";
+import { formatFileSize } from "~/modules/uploads/file-names";
 import { discardUnrecorded } from "~/modules/uploads/unrecorded.server";
 import { createStlUploadHandler, UploadOverQuota, type UploadResult } from "~/modules/uploads/upload-handler.server";
 import { clampStep, STEP_FILE_TYPE } from "./navigation";
@@ -61,6 +62,7 @@ export async function receiveUploads(request: Request, context: AppLoadContext, 
     if (error instanceof UploadVolumeExceeded) return redirectWithToast("/order", volumeToast(error.reason));
     if (error instanceof UploadOverQuota) return redirectWithToast("/order", orderQuotaToast);
     if (request.signal.aborted) throw error;
+    if (error instanceof MultipartFieldTooLargeError) throw await tooLarge(request, context, formatFileSize(MAX_MULTIPART_FIELD_BYTES, (await getLocale(request, context)).language));
     throw await badRequest(request, context);
   }
   const uploads = upload.results();
