@@ -330,7 +330,11 @@ export interface RequestReplaysTable {
   /** Null while the first request is still being answered. */
   status: number | null;
   headers: Array<[string, string]> | null;
+  /** gzip of the answer's body. */
   body: Buffer | null;
+  /** A hash of who sent the first request (its session or browser, else its address group): only it gets the answer again. */
+  sender: Generated<string>;
+  address_group: Generated<string>;
   created_at: Generated<Date>;
 }
 

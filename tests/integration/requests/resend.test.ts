@@ -1,8 +1,10 @@
+import { sql } from "kysely";
 import { decode } from "turbo-stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startApp, type TestApp } from "../../support/app";
 import { browserFetch } from "../../support/app-server";
 import type { TestDatabase } from "../../support/database";
+import { REPLAY_KEYS_PER_SENDER_HOUR } from "~/modules/http/resend.server";
 
 /**
  * A post sent again never acts twice (ADR 046): the page's resend carries the same key and gets the
@@ -103,5 +105,89 @@ describe("posts sent again", () => {
     const forged = await browser.request("/order", { form: { intent: "add_patient", step: "4", patient_name: "Подделка", __intent__: "validate" } });
     expect(forged.status).toBe(400);
     expect(await patientsOf(order.id)).toEqual([]);
+  });
+});
+
+/**
+ * What is kept for posts sent again is small, few and its sender's own (ADR 056): a key presented by
+ * another browser gets nothing of the first answer, cookies are never kept readable, refusals are not
+ * kept, and one client posting keys in a loop keeps no more than its limit.
+ */
+describe("answers kept for posts sent again", () => {
+  let t: TestDatabase;
+  let app: TestApp;
+
+  beforeAll(async () => {
+    app = await startApp();
+    t = app.database;
+  });
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  const key = () => `k${Date.now().toString(36)}${Math.random().toString(36).slice(2, 12)}0123456789`;
+
+  it("a key presented by another browser gets no answer of the first and no cookie", async () => {
+    const owner = browserFetch(app);
+    const k = key();
+    const first = await owner.request("/order.data", { form: { intent: "next", step: "1" }, headers: { "Idempotency-Key": k } });
+    expect(first.status).toBe(200);
+    expect(first.headers.get("set-cookie")).toMatch(/current_order=/);
+
+    const stranger = browserFetch(app);
+    stranger.jar.set("lng", "ru");
+    const stolen = await stranger.request("/order.data", { form: { intent: "next", step: "1" }, headers: { "Idempotency-Key": k } });
+    expect(stolen.status).toBe(422);
+    expect(stolen.headers.get("set-cookie")).toBeNull();
+    expect(await stolen.text()).not.toContain("current_order");
+
+    // The owner's own resend (its first answer lost, cookies and all) still gets that answer.
+    const again = await fetch(`${app.url}/order.data`, { method: "POST", headers: { Origin: app.url, "Idempotency-Key": k }, body: new URLSearchParams({ intent: "next", step: "1" }), redirect: "manual" });
+    expect(again.status).toBe(200);
+    expect(again.headers.get("set-cookie")).toMatch(/current_order=/);
+  });
+
+  it("keeps no cookie in plain text and no refusal", async () => {
+    const browser = browserFetch(app);
+    const k = key();
+    await browser.request("/order.data", { form: { intent: "next", step: "1" }, headers: { "Idempotency-Key": k } });
+    const row = await t.db.selectFrom("request_replays").selectAll().where("key", "=", k).executeTakeFirstOrThrow();
+    const cookies = (row.headers ?? []).filter(([name]) => name === "set-cookie");
+    expect(cookies.length).toBeGreaterThan(0);
+    for (const [, value] of cookies) {
+      expect(value).toMatch(/^sealed:/);
+      expect(value).not.toMatch(/current_order|my_orders|__session/);
+    }
+    expect(row.body!.length).toBeLessThanOrEqual(8 * 1024);
+
+    // A refused form (a malformed e-mail on sign-in) is answered, and nothing of it is kept.
+    const refusedKey = key();
+    const refused = await browser.request("/auth.data", { form: { email: "not-an-address" }, headers: { "Idempotency-Key": refusedKey } });
+    expect(refused.status).toBe(400);
+    expect(await t.db.selectFrom("request_replays").select("key").where("key", "=", refusedKey).executeTakeFirst()).toBeUndefined();
+  });
+
+  it("1,000 keyed posts from one client keep at most the sender's limit, and the table stays small", async () => {
+    const size = async () => Number((await sql<{ n: string }>`select pg_total_relation_size('request_replays') as n`.execute(t.db)).rows[0]!.n);
+    const before = await size();
+    const browser = browserFetch(app);
+    await browser.request("/order.data", { form: { intent: "next", step: "1" } });
+    const senderKeys: string[] = [];
+    for (let i = 0; i < 1000; i += 50) {
+      await Promise.all(
+        Array.from({ length: 50 }, async () => {
+          const k = key();
+          senderKeys.push(k);
+          const answer = await browser.request("/language.data", { form: { lng: "ru", redirectTo: "/" }, headers: { "Idempotency-Key": k } });
+          expect(answer.status).toBeLessThan(500);
+        }),
+      );
+    }
+    const kept = await t.db.selectFrom("request_replays").select(sql<number>`count(*)::int`.as("n")).where("key", "in", senderKeys).executeTakeFirstOrThrow();
+    expect(kept.n).toBeLessThanOrEqual(REPLAY_KEYS_PER_SENDER_HOUR);
+    expect(kept.n).toBeGreaterThan(0);
+    const growth = (await size()) - before;
+    console.log(`request_replays: ${kept.n} of 1000 keys kept, the table grew by ${(growth / 1024).toFixed(0)} KiB`);
+    expect(growth).toBeLessThan(10 * 1024 * 1024);
   });
 });
