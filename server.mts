@@ -16,6 +16,7 @@ import { logger, requestFacts } from "./app/modules/log/logger.server";
 import { requestLog } from "./app/modules/log/request-log.server";
 import { ANY_HOST_PATHS, isHostAllowed } from "./app/modules/security/allowed-host";
 import { bodyLimits } from "./app/modules/security/body-limit.server";
+import { inFlightLimit } from "./app/modules/security/in-flight.server";
 import { isCrossSiteRefused, mayForwardOrigin } from "./app/modules/security/same-origin";
 import { cspNonce, servingHeaders } from "./app/modules/security/serving-headers.server";
 import { currentTranslationsVersion } from "./app/modules/translations/overrides.server";
@@ -89,6 +90,8 @@ export async function createApp(options: ServerOptions) {
   app.disable("x-powered-by");
   app.set("trust proxy", options.trustProxy);
   app.use(requestLog());
+  // One address's requests in flight are capped before anything reads them (ADR 056).
+  app.use(inFlightLimit({ perAddress: getConfig().requestsInFlightPerAddress, stylesheets: () => stylesheetsOf(build) }));
   app.use(compression());
   // Remix flushes after every chunk it streams, and compression answers a flush with a zlib full
   // flush that resets the dictionary: HTML came out about 2.5 times larger (bench/RESULTS.md,

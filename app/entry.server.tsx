@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import type { AppLoadContext, EntryContext } from "@remix-run/node";
-import { RemixServer } from "@remix-run/react";
+import { isRouteErrorResponse, RemixServer } from "@remix-run/react";
 import { renderToPipeableStream } from "react-dom/server";
 import { DocumentFactsProvider } from "~/modules/http/document-facts";
 import { setsOnlyPageCookies } from "~/modules/http/public-page-cache.server";
@@ -121,7 +121,16 @@ async function withValidator(request: Request, html: string, headers: Headers, n
   return new Response(html, { status: 200, headers });
 }
 
+/**
+ * The error log is for errors (ADR 056): a visitor's mistake that reaches the router — a method no
+ * route takes (`OPTIONS /`, `POST /privacy`), a path no route serves — is a 4xx, logged at info
+ * without a stack; anything else is an error.
+ */
 export function handleError(error: unknown, { request }: { request: Request }) {
   if (request.signal.aborted) return;
+  if (isRouteErrorResponse(error) && error.status < 500) {
+    logger.info({ status: error.status, cause: (error as { error?: Error }).error?.message ?? error.statusText }, "visitor error");
+    return;
+  }
   logger.error(error);
 }

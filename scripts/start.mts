@@ -11,6 +11,7 @@ import { createStorage } from "../app/modules/storage/storage.server";
 import { migrateToLatest } from "../db/migrator";
 import { seedDemoData, storeDemoFiles } from "../app/modules/demo/seed.server";
 import { createApp } from "../server.mts";
+import { descriptorLimit, maxConnectionsFor } from "../app/modules/security/in-flight.server";
 import { logger } from "../app/modules/log/logger.server";
 
 /**
@@ -88,8 +89,12 @@ async function serve(onListening: () => void) {
   const app = await createApp({ trustProxy: config.strict ? 1 : "loopback", development });
   const server: Server = app.listen(config.port, onListening);
   // Node ends a request body after 300 s by default: a 100 MiB model on a 2 Mbit/s clinic link takes
-  // longer without JavaScript (bench/RESULTS.md, tus section). Allow an hour; headers still time out.
+  // longer without JavaScript (bench/RESULTS.md, tus section). Allow an hour: a body that stalls or
+  // crawls is cut long before (security/body-limit.server.ts), and headers must come within 20 s.
   server.requestTimeout = 60 * 60 * 1000;
+  server.headersTimeout = 20_000;
+  // Below the descriptor limit, with room for the database and storage (ADR 056).
+  server.maxConnections = maxConnectionsFor(await descriptorLimit());
 
   const stopScheduler = config.queue.inProcess ? startInProcessScheduler(db) : () => Promise.resolve();
 

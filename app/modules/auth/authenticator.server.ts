@@ -12,7 +12,7 @@ import { publicOrigin } from "~/modules/market/market.server";
 import { normalizeEmail } from "~/modules/validation/email";
 import { codeCarriedSchema, linkMailSchema } from "./forms";
 import { getSessionStorage, startUserSession, type SessionData, type SessionFlashData } from "./session.server";
-import { consumeCode, consumeLink, isLinkUsable, LINK_MINUTES, recordSignInLink, signInCode, type SignedIn, withinSignInLimits } from "./sign-in.server";
+import { consumeCode, consumeLink, isLinkUsable, LINK_MINUTES, recordSignInLink, signInCode, type SignedIn, signInLimitWait } from "./sign-in.server";
 import { hmac, randomToken } from "./tokens.server";
 import { logger } from "~/modules/log/logger.server";
 
@@ -118,7 +118,7 @@ function configuredRequest(request: Request, market: Market, path: string, init:
   return new Request(new URL(path, origin), { method: init.method, headers, body: init.body });
 }
 
-export type SendLinkResult = { ok: true; setCookie: string | null } | { ok: false; reason: "rate_limited" | "send_failed" };
+export type SendLinkResult = { ok: true; setCookie: string | null } | { ok: false; reason: "rate_limited"; retryAfterSeconds: number } | { ok: false; reason: "send_failed" };
 
 /**
  * Sends a sign-in link (and its code) to an e-mail through the "email-link" strategy. The caller
@@ -128,7 +128,8 @@ export type SendLinkResult = { ok: true; setCookie: string | null } | { ok: fals
 export async function sendSignInLink(request: Request, input: { email: string; redirectTo: string | null; market: Market; language: string; clientIp: string }): Promise<SendLinkResult> {
   const db = await getDb();
   const email = normalizeEmail(input.email)!;
-  if (!(await withinSignInLimits(db, email, input.clientIp))) return { ok: false, reason: "rate_limited" };
+  const wait = await signInLimitWait(db, email, input.clientIp);
+  if (wait !== null) return { ok: false, reason: "rate_limited", retryAfterSeconds: wait };
   const linkId = randomToken();
   await recordSignInLink(db, { email, linkId, redirectTo: input.redirectTo });
   // The strategy puts every field but the e-mail into the encrypted link: only the link's id and

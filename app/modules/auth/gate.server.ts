@@ -3,7 +3,8 @@ import type { Cookie } from "@remix-run/node";
 import type { DB } from "~/modules/db/db.server";
 import { getConfig } from "~/modules/config/config.server";
 import { cookies } from "~/modules/http/cookies.server";
-import { clearRateLimit, hitRateLimit, isRateLimited } from "~/modules/security/rate-limit.server";
+import { clearRateLimit, hitRateLimit, limitedFor } from "~/modules/security/rate-limit.server";
+import { limitKey } from "~/modules/http/client-address";
 import { hmac, safeEqual } from "./tokens.server";
 
 /**
@@ -48,8 +49,9 @@ export async function hasGatePass(name: GateName, request: Request): Promise<boo
 export type GateAttempt = { ok: true; setCookie: string } | { ok: false; reason: "wrong" | "limited"; retryAfterSeconds?: number };
 
 export async function tryGatePassword(db: DB, name: GateName, password: string, clientIp: string): Promise<GateAttempt> {
-  const key = `gate:${name}:${clientIp}`;
-  if (await isRateLimited(db, key, GATE_FAILURE_LIMIT)) return { ok: false, reason: "limited" };
+  const key = limitKey(`gate:${name}`, { clientAddress: clientIp });
+  const waiting = await limitedFor(db, key, GATE_FAILURE_LIMIT);
+  if (waiting !== null) return { ok: false, reason: "limited", retryAfterSeconds: waiting };
   const expected = currentPassword(name);
   if (!password || !safeEqual(password, expected)) {
     const hit = await hitRateLimit(db, key, GATE_FAILURE_LIMIT, GATE_FAILURE_WINDOW_SECONDS);

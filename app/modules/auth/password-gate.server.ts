@@ -31,11 +31,12 @@ export async function passwordGateAction(request: Request, context: AppLoadConte
   // Every field has a default: the schema refuses nothing but a body that is no form.
   const { password, redirectTo } = submission.status === "success" ? submission.value : { password: "", redirectTo: undefined };
   const target = safeRedirect(redirectTo, page.home);
-  const said = (error: string, status: number) => refused({ ...submission, reply: (options) => submission.reply({ ...options, hideFields: ["password"] }) }, undefined, status, { password: [error] });
+  const said = (error: string, status: number, headers?: HeadersInit) =>
+    refused({ ...submission, reply: (options) => submission.reply({ ...options, hideFields: ["password"] }) }, undefined, status, { password: [error] }, headers);
   try {
     const attempt = await tryGatePassword(await getDb(), page.gate, password, getClientAddress(context));
     if (attempt.ok) return redirect(page.within(target) ? target : page.home, { headers: { "Set-Cookie": attempt.setCookie } });
-    return attempt.reason === "limited" ? said("gate.tooManyAttempts", 429) : said(page.wrongPassword, 401);
+    return attempt.reason === "limited" ? said("gate.tooManyAttempts", 429, { "Retry-After": String(attempt.retryAfterSeconds ?? 60) }) : said(page.wrongPassword, 401);
   } catch (cause) {
     logger.error(`${page.gate} password check failed:`, cause);
     return said("gate.checkFailed", 500);

@@ -48,7 +48,7 @@ export async function signInPageAction({ request, context }: ActionFunctionArgs)
   const { market, language } = await getLocale(request, context);
   const result = await sendSignInLink(request, { email, redirectTo, market, language, clientIp: getClientAddress(context) });
   // Too many links is said at the field; a mail that could not go out, in place with its title (ADR 026).
-  if (!result.ok && result.reason === "rate_limited") return refused(submission, undefined, 429, { email: ["auth.errors.rateLimited"] });
+  if (!result.ok && result.reason === "rate_limited") return refused(submission, undefined, 429, { email: ["auth.errors.rateLimited"] }, { "Retry-After": String(result.retryAfterSeconds) });
   if (!result.ok) return refused(submission, { failure: SEND_FAILED }, 502);
   const params = new URLSearchParams({ sent: email, redirectTo });
   return redirectWithToast(

@@ -3,6 +3,7 @@ import type { DB } from "~/modules/db/db.server";
 import { getConfig } from "~/modules/config/config.server";
 import { normalizeEmail } from "~/modules/orders/orders.server";
 import { hitRateLimit } from "~/modules/security/rate-limit.server";
+import { limitKey } from "~/modules/http/client-address";
 import { hmac, safeEqual, sha256 } from "./tokens.server";
 
 /**
@@ -25,11 +26,12 @@ export interface SignedIn {
   redirectTo: string | null;
 }
 
-/** Counts a request for a link against the e-mail's and the address's limits. */
-export async function withinSignInLimits(db: DB, email: string, clientIp: string): Promise<boolean> {
+/** Counts a request for a link against the e-mail's and the address group's limits; when over one, the seconds until it may be asked again. */
+export async function signInLimitWait(db: DB, email: string, clientIp: string): Promise<number | null> {
   const byEmail = await hitRateLimit(db, `sign-in:email:${email}`, EMAIL_LIMIT.count, EMAIL_LIMIT.windowSeconds);
-  const byIp = await hitRateLimit(db, `sign-in:ip:${clientIp}`, getConfig().signInLinksPerIpHour, IP_WINDOW_SECONDS);
-  return byEmail.allowed && byIp.allowed;
+  const byIp = await hitRateLimit(db, limitKey("sign-in", { clientAddress: clientIp }), getConfig().signInLinksPerIpHour, IP_WINDOW_SECONDS);
+  const waits = [byEmail, byIp].filter((limit) => !limit.allowed).map((limit) => limit.retryAfterSeconds);
+  return waits.length > 0 ? Math.max(1, ...waits) : null;
 }
 
 /**

@@ -89,6 +89,8 @@ export interface AppConfig {
   queue: { leaseSeconds: number; maxAttempts: number; concurrency: number; inProcess: boolean };
   /** New draft orders one client address may start in a day (DRAFTS_PER_IP_DAY). */
   draftsPerIpDay: number;
+  /** Requests one address group may have in flight in one process (REQUESTS_IN_FLIGHT_PER_ADDRESS, ADR 056). */
+  requestsInFlightPerAddress: number;
   contacts: Record<Market, Contacts>;
   usingDemoContacts: boolean;
   /** Company details of the international market's legal texts (COMPANY_INTERNATIONAL_*). */
@@ -296,6 +298,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       inProcess: env.QUEUE_IN_PROCESS === "auto" ? database.kind === "pglite" : env.QUEUE_IN_PROCESS === "true",
     },
     draftsPerIpDay: env.DRAFTS_PER_IP_DAY,
+    requestsInFlightPerAddress: env.REQUESTS_IN_FLIGHT_PER_ADDRESS,
     contacts: {
       domestic: domesticContacts ?? DEMO_CONTACTS.domestic,
       international: internationalContacts ?? DEMO_CONTACTS.international,

@@ -119,6 +119,7 @@ export const envSchema = z.object({
   // New draft orders one client address (an IPv6 /64) may start in a day (DESIGN §4.6, ADR 038);
   // a clinic network behind one address makes dozens a day.
   DRAFTS_PER_IP_DAY: positiveInt(100),
+  REQUESTS_IN_FLIGHT_PER_ADDRESS: positiveInt(64),
 
   CONTACTS_DOMESTIC_MESSENGER_NUMBER: optional,
   CONTACTS_DOMESTIC_MESSENGER_LINK: optional,

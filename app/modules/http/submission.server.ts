@@ -77,6 +77,6 @@ export function intentValue<V extends { intent: string }, I extends V["intent"]>
  * A refused form: what was typed, and why, with status 400; `extra` says more in place (ADR 026);
  * `fieldErrors` are what the server found beyond the schema (an address not on file).
  */
-export function refused<E extends object = object>(submission: Submission<unknown, string[]>, extra?: E, status = 400, fieldErrors?: Record<string, string[]>) {
-  return data<FormReply & Partial<E>>({ ...submission.reply(fieldErrors ? { fieldErrors } : undefined), ...(extra as E) }, { status });
+export function refused<E extends object = object>(submission: Submission<unknown, string[]>, extra?: E, status = 400, fieldErrors?: Record<string, string[]>, headers?: HeadersInit) {
+  return data<FormReply & Partial<E>>({ ...submission.reply(fieldErrors ? { fieldErrors } : undefined), ...(extra as E) }, { status, headers });
 }

@@ -6,6 +6,7 @@ import type { AppConfig, BodyLimits } from "~/modules/config/config.server";
 import { getLocale } from "~/modules/http/request-context.server";
 import { textTranslator } from "~/modules/translations/overrides.server";
 import { formatFileSize } from "~/modules/uploads/file-names";
+import { sendErrorPage } from "~/modules/http/error-page.server";
 
 /**
  * The one place that decides how large a request body may be (ADR 039), installed in server.mts
@@ -80,6 +81,22 @@ class BodyNotRead extends Error {
   }
 }
 
+/**
+ * A body must keep arriving (ADR 056): nothing for BODY_IDLE_MS, or less than BODY_MIN_BYTES_PER_S
+ * on average once BODY_GRACE_MS have passed, and it is cut — a slow sender cannot hold a connection
+ * for the hour a 100 MiB model on a 2 Mbit/s link may take.
+ */
+export const BODY_IDLE_MS = 30_000;
+export const BODY_GRACE_MS = 60_000;
+export const BODY_MIN_BYTES_PER_S = 1024;
+
+export class BodyStalledError extends Error {
+  constructor() {
+    super("The request body stopped arriving");
+    this.name = "BodyStalledError";
+  }
+}
+
 /** How long, and how much, a closing connection still reads of a body nobody wants. */
 const LINGER_MS = 2000;
 const LINGER_BYTES = 16 * 1024 * 1024;
@@ -108,7 +125,16 @@ export interface BodyWatch {
  * It works on the request as the HTTP parser fills it (`push`), so it counts what Remix's web
  * `Request` body, busboy or any other reader will see, chunked or not.
  */
-export function watchBody(req: IncomingMessage, res: ServerResponse, limit: number, onExceeded: () => void): BodyWatch {
+export function watchBody(
+  req: IncomingMessage,
+  res: ServerResponse,
+  limit: number,
+  onExceeded: () => void,
+  pace: { onStalled?: () => void; idleMs?: number; graceMs?: number; minBytesPerSecond?: number } = {},
+): BodyWatch {
+  const { idleMs = BODY_IDLE_MS, graceMs = BODY_GRACE_MS, minBytesPerSecond = BODY_MIN_BYTES_PER_S } = pace;
+  const started = Date.now();
+  let lastByteAt = started;
   let received = 0;
   let exceeded = false;
   let stopped = false;
@@ -128,6 +154,7 @@ export function watchBody(req: IncomingMessage, res: ServerResponse, limit: numb
     if (stopped) return false;
     if (chunk !== null && chunk !== undefined) {
       received += (chunk as Uint8Array).length;
+      lastByteAt = Date.now();
       if (received > limit) {
         exceeded = stopped = true;
         failure = new BodyTooLargeError(limit);
@@ -169,10 +196,28 @@ export function watchBody(req: IncomingMessage, res: ServerResponse, limit: numb
   }
   closeGently(socket, current);
 
+  // The pace of the body, checked while it is incomplete.
+  const pacing = setInterval(
+    () => {
+      if (req.complete || stopped || socket.destroyed) return clearInterval(pacing);
+      const now = Date.now();
+      const slow = now - started > graceMs && (received * 1000) / (now - started) < minBytesPerSecond;
+      if (now - lastByteAt < idleMs && !slow) return;
+      clearInterval(pacing);
+      stopped = true;
+      failure = new BodyStalledError();
+      if (pace.onStalled && !res.headersSent) pace.onStalled();
+      else socket.destroy();
+    },
+    Math.max(250, Math.min(idleMs, graceMs) / 4),
+  );
+  pacing.unref();
+
   const fail = () => {
     if (!req.complete && !req.destroyed) destroy.call(req, failure ?? new BodyNotRead());
   };
   res.once("close", () => {
+    clearInterval(pacing);
     if (lingeringCloses.get(socket) === current) lingeringCloses.delete(socket);
     // While the connection lingers, the body fails once it is closed (destroying it sooner would close it).
     if (lingered >= 0 && !socket.destroyed) socket.once("close", fail);
@@ -256,6 +301,14 @@ export async function tooLargeAnswer(req: ExpressRequest, res: ExpressResponse, 
   muteLateAnswer(res);
 }
 
+/** A body that stopped arriving: 408, for whoever is still listening, and the connection closes. */
+async function stalledAnswer(req: ExpressRequest, res: ExpressResponse, rule: BodyRule): Promise<void> {
+  res.setHeader("Connection", "close");
+  if (rule.reader === "machine") res.status(408).json({ error: "timeout" });
+  else await sendErrorPage(req, res, 408);
+  muteLateAnswer(res);
+}
+
 /**
  * The route that was reading the body learns of the refusal when its body fails, and may still
  * answer (an error page, a redirect): that answer goes nowhere — the sender has ours — instead of
@@ -280,7 +333,7 @@ export function bodyLimits(config: Pick<AppConfig, "bodyLimits">): RequestHandle
       watchBody(req, res, 0, () => undefined);
       return refuse();
     }
-    watchBody(req, res, rule.limit, refuse);
+    watchBody(req, res, rule.limit, refuse, { onStalled: () => void stalledAnswer(req, res, rule) });
     next();
   };
 }

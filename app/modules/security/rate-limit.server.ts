@@ -28,15 +28,20 @@ export async function hitRateLimit(db: DB, key: string, limit: number, windowSec
   return { allowed: row.count <= limit, count: row.count, retryAfterSeconds: Number(row.retry_after) };
 }
 
-/** Whether `key` is already over its limit, without counting a hit. */
-export async function isRateLimited(db: DB, key: string, limit: number): Promise<boolean> {
+/** When `key` is already over its limit, the seconds until its window ends (for `Retry-After`); else null. Counts no hit. */
+export async function limitedFor(db: DB, key: string, limit: number): Promise<number | null> {
   const row = await db
     .selectFrom("rate_limits")
-    .select("count")
+    .select(["count", sql<number>`greatest(1, ceil(extract(epoch from (expires_at - now()))))::int`.as("retry_after")])
     .where("key", "=", key)
     .where("expires_at", ">", sql<Date>`now()`)
     .executeTakeFirst();
-  return (row?.count ?? 0) >= limit;
+  return row && row.count >= limit ? Number(row.retry_after) : null;
+}
+
+/** Whether `key` is already over its limit, without counting a hit. */
+export async function isRateLimited(db: DB, key: string, limit: number): Promise<boolean> {
+  return (await limitedFor(db, key, limit)) !== null;
 }
 
 export async function clearRateLimit(db: DB, key: string) {

@@ -116,11 +116,11 @@ export async function parseMultipartFormData(
   // Bytes since a part last started or ended, while no file is open: a text field's, or headers'.
   let quiet = 0;
   let openFiles = 0;
-  source.on("data", (chunk: Uint8Array) => {
+  const countQuiet = (chunk: Uint8Array) => {
     if (openFiles > 0) return;
     quiet += chunk.length;
     if (quiet > maxFieldBytes + QUIET_SLACK_BYTES) fail(new MultipartFieldTooLargeError("", maxFieldBytes));
-  });
+  };
   parser.on("fieldsLimit", () => fail(new MultipartLimitError("fields")));
   parser.on("filesLimit", () => fail(new MultipartLimitError("files")));
   parser.on("partsLimit", () => fail(new MultipartLimitError("parts")));
@@ -156,6 +156,8 @@ export async function parseMultipartFormData(
     });
   });
   source.pipe(parser);
+  // After the parser's own listener: the parts that start in a chunk are known when it is counted.
+  source.on("data", countQuiet);
 
   await finished;
   // Parts queued behind the last event still run (or drain), then the outcome is known.

@@ -8,10 +8,10 @@ import { type AppConfig, getConfig } from "~/modules/config/config.server";
 import { type DB, getDb } from "~/modules/db/db.server";
 import { getClientAddress, getLocale } from "~/modules/http/request-context.server";
 import { isUuid } from "~/modules/orders/orders.server";
-import { isRateLimited } from "~/modules/security/rate-limit.server";
+import { limitedFor } from "~/modules/security/rate-limit.server";
 import { getStorage } from "~/modules/storage/storage.server";
 import { s3ClientOptions } from "~/modules/storage/s3-storage.server";
-import { meteredRequest, uploadAllowanceOf, UploadVolumeExceeded, volumeMeter, type VolumeMeter } from "./upload-quota.server";
+import { chargeAnnouncedFile, meteredRequest, uploadAllowanceOf, UploadVolumeExceeded, volumeMeter, type VolumeMeter } from "./upload-quota.server";
 import { filesOf, orderFileUsage, type RecordedFile } from "~/modules/orders/files.server";
 import { listPatients } from "~/modules/orders/patients.server";
 import { hasStlExtension } from "./file-names";
@@ -88,28 +88,40 @@ async function checkNewUpload(db: DB, request: Request, upload: Upload): Promise
   const { orderMaxBytes, orderMaxFiles } = getConfig().uploads;
   if (usage.files + 1 > orderMaxFiles) throw new Refusal("too_many", 422);
   if (usage.bytes + size > orderMaxBytes) throw new Refusal("quota", 422);
+  // A compressed upload stores its announced file, not its few bytes on the wire: that is what it
+  // is charged, now (ADR 056); its chunks are not counted again. A plain one is counted as it arrives.
+  const allowance = meta.compressed ? uploadAllowanceOf(viewer, getClientAddress(contexts.get(request))) : null;
+  if (allowance) {
+    try {
+      await chargeAnnouncedFile(db, allowance, size);
+    } catch (error) {
+      if (error instanceof UploadVolumeExceeded) throw new Refusal(error.reason, 429);
+      throw error;
+    }
+  }
 }
 
 /** The largest body of a compressed upload of a 100 MiB file that did not compress at all. */
 const WIRE_LIMIT = maxCompressedBytes(MAX_STL_FILE_BYTES);
-const wireLimits = new Map<string, number>();
+type WireFacts = { limit: number; compressed: boolean };
+const wireFacts = new Map<string, WireFacts>();
 
 /**
  * How many bytes an upload may carry: a compressed one no more than its announced file could take
  * compressed (so a small announced file cannot carry 100 MiB past the volume limits), a plain one
  * its declared length (checked when it was created). Kept per upload for the PATCHes that follow.
  */
-async function wireLimit(datastore: DataStore, id: string | null): Promise<number> {
-  if (!id || !orderIdOfUpload(id)) return WIRE_LIMIT; // a new upload: its own checks follow
-  const known = wireLimits.get(id);
+async function wireFactsOf(datastore: DataStore, id: string | null): Promise<WireFacts> {
+  if (!id || !orderIdOfUpload(id)) return { limit: WIRE_LIMIT, compressed: false }; // a new upload: its own checks follow
+  const known = wireFacts.get(id);
   if (known !== undefined) return known;
   const upload = await datastore.getUpload(id).catch(() => null);
-  if (!upload) return WIRE_LIMIT; // the handler answers that it is gone
+  if (!upload) return { limit: WIRE_LIMIT, compressed: false }; // the handler answers that it is gone
   const meta = readMetadata(upload.metadata);
-  const limit = meta?.compressed ? Math.min(WIRE_LIMIT, maxCompressedBytes(meta.compressed.fileSize)) : WIRE_LIMIT;
-  if (wireLimits.size >= 1000) wireLimits.clear();
-  wireLimits.set(id, limit);
-  return limit;
+  const facts = { limit: meta?.compressed ? Math.min(WIRE_LIMIT, maxCompressedBytes(meta.compressed.fileSize)) : WIRE_LIMIT, compressed: Boolean(meta?.compressed) };
+  if (wireFacts.size >= 1000) wireFacts.clear();
+  wireFacts.set(id, facts);
+  return facts;
 }
 
 export function createTusServer(deps: TusDeps): Server {
@@ -117,7 +129,7 @@ export function createTusServer(deps: TusDeps): Server {
     path: TUS_PATH,
     datastore: deps.datastore,
     relativeLocation: true,
-    maxSize: (_request, id) => wireLimit(deps.datastore, id),
+    maxSize: async (_request, id) => (await wireFactsOf(deps.datastore, id)).limit,
     namingFunction: (_request, metadata) => {
       const orderId = metadata?.orderId ?? "";
       if (!isUuid(orderId)) throw new Refusal("gone", 400);
@@ -209,12 +221,14 @@ export async function handleTusRequest(request: Request, context: AppLoadContext
   contexts.set(forwarded, context);
   let answer = await sharedTus().server.handleWeb(forwarded);
   const exceeded = metered.meter?.exceeded;
-  if (exceeded) answer = await volumeRefusal(request, language, exceeded.reason);
+  if (exceeded) answer = await volumeRefusal(request, language, exceeded);
   // Nothing of a refused upload is kept: a chunk over the body limit takes its upload with it.
   else if (watched.refused()) await removeUpload(request);
   // A HEAD answer has no body; every other error answer speaks the reader's language.
   const response = request.method === "HEAD" ? answer : await localizeUploadAnswer(language, answer);
   response.headers.set("Cache-Control", "no-store");
+  // A refused creation over the allowance (a compressed upload charged its file) says when to come back too.
+  if (response.status === 429 && !response.headers.has("Retry-After")) response.headers.set("Retry-After", String(await allowanceWait(request, context)));
   return response;
 }
 
@@ -243,24 +257,35 @@ async function withoutRepeatedLength(request: Request): Promise<Request> {
  * allowance, ADR 039). An allowance already used up refuses the chunk before it is read.
  */
 async function meterChunk(request: Request, context: AppLoadContext, language: Language): Promise<{ request: Request; meter?: VolumeMeter } | Response> {
-  const db = await sharedTus().deps.db();
+  const { deps } = sharedTus();
+  const db = await deps.db();
   const viewer = await uploadViewerOf(request, context);
   const allowance = uploadAllowanceOf(viewer, getClientAddress(context));
   if (!allowance) return { request };
-  if (await isRateLimited(db, allowance.key, allowance.limitMiB)) {
+  // A compressed upload was charged its whole file when it was created.
+  if ((await wireFactsOf(deps.datastore, uploadIdOf(request))).compressed) return { request };
+  const wait = await limitedFor(db, allowance.key, allowance.limitMiB);
+  if (wait !== null) {
     // Refused before the tus server's own checks ran: only an upload of an order this viewer may open is removed.
     const orderId = orderIdOfUpload(uploadIdOf(request));
     const mayOpen = orderId !== null && (await openableOrder(db, viewer, orderId)) !== undefined;
-    return mayOpen ? volumeRefusal(request, language, allowance.reason) : refusalAnswer(language, 429, { error: allowance.reason });
+    return mayOpen ? volumeRefusal(request, language, new UploadVolumeExceeded(allowance.reason, wait)) : refusalAnswer(language, 429, { error: allowance.reason }, { "Retry-After": String(wait) });
   }
   const meter = volumeMeter(db, allowance);
   return { request: meteredRequest(request, meter), meter };
 }
 
-/** Over the allowance: the upload is removed with what it had received, and the sender told why. */
-async function volumeRefusal(request: Request, language: Language, reason: UploadVolumeExceeded["reason"]): Promise<Response> {
+/** Over the allowance: the upload is removed with what it had received, and the sender told why and when to come back. */
+async function volumeRefusal(request: Request, language: Language, exceeded: UploadVolumeExceeded): Promise<Response> {
   await removeUpload(request);
-  return refusalAnswer(language, 429, { error: reason });
+  return refusalAnswer(language, 429, { error: exceeded.reason }, { "Retry-After": String(exceeded.retryAfterSeconds) });
+}
+
+/** Seconds until the sender's upload allowance has room again (an hour when it cannot be told). */
+async function allowanceWait(request: Request, context: AppLoadContext): Promise<number> {
+  const allowance = uploadAllowanceOf(await uploadViewerOf(request, context), getClientAddress(context));
+  if (!allowance) return 3600;
+  return (await limitedFor(await sharedTus().deps.db(), allowance.key, allowance.limitMiB)) ?? allowance.windowSeconds;
 }
 
 function uploadIdOf(request: Request): string {

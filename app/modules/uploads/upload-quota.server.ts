@@ -1,6 +1,7 @@
 import { getConfig } from "~/modules/config/config.server";
 import type { DB } from "~/modules/db/db.server";
 import { hitRateLimit } from "~/modules/security/rate-limit.server";
+import { limitKey } from "~/modules/http/client-address";
 
 /**
  * Upload volume (DESIGN §4.14, ADR 039), counted from the bytes that arrive, never from a declared
@@ -25,14 +26,19 @@ export interface UploadAllowance {
 /** Whose allowance the bytes of an upload count against, or null for staff. */
 export function uploadAllowanceOf(who: { userEmail: string | null; isStaff: boolean }, clientIp: string, limits = getConfig().uploads): UploadAllowance | null {
   if (who.isStaff) return null;
+  const key = limitKey("upload", { clientAddress: clientIp, accountEmail: who.userEmail });
   if (who.userEmail) {
-    return { key: `upload:account:${who.userEmail.toLowerCase()}`, limitMiB: Math.floor(limits.clientBytesPerDay / MiB), windowSeconds: 24 * 3600, reason: "daily_limit" };
+    return { key, limitMiB: Math.floor(limits.clientBytesPerDay / MiB), windowSeconds: 24 * 3600, reason: "daily_limit" };
   }
-  return { key: `upload:${clientIp}`, limitMiB: Math.floor(limits.anonymousBytesPerHour / MiB), windowSeconds: 3600, reason: "rate_limited" };
+  return { key, limitMiB: Math.floor(limits.anonymousBytesPerHour / MiB), windowSeconds: 3600, reason: "rate_limited" };
 }
 
 export class UploadVolumeExceeded extends Error {
-  constructor(public readonly reason: UploadAllowance["reason"]) {
+  constructor(
+    public readonly reason: UploadAllowance["reason"],
+    /** Until the allowance's window ends (`Retry-After`). */
+    public readonly retryAfterSeconds = 3600,
+  ) {
     super("The upload volume allowance is used up");
     this.name = "UploadVolumeExceeded";
   }
@@ -57,7 +63,7 @@ export function volumeMeter(db: DB, allowance: UploadAllowance): VolumeMeter {
   const charge = async (mebibytes: number) => {
     if (exceeded) throw exceeded;
     const result = await hitRateLimit(db, allowance.key, allowance.limitMiB, allowance.windowSeconds, mebibytes);
-    if (!result.allowed) throw (exceeded = new UploadVolumeExceeded(allowance.reason));
+    if (!result.allowed) throw (exceeded = new UploadVolumeExceeded(allowance.reason, result.retryAfterSeconds));
   };
   return {
     async count(bytes) {
@@ -75,6 +81,16 @@ export function volumeMeter(db: DB, allowance: UploadAllowance): VolumeMeter {
       return exceeded;
     },
   };
+}
+
+/**
+ * Charges a whole file against an allowance before it is stored: a compressed upload is charged the
+ * size of the file it announces, which is what it stores (ADR 056), not the few bytes on the wire.
+ * Throws UploadVolumeExceeded when that takes the allowance past its limit (the charge stays: it was asked for).
+ */
+export async function chargeAnnouncedFile(db: DB, allowance: UploadAllowance, fileBytes: number): Promise<void> {
+  const result = await hitRateLimit(db, allowance.key, allowance.limitMiB, allowance.windowSeconds, Math.max(1, Math.ceil(fileBytes / MiB)));
+  if (!result.allowed) throw new UploadVolumeExceeded(allowance.reason, result.retryAfterSeconds);
 }
 
 /**

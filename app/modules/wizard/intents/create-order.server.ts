@@ -7,7 +7,7 @@ import { MARKET_TRAITS } from "~/modules/market/market";
 import { reuseUntouchedDraft } from "~/modules/orders/drafts.server";
 import { OrderCodeExhaustedError } from "~/modules/orders/order-codes.server";
 import { createOrder } from "~/modules/orders/orders.server";
-import { addressGroup } from "~/modules/security/client-address";
+import { limitKey } from "~/modules/http/client-address";
 import { hitRateLimit } from "~/modules/security/rate-limit.server";
 import { rememberOrderHeaders } from "~/modules/orders/browser-orders.server";
 import { type ActionFailure, wizardReply } from "../replies.server";
@@ -33,7 +33,7 @@ export async function startOrder(db: DB, viewer: Viewer, { market, language }: L
   const reused = await reuseUntouchedDraft(db, viewer.browserOrderIds, market, { ...contacts, wizardStep: 2, language });
   if (reused) return redirect("/order", { headers: await rememberOrderHeaders(viewer.browserOrderIds, reused.id, false) });
 
-  const limit = await hitRateLimit(db, `drafts:ip:${addressGroup(clientAddress)}`, getConfig().draftsPerIpDay, DRAFT_WINDOW_SECONDS);
+  const limit = await hitRateLimit(db, limitKey("drafts", { clientAddress, accountEmail: viewer.user?.email }), getConfig().draftsPerIpDay, DRAFT_WINDOW_SECONDS);
   if (!limit.allowed) {
     return refusal({ title: "wizard.errors.draftLimitTitle", message: "wizard.errors.draftLimit" }, 429, { "Retry-After": String(limit.retryAfterSeconds) });
   }

@@ -1,4 +1,12 @@
 /**
+ * The one key of every per-sender limit (ADR 056): a signed-in client's account, whatever address
+ * it comes from (a clinic behind a busy shared address still orders), else the address group.
+ */
+export function limitKey(kind: string, sender: { clientAddress: string; accountEmail?: string | null }): string {
+  return sender.accountEmail ? `${kind}:account:${sender.accountEmail.toLowerCase()}` : `${kind}:${addressGroup(sender.clientAddress)}`;
+}
+
+/**
  * What a per-address limit counts (docs/decisions/038-order-code-space.md): an IPv4 address as it
  * is, an IPv6 address by its /64 network — a household or a server is given a whole /64, so one
  * visitor could otherwise draw a fresh address for every request. IPv4 written as IPv6
