@@ -8,6 +8,7 @@ import { useTranslation } from "~/modules/i18n/i18n-context";
 import { loadSignInPage, signInPageAction, type SignInReply } from "~/modules/auth/sign-in-page.server";
 import { useBrowserCheck } from "~/modules/validation/browser";
 import { replyFor } from "~/modules/validation/reply";
+import { refusalHeaders } from "~/modules/http/route-headers";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title }, { name: "robots", content: "noindex" }];
 
@@ -22,6 +23,9 @@ export async function loader(args: LoaderFunctionArgs) {
 export async function action(args: ActionFunctionArgs) {
   return signInPageAction(args);
 }
+
+/** A refusal's Retry-After reaches the answer (ADR 056). */
+export const headers = refusalHeaders;
 
 const signInForms = () => import("~/modules/auth/forms");
 

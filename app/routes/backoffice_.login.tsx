@@ -3,6 +3,7 @@ import { useActionData, useSearchParams } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { PasswordGate } from "~/components/password-gate";
 import { loadLoginPage, loginPageAction } from "~/modules/backoffice/login-page.server";
+import { refusalHeaders } from "~/modules/http/route-headers";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title }, { name: "robots", content: "noindex" }];
 
@@ -13,6 +14,9 @@ export async function loader(args: LoaderFunctionArgs) {
 export async function action(args: ActionFunctionArgs) {
   return loginPageAction(args);
 }
+
+/** A refusal's Retry-After reaches the answer (ADR 056). */
+export const headers = refusalHeaders;
 
 export default function BackofficeLogin() {
   const actionData = useActionData<typeof action>();

@@ -28,6 +28,7 @@ import { forwardBlocked as forwardRule } from "~/modules/wizard/forward";
 import { hasBackButton, LAST_STEP, progressPercent, STEP_FILE_TYPE } from "~/modules/wizard/navigation";
 import { handleWizardAction } from "~/modules/wizard/action.server";
 import { loadWizardPage, type WizardLoaderData } from "~/modules/wizard/loader.server";
+import { refusalHeaders } from "~/modules/http/route-headers";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   {
@@ -43,6 +44,9 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 export async function action({ request, context }: ActionFunctionArgs) {
   return handleWizardAction(request, context);
 }
+
+/** A refusal's Retry-After reaches the answer (ADR 056). */
+export const headers = refusalHeaders;
 
 /** The next page, when the action answered with it (ADR 035): the clientLoader takes it once. */
 let answeredPage: WizardLoaderData | null = null;

@@ -9,6 +9,7 @@ import { LABEL_KINDS } from "~/modules/packer/bag-labels";
 import { filterQuery } from "~/modules/packer/filter";
 import packerStyles from "~/styles/packer.css";
 import { loadPackerPage, packerPageAction } from "~/modules/packer/packer-page.server";
+import { refusalHeaders } from "~/modules/http/route-headers";
 
 /**
  * The packer station (staff-partner-packer §2 "/packer"): a password gate, then the non-draft orders
@@ -31,8 +32,12 @@ export async function action(args: ActionFunctionArgs) {
   return packerPageAction(args);
 }
 
-/** Order data never sits in a shared cache (cookies of all loaders are kept by Remix itself). */
-export const headers: HeadersFunction = () => ({ "Cache-Control": "no-store" });
+/** Order data never sits in a shared cache (cookies of all loaders are kept by Remix itself); a refusal says when to come back. */
+export const headers: HeadersFunction = (args) => {
+  const headers = new Headers(refusalHeaders(args));
+  headers.set("Cache-Control", "no-store");
+  return headers;
+};
 
 export default function PackerPage() {
   const loaded = useLoaderData<typeof loader>();
