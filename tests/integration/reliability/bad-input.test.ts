@@ -627,6 +627,29 @@ describe("bad input over HTTP", () => {
     { name: "sandbox: 10 000-character junk", send: hook("sandbox", LONG, "application/x-www-form-urlencoded"), status: 400, message: '"outcome":"refused"' },
   ]);
 
+  // Field names and parts crafted to make the parser build what the form does not have (ADR 056).
+  const urlencoded = (pathname: string, body: string) => raw(pathname, body, "application/x-www-form-urlencoded");
+  const manyParts = (pathname: string, count: number) => {
+    const boundary = "----bad-input-parts";
+    const parts = Array.from({ length: count }, (_, i) => `--${boundary}\r\nContent-Disposition: form-data; name="f${i}"\r\n\r\n1\r\n`).join("");
+    return raw(pathname, `${parts}--${boundary}--\r\n`, `multipart/form-data; boundary=${boundary}`);
+  };
+  const longTextPart = (pathname: string, bytes: number) => {
+    const boundary = "----bad-input-text";
+    return raw(pathname, `--${boundary}\r\nContent-Disposition: form-data; name="additional_comments"\r\n\r\n${"a".repeat(bytes)}\r\n--${boundary}--\r\n`, `multipart/form-data; boundary=${boundary}`);
+  };
+  add("crafted field names and parts", [
+    { name: "x[4294967294] to the wizard", as: WIZ, setup: setStep(wizardId, 2), send: urlencoded("/order", "intent=next&email=a%40b.ru&x[4294967294]=1"), status: 400, message: "Некорректный запрос" },
+    { name: "x[99999999] to sign-in", send: urlencoded("/auth", "email=bad&x[99999999]=1"), status: 400, message: "Некорректный запрос" },
+    { name: "an index past the limit under a field the form has", as: WIZ, setup: setStep(wizardId, 2), send: urlencoded("/order", "intent=next&in_flight[100]=x"), status: 400, message: "Некорректный запрос" },
+    { name: "a deep path", send: urlencoded("/language", "lng=en&a.b.c.d.e=1"), status: 400, message: "Некорректный запрос" },
+    { name: "a malformed path", send: urlencoded("/cookies", "consent=1&x]]=1"), status: 400, message: "Некорректный запрос" },
+    { name: "conform's state field", send: urlencoded("/language", "lng=en&__state__=%7B%7D"), status: 400, message: "Некорректный запрос" },
+    { name: "one name sent 600 times", send: urlencoded("/language", Array.from({ length: 600 }, () => "lng=en").join("&")), status: 400, message: "Некорректный запрос" },
+    { name: "2,000 text parts to the wizard", as: WIZ, setup: setStep(wizardId, 5), send: manyParts("/order", 2000), status: 400, message: "Некорректный запрос" },
+    { name: "a 2 MiB text part to the wizard", as: WIZ, setup: setStep(wizardId, 5), send: longTextPart("/order", 2 * 1024 * 1024), status: 413, message: "Слишком большой запрос" },
+  ]);
+
   const cron = (headers: Record<string, string>) => async (browser: Browser) => fetch(`${browser.app.url}/api/cron`, { method: "POST", headers, redirect: "manual" });
   add("POST /api/cron", [
     { name: "no secret", send: cron({}), status: 401 },
