@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import type { UploadHandler } from "@remix-run/node";
 import { describe, expect, it } from "vitest";
-import { MultipartFieldTooLargeError, MultipartLimitError, parseMultipartFormData } from "./multipart.server";
+import { MultipartFieldTooLargeError, MultipartLimitError, MultipartTextTooLargeError, parseMultipartFormData } from "./multipart.server";
 
 const BOUNDARY = "----formboundary7MA4YWxkTrZu0gW";
 
@@ -117,7 +117,7 @@ describe("parseMultipartFormData", () => {
     expect(form.get("id")).toBe("я".repeat(50));
   });
 
-  it("refuses a text field that never ends while it arrives, not after the whole body was read", async () => {
+  it("refuses a text field that never ends while it arrives, not after the whole body was read (a body too large)", async () => {
     // A text part of (at least) 1 GiB: the body is generated as it is read, and counted.
     const head = Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="comment"\r\n\r\n`);
     let sent = 0;
@@ -131,7 +131,7 @@ describe("parseMultipartFormData", () => {
       },
     });
     const endless = new Request("http://localhost/upload", { method: "POST", body: stream, headers: { "Content-Type": `multipart/form-data; boundary=${BOUNDARY}` }, duplex: "half" } as RequestInit);
-    await expect(parseMultipartFormData(endless, recorder().handler)).rejects.toThrow(MultipartFieldTooLargeError);
+    await expect(parseMultipartFormData(endless, recorder().handler)).rejects.toThrow(MultipartTextTooLargeError);
     expect(sent).toBeLessThan(4 * 1024 * 1024);
   });
 

@@ -20,7 +20,9 @@ import { MAX_FORM_ENTRIES } from "~/modules/http/form-shape";
  * - Parts are counted (ADR 056): at most `maxFields` text fields and `maxFiles` files; one more
  *   fails the parse with `MultipartLimitError`. A text field that runs past `maxFieldBytes` fails
  *   while it is still arriving (not at its end, gigabytes later): busboy drops what is past the
- *   limit, and the bytes that reach the parser with no part starting or ending are counted.
+ *   limit, and the bytes that reach the parser with no part starting or ending are counted
+ *   (`MultipartTextTooLargeError`, a body too large; a field found too long at its end is
+ *   `MultipartFieldTooLargeError`, a malformed form).
  * - A request that is not multipart throws `TypeError("Could not parse content as FormData.")`; a
  *   malformed or cut-off body, or a handler that throws, rejects with that error once the handler
  *   running at that moment has returned.
@@ -47,6 +49,17 @@ export class MultipartFieldTooLargeError extends Error {
 }
 
 /** More parts than a form of ours has: a refusal of the whole body. */
+/**
+ * A text part still arriving far past a field's limit: the body is more than any form of ours
+ * sends (413), where a field found a little too long at its end is a malformed form (400).
+ */
+export class MultipartTextTooLargeError extends MultipartFieldTooLargeError {
+  constructor(limit: number) {
+    super("", limit);
+    this.name = "MultipartTextTooLargeError";
+  }
+}
+
 export class MultipartLimitError extends Error {
   constructor(what: "fields" | "files" | "parts") {
     super(`The form has more ${what} than any form of this site`);
@@ -119,7 +132,7 @@ export async function parseMultipartFormData(
   const countQuiet = (chunk: Uint8Array) => {
     if (openFiles > 0) return;
     quiet += chunk.length;
-    if (quiet > maxFieldBytes + QUIET_SLACK_BYTES) fail(new MultipartFieldTooLargeError("", maxFieldBytes));
+    if (quiet > maxFieldBytes + QUIET_SLACK_BYTES) fail(new MultipartTextTooLargeError(maxFieldBytes));
   };
   parser.on("fieldsLimit", () => fail(new MultipartLimitError("fields")));
   parser.on("filesLimit", () => fail(new MultipartLimitError("files")));

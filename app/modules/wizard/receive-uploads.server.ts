@@ -9,7 +9,7 @@ import { redirectWithToast, type Toast } from "~/modules/http/toast.server";
 import { isRateLimited } from "~/modules/security/rate-limit.server";
 import { getStorage } from "~/modules/storage/storage.server";
 import { storageKey, storedFileName } from "~/modules/uploads/file-names";
-import { MAX_MULTIPART_FIELD_BYTES, MultipartFieldTooLargeError, parseMultipartFormData } from "~/modules/uploads/multipart.server";
+import { MAX_MULTIPART_FIELD_BYTES, MultipartTextTooLargeError, parseMultipartFormData } from "~/modules/uploads/multipart.server";
 import { formatFileSize } from "~/modules/uploads/file-names";
 import { discardUnrecorded } from "~/modules/uploads/unrecorded.server";
 import { createStlUploadHandler, UploadOverQuota, type UploadResult } from "~/modules/uploads/upload-handler.server";
@@ -62,7 +62,7 @@ export async function receiveUploads(request: Request, context: AppLoadContext, 
     if (error instanceof UploadVolumeExceeded) return redirectWithToast("/order", volumeToast(error.reason));
     if (error instanceof UploadOverQuota) return redirectWithToast("/order", orderQuotaToast);
     if (request.signal.aborted) throw error;
-    if (error instanceof MultipartFieldTooLargeError) throw await tooLarge(request, context, formatFileSize(MAX_MULTIPART_FIELD_BYTES, (await getLocale(request, context)).language));
+    if (error instanceof MultipartTextTooLargeError) throw await tooLarge(request, context, formatFileSize(MAX_MULTIPART_FIELD_BYTES, (await getLocale(request, context)).language));
     throw await badRequest(request, context);
   }
   const uploads = upload.results();
