@@ -9,7 +9,7 @@ export function GeneralErrorBoundary() {
   const requestId = useRequestId();
   const status = isRouteErrorResponse(error) ? error.status : 500;
   if (status === 404) return <NotFound />;
-  const key = status === 403 ? "forbidden" : status === 400 ? "badRequest" : status === 429 ? "tooMany" : status === 413 ? "tooLarge" : status === 503 ? "unavailable" : "unexpected";
+  const key = status === 403 ? "forbidden" : status === 400 ? "badRequest" : status === 429 ? "tooMany" : status === 413 ? "tooLarge" : status === 409 ? "conflict" : status === 503 ? "unavailable" : "unexpected";
   return (
     <section className="container error-page">
       <h1>{t(`errors.${key}.title`)}</h1>

@@ -176,6 +176,13 @@ export default function OrderWizard() {
 
   useEffect(() => setHydrated(true), []);
 
+  // From the press of a step's button until the next step shows, the step takes no input (ADR 057):
+  // no field, file picker or button of a step the doctor is leaving (React 18 has no `inert` prop).
+  const pendingForm = useRef<HTMLFormElement>(null);
+  useEffect(() => {
+    if (pendingForm.current) pendingForm.current.inert = busy;
+  }, [busy]);
+
   useEffect(() => {
     // After a refused "next", move focus to the error summary so screen readers announce it.
     if (actionData) summaryRef.current?.querySelector<HTMLElement>(".error-summary")?.focus();
@@ -245,12 +252,21 @@ export default function OrderWizard() {
         onFocus={checks.warm}
         method="post"
         encType={fileType ? "multipart/form-data" : undefined}
-        className="wizard-form"
+        className={busy ? "wizard-form wizard-pending" : "wizard-form"}
+        aria-busy={busy || undefined}
         noValidate
         reloadDocument={fileType !== undefined && !resumable}
+        ref={pendingForm}
       >
         {/* A post sent again from another step is not applied twice (ADR 046). */}
         <input type="hidden" name="step" value={step} />
+        {/* Enter in a field moves forward (ADR 057): the form's first submit button is its default, so the
+            forward action comes first — a twin of the visible button, out of sight and out of the tab order. */}
+        {step < LAST_STEP && !frozen ? (
+          <button type="submit" name="intent" value="next" className="default-submit" tabIndex={-1} aria-hidden="true" disabled={busy || forwardBlocked}>
+            {t("wizard.buttons.next")}
+          </button>
+        ) : null}
         <h2 ref={headingRef} tabIndex={-1}>
           {t(STEP_TITLES[step] ?? "")}
         </h2>

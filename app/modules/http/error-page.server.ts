@@ -21,6 +21,7 @@ function pageKey(status: number): string {
   if (status === 404) return "notFound";
   if (status === 429) return "tooMany";
   if (status === 413) return "tooLarge";
+  if (status === 409) return "conflict";
   if (status === 503) return "unavailable";
   return status >= 500 ? "unexpected" : "badRequest";
 }

@@ -16,6 +16,12 @@ export async function tooLarge(request: Request, context: AppLoadContext, limit:
   return new Response(`${t("answers.bodyTooLargeTitle")}. ${t("answers.bodyTooLarge", { limit })}\n`, { status: 413, headers: { "Content-Type": "text/plain; charset=utf-8", Connection: "close" } });
 }
 
+/** The answer to a post made for a state the resource has left (a step the order moved on from), in the request's language. */
+export async function conflict(request: Request, context: AppLoadContext): Promise<Response> {
+  const t = await getRequestTranslator(request, context);
+  return new Response(`${t("errors.conflict.title")}. ${t("errors.conflict.text")}\n`, { status: 409, headers: { "Content-Type": "text/plain; charset=utf-8" } });
+}
+
 /**
  * The fields of a form post. A body that is not a form (JSON, plain text, a multipart body without
  * its boundary or cut off) is the sender's mistake, not the server's: it is refused with 400.

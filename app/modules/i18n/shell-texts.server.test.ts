@@ -11,7 +11,7 @@ import { lookup } from "./translate";
  * language — read from the components, so a text added there and not carried fails here.
  */
 const SOURCES = ["app/components/error-boundary.tsx", "app/components/connection-notice.tsx", "app/root.tsx"];
-const STATUS_KEYS = ["forbidden", "badRequest", "tooMany", "tooLarge", "unavailable", "unexpected"];
+const STATUS_KEYS = ["forbidden", "badRequest", "tooMany", "tooLarge", "conflict", "unavailable", "unexpected"];
 
 function keysUsed(): string[] {
   const keys = new Set<string>();

@@ -4,7 +4,7 @@ import type { DB } from "~/modules/db/db.server";
 import { isDatabaseUnavailable } from "~/modules/db/unavailable";
 import { getClientAddress, getLocale, type Viewer } from "~/modules/http/request-context.server";
 import { getConfig } from "~/modules/config/config.server";
-import { badRequest, tooLarge } from "~/modules/http/request.server";
+import { badRequest, conflict, tooLarge } from "~/modules/http/request.server";
 import { redirectWithToast, type Toast } from "~/modules/http/toast.server";
 import { isRateLimited } from "~/modules/security/rate-limit.server";
 import { getStorage } from "~/modules/storage/storage.server";
@@ -28,6 +28,14 @@ const volumeToast = (reason: UploadVolumeExceeded["reason"]): Toast => ({
   title: "wizard.upload.errorTitle",
   description: reason === "daily_limit" ? "wizard.upload.dailyLimit" : "wizard.upload.rateLimited",
 });
+
+/** A file sent with a step's form after the order had moved on from that step (ADR 057). */
+class UploadStepMoved extends Error {
+  constructor() {
+    super("The files were sent for a step the order is no longer on");
+    this.name = "UploadStepMoved";
+  }
+}
 
 /**
  * A wizard form sent as multipart (an upload step): the files stream to storage while the form is
@@ -54,11 +62,20 @@ export async function receiveUploads(request: Request, context: AppLoadContext, 
   const allowance = canUpload ? uploadAllowanceOf({ userEmail: viewer.user?.email ?? null, isStaff: viewer.isStaff }, getClientAddress(context)) : null;
   if (allowance && (await isRateLimited(db, allowance.key, allowance.limitMiB))) return redirectWithToast("/order", volumeToast(allowance.reason));
   const meter = allowance ? volumeMeter(db, allowance) : null;
+  // Files are filed under the step their form was sent from (its `step` field comes before them):
+  // a form of a step the order has left — a late post, another tab, a forged one — stores nothing.
+  const currentStep = order ? clampStep(order.wizard_step) : null;
+  const stepChecked: typeof upload.handler = async (part) => {
+    const posted = upload.fields().get("step");
+    if (canUpload && typeof part.filename === "string" && part.filename !== "" && posted !== undefined && Number(posted) !== currentStep) throw new UploadStepMoved();
+    return upload.handler(part);
+  };
   try {
-    form = await parseMultipartFormData(meter ? meteredRequest(request, meter) : request, upload.handler);
+    form = await parseMultipartFormData(meter ? meteredRequest(request, meter) : request, stepChecked);
   } catch (error) {
     // A body without its boundary, cut off midway or over an allowance: nothing of it is kept.
     await upload.discardStored();
+    if (error instanceof UploadStepMoved) throw await conflict(request, context);
     if (error instanceof UploadVolumeExceeded) return redirectWithToast("/order", volumeToast(error.reason));
     if (error instanceof UploadOverQuota) return redirectWithToast("/order", orderQuotaToast);
     if (request.signal.aborted) throw error;
