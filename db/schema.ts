@@ -33,6 +33,14 @@ export interface FileInfo {
   size: number;
   triangles?: number;
   uploadedAt?: string;
+  /**
+   * The jaw and aligner step the doctor declared for the file (ADR 058), prefilled from its name;
+   * `confirmed` false while one the name did not give is still to be chosen. Older files have none
+   * of the three: their labels keep the guess from the name.
+   */
+  jaw?: "upper" | "lower" | null;
+  stepNumber?: number | null;
+  confirmed?: boolean;
 }
 type Json<T> = ColumnType<T, string, string>;
 

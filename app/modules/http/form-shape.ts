@@ -14,7 +14,7 @@
  * Anything else is refused whole, with 400, before conform builds anything.
  */
 
-export const MAX_FORM_ENTRIES = 500;
+export const MAX_FORM_ENTRIES = 1000;
 export const MAX_FORM_INDEX = 99;
 export const MAX_FORM_DEPTH = 3;
 

@@ -5,6 +5,8 @@ import { destinationPath } from "./production-paths";
 import { getConfig } from "~/modules/config/config.server";
 import type { ScanSummary } from "./recorded-scan";
 import { OrderFrozenError } from "./drafts.server";
+import { detectStep, guessJaw } from "./jaw-and-step";
+import { isDeclared } from "./declaration";
 
 /**
  * An order's files: each patient's file lists and their queue entries to the production server.
@@ -81,6 +83,7 @@ export async function appendFiles(db: DB, order: Pick<Order, "id" | "code">, pat
     uploadedAt: now,
     ...(upload.scan ? { scan: upload.scan } : {}),
     ...(upload.uploadKey ? { uploadKey: upload.uploadKey } : {}),
+    ...prefilledDeclaration(upload.originalName, type),
   }));
   const column = FILE_COLUMNS[type];
   const skipColumn = type === "matrix" ? "skip_matrix" : type === "aligners" ? "skip_aligners" : "skip_retainers";
@@ -123,6 +126,66 @@ export async function appendFiles(db: DB, order: Pick<Order, "id" | "code">, pat
     return "recorded";
   });
 }
+
+/**
+ * A new file's jaw and step, prefilled from its name by the specification's rule (ADR 058); it is
+ * confirmed only when the name gave a jaw — and, for an aligner, a step number.
+ */
+export function prefilledDeclaration(originalName: string, type: FileType): Pick<FileInfo, "jaw" | "stepNumber" | "confirmed"> {
+  const jaw = guessJaw(originalName);
+  const stepNumber = detectStep(originalName);
+  return { jaw, stepNumber, confirmed: isDeclared(type, jaw, stepNumber) };
+}
+
+
+export interface FileDeclaration {
+  storagePath: string;
+  jaw: "upper" | "lower" | null;
+  stepNumber: number | null;
+}
+
+/**
+ * Records the jaw and step the doctor declared for files of a patient's list (ADR 058), the list
+ * changed on its locked row so an upload finishing meanwhile is never lost (DESIGN §4.13). Files
+ * the list does not hold are ignored; a declaration without a jaw (or an aligner's step) leaves the
+ * file to be confirmed. Only a draft's files change.
+ */
+export async function declareFiles(db: DB, order: Pick<Order, "id">, patient: Pick<Patient, "id">, type: FileType, declarations: FileDeclaration[]): Promise<void> {
+  if (declarations.length === 0) return;
+  const byPath = new Map(declarations.map((declaration) => [declaration.storagePath, declaration]));
+  const column = FILE_COLUMNS[type];
+  await db.transaction().execute(async (trx) => {
+    const row = await trx
+      .selectFrom("orders_patients")
+      .selectAll()
+      .where("id", "=", patient.id)
+      .where("order_id", "=", order.id)
+      .where((eb) => eb.exists(eb.selectFrom("orders").select("id").where("id", "=", order.id).where("status", "=", "draft")))
+      .forUpdate()
+      .executeTakeFirst();
+    if (!row) return;
+    const list = (typeof row[column] === "string" ? JSON.parse(row[column] as unknown as string) : row[column]) as FileInfo[];
+    if (!Array.isArray(list)) return;
+    let changed = false;
+    const next = list.map((file) => {
+      const declared = file && byPath.get(file.storagePath);
+      if (!declared) return file;
+      const confirmed = isDeclared(type, declared.jaw, declared.stepNumber);
+      if (file.jaw === declared.jaw && (file.stepNumber ?? null) === declared.stepNumber && file.confirmed === confirmed) return file;
+      changed = true;
+      return { ...file, jaw: declared.jaw, stepNumber: declared.stepNumber, confirmed };
+    });
+    if (!changed) return;
+    await trx
+      .updateTable("orders_patients")
+      .set({ [column]: JSON.stringify(next), updated_at: new Date() } as never)
+      .where("id", "=", patient.id)
+      .execute();
+  });
+}
+
+/** Files still to be confirmed: recorded with a `confirmed` of false (older files have none and keep their guess). */
+export const unconfirmedFiles = (files: FileInfo[]) => files.filter((file) => file.confirmed === false);
 
 /** Whether a file with one of these upload keys is on the patient's list. */
 async function isRecorded(db: DB, patientId: string, type: FileType, uploadKeys: string[]): Promise<boolean> {

@@ -13,7 +13,7 @@ export async function loadBagLabelsPage({ request, params, context }: LoaderFunc
   const t = await getRequestTranslator(request, context);
   const labels = buildBagLabels(
     order,
-    order.patients.map((patient) => ({ patientName: patient.name, folderName: patient.folder, files: patient.files })),
+    order.patients.map((patient) => ({ patientName: patient.name, folderName: patient.folder, files: patient.labelFiles ?? patient.files })),
   );
   const codes = [...new Set(labels.map((label) => label.qrText))];
   return {

@@ -4,7 +4,7 @@ import { foundBySearch } from "~/modules/orders/order-search.server";
 import { shortOrderNumber } from "~/modules/orders/orders.server";
 import { getStorage } from "~/modules/storage/storage.server";
 import { filesOf } from "~/modules/orders/files.server";
-import { comparePatientFolders } from "./bag-labels";
+import { comparePatientFolders, type LabelFile } from "./bag-labels";
 import type { PackerFilter } from "./filter";
 import { isLogoFolder, logoFolder, logoKey } from "./logo-names.server";
 
@@ -23,6 +23,8 @@ export interface PackerPatient {
   folder: string;
   /** Original file names per kind, in upload order. */
   files: Record<FileType, string[]>;
+  /** With each file's declared jaw and step (ADR 058), for the labels of one order; the list does without. */
+  labelFiles?: Record<FileType, LabelFile[]>;
 }
 
 export interface PackerOrder {
@@ -41,7 +43,7 @@ export interface PackerOrder {
 
 const ORDER_COLUMNS = ["orders.id", "orders.code", "orders.status", "orders.full_name", "orders.email", "orders.address"] as const;
 
-async function patientsOf(db: DB, orderIds: string[]): Promise<Map<string, PackerPatient[]>> {
+async function patientsOf(db: DB, orderIds: string[], { declared = false } = {}): Promise<Map<string, PackerPatient[]>> {
   const byOrder = new Map<string, PackerPatient[]>(orderIds.map((id) => [id, []]));
   if (orderIds.length === 0) return byOrder;
   const rows = await db
@@ -52,7 +54,10 @@ async function patientsOf(db: DB, orderIds: string[]): Promise<Map<string, Packe
     .execute();
   for (const row of rows) {
     const files = Object.fromEntries(FILE_TYPES.map((type) => [type, filesOf(row, type).map((file) => file.originalName)])) as Record<FileType, string[]>;
-    byOrder.get(row.order_id)?.push({ name: row.patient_name, folder: row.folder_name, files });
+    const labelFiles = declared
+      ? (Object.fromEntries(FILE_TYPES.map((type) => [type, filesOf(row, type).map((file) => ({ name: file.originalName, jaw: file.jaw ?? null, stepNumber: file.stepNumber ?? null }))])) as Record<FileType, LabelFile[]>)
+      : undefined;
+    byOrder.get(row.order_id)?.push({ name: row.patient_name, folder: row.folder_name, files, ...(labelFiles ? { labelFiles } : {}) });
   }
   for (const patients of byOrder.values()) patients.sort((a, b) => comparePatientFolders(a.folder, b.folder));
   return byOrder;
@@ -94,7 +99,7 @@ export async function getPackerOrder(db: DB, orderId: string): Promise<PackerOrd
   if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(orderId)) return null;
   const row = await db.selectFrom("orders").select(ORDER_COLUMNS).where("orders.id", "=", orderId).where("orders.status", "!=", "draft").executeTakeFirst();
   if (!row) return null;
-  const patients = await patientsOf(db, [row.id]);
+  const patients = await patientsOf(db, [row.id], { declared: true });
   return toPackerOrder(row, patients.get(row.id) ?? []);
 }
 

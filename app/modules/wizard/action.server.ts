@@ -6,7 +6,7 @@ import { parseSubmission, readSubmission } from "~/modules/http/submission.serve
 import { redirectWithToast } from "~/modules/http/toast.server";
 import { isMultipartRequest } from "~/modules/uploads/multipart.server";
 import type { UploadResult } from "~/modules/uploads/upload-handler.server";
-import { postedStep, wizardFormSchema } from "./forms";
+import { fileDeclarations, postedStep, wizardFormSchema } from "./forms";
 import { startOrder } from "./intents/create-order.server";
 import { returnToDraft } from "./intents/edit.server";
 import { keepStep, moveThroughSteps } from "./intents/navigate.server";
@@ -14,12 +14,13 @@ import { addPatient, nextWithTypedPatient, selectPatient } from "./intents/patie
 import { payOrder, startPayment } from "./intents/pay.server";
 import { removeOrderFile } from "./intents/remove-file.server";
 import type { IntentArgs, IntentHandler } from "./intents/types";
-import { clampStep, type WizardAction } from "./navigation";
+import { clampStep, STEP_FILE_TYPE, type WizardAction } from "./navigation";
 import { resolveOrder } from "./order-access.server";
 import { receiveUploads } from "./receive-uploads.server";
 import { answerInPlace } from "./in-place.server";
 import { frozenToast, toastFromUploads, typedValues } from "./replies.server";
 import { listPatients } from "~/modules/orders/patients.server";
+import { declareFiles } from "~/modules/orders/files.server";
 import { OrderFrozenError } from "~/modules/orders/drafts.server";
 
 const NAV_ACTIONS: WizardAction[] = ["next", "back", "skip_matrix", "skip_aligners", "skip_retainers", "back_to_patient"];
@@ -95,6 +96,10 @@ async function dispatch(request: Request, context: AppLoadContext) {
   // current step is shown (ADR 046). Forms that name no step (the patient selector, pay) are not checked.
   const sent = postedStep(submission.payload);
   if (sent !== null && sent !== step) return redirect("/order");
+
+  // The jaw and step declared beside each of the step's files (ADR 058) are kept whatever the form does next.
+  const fileType = STEP_FILE_TYPE[step];
+  if (fileType && patient && form.file_path.length > 0) await declareFiles(db, order, patient, fileType, fileDeclarations(form));
 
   try {
     return await (intentHandler(DRAFT_INTENTS, name) ?? keepStep)(args);

@@ -43,6 +43,12 @@ const typed = z.pipe(first, z.transform((value) => value?.trim()));
 /** One of a fixed list, or null for anything else (the stored choice then stays). */
 const choice = <T extends string>(values: readonly T[]) => z.pipe(first, z.transform((value): T | null => ((values as readonly string[]).includes(value ?? "") ? (value as T) : null)));
 
+/** A field sent any number of times, as a list of its texts. */
+const texts = z.pipe(
+  z.optional(z.unknown()),
+  z.transform((value) => (Array.isArray(value) ? value : value === undefined ? [] : [value]).filter((item): item is string => typeof item === "string")),
+);
+
 export const MATRIX_TYPES = ["soft", "hard"] as const;
 export const MATERIAL_TYPES = ["single_layer", "three_layer"] as const;
 export const CUT_TYPES = ["wavy", "straight"] as const;
@@ -66,12 +72,26 @@ export const wizardFormSchema = z.object({
   cut_type: choice(CUT_TYPES),
   additional_comments: typed,
   /** The tus uploads the page says are still going up for the step's files (ADR 054): one or many. */
-  in_flight: z.pipe(
-    z.optional(z.unknown()),
-    z.transform((value) => (Array.isArray(value) ? value : value === undefined ? [] : [value]).filter((item): item is string => typeof item === "string")),
-  ),
+  in_flight: texts,
+  /** Each listed file's declared jaw and step (ADR 058): three lists in the same order, one entry per file. */
+  file_path: texts,
+  file_jaw: texts,
+  file_step: texts,
 });
 export type WizardForm = z.output<typeof wizardFormSchema>;
+
+/** The jaw and step declarations a step's form carries (ADR 058); an entry whose jaw or step cannot be read declares none. */
+export function fileDeclarations(form: Pick<WizardForm, "file_path" | "file_jaw" | "file_step">): Array<{ storagePath: string; jaw: "upper" | "lower" | null; stepNumber: number | null }> {
+  return form.file_path.slice(0, 300).map((storagePath, index) => {
+    const jaw = form.file_jaw[index];
+    const step = (form.file_step[index] ?? "").trim();
+    return {
+      storagePath,
+      jaw: jaw === "upper" || jaw === "lower" ? jaw : null,
+      stepNumber: /^\d{1,3}$/.test(step) && Number(step) > 0 ? Number(step) : null,
+    };
+  });
+}
 
 /**
  * The step a post names (ADR 046), read from the form as sent: a step field that is empty or no

@@ -13,6 +13,7 @@ import { resolveOrder } from "./order-access.server";
 import { rememberOrderHeaders } from "~/modules/orders/browser-orders.server";
 import { hasPersonalConditions, priceInputOf, pricedFields } from "./price.server";
 import { filesOf, queueStatuses, type RecordedFile } from "~/modules/orders/files.server";
+import { detectJaw, detectStep } from "~/modules/orders/jaw-and-step";
 import { listPatients } from "~/modules/orders/patients.server";
 import { skipsOf } from "~/modules/wizard/navigation";
 import { logger } from "~/modules/log/logger.server";
@@ -115,6 +116,8 @@ export async function loadWizardPage(request: Request, context: AppLoadContext) 
               path: file.storagePath,
               sync: statuses[file.storagePath] ?? "pending",
               scan: file.scan ?? null,
+              // Declared jaw and step (ADR 058); an older file's guess from its name, and nothing to confirm.
+              ...declarationOf(file, type),
             })),
           ]),
         ) as Record<
@@ -125,6 +128,9 @@ export async function loadWizardPage(request: Request, context: AppLoadContext) 
             path: string;
             sync: string;
             scan: ScanSummary | null;
+            jaw: "upper" | "lower" | null;
+            stepNumber: number | null;
+            confirmed: boolean;
           }>
         >,
       })),
@@ -141,3 +147,9 @@ export async function loadWizardPage(request: Request, context: AppLoadContext) 
 }
 
 export type WizardLoaderData = Awaited<ReturnType<typeof loadWizardPage>>["data"];
+
+/** A file's jaw and step as the step shows them: declared, or for a file recorded before declarations the name's guess. */
+function declarationOf(file: RecordedFile, type: FileType): { jaw: "upper" | "lower" | null; stepNumber: number | null; confirmed: boolean } {
+  if (file.confirmed === undefined) return { jaw: detectJaw(file.originalName), stepNumber: type === "aligners" ? detectStep(file.originalName) : null, confirmed: true };
+  return { jaw: file.jaw ?? null, stepNumber: file.stepNumber ?? null, confirmed: file.confirmed };
+}

@@ -7,7 +7,7 @@ import type { WizardForm } from "./forms";
 import { filesProblem, patientProblem } from "./forward";
 import { checkContacts, checkDelivery, type FieldErrors, fieldProblem, type LimitedField, stepFieldErrors } from "./validation";
 import { uploadsOnTheWay } from "~/modules/uploads/tus.server";
-import { filesOf } from "~/modules/orders/files.server";
+import { filesOf, unconfirmedFiles } from "~/modules/orders/files.server";
 import { skipsOf } from "~/modules/wizard/navigation";
 import { updateDraft } from "~/modules/orders/drafts.server";
 import { updatePatient } from "~/modules/orders/patients.server";
@@ -127,6 +127,10 @@ export function checkComplete(order: Order, patients: Patient[], market: Market)
     for (const step of [5, 7, 10]) {
       const missing = filesProblem(step, { stored: filesOf(patient, STEP_FILE_TYPE[step]!).length, skips: skipsOf(patient), onTheWay: false });
       if (missing) return { step, error: missing };
+    }
+    // Every file's jaw (and an aligner's step) declared where its name did not give them (ADR 058).
+    for (const step of [5, 7, 10]) {
+      if (unconfirmedFiles(filesOf(patient, STEP_FILE_TYPE[step]!)).length > 0) return { step, error: "wizard.errors.declareFiles" };
     }
     if (filesOf(patient, "aligners").length > 0 && !patient.skip_aligners && (!patient.material_type || !patient.cut_type)) return { step: 8, error: "wizard.errors.materialRequired" };
     if (filesOf(patient, "matrix").length > 0 && !patient.skip_matrix && !patient.matrix_type && MARKET_TRAITS[market].softMatrix) return { step: 6, error: "wizard.errors.matrixTypeRequired" };

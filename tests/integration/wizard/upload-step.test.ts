@@ -5,7 +5,7 @@ import { browserFetch } from "../../support/app-server";
 import type { TestDatabase } from "../../support/database";
 import { binaryStl } from "../../support/stl-models";
 import { toMatrixStep } from "../../support/wizard-walk";
-import { type TestApp, startApp } from "../../support/app";
+import { SECRETS, type TestApp, startApp } from "../../support/app";
 
 /**
  * A step's files are filed under the step their form was sent from (ADR 057): a form of a step the
@@ -56,5 +56,64 @@ describe("uploads bound to their step", () => {
     const own = await post(browser, uploadForm(7));
     expect(own.status).toBe(302);
     expect(await filesOf(patient.id)).toEqual({ matrix: 0, aligners: 1 });
+  });
+
+  it("each file's jaw and step: prefilled from its name, a name without them must be confirmed before payment, and the bag labels print what was declared", async () => {
+    const browser = browserFetch(app);
+    const { order, patient } = await toMatrixStep(t, browser);
+    await browser.request("/order", { form: { intent: "skip_matrix", step: "5" } });
+    const form = new FormData();
+    form.append("step", "7");
+    form.append("intent", "upload");
+    // One name that says both, one that says neither (the specification's rule printed "ВЧ" for it).
+    form.append("files", new Blob([new Uint8Array(binaryStl(30))]), "Шаг 03 нижняя.stl");
+    form.append("files", new Blob([new Uint8Array(binaryStl(30))]), "scan.stl");
+    expect((await post(browser, form)).status).toBe(302);
+    const listed = async () =>
+      ((await t.db.selectFrom("orders_patients").select("aligner_files_info").where("id", "=", patient.id).executeTakeFirstOrThrow()).aligner_files_info as Array<{ originalName: string; storagePath: string; jaw: string | null; stepNumber: number | null; confirmed: boolean }>).map(
+        ({ originalName, storagePath, jaw, stepNumber, confirmed }) => ({ originalName, storagePath, jaw, stepNumber, confirmed }),
+      );
+    const [named, unnamed] = await listed();
+    expect(named).toMatchObject({ originalName: "Шаг 03 нижняя.stl", jaw: "lower", stepNumber: 3, confirmed: true });
+    expect(unnamed).toMatchObject({ originalName: "scan.stl", jaw: null, stepNumber: null, confirmed: false });
+
+    // The step shows both, the unnamed one marked.
+    const page = await (await browser.request("/order")).text();
+    expect(page).toContain("Укажите челюсть и шаг");
+
+    // Material and cut chosen, the order goes to payment: refused until the file is declared.
+    await browser.request("/order", { form: { intent: "next", step: "7", file_path: named!.storagePath, file_jaw: "lower", file_step: "3" } });
+    await browser.request("/order", { form: { intent: "next", step: "8", material_type: "single_layer" } });
+    await browser.request("/order", { form: { intent: "next", step: "9", cut_type: "wavy" } });
+    await browser.request("/order", { form: { intent: "skip_retainers", step: "10" } });
+    const refused = await browser.request("/order", { form: { intent: "pay" } });
+    expect(refused.status).toBe(302);
+    expect((await t.db.selectFrom("orders").select(["wizard_step", "status"]).where("id", "=", order.id).executeTakeFirstOrThrow())).toEqual({ wizard_step: 7, status: "draft" });
+    expect(await (await browser.request("/order")).text()).toContain("Укажите челюсть и номер шага для каждого файла");
+
+    // Declared on the step's form (as its fields are sent with any button), the order can be paid.
+    const declare = new URLSearchParams([
+      ["intent", "next"],
+      ["step", "7"],
+      ["file_path", named!.storagePath],
+      ["file_jaw", "lower"],
+      ["file_step", "3"],
+      ["file_path", unnamed!.storagePath],
+      ["file_jaw", "upper"],
+      ["file_step", "12"],
+    ]);
+    const declared = await fetch(`${app.url}/order`, { method: "POST", body: declare, headers: { Cookie: browser.jar.header(), Origin: app.url }, redirect: "manual" });
+    expect(declared.status).toBe(302);
+    expect((await listed())[1]).toMatchObject({ jaw: "upper", stepNumber: 12, confirmed: true });
+    await t.db.updateTable("orders").set({ wizard_step: 11 }).where("id", "=", order.id).execute();
+    expect((await browser.request("/order", { form: { intent: "pay" } })).headers.get("location")).not.toBe("/order");
+
+    // The packer's labels print the declared jaws and steps.
+    const packer = browserFetch(app);
+    await packer.request("/packer", { form: { password: SECRETS.PACKER_PASSWORD, redirectTo: "/packer" } });
+    const labels = await (await packer.request(`/packer/bags/${order.id}`)).text();
+    const text = labels.replace(/<[^>]+>/g, " ").replace(/\s+/g, " ");
+    expect(text).toMatch(/НЧ Шаг 03/);
+    expect(text).toMatch(/ВЧ Шаг 12/);
   });
 });

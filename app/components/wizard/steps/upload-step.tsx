@@ -108,9 +108,12 @@ export function UploadStep({
       {files.length === 0 ? (
         <p className="muted">{t(UPLOAD_TEXT[type].empty)}</p>
       ) : (
+        <p className="hint">{t("wizard.files.declaredHint")}</p>
+      )}
+      {files.length === 0 ? null : (
         <ul className="file-list">
           {files.map((file) => (
-            <li key={file.path}>
+            <li key={file.path} className={file.confirmed ? undefined : "file-unconfirmed"}>
               <span className="file-name">{file.name}</span>
               <span className="muted small">{formatFileSize(file.size, i18n.language)}</span>
               <span className={`sync sync-${sync[file.path] ?? file.sync}`}>{t(SYNC_LABEL[sync[file.path] ?? file.sync] ?? "wizard.sync.pending")}</span>
@@ -139,6 +142,23 @@ export function UploadStep({
               >
                 {t("wizard.files.remove")}
               </button>
+              {/* The jaw and step the labels print (ADR 058): prefilled from the name, the doctor's to change. */}
+              <span className="file-declaration">
+                <input type="hidden" name="file_path" value={file.path} />
+                <label>
+                  <span className="small">{t("wizard.files.jaw")}</span>
+                  <select name="file_jaw" defaultValue={file.jaw ?? ""} aria-label={t("wizard.files.jawOf", { name: file.name })}>
+                    <option value="">{t("wizard.files.chooseJaw")}</option>
+                    <option value="upper">{t("wizard.files.upper")}</option>
+                    <option value="lower">{t("wizard.files.lower")}</option>
+                  </select>
+                </label>
+                <label>
+                  <span className="small">{t("wizard.files.step")}</span>
+                  <input name="file_step" inputMode="numeric" pattern="[0-9]*" maxLength={3} size={3} defaultValue={file.stepNumber ?? ""} aria-label={t("wizard.files.stepOf", { name: file.name })} />
+                </label>
+                {file.confirmed ? null : <span className="file-to-confirm small">{t("wizard.files.toConfirm")}</span>}
+              </span>
               {file.scan ? <ScanInfo scan={file.scan} /> : null}
             </li>
           ))}
