@@ -32,7 +32,7 @@ test.beforeEach(({ javaScriptEnabled }) => {
 
 test("models chosen on steps 5, 7 and 10 go up while the doctor reaches the summary; payment waits for them, then the stored files are the chosen ones", async ({ page }) => {
   test.setTimeout(180_000);
-  const models = { matrix: scanModel("bg-matrix", 11), aligners: scanModel("bg-aligners", 12), retainer: scanModel("bg-retainer", 13) };
+  const models = { matrix: scanModel("bg-matrix-upper", 11), aligners: scanModel("bg-aligners-upper-01", 12), retainer: scanModel("bg-retainer-upper", 13) };
   const labels = { next: "Далее →", email: "E-mail", phone: "Телефон", fullName: "ФИО получателя", address: "Адрес доставки", consent: true };
   await walkToPatientStep(page, labels, `bg-${Date.now()}-${Math.random().toString(36).slice(2, 6)}@clinic.ru`);
   await page.getByLabel("Имя пациента").fill("Смирнова Е.");
@@ -49,18 +49,18 @@ test("models chosen on steps 5, 7 and 10 go up while the doctor reaches the summ
 
   // Step 5: the model goes up; "Далее" does not wait for it.
   await page.setInputFiles("#field-files", models.matrix);
-  await expect(page.locator(".upload-progress")).toContainText("bg-matrix.stl");
+  await expect(page.locator(".upload-progress")).toContainText("bg-matrix-upper.stl");
   await press(page, "Далее →", 6);
   // Later steps show the file still in flight, with its progress.
   const background = page.locator(".background-uploads");
-  await expect(background).toContainText("bg-matrix.stl");
+  await expect(background).toContainText("bg-matrix-upper.stl");
   await expect(background).toContainText(/\d+ %/);
   await page.getByRole("radio", { name: /^Твердая матрица/ }).check();
   await press(page, "Далее →", 7);
 
   await page.setInputFiles("#field-files", models.aligners);
   await press(page, "Далее →", 8);
-  await expect(background).toContainText("bg-aligners.stl");
+  await expect(background).toContainText("bg-aligners-upper-01.stl");
   await page.getByRole("radio", { name: /^1-слойный/ }).check();
   await press(page, "Далее →", 9);
   await page.getByRole("radio", { name: /^Волнистая/ }).check();
@@ -71,7 +71,7 @@ test("models chosen on steps 5, 7 and 10 go up while the doctor reaches the summ
   // The summary: the doctor got here before the uploads ended; payment waits for them and says so.
   expect(finished.length).toBeLessThan(3);
   await expect(page.locator(".pay-waits")).toContainText(/загрузятся файлы в пути \([123]\)/);
-  await expect(background).toContainText("bg-retainer.stl");
+  await expect(background).toContainText("bg-retainer-upper.stl");
   const pay = page.getByRole("button", { name: "Перейти к оплате" });
   await expect(pay).toBeDisabled();
   // The summary counts what was chosen: one file of each kind, and the price of all three, files in

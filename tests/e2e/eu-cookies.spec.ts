@@ -60,7 +60,7 @@ test.describe("a partner link on the international market", () => {
     await page.getByLabel("Patient name").fill("Keller M.");
     await press(page, "Add patient", 4);
     await press(page, "Next →", 5);
-    await page.setInputFiles("#field-files", [stlFile("eu-ref-matrix.stl")]);
+    await page.setInputFiles("#field-files", [stlFile("eu-ref-matrix-upper.stl")]);
     await press(page, "Upload", 5);
     await press(page, "Next →", 6);
     await press(page, "Next →", 7);

@@ -69,7 +69,7 @@ test.describe("an EU clinic orders and pays in its own language", () => {
       await page.getByLabel(t("wizard.fields.patientName")).fill("Keller M.");
       await press(t("wizard.buttons.addPatient"), 4);
       await press(t("wizard.buttons.next"), 5);
-      await page.setInputFiles("#field-files", [stlFile("eu-matrix.stl")]);
+      await page.setInputFiles("#field-files", [stlFile("eu-matrix-upper.stl")]);
       await page.getByRole("button", { name: t("wizard.buttons.upload"), exact: true }).click();
       await atStep(5);
       await expect(page.getByText("eu-matrix", { exact: false }).first()).toBeVisible();

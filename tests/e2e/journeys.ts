@@ -109,7 +109,7 @@ export async function orderToCheckout(page: Page, options: { onStep?: (step: num
   await press(page, "Добавить пациента", 4);
   await seen(4);
   await press(page, "Далее →", 5);
-  await page.setInputFiles("#field-files", [stlFile("pay-matrix.stl")]);
+  await page.setInputFiles("#field-files", [stlFile("pay-matrix-upper.stl")]);
   await press(page, "Загрузить", 5);
   await seen(5);
   await press(page, "Далее →", 6);
@@ -118,7 +118,7 @@ export async function orderToCheckout(page: Page, options: { onStep?: (step: num
   await press(page, "Далее →", 7);
   await seen(7);
   if (options.aligners) {
-    await page.setInputFiles("#field-files", [stlFile("pay-aligner.stl")]);
+    await page.setInputFiles("#field-files", [stlFile("pay-aligner-upper-01.stl")]);
     await press(page, "Загрузить", 7);
     await press(page, "Далее →", 8);
     await page.getByRole("radio", { name: /^1-слойный/ }).check();

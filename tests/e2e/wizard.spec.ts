@@ -67,17 +67,17 @@ test("a doctor orders for two patients and reaches the sandbox checkout", async 
   await press(page, "Добавить пациента", 4);
   await expect(page.getByText("Пациент Смирнова Е. добавлен в заказ")).toBeVisible();
   await press(page, "Далее →", 5);
-  await uploadFiles(page, stlFiles("matrix", 2), 5);
+  await uploadFiles(page, stlFiles("matrix-upper", 2), 5);
   await press(page, "Далее →", 6);
   await page.getByRole("radio", { name: /^Мягкая матрица/ }).check();
   await press(page, "Далее →", 7);
-  await uploadFiles(page, stlFiles("aligner", 2), 7);
+  await uploadFiles(page, stlFiles("aligner-upper", 2), 7);
   await press(page, "Далее →", 8);
   await page.getByRole("radio", { name: /^1-слойный/ }).check();
   await press(page, "Далее →", 9);
   await page.getByRole("radio", { name: /^Волнистая/ }).check();
   await press(page, "Далее →", 10);
-  await uploadFiles(page, stlFiles("retainer", 1), 10);
+  await uploadFiles(page, stlFiles("retainer-upper", 1), 10);
   await press(page, "Далее →", 11);
 
   // Patient 2: back to add a patient, skip matrix and retainers.
@@ -91,7 +91,7 @@ test("a doctor orders for two patients and reaches the sandbox checkout", async 
   // Back from the aligner upload with the matrix skipped lands on the matrix upload.
   await press(page, "← Назад", 5);
   await press(page, "Пропустить", 7);
-  await uploadFiles(page, stlFiles("aligner-b", 8), 7);
+  await uploadFiles(page, stlFiles("aligner-b-lower", 8), 7);
   await press(page, "Далее →", 8);
   await page.getByRole("radio", { name: /^3-слойный/ }).check();
   await press(page, "Далее →", 9);
@@ -188,7 +188,7 @@ test.describe("on the international market", () => {
     await page.getByRole("button", { name: "Add patient" }).click();
     await atStep(page, 4);
     await press(page, "Next →", 5);
-    await page.setInputFiles("#field-files", stlFiles("intl", 1));
+    await page.setInputFiles("#field-files", stlFiles("intl-upper", 1));
     await page.getByRole("button", { name: "Upload", exact: true }).click();
     await atStep(page, 5);
     await press(page, "Next →", 6);

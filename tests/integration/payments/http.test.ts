@@ -35,7 +35,7 @@ async function orderAtSummary(browser: Browser, t: TestDatabase): Promise<string
   await browser.request("/order", { form: { intent: "add_patient", patient_name: "Смирнова Е." } });
   await browser.request("/order", { form: { intent: "next" } });
   const form = new FormData();
-  form.append("files", new Blob([new Uint8Array(binaryStl(4))]), "m.stl");
+  form.append("files", new Blob([new Uint8Array(binaryStl(4))]), "m-upper.stl");
   form.append("intent", "next");
   const upload = await fetch(`${browser.app.url}/order`, { method: "POST", body: form, headers: { Cookie: browser.jar.header(), Origin: browser.app.url }, redirect: "manual" });
   browser.jar.store(upload);

@@ -73,7 +73,7 @@ describe("an upload step with files still going up", () => {
     expect(await stepOf(order.id)).toBe(6);
     await browser.request("/order", { form: { intent: "next", step: "6", matrix_type: "hard" } });
     // The aligners are stored: the patient has files, but not the matrix its step was passed for.
-    const aligners = await tusUpload({ base: app.url, origin: app.url, cookie: browser.jar.header(), file: largeStl(1), metadata: { filename: "e.stl", orderId: order.id, patientId: patient.id, type: "aligners" } as never });
+    const aligners = await tusUpload({ base: app.url, origin: app.url, cookie: browser.jar.header(), file: largeStl(1), metadata: { filename: "e-upper-01.stl", orderId: order.id, patientId: patient.id, type: "aligners" } as never });
     expect(aligners.ok).toBe(true);
     await walkFromAligners(browser);
     expect(await stepOf(order.id)).toBe(11);
@@ -86,7 +86,7 @@ describe("an upload step with files still going up", () => {
     expect((await t.db.selectFrom("payments").select("id").where("order_id", "=", order.id).execute()).length).toBe(0);
 
     // Once a matrix is stored, the order can be paid.
-    const stored = await tusUpload({ base: app.url, origin: app.url, cookie: browser.jar.header(), file: largeStl(1), metadata: { filename: "d.stl", orderId: order.id, patientId: patient.id, type: "matrix" } as never });
+    const stored = await tusUpload({ base: app.url, origin: app.url, cookie: browser.jar.header(), file: largeStl(1), metadata: { filename: "d-upper.stl", orderId: order.id, patientId: patient.id, type: "matrix" } as never });
     expect(stored.ok).toBe(true);
     await browser.request("/order", { form: { intent: "next", step: "5" } });
     await browser.request("/order", { form: { intent: "next", step: "6", matrix_type: "hard" } });

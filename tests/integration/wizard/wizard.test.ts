@@ -143,7 +143,7 @@ describe("the order wizard over HTTP", () => {
   it("freezes a pending order's files and lets the customer return it to draft", async () => {
     const browser = newBrowser();
     const order = await toMatrixStep(browser);
-    await upload(browser, [{ name: "m.stl", content: binaryStl(3) }], "next");
+    await upload(browser, [{ name: "m-upper.stl", content: binaryStl(3) }], "next");
     await browser.request("/order", { form: { intent: "next", matrix_type: "hard" } });
     await browser.request("/order", { form: { intent: "skip_aligners" } });
     await browser.request("/order", { form: { intent: "skip_retainers" } });
@@ -159,7 +159,7 @@ describe("the order wizard over HTTP", () => {
     await t.db.updateTable("orders").set({ wizard_step: 5 }).where("id", "=", order.id).execute();
     await upload(browser, [{ name: "late.stl", content: binaryStl(3) }]);
     const files = (await patientOf(order.id)).matrix_files_info as unknown as Array<{ originalName: string }>;
-    expect(files.map((file) => file.originalName)).toEqual(["m.stl"]);
+    expect(files.map((file) => file.originalName)).toEqual(["m-upper.stl"]);
     expect(storedFiles(order.id)).toHaveLength(1);
 
     await browser.request("/order", { form: { intent: "edit" } });
