@@ -25,7 +25,7 @@ import { useTranslation } from "~/modules/i18n/i18n-context";
 import { numberFormat } from "~/modules/i18n/intl";
 import { useIdleImport } from "~/modules/validation/idle-import";
 import { forwardBlocked as forwardRule } from "~/modules/wizard/forward";
-import { hasBackButton, LAST_STEP, progressPercent, STEP_FILE_TYPE } from "~/modules/wizard/navigation";
+import { hasBackButton, LAST_STEP, progressPercent, SKIP_QUESTION, STEP_FILE_TYPE } from "~/modules/wizard/navigation";
 import { handleWizardAction } from "~/modules/wizard/action.server";
 import { loadWizardPage, type WizardLoaderData } from "~/modules/wizard/loader.server";
 import { refusalHeaders } from "~/modules/http/route-headers";
@@ -203,6 +203,15 @@ export default function OrderWizard() {
     } else setChecked(null);
   };
 
+  // Skipping a step that holds files, or has files on their way, leaves them out of the order: asked once (ADR 057).
+  const confirmSkip = (event: React.MouseEvent<HTMLButtonElement>) => {
+    const stored = fileType && patient ? patient.files[fileType].length : 0;
+    if (stored === 0 && !stepUploads.some(isInFlight)) return;
+    if (!window.confirm(t("wizard.confirmSkip"))) return event.preventDefault();
+    const answer = event.currentTarget.form?.elements.namedItem("confirm_skip");
+    if (answer instanceof HTMLInputElement) answer.value = "yes";
+  };
+
   // Forward is refused by the server anyway; with JavaScript the button says so up front, by the
   // server's own rule (wizard/forward.ts) on what is typed and uploaded (customer side §2). Without
   // JavaScript the button stays enabled where typing could allow it (step 3's consent, step 4's
@@ -260,6 +269,8 @@ export default function OrderWizard() {
       >
         {/* A post sent again from another step is not applied twice (ADR 046). */}
         <input type="hidden" name="step" value={step} />
+        {/* Once the server asked whether to skip a step with files, the next "Пропустить" says yes (ADR 057). */}
+        <input type="hidden" name="confirm_skip" value={formError === SKIP_QUESTION ? "yes" : ""} />
         {/* Enter in a field moves forward (ADR 057): the form's first submit button is its default, so the
             forward action comes first — a twin of the visible button, out of sight and out of the tab order. */}
         {step < LAST_STEP && !frozen ? (
@@ -333,17 +344,17 @@ export default function OrderWizard() {
               </button>
             ) : null}
             {step === 5 ? (
-              <button type="submit" name="intent" value="skip_matrix" className="button button-secondary" formNoValidate>
+              <button type="submit" name="intent" value="skip_matrix" className="button button-secondary" formNoValidate onClick={confirmSkip}>
                 {t("wizard.buttons.skip")}
               </button>
             ) : null}
             {step === 7 ? (
-              <button type="submit" name="intent" value="skip_aligners" className="button button-secondary" formNoValidate>
+              <button type="submit" name="intent" value="skip_aligners" className="button button-secondary" formNoValidate onClick={confirmSkip}>
                 {t("wizard.buttons.skip")}
               </button>
             ) : null}
             {step === 10 ? (
-              <button type="submit" name="intent" value="skip_retainers" className="button button-secondary" formNoValidate disabled={busy || stepUploads.some(isInFlight)}>
+              <button type="submit" name="intent" value="skip_retainers" className="button button-secondary" formNoValidate disabled={busy || stepUploads.some(isInFlight)} onClick={confirmSkip}>
                 {t("wizard.buttons.skip")}
               </button>
             ) : null}

@@ -77,6 +77,8 @@ export const wizardFormSchema = z.object({
   file_path: texts,
   file_jaw: texts,
   file_step: texts,
+  /** "yes" once the doctor said to skip a step that holds files (asked once, ADR 057). */
+  confirm_skip: first,
 });
 export type WizardForm = z.output<typeof wizardFormSchema>;
 

@@ -95,3 +95,6 @@ export function skipClearedByUpload(fileType: "matrix" | "aligners" | "retainer"
 }
 
 export const progressPercent = (step: number) => Math.round((clampStep(step) / LAST_STEP) * 100);
+
+/** What a skip of a step that holds files is answered with (ADR 057); the page then sends the next skip confirmed. */
+export const SKIP_QUESTION = "wizard.errors.skipHasFiles";

@@ -116,4 +116,20 @@ describe("uploads bound to their step", () => {
     expect(text).toMatch(/НЧ Шаг 03/);
     expect(text).toMatch(/ВЧ Шаг 12/);
   });
+
+  it("skipping a step that holds files asks once, and skips when asked again", async () => {
+    const browser = browserFetch(app);
+    const { order } = await toMatrixStep(t, browser);
+    expect((await post(browser, uploadForm(5))).status).toBe(302);
+    const asked = await browser.request("/order", { form: { intent: "skip_matrix", step: "5" } });
+    expect(asked.status).toBe(400);
+    const page = await asked.text();
+    expect(page).toContain("На этом шаге уже есть файлы. Если пропустить шаг, они не войдут в заказ.");
+    // The page sends the next "Пропустить" confirmed.
+    expect(page).toMatch(/name="confirm_skip" value="yes"/);
+    expect((await t.db.selectFrom("orders").select("wizard_step").where("id", "=", order.id).executeTakeFirstOrThrow()).wizard_step).toBe(5);
+    const skipped = await browser.request("/order", { form: { intent: "skip_matrix", step: "5", confirm_skip: "yes" } });
+    expect(skipped.status).toBe(302);
+    expect((await t.db.selectFrom("orders").select("wizard_step").where("id", "=", order.id).executeTakeFirstOrThrow()).wizard_step).toBe(7);
+  });
 });

@@ -8,7 +8,8 @@ import { checkStep, saveStepFields } from "../step-fields.server";
 import type { FieldErrors } from "../validation";
 import { listPatients, updatePatient } from "~/modules/orders/patients.server";
 import { OrderFrozenError, setWizardStep } from "~/modules/orders/drafts.server";
-import { skipsOf } from "~/modules/wizard/navigation";
+import { SKIP_QUESTION, skipsOf, STEP_FILE_TYPE } from "~/modules/wizard/navigation";
+import { filesOf } from "~/modules/orders/files.server";
 import type { IntentArgs } from "./types";
 import { logger } from "~/modules/log/logger.server";
 
@@ -48,6 +49,11 @@ export async function moveThroughSteps({ db, order, patients, patient, step, for
       if (uploadToast) return redirectWithToast("/order", uploadToast);
       return fail(failure);
     }
+  }
+  // Skipping a step that holds files, or has files on their way, leaves them out of the order: asked once (ADR 057).
+  const skippedType = action.startsWith("skip_") ? STEP_FILE_TYPE[step] : undefined;
+  if (skippedType && patient && form.confirm_skip !== "yes" && (filesOf(patient, skippedType).length > 0 || form.in_flight.length > 0)) {
+    return fail({ errors: {}, formError: SKIP_QUESTION, values: typed });
   }
   const move = navigate(step, action, skipsOf(patient));
   if (move.setSkips && patient) {
