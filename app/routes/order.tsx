@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import type { ClientActionFunctionArgs, ClientLoaderFunctionArgs } from "@remix-run/react";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { useCallback, useEffect, useRef, useState } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { ToastMessage } from "~/components/toast";
 import { SectionError } from "~/components/section-error";
@@ -24,7 +24,7 @@ import { type InPlaceResult, isInPlace, isInPlaceAnswer } from "~/modules/http/i
 import { useTranslation } from "~/modules/i18n/i18n-context";
 import { numberFormat } from "~/modules/i18n/intl";
 import { useIdleImport } from "~/modules/validation/idle-import";
-import { forwardBlocked as forwardRule } from "~/modules/wizard/forward";
+import { forwardHeldBy } from "~/modules/wizard/forward";
 import { hasBackButton, LAST_STEP, progressPercent, SKIP_QUESTION, STEP_FILE_TYPE } from "~/modules/wizard/navigation";
 import { handleWizardAction } from "~/modules/wizard/action.server";
 import { loadWizardPage, type WizardLoaderData } from "~/modules/wizard/loader.server";
@@ -131,7 +131,12 @@ export default function OrderWizard() {
   const formKey = `${step}:${patient?.id ?? ""}:${data.patients.length}`;
   const refusedHere = checked?.formKey === formKey ? checked.errors : null;
   const reply = actionData && "status" in actionData ? actionData : null;
-  const errors = refusedHere ?? fieldMessages(reply?.error);
+  const said = useMemo(() => refusedHere ?? fieldMessages(reply?.error), [refusedHere, reply]);
+  // A field's message goes as soon as what is typed there passes the step's checks (ADR 057): the
+  // fields fixed since the last refusal, by that refusal.
+  const [fixed, setFixed] = useState<{ of: Record<string, string>; fields: string[] }>({ of: said, fields: [] });
+  const fixedNow = fixed.of === said ? fixed.fields : [];
+  const errors = fixedNow.length ? Object.fromEntries(Object.entries(said).filter(([name]) => !fixedNow.includes(name))) : said;
   const values = (reply?.initialValue ?? {}) as Record<string, string>;
   const formError = refusedHere ? undefined : reply?.error?.[""]?.[0];
   const saveFailure = refusedHere ? undefined : reply?.saveFailure;
@@ -216,7 +221,7 @@ export default function OrderWizard() {
   // server's own rule (wizard/forward.ts) on what is typed and uploaded (customer side §2). Without
   // JavaScript the button stays enabled where typing could allow it (step 3's consent, step 4's
   // name), and the server answers.
-  const forwardBlocked = forwardRule(step, {
+  const forwardHeld = forwardHeldBy(step, {
     noPatient: data.noPatient,
     following: hydrated,
     patientCount: data.patients.length,
@@ -225,6 +230,7 @@ export default function OrderWizard() {
     consent: shownTyped.consent,
     files: fileType && patient ? { stored: patient.files[fileType].length, skips: patient.skips, onTheWay: resumable ? chosenHere : filesChosen } : null,
   });
+  const forwardBlocked = forwardHeld !== null;
 
   return (
     <section className="wizard container">
@@ -256,7 +262,13 @@ export default function OrderWizard() {
       {/* A new step or patient list is a new form: its fields start from what the server holds, as on a new page. */}
       <Form
         key={formKey}
-        onChange={(event) => setTyped({ formKey, ...readTyped(event.currentTarget) })}
+        onChange={(event) => {
+          setTyped({ formKey, ...readTyped(event.currentTarget) });
+          const module = checks.loaded.current;
+          if (!module || Object.keys(said).length === 0) return;
+          const problems = module.typedProblems(step, "next", new FormData(event.currentTarget), data.traits.domesticNotices);
+          setFixed({ of: said, fields: Object.keys(said).filter((name) => name !== "files" && !(name in problems)) });
+        }}
         onSubmit={checkBeforeSending}
         onFocus={checks.warm}
         method="post"
@@ -359,7 +371,15 @@ export default function OrderWizard() {
               </button>
             ) : null}
             {step < LAST_STEP ? (
-              <button type="submit" name="intent" value="next" className="button" disabled={busy || forwardBlocked} aria-disabled={forwardBlocked || undefined}>
+              <button
+                type="submit"
+                name="intent"
+                value="next"
+                className="button"
+                disabled={busy || forwardBlocked}
+                aria-disabled={forwardBlocked || undefined}
+                aria-describedby={forwardHeld ? "forward-held" : undefined}
+              >
                 {t("wizard.buttons.next")} →
               </button>
             ) : order?.status === "draft" || order?.status === "pending" ? (
@@ -369,6 +389,12 @@ export default function OrderWizard() {
             ) : null}
           </div>
         </div>
+        {/* A disabled forward button says why beside it (ADR 057). */}
+        {forwardHeld && step < LAST_STEP && !frozen ? (
+          <p id="forward-held" className="small muted forward-held">
+            {t(forwardHeld)}
+          </p>
+        ) : null}
         {order?.status === "pending" ? (
           <p className="small">
             <button type="submit" name="intent" value="edit" className="link-button" formNoValidate>

@@ -53,3 +53,26 @@ test("Enter does not go back while the step's own forward rule holds it", async 
   await expect(page.getByRole("heading", { level: 2 })).toHaveText("Адрес доставки");
   await atStep(page, 3);
 });
+
+test("a field's message goes once it is fixed, and a held forward button says why", async ({ page, javaScriptEnabled }) => {
+  test.skip(!javaScriptEnabled, "the page follows what is typed only with JavaScript; without it the server answers each press");
+  await page.goto("/order");
+  await press(page, "Далее →", 2);
+  await page.getByLabel("E-mail").fill("not-an-address");
+  await page.getByLabel("Телефон").fill("+7 900 222-33-44");
+  await page.getByRole("button", { name: "Далее →", exact: true }).click();
+  const message = page.locator("#field-email-error");
+  await expect(message).toHaveText("Пожалуйста, укажите корректный email");
+  await page.getByLabel("E-mail").fill(`fixed-${unique()}@clinic.ru`);
+  await expect(message).toHaveCount(0);
+  await atStep(page, 2);
+
+  await page.getByLabel("Телефон").press("Enter");
+  await atStep(page, 3);
+  // Held without the consent: said beside the button, and tied to it for screen readers.
+  const held = page.locator("#forward-held");
+  await expect(held).toHaveText("Необходимо согласие на обработку данных");
+  await expect(page.getByRole("button", { name: "Далее →", exact: true })).toHaveAttribute("aria-describedby", "forward-held");
+  await page.getByRole("checkbox").check();
+  await expect(held).toHaveCount(0);
+});

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
 import type { Order, Patient } from "~db/schema";
-import { type ForwardFacts, filesProblem, forwardBlocked } from "./forward";
+import { type ForwardFacts, filesProblem, forwardBlocked, forwardHeldBy } from "./forward";
 import { NO_SKIPS, type Skips } from "./navigation";
 
 // The upload store, as the step check asks it whether the files the form names are on their way.
@@ -78,6 +78,13 @@ describe("the forward button", () => {
     const filled = { full_name: "Иванова А.", address: "Москва" };
     expect((await checkStep(3, order, null, 0, wizardFormSchema.parse(filled), {}, "domestic"))?.errors).toEqual({ consent: "wizard.errors.consentRequired" });
     expect(await checkStep(3, order, null, 0, wizardFormSchema.parse({ ...filled, consent: "on" }), {}, "domestic")).toBeNull();
+  });
+
+  it("says why it is held, in the words the page shows beside it", () => {
+    expect(forwardHeldBy(3, base)).toBe("wizard.errors.consentRequired");
+    expect(forwardHeldBy(4, base)).toBe("wizard.errors.patientNameRequired");
+    expect(forwardHeldBy(5, { ...base, files: { stored: 0, skips: { skipMatrix: false, skipAligners: false, skipRetainers: false }, onTheWay: false } })).toBe("wizard.errors.matrixFilesRequired");
+    expect(forwardHeldBy(3, { ...base, consent: true })).toBeNull();
   });
 
   it("follows nothing typed before the page is hydrated (the server answers), but always stops without a patient", () => {

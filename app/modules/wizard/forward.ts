@@ -56,10 +56,19 @@ export interface ForwardFacts {
   files: StepFiles | null;
 }
 
-/** Whether the forward button is disabled: the server's rule on what the page sees. */
-export function forwardBlocked(step: number, facts: ForwardFacts): boolean {
-  if (facts.noPatient) return true;
-  if (step === 4 && facts.following && patientProblem(facts.patientCount + (facts.patientTyped ? 1 : 0))) return true;
-  if (step === 3 && facts.following && consentProblem(facts.consentRequired, facts.consent)) return true;
-  return facts.files !== null && filesProblem(step, facts.files) !== null;
+/** Why the forward button is disabled (a translation key the page says beside it), or null when it is not: the server's rule on what the page sees. */
+export function forwardHeldBy(step: number, facts: ForwardFacts): string | null {
+  if (facts.noPatient) return "wizard.errors.noPatientSelected";
+  if (step === 4 && facts.following) {
+    const problem = patientProblem(facts.patientCount + (facts.patientTyped ? 1 : 0));
+    if (problem) return "wizard.errors.patientNameRequired";
+  }
+  if (step === 3 && facts.following) {
+    const problem = consentProblem(facts.consentRequired, facts.consent);
+    if (problem) return problem;
+  }
+  return facts.files !== null ? filesProblem(step, facts.files) : null;
 }
+
+/** Whether the forward button is disabled. */
+export const forwardBlocked = (step: number, facts: ForwardFacts): boolean => forwardHeldBy(step, facts) !== null;
