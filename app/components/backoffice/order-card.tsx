@@ -5,6 +5,7 @@ import { FILE_KINDS, patientFilesId } from "~/modules/backoffice/order-files";
 import { useTranslation } from "~/modules/i18n/i18n-context";
 import { dateTimeFormat } from "~/modules/i18n/intl";
 import { formatMoney } from "~/modules/money/format";
+import { readablePhone } from "~/modules/validation/phone";
 
 /**
  * An order card of the orders dashboard: the order's facts, its patients with how many files of each
@@ -53,7 +54,7 @@ export function OrderCard({ order, back, number, canPaymentLink, canTracker }: O
             {order.phone ? (
               <>
                 {" · "}
-                <a href={`tel:${order.phone.replace(/[^+\d]/g, "")}`}>{order.phone}</a>
+                <a href={`tel:${order.phone.replace(/[^+\d]/g, "")}`}>{readablePhone(order.phone)}</a>
               </>
             ) : null}
           </dd>
