@@ -18,6 +18,7 @@ import { listPatients } from "~/modules/orders/patients.server";
 import { skipsOf } from "~/modules/wizard/navigation";
 import { logger } from "~/modules/log/logger.server";
 import { textTranslator } from "~/modules/translations/overrides.server";
+import { readablePhone } from "~/modules/validation/phone";
 
 export async function loadWizardPage(request: Request, context: AppLoadContext) {
   const db = await getDb();
@@ -89,6 +90,8 @@ export async function loadWizardPage(request: Request, context: AppLoadContext) 
         status: order.status,
         email: order.email,
         phone: order.phone,
+        /** As the summary shows it (grouped when typed as bare digits); formatted here, so the page carries no code for it. */
+        phoneShown: order.phone ? readablePhone(order.phone) : null,
         fullName: order.full_name,
         address: order.address,
         deliveryComment: order.delivery_comment,

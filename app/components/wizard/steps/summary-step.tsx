@@ -4,7 +4,6 @@ import { formatMoney } from "~/modules/money/format";
 import { calculateOrderPrice } from "~/modules/pricing/calculate";
 import { lineText } from "~/modules/pricing/line-texts";
 import type { StepProps } from "./types";
-import { readablePhone } from "~/modules/validation/phone";
 
 type FileKind = "matrix" | "aligners" | "retainer";
 
@@ -45,7 +44,7 @@ export function SummaryStep({ data, uploads = [] }: StepProps & { uploads?: Uplo
         <dt>{t("wizard.fields.email")}</dt>
         <dd>{order.email ?? "—"}</dd>
         <dt>{t("wizard.fields.phone")}</dt>
-        <dd>{order.phone ? readablePhone(order.phone) : "—"}</dd>
+        <dd>{order.phoneShown ?? "—"}</dd>
         <dt>{t("wizard.fields.fullName")}</dt>
         <dd>{order.fullName ?? "—"}</dd>
         <dt>{t("wizard.fields.address")}</dt>
