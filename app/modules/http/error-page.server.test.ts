@@ -62,9 +62,10 @@ describe("the server's last error handler", () => {
     errors.mockClear();
     const response = await fetch(`${url}/too-large`);
     expect(response.status).toBe(413);
-    expect(await response.text()).toContain("errors.badRequest.title");
+    // A body too large has its own words since ADR 056 (before, the bad-request page's).
+    expect(await response.text()).toContain("errors.tooLarge.title");
     const json = await fetch(`${url}/too-large`, { headers: { Accept: "application/json" } });
-    expect(await json.json()).toEqual({ error: "badRequest", message: "errors.badRequest.title. errors.badRequest.text" });
+    expect(await json.json()).toEqual({ error: "tooLarge", message: "errors.tooLarge.title. errors.tooLarge.text" });
     expect(errors).not.toHaveBeenCalled();
   });
 
