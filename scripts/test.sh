@@ -3,7 +3,7 @@
 # and browser journeys (Debian's Chromium, JavaScript on and off) on PostgreSQL and on a zero-config
 # `npm start`, with the outside checkers (axe-core; the Nu HTML Checker on Debian's Java) over every
 # page a user meets (ADR 048). Installs what a fresh Debian machine lacks when it can; never skips
-# silently. Runs on whichever `node` is first on PATH (CI runs it on two, ADR 049).
+# silently. Runs on whichever `node` is first on PATH (CI puts Node 24 first, ADR 049).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
