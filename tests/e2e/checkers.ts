@@ -32,22 +32,42 @@ export function tally(line: { checker: "axe" | "vnu"; name: string; problems: nu
 
 const lastDocument = new WeakMap<Page, Response>();
 
+/** The page with JavaScript on in which a no-JavaScript page's copies are checked, one per page checked. */
+const checkingPages = new WeakMap<Page, Promise<Page>>();
+
+function checkingPageFor(page: Page): Promise<Page> {
+  let checking = checkingPages.get(page);
+  if (!checking) {
+    checking = page
+      .context()
+      .browser()!
+      .newContext({ javaScriptEnabled: true, viewport: page.viewportSize() })
+      .then(async (context) => {
+        // Gone with the page it checks for (the test's end).
+        page.once("close", () => void context.close().catch(() => undefined));
+        return context.newPage();
+      });
+    checkingPages.set(page, checking);
+  }
+  return checking;
+}
+
 /**
  * axe needs JavaScript in the page. Without it (the no-JavaScript project) the page's DOM is what the
  * server sent, so axe checks a copy of it in a page of its own with JavaScript on: the same markup
- * and stylesheets (a `<base>` to the page's URL), none of the page's scripts.
+ * and stylesheets (a `<base>` to the page's URL), none of the page's scripts — neither the scripts nor
+ * the `modulepreload` links that only fetch them. One such page serves all the checks of a test, so
+ * its stylesheets are fetched once, not once per page checked.
  */
 async function axeResults(page: Page, testInfo: TestInfo) {
   if (testInfo.project.use.javaScriptEnabled !== false) return new AxeBuilder({ page }).withTags(CHECKER_TAGS).analyze();
-  const copy = (await page.content()).replace(/<script\b[^>]*>[\s\S]*?<\/script>/gi, "").replace(/<head([^>]*)>/i, (head) => `${head}<base href="${page.url()}">`);
-  const context = await page.context().browser()!.newContext({ javaScriptEnabled: true, viewport: page.viewportSize() });
-  try {
-    const checked = await context.newPage();
-    await checked.setContent(copy, { waitUntil: "load" });
-    return await new AxeBuilder({ page: checked }).withTags(CHECKER_TAGS).analyze();
-  } finally {
-    await context.close();
-  }
+  const copy = (await page.content())
+    .replace(/<script\b[^>]*>[\s\S]*?<\/script>/gi, "")
+    .replace(/<link\b[^>]*\brel="modulepreload"[^>]*>/gi, "")
+    .replace(/<head([^>]*)>/i, (head) => `${head}<base href="${page.url()}">`);
+  const checked = await checkingPageFor(page);
+  await checked.setContent(copy, { waitUntil: "load" });
+  return new AxeBuilder({ page: checked }).withTags(CHECKER_TAGS).analyze();
 }
 
 /**

@@ -7,6 +7,25 @@ export const embedded = process.env.E2E_TARGET === "embedded";
 export const dataDir = path.resolve(`tests/.tmp/${embedded ? "embedded" : "e2e"}-data`);
 export const outbox = path.join(dataDir, "outbox");
 
+/** Files the journeys choose: one folder per target, since the two targets run at the same time. */
+export const FIXTURES = path.resolve(`tests/.tmp/${embedded ? "embedded" : "e2e"}-stl`);
+
+/**
+ * A file under FIXTURES, written once and whole: `write` fills a scratch path that is then renamed,
+ * so a journey never picks up a file another process is still writing. Its modification time stays
+ * put afterwards, so the browser's fingerprint of it is stable too.
+ */
+export function fixtureFile(name: string, write: (file: string) => void): string {
+  const file = path.join(FIXTURES, name);
+  if (!fs.existsSync(file)) {
+    fs.mkdirSync(FIXTURES, { recursive: true });
+    const partial = `${file}.${process.pid}.partial`;
+    write(partial);
+    fs.renameSync(partial, file);
+  }
+  return file;
+}
+
 /** The back-office password of the server under test: fixed for PostgreSQL runs, generated for `npm start`. */
 export function backofficePassword(): string {
   if (!embedded) return "e2e-office-password";
