@@ -1,12 +1,11 @@
-import path from "node:path";
 import { expect, test } from "@playwright/test";
 import { latestOutboxMail } from "../support/mail-text";
+import { outbox } from "./support";
 
 /**
  * A clinic signs in with the link from its mail, sees exactly its own orders, filters and searches,
  * changes the notification channel and signs out. Runs with JavaScript on and off.
  */
-const outbox = path.resolve(`tests/.tmp/${process.env.E2E_TARGET === "embedded" ? "embedded" : "e2e"}-data/outbox`);
 
 // Demo clinics with several orders each (app/modules/demo/data.json); one per project so rate limits never meet.
 const CLINIC: Record<string, string> = {

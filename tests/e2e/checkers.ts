@@ -5,7 +5,7 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
 import { expect, type Page, type Response, type TestInfo } from "@playwright/test";
-import { embedded } from "./support";
+import { run } from "./support";
 
 /**
  * Outside checkers over the pages a user meets (ADR 048): axe-core with the WCAG 2.1 A and AA rules in
@@ -18,12 +18,11 @@ import { embedded } from "./support";
 export const CHECKER_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"];
 const FAILING_IMPACTS = new Set(["serious", "critical"]);
 
-const TARGET = embedded ? "embedded" : "e2e";
-/** Documents for the Nu checker, one folder per target and project (cleared by checkers-setup.ts). */
-export const DOCUMENTS_DIR = path.resolve(`tests/.tmp/checkers/${TARGET}`);
+/** Documents for the Nu checker, one folder per run and project (cleared by checkers-setup.ts). */
+export const DOCUMENTS_DIR = path.resolve(`tests/.tmp/checkers/${run}`);
 const documentsOf = (testInfo: TestInfo) => path.join(DOCUMENTS_DIR, testInfo.project.name);
 /** The tally: one JSON line per check, read by the summary. */
-export const TALLY_FILE = path.resolve(`tests/.tmp/reports/checkers-${TARGET}.jsonl`);
+export const TALLY_FILE = path.resolve(`tests/.tmp/reports/checkers-${run}.jsonl`);
 
 export function tally(line: { checker: "axe" | "vnu"; name: string; problems: number; checked?: number }) {
   fs.mkdirSync(path.dirname(TALLY_FILE), { recursive: true });

@@ -3,7 +3,7 @@ import path from "node:path";
 import { expect, type Page, test } from "@playwright/test";
 import { binaryStl } from "../support/stl-models";
 import { atStep, press, signInByMail, walkToPatientStep } from "./journeys";
-import { e2eQuery, embedded, fixtureFile, literal, outbox, refusing } from "./support";
+import { dataDir, e2eQuery, embedded, fixtureFile, literal, outbox, refusing } from "./support";
 
 /**
  * Failures shown where they happen, in the specifications' words (ADR 026, customer side §8), in
@@ -14,7 +14,6 @@ import { e2eQuery, embedded, fixtureFile, literal, outbox, refusing } from "./su
  */
 
 /** The app's data folder (playwright.config.ts): its folder storage is where a test can make a delete fail. */
-const dataDir = path.resolve(`tests/.tmp/${embedded ? "embedded" : "e2e"}-data`);
 const port = Number(process.env.E2E_PORT ?? (embedded ? 3220 : 3210));
 
 const LANGUAGES = [
