@@ -69,7 +69,9 @@ export default defineConfig({
   fullyParallel: false,
   workers: 1,
   retries: process.env.CI ? 1 : 0,
-  timeout: 30_000,
+  // The last resort, not a wait: journeys wait on conditions. A journey of many steps on a busy
+  // machine (two CPU-bound processes beside the suite) takes longer than on a quiet one (ADR 056).
+  timeout: 60_000,
   reporter: process.env.PLAYWRIGHT_JSON_OUTPUT_NAME ? [["list"], ["json"]] : [["list"]],
   outputDir,
   use: { baseURL, trace: "retain-on-failure" },

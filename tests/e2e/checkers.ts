@@ -32,7 +32,7 @@ export function tally(line: { checker: "axe" | "vnu"; name: string; problems: nu
 const lastDocument = new WeakMap<Page, Response>();
 
 /** The page with JavaScript on in which a no-JavaScript page's copies are checked, one per page checked. */
-const checkingPages = new WeakMap<Page, Promise<Page>>();
+const checkingPages = new Map<Page, Promise<Page>>();
 
 function checkingPageFor(page: Page): Promise<Page> {
   let checking = checkingPages.get(page);
@@ -41,14 +41,17 @@ function checkingPageFor(page: Page): Promise<Page> {
       .context()
       .browser()!
       .newContext({ javaScriptEnabled: true, viewport: page.viewportSize() })
-      .then(async (context) => {
-        // Gone with the page it checks for (the test's end).
-        page.once("close", () => void context.close().catch(() => undefined));
-        return context.newPage();
-      });
+      .then((context) => context.newPage());
     checkingPages.set(page, checking);
   }
   return checking;
+}
+
+/** Closes the pages `checkPage` opened for no-JavaScript checks: each test's end (`test.afterEach`). */
+export async function closeCheckingPages() {
+  const pages = [...checkingPages.values()];
+  checkingPages.clear();
+  for (const checking of pages) await (await checking).context().close();
 }
 
 /**
