@@ -59,6 +59,10 @@ const chromium = {
       "--disable-component-update",
       "--disable-sync",
       "--host-resolver-rules=MAP aligners-e2e.com 127.0.0.1",
+      // Debian's wrapper turns on GPU rasterization (/etc/chromium.d/default-flags); without a GPU that
+      // is SwiftShader emulating one, and the GPU process became the suite's busiest process. Skia's
+      // own software raster draws the same pages for a fraction of the CPU (ADR 056).
+      "--disable-gpu-rasterization",
     ],
   },
 };
@@ -74,7 +78,9 @@ export default defineConfig({
   timeout: 60_000,
   reporter: process.env.PLAYWRIGHT_JSON_OUTPUT_NAME ? [["list"], ["json"]] : [["list"]],
   outputDir,
-  use: { baseURL, trace: "retain-on-failure" },
+  // A failed journey keeps its trace (DOM snapshots, network, console) without the screencast's
+  // filmstrip: recording every frame of every journey kept Chromium's compositor busy (ADR 056).
+  use: { baseURL, trace: { mode: "retain-on-failure", screenshots: false } },
   // Clears the documents the outside checkers keep (ADR 048).
   globalSetup: "./tests/e2e/checkers-setup.ts",
   projects: [
