@@ -1,20 +1,35 @@
 import path from "node:path";
 import { defineConfig, devices } from "@playwright/test";
-import { e2eDatabaseUrl } from "./tests/e2e/support";
+import { dataDir, e2eDatabaseUrl, run } from "./tests/e2e/support";
 
 /**
  * Two targets, each run with JavaScript on and off:
- * - default: the app on PostgreSQL (DATABASE_URL's server, a fresh `aligner_e2e` database with demo data);
- * - E2E_TARGET=embedded: a zero-configuration `npm start` (PGlite, folders), so the embedded default cannot rot.
+ * - default: the app on PostgreSQL (DATABASE_URL's server, a fresh `aligner_e2e` database with demo data):
+ *   every journey;
+ * - E2E_TARGET=embedded: a zero-configuration `npm start` (PGlite, folders, in-process queue, outbox,
+ *   generated secrets), so the embedded default cannot rot: the journeys that prove those defaults
+ *   (EMBEDDED_JOURNEYS). The others meet nothing there the PostgreSQL target has not met (ADR 056).
  * Browsers are Debian's Chromium, never a downloaded one.
  */
 const embedded = process.env.E2E_TARGET === "embedded";
 // Ports and database can be moved so that two runs on one machine never meet.
 const port = Number(process.env.E2E_PORT ?? (embedded ? 3220 : 3210));
 const baseURL = `http://127.0.0.1:${port}`;
-const dataDir = path.resolve(`tests/.tmp/${embedded ? "embedded" : "e2e"}-data`);
+// `npm test` runs several at once (ADR 056): each run (E2E_RUN) has its own folders under tests/.tmp —
+// the server's data, the files its journeys choose, its traces and attachments.
+const outputDir = path.resolve(`tests/.tmp/${run}-results`);
 
 export const E2E_BACKOFFICE_PASSWORD = "e2e-office-password";
+
+/**
+ * The embedded target's journeys (ADR 056): each area's pages and queries on PGlite once — ordering
+ * with uploads and the international market (wizard), signing in by the outbox's link (accounts),
+ * sandbox payments, the back office, packer, partners, translations and roles, the file-server queue
+ * run in-process into its folder (ftp) — and the zero-configuration origins (zero-config). Browser,
+ * network, header and markup journeys (landing, shell, csp, checkers, form checks, connection,
+ * failures, uploads on slow links, EU languages) repeat the PostgreSQL target's exactly.
+ */
+const EMBEDDED_JOURNEYS = ["zero-config", "wizard", "accounts", "payments", "backoffice", "packer", "partners", "texts", "roles", "ftp"];
 
 // Each market's public origin, and the test host the app answers besides loopback (DESIGN §3).
 const markets = {
@@ -44,18 +59,28 @@ const chromium = {
       "--disable-component-update",
       "--disable-sync",
       "--host-resolver-rules=MAP aligners-e2e.com 127.0.0.1",
+      // Debian's wrapper turns on GPU rasterization (/etc/chromium.d/default-flags); without a GPU that
+      // is SwiftShader emulating one, and the GPU process became the suite's busiest process. Skia's
+      // own software raster draws the same pages for a fraction of the CPU (ADR 056).
+      "--disable-gpu-rasterization",
     ],
   },
 };
 
 export default defineConfig({
   testDir: "tests/e2e",
+  testMatch: embedded ? EMBEDDED_JOURNEYS.map((name) => `**/${name}.spec.ts`) : undefined,
   fullyParallel: false,
   workers: 1,
   retries: process.env.CI ? 1 : 0,
-  timeout: 30_000,
+  // The last resort, not a wait: journeys wait on conditions. A journey of many steps on a busy
+  // machine (two CPU-bound processes beside the suite) takes longer than on a quiet one (ADR 056).
+  timeout: 60_000,
   reporter: process.env.PLAYWRIGHT_JSON_OUTPUT_NAME ? [["list"], ["json"]] : [["list"]],
-  use: { baseURL, trace: "retain-on-failure" },
+  outputDir,
+  // A failed journey keeps its trace (DOM snapshots, network, console) without the screencast's
+  // filmstrip: recording every frame of every journey kept Chromium's compositor busy (ADR 056).
+  use: { baseURL, trace: { mode: "retain-on-failure", screenshots: false } },
   // Clears the documents the outside checkers keep (ADR 048).
   globalSetup: "./tests/e2e/checkers-setup.ts",
   projects: [
@@ -64,7 +89,9 @@ export default defineConfig({
   ],
   webServer: embedded
     ? {
-        command: "npm start",
+        // `npm start` is `remix build` then scripts/start.mts; `npm test` has built already (E2E_BUILT), and
+        // building again would empty public/build under the runners serving from it.
+        command: process.env.E2E_BUILT ? "node --import tsx scripts/start.mts" : "npm start",
         url: `${baseURL}/healthz`,
         timeout: 180_000,
         reuseExistingServer: false,

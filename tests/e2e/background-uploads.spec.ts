@@ -1,9 +1,9 @@
 import { createHash } from "node:crypto";
 import fs from "node:fs";
-import path from "node:path";
 import { expect, test } from "@playwright/test";
 import { press, walkToPatientStep } from "./journeys";
 import { scanLikeStl } from "../support/stl-models";
+import { fixtureFile } from "./support";
 
 /**
  * Uploads go on while the doctor goes on (ADR 054): on a 2 Mbit/s uplink (Chromium's network
@@ -13,17 +13,13 @@ import { scanLikeStl } from "../support/stl-models";
  * Without JavaScript the step is the plain form that sends its files with the step (wizard.spec.ts).
  */
 
-const FIXTURES = path.resolve("tests/.tmp/stl");
 const sha256 = (bytes: Buffer) => createHash("sha256").update(bytes).digest("hex");
 /** 2 Mbit/s up, 10 Mbit/s down, 40 ms. */
 const SLOW_UPLINK = { offline: false, latency: 40, uploadThroughput: 250_000, downloadThroughput: 1_250_000 };
 
 /** About 4 MB shaped like a scan's export (packed to about a fifth: several seconds each at 2 Mbit/s). */
 function scanModel(name: string, seed: number): string {
-  fs.mkdirSync(FIXTURES, { recursive: true });
-  const file = path.join(FIXTURES, `${name}.stl`);
-  if (!fs.existsSync(file)) fs.writeFileSync(file, scanLikeStl(210, 190, seed));
-  return file;
+  return fixtureFile(`${name}.stl`, (file) => fs.writeFileSync(file, scanLikeStl(210, 190, seed)));
 }
 
 test.beforeEach(({ javaScriptEnabled }) => {

@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { checkPage, validateKeptDocuments, watchDocuments } from "./checkers";
+import { checkPage, closeCheckingPages, validateKeptDocuments, watchDocuments } from "./checkers";
 import { atStep, orderToCheckout, press, signInBackoffice, signInByMail, signInPacker } from "./journeys";
 import { embedded } from "./support";
 
@@ -16,6 +16,7 @@ const PORT = process.env.E2E_PORT ?? (embedded ? 3220 : 3210);
 const INTERNATIONAL = `http://aligners-e2e.com:${PORT}`;
 
 test.beforeEach(({ page }) => watchDocuments(page));
+test.afterEach(() => closeCheckingPages());
 // Many pages per test, each through axe.
 test.describe.configure({ timeout: 180_000 });
 

@@ -5,7 +5,7 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
 import { expect, type Page, type Response, type TestInfo } from "@playwright/test";
-import { embedded } from "./support";
+import { run } from "./support";
 
 /**
  * Outside checkers over the pages a user meets (ADR 048): axe-core with the WCAG 2.1 A and AA rules in
@@ -18,12 +18,11 @@ import { embedded } from "./support";
 export const CHECKER_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"];
 const FAILING_IMPACTS = new Set(["serious", "critical"]);
 
-const TARGET = embedded ? "embedded" : "e2e";
-/** Documents for the Nu checker, one folder per target and project (cleared by checkers-setup.ts). */
-export const DOCUMENTS_DIR = path.resolve(`tests/.tmp/checkers/${TARGET}`);
+/** Documents for the Nu checker, one folder per run and project (cleared by checkers-setup.ts). */
+export const DOCUMENTS_DIR = path.resolve(`tests/.tmp/checkers/${run}`);
 const documentsOf = (testInfo: TestInfo) => path.join(DOCUMENTS_DIR, testInfo.project.name);
 /** The tally: one JSON line per check, read by the summary. */
-export const TALLY_FILE = path.resolve(`tests/.tmp/reports/checkers-${TARGET}.jsonl`);
+export const TALLY_FILE = path.resolve(`tests/.tmp/reports/checkers-${run}.jsonl`);
 
 export function tally(line: { checker: "axe" | "vnu"; name: string; problems: number; checked?: number }) {
   fs.mkdirSync(path.dirname(TALLY_FILE), { recursive: true });
@@ -32,22 +31,45 @@ export function tally(line: { checker: "axe" | "vnu"; name: string; problems: nu
 
 const lastDocument = new WeakMap<Page, Response>();
 
+/** The page with JavaScript on in which a no-JavaScript page's copies are checked, one per page checked. */
+const checkingPages = new Map<Page, Promise<Page>>();
+
+function checkingPageFor(page: Page): Promise<Page> {
+  let checking = checkingPages.get(page);
+  if (!checking) {
+    checking = page
+      .context()
+      .browser()!
+      .newContext({ javaScriptEnabled: true, viewport: page.viewportSize() })
+      .then((context) => context.newPage());
+    checkingPages.set(page, checking);
+  }
+  return checking;
+}
+
+/** Closes the pages `checkPage` opened for no-JavaScript checks: each test's end (`test.afterEach`). */
+export async function closeCheckingPages() {
+  const pages = [...checkingPages.values()];
+  checkingPages.clear();
+  for (const checking of pages) await (await checking).context().close();
+}
+
 /**
  * axe needs JavaScript in the page. Without it (the no-JavaScript project) the page's DOM is what the
  * server sent, so axe checks a copy of it in a page of its own with JavaScript on: the same markup
- * and stylesheets (a `<base>` to the page's URL), none of the page's scripts.
+ * and stylesheets (a `<base>` to the page's URL), none of the page's scripts — neither the scripts nor
+ * the `modulepreload` links that only fetch them. One such page serves all the checks of a test, so
+ * its stylesheets are fetched once, not once per page checked.
  */
 async function axeResults(page: Page, testInfo: TestInfo) {
   if (testInfo.project.use.javaScriptEnabled !== false) return new AxeBuilder({ page }).withTags(CHECKER_TAGS).analyze();
-  const copy = (await page.content()).replace(/<script\b[^>]*>[\s\S]*?<\/script>/gi, "").replace(/<head([^>]*)>/i, (head) => `${head}<base href="${page.url()}">`);
-  const context = await page.context().browser()!.newContext({ javaScriptEnabled: true, viewport: page.viewportSize() });
-  try {
-    const checked = await context.newPage();
-    await checked.setContent(copy, { waitUntil: "load" });
-    return await new AxeBuilder({ page: checked }).withTags(CHECKER_TAGS).analyze();
-  } finally {
-    await context.close();
-  }
+  const copy = (await page.content())
+    .replace(/<script\b[^>]*>[\s\S]*?<\/script>/gi, "")
+    .replace(/<link\b[^>]*\brel="modulepreload"[^>]*>/gi, "")
+    .replace(/<head([^>]*)>/i, (head) => `${head}<base href="${page.url()}">`);
+  const checked = await checkingPageFor(page);
+  await checked.setContent(copy, { waitUntil: "load" });
+  return new AxeBuilder({ page: checked }).withTags(CHECKER_TAGS).analyze();
 }
 
 /**

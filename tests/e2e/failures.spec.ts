@@ -3,7 +3,7 @@ import path from "node:path";
 import { expect, type Page, test } from "@playwright/test";
 import { binaryStl } from "../support/stl-models";
 import { atStep, press, signInByMail, walkToPatientStep } from "./journeys";
-import { e2eQuery, embedded, literal, outbox, refusing } from "./support";
+import { dataDir, e2eQuery, embedded, fixtureFile, literal, outbox, refusing } from "./support";
 
 /**
  * Failures shown where they happen, in the specifications' words (ADR 026, customer side §8), in
@@ -13,9 +13,7 @@ import { e2eQuery, embedded, literal, outbox, refusing } from "./support";
  * answers over HTTP; these check that the page shows them.
  */
 
-const FIXTURES = path.resolve("tests/.tmp/stl");
 /** The app's data folder (playwright.config.ts): its folder storage is where a test can make a delete fail. */
-const dataDir = path.resolve(`tests/.tmp/${embedded ? "embedded" : "e2e"}-data`);
 const port = Number(process.env.E2E_PORT ?? (embedded ? 3220 : 3210));
 
 const LANGUAGES = [
@@ -95,10 +93,7 @@ const LANGUAGES = [
 type Texts = (typeof LANGUAGES)[number];
 
 function fixture(name: string, write: (file: string) => void): string {
-  fs.mkdirSync(FIXTURES, { recursive: true });
-  const file = path.join(FIXTURES, name);
-  if (!fs.existsSync(file)) write(file);
-  return file;
+  return fixtureFile(name, write);
 }
 
 const unique = () => `${Date.now()}-${Math.random().toString(36).slice(2, 6)}`;

@@ -1,13 +1,10 @@
 import fs from "node:fs";
-import path from "node:path";
 import { expect, type Page } from "@playwright/test";
 import { latestOutboxMail } from "../support/mail-text";
 import { packerPassword } from "./packer-support";
-import { backofficePassword, outbox } from "./support";
+import { backofficePassword, fixtureFile, outbox } from "./support";
 
 /** Steps several browser journeys share: signing in each way, and an order walked to the checkout. */
-
-const FIXTURES = path.resolve("tests/.tmp/stl");
 
 const RUSSIAN_SIGN_IN = { email: "E-mail", send: "Отправить ссылку для входа", sent: "Ссылка отправлена.", confirm: "Войти" };
 
@@ -16,12 +13,9 @@ export async function signInByMail(page: Page, email: string, labels: typeof RUS
   await page.getByLabel(labels.email).fill(email);
   await page.getByRole("button", { name: labels.send }).click();
   await expect(page.getByText(labels.sent)).toBeVisible();
-  let mail = latestOutboxMail(outbox, email);
-  for (let i = 0; i < 30 && !mail; i++) {
-    await page.waitForTimeout(100);
-    mail = latestOutboxMail(outbox, email);
-  }
-  expect(mail, `a sign-in mail for ${email} in ${outbox}`).not.toBeNull();
+  // The outbox is written beside the answer: wait for the mail, however long a busy machine takes.
+  await expect.poll(() => latestOutboxMail(outbox, email), { message: `a sign-in mail for ${email} in ${outbox}`, timeout: 30_000 }).not.toBeNull();
+  const mail = latestOutboxMail(outbox, email);
   await page.goto(mail!.link.replace(/^https?:\/\/[^/]+/, ""));
   await page.getByRole("button", { name: labels.confirm, exact: true }).click();
 }
@@ -42,14 +36,11 @@ export async function signInBackoffice(page: Page) {
 
 /** A binary STL of 12 empty triangles, written once under tests/.tmp. */
 export function stlFile(name: string): string {
-  fs.mkdirSync(FIXTURES, { recursive: true });
-  const file = path.join(FIXTURES, name);
-  if (!fs.existsSync(file)) {
+  return fixtureFile(name, (file) => {
     const bytes = Buffer.alloc(84 + 50 * 12);
     bytes.writeUInt32LE(12, 80);
     fs.writeFileSync(file, bytes);
-  }
-  return file;
+  });
 }
 
 /** The wizard's labels a walk needs, in the page's language. */
@@ -137,4 +128,71 @@ export async function orderToCheckout(page: Page, options: { onStep?: (step: num
   await expect(page).toHaveURL(/\/payment\/sandbox\/sbx_[0-9a-f]{24}$/);
   await expect(page.getByText("ТЕСТОВАЯ ОПЛАТА.")).toBeVisible();
   await expect(page.getByText(/10\s000\s₽/).first()).toBeVisible();
+}
+
+interface Watch {
+  inFlight: Set<unknown>;
+  started: number;
+}
+const watches = new WeakMap<Page, Watch>();
+
+/**
+ * Before the page opens: counts the idle callbacks the page asks for and the requests the browser
+ * makes, for `pageSettled`. A form's checks arrive after the page (ADR 053): `useIdleImport` fetches
+ * them once the page is idle after hydration, which on a busy machine can be well after the network
+ * first fell quiet.
+ */
+export async function watchIdleWork(page: Page) {
+  await page.addInitScript(() => {
+    const w = window as unknown as Window & { __idleWork?: { asked: number; pending: Set<number> } };
+    if (!w.requestIdleCallback) return;
+    const ask = w.requestIdleCallback.bind(w);
+    const cancel = w.cancelIdleCallback.bind(w);
+    const work = (w.__idleWork = { asked: 0, pending: new Set<number>() });
+    w.requestIdleCallback = (callback, options) => {
+      work.asked++;
+      const handle = ask((deadline) => {
+        work.pending.delete(handle);
+        callback(deadline);
+      }, options);
+      work.pending.add(handle);
+      return handle;
+    };
+    w.cancelIdleCallback = (handle) => {
+      work.pending.delete(handle);
+      cancel(handle);
+    };
+  });
+  const watch: Watch = { inFlight: new Set(), started: 0 };
+  page.on("request", (request) => {
+    watch.inFlight.add(request);
+    watch.started++;
+  });
+  page.on("requestfinished", (request) => watch.inFlight.delete(request));
+  page.on("requestfailed", (request) => watch.inFlight.delete(request));
+  watches.set(page, watch);
+}
+
+/**
+ * The page has done what it does on its own: without JavaScript, the network is quiet; with it, the
+ * page is hydrated (its forms asked for their idle-time work), every idle callback it asked for has
+ * run, every request it started (the checks' chunks among them) has ended, and two more idle moments
+ * start nothing new. Conditions, not a pause: as long as a busy machine needs. Needs `watchIdleWork`.
+ */
+export async function pageSettled(page: Page, javascript: boolean) {
+  await page.waitForLoadState("networkidle");
+  if (!javascript) return;
+  const watch = watches.get(page);
+  if (!watch) throw new Error("pageSettled needs watchIdleWork(page) before the page opens");
+  await page.waitForFunction(() => {
+    const work = (window as unknown as { __idleWork?: { asked: number; pending: Set<number> } }).__idleWork;
+    return !!work && work.asked > 0 && work.pending.size === 0;
+  });
+  const idleMoment = () => page.evaluate(() => new Promise<void>((resolve) => requestIdleCallback(() => setTimeout(resolve, 0))));
+  for (let quiet = 0; quiet < 2; ) {
+    await expect.poll(() => watch.inFlight.size, { message: "requests the page started have ended", timeout: 60_000 }).toBe(0);
+    const before = watch.started;
+    await idleMoment();
+    quiet = watch.started === before && watch.inFlight.size === 0 ? quiet + 1 : 0;
+  }
 }

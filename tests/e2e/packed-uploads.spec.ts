@@ -1,9 +1,9 @@
 import { createHash } from "node:crypto";
 import fs from "node:fs";
-import path from "node:path";
 import { expect, type Page, test } from "@playwright/test";
 import { atStep, press } from "./journeys";
 import { scanLikeStl } from "../support/stl-models";
+import { fixtureFile } from "./support";
 import { startTcpProxy, type TcpProxy } from "../support/tcp-proxy";
 
 /**
@@ -15,16 +15,12 @@ import { startTcpProxy, type TcpProxy } from "../support/tcp-proxy";
 
 const MiB = 1024 * 1024;
 const CHUNK = 5 * MiB;
-const FIXTURES = path.resolve("tests/.tmp/stl");
 const appPort = Number(process.env.E2E_PORT ?? (process.env.E2E_TARGET === "embedded" ? 3220 : 3210));
 const sha256 = (bytes: Buffer) => createHash("sha256").update(bytes).digest("hex");
 
 /** 14 MB shaped like a scan's export: three chunks, packed to about a fifth. */
 function scanModel(): string {
-  fs.mkdirSync(FIXTURES, { recursive: true });
-  const file = path.join(FIXTURES, "scan-packed-14mb.stl");
-  if (!fs.existsSync(file)) fs.writeFileSync(file, scanLikeStl(400, 350, 45));
-  return file;
+  return fixtureFile("scan-packed-14mb.stl", (file) => fs.writeFileSync(file, scanLikeStl(400, 350, 45)));
 }
 
 async function toMatrixStep(page: Page, origin: string) {

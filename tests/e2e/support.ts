@@ -3,9 +3,33 @@ import path from "node:path";
 import pg from "pg";
 
 export const embedded = process.env.E2E_TARGET === "embedded";
+/**
+ * This run's name, which names its folders under tests/.tmp: "e2e" or "embedded", or what E2E_RUN
+ * says when `npm test` runs a target's projects as separate runs at once (ADR 056).
+ */
+export const run = process.env.E2E_RUN ?? (embedded ? "embedded" : "e2e");
 /** The server's folders (playwright.config.ts): its outbox, storage and secrets. */
-export const dataDir = path.resolve(`tests/.tmp/${embedded ? "embedded" : "e2e"}-data`);
+export const dataDir = path.resolve(`tests/.tmp/${run}-data`);
 export const outbox = path.join(dataDir, "outbox");
+
+/** Files the journeys choose: one folder per run, since `npm test` runs several at the same time. */
+export const FIXTURES = path.resolve(`tests/.tmp/${run}-stl`);
+
+/**
+ * A file under FIXTURES, written once and whole: `write` fills a scratch path that is then renamed,
+ * so a journey never picks up a file another process is still writing. Its modification time stays
+ * put afterwards, so the browser's fingerprint of it is stable too.
+ */
+export function fixtureFile(name: string, write: (file: string) => void): string {
+  const file = path.join(FIXTURES, name);
+  if (!fs.existsSync(file)) {
+    fs.mkdirSync(FIXTURES, { recursive: true });
+    const partial = `${file}.${process.pid}.partial`;
+    write(partial);
+    fs.renameSync(partial, file);
+  }
+  return file;
+}
 
 /** The back-office password of the server under test: fixed for PostgreSQL runs, generated for `npm start`. */
 export function backofficePassword(): string {

@@ -5,6 +5,7 @@ import { expect, type Page, test } from "@playwright/test";
 import { atStep, press } from "./journeys";
 import { archStl, binaryStl, scanLikeStl } from "../support/stl-models";
 import { startTcpProxy, type TcpProxy } from "../support/tcp-proxy";
+import { fixtureFile } from "./support";
 
 /**
  * Uploads on a slow clinic link (issue 4). With JavaScript: a 12 MiB model through the test TCP
@@ -17,15 +18,11 @@ import { startTcpProxy, type TcpProxy } from "../support/tcp-proxy";
 
 const MiB = 1024 * 1024;
 const CHUNK = 5 * MiB;
-const FIXTURES = path.resolve("tests/.tmp/stl");
 const appPort = Number(process.env.E2E_PORT ?? (process.env.E2E_TARGET === "embedded" ? 3220 : 3210));
 
 /** A model on disk (a stable modification time, so the browser's fingerprint of it is stable too). */
 function fixture(name: string, content: () => Buffer): string {
-  fs.mkdirSync(FIXTURES, { recursive: true });
-  const file = path.join(FIXTURES, name);
-  if (!fs.existsSync(file)) fs.writeFileSync(file, content());
-  return file;
+  return fixtureFile(name, (file) => fs.writeFileSync(file, content()));
 }
 
 const bigModel = () => fixture("clinic-12mib.stl", () => binaryStl(Math.floor((12 * MiB - 84) / 50)));

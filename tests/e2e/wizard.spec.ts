@@ -1,14 +1,13 @@
 import fs from "node:fs";
-import path from "node:path";
 import { expect, type Page, test } from "@playwright/test";
-import { atStep, press } from "./journeys";
+import { atStep, pageSettled, press, watchIdleWork } from "./journeys";
+import { fixtureFile } from "./support";
 
 /**
  * A doctor orders for two patients, with JavaScript on and off (the project decides):
  * patient 1 with matrix, aligner and retainer files; patient 2 skipping matrix and retainers.
  */
 
-const FIXTURES = path.resolve("tests/.tmp/stl");
 
 function binaryStl(triangles: number): Buffer {
   const bytes = Buffer.alloc(84 + 50 * triangles);
@@ -17,12 +16,7 @@ function binaryStl(triangles: number): Buffer {
 }
 
 function stlFiles(prefix: string, count: number): string[] {
-  fs.mkdirSync(FIXTURES, { recursive: true });
-  return Array.from({ length: count }, (_, index) => {
-    const file = path.join(FIXTURES, `${prefix}-${index + 1}.stl`);
-    if (!fs.existsSync(file)) fs.writeFileSync(file, binaryStl(10 + index));
-    return file;
-  });
+  return Array.from({ length: count }, (_, index) => fixtureFile(`${prefix}-${index + 1}.stl`, (file) => fs.writeFileSync(file, binaryStl(10 + index))));
 }
 
 async function uploadFiles(page: Page, files: string[], step: number) {
@@ -121,20 +115,24 @@ test("a doctor orders for two patients and reaches the sandbox checkout", async 
 
 test("with JavaScript each step is one request: the step's POST, answered with the next page", async ({ page, javaScriptEnabled }) => {
   test.skip(!javaScriptEnabled, "without JavaScript a step is the form's POST, its redirect and the next page (the journey above)");
-  // What the page asks of the server: its code aside, and the routes' manifest that Remix asks for
-  // in the background when a new step shows a link to a page it has not seen (nothing waits for it).
+  // What the page asks of the server: its code aside, the routes' manifest that Remix asks for in
+  // the background when a new step shows a link to a page it has not seen (nothing waits for it),
+  // and the icon the browser fetches for its tab when it gets round to it.
   const requests: string[] = [];
+  await watchIdleWork(page);
   page.on("request", (request) => {
     const url = new URL(request.url());
-    if (!url.pathname.startsWith("/build/") && url.pathname !== "/__manifest") requests.push(`${request.method()} ${url.pathname}`);
+    if (!url.pathname.startsWith("/build/") && url.pathname !== "/__manifest" && url.pathname !== "/favicon.svg") requests.push(`${request.method()} ${url.pathname}`);
   });
   await page.goto("/order");
   await atStep(page, 1);
+  await pageSettled(page, true);
   const step = async (name: string, next: number) => {
     requests.length = 0;
     await press(page, name, next);
-    // Nothing else follows it: no revalidation of the page or the shell.
-    await page.waitForTimeout(300);
+    // Nothing else follows it: no revalidation of the page or the shell — once the page has done
+    // all it does after the answer, the POST is still the only request.
+    await pageSettled(page, true);
     expect(requests).toEqual(["POST /order.data"]);
   };
   await step("Далее →", 2);

@@ -120,7 +120,13 @@ export function useResumableUploads(target: UploadTarget | null, notify: Notify)
               const seconds = (now - last.at) / 1000;
               const fresh = seconds > 0.5 ? (sent - last.sent) / seconds : -1;
               if (fresh >= 0) last = { at: now, sent };
-              update(item.id, (current) => ({ sent, wire, stage: sent >= total ? "finishing" : "sending", rate: fresh < 0 ? current.rate : current.rate ? current.rate * 0.7 + fresh * 0.3 : fresh }));
+              // A report that arrives after the upload was cancelled or failed (the browser's last progress
+              // event of an aborted request) leaves it settled, with its retry and removal.
+              update(item.id, (current) =>
+                current.stage === "failed" || current.stage === "done"
+                  ? {}
+                  : { sent, wire, stage: sent >= total ? "finishing" : "sending", rate: fresh < 0 ? current.rate : current.rate ? current.rate * 0.7 + fresh * 0.3 : fresh },
+              );
             },
           });
           update(item.id, { stage: "sending", cancel: running.cancel });
