@@ -8,21 +8,21 @@ import { dataDir, e2eDatabaseUrl, run } from "./tests/e2e/support";
  *   every journey;
  * - E2E_TARGET=embedded: a zero-configuration `npm start` (PGlite, folders, in-process queue, outbox,
  *   generated secrets), so the embedded default cannot rot: the journeys that prove those defaults
- *   (EMBEDDED_JOURNEYS). The others meet nothing there the PostgreSQL target has not met (ADR 056).
+ *   (EMBEDDED_JOURNEYS). The others meet nothing there the PostgreSQL target has not met (ADR 059).
  * Browsers are Debian's Chromium, never a downloaded one.
  */
 const embedded = process.env.E2E_TARGET === "embedded";
 // Ports and database can be moved so that two runs on one machine never meet.
 const port = Number(process.env.E2E_PORT ?? (embedded ? 3220 : 3210));
 const baseURL = `http://127.0.0.1:${port}`;
-// `npm test` runs several at once (ADR 056): each run (E2E_RUN) has its own folders under tests/.tmp —
+// `npm test` runs several at once (ADR 059): each run (E2E_RUN) has its own folders under tests/.tmp —
 // the server's data, the files its journeys choose, its traces and attachments.
 const outputDir = path.resolve(`tests/.tmp/${run}-results`);
 
 export const E2E_BACKOFFICE_PASSWORD = "e2e-office-password";
 
 /**
- * The embedded target's journeys (ADR 056): each area's pages and queries on PGlite once — ordering
+ * The embedded target's journeys (ADR 059): each area's pages and queries on PGlite once — ordering
  * with uploads and the international market (wizard), signing in by the outbox's link (accounts),
  * sandbox payments, the back office, packer, partners, translations and roles, the file-server queue
  * run in-process into its folder (ftp) — and the zero-configuration origins (zero-config). Browser,
@@ -61,7 +61,7 @@ const chromium = {
       "--host-resolver-rules=MAP aligners-e2e.com 127.0.0.1",
       // Debian's wrapper turns on GPU rasterization (/etc/chromium.d/default-flags); without a GPU that
       // is SwiftShader emulating one, and the GPU process became the suite's busiest process. Skia's
-      // own software raster draws the same pages for a fraction of the CPU (ADR 056).
+      // own software raster draws the same pages for a fraction of the CPU (ADR 059).
       "--disable-gpu-rasterization",
     ],
   },
@@ -74,12 +74,12 @@ export default defineConfig({
   workers: 1,
   retries: process.env.CI ? 1 : 0,
   // The last resort, not a wait: journeys wait on conditions. A journey of many steps on a busy
-  // machine (two CPU-bound processes beside the suite) takes longer than on a quiet one (ADR 056).
+  // machine (two CPU-bound processes beside the suite) takes longer than on a quiet one (ADR 059).
   timeout: 60_000,
   reporter: process.env.PLAYWRIGHT_JSON_OUTPUT_NAME ? [["list"], ["json"]] : [["list"]],
   outputDir,
   // A failed journey keeps its trace (DOM snapshots, network, console) without the screencast's
-  // filmstrip: recording every frame of every journey kept Chromium's compositor busy (ADR 056).
+  // filmstrip: recording every frame of every journey kept Chromium's compositor busy (ADR 059).
   use: { baseURL, trace: { mode: "retain-on-failure", screenshots: false } },
   // Clears the documents the outside checkers keep (ADR 048).
   globalSetup: "./tests/e2e/checkers-setup.ts",

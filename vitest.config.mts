@@ -17,7 +17,7 @@ export default defineConfig({
           sequence: { groupOrder: 0 },
           include: ["app/**/*.test.{ts,tsx}", "db/**/*.test.ts", "scripts/**/*.test.ts"],
           environment: "node",
-          // The last resort, not a wait (ADR 056): the packing and compression tests are CPU-bound
+          // The last resort, not a wait (ADR 059): the packing and compression tests are CPU-bound
           // and took longer than vitest's default 5 s with two busy processes beside the suite.
           testTimeout: 60_000,
         },

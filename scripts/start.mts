@@ -1,7 +1,8 @@
 import "./load-env";
 import "./production-mode";
 import cluster from "node:cluster";
-import type { Server } from "node:http";
+import type { Server, ServerResponse } from "node:http";
+import type { Duplex } from "node:stream";
 import os from "node:os";
 import { sql } from "kysely";
 import { type AppConfig, ConfigError, loadConfig } from "../app/modules/config/config.server";
@@ -82,6 +83,35 @@ async function prepare() {
   return db;
 }
 
+/**
+ * A request that does not parse — often the bytes after a body that declared less than it sent.
+ * Node answers 400 and destroys the socket at once; with the sender still sending, the kernel then
+ * answers with a reset, and a reset can make the sender lose the answer it had not read yet (the
+ * route's own 400 for the cut body). Here an answer under way is let finish, else the 400 (431 for
+ * headers too large) is written, and the connection closes gently: what is still arriving is read
+ * and thrown away for a moment first.
+ */
+function lingeringClientError(error: NodeJS.ErrnoException, socket: Duplex) {
+  if (error.code === "ECONNRESET" || !socket.writable) return void socket.destroy();
+  const close = () => {
+    socket.end();
+    socket.resume();
+    setTimeout(() => socket.destroy(), 2000).unref();
+  };
+  const pending = (socket as Duplex & { _httpMessage?: ServerResponse | null })._httpMessage;
+  if (pending && !pending.writableFinished) {
+    socket.resume();
+    pending.once("finish", close);
+    setTimeout(() => socket.destroy(), 60_000).unref();
+    return;
+  }
+  if ((socket as Duplex & { bytesWritten?: number }).bytesWritten === 0) {
+    const status = error.code === "HPE_HEADER_OVERFLOW" ? "431 Request Header Fields Too Large" : "400 Bad Request";
+    socket.write(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+  }
+  close();
+}
+
 /** Serves the app in this process until SIGTERM or SIGINT. */
 async function serve(onListening: () => void) {
   const db = await getDb();
@@ -93,6 +123,7 @@ async function serve(onListening: () => void) {
   // crawls is cut long before (security/body-limit.server.ts), and headers must come within 20 s.
   server.requestTimeout = 60 * 60 * 1000;
   server.headersTimeout = 20_000;
+  server.on("clientError", lingeringClientError);
   // Below the descriptor limit, with room for the database and storage (ADR 056).
   server.maxConnections = maxConnectionsFor(await descriptorLimit());
 

@@ -34,7 +34,7 @@ function walkSuites(suites, report) {
   }
 }
 
-// The reports scripts/test.sh writes (its runners, ADR 056); other names may be given after the folder.
+// The reports scripts/test.sh writes (its runners, ADR 059); other names may be given after the folder.
 const reports = process.argv.length > 3 ? process.argv.slice(3) : ["vitest.json", "e2e-js.json", "e2e-nojs.json", "e2e-embedded.json"];
 for (const name of reports) {
   const file = path.join(dir, name);

@@ -5,7 +5,7 @@
 # page a user meets (ADR 048). Installs what a fresh Debian machine lacks when it can; never skips
 # silently. Runs on whichever `node` is first on PATH (CI puts Node 24 first, ADR 049).
 #
-# The runners go at the same time (ADR 056), each with its own databases, ports, folders and report:
+# The runners go at the same time (ADR 059), each with its own databases, ports, folders and report:
 # vitest clones a database per test file and takes free ports; the PostgreSQL target runs as two
 # runs, JavaScript on (port 3210 or E2E_PORT, database aligner_e2e or E2E_DATABASE, tests/.tmp/e2e-js-*)
 # and off (port 3230 or E2E_NOJS_PORT, that database's name + _nojs, tests/.tmp/e2e-nojs-*), each a

@@ -5,7 +5,7 @@ import pg from "pg";
 export const embedded = process.env.E2E_TARGET === "embedded";
 /**
  * This run's name, which names its folders under tests/.tmp: "e2e" or "embedded", or what E2E_RUN
- * says when `npm test` runs a target's projects as separate runs at once (ADR 056).
+ * says when `npm test` runs a target's projects as separate runs at once (ADR 059).
  */
 export const run = process.env.E2E_RUN ?? (embedded ? "embedded" : "e2e");
 /** The server's folders (playwright.config.ts): its outbox, storage and secrets. */

@@ -73,7 +73,7 @@ describe("compressed uploads: the member stream (ADR 033)", () => {
     });
     await source.slice(0, 1024);
     // Nobody asked for members 1 and 2 yet: they are made ahead, up to a chunk of wire bytes.
-    await vi.waitFor(() => expect(made).toEqual([0, 1, 2]));
+    await vi.waitFor(() => expect(made).toEqual([0, 1, 2]), { timeout: 30_000 });
     const stream = await wholeStream(scan);
     const rest = await source.slice(1024, stream.length);
     expect(Buffer.from(rest.value).equals(stream.subarray(1024))).toBe(true);

@@ -140,7 +140,7 @@ describe("packed STL chunks (ADR 045): every byte comes back", () => {
     }
     // The binary files' triangles were packed, not all passed by as they are.
     expect(packedChunks).toBeGreaterThan(1000);
-  }, 60_000);
+  }, 180_000);
 
   it("for every file of the corpus through the page's member stream (packed or gzip, whichever is smaller)", async () => {
     for (const { name, bytes } of corpus) {
@@ -176,7 +176,7 @@ describe("packed STL chunks (ADR 045): every byte comes back", () => {
     const { packed, restored } = roundTrip(large, GZIP_CHUNK_BYTES);
     expect(packed).toBe(Math.ceil(large.length / GZIP_CHUNK_BYTES));
     expect(sha256(restored)).toBe(sha256(large));
-  }, 60_000);
+  }, 180_000);
 
   it("for 3,000 random meshes with odd floats, odd attribute words and extra bytes, cut anywhere", () => {
     let packedChunks = 0;
@@ -190,7 +190,7 @@ describe("packed STL chunks (ADR 045): every byte comes back", () => {
       if (!Buffer.from(restored).equals(mesh)) expect.fail(`mesh ${seed} in chunks of ${chunkBytes} bytes does not come back`);
     }
     expect(packedChunks).toBeGreaterThan(3000);
-  }, 60_000);
+  }, 180_000);
 
   it("for random meshes through whole members: deflated, with their length and CRC-32", async () => {
     for (let seed = 5000; seed < 5200; seed++) {
