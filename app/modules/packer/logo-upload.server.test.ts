@@ -18,13 +18,19 @@ const png = (size: number) => {
 };
 const svg = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 4 4"><rect width="4" height="4"/></svg>';
 
-function upload(parts: Array<[string, Blob | string, string?]>): Request {
+/**
+ * The form as a browser sends it: encoded whole first, so a refusal that stops reading midway cancels
+ * a plain byte stream (undici's own FormData stream throws "already closed" past a cancel, outside the test).
+ */
+async function upload(parts: Array<[string, Blob | string, string?]>): Promise<Request> {
   const form = new FormData();
   for (const [name, value, fileName] of parts) {
     if (typeof value === "string") form.append(name, value);
     else form.append(name, value, fileName);
   }
-  return new Request("http://localhost/packer/logo", { method: "POST", body: form });
+  const encoded = new Response(form);
+  const body = new Uint8Array(await encoded.arrayBuffer());
+  return new Request("http://localhost/packer/logo", { method: "POST", body, headers: { "Content-Type": encoded.headers.get("Content-Type")! } });
 }
 
 describe("logo upload handler", () => {
@@ -39,9 +45,9 @@ describe("logo upload handler", () => {
     await fsp.rm(dir, { recursive: true, force: true });
   });
 
-  async function run(request: Request) {
+  async function run(request: Promise<Request>) {
     const logo = createLogoUploadHandler({ storage, key: KEY });
-    await parseMultipartFormData(request, logo.handler);
+    await parseMultipartFormData(await request, logo.handler);
     return logo.result();
   }
 
