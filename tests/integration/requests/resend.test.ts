@@ -1,6 +1,6 @@
 import { sql } from "kysely";
 import { decode } from "turbo-stream";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { startApp, type TestApp } from "../../support/app";
 import { browserFetch } from "../../support/app-server";
 import type { TestDatabase } from "../../support/database";
@@ -151,7 +151,15 @@ describe("answers kept for posts sent again", () => {
     const browser = browserFetch(app);
     const k = key();
     await browser.request("/order.data", { form: { intent: "next", step: "1" }, headers: { "Idempotency-Key": k } });
-    const row = await t.db.selectFrom("request_replays").selectAll().where("key", "=", k).executeTakeFirstOrThrow();
+    // The answer is kept as it goes out, so the row is read once its answer is recorded.
+    const row = await vi.waitFor(
+      async () => {
+        const kept = await t.db.selectFrom("request_replays").selectAll().where("key", "=", k).executeTakeFirstOrThrow();
+        expect(kept.status).not.toBeNull();
+        return kept;
+      },
+      { timeout: 10_000 },
+    );
     const cookies = (row.headers ?? []).filter(([name]) => name === "set-cookie");
     expect(cookies.length).toBeGreaterThan(0);
     for (const [, value] of cookies) {
@@ -164,7 +172,7 @@ describe("answers kept for posts sent again", () => {
     const refusedKey = key();
     const refused = await browser.request("/auth.data", { form: { email: "not-an-address" }, headers: { "Idempotency-Key": refusedKey } });
     expect(refused.status).toBe(400);
-    expect(await t.db.selectFrom("request_replays").select("key").where("key", "=", refusedKey).executeTakeFirst()).toBeUndefined();
+    await vi.waitFor(async () => expect(await t.db.selectFrom("request_replays").select("key").where("key", "=", refusedKey).executeTakeFirst()).toBeUndefined(), { timeout: 10_000 });
   });
 
   it("1,000 keyed posts from one client keep at most the sender's limit, and the table stays small", async () => {
