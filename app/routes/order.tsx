@@ -208,15 +208,6 @@ export default function OrderWizard() {
     } else setChecked(null);
   };
 
-  // Skipping a step that holds files, or has files on their way, leaves them out of the order: asked once (ADR 057).
-  const confirmSkip = (event: React.MouseEvent<HTMLButtonElement>) => {
-    const stored = fileType && patient ? patient.files[fileType].length : 0;
-    if (stored === 0 && !stepUploads.some(isInFlight)) return;
-    if (!window.confirm(t("wizard.confirmSkip"))) return event.preventDefault();
-    const answer = event.currentTarget.form?.elements.namedItem("confirm_skip");
-    if (answer instanceof HTMLInputElement) answer.value = "yes";
-  };
-
   // Forward is refused by the server anyway; with JavaScript the button says so up front, by the
   // server's own rule (wizard/forward.ts) on what is typed and uploaded (customer side §2). Without
   // JavaScript the button stays enabled where typing could allow it (step 3's consent, step 4's
@@ -286,9 +277,7 @@ export default function OrderWizard() {
         {/* Enter in a field moves forward (ADR 057): the form's first submit button is its default, so the
             forward action comes first — a twin of the visible button, out of sight and out of the tab order. */}
         {step < LAST_STEP && !frozen ? (
-          <button type="submit" name="intent" value="next" className="default-submit" tabIndex={-1} aria-hidden="true" disabled={busy || forwardBlocked}>
-            {t("wizard.buttons.next")}
-          </button>
+          <button type="submit" name="intent" value="next" className="default-submit" tabIndex={-1} aria-hidden="true" disabled={busy || forwardBlocked} />
         ) : null}
         <h2 ref={headingRef} tabIndex={-1}>
           {t(STEP_TITLES[step] ?? "")}
@@ -356,17 +345,17 @@ export default function OrderWizard() {
               </button>
             ) : null}
             {step === 5 ? (
-              <button type="submit" name="intent" value="skip_matrix" className="button button-secondary" formNoValidate onClick={confirmSkip}>
+              <button type="submit" name="intent" value="skip_matrix" className="button button-secondary" formNoValidate>
                 {t("wizard.buttons.skip")}
               </button>
             ) : null}
             {step === 7 ? (
-              <button type="submit" name="intent" value="skip_aligners" className="button button-secondary" formNoValidate onClick={confirmSkip}>
+              <button type="submit" name="intent" value="skip_aligners" className="button button-secondary" formNoValidate>
                 {t("wizard.buttons.skip")}
               </button>
             ) : null}
             {step === 10 ? (
-              <button type="submit" name="intent" value="skip_retainers" className="button button-secondary" formNoValidate disabled={busy || stepUploads.some(isInFlight)} onClick={confirmSkip}>
+              <button type="submit" name="intent" value="skip_retainers" className="button button-secondary" formNoValidate disabled={busy || stepUploads.some(isInFlight)}>
                 {t("wizard.buttons.skip")}
               </button>
             ) : null}
