@@ -277,7 +277,9 @@ export default function OrderWizard() {
         {/* Enter in a field moves forward (ADR 057): the form's first submit button is its default, so the
             forward action comes first — a twin of the visible button, out of sight and out of the tab order. */}
         {step < LAST_STEP && !frozen ? (
-          <button type="submit" name="intent" value="next" className="default-submit" tabIndex={-1} aria-hidden="true" disabled={busy || forwardBlocked} />
+          <button type="submit" name="intent" value="next" className="default-submit" tabIndex={-1} aria-hidden="true" disabled={busy || forwardBlocked}>
+            {t("wizard.buttons.next")}
+          </button>
         ) : null}
         <h2 ref={headingRef} tabIndex={-1}>
           {t(STEP_TITLES[step] ?? "")}
