@@ -25,7 +25,8 @@ import { useTranslation } from "~/modules/i18n/i18n-context";
 import { numberFormat } from "~/modules/i18n/intl";
 import { useIdleImport } from "~/modules/validation/idle-import";
 import { forwardHeldBy } from "~/modules/wizard/forward";
-import { hasBackButton, LAST_STEP, progressPercent, SKIP_QUESTION, STEP_FILE_TYPE } from "~/modules/wizard/navigation";
+import { hasBackButton, progressPercent, SKIP_QUESTION } from "~/modules/wizard/navigation";
+import { FIRST_STEP, LAST_STEP, stepAt, type StepView } from "~/modules/wizard/steps";
 import { handleWizardAction } from "~/modules/wizard/action.server";
 import { loadWizardPage, type WizardLoaderData } from "~/modules/wizard/loader.server";
 import { refusalHeaders } from "~/modules/http/route-headers";
@@ -65,20 +66,16 @@ export async function clientLoader({ serverLoader }: ClientLoaderFunctionArgs) {
   return page ?? serverLoader<typeof loader>();
 }
 
-const STEP_TITLES = [
-  "",
-  "wizard.titles.info",
-  "wizard.titles.contacts",
-  "wizard.titles.delivery",
-  "wizard.titles.patient",
-  "wizard.titles.matrixUpload",
-  "wizard.titles.matrixType",
-  "wizard.titles.alignerUpload",
-  "wizard.titles.material",
-  "wizard.titles.cut",
-  "wizard.titles.retainerUpload",
-  "wizard.titles.summary",
-];
+/** The component of each step's body (the step table's `view`, steps.ts). */
+const STEP_VIEWS: Record<Exclude<StepView, "upload" | "summary">, React.ComponentType<StepProps>> = {
+  info: TechnicalInfoStep,
+  contacts: ContactsStep,
+  delivery: DeliveryStep,
+  patient: PatientStep,
+  matrixType: MatrixTypeStep,
+  material: MaterialStep,
+  cut: CutStep,
+};
 
 const PAY_FORM = "wizard-pay";
 
@@ -140,7 +137,9 @@ export default function OrderWizard() {
   const values = (reply?.initialValue ?? {}) as Record<string, string>;
   const formError = refusedHere ? undefined : reply?.error?.[""]?.[0];
   const saveFailure = refusedHere ? undefined : reply?.saveFailure;
-  const fileType = STEP_FILE_TYPE[step];
+  const here = stepAt(step);
+  const fileType = here.upload?.type;
+  const View = here.view === "upload" || here.view === "summary" ? null : STEP_VIEWS[here.view];
   const frozen = order !== null && order.status !== "draft";
   // With JavaScript the step's files go up on their own (resumable uploads); its form then posts like any other step.
   const resumable = Boolean(order && patient && fileType && !frozen);
@@ -240,7 +239,7 @@ export default function OrderWizard() {
           </Form>
         ) : null}
       </header>
-      <div className="progress" role="progressbar" aria-valuemin={1} aria-valuemax={LAST_STEP} aria-valuenow={step} aria-label={t("wizard.progressLabel")}>
+      <div className="progress" role="progressbar" aria-valuemin={FIRST_STEP} aria-valuemax={LAST_STEP} aria-valuenow={step} aria-label={t("wizard.progressLabel")}>
         <div className="progress-text">
           <span>{t("wizard.progress", { step, total: LAST_STEP })}</span>
           <span>{numberFormat(i18n.language, { style: "percent" }).format(progressPercent(step) / 100)}</span>
@@ -249,7 +248,7 @@ export default function OrderWizard() {
           <span style={{ width: `${progressPercent(step)}%` }} />
         </div>
       </div>
-      {step >= 5 && step <= 10 ? <PatientSelector data={data} patient={patient} /> : null}
+      {here.perPatient ? <PatientSelector data={data} patient={patient} /> : null}
       {/* A new step or patient list is a new form: its fields start from what the server holds, as on a new page. */}
       <Form
         key={formKey}
@@ -276,13 +275,13 @@ export default function OrderWizard() {
         <input type="hidden" name="confirm_skip" value={formError === SKIP_QUESTION ? "yes" : ""} />
         {/* Enter in a field moves forward (ADR 057): the form's first submit button is its default, so the
             forward action comes first — a twin of the visible button, out of sight and out of the tab order. */}
-        {step < LAST_STEP && !frozen ? (
+        {here.kind !== "summary" && !frozen ? (
           <button type="submit" name="intent" value="next" className="default-submit" tabIndex={-1} aria-hidden="true" disabled={busy || forwardBlocked}>
             {t("wizard.buttons.next")}
           </button>
         ) : null}
         <h2 ref={headingRef} tabIndex={-1}>
-          {t(STEP_TITLES[step] ?? "")}
+          {t(here.title)}
         </h2>
         <div ref={summaryRef}>
           <ErrorSummary errors={errors} formError={formError} />
@@ -297,22 +296,10 @@ export default function OrderWizard() {
           />
         ) : data.skipped ? (
           <p className="muted">{t("wizard.skippedStep")}</p>
-        ) : step === 1 ? (
-          <TechnicalInfoStep {...props} />
-        ) : step === 2 ? (
-          <ContactsStep {...props} />
-        ) : step === 3 ? (
-          <DeliveryStep {...props} />
-        ) : step === 4 ? (
-          <PatientStep {...props} />
+        ) : View ? (
+          <View {...props} />
         ) : fileType ? (
           <UploadStep {...props} type={fileType} onFilesChosen={setFilesChosen} uploads={{ ...uploads, items: stepUploads }} />
-        ) : step === 6 ? (
-          <MatrixTypeStep {...props} />
-        ) : step === 8 ? (
-          <MaterialStep {...props} />
-        ) : step === 9 ? (
-          <CutStep {...props} />
         ) : (
           <SummaryStep {...props} uploads={uploads.items} />
         )}
@@ -326,7 +313,7 @@ export default function OrderWizard() {
             <UploadProgress items={otherUploads} onRetry={uploads.retry} onRemove={uploads.remove} />
           </div>
         ) : null}
-        {step === LAST_STEP && inFlight.length ? (
+        {here.kind === "summary" && inFlight.length ? (
           <p className="notice pay-waits" role="status">
             {t("uploads.progress.payWaits", { count: inFlight.length })}
           </p>
@@ -341,27 +328,17 @@ export default function OrderWizard() {
             <span />
           )}
           <div className="wizard-nav-right">
-            {step >= 5 && step <= 11 && !frozen ? (
+            {(here.perPatient || here.kind === "summary") && !frozen ? (
               <button type="submit" name="intent" value="back_to_patient" className="link-button" formNoValidate>
                 {t("wizard.buttons.backToPatient")}
               </button>
             ) : null}
-            {step === 5 ? (
-              <button type="submit" name="intent" value="skip_matrix" className="button button-secondary" formNoValidate>
+            {here.upload ? (
+              <button type="submit" name="intent" value={here.upload.skip.intent} className="button button-secondary" formNoValidate>
                 {t("wizard.buttons.skip")}
               </button>
             ) : null}
-            {step === 7 ? (
-              <button type="submit" name="intent" value="skip_aligners" className="button button-secondary" formNoValidate>
-                {t("wizard.buttons.skip")}
-              </button>
-            ) : null}
-            {step === 10 ? (
-              <button type="submit" name="intent" value="skip_retainers" className="button button-secondary" formNoValidate disabled={busy || stepUploads.some(isInFlight)}>
-                {t("wizard.buttons.skip")}
-              </button>
-            ) : null}
-            {step < LAST_STEP ? (
+            {here.kind !== "summary" ? (
               <button
                 type="submit"
                 name="intent"
@@ -381,7 +358,7 @@ export default function OrderWizard() {
           </div>
         </div>
         {/* A disabled forward button says why beside it (ADR 057). */}
-        {forwardHeld && step < LAST_STEP && !frozen ? (
+        {forwardHeld && here.kind !== "summary" && !frozen ? (
           <p id="forward-held" className="small muted forward-held">
             {t(forwardHeld)}
           </p>
@@ -394,7 +371,7 @@ export default function OrderWizard() {
           </p>
         ) : null}
       </Form>
-      {step === LAST_STEP ? (
+      {here.kind === "summary" ? (
         // The payment page is the provider's: "pay" posts as a plain form, the answer a new document (ADR 035).
         <Form id={PAY_FORM} method="post" reloadDocument />
       ) : null}

@@ -7,6 +7,7 @@ import { DEMO, type DemoClient } from "./data";
 import { makePatients, type PatientDraft } from "./files.server";
 import { DAY, MINUTE, plus, type Random } from "./random";
 import { stepsFor, trackingNumber } from "./status-paths";
+import { FIRST_STEP, LAST_STEP, stepNumber } from "~/modules/wizard/steps";
 
 /** Total as the wizard computes it: goods at the client's prices, discount half up on goods, delivery once, minimum order. */
 function orderTotal(patients: PatientDraft[], currency: Currency, client: DemoClient | null): { total: number; discount: number | null } {
@@ -59,7 +60,7 @@ export async function seedOrders(db: DB, { now, random, staffActors, paymentActo
     const overflow = createdAt.getTime() + chainLength - (now.getTime() - 10 * MINUTE);
     if (overflow > 0) createdAt = plus(createdAt, -overflow);
 
-    const withContacts = client !== null && (plan.patients > 0 || (plan.step ?? 11) >= 3);
+    const withContacts = client !== null && (plan.patients > 0 || (plan.step ?? LAST_STEP) >= stepNumber("delivery"));
     const customerActor: Actor = { kind: "customer", label: client?.email ?? `guest (85.140.${random.int(1, 254)}.${random.int(1, 254)})` };
     const order = await createOrder(
       db,
@@ -115,7 +116,7 @@ export async function seedOrders(db: DB, { now, random, staffActors, paymentActo
       await trx
         .updateTable("orders")
         .set({
-          wizard_step: isDraftPlan ? plan.step ?? 1 : 11,
+          wizard_step: isDraftPlan ? plan.step ?? FIRST_STEP : LAST_STEP,
           delivery_comment: withContacts ? random.pick(DEMO.deliveryComments) : null,
           additional_comments: patients.length > 0 ? random.pick(DEMO.orderComments) : null,
           material_type: first?.material ?? null,

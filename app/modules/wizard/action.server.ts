@@ -14,7 +14,8 @@ import { addPatient, nextWithTypedPatient, selectPatient } from "./intents/patie
 import { payOrder, startPayment } from "./intents/pay.server";
 import { removeOrderFile } from "./intents/remove-file.server";
 import type { IntentArgs, IntentHandler } from "./intents/types";
-import { clampStep, STEP_FILE_TYPE, type WizardAction } from "./navigation";
+import type { WizardAction } from "./navigation";
+import { clampStep, LAST_STEP, stepAt, uploadTypeAt } from "./steps";
 import { resolveOrder } from "./order-access.server";
 import { receiveUploads } from "./receive-uploads.server";
 import { answerInPlace } from "./in-place.server";
@@ -23,7 +24,8 @@ import { listPatients } from "~/modules/orders/patients.server";
 import { declareFiles } from "~/modules/orders/files.server";
 import { OrderFrozenError } from "~/modules/orders/drafts.server";
 
-const NAV_ACTIONS: WizardAction[] = ["next", "back", "skip_matrix", "skip_aligners", "skip_retainers", "back_to_patient"];
+/** The buttons that move through the steps; "next" on the patient step first adds a typed name as a patient. */
+const NAV_ACTIONS: WizardAction[] = ["back", "skip_matrix", "skip_aligners", "skip_retainers", "back_to_patient"];
 
 /**
  * The intents of a draft, by name (ADR 009, ADR 030). An intent that carries a value is named with
@@ -37,7 +39,7 @@ const DRAFT_INTENTS: Record<string, IntentHandler> = {
   "remove:": removeOrderFile,
   pay: payOrder,
   ...Object.fromEntries(NAV_ACTIONS.map((action): [string, IntentHandler] => [action, (args) => moveThroughSteps(args, action)])),
-  next: (args) => (args.step === 4 ? nextWithTypedPatient(args) : moveThroughSteps(args, "next")),
+  next: (args) => (stepAt(args.step).kind === "patient" ? nextWithTypedPatient(args) : moveThroughSteps(args, "next")),
 };
 
 function parseIntent(intent: string): { name: string; argument: string | null } {
@@ -80,7 +82,7 @@ async function dispatch(request: Request, context: AppLoadContext) {
 
   const patients = await listPatients(db, order.id);
   const patient = patients.find((p) => p.id === order.current_patient_id) ?? patients[0] ?? null;
-  const step = order.status === "draft" ? clampStep(order.wizard_step) : 11;
+  const step = order.status === "draft" ? clampStep(order.wizard_step) : LAST_STEP;
   const { name, argument } = parseIntent(intent);
   const args: IntentArgs = { request, db, viewer, order, patients, patient, step, form, typed, argument, uploadToast };
 
@@ -98,7 +100,7 @@ async function dispatch(request: Request, context: AppLoadContext) {
   if (sent !== null && sent !== step) return redirect("/order");
 
   // The jaw and step declared beside each of the step's files (ADR 058) are kept whatever the form does next.
-  const fileType = STEP_FILE_TYPE[step];
+  const fileType = uploadTypeAt(step);
   if (fileType && patient && form.file_path.length > 0) await declareFiles(db, order, patient, fileType, fileDeclarations(form));
 
   try {

@@ -45,7 +45,7 @@ describe("an upload step needs its files unless skipped: one rule for the server
   it.each(cases)("step $step: $stored stored, skipped $skipped, in flight $inFlight", async ({ step, stored, skips, inFlight }) => {
     onTheWay.value = inFlight;
     const form = wizardFormSchema.parse(inFlight ? { in_flight: "upload-1" } : {});
-    const refused = await checkStep(step, order, patientWith(step, stored, skips), 1, form, {}, "domestic");
+    const refused = await checkStep({ step, order, patient: patientWith(step, stored, skips), patientCount: 1, form, typed: {}, market: "domestic" });
     const blocked = forwardBlocked(step, pageFacts({ stored, skips, onTheWay: inFlight }));
     expect(Boolean(refused?.errors.files)).toBe(blocked);
     expect(blocked).toBe(stored === 0 && !inFlight && !Object.values(skips).some(Boolean));
@@ -67,7 +67,7 @@ describe("the forward button", () => {
     expect(forwardBlocked(4, base)).toBe(true);
     expect(forwardBlocked(4, { ...base, patientTyped: true })).toBe(false);
     expect(forwardBlocked(4, { ...base, patientCount: 1 })).toBe(false);
-    const refused = await checkStep(4, order, null, 0, wizardFormSchema.parse({}), {}, "domestic");
+    const refused = await checkStep({ step: 4, order, patient: null, patientCount: 0, form: wizardFormSchema.parse({}), typed: {}, market: "domestic" });
     expect(refused?.errors.patient_name).toBe("wizard.errors.patientRequired");
   });
 
@@ -76,8 +76,8 @@ describe("the forward button", () => {
     expect(forwardBlocked(3, { ...base, consent: true })).toBe(false);
     expect(forwardBlocked(3, { ...base, consentRequired: false })).toBe(false);
     const filled = { full_name: "Иванова А.", address: "Москва" };
-    expect((await checkStep(3, order, null, 0, wizardFormSchema.parse(filled), {}, "domestic"))?.errors).toEqual({ consent: "wizard.errors.consentRequired" });
-    expect(await checkStep(3, order, null, 0, wizardFormSchema.parse({ ...filled, consent: "on" }), {}, "domestic")).toBeNull();
+    expect((await checkStep({ step: 3, order, patient: null, patientCount: 0, form: wizardFormSchema.parse(filled), typed: {}, market: "domestic" }))?.errors).toEqual({ consent: "wizard.errors.consentRequired" });
+    expect(await checkStep({ step: 3, order, patient: null, patientCount: 0, form: wizardFormSchema.parse({ ...filled, consent: "on" }), typed: {}, market: "domestic" })).toBeNull();
   });
 
   it("says why it is held, in the words the page shows beside it", () => {

@@ -1,21 +1,18 @@
-import { type Skips, STEP_FILE_TYPE } from "./navigation";
+import type { Skips } from "./steps";
+import { stepAt } from "./steps";
 
 /**
  * What "next" needs that the page can see too (customer side §2, ADR 047, ADR 054): one pure rule,
  * applied by the server's step check (`checkStep`) and followed by the forward button as the doctor
- * types and uploads (`forwardBlocked`). Errors are translation keys. Without server imports, so the
- * page loads it as it is.
+ * types and uploads (`forwardBlocked`), on the step table (steps.ts). Errors are translation keys.
+ * Without server imports, so the page loads it as it is.
  */
 
-/** The message of an upload step left without its files. */
-export const FILES_REQUIRED: Partial<Record<number, string>> = {
-  5: "wizard.errors.matrixFilesRequired",
-  7: "wizard.errors.alignerFilesRequired",
-  10: "wizard.errors.retainerFilesRequired",
-};
-
 /** Whether the patient skipped the upload step. */
-export const uploadSkipped = (step: number, skips: Skips) => (step === 5 ? skips.skipMatrix : step === 7 ? skips.skipAligners : step === 10 ? skips.skipRetainers : false);
+export const uploadSkipped = (step: number, skips: Skips) => {
+  const flag = stepAt(step).upload?.skip.flag;
+  return flag !== undefined && skips[flag];
+};
 
 export interface StepFiles {
   /** The step's files stored on the patient. */
@@ -31,14 +28,15 @@ export interface StepFiles {
 
 /** An upload step needs its files unless skipped; files on their way count (ADR 054). */
 export function filesProblem(step: number, files: StepFiles): string | null {
-  if (!STEP_FILE_TYPE[step] || uploadSkipped(step, files.skips)) return null;
-  return files.stored === 0 && !files.onTheWay ? FILES_REQUIRED[step]! : null;
+  const upload = stepAt(step).upload;
+  if (!upload || uploadSkipped(step, files.skips)) return null;
+  return files.stored === 0 && !files.onTheWay ? upload.filesRequired : null;
 }
 
-/** Step 4: an order needs a patient. */
+/** The patient step: an order needs a patient. */
 export const patientProblem = (patientCount: number): string | null => (patientCount === 0 ? "wizard.errors.patientRequired" : null);
 
-/** Step 3 on the domestic market: the consent to the processing of personal data. */
+/** The delivery step on the domestic market: the consent to the processing of personal data. */
 export const consentProblem = (required: boolean, consent: boolean): string | null => (required && !consent ? "wizard.errors.consentRequired" : null);
 
 /** What the forward button knows of the step. */
@@ -48,7 +46,7 @@ export interface ForwardFacts {
   /** The page is hydrated: what is typed is followed (without JavaScript the server answers). */
   following: boolean;
   patientCount: number;
-  /** Step 4: a name typed, added as the order's patient by "next". */
+  /** The patient step: a name typed, added as the order's patient by "next". */
   patientTyped: boolean;
   consentRequired: boolean;
   consent: boolean;
@@ -59,11 +57,9 @@ export interface ForwardFacts {
 /** Why the forward button is disabled (a translation key the page says beside it), or null when it is not: the server's rule on what the page sees. */
 export function forwardHeldBy(step: number, facts: ForwardFacts): string | null {
   if (facts.noPatient) return "wizard.errors.noPatientSelected";
-  if (step === 4 && facts.following) {
-    const problem = patientProblem(facts.patientCount + (facts.patientTyped ? 1 : 0));
-    if (problem) return "wizard.errors.patientNameRequired";
-  }
-  if (step === 3 && facts.following) {
+  const here = stepAt(step);
+  if (here.kind === "patient" && facts.following && patientProblem(facts.patientCount + (facts.patientTyped ? 1 : 0))) return "wizard.errors.patientNameRequired";
+  if (here.asksConsent && facts.following) {
     const problem = consentProblem(facts.consentRequired, facts.consent);
     if (problem) return problem;
   }

@@ -8,7 +8,8 @@ import { longOrderNumber, shortOrderNumber } from "~/modules/orders/orders.serve
 import { calculateOrderPrice } from "~/modules/pricing/calculate";
 import { PRICE_SETS } from "~/modules/pricing/price-sets";
 import type { ScanSummary } from "~/modules/uploads/scan";
-import { clampStep, isSkippedStep } from "./navigation";
+import { isSkippedStep } from "./navigation";
+import { clampStep, FIRST_STEP, LAST_STEP, stepAt } from "./steps";
 import { resolveOrder } from "./order-access.server";
 import { rememberOrderHeaders } from "~/modules/orders/browser-orders.server";
 import { hasPersonalConditions, priceInputOf, pricedFields } from "./price.server";
@@ -33,7 +34,7 @@ export async function loadWizardPage(request: Request, context: AppLoadContext) 
     return data(
       {
         order: null,
-        step: 1,
+        step: FIRST_STEP,
         market: orderMarket,
         traits,
         priceSet,
@@ -66,18 +67,19 @@ export async function loadWizardPage(request: Request, context: AppLoadContext) 
         logger.error("the current patient was not saved:", error);
       });
   }
-  const step = order.status === "draft" ? clampStep(order.wizard_step) : 11;
+  const step = order.status === "draft" ? clampStep(order.wizard_step) : LAST_STEP;
+  const here = stepAt(step);
   // A patient's step without a patient says so, with the way back (customer side §8), instead of moving on.
-  const noPatient = step >= 5 && step <= 10 && !current;
+  const noPatient = Boolean(here.perPatient) && !current;
   const statuses = await queueStatuses(db, order.id);
-  const priceInput = step === 11 ? await priceInputOf(db, order, patients, viewer) : null;
+  const priceInput = here.kind === "summary" ? await priceInputOf(db, order, patients, viewer) : null;
   const price = priceInput ? calculateOrderPrice(priceInput) : null;
   if (price && order.status === "draft" && (Number(order.total_cost ?? -1) !== price.total || (price.note !== null && order.additional_comments !== price.note))) {
     // The total is recalculated on entering the summary and stored (customer-side §2, step 11), with
     // the client's personal comment for staff and the task tracker (customer side §7).
     await db.updateTable("orders").set(pricedFields(price)).where("id", "=", order.id).where("status", "=", "draft").execute();
   }
-  const personalOffer = !viewer.user && (step === 2 || step === 11) && (await hasPersonalConditions(db, order.email));
+  const personalOffer = !viewer.user && here.offersPersonalPrice === true && (await hasPersonalConditions(db, order.email));
 
   return data(
     {

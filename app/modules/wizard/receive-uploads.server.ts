@@ -13,7 +13,7 @@ import { MAX_MULTIPART_FIELD_BYTES, MultipartTextTooLargeError, parseMultipartFo
 import { formatFileSize } from "~/modules/uploads/file-names";
 import { discardUnrecorded } from "~/modules/uploads/unrecorded.server";
 import { createStlUploadHandler, UploadOverQuota, type UploadResult } from "~/modules/uploads/upload-handler.server";
-import { clampStep, STEP_FILE_TYPE } from "./navigation";
+import { clampStep, uploadTypeAt } from "./steps";
 import { fileListFailureToast, frozenToast } from "./replies.server";
 import { meteredRequest, uploadAllowanceOf, UploadVolumeExceeded, volumeMeter } from "~/modules/uploads/upload-quota.server";
 import { appendFiles, orderFileUsage } from "~/modules/orders/files.server";
@@ -46,7 +46,7 @@ export async function receiveUploads(request: Request, context: AppLoadContext, 
   let form: FormData;
   const patients = order ? await listPatients(db, order.id) : [];
   const patient = order ? patients.find((p) => p.id === order.current_patient_id) ?? patients[0] ?? null : null;
-  const fileType = order ? STEP_FILE_TYPE[clampStep(order.wizard_step)] : undefined;
+  const fileType = order ? uploadTypeAt(order.wizard_step) : undefined;
   const canUpload = Boolean(order && order.status === "draft" && patient && fileType);
   const usage = order && canUpload ? await orderFileUsage(db, order.id) : { files: 0, bytes: 0 };
   const { orderMaxBytes, orderMaxFiles } = getConfig().uploads;

@@ -7,6 +7,7 @@ import { isEmail } from "~/modules/validation/email";
 import { textProblem } from "~/modules/validation/text";
 import { commentsSchema, contactsSchema, deliverySchema, FIELD_MAX, type LimitedField, patientNameSchema, type WizardForm, wizardFormSchema } from "./forms";
 import { consentProblem } from "./forward";
+import { stepAt, type TypedFields } from "./steps";
 
 export type FieldErrors = Record<string, string>;
 
@@ -63,19 +64,24 @@ function payloadOf(formData: FormData): Record<string, unknown> {
   return payload;
 }
 
+/** Each step table's typed-field check (steps.ts `checks`), on the parsed form. */
+const TYPED_CHECKS: Record<TypedFields, (form: WizardForm, consentRequired: boolean) => FieldErrors> = {
+  contacts: (form) => checkContacts({ email: form.email ?? "", phone: form.phone ?? "" }),
+  delivery: (form, consentRequired) => checkDelivery({ full_name: form.full_name ?? "", address: form.address ?? "", delivery_comment: form.delivery_comment ?? "", consent: form.consent }, consentRequired),
+  comments: (form) => check(commentsSchema, { additional_comments: given(form.additional_comments) }),
+};
+
 /**
- * The checks of a step's typed fields, on the parsed form (customer side §5): step 2's contacts,
- * step 3's delivery and consent, step 9's comment. The server's step check runs them before "next"
- * (`checkStep`), and the page before sending it (`typedProblems`).
+ * The checks of a step's typed fields, on the parsed form (customer side §5), as the step table
+ * names them: the contacts, the delivery and consent, the cut's comment. The server's step check
+ * runs them before "next" (`checkStep`), and the page before sending it (`typedProblems`).
  */
 export function stepFieldErrors(step: number, form: WizardForm, consentRequired: boolean): FieldErrors {
-  if (step === 2) return checkContacts({ email: form.email ?? "", phone: form.phone ?? "" });
-  if (step === 3) return checkDelivery({ full_name: form.full_name ?? "", address: form.address ?? "", delivery_comment: form.delivery_comment ?? "", consent: form.consent }, consentRequired);
-  if (step === 9) return check(commentsSchema, { additional_comments: given(form.additional_comments) });
-  return {};
+  const checks = stepAt(step).checks;
+  return checks ? TYPED_CHECKS[checks](form, consentRequired) : {};
 }
 
-/** "Add patient"'s check of the typed name (and "next" on step 4 with a name typed). */
+/** "Add patient"'s check of the typed name (and "next" on the patient step with a name typed). */
 export const patientNameErrors = (form: WizardForm): FieldErrors => check(patientNameSchema, { patient_name: given(form.patient_name) });
 
 /**
@@ -86,6 +92,6 @@ export const patientNameErrors = (form: WizardForm): FieldErrors => check(patien
  */
 export function typedProblems(step: number, intent: string, formData: FormData, consentRequired: boolean): FieldErrors {
   const form = wizardFormSchema.parse(payloadOf(formData));
-  if (step === 4 && (intent === "add_patient" || (intent === "next" && form.patient_name))) return patientNameErrors(form);
+  if (stepAt(step).kind === "patient" && (intent === "add_patient" || (intent === "next" && form.patient_name))) return patientNameErrors(form);
   return intent === "next" ? stepFieldErrors(step, form, consentRequired) : {};
 }

@@ -132,4 +132,21 @@ describe("uploads bound to their step", () => {
     expect(skipped.status).toBe(302);
     expect((await t.db.selectFrom("orders").select("wizard_step").where("id", "=", order.id).executeTakeFirstOrThrow()).wizard_step).toBe(7);
   });
+
+  it("a skipped step the doctor comes back to and gives files goes on as not skipped: its choice is asked and its files billed", async () => {
+    const browser = browserFetch(app);
+    const { order, patient } = await toMatrixStep(t, browser);
+    const stepOf = async () => (await t.db.selectFrom("orders").select("wizard_step").where("id", "=", order.id).executeTakeFirstOrThrow()).wizard_step;
+    const skipMatrix = async () => (await t.db.selectFrom("orders_patients").select("skip_matrix").where("id", "=", patient.id).executeTakeFirstOrThrow()).skip_matrix;
+    await browser.request("/order", { form: { intent: "skip_matrix", step: "5" } });
+    expect([await stepOf(), await skipMatrix()]).toEqual([7, true]);
+    // Back from the aligners passes over the matrix type to the matrix upload.
+    await browser.request("/order", { form: { intent: "back", step: "7" } });
+    expect(await stepOf()).toBe(5);
+    // A file, then "next": the matrix type is asked, and the matrix counts again.
+    const form = uploadForm(5);
+    form.set("intent", "next");
+    expect((await post(browser, form)).status).toBe(302);
+    expect([await stepOf(), await skipMatrix()]).toEqual([6, false]);
+  });
 });

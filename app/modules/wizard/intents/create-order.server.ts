@@ -11,6 +11,7 @@ import { limitKey } from "~/modules/http/client-address";
 import { hitRateLimit } from "~/modules/security/rate-limit.server";
 import { rememberOrderHeaders } from "~/modules/orders/browser-orders.server";
 import { type ActionFailure, wizardReply } from "../replies.server";
+import { stepNumber } from "../steps";
 import { lastOrderContacts } from "~/modules/orders/customers.server";
 
 /** The per-address draft limit's window (DRAFTS_PER_IP_DAY). */
@@ -30,7 +31,7 @@ export async function startOrder(db: DB, viewer: Viewer, { market, language }: L
     fullName: prefill?.full_name ?? null,
     address: prefill?.address ?? null,
   };
-  const reused = await reuseUntouchedDraft(db, viewer.browserOrderIds, market, { ...contacts, wizardStep: 2, language });
+  const reused = await reuseUntouchedDraft(db, viewer.browserOrderIds, market, { ...contacts, wizardStep: stepNumber("contacts"), language });
   if (reused) return redirect("/order", { headers: await rememberOrderHeaders(viewer.browserOrderIds, reused.id, false) });
 
   const limit = await hitRateLimit(db, limitKey("drafts", { clientAddress, accountEmail: viewer.user?.email }), getConfig().draftsPerIpDay, DRAFT_WINDOW_SECONDS);
@@ -46,7 +47,7 @@ export async function startOrder(db: DB, viewer: Viewer, { market, language }: L
         currency: MARKET_TRAITS[market].currency,
         ...contacts,
         // In the same transaction: a failure after it cannot leave a draft this browser never learns of.
-        wizardStep: 2,
+        wizardStep: stepNumber("contacts"),
         language,
       },
       viewer.user ? { kind: "customer", label: viewer.user.email } : { kind: "customer", label: "anonymous browser" },

@@ -3,6 +3,7 @@ import { changeOrderStatus, OrderTransitionError } from "~/modules/orders/orders
 import { actorOf } from "../order-access.server";
 import { setWizardStep } from "~/modules/orders/drafts.server";
 import type { IntentArgs } from "./types";
+import { LAST_STEP } from "../steps";
 
 /** "Edit order": a handed-off order returns to draft at the summary, and its open payment attempt is cancelled. */
 export async function returnToDraft({ db, order, viewer }: IntentArgs) {
@@ -14,6 +15,6 @@ export async function returnToDraft({ db, order, viewer }: IntentArgs) {
     if (!(error instanceof OrderTransitionError)) throw error;
   }
   await db.updateTable("payments").set({ status: "canceled", updated_at: new Date() }).where("order_id", "=", order.id).where("status", "in", ["created", "pending"]).execute();
-  await setWizardStep(db, order.id, 11);
+  await setWizardStep(db, order.id, LAST_STEP);
   return redirect("/order");
 }

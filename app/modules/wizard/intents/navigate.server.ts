@@ -8,7 +8,8 @@ import { checkStep, saveStepFields } from "../step-fields.server";
 import type { FieldErrors } from "../validation";
 import { listPatients, updatePatient } from "~/modules/orders/patients.server";
 import { OrderFrozenError, setWizardStep } from "~/modules/orders/drafts.server";
-import { SKIP_QUESTION, skipsOf, STEP_FILE_TYPE } from "~/modules/wizard/navigation";
+import { SKIP_QUESTION, skipClearedByUpload, skipsOf } from "~/modules/wizard/navigation";
+import { stepAt } from "../steps";
 import { filesOf } from "~/modules/orders/files.server";
 import type { IntentArgs } from "./types";
 import { logger } from "~/modules/log/logger.server";
@@ -41,52 +42,43 @@ export async function moveThroughSteps({ db, order, patients, patient, step, for
   if (action !== "next" && Object.keys(unsaved).length) return fail({ errors: unsaved, values: typed });
   if (action === "next") {
     const reread = async () => (patient ? (await listPatients(db, order.id)).find((p) => p.id === patient.id) ?? patient : null);
-    let failure = await checkStep(step, order, await reread(), patients.length, form, typed, order.market);
+    const check = async () => checkStep({ step, order, patient: await reread(), patientCount: patients.length, form, typed, market: order.market });
+    let failure = await check();
     // A file in flight that ended between the read above and the look at the upload store is
     // recorded by now (the upload is dropped only after its file is recorded): read once more (ADR 054).
-    if (failure?.errors.files && form.in_flight.length) failure = await checkStep(step, order, await reread(), patients.length, form, typed, order.market);
+    if (failure?.errors.files && form.in_flight.length) failure = await check();
     if (failure) {
       if (uploadToast) return redirectWithToast("/order", uploadToast);
       return fail(failure);
     }
   }
   // Skipping a step that holds files, or has files on their way, leaves them out of the order: asked once (ADR 057).
-  const skippedType = action.startsWith("skip_") ? STEP_FILE_TYPE[step] : undefined;
+  const upload = stepAt(step).upload;
+  const skippedType = upload?.skip.intent === action ? upload.type : undefined;
   if (skippedType && patient && form.confirm_skip !== "yes" && (filesOf(patient, skippedType).length > 0 || form.in_flight.length > 0)) {
     return fail({ errors: {}, formError: SKIP_QUESTION, values: typed });
   }
-  const move = navigate(step, action, skipsOf(patient));
-  if (move.setSkips && patient) {
+  // A skipped upload step the doctor came back to and gave files goes on as not skipped (DESIGN §9:
+  // uploading on a skipped step clears its flag), so its files are billed and the steps behind it asked.
+  const unskipped = action === "next" && upload && patient && skipsOf(patient)[upload.skip.flag] && (filesOf(patient, upload.type).length > 0 || form.in_flight.length > 0) ? skipClearedByUpload(upload.type) : {};
+  const move = navigate(step, action, { ...skipsOf(patient), ...unskipped });
+  const setSkips = { ...unskipped, ...move.setSkips };
+  if (patient && Object.keys(setSkips).length) {
     await updatePatient(db, order.id, patient.id, {
-      ...(move.setSkips.skipMatrix !== undefined ? { skip_matrix: move.setSkips.skipMatrix } : {}),
-      ...(move.setSkips.skipAligners !== undefined ? { skip_aligners: move.setSkips.skipAligners } : {}),
-      ...(move.setSkips.skipRetainers !== undefined ? { skip_retainers: move.setSkips.skipRetainers } : {}),
+      ...(setSkips.skipMatrix !== undefined ? { skip_matrix: setSkips.skipMatrix } : {}),
+      ...(setSkips.skipAligners !== undefined ? { skip_aligners: setSkips.skipAligners } : {}),
+      ...(setSkips.skipRetainers !== undefined ? { skip_retainers: setSkips.skipRetainers } : {}),
     });
   }
   await setWizardStep(db, order.id, move.step);
-  const skipToast: Record<string, Toast> = {
-    skip_matrix: {
-      type: "info",
-      title: "wizard.toasts.skippedTitle",
-      description: "wizard.toasts.skippedMatrix",
-    },
-    skip_aligners: {
-      type: "info",
-      title: "wizard.toasts.skippedTitle",
-      description: "wizard.toasts.skippedAligners",
-    },
-    skip_retainers: {
-      type: "info",
-      title: "wizard.toasts.skippedTitle",
-      description: "wizard.toasts.skippedRetainers",
-    },
-    back_to_patient: {
-      type: "info",
-      title: "wizard.toasts.addPatientTitle",
-      description: "wizard.toasts.addPatient",
-    },
-  };
-  const toast = uploadToast ?? skipToast[action];
+  const skipped = upload?.skip.intent === action ? upload.skip.toast : null;
+  const toast: Toast | null =
+    uploadToast ??
+    (skipped
+      ? { type: "info", title: "wizard.toasts.skippedTitle", description: skipped }
+      : action === "back_to_patient"
+        ? { type: "info", title: "wizard.toasts.addPatientTitle", description: "wizard.toasts.addPatient" }
+        : null);
   return toast ? redirectWithToast("/order", toast) : redirect("/order");
 }
 

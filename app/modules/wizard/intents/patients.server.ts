@@ -10,6 +10,7 @@ import { addPatient as addOrderPatient, listPatients } from "~/modules/orders/pa
 import { OrderFrozenError, setWizardStep, updateDraft } from "~/modules/orders/drafts.server";
 import { moveThroughSteps } from "./navigate.server";
 import type { IntentArgs } from "./types";
+import { stepNumber } from "../steps";
 import { logger } from "~/modules/log/logger.server";
 
 /** "select_patient" (the chosen id in the form) or "select_patient:<id>": makes a patient of the order the current one. */
@@ -24,7 +25,7 @@ export async function selectPatient({ db, order, patients, form, argument }: Int
 export async function addPatient(args: IntentArgs) {
   const added = await addTypedPatient(args);
   if (!("patient" in added)) return added.refusal;
-  await setWizardStep(args.db, args.order.id, 4);
+  await setWizardStep(args.db, args.order.id, stepNumber("patient"));
   return redirectWithToast("/order", addedToast(added.patient));
 }
 
