@@ -96,6 +96,8 @@ export interface OrdersTable {
   retainer_type: "standard" | "premium" | null;
   current_patient_id: string | null;
   wizard_step: Generated<number>;
+  /** The step was opened from the summary's "изменить" link: "next" leads back there (ADR 060). */
+  wizard_returns: Generated<boolean>;
   total_cost: Int8 | null;
   discount_percentage: Numeric | null;
   payment_id: string | null;

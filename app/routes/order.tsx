@@ -25,7 +25,7 @@ import { useTranslation } from "~/modules/i18n/i18n-context";
 import { numberFormat } from "~/modules/i18n/intl";
 import { useIdleImport } from "~/modules/validation/idle-import";
 import { forwardHeldBy } from "~/modules/wizard/forward";
-import { hasBackButton, progressPercent, SKIP_QUESTION } from "~/modules/wizard/navigation";
+import { hasBackButton, NO_SKIPS, progressPercent, returnStep, SKIP_QUESTION } from "~/modules/wizard/navigation";
 import { FIRST_STEP, LAST_STEP, stepAt, type StepView } from "~/modules/wizard/steps";
 import { handleWizardAction } from "~/modules/wizard/action.server";
 import { loadWizardPage, type WizardLoaderData } from "~/modules/wizard/loader.server";
@@ -221,6 +221,8 @@ export default function OrderWizard() {
     files: fileType && patient ? { stored: patient.files[fileType].length, skips: patient.skips, onTheWay: resumable ? chosenHere : filesChosen } : null,
   });
   const forwardBlocked = forwardHeld !== null;
+  // A step opened from the summary says where its "next" leads once its part is done (ADR 060).
+  const forwardText = data.returnsToSummary && returnStep(step, patient?.skips ?? NO_SKIPS) === LAST_STEP ? t("wizard.buttons.backToSummary") : `${t("wizard.buttons.next")} →`;
 
   return (
     <section className="wizard container">
@@ -277,7 +279,7 @@ export default function OrderWizard() {
             forward action comes first — a twin of the visible button, out of sight and out of the tab order. */}
         {here.kind !== "summary" && !frozen ? (
           <button type="submit" name="intent" value="next" className="default-submit" tabIndex={-1} aria-hidden="true" disabled={busy || forwardBlocked}>
-            {t("wizard.buttons.next")}
+            {forwardText}
           </button>
         ) : null}
         <h2 ref={headingRef} tabIndex={-1}>
@@ -348,7 +350,7 @@ export default function OrderWizard() {
                 aria-disabled={forwardBlocked || undefined}
                 aria-describedby={forwardHeld ? "forward-held" : undefined}
               >
-                {t("wizard.buttons.next")} →
+                {forwardText}
               </button>
             ) : order?.status === "draft" || order?.status === "pending" ? (
               <button type="submit" name="intent" value="pay" className="button" disabled={busy || inFlight.length > 0} form={PAY_FORM}>

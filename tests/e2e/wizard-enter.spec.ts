@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { atStep, press } from "./journeys";
+import { atStep, orderToCheckout, press } from "./journeys";
 import { e2eQuery, embedded } from "./support";
 
 /**
@@ -76,3 +76,24 @@ test("a field's message goes once it is fixed, and a held forward button says wh
   await page.getByRole("checkbox").check();
   await expect(held).toHaveCount(0);
 });
+
+test("the summary's 'изменить' links go to their step and back to the summary", async ({ page }) => {
+  await orderToCheckout(page, {
+    onStep: async (step) => {
+      if (step !== 11) return;
+      // The phone, from the summary and back.
+      await page.getByRole("button", { name: "изменить: Контактные данные" }).click();
+      await atStep(page, 2);
+      await page.getByLabel("Телефон").fill("+7 900 555-66-77");
+      await press(page, "Сохранить и вернуться к сводке", 11);
+      await expect(page.locator(".summary-contacts")).toContainText("+7 900 555-66-77");
+      // The matrix: its files' step, then its type, then the summary again.
+      await page.getByRole("button", { name: "изменить: Смирнова Е., Матрицы" }).click();
+      await atStep(page, 5);
+      await press(page, "Далее →", 6);
+      await page.getByRole("radio", { name: /^Твердая матрица/ }).check();
+      await press(page, "Сохранить и вернуться к сводке", 11);
+    },
+  });
+});
+

@@ -110,7 +110,10 @@ export async function updateDraft(db: DB, orderId: string, fields: OrderFields):
   if (Number(result.numUpdatedRows) === 0) throw new OrderFrozenError();
 }
 
-/** The step may be stored for any order (a pending order is shown on its summary). */
-export async function setWizardStep(db: DB, orderId: string, step: number) {
-  await db.updateTable("orders").set({ wizard_step: step }).where("id", "=", orderId).execute();
+/**
+ * The step may be stored for any order (a pending order is shown on its summary). `returns`: the
+ * step was opened from the summary, and its "next" leads back there (ADR 060); any other move ends it.
+ */
+export async function setWizardStep(db: DB, orderId: string, step: number, returns = false) {
+  await db.updateTable("orders").set({ wizard_step: step, wizard_returns: returns }).where("id", "=", orderId).execute();
 }

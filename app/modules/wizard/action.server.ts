@@ -8,7 +8,7 @@ import { isMultipartRequest } from "~/modules/uploads/multipart.server";
 import type { UploadResult } from "~/modules/uploads/upload-handler.server";
 import { fileDeclarations, postedStep, wizardFormSchema } from "./forms";
 import { startOrder } from "./intents/create-order.server";
-import { returnToDraft } from "./intents/edit.server";
+import { changeStep, returnToDraft } from "./intents/edit.server";
 import { keepStep, moveThroughSteps } from "./intents/navigate.server";
 import { addPatient, nextWithTypedPatient, selectPatient } from "./intents/patients.server";
 import { payOrder, startPayment } from "./intents/pay.server";
@@ -37,6 +37,7 @@ const DRAFT_INTENTS: Record<string, IntentHandler> = {
   "select_patient:": selectPatient,
   add_patient: addPatient,
   "remove:": removeOrderFile,
+  "change:": changeStep,
   pay: payOrder,
   ...Object.fromEntries(NAV_ACTIONS.map((action): [string, IntentHandler] => [action, (args) => moveThroughSteps(args, action)])),
   next: (args) => (stepAt(args.step).kind === "patient" ? nextWithTypedPatient(args) : moveThroughSteps(args, "next")),

@@ -42,6 +42,7 @@ export async function loadWizardPage(request: Request, context: AppLoadContext) 
         currentPatientId: null,
         noPatient: false,
         skipped: false,
+        returnsToSummary: false,
         price: null,
         priceInput: null,
         personalOffer: false,
@@ -141,6 +142,8 @@ export async function loadWizardPage(request: Request, context: AppLoadContext) 
       })),
       currentPatientId: current?.id ?? null,
       noPatient,
+      /** The step was opened from the summary: its "next" leads back there (ADR 060). */
+      returnsToSummary: order.wizard_returns && here.kind !== "summary" && order.status === "draft",
       skipped: isSkippedStep(step, skipsOf(current)),
       price,
       priceInput,

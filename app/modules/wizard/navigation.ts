@@ -70,6 +70,19 @@ export function navigate(from: number, action: WizardAction, skips: Skips): Move
   }
 }
 
+/** The part of the order a step belongs to: an upload and the choices behind it (steps passed over when it is skipped). */
+const partOf = (step: number): SkipFlag | undefined => stepAt(step).upload?.skip.flag ?? stepAt(step).passedOverWhen;
+
+/**
+ * "next" on a step opened from the summary's "изменить" link (ADR 060): on through the rest of its
+ * part (the aligners' material and cut after their files), then back to the summary.
+ */
+export function returnStep(from: number, skips: Skips): number {
+  const part = partOf(from);
+  const next = forward(clampStep(from), skips);
+  return part !== undefined && stepAt(next).passedOverWhen === part ? next : LAST_STEP;
+}
+
 /** Uploading on a skipped upload step clears its flag. */
 export const skipClearedByUpload = (type: UploadType): Partial<Skips> => {
   const step = UPLOAD_STEPS.find((item) => item.upload.type === type)!;

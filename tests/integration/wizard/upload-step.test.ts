@@ -149,4 +149,51 @@ describe("uploads bound to their step", () => {
     expect((await post(browser, form)).status).toBe(302);
     expect([await stepOf(), await skipMatrix()]).toEqual([6, false]);
   });
+
+  it("the summary's 'изменить' opens a step, for its patient, and the step's 'next' leads back to the summary; a forged one opens nothing", async () => {
+    const browser = browserFetch(app);
+    const { order, patient } = await toMatrixStep(t, browser);
+    const state = async () => await t.db.selectFrom("orders").select(["wizard_step", "wizard_returns", "current_patient_id"]).where("id", "=", order.id).executeTakeFirstOrThrow();
+    const form = uploadForm(5);
+    form.set("intent", "next");
+    await post(browser, form);
+    await browser.request("/order", { form: { intent: "next", step: "6", matrix_type: "hard" } });
+    await browser.request("/order", { form: { intent: "skip_aligners", step: "7" } });
+    await browser.request("/order", { form: { intent: "skip_retainers", step: "10" } });
+    const summary = await (await browser.request("/order")).text();
+    expect((await state()).wizard_step).toBe(11);
+    expect(summary).toContain('value="change:contacts"');
+    expect(summary).toContain(`value="change:matrix:${patient.id}"`);
+
+    // The contacts: the step says where it leads, and goes back to the summary.
+    await browser.request("/order", { form: { intent: "change:contacts", step: "11" } });
+    expect(await state()).toMatchObject({ wizard_step: 2, wizard_returns: true });
+    expect(await (await browser.request("/order")).text()).toContain("Сохранить и вернуться к сводке");
+    await browser.request("/order", { form: { intent: "next", step: "2", email: "changed@clinic.ru", phone: "+7 900 000-00-02" } });
+    expect(await state()).toMatchObject({ wizard_step: 11, wizard_returns: false });
+    expect((await t.db.selectFrom("orders").select("email").where("id", "=", order.id).executeTakeFirstOrThrow()).email).toBe("changed@clinic.ru");
+
+    // The matrix: its files, then its type, then the summary.
+    await browser.request("/order", { form: { intent: `change:matrix:${patient.id}`, step: "11" } });
+    expect(await state()).toMatchObject({ wizard_step: 5, wizard_returns: true, current_patient_id: patient.id });
+    await browser.request("/order", { form: { intent: "next", step: "5" } });
+    expect(await state()).toMatchObject({ wizard_step: 6, wizard_returns: true });
+    await browser.request("/order", { form: { intent: "next", step: "6", matrix_type: "soft" } });
+    expect(await state()).toMatchObject({ wizard_step: 11, wizard_returns: false });
+
+    // "Назад" on an opened step ends the way back: the wizard goes on as usual.
+    await browser.request("/order", { form: { intent: "change:delivery", step: "11" } });
+    await browser.request("/order", { form: { intent: "back", step: "3" } });
+    expect(await state()).toMatchObject({ wizard_step: 2, wizard_returns: false });
+    await browser.request("/order", { form: { intent: "next", step: "2", email: "changed@clinic.ru", phone: "+7 900 000-00-02" } });
+    expect((await state()).wizard_step).toBe(3);
+    await t.db.updateTable("orders").set({ wizard_step: 11 }).where("id", "=", order.id).execute();
+
+    // Forged: the summary itself, a step the table does not have, another order's patient.
+    const other = await toMatrixStep(t, browserFetch(app));
+    for (const intent of ["change:summary", "change:info", "change:nowhere", `change:matrix:${other.patient.id}`, "change:matrix"]) {
+      expect((await browser.request("/order", { form: { intent, step: "11" } })).status).toBe(302);
+      expect(await state(), intent).toMatchObject({ wizard_step: 11, wizard_returns: false, current_patient_id: patient.id });
+    }
+  });
 });

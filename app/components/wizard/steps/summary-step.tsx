@@ -3,6 +3,7 @@ import { useTranslation } from "~/modules/i18n/i18n-context";
 import { formatMoney } from "~/modules/money/format";
 import { calculateOrderPrice } from "~/modules/pricing/calculate";
 import { lineText } from "~/modules/pricing/line-texts";
+import type { StepId } from "~/modules/wizard/steps";
 import type { StepProps } from "./types";
 
 type FileKind = "matrix" | "aligners" | "retainer";
@@ -34,6 +35,13 @@ export function SummaryStep({ data, uploads = [] }: StepProps & { uploads?: Uplo
         })
       : data.price;
   const money = (amount: number) => formatMoney(amount, order.currency, i18n.language);
+  // "изменить" beside each part opens its step, whose "next" leads back here (ADR 060); a draft's only.
+  const change = (step: StepId, what: string, patientId?: string) =>
+    order.status === "draft" ? (
+      <button type="submit" name="intent" value={`change:${step}${patientId ? `:${patientId}` : ""}`} className="link-button summary-change" formNoValidate aria-label={`${t("wizard.summary.change")}: ${what}`}>
+        {t("wizard.summary.change")}
+      </button>
+    ) : null;
   return (
     <div className="stack">
       <p>
@@ -44,16 +52,20 @@ export function SummaryStep({ data, uploads = [] }: StepProps & { uploads?: Uplo
         <dt>{t("wizard.fields.email")}</dt>
         <dd>{order.email ?? "—"}</dd>
         <dt>{t("wizard.fields.phone")}</dt>
-        <dd>{order.phoneShown ?? "—"}</dd>
+        <dd>
+          {order.phoneShown ?? "—"} {change("contacts", t("wizard.titles.contacts"))}
+        </dd>
         <dt>{t("wizard.fields.fullName")}</dt>
         <dd>{order.fullName ?? "—"}</dd>
         <dt>{t("wizard.fields.address")}</dt>
-        <dd>{order.address ?? "—"}</dd>
+        <dd>
+          {order.address ?? "—"} {change("delivery", t("wizard.titles.delivery"))}
+        </dd>
       </dl>
       {data.patients.map((patient) => (
         <section key={patient.id} className="card summary-patient">
           <h3>
-            {patient.name} <span className="muted small">{patient.folder}</span>
+            {patient.name} <span className="muted small">{patient.folder}</span> {change("patient", t("wizard.titles.patient"))}
           </h3>
           <ul className="plain-list small">
             <li>
@@ -62,7 +74,8 @@ export function SummaryStep({ data, uploads = [] }: StepProps & { uploads?: Uplo
                 ? t("wizard.summary.none")
                 : `${t(patient.matrixType === "soft" ? "wizard.matrix.soft" : "wizard.matrix.hard")} · ${t("wizard.summary.files", {
                     count: count(patient, "matrix"),
-                  })}`}
+                  })}`}{" "}
+              {change("matrix", `${patient.name}, ${t("wizard.summary.matrix")}`, patient.id)}
             </li>
             <li>
               {t("wizard.summary.aligners")}:{" "}
@@ -72,7 +85,8 @@ export function SummaryStep({ data, uploads = [] }: StepProps & { uploads?: Uplo
                     patient.cutType === "straight" ? "wizard.cut.straight" : "wizard.cut.wavy",
                   )} · ${t("wizard.summary.files", {
                     count: count(patient, "aligners"),
-                  })}`}
+                  })}`}{" "}
+              {change("aligners", `${patient.name}, ${t("wizard.summary.aligners")}`, patient.id)}
             </li>
             <li>
               {t("wizard.summary.retainers")}:{" "}
@@ -80,11 +94,12 @@ export function SummaryStep({ data, uploads = [] }: StepProps & { uploads?: Uplo
                 ? t("wizard.summary.none")
                 : t("wizard.summary.files", {
                     count: count(patient, "retainer"),
-                  })}
+                  })}{" "}
+              {change("retainers", `${patient.name}, ${t("wizard.summary.retainers")}`, patient.id)}
             </li>
             {patient.comments ? (
               <li>
-                {t("wizard.fields.additionalComments")}: {patient.comments}
+                {t("wizard.fields.additionalComments")}: {patient.comments} {change("cut", `${patient.name}, ${t("wizard.fields.additionalComments")}`, patient.id)}
               </li>
             ) : null}
           </ul>

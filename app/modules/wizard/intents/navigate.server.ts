@@ -2,14 +2,14 @@ import { redirect } from "@remix-run/node";
 import { isDatabaseUnavailable } from "~/modules/db/unavailable";
 import { failureCause } from "~/modules/http/section.server";
 import { redirectWithToast, type Toast } from "~/modules/http/toast.server";
-import { navigate, type WizardAction } from "../navigation";
+import { navigate, returnStep, type WizardAction } from "../navigation";
 import { fail } from "../replies.server";
 import { checkStep, saveStepFields } from "../step-fields.server";
 import type { FieldErrors } from "../validation";
 import { listPatients, updatePatient } from "~/modules/orders/patients.server";
 import { OrderFrozenError, setWizardStep } from "~/modules/orders/drafts.server";
 import { SKIP_QUESTION, skipClearedByUpload, skipsOf } from "~/modules/wizard/navigation";
-import { stepAt } from "../steps";
+import { LAST_STEP, stepAt } from "../steps";
 import { filesOf } from "~/modules/orders/files.server";
 import type { IntentArgs } from "./types";
 import { logger } from "~/modules/log/logger.server";
@@ -70,7 +70,9 @@ export async function moveThroughSteps({ db, order, patients, patient, step, for
       ...(setSkips.skipRetainers !== undefined ? { skip_retainers: setSkips.skipRetainers } : {}),
     });
   }
-  await setWizardStep(db, order.id, move.step);
+  // A step opened from the summary leads back there once its part is done (ADR 060).
+  const to = order.wizard_returns && action === "next" ? returnStep(step, { ...skipsOf(patient), ...unskipped }) : move.step;
+  await setWizardStep(db, order.id, to, order.wizard_returns && action === "next" && to !== LAST_STEP);
   const skipped = upload?.skip.intent === action ? upload.skip.toast : null;
   const toast: Toast | null =
     uploadToast ??
