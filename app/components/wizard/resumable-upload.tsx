@@ -4,7 +4,6 @@ import type { ToastMessage } from "~/components/toast";
 import { useTranslation } from "~/modules/i18n/i18n-context";
 import { formatFileSize, isFileType } from "~/modules/uploads/file-names";
 import { fileListSaveFailure } from "~/modules/uploads/save-failure";
-import { precheckStl } from "~/modules/uploads/stl";
 import type { UploadReply, UploadTarget } from "./tus-upload.client";
 
 /**
@@ -66,10 +65,13 @@ const PARALLEL = 2;
 const HIDE_AFTER_MS = 1500;
 let nextId = 1;
 
-/** The content check's first look, before sending a byte (uploads/stl.ts; the server decides). */
+/** The content check's first look, before sending a byte (uploads/stl.ts; the server decides); loaded with the first file chosen. */
 async function precheck(file: File): Promise<"ok" | "truncated" | "not_stl" | "empty"> {
   if (!file.size) return "empty";
-  return precheckStl(new Uint8Array(await file.slice(0, 84).arrayBuffer()), file.size);
+  // Offline before it arrived: the file goes as chosen, and the server's check decides.
+  const reader = await import("~/modules/uploads/stl").catch(() => null);
+  if (!reader) return "ok";
+  return reader.precheckStl(new Uint8Array(await file.slice(0, 84).arrayBuffer()), file.size);
 }
 
 export function useResumableUploads(target: UploadTarget | null, notify: Notify) {
