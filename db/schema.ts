@@ -102,6 +102,8 @@ export interface OrdersTable {
   discount_percentage: Numeric | null;
   payment_id: string | null;
   tracking_number: string | null;
+  /** The carrier of the tracking number (config/carriers.ts), when staff named one. */
+  carrier: string | null;
   partner_code_id: string | null;
   paid_at: Timestamp | null;
   created_at: CreatedAt;
@@ -124,6 +126,10 @@ export interface OrderStatusHistoryTable {
   actor: string;
   note: string | null;
   tracking_number: string | null;
+  /** The carrier named beside the tracking number (config/carriers.ts). */
+  carrier: string | null;
+  /** This change undid that one (ADR 062). */
+  undoes: string | null;
   created_at: CreatedAt;
   notified_at: Timestamp | null;
 }

@@ -4,6 +4,7 @@ import path from "node:path";
 import { companyDetailsFor, type CompanyDetails, type Contacts, contactsFor, DEMO_CONTACTS } from "./company.server";
 import { type Env, envSchema } from "./env-schema.server";
 import { ZERO_CONFIG_INTERNATIONAL_HOST } from "~/modules/market/market";
+import { type Carrier, DEFAULT_CARRIERS, parseCarriers } from "./carriers";
 import { normalizeEmail } from "~/modules/validation/email";
 
 /**
@@ -91,6 +92,10 @@ export interface AppConfig {
   draftsPerIpDay: number;
   /** Requests one address group may have in flight in one process (REQUESTS_IN_FLIGHT_PER_ADDRESS, ADR 056). */
   requestsInFlightPerAddress: number;
+  /** Carriers staff name beside a tracking number (SHIPPING_CARRIERS, ADR 062). */
+  carriers: Carrier[];
+  /** A status change that skips a step asks first (CONFIRM_STATUS_JUMPS, ADR 062). */
+  confirmStatusJumps: boolean;
   contacts: Record<Market, Contacts>;
   usingDemoContacts: boolean;
   /** Company details of the international market's legal texts (COMPANY_INTERNATIONAL_*). */
@@ -299,6 +304,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     },
     draftsPerIpDay: env.DRAFTS_PER_IP_DAY,
     requestsInFlightPerAddress: env.REQUESTS_IN_FLIGHT_PER_ADDRESS,
+    carriers: env.SHIPPING_CARRIERS ? parseCarriers(env.SHIPPING_CARRIERS) : [...DEFAULT_CARRIERS],
+    confirmStatusJumps: env.CONFIRM_STATUS_JUMPS === "true",
     contacts: {
       domestic: domesticContacts ?? DEMO_CONTACTS.domestic,
       international: internationalContacts ?? DEMO_CONTACTS.international,

@@ -121,6 +121,11 @@ export const envSchema = z.object({
   DRAFTS_PER_IP_DAY: positiveInt(100),
   REQUESTS_IN_FLIGHT_PER_ADDRESS: positiveInt(64),
 
+  // Carriers staff name when an order is shipped: "id|Name|https://…{number}" entries, ";" between (ADR 062).
+  SHIPPING_CARRIERS: optional,
+  // "true": a status change that skips a step (paid → completed) asks before it is made (ADR 062).
+  CONFIRM_STATUS_JUMPS: z.enum(["true", "false"]).default("false"),
+
   CONTACTS_DOMESTIC_MESSENGER_NUMBER: optional,
   CONTACTS_DOMESTIC_MESSENGER_LINK: optional,
   CONTACTS_DOMESTIC_SUPPORT_EMAIL: optional,

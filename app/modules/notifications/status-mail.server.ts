@@ -9,6 +9,8 @@ import { formatMoney } from "~/modules/money/format";
 import { longOrderNumber } from "~/modules/orders/orders.server";
 import { paidDocuments } from "~/modules/payments/payments.server";
 import { logger } from "~/modules/log/logger.server";
+import { carrierName, trackingLink } from "~/modules/config/carriers";
+import { UNDO_WINDOW_MINUTES } from "~/modules/orders/status";
 
 /**
  * Status mails (DESIGN §4.32): when an order becomes paid, shipped or completed and its client's
@@ -31,12 +33,14 @@ export async function sendStatusMails(db: DB, options: { limit?: number; mailer?
         .selectFrom("order_status_history")
         .select("id")
         .where("notified_at", "is", null)
+        // A staff change waits out the time it can be undone in (ADR 062); a payment's goes at once.
+        .where((eb) => eb.or([eb("to_status", "=", "paid"), eb("created_at", "<=", sql<Date>`now() - make_interval(mins => ${UNDO_WINDOW_MINUTES})`)]))
         .orderBy("created_at")
         .limit(options.limit ?? 50)
         .forUpdate()
         .skipLocked(),
     )
-    .returning(["id", "order_id", "to_status", "tracking_number"])
+    .returning(["id", "order_id", "to_status", "tracking_number", "carrier"])
     .execute();
   let sent = 0;
   let skipped = 0;
@@ -63,8 +67,10 @@ export async function sendStatusMails(db: DB, options: { limit?: number; mailer?
     // The paid mail carries the payment document: amount paid and the clinic's VAT number, if given.
     const paid = change.to_status === "paid" ? (await paidDocuments(db, [order.id])).get(order.id) : undefined;
     const language = order.language ?? MARKET_TRAITS[order.market].defaultLanguage;
+    const follow = trackingLink(getConfig().carriers, change.carrier, change.tracking_number);
     const details = [
       change.tracking_number ? t("notifications.tracking", { number: change.tracking_number }) : "",
+      follow ? t("notifications.trackingLink", { carrier: carrierName(getConfig().carriers, change.carrier), url: follow }) : "",
       paid ? t("notifications.paidAmount", { amount: formatMoney(paid.amount, paid.currency, language) }) : "",
       paid?.vatNumber ? t("notifications.vatNumber", { vat: paid.vatNumber }) : "",
     ].join("");

@@ -4,7 +4,7 @@ import type { Currency, MarketColumn, Order, OrderStatus } from "~db/schema";
 import { type DB, inTransaction } from "~/modules/db/db.server";
 import { reserveFreeCode } from "./order-codes.server";
 import { orderIdWithCode } from "./order-codes";
-import { type Actor, checkTransition } from "./status";
+import { type Actor, checkTransition, UNDO_WINDOW_MINUTES, UNDOABLE_TARGETS } from "./status";
 import type { Language } from "~/modules/i18n/languages";
 import { normalizeEmail } from "~/modules/validation/email";
 
@@ -98,7 +98,7 @@ export async function changeOrderStatus(
   orderId: string,
   to: OrderStatus,
   actor: Actor,
-  details: { note?: string | null; trackingNumber?: string | null; at?: Date } = {},
+  details: { note?: string | null; trackingNumber?: string | null; carrier?: string | null; at?: Date } = {},
 ): Promise<StatusChange> {
   return inTransaction(db, async (trx) => {
     const current = await trx.selectFrom("orders").selectAll().where("id", "=", orderId).forUpdate().executeTakeFirst();
@@ -113,7 +113,7 @@ export async function changeOrderStatus(
         status: to,
         updated_at: at,
         ...(to === "paid" ? { paid_at: at } : {}),
-        ...(to === "shipped" ? { tracking_number: details.trackingNumber!.trim() } : {}),
+        ...(to === "shipped" ? { tracking_number: details.trackingNumber!.trim(), carrier: details.carrier ?? null } : {}),
       })
       .where("id", "=", orderId)
       .returningAll()
@@ -127,10 +127,58 @@ export async function changeOrderStatus(
         actor: actor.label,
         note: details.note?.trim() || null,
         tracking_number: to === "shipped" ? details.trackingNumber!.trim() : null,
+        carrier: to === "shipped" ? (details.carrier ?? null) : null,
         created_at: at,
       })
       .execute();
     return { order, changed: true };
+  });
+}
+
+export type UndoResult = { ok: true; from: OrderStatus; to: OrderStatus } | { ok: false; reason: "not_found" | "not_undoable" | "too_late" };
+
+/**
+ * Undoes a staff change of an order's status (ADR 062): the order's latest change, made by staff to
+ * one of `UNDOABLE_TARGETS`, within `UNDO_WINDOW_MINUTES`, and still the order's status. The order
+ * goes back to where it was (a tracking number given with "shipped" goes with it), the undo is a
+ * change of its own in the history (who and when), and neither sends a status mail: the undone
+ * change's mail, still waiting out the window, is never sent.
+ */
+export async function undoStatusChange(db: DB, orderId: string, changeId: string, actor: Actor): Promise<UndoResult> {
+  if (!isUuid(orderId) || !/^\d{1,18}$/.test(changeId)) return { ok: false, reason: "not_found" };
+  return inTransaction(db, async (trx) => {
+    const order = await trx.selectFrom("orders").selectAll().where("id", "=", orderId).forUpdate().executeTakeFirst();
+    if (!order) return { ok: false, reason: "not_found" };
+    const latest = await trx.selectFrom("order_status_history").selectAll().where("order_id", "=", orderId).orderBy("created_at", "desc").orderBy("id", "desc").limit(1).executeTakeFirst();
+    if (!latest || latest.id !== changeId) return { ok: false, reason: "not_undoable" };
+    if (latest.undoes !== null || latest.from_status === null || latest.to_status !== order.status || !UNDOABLE_TARGETS.includes(latest.to_status)) return { ok: false, reason: "not_undoable" };
+    if (Date.now() - new Date(latest.created_at).getTime() > UNDO_WINDOW_MINUTES * 60_000) return { ok: false, reason: "too_late" };
+    const back = latest.from_status;
+    const leftShipping = latest.to_status === "shipped";
+    const now = new Date();
+    await trx
+      .updateTable("orders")
+      .set({ status: back, updated_at: now, ...(leftShipping ? { tracking_number: null, carrier: null } : {}) })
+      .where("id", "=", orderId)
+      .execute();
+    // The undone change's mail is not sent (it waits out the window); the undo sends none.
+    await trx.updateTable("order_status_history").set({ notified_at: sql<Date>`coalesce(notified_at, now())` }).where("id", "=", latest.id).execute();
+    await trx
+      .insertInto("order_status_history")
+      .values({
+        order_id: orderId,
+        from_status: latest.to_status,
+        to_status: back,
+        actor: actor.label,
+        note: null,
+        tracking_number: back === "shipped" ? order.tracking_number : null,
+        carrier: back === "shipped" ? order.carrier : null,
+        undoes: latest.id,
+        created_at: now,
+        notified_at: now,
+      })
+      .execute();
+    return { ok: true, from: latest.to_status, to: back };
   });
 }
 

@@ -74,6 +74,17 @@ export function checkTransition(
   return { ok: true };
 }
 
+/**
+ * A change that skips a step of the way (paid → completed, processing → completed) or ends the
+ * order: where the lab asks for it (CONFIRM_STATUS_JUMPS, ADR 062), staff confirm it first.
+ */
+export const isJump = (from: OrderStatus, to: OrderStatus): boolean => to === "cancelled" || (to === "completed" && from !== "shipped");
+
+/** Staff's changes that can be undone for a while (ADR 062): the lab's own steps, never a payment's or the client's. */
+export const UNDOABLE_TARGETS: readonly OrderStatus[] = ["processing", "shipped", "completed", "cancelled"];
+/** How long a staff change can be undone; its status mail waits as long (notifications/status-mail.server.ts). */
+export const UNDO_WINDOW_MINUTES = 10;
+
 /** Statuses an actor may move an order to from its current status (for buttons). */
 export function nextStatuses(from: OrderStatus, actor: ActorKind): OrderStatus[] {
   return TRANSITIONS.filter((rule) => rule.from === from && rule.by.includes(actor)).map((rule) => rule.to);
