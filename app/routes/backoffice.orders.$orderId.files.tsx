@@ -1,6 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { FileScan } from "~/components/backoffice/file-scan";
 import { FILE_KINDS, patientFilesId } from "~/modules/backoffice/order-files";
 import { PageDialog } from "~/modules/backoffice/ui";
 import { useTranslation } from "~/modules/i18n/i18n-context";
@@ -43,6 +44,7 @@ export default function OrderFiles() {
                         <li key={file.url}>
                           <a href={file.url}>{file.name}</a>{" "}
                           <span className="small muted">{formatFileSize(file.size, i18n.language)}</span>
+                          {file.scan ? <FileScan scan={file.scan} /> : null}
                         </li>
                       ))}
                     </ul>

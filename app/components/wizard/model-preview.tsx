@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "~/modules/i18n/i18n-context";
 import type { ScanSummary } from "~/modules/uploads/scan";
 import { numberFormat } from "~/modules/i18n/intl";
+import { doctorScanNotes } from "~/modules/uploads/scan-notes";
 
 /** A stored model in a dialog, turnable in 3D; three.js loads only now (stl-viewer.client.ts). */
 export function ModelPreview({ name, url, onClose }: { name: string; url: string; onClose: () => void }) {
@@ -38,21 +39,21 @@ export function ModelPreview({ name, url, onClose }: { name: string; url: string
   );
 }
 
-/** The scan checks of a file: format, triangles, size in mm, and the warnings a lab looks at. */
+/**
+ * The scan checks of a file as a doctor reads them (ADR 061): the model's size, and what each finding
+ * means for the order in plain words. The reader's counts are for staff (the order's files page).
+ */
 export function ScanInfo({ scan }: { scan: ScanSummary }) {
   const { t, i18n } = useTranslation();
   const number = (value: number) => numberFormat(i18n.language).format(value);
-  const counts: Record<string, number> = { degenerate: scan.degenerate, open_mesh: scan.boundaryEdges, bad_coordinates: scan.badTriangles, extra_bytes: scan.triangles };
+  const notes = doctorScanNotes(scan);
   return (
     <div className="scan small">
-      <span className="muted">
-        {t(`uploads.scan.${scan.format}`)} · {t("uploads.scan.triangles", { count: number(scan.triangles) })}
-        {scan.size ? ` · ${t("uploads.scan.size", { x: number(scan.size.x), y: number(scan.size.y), z: number(scan.size.z) })}` : ""}
-      </span>
-      {scan.warnings.length ? (
+      {scan.size ? <span className="muted">{t("uploads.scan.size", { x: number(scan.size.x), y: number(scan.size.y), z: number(scan.size.z) })}</span> : null}
+      {notes.length ? (
         <ul className="scan-warnings">
-          {scan.warnings.map((warning) => (
-            <li key={warning}>{t(`uploads.scan.warnings.${warning}`, { count: number(counts[warning] ?? 0), bytes: number(scan.extraBytes ?? 0) })}</li>
+          {notes.map((note) => (
+            <li key={note.key}>{t(note.key)}</li>
           ))}
         </ul>
       ) : null}

@@ -8,7 +8,8 @@ import { codeSpaceUsage } from "~/modules/orders/order-codes";
 import { countHeldCodes } from "~/modules/orders/order-codes.server";
 import { reconcileOrder } from "~/modules/payments/reconciliation.server";
 import type { FileStorage } from "~/modules/storage/storage.server";
-import { fileCountOf, filesOf } from "~/modules/orders/files.server";
+import { fileCountOf, filesOf, type RecordedFile } from "~/modules/orders/files.server";
+import type { ScanSummary } from "~/modules/orders/recorded-scan";
 import { foundBySearch } from "~/modules/orders/order-search.server";
 import { withoutForbiddenCharacters } from "~/modules/validation/text";
 import { buildStatistics, type DashboardStatistics, STATISTICS_WINDOW_DAYS, type WindowRow } from "./statistics";
@@ -80,6 +81,8 @@ export interface DashboardFile {
   name: string;
   url: string;
   size: number;
+  /** The scan checks recorded with the file (older files have none). */
+  scan: ScanSummary | null;
 }
 
 /** A patient on an order card: how many files of each kind (null: skipped); the files themselves are on the order's files page. */
@@ -224,7 +227,7 @@ export async function listOrderFiles(db: DB, orderId: string): Promise<PatientFi
     files: Object.fromEntries(
       FILE_TYPES.map((type) => [
         type,
-        patient[SKIP[type]] ? null : filesOf(patient, type).map((file) => ({ name: file.originalName, url: file.url, size: Number(file.size) || 0 })),
+        patient[SKIP[type]] ? null : filesOf(patient, type).map((file) => ({ name: file.originalName, url: file.url, size: Number(file.size) || 0, scan: (file as RecordedFile).scan ?? null })),
       ]),
     ) as Record<FileType, DashboardFile[] | null>,
   }));

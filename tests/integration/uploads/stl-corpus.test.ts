@@ -5,7 +5,7 @@ import { browserFetch } from "../../support/app-server";
 import type { TestDatabase } from "../../support/database";
 import { latestOutboxMail } from "../../support/mail-text";
 import { tusUpload } from "../../support/tus-client";
-import { startApp, type TestApp } from "../../support/app";
+import { SECRETS, startApp, type TestApp } from "../../support/app";
 
 /**
  * Every file of the corpus written by other software (tests/fixtures/stl) through each way a file
@@ -88,7 +88,7 @@ describe("the STL corpus through every way into an order", () => {
 
   it("the plain form accepts what the manifest accepts, as the manifest reads it, and says why it refuses the rest", { timeout: 120_000 }, async () => {
     const browser = browserFetch(app);
-    const { patient } = await toMatrixStep(browser);
+    const { order, patient } = await toMatrixStep(browser);
     const page = await plainUpload(browser, corpus);
     const recorded = await matrixFiles(patient.id);
     for (const file of corpus) {
@@ -102,10 +102,16 @@ describe("the STL corpus through every way into an order", () => {
       expect(page).toMatch(new RegExp(`${file.name.replace(/\./g, "\\.")}[^<]*${cause}`));
     }
     expect(recorded).toHaveLength(corpus.filter((file) => file.expected.verdict === "accept").length);
-    // The doctor sees the extra-bytes warning with the counts, in their language.
+    // The doctor reads what the extra bytes mean for the order, in plain words, without the counts (ADR 061)…
+    expect(page).toContain("<li>Файл прочитан, в конце лишние данные — он сохранён как есть. Ничего делать не нужно.</li>");
+    expect(page).not.toContain("лишние байты");
+    // …and staff read the counts on the order's files page.
     const countShort = corpus.find((file) => file.name === "derived_gearwheel.count-short.bin.stl")!;
     const extra = String(countShort.bytes.length - 84 - 50 * countShort.expected.triangles!).replace(/\B(?=(\d{3})+$)/g, "[\\s\u00a0\u202f]?");
-    expect(page).toMatch(new RegExp(`После последнего треугольника в файле есть лишние байты \\(${extra}\\); модель прочитана по заголовку файла: треугольников — 2[\\s\u00a0\u202f]?400`));
+    const staff = browserFetch(app);
+    await staff.request("/backoffice/login", { form: { password: SECRETS.BACKOFFICE_PASSWORD } });
+    const filesPage = await (await staff.request(`/backoffice/orders/${order.id}/files`)).text();
+    expect(filesPage).toMatch(new RegExp(`После последнего треугольника в файле есть лишние байты \\(${extra}\\); модель прочитана по заголовку файла: треугольников — 2[\\s\u00a0\u202f]?400`));
   });
 
   it("the resumable upload gives the same verdict for every file", { timeout: 180_000 }, async () => {
