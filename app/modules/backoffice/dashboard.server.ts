@@ -3,7 +3,7 @@ import type { Currency, CutType, FileType, MaterialType, MatrixType, OrderStatus
 import type { AppConfig } from "~/modules/config/config.server";
 import type { DB } from "~/modules/db/db.server";
 import { changeOrderStatus, findOrder, isUuid, OrderNotFoundError, OrderTransitionError } from "~/modules/orders/orders.server";
-import { isPaid, ORDER_STATUSES, PAID_SET } from "~/modules/orders/status";
+import { isJump, isPaid, ORDER_STATUSES, PAID_SET, UNDO_WINDOW_MINUTES, UNDOABLE_TARGETS } from "~/modules/orders/status";
 import { codeSpaceUsage } from "~/modules/orders/order-codes";
 import { countHeldCodes } from "~/modules/orders/order-codes.server";
 import { reconcileOrder } from "~/modules/payments/reconciliation.server";
@@ -242,24 +242,40 @@ export type StaffTarget = (typeof STAFF_TARGETS)[number];
 export const isStaffTarget = (value: unknown): value is StaffTarget => STAFF_TARGETS.includes(value as StaffTarget);
 
 export type StatusResult =
-  | { ok: true; changed: boolean }
+  | { ok: true; changed: boolean; changeId: string | null }
   | {
       ok: false;
-      reason: "not_found" | "not_allowed" | "note_required" | "tracking_required" | "actor_not_allowed";
+      reason: "not_found" | "not_allowed" | "note_required" | "tracking_required" | "actor_not_allowed" | "confirm_jump";
     };
 
 /** The longest cancel note and tracking number a status change keeps (the route refuses longer ones). */
 export const STATUS_NOTE_MAX = 1000;
 export const TRACKING_NUMBER_MAX = 100;
 
-export async function staffChangeStatus(db: DB, orderId: string, to: StaffTarget, actorLabel: string, details: { note?: string | null; trackingNumber?: string | null }): Promise<StatusResult> {
+/**
+ * A staff change of an order's status through the state machine. `confirmJumps` (CONFIRM_STATUS_JUMPS,
+ * ADR 062): a change that skips a step or ends the order is made only when `confirmed`.
+ */
+export async function staffChangeStatus(
+  db: DB,
+  orderId: string,
+  to: StaffTarget,
+  actorLabel: string,
+  details: { note?: string | null; trackingNumber?: string | null; carrier?: string | null; confirmed?: boolean; confirmJumps?: boolean },
+): Promise<StatusResult> {
   if (!isUuid(orderId)) return { ok: false, reason: "not_found" };
   try {
+    if (details.confirmJumps && !details.confirmed) {
+      const current = await findOrder(db, orderId);
+      if (!current) return { ok: false, reason: "not_found" };
+      if (current.status !== to && isJump(current.status, to)) return { ok: false, reason: "confirm_jump" };
+    }
     const change = await changeOrderStatus(db, orderId, to, { kind: "staff", label: actorLabel }, {
       note: details.note?.trim() || null,
       trackingNumber: details.trackingNumber?.trim() || null,
+      carrier: details.carrier || null,
     });
-    return { ok: true, changed: change.changed };
+    return { ok: true, changed: change.changed, changeId: change.changeId };
   } catch (error) {
     if (error instanceof OrderNotFoundError) return { ok: false, reason: "not_found" };
     if (error instanceof OrderTransitionError)

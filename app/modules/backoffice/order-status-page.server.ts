@@ -15,6 +15,7 @@ const FAILURES = {
   actor_not_allowed: "bo.orders.errors.notAllowed",
   note_required: "bo.orders.errors.noteRequired",
   tracking_required: "bo.orders.errors.trackingRequired",
+  confirm_jump: "bo.orders.errors.confirmJump",
 } as const;
 
 export async function loadOrderStatusPage({ request, params, context }: LoaderFunctionArgs) {

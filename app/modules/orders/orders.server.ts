@@ -87,6 +87,8 @@ export class OrderNotFoundError extends Error {
 export interface StatusChange {
   order: Order;
   changed: boolean;
+  /** The history entry of the change (null when nothing changed). */
+  changeId: string | null;
 }
 
 /**
@@ -103,7 +105,7 @@ export async function changeOrderStatus(
   return inTransaction(db, async (trx) => {
     const current = await trx.selectFrom("orders").selectAll().where("id", "=", orderId).forUpdate().executeTakeFirst();
     if (!current) throw new OrderNotFoundError(orderId);
-    if (current.status === to) return { order: current, changed: false };
+    if (current.status === to) return { order: current, changed: false, changeId: null };
     const check = checkTransition(current.status, to, actor.kind, details);
     if (!check.ok) throw new OrderTransitionError(current.status, to, check.reason);
     const at = details.at ?? new Date();
@@ -118,7 +120,7 @@ export async function changeOrderStatus(
       .where("id", "=", orderId)
       .returningAll()
       .executeTakeFirstOrThrow();
-    await trx
+    const entry = await trx
       .insertInto("order_status_history")
       .values({
         order_id: orderId,
@@ -130,8 +132,9 @@ export async function changeOrderStatus(
         carrier: to === "shipped" ? (details.carrier ?? null) : null,
         created_at: at,
       })
-      .execute();
-    return { order, changed: true };
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    return { order, changed: true, changeId: entry.id };
   });
 }
 
