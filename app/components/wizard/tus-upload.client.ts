@@ -110,11 +110,15 @@ export function startUpload(file: File, target: UploadTarget, events: UploadEven
     fingerprint: () => Promise.resolve(fingerprint),
     removeFingerprintOnSuccess: true,
     onUploadUrlAvailable: () => events.onCreated?.((upload.url ?? "").slice((upload.url ?? "").lastIndexOf("/") + 1)),
-    onAfterResponse(request, response) {
+    async onAfterResponse(request, response) {
       // A new upload holds nothing yet; a found or continued one holds what its offset says.
       // A refusal at the end (a JSON answer with its offset) holds nothing: the file is not stored.
       const offset = response.getStatus() < 300 && parse(response.getBody())?.ok !== false ? (response.getHeader("Upload-Offset") ?? (request.getMethod() === "POST" ? "0" : null)) : null;
-      if (offset !== null && /^\d+$/.test(offset)) events.onAcknowledged(progress.acknowledged(Number(offset), Date.now()));
+      if (offset === null || !/^\d+$/.test(offset)) return;
+      // A compressed upload found again (a reload): the members up to its offset place it in the file.
+      // The upload goes on from there and would make them first anyway.
+      if (source && request.getMethod() === "HEAD") await source.slice(Number(offset), Number(offset)).catch(() => undefined);
+      events.onAcknowledged(progress.acknowledged(Number(offset), Date.now()));
     },
     onShouldRetry(error) {
       const status = error.originalResponse?.getStatus() ?? 0;
