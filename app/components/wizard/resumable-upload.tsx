@@ -8,9 +8,10 @@ import type { UploadReply, UploadTarget } from "./tus-upload.client";
 
 /**
  * The upload step with JavaScript (issue 4): chosen files go through the resumable tus upload
- * (loaded on demand), each with a progress bar, bytes and time left; the overall count; the
- * spec's stages (50 % once stored, 100 % once recorded with its queue entry; the display hides
- * 1.5 s after the end); the "Загружено файлов: X/Y" toast; a guard against leaving mid-upload.
+ * (loaded on demand), each with a progress bar, bytes and time left — one percentage, of the file's
+ * bytes the server acknowledged, 100 % once the file is recorded with its queue entry (ADR 054); the
+ * overall count; the display hides 1.5 s after the end; the "Загружено файлов: X/Y" toast; a guard
+ * against leaving mid-upload.
  * Beside it: the uploads a closed tab left (interrupted-uploads.tsx), the file server status of the
  * files (live-sync.ts) and what the tab says when shown again (tab-return.ts).
  * Without JavaScript none of this runs and the step stays a plain multipart form.
@@ -28,12 +29,13 @@ export interface UploadItem {
   id: number;
   name: string;
   size: number;
+  /** The file's bytes the server acknowledged. */
   sent: number;
-  /** Bytes that went over the network for `sent`: fewer when the browser compresses (ADR 033). */
+  /** The upload's bytes the server acknowledged for `sent` (its offset): fewer when the browser compresses (ADR 033). */
   wire: number;
   stage: Stage;
-  /** Bytes per second, smoothed. */
-  rate: number;
+  /** When the upload should end (Date.now's clock), while the estimate is stable (upload-progress.ts). */
+  finishAt?: number;
   error?: string;
   cancel?: () => void;
   /** Where the file goes, and the file itself for a retry. */
@@ -93,7 +95,7 @@ export function useResumableUploads(target: UploadTarget | null, notify: Notify)
         if (!/\.stl$/i.test(file.name)) refused.format++;
         else if (file.size > MAX_BYTES) refused.size++;
         else if ((verdict = await precheck(file)) !== "ok") lines.push({ key: "wizard.upload.fileFailed", values: { name: file.name, causeKey: `wizard.upload.causes.${verdict}` } });
-        else accepted.push({ file, item: { id: nextId++, name: file.name, size: file.size, sent: 0, wire: 0, stage: "waiting", rate: 0, target: to, file } });
+        else accepted.push({ file, item: { id: nextId++, name: file.name, size: file.size, sent: 0, wire: 0, stage: "waiting", target: to, file } });
       }
       if (refused.format) notify({ type: "error", title: "uploads.errors.formatTitle", description: "wizard.upload.formatError", values: { count: refused.format } });
       if (refused.size) notify({ type: "error", title: "uploads.errors.sizeTitle", description: "wizard.upload.sizeError", values: { count: refused.size } });
@@ -112,23 +114,13 @@ export function useResumableUploads(target: UploadTarget | null, notify: Notify)
       const worker = async () => {
         for (let next = queue.shift(); next; next = queue.shift()) {
           const { file, item } = next;
-          let last = { at: performance.now(), sent: 0 };
           let lastWire = 0;
           const running = startUpload(file, to, {
             onCreated: (uploadId) => update(item.id, { uploadId }),
-            onProgress(sent, total, wire) {
+            onAcknowledged({ sent, wire, finishAt }) {
               lastWire = wire;
-              const now = performance.now();
-              const seconds = (now - last.at) / 1000;
-              const fresh = seconds > 0.5 ? (sent - last.sent) / seconds : -1;
-              if (fresh >= 0) last = { at: now, sent };
-              // A report that arrives after the upload was cancelled or failed (the browser's last progress
-              // event of an aborted request) leaves it settled, with its retry and removal.
-              update(item.id, (current) =>
-                current.stage === "failed" || current.stage === "done"
-                  ? {}
-                  : { sent, wire, stage: sent >= total ? "finishing" : "sending", rate: fresh < 0 ? current.rate : current.rate ? current.rate * 0.7 + fresh * 0.3 : fresh },
-              );
+              // An answer that arrives after the upload was cancelled or failed leaves it settled, with its retry and removal.
+              update(item.id, (current) => (current.stage === "failed" || current.stage === "done" ? {} : { sent, wire, finishAt, stage: sent < file.size ? "sending" : "finishing" }));
             },
           });
           update(item.id, { stage: "sending", cancel: running.cancel });
@@ -142,7 +134,7 @@ export function useResumableUploads(target: UploadTarget | null, notify: Notify)
           }
           else if (reply.error === "save") unsaved++;
           else lines.push({ key: "wizard.upload.fileFailed", values: { name: file.name, causeKey: `uploads.causes.${reply.error}` } });
-          update(item.id, reply.ok ? { stage: "done", sent: file.size, cancel: undefined } : { stage: "failed", error: reply.error, cancel: undefined });
+          update(item.id, reply.ok ? { stage: "done", sent: file.size, finishAt: undefined, cancel: undefined } : { stage: "failed", error: reply.error, finishAt: undefined, cancel: undefined });
         }
       };
       await Promise.all(Array.from({ length: Math.min(PARALLEL, accepted.length) }, worker));
@@ -216,6 +208,14 @@ function useOnline() {
 export function UploadProgress({ items, onRetry, onRemove }: { items: UploadItem[]; onRetry?: (item: UploadItem) => void; onRemove?: (item: UploadItem) => void }) {
   const { t, i18n } = useTranslation();
   const online = useOnline();
+  // The time left counts down between the server's acknowledgements.
+  const [, tick] = useState(0);
+  const counting = items.some((item) => item.finishAt);
+  useEffect(() => {
+    if (!counting) return;
+    const timer = setInterval(() => tick((count) => count + 1), 1000);
+    return () => clearInterval(timer);
+  }, [counting]);
   if (items.length === 0) return null;
   const size = (bytes: number) => formatFileSize(bytes, i18n.language);
   const done = items.filter((item) => item.stage === "done").length;
@@ -227,10 +227,11 @@ export function UploadProgress({ items, onRetry, onRemove }: { items: UploadItem
       </p>
       <ul className="plain-list">
         {items.map((item) => {
-          const percent = item.stage === "done" ? 100 : item.stage === "finishing" ? 50 : Math.floor((item.sent / item.size) * 50);
-          const left = item.rate > 0 && item.stage === "sending" ? Math.ceil((item.size - item.sent) / item.rate) : null;
+          // What the server holds, the same bytes as beside it (upload-progress.ts percentOf).
+          const percent = item.stage === "done" ? 100 : Math.floor((item.sent * 100) / item.size);
+          const left = item.finishAt && item.stage === "sending" ? Math.ceil((item.finishAt - Date.now()) / 1000) : 0;
           return (
-            <li key={item.id} className={`upload-item upload-${item.stage}`}>
+            <li key={item.id} className={`upload-item upload-${item.stage}`} data-acknowledged={item.wire}>
               <div className="upload-line">
                 <span className="file-name">{item.name}</span>
                 <span className="small">
@@ -244,7 +245,7 @@ export function UploadProgress({ items, onRetry, onRemove }: { items: UploadItem
                 <span>
                   {t("uploads.progress.bytes", { sent: size(item.sent), total: size(item.size) })}
                   {item.wire > 0 && item.wire < item.sent ? ` · ${t("uploads.progress.wire", { wire: size(item.wire) })}` : ""}
-                  {left === null
+                  {left <= 0
                     ? ""
                     : ` · ${t("uploads.progress.eta", { time: left < 90 ? t("uploads.progress.seconds", { count: left }) : t("uploads.progress.minutes", { count: Math.ceil(left / 60) }) })}`}
                   {item.error ? ` · ${t(`uploads.causes.${item.error}`)}` : ""}

@@ -1,6 +1,7 @@
 import { type DetailedError, Upload, type UploadOptions } from "tus-js-client";
 import { blobReader, canCompress, compressedSource, GZIP_CHUNK_BYTES, GZIP_ENCODING } from "~/modules/uploads/gzip-members";
 import { PACKED_ENCODING } from "~/modules/uploads/stl-pack";
+import { type Progress, uploadProgress } from "~/modules/uploads/upload-progress";
 import { canPack, packingCompress } from "./packing.client";
 
 /**
@@ -18,6 +19,8 @@ import { canPack, packingCompress } from "./packing.client";
  *   chunk, its length deferred (ADR 033); progress still counts the file's own bytes. Where it
  *   can also start a Web Worker, a binary STL's chunks are packed there when that is smaller
  *   (encoding stl-pack, ADR 045).
+ * - Progress counts only what the server acknowledged: the `Upload-Offset` of its answers to HEAD
+ *   and PATCH (upload-progress.ts, ADR 054), never what the browser handed to the network.
  */
 
 export interface UploadTarget {
@@ -29,8 +32,8 @@ export interface UploadTarget {
 export type UploadReply = { ok: true; file: { name: string; path: string; size: number; triangles: number } } | { ok: false; error: string; message?: string };
 
 export interface UploadEvents {
-  /** `sent` of the file's `total` bytes are up; `wire` bytes went over the network for them. */
-  onProgress(sent: number, total: number, wire: number): void;
+  /** The server confirmed an offset: the file's bytes it holds, the upload's bytes, the time left once stable. */
+  onAcknowledged(progress: Progress): void;
   /** The server holds the upload now (created or found again): its id names it to the step's form (ADR 054). */
   onCreated?(id: string): void;
 }
@@ -96,6 +99,8 @@ export function startUpload(file: File, target: UploadTarget, events: UploadEven
     ? { uploadLengthDeferred: true, fileReader: { openFile: () => Promise.resolve(source) }, metadata: Object.assign(metadata, { encoding, fileSize: String(file.size) }) }
     : {};
 
+  const progress = uploadProgress({ fileBytes: file.size, fileBytesAt: source ? (wire) => source.fileBytesAt(wire) : undefined });
+
   const upload = new Upload(file, {
     endpoint: "/uploads/tus",
     chunkSize: CHUNK_BYTES,
@@ -105,7 +110,16 @@ export function startUpload(file: File, target: UploadTarget, events: UploadEven
     fingerprint: () => Promise.resolve(fingerprint),
     removeFingerprintOnSuccess: true,
     onUploadUrlAvailable: () => events.onCreated?.((upload.url ?? "").slice((upload.url ?? "").lastIndexOf("/") + 1)),
-    onProgress: (wire, total) => events.onProgress(source ? source.fileBytesAt(wire) : wire, source ? file.size : total, wire),
+    async onAfterResponse(request, response) {
+      // A new upload holds nothing yet; a found or continued one holds what its offset says.
+      // A refusal at the end (a JSON answer with its offset) holds nothing: the file is not stored.
+      const offset = response.getStatus() < 300 && parse(response.getBody())?.ok !== false ? (response.getHeader("Upload-Offset") ?? (request.getMethod() === "POST" ? "0" : null)) : null;
+      if (offset === null || !/^\d+$/.test(offset)) return;
+      // A compressed upload found again (a reload): the members up to its offset place it in the file.
+      // The upload goes on from there and would make them first anyway.
+      if (source && request.getMethod() === "HEAD") await source.slice(Number(offset), Number(offset)).catch(() => undefined);
+      events.onAcknowledged(progress.acknowledged(Number(offset), Date.now()));
+    },
     onShouldRetry(error) {
       const status = error.originalResponse?.getStatus() ?? 0;
       // The server's own refusal (a JSON reply, e.g. a file list the database would not save) is final.
