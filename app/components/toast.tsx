@@ -7,6 +7,7 @@ interface ToastProps {
     description?: string;
     values?: Record<string, string | number>;
     lines?: Array<{ key: string; values?: Record<string, string | number> }>;
+    action?: { label: string; url: string; fields: Record<string, string> };
   };
 }
 
@@ -15,7 +16,7 @@ export function ToastMessage({ toast }: ToastProps) {
   const { t } = useTranslation();
   const urgent = toast.type === "error" || toast.type === "warning";
   return (
-    <div className={`toast toast-${toast.type}`} role={urgent ? "alert" : "status"}>
+    <div className={`toast toast-${toast.type}${toast.action ? " toast-action" : ""}`} role={urgent ? "alert" : "status"}>
       <strong>{t(toast.title, toast.values)}</strong>
       {toast.description ? <p>{t(toast.description, toast.values)}</p> : null}
       {toast.lines?.length ? (
@@ -27,6 +28,17 @@ export function ToastMessage({ toast }: ToastProps) {
             return <li key={index}>{t(line.key, values)}</li>;
           })}
         </ul>
+      ) : null}
+      {toast.action ? (
+        // A plain form: it works before and without the page's JavaScript (an undo, ADR 062).
+        <form method="post" action={toast.action.url}>
+          {Object.entries(toast.action.fields).map(([name, value]) => (
+            <input key={name} type="hidden" name={name} value={value} />
+          ))}
+          <button type="submit" className="button button-secondary button-small">
+            {t(toast.action.label)}
+          </button>
+        </form>
       ) : null}
     </div>
   );

@@ -23,7 +23,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function BackofficeOrders() {
-  const { filter, statistics, statisticsFailure, ordersFailure, patientsFailure, orders, hasMore } = useLoaderData<typeof loader>();
+  const { filter, statistics, statisticsFailure, ordersFailure, patientsFailure, orders, hasMore, statusForms } = useLoaderData<typeof loader>();
   const { t } = useTranslation();
   const location = useLocation();
   const busy = useNavigation().state === "submitting";
@@ -87,7 +87,7 @@ export default function BackofficeOrders() {
       ) : (
         <div className="bo-orders">
           {orders.map((order) => (
-            <OrderCard key={order.id} order={order} number={order.number} back={back} canPaymentLink={order.canPaymentLink} canTracker={order.canTracker} />
+            <OrderCard key={order.id} order={order} number={order.number} back={back} canPaymentLink={order.canPaymentLink} canTracker={order.canTracker} statusForms={statusForms} />
           ))}
         </div>
       )}

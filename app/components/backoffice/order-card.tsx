@@ -1,6 +1,8 @@
 import { Form, Link, useSubmit } from "@remix-run/react";
 import type { OrderStatus } from "~db/schema";
 import type { DashboardOrder } from "~/modules/backoffice/dashboard.server";
+import { type Carrier, carrierName, trackingLink } from "~/modules/config/carriers";
+import { isJump } from "~/modules/orders/status";
 import { FILE_KINDS, patientFilesId } from "~/modules/backoffice/order-files";
 import { useTranslation } from "~/modules/i18n/i18n-context";
 import { dateTimeFormat } from "~/modules/i18n/intl";
@@ -26,9 +28,11 @@ interface OrderCardProps {
   number: string;
   canPaymentLink: boolean;
   canTracker: boolean;
+  /** The carriers offered with "Отправлен" and whether a change that skips a step asks first (ADR 062). */
+  statusForms: { carriers: Carrier[]; confirmJumps: boolean };
 }
 
-export function OrderCard({ order, back, number, canPaymentLink, canTracker }: OrderCardProps) {
+export function OrderCard({ order, back, number, canPaymentLink, canTracker, statusForms }: OrderCardProps) {
   const { t, i18n } = useTranslation();
   const locale = localeOf(i18n.language);
   const dates = dateTimeFormat(locale, { dateStyle: "short", timeStyle: "short" });
@@ -145,15 +149,40 @@ export function OrderCard({ order, back, number, canPaymentLink, canTracker }: O
                 ? `${t(`orderStatus.${entry.from}`)} → ${t(`orderStatus.${entry.to}`)}`
                 : t("bo.orders.created", { status: t(`orderStatus.${entry.to}`) })}
               <span className="muted"> · {entry.actor}</span>
-              {entry.trackingNumber ? <div className="small">{t("bo.orders.trackingShort", { number: entry.trackingNumber })}</div> : null}
+              {entry.undoes ? <span className="muted"> · {t("bo.orders.undoOf")}</span> : null}
+              {entry.undone ? <span className="badge"> {t("bo.orders.undoneMark")}</span> : null}
+              {entry.trackingNumber ? <TrackingLine number={entry.trackingNumber} carrier={entry.carrier} carriers={statusForms.carriers} /> : null}
               {entry.note ? <div className="small">{entry.note}</div> : null}
+              {entry.undoable ? (
+                <Form method="post" action={statusUrl} className="bo-undo">
+                  <input type="hidden" name="back" value={back} />
+                  <input type="hidden" name="undo" value={entry.id} />
+                  <button type="submit" className="link-button small">
+                    {t("bo.orders.undo")}
+                  </button>
+                </Form>
+              ) : null}
             </li>
           ))}
         </ol>
       </details>
 
       <div className="bo-order-actions">
-        {order.status !== "draft" ? (
+        {order.status !== "draft" && statusForms.confirmJumps && isJump(order.status, "completed") && COMPLETABLE.includes(order.status) ? (
+          // Where the lab asks for it, completing an order that was not shipped asks first (ADR 062).
+          <details className="bo-confirm">
+            <summary className="button button-small">{t("bo.orders.actions.complete")}</summary>
+            <Form method="post" action={statusUrl} className="bo-confirm-body">
+              <input type="hidden" name="back" value={back} />
+              <input type="hidden" name="to" value="completed" />
+              <input type="hidden" name="confirm" value="yes" />
+              <p className="small">{t("bo.orders.jumpQuestion", { to: t("orderStatus.completed"), skipped: t("orderStatus.shipped") })}</p>
+              <button type="submit" className="button button-small">
+                {t("bo.orders.jumpYes")}
+              </button>
+            </Form>
+          </details>
+        ) : order.status !== "draft" ? (
           <Form method="post" action={statusUrl}>
             <input type="hidden" name="back" value={back} />
             <input type="hidden" name="to" value="completed" />
@@ -177,6 +206,14 @@ export function OrderCard({ order, back, number, canPaymentLink, canTracker }: O
             <Form method="post" action={statusUrl} className="bo-confirm-body">
               <input type="hidden" name="back" value={back} />
               <input type="hidden" name="to" value="shipped" />
+              <label htmlFor={`carrier-${order.id}`}>{t("bo.orders.carrier")}</label>
+              <select id={`carrier-${order.id}`} name="carrier" defaultValue={statusForms.carriers[0]?.id}>
+                {statusForms.carriers.map((carrier) => (
+                  <option key={carrier.id} value={carrier.id}>
+                    {carrier.trackingUrl ? carrier.name : t("bo.orders.carrierOther")}
+                  </option>
+                ))}
+              </select>
               <label htmlFor={`tracking-${order.id}`}>{t("bo.orders.trackingNumber")}</label>
               <input id={`tracking-${order.id}`} type="text" name="trackingNumber" required autoComplete="off" />
               <button type="submit" className="button button-small">
@@ -204,6 +241,8 @@ export function OrderCard({ order, back, number, canPaymentLink, canTracker }: O
             <Form method="post" action={statusUrl} className="bo-confirm-body">
               <input type="hidden" name="back" value={back} />
               <input type="hidden" name="to" value="cancelled" />
+              {/* This form is the confirmation of the cancel. */}
+              <input type="hidden" name="confirm" value="yes" />
               <label htmlFor={`note-${order.id}`}>
                 {order.status === "paid" || order.status === "processing" ? t("bo.orders.noteRequired") : t("bo.orders.noteOptional")}
               </label>
@@ -239,5 +278,26 @@ function DeleteLink({ orderId, back }: { orderId: string; back: string }) {
     >
       {t("bo.orders.actions.delete")}
     </Link>
+  );
+}
+
+/** A tracking number, with its carrier and a link to follow the parcel when the carrier has a page (ADR 062). */
+export function TrackingLine({ number, carrier, carriers }: { number: string; carrier: string | null; carriers: Carrier[] }) {
+  const { t } = useTranslation();
+  const link = trackingLink(carriers, carrier, number);
+  const name = carrierName(carriers, carrier);
+  return (
+    <div className="small">
+      {t("bo.orders.trackingShort", { number })}
+      {name ? ` · ${name}` : null}
+      {link ? (
+        <>
+          {" · "}
+          <a href={link} target="_blank" rel="noopener noreferrer">
+            {t("bo.orders.followParcel")}
+          </a>
+        </>
+      ) : null}
+    </div>
   );
 }

@@ -30,6 +30,20 @@ export function OrderCard({ order, locale }: { order: CabinetOrder; locale: stri
         </span>
       </div>
       {order.address ? <p className="small">{order.address}</p> : null}
+      {order.tracking ? (
+        <p className="small order-tracking">
+          {t("cabinet.tracking", { number: order.tracking.number })}
+          {order.tracking.carrier ? ` · ${order.tracking.carrier}` : null}
+          {order.tracking.link ? (
+            <>
+              {" · "}
+              <a href={order.tracking.link} target="_blank" rel="noopener noreferrer">
+                {t("cabinet.followParcel")}
+              </a>
+            </>
+          ) : null}
+        </p>
+      ) : null}
       {order.deliveryComment ? <p className="small muted">{order.deliveryComment}</p> : null}
       <details>
         <summary>{t("cabinet.composition", { count: order.patients.length })}</summary>

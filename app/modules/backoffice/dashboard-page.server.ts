@@ -40,9 +40,12 @@ export async function loadDashboardPage(request: Request, context: AppLoadContex
     hasMore: false,
     patientsFailure: null,
   });
+  const config = getConfig();
   return {
     title: t("backoffice.title"),
     filter,
+    /** How the cards change a status (ADR 062): the carriers offered with "Отправлен", and whether a jump asks first. */
+    statusForms: { carriers: config.carriers.map(({ id, name, trackingUrl }) => ({ id, name, trackingUrl })), confirmJumps: config.confirmStatusJumps },
     statistics: sectionData(statisticsSection, null),
     statisticsFailure: sectionFailure(statisticsSection),
     ordersFailure: sectionFailure(ordersSection),

@@ -106,12 +106,45 @@ export interface PatientFiles {
 }
 
 export interface DashboardHistoryEntry {
+  id: string;
   at: string;
   from: OrderStatus | null;
   to: OrderStatus;
   actor: string;
   note: string | null;
   trackingNumber: string | null;
+  carrier: string | null;
+  /** This change undid an earlier one (ADR 062). */
+  undoes: string | null;
+  /** A later change undid this one. */
+  undone: boolean;
+  /** The order's latest change, made by staff, still undoable now (ADR 062). */
+  undoable: boolean;
+}
+
+/** The history of one order as its card shows it: which change undid which, and whether the latest can still be undone. */
+export function historyEntries(rows: ReadonlyArray<{ id: string; created_at: Date; from_status: OrderStatus | null; to_status: OrderStatus; actor: string; note: string | null; tracking_number: string | null; carrier: string | null; undoes: string | null }>, status: OrderStatus, now = Date.now()): DashboardHistoryEntry[] {
+  const undone = new Set(rows.flatMap((row) => (row.undoes ? [String(row.undoes)] : [])));
+  const latest = rows[rows.length - 1];
+  return rows.map((row) => ({
+    id: String(row.id),
+    at: row.created_at.toISOString(),
+    from: row.from_status,
+    to: row.to_status,
+    actor: row.actor,
+    note: row.note,
+    trackingNumber: row.tracking_number,
+    carrier: row.carrier,
+    undoes: row.undoes === null ? null : String(row.undoes),
+    undone: undone.has(String(row.id)),
+    undoable:
+      row === latest &&
+      row.undoes === null &&
+      row.from_status !== null &&
+      row.to_status === status &&
+      UNDOABLE_TARGETS.includes(row.to_status) &&
+      now - row.created_at.getTime() <= UNDO_WINDOW_MINUTES * 60_000,
+  }));
 }
 
 const FILE_TYPES: readonly FileType[] = ["matrix", "aligners", "retainer"];
@@ -199,18 +232,10 @@ export async function listDashboardOrders(db: DB, filter: DashboardFilter) {
             },
           }),
         ),
-      history: history
-        .filter((entry) => entry.order_id === order.id)
-        .map(
-          (entry): DashboardHistoryEntry => ({
-            at: entry.created_at.toISOString(),
-            from: entry.from_status,
-            to: entry.to_status,
-            actor: entry.actor,
-            note: entry.note,
-            trackingNumber: entry.tracking_number,
-          }),
-        ),
+      history: historyEntries(
+        history.filter((entry) => entry.order_id === order.id),
+        order.status,
+      ),
     })),
   };
 }

@@ -13,13 +13,20 @@ const back = z.optional(z.string());
 
 export const statusChangeSchema = z.object({
   back,
-  to: z.enum(STAFF_TARGETS, { error: NOT_ALLOWED }),
+  /** The status to move to; absent when the form undoes a change. */
+  to: z.optional(z.enum(STAFF_TARGETS, { error: NOT_ALLOWED })),
   note: z.optional(textField(STATUS_NOTE_MAX)),
   trackingNumber: z.optional(textField(TRACKING_NUMBER_MAX)),
+  /** The carrier of the tracking number (config/carriers.ts); checked against the configured list. */
+  carrier: z.optional(z.string().check(z.maxLength(40))),
+  /** "yes" from the confirmation of a change that skips a step (ADR 062). */
+  confirm: z.optional(z.string()),
+  /** The history entry of a change to undo (ADR 062). */
+  undo: z.optional(z.string().check(z.regex(/^\d{1,18}$/, { error: "bo.orders.errors.notUndoable" }))),
 });
 
 /** The first reason a status change was refused, in the order the fields are read. */
-export const statusRefusal = (error: Record<string, string[] | null> | null | undefined) => error?.to?.[0] ?? error?.note?.[0] ?? error?.trackingNumber?.[0] ?? NOT_ALLOWED;
+export const statusRefusal = (error: Record<string, string[] | null> | null | undefined) => error?.to?.[0] ?? error?.note?.[0] ?? error?.trackingNumber?.[0] ?? error?.undo?.[0] ?? NOT_ALLOWED;
 
 export const orderDeleteSchema = z.object({ back });
 

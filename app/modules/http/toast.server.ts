@@ -9,6 +9,8 @@ export interface Toast {
   values?: Record<string, string | number>;
   /** Further lines, e.g. one per refused file; a value whose name ends in "Key" is translated first. */
   lines?: Array<{ key: string; values?: Record<string, string | number> }>;
+  /** A button in the toast that posts a small form (undo, ADR 062): its label's key, where it posts, its fields. */
+  action?: { label: string; url: string; fields: Record<string, string> };
 }
 
 export async function toastCookieHeader(toast: Toast): Promise<string> {

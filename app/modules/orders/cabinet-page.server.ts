@@ -12,6 +12,8 @@ import { filesOf } from "~/modules/orders/files.server";
 import { containsPattern } from "./order-search.server";
 import { longOrderNumber } from "./orders.server";
 import { channelSchema } from "./forms";
+import { carrierName, trackingLink } from "~/modules/config/carriers";
+import { getConfig } from "~/modules/config/config.server";
 import { CABINET_STATUSES, canPay, type OrderStatus } from "./status";
 
 /** The client's cabinet (customer side §6): their orders, and the channel they are told of changes by. */
@@ -34,7 +36,7 @@ export interface CabinetFilter {
 export async function listCabinetOrders(db: DB, email: string, filter: CabinetFilter) {
   let query = db
     .selectFrom("orders")
-    .select(["orders.id", "orders.status", "orders.created_at", "orders.address", "orders.delivery_comment", "orders.total_cost", "orders.currency"])
+    .select(["orders.id", "orders.status", "orders.created_at", "orders.address", "orders.delivery_comment", "orders.total_cost", "orders.currency", "orders.tracking_number", "orders.carrier"])
     .where("orders.email", "=", email)
     .where("orders.status", "<>", "draft");
   if (filter.status) query = query.where("orders.status", "=", filter.status);
@@ -114,6 +116,10 @@ export async function loadCabinetPage(request: Request, context: AppLoadContext)
       deliveryComment: order.delivery_comment,
       total: order.total_cost === null ? null : Number(order.total_cost),
       currency: order.currency,
+      // The parcel: its tracking number, carrier and the page that follows it (ADR 062).
+      tracking: order.tracking_number
+        ? { number: order.tracking_number, carrier: carrierName(getConfig().carriers, order.carrier), link: trackingLink(getConfig().carriers, order.carrier, order.tracking_number) }
+        : null,
       canPay: canPay(order.status, order.total_cost === null ? null : Number(order.total_cost)),
       // The payment document: amount paid and, for a clinic that asked for an invoice, its VAT number.
       paid: documents.get(order.id) ?? null,

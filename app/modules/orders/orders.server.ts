@@ -134,7 +134,7 @@ export async function changeOrderStatus(
       })
       .returning("id")
       .executeTakeFirstOrThrow();
-    return { order, changed: true, changeId: entry.id };
+    return { order, changed: true, changeId: String(entry.id) };
   });
 }
 
@@ -153,7 +153,8 @@ export async function undoStatusChange(db: DB, orderId: string, changeId: string
     const order = await trx.selectFrom("orders").selectAll().where("id", "=", orderId).forUpdate().executeTakeFirst();
     if (!order) return { ok: false, reason: "not_found" };
     const latest = await trx.selectFrom("order_status_history").selectAll().where("order_id", "=", orderId).orderBy("created_at", "desc").orderBy("id", "desc").limit(1).executeTakeFirst();
-    if (!latest || latest.id !== changeId) return { ok: false, reason: "not_undoable" };
+    // Identities come back as numbers or strings depending on the driver: compared as text.
+    if (!latest || String(latest.id) !== changeId) return { ok: false, reason: "not_undoable" };
     if (latest.undoes !== null || latest.from_status === null || latest.to_status !== order.status || !UNDOABLE_TARGETS.includes(latest.to_status)) return { ok: false, reason: "not_undoable" };
     if (Date.now() - new Date(latest.created_at).getTime() > UNDO_WINDOW_MINUTES * 60_000) return { ok: false, reason: "too_late" };
     const back = latest.from_status;

@@ -31,7 +31,7 @@ export async function signedInAs(app: AppServer, db: DB, email: string, roles: A
 
 /** The rendered toast of a page, as [title, description]. */
 export function toastOf(html: string): string[] | null {
-  const match = html.match(/<div class="toast toast-\w+" role="\w+"><strong>([^<]*)<\/strong>(?:<p>([^<]*)<\/p>)?/);
+  const match = html.match(/<div class="toast toast-\w+(?: [\w-]+)*" role="\w+"><strong>([^<]*)<\/strong>(?:<p>([^<]*)<\/p>)?/);
   return match ? match.slice(1).filter((part) => part !== undefined) : null;
 }
 
