@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TestDatabase } from "../../support/database";
 import { buildOrderIn, buildPatient } from "../../support/builders";
 import { sendStatusMails } from "~/modules/notifications/status-mail.server";
-import { follow, gatePassed, rendered, toastOf, type Browser } from "./support";
+import { follow, gatePassed, rendered, signedInAs, toastOf, type Browser } from "./support";
 import { startApp, type TestApp } from "../../support/app";
 
 /** A page's text as read: no scripts, tags or React's text separators. */
@@ -122,6 +122,11 @@ describe("status changes staff can trust", () => {
     expect((await stateOf(order.id)).status).toBe("processing");
     await post(order.id, { to: "shipped", trackingNumber: "1Z999", carrier: "ups" });
     expect((await mails()).filter((mail) => mail.to === order.email)).toEqual([]);
+    // The doctor sees the parcel in the cabinet at once.
+    const doctor = await signedInAs(app, t.db, order.email!);
+    const cabinet = await (await doctor.request("/cabinet")).text();
+    expect(textOf(cabinet)).toContain("Трек-номер: 1Z999 · UPS · Отследить посылку");
+    expect(cabinet).toContain('href="https://www.ups.com/track?tracknum=1Z999"');
     await backdate("order_id", order.id);
     const sent = (await mails()).filter((mail) => mail.to === order.email);
     expect(sent).toHaveLength(1);
