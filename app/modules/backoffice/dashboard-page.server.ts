@@ -16,7 +16,7 @@ import { findOrder, shortOrderNumber } from "~/modules/orders/orders.server";
 import { canHavePaymentLink, paymentLinkPath } from "~/modules/payments/payment-links.server";
 import { refreshPendingPayments } from "~/modules/payments/reconciliation.server";
 import { canSendToTracker } from "~/modules/tracker/order-request.server";
-import { listDashboardOrders, loadStatistics, parseDashboardFilter } from "./dashboard.server";
+import { COUNT_CAP, countDashboardTabs, DASHBOARD_PAGE_SIZE, listDashboardOrders, loadStatistics, parseDashboardFilter } from "./dashboard.server";
 
 /**
  * The orders dashboard (staff side §2 "/backoffice"): statistics of the last 30 days, a status
@@ -31,9 +31,10 @@ export async function loadDashboardPage(request: Request, context: AppLoadContex
   const filter = parseDashboardFilter(new URL(request.url).searchParams);
   const db = await getDb();
   // Each part of the page loads on its own: a failing query shows its message in place (ADR 026).
-  const [statisticsSection, ordersSection] = await Promise.all([
+  const [statisticsSection, ordersSection, countsSection] = await Promise.all([
     loadSection("back-office: loading statistics", { message: "failures.statistics" }, () => loadStatistics(db)),
     loadSection("back-office: loading orders", { message: "failures.ordersLoad" }, () => listDashboardOrders(db, filter)),
+    loadSection("back-office: counting orders", { message: "failures.ordersLoad" }, () => countDashboardTabs(db, filter)),
   ]);
   const { orders, hasMore, patientsFailure } = sectionData(ordersSection, {
     orders: [],
@@ -51,6 +52,10 @@ export async function loadDashboardPage(request: Request, context: AppLoadContex
     ordersFailure: sectionFailure(ordersSection),
     patientsFailure,
     hasMore,
+    /** Each tab's orders under the filter (not the search), up to COUNT_CAP; null when they could not be counted. */
+    counts: sectionData(countsSection, null),
+    countCap: COUNT_CAP,
+    pageSize: DASHBOARD_PAGE_SIZE,
     orders: orders.map((order) => ({
       ...order,
       number: shortOrderNumber(order.id),

@@ -3,6 +3,7 @@ import type { Currency, CutType, FileType, MaterialType, MatrixType, OrderStatus
 import type { AppConfig } from "~/modules/config/config.server";
 import type { DB } from "~/modules/db/db.server";
 import { changeOrderStatus, findOrder, isUuid, OrderNotFoundError, OrderTransitionError } from "~/modules/orders/orders.server";
+import { DASHBOARD_TABS, type DashboardTab, tabStatuses } from "./dashboard-tabs";
 import { isJump, isPaid, ORDER_STATUSES, PAID_SET, UNDO_WINDOW_MINUTES, UNDOABLE_TARGETS } from "~/modules/orders/status";
 import { codeSpaceUsage } from "~/modules/orders/order-codes";
 import { countHeldCodes } from "~/modules/orders/order-codes.server";
@@ -24,26 +25,54 @@ import { logger } from "~/modules/log/logger.server";
 
 export const DASHBOARD_PAGE_SIZE = 10;
 
+export { DASHBOARD_TABS, type DashboardTab };
+
 export interface DashboardFilter {
+  /** The tab; a single status is also `status`. */
+  tab: DashboardTab;
   status: OrderStatus | null;
   /** Orders without patients are hidden unless asked for. */
   showEmpty: boolean;
   /** Order number (its first characters), client name or e-mail. */
   search: string;
+  /** Created on or after / before the end of (dates as YYYY-MM-DD), or null. */
+  from: string | null;
+  to: string | null;
+  market: "domestic" | "international" | null;
+  /** Cards (the specification's) or a compact table. */
+  view: "cards" | "table";
   page: number;
 }
 
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+const dateParam = (value: string | null) => (value && DATE.test(value) && !Number.isNaN(Date.parse(`${value}T00:00:00Z`)) ? value : null);
+
+/**
+ * The dashboard's query (ADR 066): `status` names a tab ("work", "all" or a status); without one the
+ * page opens on what needs staff, and a search looks through every order.
+ */
 export function parseDashboardFilter(params: URLSearchParams): DashboardFilter {
   const status = params.get("status");
   const page = Number.parseInt(params.get("page") ?? "1", 10);
+  // Control characters cannot be searched for (PostgreSQL refuses a NUL in a parameter).
+  const search = withoutForbiddenCharacters(params.get("q") ?? "").trim().slice(0, 200);
+  const tab: DashboardTab = (DASHBOARD_TABS as readonly string[]).includes(status ?? "") ? (status as DashboardTab) : status === "" || search ? "all" : "work";
+  const market = params.get("market");
   return {
-    status: (ORDER_STATUSES as readonly string[]).includes(status ?? "") ? (status as OrderStatus) : null,
+    tab,
+    status: (ORDER_STATUSES as readonly string[]).includes(tab) ? (tab as OrderStatus) : null,
     showEmpty: params.get("empty") === "1",
-    // Control characters cannot be searched for (PostgreSQL refuses a NUL in a parameter).
-    search: withoutForbiddenCharacters(params.get("q") ?? "").trim().slice(0, 200),
-    page: Number.isFinite(page) && page > 0 ? page : 1,
+    search,
+    from: dateParam(params.get("from")),
+    to: dateParam(params.get("to")),
+    market: market === "domestic" || market === "international" ? market : null,
+    view: params.get("view") === "table" ? "table" : "cards",
+    page: Number.isFinite(page) && page > 0 && page <= 100_000 ? page : 1,
   };
 }
+
+/** Counts are exact up to this, then shown as "10 000+": a count costs at most this many index entries. */
+export const COUNT_CAP = 10_000;
 
 export async function loadStatistics(db: DB): Promise<DashboardStatistics> {
   const days = STATISTICS_WINDOW_DAYS;
@@ -154,13 +183,36 @@ const SKIP = {
   retainer: "skip_retainers",
 } as const;
 
+/** The orders of the filter's dates, market and "empty" switch, in the given statuses (all when null). */
+function ordersWhere(db: DB, filter: DashboardFilter, statuses: readonly OrderStatus[] | null) {
+  let query = db.selectFrom("orders");
+  if (statuses) query = query.where("orders.status", "in", [...statuses]);
+  if (filter.from) query = query.where("orders.created_at", ">=", new Date(`${filter.from}T00:00:00Z`));
+  if (filter.to) query = query.where("orders.created_at", "<", new Date(Date.parse(`${filter.to}T00:00:00Z`) + 86_400_000));
+  if (filter.market) query = query.where("orders.market", "=", filter.market);
+  if (!filter.showEmpty) query = query.where((eb) => eb.exists(eb.selectFrom("orders_patients").select("id").whereRef("orders_patients.order_id", "=", "orders.id")));
+  return query;
+}
+
+/**
+ * How many orders each tab holds under the filter's dates, market and "empty" switch (not its search),
+ * each counted up to `COUNT_CAP`: one small query per tab, each reading at most that many entries.
+ */
+export async function countDashboardTabs(db: DB, filter: DashboardFilter): Promise<Record<DashboardTab, number>> {
+  const counts = await Promise.all(
+    DASHBOARD_TABS.map(async (tab) => {
+      const row = await db
+        .selectFrom(ordersWhere(db, filter, tabStatuses(tab)).select(sql<number>`1`.as("one")).limit(COUNT_CAP + 1).as("capped"))
+        .select(sql<number>`count(*)::int`.as("count"))
+        .executeTakeFirstOrThrow();
+      return [tab, Number(row.count)] as const;
+    }),
+  );
+  return Object.fromEntries(counts) as Record<DashboardTab, number>;
+}
+
 export async function listDashboardOrders(db: DB, filter: DashboardFilter) {
-  const filtered = () => {
-    let query = db.selectFrom("orders");
-    if (filter.status) query = query.where("orders.status", "=", filter.status);
-    if (!filter.showEmpty) query = query.where((eb) => eb.exists(eb.selectFrom("orders_patients").select("id").whereRef("orders_patients.order_id", "=", "orders.id")));
-    return query;
-  };
+  const filtered = () => ordersWhere(db, filter, tabStatuses(filter.tab));
   const offset = (filter.page - 1) * DASHBOARD_PAGE_SIZE;
   // Only what the cards show: a row of orders has some 40 columns.
   let query = filtered().select(["id", "status", "created_at", "full_name", "email", "phone", "address", "delivery_comment", "additional_comments", "total_cost", "currency", "tracking_number", "paid_at"]);
@@ -212,6 +264,7 @@ export async function listDashboardOrders(db: DB, filter: DashboardFilter) {
       total: order.total_cost === null ? null : Number(order.total_cost),
       currency: order.currency as Currency,
       trackingNumber: order.tracking_number,
+      paidAt: order.paid_at ? order.paid_at.toISOString() : null,
       /** Never paid: deletion allowed (DESIGN §4.7). */
       deletable: !isPaid(order.status) && order.paid_at === null && !everPaid.has(order.id),
       patients: patients
