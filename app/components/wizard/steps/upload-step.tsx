@@ -8,21 +8,6 @@ import { useLiveSync } from "../live-sync";
 import { type UploadItem, UploadProgress } from "../resumable-upload";
 import type { StepProps } from "./types";
 
-const UPLOAD_TEXT: Record<FileType, { intro: string; empty: string }> = {
-  matrix: {
-    intro: "wizard.upload.matrixIntro",
-    empty: "wizard.upload.noFiles",
-  },
-  aligners: {
-    intro: "wizard.upload.alignersIntro",
-    empty: "wizard.upload.noFiles",
-  },
-  retainer: {
-    intro: "wizard.upload.retainerIntro",
-    empty: "wizard.upload.noFiles",
-  },
-};
-
 const SYNC_LABEL: Record<string, string> = {
   pending: "wizard.sync.pending",
   uploading: "wizard.sync.uploading",
@@ -55,6 +40,7 @@ export function UploadStep({
   const sync = useLiveSync(data.order?.id, Object.fromEntries(files.map((file) => [file.path, file.sync])));
   const target = data.order && patient ? { orderId: data.order.id, patientId: patient.id, type } : null;
   // With JavaScript the chosen files go through the resumable upload; without, the form posts them.
+  // A drop on the zone lands in the input itself (it lies over the zone) and arrives here as its change.
   const takeFiles = (input: HTMLInputElement | null) => {
     if (!uploads || !input?.files?.length) return;
     uploads.start([...input.files]);
@@ -62,22 +48,29 @@ export function UploadStep({
   };
   return (
     <div className="stack">
-      <p>{t(UPLOAD_TEXT[type].intro)}</p>
+      <p>{t(`wizard.upload.${type}Intro`)}</p>
       <div className="field">
-        <label htmlFor="field-files">{t("wizard.upload.choose")}</label>
-        <input
-          id="field-files"
-          type="file"
-          name="files"
-          accept=".stl,.STL"
-          multiple
-          onChange={(event) => {
-            onFilesChosen?.(Boolean(event.currentTarget.files?.length));
-            takeFiles(event.currentTarget);
-          }}
-          aria-invalid={errors.files ? true : undefined}
-          aria-describedby={`field-files-hint${errors.files ? " field-files-error" : ""}`}
-        />
+        {/* The zone is the input's label; the native input, transparent over all of it, stays the control and takes drops. */}
+        <label className="drop-zone">
+          <input
+            id="field-files"
+            type="file"
+            name="files"
+            accept=".stl,.STL"
+            multiple
+            onChange={(event) => {
+              onFilesChosen?.(Boolean(event.currentTarget.files?.length));
+              takeFiles(event.currentTarget);
+            }}
+            aria-invalid={errors.files ? true : undefined}
+            aria-describedby={`field-files-hint${errors.files ? " field-files-error" : ""}`}
+          />
+          <strong>{t("wizard.upload.choose")}</strong>
+          <span>{t("wizard.upload.dropHere")}</span>
+          <span className="button button-secondary">
+            {t("wizard.upload.pick")}
+          </span>
+        </label>
         <p id="field-files-hint" className="hint">
           {t("wizard.upload.hint")}
         </p>
@@ -106,7 +99,7 @@ export function UploadStep({
       {hydrated && target ? <InterruptedUploads key={files.length} target={target} /> : null}
       <h3 className="files-title">{t("wizard.upload.listTitle", { count: files.length })}</h3>
       {files.length === 0 ? (
-        <p className="muted">{t(UPLOAD_TEXT[type].empty)}</p>
+        <p className="muted">{t("wizard.upload.noFiles")}</p>
       ) : (
         <p className="hint">{t("wizard.files.declaredHint")}</p>
       )}
