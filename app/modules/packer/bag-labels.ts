@@ -1,5 +1,6 @@
 import type { FileType } from "~db/schema";
 import { detectJaw, detectStep, type Jaw } from "~/modules/orders/jaw-and-step";
+import { declaredOrGuessed } from "~/modules/orders/declaration";
 
 export { detectJaw, detectStep, type Jaw };
 
@@ -11,6 +12,12 @@ export { detectJaw, detectStep, type Jaw };
 
 /** Step numbers are shown with at least 2 digits: 1 → "01", 12 → "12", 100 → "100". */
 export const formatStep = (step: number) => String(step).padStart(2, "0");
+
+/** A file's jaw and step as packers and staff read them: "ВЧ, шаг 03", or only "ВЧ" without a step. */
+export function factsText(t: (key: string, values?: Record<string, string>) => string, facts: { jaw: Jaw; step: number | null }): string {
+  const jaw = t(`packer.jaw.${facts.jaw}`);
+  return facts.step === null ? jaw : t("packer.facts", { jaw, step: formatStep(facts.step) });
+}
 
 export interface StepPair<F> {
   step: number | null;
@@ -43,8 +50,8 @@ const labelFileName = (file: LabelFile) => (typeof file === "string" ? file : fi
 
 /** The declared jaw and step of a file when it has them; an older file's guess from its name (the specification's rule). */
 export function jawAndStepOf(file: LabelFile): { jaw: Jaw; step: number | null } {
-  if (typeof file !== "string" && file.jaw) return { jaw: file.jaw, step: file.stepNumber ?? null };
-  return guessedFacts(labelFileName(file));
+  const { jaw, step } = declaredOrGuessed(typeof file === "string" ? { name: file } : file);
+  return { jaw, step };
 }
 
 const leadingNumber = (folder: string) => {
