@@ -9,6 +9,7 @@ import { countHeldCodes } from "~/modules/orders/order-codes.server";
 import { reconcileOrder } from "~/modules/payments/reconciliation.server";
 import type { FileStorage } from "~/modules/storage/storage.server";
 import { fileCountOf, filesOf } from "~/modules/orders/files.server";
+import { declaredOrGuessed, type FileFacts } from "~/modules/orders/declaration";
 import { foundBySearch } from "~/modules/orders/order-search.server";
 import { withoutForbiddenCharacters } from "~/modules/validation/text";
 import { buildStatistics, type DashboardStatistics, STATISTICS_WINDOW_DAYS, type WindowRow } from "./statistics";
@@ -80,6 +81,10 @@ export interface DashboardFile {
   name: string;
   url: string;
   size: number;
+  /** Names the file in staff's correction of its jaw and step. */
+  storagePath: string;
+  /** What its labels print (ADR 058); `guessed` while that is only read from its name. */
+  facts: FileFacts;
 }
 
 /** A patient on an order card: how many files of each kind (null: skipped); the files themselves are on the order's files page. */
@@ -224,7 +229,15 @@ export async function listOrderFiles(db: DB, orderId: string): Promise<PatientFi
     files: Object.fromEntries(
       FILE_TYPES.map((type) => [
         type,
-        patient[SKIP[type]] ? null : filesOf(patient, type).map((file) => ({ name: file.originalName, url: file.url, size: Number(file.size) || 0 })),
+        patient[SKIP[type]]
+          ? null
+          : filesOf(patient, type).map((file) => ({
+              name: file.originalName,
+              url: file.url,
+              size: Number(file.size) || 0,
+              storagePath: file.storagePath,
+              facts: declaredOrGuessed({ name: file.originalName, ...file }),
+            })),
       ]),
     ) as Record<FileType, DashboardFile[] | null>,
   }));
