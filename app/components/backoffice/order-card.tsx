@@ -5,6 +5,7 @@ import { FILE_KINDS, patientFilesId } from "~/modules/backoffice/order-files";
 import { useTranslation } from "~/modules/i18n/i18n-context";
 import { dateTimeFormat } from "~/modules/i18n/intl";
 import { formatMoney } from "~/modules/money/format";
+import { factsText } from "~/modules/packer/facts-text";
 import { readablePhone } from "~/modules/validation/phone";
 
 /**
@@ -18,6 +19,16 @@ const CUT_LABELS = { wavy: "wizard.cut.wavy", straight: "wizard.cut.straight" } 
 const MATRIX_LABELS = { soft: "wizard.matrix.soft", hard: "wizard.matrix.hard" } as const;
 const COMPLETABLE: readonly OrderStatus[] = ["paid", "processing", "shipped"];
 const CANCELLABLE: readonly OrderStatus[] = ["draft", "pending", "paid", "processing"];
+
+/** Status changes and staff's corrections of the files' jaw and step, oldest first. */
+function historyOf(order: DashboardOrder) {
+  const items = [
+    ...order.history.map((entry) => ({ kind: "status" as const, at: entry.at, entry })),
+    ...order.fileCorrections.map((entry) => ({ kind: "file" as const, at: entry.at, entry })),
+  ];
+  // Stable: entries of one moment keep their kind's order.
+  return items.sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0));
+}
 
 interface OrderCardProps {
   order: DashboardOrder;
@@ -136,19 +147,29 @@ export function OrderCard({ order, back, number, canPaymentLink, canTracker }: O
       </p>
 
       <details className="bo-history">
-        <summary>{t("bo.orders.history", { count: order.history.length })}</summary>
+        <summary>{t("bo.orders.history", { count: order.history.length + order.fileCorrections.length })}</summary>
         <ol>
-          {order.history.map((entry, index) => (
-            <li key={index}>
-              <time dateTime={entry.at}>{when(entry.at)}</time>{" "}
-              {entry.from
-                ? `${t(`orderStatus.${entry.from}`)} → ${t(`orderStatus.${entry.to}`)}`
-                : t("bo.orders.created", { status: t(`orderStatus.${entry.to}`) })}
-              <span className="muted"> · {entry.actor}</span>
-              {entry.trackingNumber ? <div className="small">{t("bo.orders.trackingShort", { number: entry.trackingNumber })}</div> : null}
-              {entry.note ? <div className="small">{entry.note}</div> : null}
-            </li>
-          ))}
+          {historyOf(order).map((item, index) =>
+            item.kind === "status" ? (
+              <li key={index}>
+                <time dateTime={item.entry.at}>{when(item.entry.at)}</time>{" "}
+                {item.entry.from
+                  ? `${t(`orderStatus.${item.entry.from}`)} → ${t(`orderStatus.${item.entry.to}`)}`
+                  : t("bo.orders.created", { status: t(`orderStatus.${item.entry.to}`) })}
+                <span className="muted"> · {item.entry.actor}</span>
+                {item.entry.trackingNumber ? <div className="small">{t("bo.orders.trackingShort", { number: item.entry.trackingNumber })}</div> : null}
+                {item.entry.note ? <div className="small">{item.entry.note}</div> : null}
+              </li>
+            ) : (
+              <li key={index}>
+                <time dateTime={item.entry.at}>{when(item.entry.at)}</time> {t("bo.orders.files.change", { name: item.entry.name, from: factsText(t, item.entry.from), to: factsText(t, item.entry.to) })}
+                <span className="muted">
+                  {" "}
+                  · {item.entry.patientFolder} · {item.entry.actor}
+                </span>
+              </li>
+            ),
+          )}
         </ol>
       </details>
 

@@ -8,7 +8,7 @@ import { codeSpaceUsage } from "~/modules/orders/order-codes";
 import { countHeldCodes } from "~/modules/orders/order-codes.server";
 import { reconcileOrder } from "~/modules/payments/reconciliation.server";
 import type { FileStorage } from "~/modules/storage/storage.server";
-import { fileCountOf, filesOf } from "~/modules/orders/files.server";
+import { fileCorrectionsOf, fileCountOf, filesOf } from "~/modules/orders/files.server";
 import { declaredOrGuessed, type FileFacts } from "~/modules/orders/declaration";
 import { foundBySearch } from "~/modules/orders/order-search.server";
 import { withoutForbiddenCharacters } from "~/modules/validation/text";
@@ -143,7 +143,7 @@ export async function listDashboardOrders(db: DB, filter: DashboardFilter) {
     .execute();
   const orders = rows.slice(0, DASHBOARD_PAGE_SIZE);
   const ids = orders.map((order) => order.id);
-  const [patientsSection, history, payments] = ids.length
+  const [patientsSection, history, payments, fileCorrections] = ids.length
     ? await Promise.all([
         // The orders still show when only their patients fail to load: empty patient lists and the
         // spec's message (staff side §8 "failed pieces of data load yield empty patient lists").
@@ -160,8 +160,10 @@ export async function listDashboardOrders(db: DB, filter: DashboardFilter) {
         ),
         db.selectFrom("order_status_history").selectAll().where("order_id", "in", ids).orderBy("created_at").orderBy("id").execute(),
         db.selectFrom("payments").select("order_id").where("order_id", "in", ids).where("status", "=", "succeeded").execute(),
+        // Staff's corrections of the files' jaw and step belong to the order's history too (ADR 058).
+        fileCorrectionsOf(db, ids),
       ])
-    : [{ ok: true as const, data: [] }, [], []];
+    : [{ ok: true as const, data: [] }, [], [], []];
   const patients = sectionData(patientsSection, []);
   const everPaid = new Set(payments.map((payment) => payment.order_id));
 
@@ -213,6 +215,7 @@ export async function listDashboardOrders(db: DB, filter: DashboardFilter) {
             trackingNumber: entry.tracking_number,
           }),
         ),
+      fileCorrections: fileCorrections.filter((entry) => entry.orderId === order.id),
     })),
   };
 }

@@ -10,7 +10,7 @@ import { redirectWithToast } from "~/modules/http/toast.server";
 import { logger } from "~/modules/log/logger.server";
 import { correctFile, fileCorrectionsOf } from "~/modules/orders/files.server";
 import { findOrder, isUuid, shortOrderNumber } from "~/modules/orders/orders.server";
-import { factsText } from "~/modules/packer/bag-labels";
+import { factsText } from "~/modules/packer/facts-text";
 
 /** The files page's own address, keeping where its close link leads. */
 const filesPageUrl = (orderId: string, back: string) => `/backoffice/orders/${orderId}/files?back=${encodeURIComponent(back)}`;

@@ -1,6 +1,7 @@
 import type { FileType } from "~db/schema";
 import { detectJaw, detectStep, type Jaw } from "~/modules/orders/jaw-and-step";
 import { declaredOrGuessed } from "~/modules/orders/declaration";
+import { formatStep } from "./facts-text";
 
 export { detectJaw, detectStep, type Jaw };
 
@@ -10,14 +11,7 @@ export { detectJaw, detectStep, type Jaw };
  * unit-tested on real-world file names without a server.
  */
 
-/** Step numbers are shown with at least 2 digits: 1 → "01", 12 → "12", 100 → "100". */
-export const formatStep = (step: number) => String(step).padStart(2, "0");
-
-/** A file's jaw and step as packers and staff read them: "ВЧ, шаг 03", or only "ВЧ" without a step. */
-export function factsText(t: (key: string, values?: Record<string, string>) => string, facts: { jaw: Jaw; step: number | null }): string {
-  const jaw = t(`packer.jaw.${facts.jaw}`);
-  return facts.step === null ? jaw : t("packer.facts", { jaw, step: formatStep(facts.step) });
-}
+export { factsText, formatStep } from "./facts-text";
 
 export interface StepPair<F> {
   step: number | null;

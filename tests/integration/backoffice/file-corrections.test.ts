@@ -113,6 +113,13 @@ describe("declared jaw and step for staff and packers", () => {
     expect(toastOf(await (await manager.request(again.headers.get("Location")!.replace(/#.*/, ""))).text())).toBe("Без изменений У файла Шаг 01 низ.stl уже эти челюсть и шаг.");
     expect(await app.database.db.selectFrom("order_file_corrections").select("id").where("order_id", "=", order.id).execute()).toHaveLength(2);
 
+    // The order card's history lists them beside the status changes.
+    const dashboard = await (await manager.request(`/backoffice?q=${order.id.slice(0, 8)}&empty=1`)).text();
+    const cardHistory = /<details class="bo-history">([\s\S]*?)<\/details>/.exec(dashboard)![1]!;
+    const statusChanges = await app.database.db.selectFrom("order_status_history").select("id").where("order_id", "=", order.id).execute();
+    expect(textOf(cardHistory)).toContain(`История (${statusChanges.length + 2})`);
+    expect(textOf(cardHistory)).toMatch(new RegExp(`Шаг 01 низ\\.stl: НЧ, шаг 01 → НЧ, шаг 02 · ${patient.folder_name} · manager@aligner\\.test .+? retainer_old\\.stl: ВЧ → НЧ · ${patient.folder_name} · back-office password`));
+
     // An aligner needs its step: refused with the reason, nothing stored.
     const noStep = await correct(manager, "aligners", "scan_final.stl", "upper", "");
     expect(toastOf(await (await manager.request(noStep.headers.get("Location")!.replace(/#.*/, ""))).text())).toBe("Челюсть и шаг не изменены Для элайнера укажите номер шага");
