@@ -116,8 +116,11 @@ export default function PackerPage() {
                             <i>{t(`packer.kinds.${kind}`)}:</i>{" "}
                             {patient.files[kind].map((file, index) => (
                               <Fragment key={index}>
-                                {index > 0 ? ", " : null}
-                                {file.name} <span className={file.guessed ? "pk-facts pk-guessed" : "pk-facts"}>({file.guessed ? `${factsText(t, file)} · ${t("packer.card.guessed")}` : factsText(t, file)})</span>
+                                {index > 0 ? " " : null}
+                                <span className="pk-file">
+                                  {file.name} <span className={file.guessed ? "pk-facts pk-guessed" : "pk-facts"}>({file.guessed ? `${factsText(t, file)} · ${t("packer.card.guessed")}` : factsText(t, file)})</span>
+                                  {index < patient.files[kind].length - 1 ? "," : null}
+                                </span>
                               </Fragment>
                             ))}
                           </p>
