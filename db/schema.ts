@@ -133,6 +133,23 @@ export interface OrderStatusHistoryTable {
   created_at: CreatedAt;
   notified_at: Timestamp | null;
 }
+/** Staff's corrections of a file's declared jaw and step (ADR 058): the order's history of its files. */
+export interface OrderFileCorrectionsTable {
+  id: Generated<string>;
+  order_id: string;
+  patient_id: string;
+  file_type: FileType;
+  storage_path: string;
+  original_name: string;
+  from_jaw: "upper" | "lower";
+  from_step: number | null;
+  /** The values before were the guess from the file's name, not a declaration. */
+  from_guessed: boolean;
+  to_jaw: "upper" | "lower";
+  to_step: number | null;
+  actor: string;
+  created_at: CreatedAt;
+}
 export interface OrdersPatientsTable {
   id: Generated<string>;
   order_id: string;
@@ -362,6 +379,7 @@ export interface Database {
   orders: OrdersTable;
   order_codes: OrderCodesTable;
   order_status_history: OrderStatusHistoryTable;
+  order_file_corrections: OrderFileCorrectionsTable;
   orders_patients: OrdersPatientsTable;
   payments: PaymentsTable;
   payment_events: PaymentEventsTable;

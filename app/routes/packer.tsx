@@ -1,3 +1,4 @@
+import { Fragment } from "react";
 import type { ActionFunctionArgs, HeadersFunction, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
@@ -5,7 +6,7 @@ import { PasswordGate } from "~/components/password-gate";
 import { useTranslation } from "~/modules/i18n/i18n-context";
 import { isShortSearch } from "~/modules/orders/search-length";
 import { statusLabelKey } from "~/modules/orders/status";
-import { LABEL_KINDS } from "~/modules/packer/bag-labels";
+import { factsText, LABEL_KINDS } from "~/modules/packer/bag-labels";
 import { filterQuery } from "~/modules/packer/filter";
 import packerStyles from "~/styles/packer.css";
 import { loadPackerPage, packerPageAction } from "~/modules/packer/packer-page.server";
@@ -112,7 +113,16 @@ export default function PackerPage() {
                       {LABEL_KINDS.map((kind) =>
                         patient.files[kind].length > 0 ? (
                           <p key={kind}>
-                            <i>{t(`packer.kinds.${kind}`)}:</i> {patient.files[kind].join(", ")}
+                            <i>{t(`packer.kinds.${kind}`)}:</i>{" "}
+                            {patient.files[kind].map((file, index) => (
+                              <Fragment key={index}>
+                                {index > 0 ? " " : null}
+                                <span className="pk-file">
+                                  {file.name} <span className={file.guessed ? "pk-facts pk-guessed" : "pk-facts"}>({file.guessed ? `${factsText(t, file)} · ${t("packer.card.guessed")}` : factsText(t, file)})</span>
+                                  {index < patient.files[kind].length - 1 ? "," : null}
+                                </span>
+                              </Fragment>
+                            ))}
                           </p>
                         ) : null,
                       )}

@@ -12,6 +12,7 @@ import * as scaleIndexes from "./2026-11-28T1000_scale_indexes";
 import * as searchIndexes from "./2026-11-28T1100_search_indexes";
 import * as requestReplays from "./2026-11-29T0900_request_replays";
 import * as replaySenders from "./2026-11-30T0900_replay_senders";
+import * as fileCorrections from "./2026-12-01T0900_file_corrections";
 import * as wizardReturn from "./2026-12-01T0900_wizard_return";
 import * as statusUndoAndCarrier from "./2026-12-01T1000_status_undo_and_carrier";
 
@@ -30,6 +31,7 @@ export const migrations: Record<string, Migration> = {
   "2026-11-28T1100_search_indexes": searchIndexes,
   "2026-11-29T0900_request_replays": requestReplays,
   "2026-11-30T0900_replay_senders": replaySenders,
+  "2026-12-01T0900_file_corrections": fileCorrections,
   "2026-12-01T0900_wizard_return": wizardReturn,
   "2026-12-01T1000_status_undo_and_carrier": statusUndoAndCarrier,
 };

@@ -258,6 +258,27 @@ if (embedded) {
       expect(rows[0]?.discount_percentage).toBe("4.00");
     });
 
+    test("a file's jaw and step are corrected on the order's files page, with a toast and a line in the history", async ({ page }) => {
+      const order = await pick("o.status = 'paid' and exists (select 1 from orders_patients p where p.order_id = o.id and jsonb_array_length(p.aligner_files_info) > 0)");
+      const { rows } = await sql.query<{ name: string }>("select aligner_files_info->0->>'originalName' as name from orders_patients where order_id = $1 and jsonb_array_length(aligner_files_info) > 0 order by created_at, folder_name limit 1", [order.id]);
+      const name = rows[0]!.name;
+      await signIn(page, app.url, PASSWORD);
+      await page.goto(`${app.url}/backoffice/orders/${order.id}/files`);
+      const file = page.getByRole("listitem").filter({ has: page.getByRole("link", { name, exact: true }) }).first();
+      await file.getByText("Исправить", { exact: true }).click();
+      await file.getByLabel(`Челюсть файла ${name}`).selectOption("lower");
+      await file.getByLabel(`Номер шага файла ${name}`).fill("42");
+      await file.getByRole("button", { name: "Сохранить" }).click();
+      await expect(toast(page)).toContainText("Челюсть и шаг исправлены");
+      await expect(toast(page)).toContainText(`${name}: `);
+      await expect(toast(page)).toContainText("→ НЧ, шаг 42");
+      await expect(file.locator(".bo-file-declared")).toHaveText("НЧ, шаг 42");
+      await expect(page.locator(".bo-file-history")).toContainText(`→ НЧ, шаг 42`);
+      await expect(page.locator(".bo-file-history")).toContainText("back-office password");
+      const stored = await sql.query<{ to_jaw: string; to_step: number }>("select to_jaw, to_step from order_file_corrections where order_id = $1", [order.id]);
+      expect(stored.rows).toEqual([{ to_jaw: "lower", to_step: 42 }]);
+    });
+
     test.describe("on a phone", () => {
       test.use({ viewport: { width: 375, height: 740 } });
 

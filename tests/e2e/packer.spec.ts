@@ -19,8 +19,10 @@ async function cardWithFiles(page: Page) {
   const card = page.locator(".pk-card").filter({ has: page.getByRole("link", { name: "Этикетки на пакеты" }) }).first();
   const id = (await card.getAttribute("id"))!.slice(2);
   const number = (await card.locator("h2").textContent())!;
-  const lines = await card.locator(".pk-patients p:not(.muted)").allTextContents();
-  const files = lines.flatMap((line) => line.slice(line.indexOf(":") + 1).split(",").map((name) => name.trim()).filter(Boolean));
+  // Each file is listed with the jaw and step its label prints: "Шаг 01 верх.stl (ВЧ, шаг 01 · по имени файла),".
+  const listed = await card.locator(".pk-patients .pk-file").allTextContents();
+  for (const file of listed) expect(file).toMatch(/^.+\.stl \((ВЧ|НЧ)(, шаг \d{2,})?( · по имени файла)?\),?$/i);
+  const files = listed.map((file) => file.replace(/ \([^()]*\),?$/, ""));
   return { card, id, number, files };
 }
 

@@ -7,6 +7,7 @@ import { FILE_KINDS, patientFilesId } from "~/modules/backoffice/order-files";
 import { useTranslation } from "~/modules/i18n/i18n-context";
 import { dateTimeFormat } from "~/modules/i18n/intl";
 import { formatMoney } from "~/modules/money/format";
+import { factsText } from "~/modules/packer/facts-text";
 import { readablePhone } from "~/modules/validation/phone";
 
 /**
@@ -20,6 +21,16 @@ const CUT_LABELS = { wavy: "wizard.cut.wavy", straight: "wizard.cut.straight" } 
 const MATRIX_LABELS = { soft: "wizard.matrix.soft", hard: "wizard.matrix.hard" } as const;
 const COMPLETABLE: readonly OrderStatus[] = ["paid", "processing", "shipped"];
 const CANCELLABLE: readonly OrderStatus[] = ["draft", "pending", "paid", "processing"];
+
+/** Status changes and staff's corrections of the files' jaw and step, oldest first. */
+function historyOf(order: DashboardOrder) {
+  const items = [
+    ...order.history.map((entry) => ({ kind: "status" as const, at: entry.at, entry })),
+    ...order.fileCorrections.map((entry) => ({ kind: "file" as const, at: entry.at, entry })),
+  ];
+  // Stable: entries of one moment keep their kind's order.
+  return items.sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0));
+}
 
 interface OrderCardProps {
   order: DashboardOrder;
@@ -140,30 +151,40 @@ export function OrderCard({ order, back, number, canPaymentLink, canTracker, sta
       </p>
 
       <details className="bo-history">
-        <summary>{t("bo.orders.history", { count: order.history.length })}</summary>
+        <summary>{t("bo.orders.history", { count: order.history.length + order.fileCorrections.length })}</summary>
         <ol>
-          {order.history.map((entry, index) => (
-            <li key={index}>
-              <time dateTime={entry.at}>{when(entry.at)}</time>{" "}
-              {entry.from
-                ? `${t(`orderStatus.${entry.from}`)} → ${t(`orderStatus.${entry.to}`)}`
-                : t("bo.orders.created", { status: t(`orderStatus.${entry.to}`) })}
-              <span className="muted"> · {entry.actor}</span>
-              {entry.undoes ? <span className="muted"> · {t("bo.orders.undoOf")}</span> : null}
-              {entry.undone ? <span className="badge"> {t("bo.orders.undoneMark")}</span> : null}
-              {entry.trackingNumber ? <TrackingLine number={entry.trackingNumber} carrier={entry.carrier} carriers={statusForms.carriers} /> : null}
-              {entry.note ? <div className="small">{entry.note}</div> : null}
-              {entry.undoable ? (
-                <Form method="post" action={statusUrl} className="bo-undo">
-                  <input type="hidden" name="back" value={back} />
-                  <input type="hidden" name="undo" value={entry.id} />
-                  <button type="submit" className="link-button small">
-                    {t("bo.orders.undo")}
-                  </button>
-                </Form>
-              ) : null}
-            </li>
-          ))}
+          {historyOf(order).map((item, index) =>
+            item.kind === "status" ? (
+              <li key={index}>
+                <time dateTime={item.entry.at}>{when(item.entry.at)}</time>{" "}
+                {item.entry.from
+                  ? `${t(`orderStatus.${item.entry.from}`)} → ${t(`orderStatus.${item.entry.to}`)}`
+                  : t("bo.orders.created", { status: t(`orderStatus.${item.entry.to}`) })}
+                <span className="muted"> · {item.entry.actor}</span>
+                {item.entry.undoes ? <span className="muted"> · {t("bo.orders.undoOf")}</span> : null}
+                {item.entry.undone ? <span className="badge"> {t("bo.orders.undoneMark")}</span> : null}
+                {item.entry.trackingNumber ? <TrackingLine number={item.entry.trackingNumber} carrier={item.entry.carrier} carriers={statusForms.carriers} /> : null}
+                {item.entry.note ? <div className="small">{item.entry.note}</div> : null}
+                {item.entry.undoable ? (
+                  <Form method="post" action={statusUrl} className="bo-undo">
+                    <input type="hidden" name="back" value={back} />
+                    <input type="hidden" name="undo" value={item.entry.id} />
+                    <button type="submit" className="link-button small">
+                      {t("bo.orders.undo")}
+                    </button>
+                  </Form>
+                ) : null}
+              </li>
+            ) : (
+              <li key={index}>
+                <time dateTime={item.entry.at}>{when(item.entry.at)}</time> {t("bo.orders.files.change", { name: item.entry.name, from: factsText(t, item.entry.from), to: factsText(t, item.entry.to) })}
+                <span className="muted">
+                  {" "}
+                  · {item.entry.patientFolder} · {item.entry.actor}
+                </span>
+              </li>
+            ),
+          )}
         </ol>
       </details>
 

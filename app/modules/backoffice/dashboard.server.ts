@@ -9,8 +9,9 @@ import { codeSpaceUsage } from "~/modules/orders/order-codes";
 import { countHeldCodes } from "~/modules/orders/order-codes.server";
 import { reconcileOrder } from "~/modules/payments/reconciliation.server";
 import type { FileStorage } from "~/modules/storage/storage.server";
-import { fileCountOf, filesOf, type RecordedFile } from "~/modules/orders/files.server";
+import { fileCorrectionsOf, fileCountOf, filesOf, type RecordedFile } from "~/modules/orders/files.server";
 import type { ScanSummary } from "~/modules/orders/recorded-scan";
+import { declaredOrGuessed, type FileFacts } from "~/modules/orders/declaration";
 import { foundBySearch } from "~/modules/orders/order-search.server";
 import { withoutForbiddenCharacters } from "~/modules/validation/text";
 import { buildStatistics, type DashboardStatistics, STATISTICS_WINDOW_DAYS, type WindowRow } from "./statistics";
@@ -112,6 +113,10 @@ export interface DashboardFile {
   size: number;
   /** The scan checks recorded with the file (older files have none). */
   scan: ScanSummary | null;
+  /** Names the file in staff's correction of its jaw and step. */
+  storagePath: string;
+  /** What its labels print (ADR 058); `guessed` while that is only read from its name. */
+  facts: FileFacts;
 }
 
 /** A patient on an order card: how many files of each kind (null: skipped); the files themselves are on the order's files page. */
@@ -226,7 +231,7 @@ export async function listDashboardOrders(db: DB, filter: DashboardFilter) {
     .execute();
   const orders = rows.slice(0, DASHBOARD_PAGE_SIZE);
   const ids = orders.map((order) => order.id);
-  const [patientsSection, history, payments] = ids.length
+  const [patientsSection, history, payments, fileCorrections] = ids.length
     ? await Promise.all([
         // The orders still show when only their patients fail to load: empty patient lists and the
         // spec's message (staff side §8 "failed pieces of data load yield empty patient lists").
@@ -243,8 +248,10 @@ export async function listDashboardOrders(db: DB, filter: DashboardFilter) {
         ),
         db.selectFrom("order_status_history").selectAll().where("order_id", "in", ids).orderBy("created_at").orderBy("id").execute(),
         db.selectFrom("payments").select("order_id").where("order_id", "in", ids).where("status", "=", "succeeded").execute(),
+        // Staff's corrections of the files' jaw and step belong to the order's history too (ADR 058).
+        fileCorrectionsOf(db, ids),
       ])
-    : [{ ok: true as const, data: [] }, [], []];
+    : [{ ok: true as const, data: [] }, [], [], []];
   const patients = sectionData(patientsSection, []);
   const everPaid = new Set(payments.map((payment) => payment.order_id));
 
@@ -289,6 +296,7 @@ export async function listDashboardOrders(db: DB, filter: DashboardFilter) {
         history.filter((entry) => entry.order_id === order.id),
         order.status,
       ),
+      fileCorrections: fileCorrections.filter((entry) => entry.orderId === order.id),
     })),
   };
 }
@@ -305,7 +313,16 @@ export async function listOrderFiles(db: DB, orderId: string): Promise<PatientFi
     files: Object.fromEntries(
       FILE_TYPES.map((type) => [
         type,
-        patient[SKIP[type]] ? null : filesOf(patient, type).map((file) => ({ name: file.originalName, url: file.url, size: Number(file.size) || 0, scan: (file as RecordedFile).scan ?? null })),
+        patient[SKIP[type]]
+          ? null
+          : filesOf(patient, type).map((file) => ({
+              name: file.originalName,
+              url: file.url,
+              size: Number(file.size) || 0,
+              scan: (file as RecordedFile).scan ?? null,
+              storagePath: file.storagePath,
+              facts: declaredOrGuessed({ name: file.originalName, ...file }),
+            })),
       ]),
     ) as Record<FileType, DashboardFile[] | null>,
   }));

@@ -6,7 +6,8 @@ import { getConfig } from "~/modules/config/config.server";
 import type { ScanSummary } from "./recorded-scan";
 import { OrderFrozenError } from "./drafts.server";
 import { detectStep, guessJaw } from "./jaw-and-step";
-import { isDeclared } from "./declaration";
+import { declaredOrGuessed, type FileFacts, isDeclared } from "./declaration";
+import { isUuid } from "./orders.server";
 
 /**
  * An order's files: each patient's file lists and their queue entries to the production server.
@@ -182,6 +183,111 @@ export async function declareFiles(db: DB, order: Pick<Order, "id">, patient: Pi
       .where("id", "=", patient.id)
       .execute();
   });
+}
+
+export interface FileCorrection {
+  patientId: string;
+  type: FileType;
+  storagePath: string;
+  jaw: "upper" | "lower";
+  stepNumber: number | null;
+}
+
+export type CorrectionResult =
+  | { ok: true; changed: boolean; name: string; from: FileFacts; to: { jaw: "upper" | "lower"; step: number | null } }
+  | { ok: false; reason: "not_found" | "step_required" };
+
+/**
+ * Staff's correction of one file's jaw and step (ADR 058), in any status of the order: the file's
+ * record gets the new values as declared, and the order's history of its files who changed which
+ * file from what to what. The patient's row is locked, so an upload or the doctor's declaration
+ * finishing meanwhile is never lost. A file the order's patient does not hold is "not_found"; an
+ * aligner needs its step. The same values on a declared file change nothing; on a guessed one they
+ * are its confirmation, recorded as such.
+ */
+export async function correctFile(db: DB, orderId: string, correction: FileCorrection, actor: string): Promise<CorrectionResult> {
+  if (!isUuid(orderId) || !isUuid(correction.patientId)) return { ok: false, reason: "not_found" };
+  const { type, storagePath, jaw, stepNumber } = correction;
+  if (!isDeclared(type, jaw, stepNumber)) return { ok: false, reason: "step_required" };
+  const column = FILE_COLUMNS[type];
+  return db.transaction().execute(async (trx): Promise<CorrectionResult> => {
+    const row = await trx.selectFrom("orders_patients").selectAll().where("id", "=", correction.patientId).where("order_id", "=", orderId).forUpdate().executeTakeFirst();
+    const file = row ? filesOf(row, type).find((entry) => entry.storagePath === storagePath) : undefined;
+    if (!row || !file) return { ok: false, reason: "not_found" };
+    const from = declaredOrGuessed({ name: file.originalName, ...file });
+    const to = { jaw, step: stepNumber };
+    if (!from.guessed && from.jaw === jaw && from.step === stepNumber) return { ok: true, changed: false, name: file.originalName, from, to };
+    const list = (typeof row[column] === "string" ? JSON.parse(row[column] as unknown as string) : row[column]) as FileInfo[];
+    const next = list.map((entry) => (entry && entry.storagePath === storagePath ? { ...entry, jaw, stepNumber, confirmed: true } : entry));
+    await trx
+      .updateTable("orders_patients")
+      .set({ [column]: JSON.stringify(next), updated_at: new Date() } as never)
+      .where("id", "=", row.id)
+      .execute();
+    await trx
+      .insertInto("order_file_corrections")
+      .values({
+        order_id: orderId,
+        patient_id: row.id,
+        file_type: type,
+        storage_path: storagePath,
+        original_name: file.originalName,
+        from_jaw: from.jaw,
+        from_step: from.step,
+        from_guessed: from.guessed,
+        to_jaw: jaw,
+        to_step: stepNumber,
+        actor,
+      })
+      .execute();
+    return { ok: true, changed: true, name: file.originalName, from, to };
+  });
+}
+
+export interface FileCorrectionEntry {
+  orderId: string;
+  at: string;
+  actor: string;
+  type: FileType;
+  name: string;
+  patientFolder: string;
+  from: FileFacts;
+  to: { jaw: "upper" | "lower"; step: number | null };
+}
+
+/** The history of staff's corrections of the orders' files, oldest first (bounded by the orders asked for). */
+export async function fileCorrectionsOf(db: DB, orderIds: string[]): Promise<FileCorrectionEntry[]> {
+  if (orderIds.length === 0) return [];
+  const rows = await db
+    .selectFrom("order_file_corrections")
+    .innerJoin("orders_patients", "orders_patients.id", "order_file_corrections.patient_id")
+    .select([
+      "order_file_corrections.order_id",
+      "order_file_corrections.created_at",
+      "order_file_corrections.actor",
+      "order_file_corrections.file_type",
+      "order_file_corrections.original_name",
+      "order_file_corrections.from_jaw",
+      "order_file_corrections.from_step",
+      "order_file_corrections.from_guessed",
+      "order_file_corrections.to_jaw",
+      "order_file_corrections.to_step",
+      "orders_patients.folder_name",
+    ])
+    .where("order_file_corrections.order_id", "in", orderIds)
+    .orderBy("order_file_corrections.created_at")
+    .orderBy("order_file_corrections.id")
+    .execute();
+  return rows.map((row) => ({
+    orderId: row.order_id,
+    at: row.created_at.toISOString(),
+    actor: row.actor,
+    type: row.file_type,
+    name: row.original_name,
+    patientFolder: row.folder_name,
+    from: { jaw: row.from_jaw, step: row.from_step, guessed: row.from_guessed },
+    to: { jaw: row.to_jaw, step: row.to_step },
+  }));
 }
 
 /** Files still to be confirmed: recorded with a `confirmed` of false (older files have none and keep their guess). */

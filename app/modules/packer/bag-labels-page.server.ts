@@ -1,10 +1,12 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { getDb } from "~/modules/db/db.server";
-import { buildBagLabels } from "~/modules/packer/bag-labels";
-import { getPackerOrder } from "~/modules/packer/packer.server";
+import { buildBagLabels, type LabelFile } from "~/modules/packer/bag-labels";
+import { getPackerOrder, type PackerFile } from "~/modules/packer/packer.server";
 import { QR_QUIET_ZONE, qrPath } from "~/modules/packer/qr.server";
 import { getRequestTranslator } from "~/modules/http/request-context.server";
 import { requirePacker } from "~/modules/auth/guards.server";
+
+const labelFiles = (files: PackerFile[]): LabelFile[] => files.map((file) => ({ name: file.name, jaw: file.jaw, stepNumber: file.step }));
 
 export async function loadBagLabelsPage({ request, params, context }: LoaderFunctionArgs) {
   await requirePacker(request, context);
@@ -13,7 +15,12 @@ export async function loadBagLabelsPage({ request, params, context }: LoaderFunc
   const t = await getRequestTranslator(request, context);
   const labels = buildBagLabels(
     order,
-    order.patients.map((patient) => ({ patientName: patient.name, folderName: patient.folder, files: patient.labelFiles ?? patient.files })),
+    order.patients.map((patient) => ({
+      patientName: patient.name,
+      folderName: patient.folder,
+      // The jaw and step each file is printed with: declared, or guessed from its name (ADR 058).
+      files: { matrix: labelFiles(patient.files.matrix), aligners: labelFiles(patient.files.aligners), retainer: labelFiles(patient.files.retainer) },
+    })),
   );
   const codes = [...new Set(labels.map((label) => label.qrText))];
   return {

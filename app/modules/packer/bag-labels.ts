@@ -1,5 +1,7 @@
 import type { FileType } from "~db/schema";
 import { detectJaw, detectStep, type Jaw } from "~/modules/orders/jaw-and-step";
+import { declaredOrGuessed } from "~/modules/orders/declaration";
+import { formatStep } from "./facts-text";
 
 export { detectJaw, detectStep, type Jaw };
 
@@ -9,8 +11,7 @@ export { detectJaw, detectStep, type Jaw };
  * unit-tested on real-world file names without a server.
  */
 
-/** Step numbers are shown with at least 2 digits: 1 → "01", 12 → "12", 100 → "100". */
-export const formatStep = (step: number) => String(step).padStart(2, "0");
+export { factsText, formatStep } from "./facts-text";
 
 export interface StepPair<F> {
   step: number | null;
@@ -43,8 +44,8 @@ const labelFileName = (file: LabelFile) => (typeof file === "string" ? file : fi
 
 /** The declared jaw and step of a file when it has them; an older file's guess from its name (the specification's rule). */
 export function jawAndStepOf(file: LabelFile): { jaw: Jaw; step: number | null } {
-  if (typeof file !== "string" && file.jaw) return { jaw: file.jaw, step: file.stepNumber ?? null };
-  return guessedFacts(labelFileName(file));
+  const { jaw, step } = declaredOrGuessed(typeof file === "string" ? { name: file } : file);
+  return { jaw, step };
 }
 
 const leadingNumber = (folder: string) => {

@@ -4,7 +4,8 @@ import { foundBySearch } from "~/modules/orders/order-search.server";
 import { shortOrderNumber } from "~/modules/orders/orders.server";
 import { getStorage } from "~/modules/storage/storage.server";
 import { filesOf } from "~/modules/orders/files.server";
-import { comparePatientFolders, type LabelFile } from "./bag-labels";
+import { comparePatientFolders } from "./bag-labels";
+import { declaredOrGuessed, type FileFacts } from "~/modules/orders/declaration";
 import type { PackerFilter } from "./filter";
 import { isLogoFolder, logoFolder, logoKey } from "./logo-names.server";
 
@@ -18,13 +19,16 @@ export const PACKER_PAGE_SIZE = 50;
 /** The built-in logo, for clients without one (public/packer-logo.svg). */
 export const DEFAULT_LOGO_URL = "/packer-logo.svg";
 
+/** A file as packers read it: its name and the jaw and step its labels print (ADR 058), `guessed` while only read from the name. */
+export interface PackerFile extends FileFacts {
+  name: string;
+}
+
 export interface PackerPatient {
   name: string;
   folder: string;
-  /** Original file names per kind, in upload order. */
-  files: Record<FileType, string[]>;
-  /** With each file's declared jaw and step (ADR 058), for the labels of one order; the list does without. */
-  labelFiles?: Record<FileType, LabelFile[]>;
+  /** Files per kind, in upload order. */
+  files: Record<FileType, PackerFile[]>;
 }
 
 export interface PackerOrder {
@@ -43,7 +47,7 @@ export interface PackerOrder {
 
 const ORDER_COLUMNS = ["orders.id", "orders.code", "orders.status", "orders.full_name", "orders.email", "orders.address"] as const;
 
-async function patientsOf(db: DB, orderIds: string[], { declared = false } = {}): Promise<Map<string, PackerPatient[]>> {
+async function patientsOf(db: DB, orderIds: string[]): Promise<Map<string, PackerPatient[]>> {
   const byOrder = new Map<string, PackerPatient[]>(orderIds.map((id) => [id, []]));
   if (orderIds.length === 0) return byOrder;
   const rows = await db
@@ -53,11 +57,10 @@ async function patientsOf(db: DB, orderIds: string[], { declared = false } = {})
     .orderBy("created_at")
     .execute();
   for (const row of rows) {
-    const files = Object.fromEntries(FILE_TYPES.map((type) => [type, filesOf(row, type).map((file) => file.originalName)])) as Record<FileType, string[]>;
-    const labelFiles = declared
-      ? (Object.fromEntries(FILE_TYPES.map((type) => [type, filesOf(row, type).map((file) => ({ name: file.originalName, jaw: file.jaw ?? null, stepNumber: file.stepNumber ?? null }))])) as Record<FileType, LabelFile[]>)
-      : undefined;
-    byOrder.get(row.order_id)?.push({ name: row.patient_name, folder: row.folder_name, files, ...(labelFiles ? { labelFiles } : {}) });
+    const files = Object.fromEntries(
+      FILE_TYPES.map((type) => [type, filesOf(row, type).map((file): PackerFile => ({ name: file.originalName, ...declaredOrGuessed({ name: file.originalName, ...file }) }))]),
+    ) as Record<FileType, PackerFile[]>;
+    byOrder.get(row.order_id)?.push({ name: row.patient_name, folder: row.folder_name, files });
   }
   for (const patients of byOrder.values()) patients.sort((a, b) => comparePatientFolders(a.folder, b.folder));
   return byOrder;
@@ -99,7 +102,7 @@ export async function getPackerOrder(db: DB, orderId: string): Promise<PackerOrd
   if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(orderId)) return null;
   const row = await db.selectFrom("orders").select(ORDER_COLUMNS).where("orders.id", "=", orderId).where("orders.status", "!=", "draft").executeTakeFirst();
   if (!row) return null;
-  const patients = await patientsOf(db, [row.id], { declared: true });
+  const patients = await patientsOf(db, [row.id]);
   return toPackerOrder(row, patients.get(row.id) ?? []);
 }
 

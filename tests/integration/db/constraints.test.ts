@@ -46,6 +46,20 @@ describe("database constraints", () => {
     ).rejects.toThrow(/foreign key/);
   });
 
+  it("refuses a file correction with no jaw, a step outside 1–999, an unknown kind or no actor, and keeps a good one", async () => {
+    const order = await buildOrder(t.db);
+    const patient = await buildPatient(t.db, order.id);
+    const good = { order_id: order.id, patient_id: patient.id, file_type: "aligners" as const, storage_path: "order_x/x_1/aligners/a.stl", original_name: "a.stl", from_jaw: "upper" as const, from_step: null, from_guessed: true, to_jaw: "lower" as const, to_step: 3, actor: "manager@aligner.test" };
+    for (const bad of [{ to_jaw: "middle" }, { to_step: 0 }, { to_step: 1000 }, { file_type: "crowns" }, { actor: "  " }]) {
+      await expect(t.db.insertInto("order_file_corrections").values({ ...good, ...bad } as never).execute(), JSON.stringify(bad)).rejects.toThrow(/check constraint/);
+    }
+    await expect(t.db.insertInto("order_file_corrections").values({ ...good, order_id: randomUUID() }).execute()).rejects.toThrow(/foreign key/);
+    await t.db.insertInto("order_file_corrections").values(good).execute();
+    // The history goes with its order.
+    await t.db.deleteFrom("orders").where("id", "=", order.id).execute();
+    expect(await t.db.selectFrom("order_file_corrections").select("id").where("order_id", "=", order.id).execute()).toEqual([]);
+  });
+
   it("refuses an unknown queue file type and a blank patient name", async () => {
     const order = await buildOrder(t.db);
     const patient = await buildPatient(t.db, order.id);

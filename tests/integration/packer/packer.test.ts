@@ -144,8 +144,11 @@ describe("the packer station over HTTP", () => {
       expect(card).toContain("Москва, ул. Профсоюзная, д. 56");
       const folders = [...card.matchAll(/<code>([^<]+)<\/code>/g)].map((match) => match[1]).slice(0, 3);
       expect(folders).toEqual([`${paid.code}_1`, `${paid.code}_2`, `${paid.code}_10`]);
-      expect(card).toContain("Шаг 01 верх.stl, Шаг 01 низ.stl");
-      expect(card).toContain("Subsetup1_Upper.stl, Subsetup1_Lower.stl");
+      // Each file with the jaw and step its labels print; these were recorded before declarations (ADR 058), so guessed from the name.
+      const files = card.replace(/<!-- -->/g, "").replace(/<[^>]+>/g, "");
+      expect(files).toContain("Элайнеры: Шаг 01 верх.stl (ВЧ, шаг 01 · по имени файла), Шаг 01 низ.stl (НЧ, шаг 01 · по имени файла)");
+      expect(files).toContain("Subsetup1_Upper.stl (ВЧ, шаг 01 · по имени файла), Subsetup1_Lower.stl (НЧ, шаг 01 · по имени файла)");
+      expect(files).toContain("Матрица: Верхняя челюсть.stl (ВЧ · по имени файла), Нижняя челюсть.stl (НЧ · по имени файла)");
       expect(card).toContain("Верхняя челюсть.stl");
       expect(card).toContain("Ретейнер верх.stl");
     });

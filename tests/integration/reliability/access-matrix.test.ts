@@ -225,9 +225,11 @@ const MATRIX: Record<string, Row> = {
   "/backoffice/orders/:orderId/tracker": { url: (f) => `/backoffice/orders/${f.orderB.id}/tracker`, form: () => ({ back: "/backoffice" }),
     get:                               "→gate    →gate     →gate     →gate     →gate     200       200       200",
     post:                              "→gate    →gate     →gate     →gate     →gate     →/backoffice/orders/ →/backoffice/orders/ →/backoffice/orders/" },
-  // An order's files: staff only, whoever's order it is.
+  // An order's files: staff only, whoever's order it is; staff correct a file's jaw and step there (ADR 058).
   "/backoffice/orders/:orderId/files": { url: (f) => `/backoffice/orders/${f.orderA.id}/files`,
-    get:                               "→gate    →gate     →gate     →gate     →gate     200       200       200" },
+    form: (f) => ({ patientId: f.patientA.id, type: "aligners", path: f.fileUrlA.replace("/files/orders/", ""), jaw: "lower", step: "1" }),
+    get:                               "→gate    →gate     →gate     →gate     →gate     200       200       200",
+    post:                              "→gate    →gate     →gate     →gate     →gate     →/backoffice/orders/* →/backoffice/orders/* →/backoffice/orders/*" },
   "/send-test": { form: () => multipart("file", "probe.stl", binaryStl(2)),
     get:                               "→gate    →gate     →gate     →gate     →gate     200       200       200",
     post:                              "→gate    →gate     →gate     →gate     →gate     →/send-test?* →/send-test?* →/send-test?*" },
@@ -350,7 +352,7 @@ describe("access matrix over HTTP", () => {
 
   /** Every table's rows and every stored file, hashed: equal before and after means nothing changed. */
   async function fingerprint(): Promise<string> {
-    const tables = ["users", "user_roles", "sign_in_tokens", "orders", "order_codes", "order_status_history", "orders_patients", "payments", "payment_events", "sandbox.payments", "ftp_uploads_queue", "client_settings", "partner_codes", "partner_affiliates", "partner_payouts", "translations", "translations_version"];
+    const tables = ["users", "user_roles", "sign_in_tokens", "orders", "order_codes", "order_status_history", "order_file_corrections", "orders_patients", "payments", "payment_events", "sandbox.payments", "ftp_uploads_queue", "client_settings", "partner_codes", "partner_affiliates", "partner_payouts", "translations", "translations_version"];
     const parts = tables.map((table) => sql`select ${table}::text as name, md5(coalesce(string_agg(x::text, '|' order by x::text), '')) as hash from ${sql.table(table)} x`);
     const rows = await sql<{ name: string; hash: string }>`${sql.join(parts, sql` union all `)}`.execute(t.db);
     const files: string[] = [];

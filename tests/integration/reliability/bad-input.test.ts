@@ -81,6 +81,7 @@ const TABLES = [
   "orders",
   "order_codes",
   "order_status_history",
+  "order_file_corrections",
   "orders_patients",
   "payments",
   "payment_events",
@@ -129,6 +130,9 @@ describe("bad input over HTTP", () => {
   let wizardEnOrder: { id: string };
   let paidOrder: { id: string };
   let draftOrder: { id: string };
+  /** Paid orders with one declared aligner file each: the one staff correct, and another order's. */
+  let filedOrder: { id: string; patientId: string; path: string };
+  let otherOrder: { id: string; patientId: string; path: string };
   let translationId: string;
   let wizardPatientId: string;
   let partner: { id: string; code: string };
@@ -412,6 +416,33 @@ describe("bad input over HTTP", () => {
     { name: "non-UUID order id", as: STAFF, send: post(`/backoffice/orders/${NOT_UUID}/delete`, {}), status: 302, message: "Заказ не найден" },
     { name: "forged order id", as: STAFF, send: post(`/backoffice/orders/${FORGED_UUID}/delete`, {}), status: 302, message: "Заказ не найден" },
     { name: "JSON instead of a form", as: STAFF, send: (b) => json(`/backoffice/orders/${draftOrder.id}/delete`, { confirm: true })(b), status: 400, message: "Некорректный запрос" },
+  ]);
+
+  // Staff's correction of a file's jaw and step (ADR 058): the file must be this order's, the values the form's.
+  const FILES = () => `/backoffice/orders/${filedOrder.id}/files`;
+  const correction = (values: Record<string, string>) => (b: Browser) => post(FILES(), { patientId: filedOrder.patientId, type: "aligners", path: filedOrder.path, jaw: "lower", step: "2", ...values })(b);
+  add("POST /backoffice/orders/:id/files (jaw and step)", [
+    { name: "forged file path", as: STAFF, send: (b) => correction({ path: `order_${filedOrder.id}/../../etc/passwd` })(b), status: 302, message: "Файл не найден в этом заказе" },
+    { name: "a path no file has", as: STAFF, send: (b) => correction({ path: `${filedOrder.path}.bak` })(b), status: 302, message: "Файл не найден в этом заказе" },
+    { name: "another order's file", as: STAFF, send: (b) => correction({ patientId: otherOrder.patientId, path: otherOrder.path })(b), status: 302, message: "Файл не найден в этом заказе" },
+    { name: "another order's file under this order's patient", as: STAFF, send: (b) => correction({ path: otherOrder.path })(b), status: 302, message: "Файл не найден в этом заказе" },
+    { name: "the file under another kind", as: STAFF, send: (b) => correction({ type: "matrix" })(b), status: 302, message: "Файл не найден в этом заказе" },
+    { name: "unknown kind", as: STAFF, send: (b) => correction({ type: "crowns" })(b), status: 302, message: "Файл не найден в этом заказе" },
+    { name: "non-UUID patient", as: STAFF, send: (b) => correction({ patientId: SQLI })(b), status: 302, message: "Файл не найден в этом заказе" },
+    { name: "bad jaw value", as: STAFF, send: (b) => correction({ jaw: "middle" })(b), status: 302, message: "Выберите челюсть: верхняя или нижняя" },
+    { name: "missing jaw", as: STAFF, send: (b) => correction({ jaw: "" })(b), status: 302, message: "Выберите челюсть: верхняя или нижняя" },
+    { name: "step 0", as: STAFF, send: (b) => correction({ step: "0" })(b), status: 302, message: "Номер шага — целое число от 1 до 999" },
+    { name: "step 9999", as: STAFF, send: (b) => correction({ step: "9999" })(b), status: 302, message: "Номер шага — целое число от 1 до 999" },
+    { name: "step not a number", as: STAFF, send: (b) => correction({ step: "три" })(b), status: 302, message: "Номер шага — целое число от 1 до 999" },
+    { name: "negative step", as: STAFF, send: (b) => correction({ step: "-3" })(b), status: 302, message: "Номер шага — целое число от 1 до 999" },
+    { name: "fractional step", as: STAFF, send: (b) => correction({ step: "2.5" })(b), status: 302, message: "Номер шага — целое число от 1 до 999" },
+    { name: "step in exponent form", as: STAFF, send: (b) => correction({ step: "1e2" })(b), status: 302, message: "Номер шага — целое число от 1 до 999" },
+    { name: "NUL in the step", as: STAFF, send: (b) => correction({ step: "2\u0000" })(b), status: 302, message: "Номер шага — целое число от 1 до 999" },
+    { name: "an aligner without its step", as: STAFF, send: (b) => correction({ step: "" })(b), status: 302, message: "Для элайнера укажите номер шага" },
+    { name: "step 9999, English", as: () => browsers.staffEn, send: (b) => correction({ step: "9999" })(b), status: 302, message: "The step number is a whole number from 1 to 999" },
+    { name: "forged order id", as: STAFF, send: (b) => post(`/backoffice/orders/${FORGED_UUID}/files`, { patientId: filedOrder.patientId, type: "aligners", path: filedOrder.path, jaw: "lower", step: "2" })(b), status: 302, message: "Заказ не найден" },
+    { name: "non-UUID order id", as: STAFF, send: post(`/backoffice/orders/${NOT_UUID}/files`, { type: "aligners", jaw: "lower", step: "2" }), status: 302, message: "Заказ не найден" },
+    { name: "JSON instead of a form", as: STAFF, send: (b) => json(FILES(), { patientId: filedOrder.patientId, type: "aligners", path: filedOrder.path, jaw: "lower", step: "2" })(b), status: 400, message: "Некорректный запрос" },
   ]);
 
   add("POST /backoffice/translate", [
@@ -709,6 +740,16 @@ describe("bad input over HTTP", () => {
     paidOrder = await buildOrderIn(t.db, "paid", { email: "paid@clinic.ru" });
     await buildPatient(t.db, paidOrder.id);
     draftOrder = await buildOrder(t.db, { email: "draft@clinic.ru" });
+    const withFile = async (email: string) => {
+      const order = await buildOrderIn(t.db, "paid", { email });
+      const patient = await buildPatient(t.db, order.id);
+      const path = `order_${order.id}/${patient.folder_name}/aligners/scan_1.stl`;
+      const file = { originalName: "scan.stl", storagePath: path, url: `/files/orders/${path}`, type: "model/stl", size: 184, jaw: "upper", stepNumber: 1, confirmed: true };
+      await t.db.updateTable("orders_patients").set({ aligner_files_info: JSON.stringify([file]) }).where("id", "=", patient.id).execute();
+      return { id: order.id, patientId: patient.id, path };
+    };
+    filedOrder = await withFile("filed@clinic.ru");
+    otherOrder = await withFile("other-filed@clinic.ru");
     translationId = (
       await t.db.insertInto("translations").values({ original_text: "Заказ {{number}}", translated_text: "Order {{number}}", target_language: "en" }).returning("id").executeTakeFirstOrThrow()
     ).id;
