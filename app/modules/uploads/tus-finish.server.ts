@@ -42,7 +42,7 @@ export interface UploadMetadata {
 export type FinishReply = { ok: true; file: { name: string; path: string; size: number; triangles: number; scan: ScanSummary | null } } | { ok: false; error: UploadRefusal; fileType?: FileType };
 
 /** "save": the database refused to record a complete file in its list ("Ошибка сохранения", customer side §8). */
-export type UploadRefusal = "format" | "size" | "not_stl" | "truncated" | "empty" | "quota" | "too_many" | "rate_limited" | "daily_limit" | "frozen" | "no_patient" | "gone" | "save" | "damaged" | "mismatch";
+export type UploadRefusal = "format" | "size" | "not_stl" | "truncated" | "empty" | "quota" | "too_many" | "rate_limited" | "daily_limit" | "frozen" | "no_patient" | "skipped" | "gone" | "save" | "damaged" | "mismatch";
 
 /** A refusal in the shape @tus/server sends back: the status and a JSON body the page reads. */
 export class Refusal {

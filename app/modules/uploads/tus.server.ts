@@ -22,6 +22,8 @@ import { MAX_STL_FILE_BYTES } from "./upload-handler.server";
 import { textAnswer } from "~/modules/http/answers.server";
 import { localizeUploadAnswer, refusalAnswer } from "./answers.server";
 import { logger } from "~/modules/log/logger.server";
+import { uploadStepOf } from "~/modules/wizard/steps";
+import { skipsOf } from "~/modules/wizard/navigation";
 import type { Language } from "~/modules/i18n/languages";
 
 /**
@@ -83,7 +85,13 @@ async function checkNewUpload(db: DB, request: Request, upload: Upload): Promise
   if (!order) throw new Refusal("gone", 404);
   if (order.status !== "draft") throw new Refusal("frozen", 409);
   const patients = await listPatients(db, order.id);
-  if (!patients.some((patient) => patient.id === meta.patientId)) throw new Refusal("no_patient", 404);
+  const patient = patients.find((candidate) => candidate.id === meta.patientId);
+  if (!patient) throw new Refusal("no_patient", 404);
+  // A step the doctor skipped and left takes no new file (ADR 057): an upload queued on it before the
+  // skip, or a forged one, would put files in the order the doctor chose to leave out. On the step
+  // itself (the doctor came back to it) files are taken.
+  const step = uploadStepOf(meta.type);
+  if (skipsOf(patient)[step.upload.skip.flag] && order.wizard_step !== step.number) throw new Refusal("skipped", 409);
   const usage = await orderFileUsage(db, order.id);
   const { orderMaxBytes, orderMaxFiles } = getConfig().uploads;
   if (usage.files + 1 > orderMaxFiles) throw new Refusal("too_many", 422);

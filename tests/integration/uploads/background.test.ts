@@ -96,4 +96,23 @@ describe("an upload step with files still going up", () => {
     expect(paid.status).toBe(302);
     expect(paid.headers.get("location")).not.toBe("/order");
   });
+
+  it("a step the doctor skipped and left takes no new upload (409, nothing stored); back on that step it does", async () => {
+    const browser = browserFetch(app);
+    const { order, patient } = await toMatrixStep(t, browser);
+    await browser.request("/order", { form: { intent: "skip_matrix", step: "5" } });
+    expect(await stepOf(order.id)).toBe(7);
+    const upload = () => tusUpload({ base: app.url, origin: app.url, cookie: browser.jar.header(), file: largeStl(1), metadata: { filename: "late-upper.stl", orderId: order.id, patientId: patient.id, type: "matrix" } as never });
+    const late = await upload();
+    expect(late.ok).toBe(false);
+    expect(late.status).toBe(409);
+    expect(late.body).toMatchObject({ ok: false, error: "skipped" });
+    const matrices = async () => ((await t.db.selectFrom("orders_patients").select("matrix_files_info").where("id", "=", patient.id).executeTakeFirstOrThrow()).matrix_files_info as unknown[]).length;
+    expect(await matrices()).toBe(0);
+    // Back on the matrix step, the doctor's files are taken.
+    await browser.request("/order", { form: { intent: "back", step: "7" } });
+    expect(await stepOf(order.id)).toBe(5);
+    expect((await upload()).ok).toBe(true);
+    expect(await matrices()).toBe(1);
+  });
 });
