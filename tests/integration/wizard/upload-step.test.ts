@@ -164,6 +164,8 @@ describe("uploads bound to their step", () => {
     expect((await state()).wizard_step).toBe(11);
     expect(summary).toContain('value="change:contacts"');
     expect(summary).toContain(`value="change:matrix:${patient.id}"`);
+    // Each file with the jaw (and step) its bag label prints.
+    expect(summary.replace(/<!-- -->/g, "")).toContain("upper.stl — Верхняя (ВЧ)");
 
     // The contacts: the step says where it leads, and goes back to the summary.
     await browser.request("/order", { form: { intent: "change:contacts", step: "11" } });

@@ -97,6 +97,28 @@ export function SummaryStep({ data, uploads = [] }: StepProps & { uploads?: Uplo
                   })}{" "}
               {change("retainers", `${patient.name}, ${t("wizard.summary.retainers")}`, patient.id)}
             </li>
+            {kinds.some((type) => count(patient, type) > 0) ? (
+              <li>
+                {/* Each file's jaw and step as its bag label prints them (ADR 058). */}
+                <details className="summary-files">
+                  <summary>{t("wizard.summary.filesList")}</summary>
+                  <ul className="plain-list">
+                    {kinds.flatMap((type) =>
+                      skipped(patient, type)
+                        ? []
+                        : patient.files[type].map((file) => (
+                            <li key={file.path}>
+                              {file.name} —{" "}
+                              {file.confirmed && file.jaw
+                                ? `${t(file.jaw === "upper" ? "wizard.files.upper" : "wizard.files.lower")}${file.stepNumber ? `, ${t("wizard.files.step")} ${file.stepNumber}` : ""}`
+                                : t("wizard.files.toConfirm")}
+                            </li>
+                          )),
+                    )}
+                  </ul>
+                </details>
+              </li>
+            ) : null}
             {patient.comments ? (
               <li>
                 {t("wizard.fields.additionalComments")}: {patient.comments} {change("cut", `${patient.name}, ${t("wizard.fields.additionalComments")}`, patient.id)}
