@@ -96,7 +96,7 @@ test("every back-office page, a payment link and the packer's labels break no po
   const action = await page.locator("form[action^='/backoffice/orders/']").first().getAttribute("action");
   const order = /^\/backoffice\/orders\/[^/]+/.exec(action ?? "")?.[0];
   expect(order, "an order on the dashboard").toBeTruthy();
-  for (const path of ["/backoffice/clients", "/backoffice/files", "/backoffice/ftp", "/backoffice/translate", "/backoffice/affiliates", "/backoffice/roles", "/backoffice/test", "/send-test", `${order}/tracker`, `${order}/delete`, "/backoffice"])
+  for (const path of ["/backoffice/clients", "/backoffice/files", "/backoffice/ftp", "/backoffice/translate", "/backoffice/affiliates", "/backoffice/roles", "/backoffice/test", "/send-test", `${order}/tracker`, `${order}/delete`, "/backoffice?view=table", "/backoffice?status=all"])
     await visit(page, path);
   // A payment link as staff send it (the dashboard's button shows it in a toast), opened by its holder.
   await page.getByRole("button", { name: "Создать ссылку на оплату" }).first().click();

@@ -249,7 +249,7 @@ test("the 3D preview reads the odd files of the STL corpus as the manifest does"
   await page.getByRole("button", { name: "Загрузить", exact: true }).click();
   await expect(page.getByText(`Загружено файлов: ${odd.length}/${odd.length}`)).toBeVisible({ timeout: 60_000 });
   await expect(page.locator(".file-list > li")).toHaveCount(odd.length);
-  await expect(page.locator(".file-list li", { hasText: "derived_gearwheel.count-short.bin.stl" })).toContainText("модель прочитана по заголовку файла");
+  await expect(page.locator(".file-list li", { hasText: "derived_gearwheel.count-short.bin.stl" })).toContainText("Файл прочитан, в конце лишние данные — он сохранён как есть.");
   if (!javaScriptEnabled) {
     await expect(page.getByRole("button", { name: "Просмотр" })).toHaveCount(0);
     return;
