@@ -14,7 +14,7 @@ import { randomUUID } from "node:crypto";
 import { buildOrder, buildOrderIn, buildPatient } from "../../support/builders";
 import { startS3Server, type TestS3Server } from "../../support/s3-server";
 import { follow, gatePassed, rendered, toastOf, type Browser } from "./support";
-import { startApp, type TestApp } from "../../support/app";
+import { SECRETS, startApp, type TestApp } from "../../support/app";
 
 const buckets = { orders: "orders", logos: "logos" };
 
@@ -366,6 +366,19 @@ describe("the storage files screen over HTTP", () => {
     await storage.delete("orders", [key]);
     await walkStorage(t.db, storage, { calls: 100, pageSize: 1000 });
     expect(rendered(await (await staff.request("/backoffice/files?show=trash")).text())).not.toContain(ghost);
+  });
+
+  it("walks the bucket as a step of the scheduled job (POST /api/cron)", async () => {
+    const ghost = `order_${randomUUID()}`;
+    await storage.put("orders", `${ghost}/x_1/aligners/old.stl`, Readable.from([Buffer.alloc(10)]));
+    const ran = await fetch(`${app.url}/api/cron`, { method: "POST", headers: { Authorization: `Bearer ${SECRETS.CRON_SECRET}` } });
+    expect(ran.status).toBe(200);
+    const summary = (await ran.json()) as { storageObjectsWalked: number; storageTrashFound: number };
+    expect(summary.storageObjectsWalked).toBeGreaterThan(0);
+    expect(summary.storageTrashFound).toBe(1);
+    expect(await t.db.selectFrom("storage_trash").select("reason").where("folder", "=", ghost).execute()).toEqual([{ reason: "order_missing" }]);
+    await storage.delete("orders", [`${ghost}/x_1/aligners/old.stl`]);
+    await walkStorage(t.db, storage, { calls: 100, pageSize: 1000 });
   });
 
   it("never deletes a paid order's files, explains why, and deletes the trash after the redirect", async () => {
