@@ -182,8 +182,8 @@ async function trashRows(db: DB, after: string | null): Promise<{ folders: Folde
         customer: order ? order.full_name || order.email : null,
         warning: needsWarning(order?.status),
         verdict: folder.reason,
-        // The folder's found trash goes with "delete trash"; the row opens the folder.
-        deletable: false,
+        // Offered when the whole folder was found to be trash; deleting judges the folder again.
+        deletable: folder.reason !== "unlisted",
         garbage: folder.files,
       };
     }),

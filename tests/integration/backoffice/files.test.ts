@@ -359,6 +359,7 @@ describe("the storage files screen over HTTP", () => {
     expect(trash).toContain(ghost);
     expect(trash).toContain("Заказа больше нет — можно удалить");
     expect(trash).toMatch(/2,00\sКБ/);
+    expect(trash).toContain(`name="folder" value="${ghost}"`);
     // A forged cursor is a first page, never an error.
     expect((await staff.request("/backoffice/files?after=%27%3B--")).status).toBe(200);
     expect((await staff.request("/backoffice/files?show=trash&after=..%2F..")).status).toBe(200);
