@@ -123,7 +123,7 @@ interface Side {
   app: AppServer;
   counts: ScaleCounts;
   cookies: { staff: string; packer: string; clinic: string; partner: string };
-  find: { code: string; emailPart: string; phone: string; clientName: string; patient: string; latinPatient: string; clinicPatient: string };
+  find: { code: string; emailPart: string; phone: string; clientName: string; patient: string; latinPatient: string; clinicPatient: string; lateFolder: string };
 }
 
 const nodeArgs = values.explain ? ["--import", path.resolve(import.meta.dirname, "lib/slow-queries.mjs")] : [];
@@ -155,6 +155,8 @@ async function side(size: ScaleSize, url: string, counts: ScaleCounts): Promise<
   const clinicPatient = await one<{ name: string }>(
     `select p.patient_name as name from orders_patients p join orders o on o.id = p.order_id where o.email = '${SCALE_PEOPLE.bigClinicEmail}' and o.status <> 'draft' order by o.created_at desc offset 20 limit 1`,
   );
+  // The storage page's keyset cursor four fifths of the way down the orders (a late page).
+  const lateFolder = await one<{ id: string }>(`select id from orders order by created_at desc, id desc offset (select (count(*) * 4 / 5) from orders) limit 1`);
   return {
     size,
     url,
@@ -175,6 +177,7 @@ async function side(size: ScaleSize, url: string, counts: ScaleCounts): Promise<
       patient: patient.name,
       latinPatient: latin.name,
       clinicPatient: clinicPatient.name,
+      lateFolder: lateFolder.id,
     },
   };
 }
@@ -216,6 +219,9 @@ const PAGES: PageCase[] = [
   { label: "/backoffice/ftp?status=failed", who: "staff", path: () => "/backoffice/ftp?status=failed" },
   { label: "/backoffice/ftp?status=completed&type=matrix", who: "staff", path: () => "/backoffice/ftp?status=completed&type=matrix" },
   { label: "/backoffice/ftp?status=completed&page=500", who: "staff", path: () => "/backoffice/ftp?status=completed&page=500" },
+  { label: "/backoffice/files (storage, from the database)", who: "staff", path: () => "/backoffice/files" },
+  { label: "/backoffice/files?after=<an order 4/5 down>", who: "staff", path: (s) => `/backoffice/files?after=${s.find.lateFolder}` },
+  { label: "/backoffice/files?show=trash", who: "staff", path: () => "/backoffice/files?show=trash" },
   { label: "/packer", who: "packer", path: () => "/packer" },
   { label: "/packer?q=<order code>", who: "packer", path: (s) => `/packer?q=${q(s.find.code)}` },
   { label: "/packer?q=<patient>", who: "packer", path: (s) => `/packer?q=${q(s.find.patient)}` },

@@ -108,6 +108,8 @@ export interface OrdersTable {
   paid_at: Timestamp | null;
   created_at: CreatedAt;
   updated_at: Generated<Date>;
+  /** When every file of the order's storage folder was deleted (ADR 063); its file lists stay as a record. */
+  storage_removed_at: Timestamp | null;
   /** The client's interface language when the order was created; its mails use it. */
   language: "ru" | "en" | "de" | "es" | "fr" | "it" | null;
 }
@@ -371,6 +373,35 @@ export interface RequestReplaysTable {
   created_at: Generated<Date>;
 }
 
+/** The background walk of the `orders` bucket (ADR 063): one row, its cursor and the last full pass. */
+export interface StorageWalkTable {
+  id: Generated<number>;
+  /** The last key listed in the pass under way (S3 start-after); null: the next run starts a pass. */
+  cursor: string | null;
+  pass_started_at: Timestamp | null;
+  pass_objects: Generated<number>;
+  pass_bytes: Generated<number>;
+  pass_folders: Generated<number>;
+  pass_last_folder: string | null;
+  finished_at: Timestamp | null;
+  objects: Int8 | null;
+  bytes: Int8 | null;
+  folders: number | null;
+}
+
+export type StorageTrashReason = "order_missing" | "unlisted" | "cancelled" | "abandoned_draft" | "delivered";
+
+/** Objects of the `orders` bucket the walk found to be garbage (DESIGN §4.18), re-checked before deleting. */
+export interface StorageTrashTable {
+  key: string;
+  /** The key's first segment (its order folder). */
+  folder: string;
+  size: Int8;
+  modified_at: Timestamp;
+  reason: StorageTrashReason;
+  found_at: Generated<Date>;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -397,6 +428,8 @@ export interface Database {
   translations_version: TranslationsVersionTable;
   rate_limits: RateLimitsTable;
   request_replays: RequestReplaysTable;
+  storage_walk: StorageWalkTable;
+  storage_trash: StorageTrashTable;
 }
 
 export type Order = Selectable<OrdersTable>;

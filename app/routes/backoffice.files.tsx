@@ -22,7 +22,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function BackofficeFiles() {
-  const { listFailed, ordersFailed, folder: openFolder, onlyTrash, page, hasMore, folders, totals, deletionErrors } = useLoaderData<typeof loader>();
+  const { listFailed, ordersFailed, folder: openFolder, onlyTrash, page, hasMore, after, next, folders, totals, deletionErrors } = useLoaderData<typeof loader>();
   const { t, i18n } = useTranslation();
   const location = useLocation();
   const busy = useNavigation().state === "submitting";
@@ -67,15 +67,18 @@ export default function BackofficeFiles() {
           </details>
         ) : null}
       </div>
-      {totals ? (
+      {totals?.walk ? (
         <p className="muted">
           {t("bo.files.summary", {
-            folders: totals.folders,
-            size: size(totals.size),
+            folders: totals.walk.folders,
+            size: size(totals.walk.bytes),
             trash: totals.trashFiles,
             trashSize: size(totals.trashSize),
-          })}
+          })}{" "}
+          {t("bo.files.walkedAt", { date: new Date(totals.walk.finishedAt).toLocaleString(i18n.language, { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" }) + " UTC" })}
         </p>
+      ) : totals ? (
+        <p className="muted">{t("bo.files.notWalked", { trash: totals.trashFiles, trashSize: size(totals.trashSize) })}</p>
       ) : null}
 
       {ordersFailed ? <SectionError failure={{ message: "failures.ordersInfo" }} /> : null}
@@ -83,12 +86,20 @@ export default function BackofficeFiles() {
         <FolderFiles folder={openFolder} />
       ) : listFailed ? (
         <SectionError failure={{ title: "failures.files", message: "bo.files.listFailed" }} />
-      ) : folders.length === 0 ? (
+      ) : ordersFailed ? null : folders.length === 0 ? (
         <p className="empty">{t("bo.files.empty")}</p>
       ) : (
         <StorageFolders folders={folders} ordersFailed={ordersFailed} busy={busy} />
       )}
-      <Pagination page={page} hasMore={hasMore} />
+      {openFolder ? (
+        <Pagination page={page} hasMore={hasMore} />
+      ) : after || next ? (
+        <nav className="pagination" aria-label={t("pagination.label")}>
+          {after ? <Link to={onlyTrash ? `${BACK}?show=trash` : BACK}>{t("bo.files.firstPage")}</Link> : <span />}
+          <span />
+          {next ? <Link to={`${BACK}?${new URLSearchParams({ ...(onlyTrash ? { show: "trash" } : {}), after: next }).toString()}`}>{t("pagination.next")}</Link> : <span />}
+        </nav>
+      ) : null}
       {deletionErrors ? (
         <PageDialog titleId="files-errors-title" title={t("bo.files.errorsTitle")} closeTo={`${BACK}${location.search}`}>
           <p role="alert">{t("bo.files.someFailed", { count: deletionErrors.failedFolders })}</p>

@@ -12,14 +12,27 @@ import { redirectWithToast } from "~/modules/http/toast.server";
 import { getRequestTranslator } from "~/modules/http/request-context.server";
 import { longOrderNumber } from "~/modules/orders/orders.server";
 import { type FileStorage, getStorage } from "~/modules/storage/storage.server";
-import { deleteFolder, deleteTrash, type DeletionErrors, deletionErrorsCookie, listFolderFiles, listStorageFoldersForScreen, readDeletionErrors } from "./storage-files.server";
-import { needsWarning } from "./storage-trash";
+import type { OrderStatus, StorageTrashReason } from "~db/schema";
+import {
+  deleteFolder,
+  deleteTrash,
+  type DeletionErrors,
+  deletionErrorsCookie,
+  listFolderFiles,
+  listOrderFolders,
+  listTrashFolders,
+  readDeletionErrors,
+  storageTotals,
+  type StorageTotals,
+} from "./storage-files.server";
+import { type FolderVerdict, needsWarning, orderIdOfFolder } from "./storage-trash";
 import { logger } from "~/modules/log/logger.server";
 
 /** The back office's storage page (staff side §4.22): folders or one folder's files, and deleting folders and trash. */
 const PAGE_SIZE = 100;
 const BACK = "/backoffice/files";
 const FOLDER_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$/;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export type FolderView = {
   name: string;
@@ -44,8 +57,10 @@ function empty(title: string, onlyTrash: boolean, page: number, deletionErrors: 
     onlyTrash,
     page,
     hasMore: false,
-    folders: [],
-    totals: null,
+    after: null as string | null,
+    next: null as string | null,
+    folders: [] as FolderRow[],
+    totals: null as (Omit<StorageTotals, "walk" | "walking"> & { walk: { finishedAt: string; folders: number; objects: number; bytes: number } | null; walking: { startedAt: string; objects: number } | null }) | null,
     deletionErrors,
   };
 }
@@ -79,58 +94,100 @@ export async function loadFilesPage(request: Request, context: AppLoadContext) {
     );
   }
 
-  let folders;
-  let ordersFailed = false;
+  // The folders come from the database (ADR 063): orders with files, or the trash the walk found.
+  const after = url.searchParams.get("after");
+  const cursor = after === null ? null : onlyTrash ? (FOLDER_NAME.test(after) ? after : null) : UUID.test(after) ? after.toLowerCase() : null;
+  const db = await getDb();
+  let listing;
   try {
-    ({ folders, ordersFailed } = await listStorageFoldersForScreen(await getDb(), getStorage()));
+    listing = await Promise.all([onlyTrash ? trashRows(db, cursor) : orderRows(db, cursor), storageTotals(db)]);
   } catch (error) {
     if (isDatabaseUnavailable(error)) throw error;
-    logger.error("back-office: listing storage folders failed:", error);
-    return data(
-      {
-        ...empty(t("bo.files.title"), onlyTrash, page, deletionErrors),
-        listFailed: true,
-      },
-      { headers },
-    );
+    logger.error("back-office: loading the orders of storage folders failed:", error);
+    return data({ ...empty(t("bo.files.title"), onlyTrash, page, deletionErrors), ordersFailed: true }, { headers });
   }
-  const trash = folders.filter((folder) => folder.garbage.length > 0);
-  const shown = onlyTrash ? trash : folders;
-  const pageFolders = shown.slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE);
+  const [{ folders, next }, totals] = listing;
   return data(
     {
       title: t("bo.files.title"),
       listFailed: false,
-      ordersFailed,
+      ordersFailed: false,
       folder: null,
       onlyTrash,
       page,
-      hasMore: shown.length > page * PAGE_SIZE,
+      hasMore: false,
+      after: cursor,
+      next,
       totals: {
-        folders: folders.length,
-        size: folders.reduce((sum, folder) => sum + folder.size, 0),
-        trashFiles: trash.reduce((sum, folder) => sum + folder.garbage.length, 0),
-        trashSize: trash.reduce((sum, folder) => {
-          const garbage = new Set(folder.garbage);
-          return sum + folder.files.reduce((bytes, file) => bytes + (garbage.has(file.key) ? file.size : 0), 0);
-        }, 0),
+        ...totals,
+        walk: totals.walk ? { ...totals.walk, finishedAt: totals.walk.finishedAt.toISOString() } : null,
+        walking: totals.walking ? { ...totals.walking, startedAt: totals.walking.startedAt.toISOString() } : null,
       },
-      folders: pageFolders.map((folder) => ({
-        name: folder.name,
-        orderNumber: folder.orderId ? longOrderNumber(folder.orderId) : null,
-        files: folder.files.length,
-        size: folder.size,
-        status: folder.order?.status ?? null,
-        customer: folder.order ? folder.order.fullName || folder.order.email : null,
-        warning: needsWarning(folder.order?.status),
-        verdict: folder.verdict,
-        deletable: folder.deletable,
-        garbage: folder.garbage.length,
-      })),
+      folders,
       deletionErrors,
     },
     { headers },
   );
+}
+
+export interface FolderRow {
+  name: string;
+  orderNumber: string | null;
+  files: number;
+  size: number;
+  status: OrderStatus | null;
+  customer: string | null;
+  warning: boolean;
+  verdict: FolderVerdict | StorageTrashReason;
+  deletable: boolean;
+  garbage: number;
+}
+
+async function orderRows(db: DB, after: string | null): Promise<{ folders: FolderRow[]; next: string | null }> {
+  const { folders, next } = await listOrderFolders(db, { after });
+  return {
+    next,
+    folders: folders.map((folder) => ({
+      name: folder.name,
+      orderNumber: folder.orderId ? longOrderNumber(folder.orderId) : null,
+      files: folder.files.length,
+      size: folder.size,
+      status: folder.order?.status ?? null,
+      customer: folder.order ? folder.order.fullName || folder.order.email : null,
+      warning: needsWarning(folder.order?.status),
+      verdict: folder.verdict,
+      deletable: folder.deletable,
+      garbage: folder.garbage.length,
+    })),
+  };
+}
+
+/** The found trash by folder; a folder's order, when it still exists, gives status and customer. */
+async function trashRows(db: DB, after: string | null): Promise<{ folders: FolderRow[]; next: string | null }> {
+  const { folders, next } = await listTrashFolders(db, { after });
+  const ids = folders.map((folder) => orderIdOfFolder(folder.name)).filter((id): id is string => id !== null);
+  const orders = ids.length ? await db.selectFrom("orders").select(["id", "status", "full_name", "email"]).where("id", "in", ids).execute() : [];
+  const byId = new Map(orders.map((order) => [order.id, order]));
+  return {
+    next,
+    folders: folders.map((folder) => {
+      const orderId = orderIdOfFolder(folder.name);
+      const order = orderId ? byId.get(orderId) : undefined;
+      return {
+        name: folder.name,
+        orderNumber: orderId ? longOrderNumber(orderId) : null,
+        files: folder.files,
+        size: folder.size,
+        status: order?.status ?? null,
+        customer: order ? order.full_name || order.email : null,
+        warning: needsWarning(order?.status),
+        verdict: folder.reason,
+        // Offered when the whole folder was found to be trash; deleting judges the folder again.
+        deletable: folder.reason !== "unlisted",
+        garbage: folder.files,
+      };
+    }),
+  };
 }
 
 interface FilesIntentArgs {

@@ -1,28 +1,44 @@
+import { sql } from "kysely";
 import { cookies } from "~/modules/http/cookies.server";
-import type { QueueStatus } from "~db/schema";
+import type { FileType, QueueStatus, StorageTrashReason } from "~db/schema";
 import type { DB } from "~/modules/db/db.server";
-import { isDatabaseUnavailable } from "~/modules/db/unavailable";
-import type { FileStorage } from "~/modules/storage/storage.server";
-import { batches, classifyFolder, type ClassifiedFolder, type FolderOrder, groupByFolder, orderIdOfFolder } from "./storage-trash";
-import { logger } from "~/modules/log/logger.server";
+import type { FileStorage, ListedObject } from "~/modules/storage/storage.server";
+import { filesOf } from "~/modules/orders/files.server";
+import { batches, classifyFolder, type ClassifiedFolder, type FolderOrder, groupByFolder, orderIdOfFolder, type StoredFile } from "./storage-trash";
 
 /**
- * The storage files screen (staff side §2 "Storage files screen", DESIGN §4.18): order folders of
- * the `orders` bucket with their orders and queue states, and deletions that never lose work.
- * Works on any FileStorage (folder or S3): it only lists and deletes.
+ * The storage files screen (staff side §2 "Storage files screen", DESIGN §4.18, ADR 063): order
+ * folders as their orders know them (file lists in the database, keyset pages), the trash the
+ * background walk of the bucket found, and deletions that never lose work — each key is judged
+ * again against the database at the moment of deleting. Works on any FileStorage (folder or S3).
  */
 
 /** Storage deletions go 100 paths at a time (staff side §9). */
 export const DELETE_BATCH = 100;
+/** Folders a page shows. */
+export const FOLDERS_PAGE = 100;
+/** Trash keys one "delete trash" takes on; more wait for the next click. */
+export const TRASH_PER_DELETION = 10_000;
 const LOOKUP_BATCH = 1000;
+const FILE_TYPES: FileType[] = ["matrix", "aligners", "retainer"];
 
-async function ordersAndQueue(db: DB, orderIds: string[]) {
+export interface Knowledge {
+  orders: Map<string, FolderOrder>;
+  queue: Map<string, QueueStatus>;
+  /** Order id → the files its patients' lists name. */
+  listed: Map<string, StoredFile[]>;
+}
+
+/** What the database knows of these orders: the order, its queue entries and its file lists. */
+export async function knowledgeOf(db: DB, orderIds: string[]): Promise<Knowledge> {
   const orders = new Map<string, FolderOrder>();
   const queue = new Map<string, QueueStatus>();
+  const listed = new Map<string, StoredFile[]>();
   for (const ids of batches(orderIds, LOOKUP_BATCH)) {
-    const [orderRows, queueRows] = await Promise.all([
+    const [orderRows, queueRows, patientRows] = await Promise.all([
       db.selectFrom("orders").select(["id", "status", "updated_at", "full_name", "email"]).where("id", "in", ids).execute(),
       db.selectFrom("ftp_uploads_queue").select(["file_path", "status"]).where("order_id", "in", ids).execute(),
+      db.selectFrom("orders_patients").select(["order_id", "matrix_files_info", "aligner_files_info", "retainer_files_info"]).where("order_id", "in", ids).execute(),
     ]);
     for (const row of orderRows)
       orders.set(row.id, {
@@ -33,56 +49,153 @@ async function ordersAndQueue(db: DB, orderIds: string[]) {
         email: row.email,
       });
     for (const row of queueRows) queue.set(row.file_path, row.status);
+    for (const row of patientRows) {
+      const files = listed.get(row.order_id) ?? [];
+      for (const type of FILE_TYPES) for (const file of filesOf(row, type)) files.push({ key: file.storagePath, size: Number(file.size) || 0 });
+      listed.set(row.order_id, files);
+    }
   }
-  return { orders, queue };
+  return { orders, queue, listed };
 }
 
-/** Every top-level folder (or loose object) of the `orders` bucket, classified; `prefix` narrows to one folder. */
+/** One folder judged with what the database knows; `stored` are the objects seen in the bucket (all or some of them). */
+function judgeFolder(name: string, stored: StoredFile[], knowledge: Knowledge, now: Date): ClassifiedFolder {
+  const orderId = orderIdOfFolder(name);
+  const listedFiles = orderId ? knowledge.listed.get(orderId) ?? [] : [];
+  const seen = new Set(stored.map((file) => file.key));
+  // The order's listed files take part even when this batch did not see them: "delivered" means all of them.
+  const files = [...stored, ...listedFiles.filter((file) => !seen.has(file.key))];
+  const folder = classifyFolder(name, files, orderId ? knowledge.orders.get(orderId) ?? null : null, knowledge.queue, now, new Set(listedFiles.map((file) => file.key)));
+  return folder;
+}
+
+export interface TrashObject {
+  key: string;
+  size: number;
+  modifiedAt: Date;
+  reason: StorageTrashReason;
+}
+
+/** Which of these bucket objects are trash now (DESIGN §4.18, ADR 063), judged with one round of lookups. */
+export async function judgeObjects(db: DB, objects: readonly ListedObject[], now: Date): Promise<TrashObject[]> {
+  const folders = groupByFolder(objects);
+  const orderIds = [...new Set([...folders.keys()].map(orderIdOfFolder).filter((id): id is string => id !== null))];
+  const knowledge = await knowledgeOf(db, orderIds);
+  const byKey = new Map(objects.map((object) => [object.key, object]));
+  const trash: TrashObject[] = [];
+  for (const [name, files] of folders) {
+    const orderId = orderIdOfFolder(name);
+    if (!orderId) continue; // not an order folder: left alone
+    const folder = judgeFolder(name, files, knowledge, now);
+    const listed = new Set((knowledge.listed.get(orderId) ?? []).map((file) => file.key));
+    const order = knowledge.orders.get(orderId);
+    for (const key of folder.garbage) {
+      const object = byKey.get(key);
+      if (!object) continue; // a listed file this batch did not see
+      const reason: StorageTrashReason = !order
+        ? "order_missing"
+        : !listed.has(key)
+          ? "unlisted"
+          : order.status === "cancelled"
+            ? "cancelled"
+            : order.status === "draft"
+              ? "abandoned_draft"
+              : "delivered";
+      trash.push({ key, size: object.size, modifiedAt: object.lastModified, reason });
+    }
+  }
+  return trash;
+}
+
+/** One folder of the `orders` bucket, listed and classified (bounded by one order's files). */
 export async function listStorageFolders(db: DB, storage: FileStorage, options: { folder?: string; now?: Date } = {}): Promise<ClassifiedFolder[]> {
   const objects = await storage.list("orders", options.folder ? `${options.folder}/` : "");
   const folders = groupByFolder(objects);
   const orderIds = [...folders.keys()].map(orderIdOfFolder).filter((id): id is string => id !== null);
-  const { orders, queue } = await ordersAndQueue(db, [...new Set(orderIds)]);
+  const knowledge = await knowledgeOf(db, [...new Set(orderIds)]);
   const now = options.now ?? new Date();
-  return [...folders].map(([name, files]) => {
-    const orderId = orderIdOfFolder(name);
-    return classifyFolder(name, files, orderId ? orders.get(orderId) ?? null : null, queue, now);
-  });
+  return [...folders].map(([name, files]) => (orderIdOfFolder(name) ? judgeFolder(name, files, knowledge, now) : classifyFolder(name, files, null, knowledge.queue, now)));
 }
 
 /**
- * The files screen's listing in two parts, each of which may fail on its own (ADR 026): the
- * bucket's listing ("Не удалось загрузить файлы", thrown) and the orders behind the folders
- * ("Не удалось загрузить информацию о заказах"). Without the orders nothing can be judged garbage,
- * so the folders are listed with nothing deletable.
+ * A page of order folders from the database, newest order first, keyset on (created_at, id): the
+ * orders whose patients' lists name files and whose folder was not deleted. `after` is the id of
+ * the last order of the previous page. The bucket is not listed.
  */
-export async function listStorageFoldersForScreen(db: DB, storage: FileStorage, now = new Date()): Promise<{ folders: ClassifiedFolder[]; ordersFailed: boolean }> {
-  const folders = groupByFolder(await storage.list("orders", ""));
-  const orderIds = [...new Set([...folders.keys()].map(orderIdOfFolder).filter((id): id is string => id !== null))];
-  let lookups: Awaited<ReturnType<typeof ordersAndQueue>>;
-  try {
-    lookups = await ordersAndQueue(db, orderIds);
-  } catch (error) {
-    if (isDatabaseUnavailable(error)) throw error;
-    logger.error("back-office: loading the orders of storage folders failed:", error);
-    const unknown = [...folders].map(([name, files]) => ({
-      name,
-      orderId: orderIdOfFolder(name),
-      files,
-      size: files.reduce((sum, file) => sum + file.size, 0),
-      order: null,
-      verdict: "in_progress" as const,
-      garbage: [],
-      deletable: false,
-    }));
-    return { folders: unknown, ordersFailed: true };
-  }
+export async function listOrderFolders(db: DB, options: { after?: string | null; now?: Date } = {}): Promise<{ folders: ClassifiedFolder[]; next: string | null }> {
+  const after = options.after ?? null;
+  const rows = await db
+    .selectFrom("orders as o")
+    .select("o.id")
+    .where("o.storage_removed_at", "is", null)
+    .where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom("orders_patients as p")
+          .select(sql`1`.as("one"))
+          .whereRef("p.order_id", "=", "o.id")
+          .where(sql<boolean>`(p.matrix_files_info <> '[]'::jsonb or p.aligner_files_info <> '[]'::jsonb or p.retainer_files_info <> '[]'::jsonb)`),
+      ),
+    )
+    .$if(after !== null, (query) => query.where(sql<boolean>`(o.created_at, o.id) < (select a.created_at, a.id from orders a where a.id = ${after})`))
+    .orderBy("o.created_at", "desc")
+    .orderBy("o.id", "desc")
+    .limit(FOLDERS_PAGE + 1)
+    .execute();
+  const page = rows.slice(0, FOLDERS_PAGE).map((row) => row.id);
+  const knowledge = await knowledgeOf(db, page);
+  const now = options.now ?? new Date();
+  const folders = page
+    .filter((id) => knowledge.orders.has(id))
+    .map((id) => {
+      const files = knowledge.listed.get(id) ?? [];
+      return classifyFolder(`order_${id}`, files, knowledge.orders.get(id)!, knowledge.queue, now, new Set(files.map((file) => file.key)));
+    });
+  return { folders, next: rows.length > FOLDERS_PAGE ? page[page.length - 1]! : null };
+}
+
+export interface TrashFolder {
+  name: string;
+  files: number;
+  size: number;
+  reason: StorageTrashReason;
+}
+
+/** The trash found so far, by folder, keyset on the folder's name (byte order, like the bucket). */
+export async function listTrashFolders(db: DB, options: { after?: string | null } = {}): Promise<{ folders: TrashFolder[]; next: string | null }> {
+  const after = options.after ?? null;
+  const rows = await db
+    .selectFrom("storage_trash")
+    .select(["folder", sql<number>`count(*)::int`.as("files"), sql<string>`sum(size)::bigint`.as("size"), sql<StorageTrashReason>`min(reason)`.as("reason")])
+    .$if(after !== null, (query) => query.where(sql<boolean>`folder collate "C" > ${after}`))
+    .groupBy("folder")
+    .orderBy(sql`folder collate "C"`)
+    .limit(FOLDERS_PAGE + 1)
+    .execute();
+  const folders = rows.slice(0, FOLDERS_PAGE).map((row) => ({ name: row.folder, files: Number(row.files), size: Number(row.size), reason: row.reason }));
+  return { folders, next: rows.length > FOLDERS_PAGE ? folders[folders.length - 1]!.name : null };
+}
+
+export interface StorageTotals {
+  /** The last full walk of the bucket; null until one has ended. */
+  walk: { finishedAt: Date; folders: number; objects: number; bytes: number } | null;
+  /** The walk under way: where it is and since when. */
+  walking: { startedAt: Date; objects: number } | null;
+  trashFiles: number;
+  trashSize: number;
+}
+
+/** The page's figures: the walk's (one row) and the found trash's (one aggregate). */
+export async function storageTotals(db: DB): Promise<StorageTotals> {
+  const [walk, trash] = await Promise.all([
+    db.selectFrom("storage_walk").selectAll().where("id", "=", 1).executeTakeFirst(),
+    db.selectFrom("storage_trash").select([sql<number>`count(*)::int`.as("files"), sql<string>`coalesce(sum(size), 0)::bigint`.as("size")]).executeTakeFirstOrThrow(),
+  ]);
   return {
-    folders: [...folders].map(([name, files]) => {
-      const orderId = orderIdOfFolder(name);
-      return classifyFolder(name, files, orderId ? lookups.orders.get(orderId) ?? null : null, lookups.queue, now);
-    }),
-    ordersFailed: false,
+    walk: walk?.finished_at ? { finishedAt: walk.finished_at, folders: Number(walk.folders ?? 0), objects: Number(walk.objects ?? 0), bytes: Number(walk.bytes ?? 0) } : null,
+    walking: walk?.pass_started_at ? { startedAt: walk.pass_started_at, objects: Number(walk.pass_objects) } : null,
+    trashFiles: Number(trash.files),
+    trashSize: Number(trash.size),
   };
 }
 
@@ -122,39 +235,68 @@ export interface DeletionReport {
   errors: string[];
 }
 
-/** Deletes keys 100 at a time; a failing batch is reported and the others still run. */
-async function deleteInBatches(storage: FileStorage, folders: ClassifiedFolder[], keysOf: (folder: ClassifiedFolder) => string[]): Promise<DeletionReport> {
-  const keys = folders.flatMap((folder) => keysOf(folder));
-  const failedKeys = new Set<string>();
-  const errors: string[] = [];
+/** Deletes keys 100 at a time; a failing batch is reported and the others still run. Returns the keys that went. */
+async function deleteKeys(storage: FileStorage, keys: readonly string[], errors: string[]): Promise<Set<string>> {
+  const deleted = new Set<string>();
   for (const batch of batches(keys, DELETE_BATCH)) {
     try {
       await storage.delete("orders", batch);
+      for (const key of batch) deleted.add(key);
     } catch (error) {
-      for (const key of batch) failedKeys.add(key);
       errors.push(error instanceof Error ? error.message : String(error));
     }
   }
-  let deletedFolders = 0;
-  let failedFolders = 0;
-  for (const folder of folders) {
-    const own = keysOf(folder);
-    if (own.length === 0) continue;
-    if (own.some((key) => failedKeys.has(key))) failedFolders++;
-    else if (own.length === folder.files.length) deletedFolders++;
-  }
-  return {
-    deletedFiles: keys.length - failedKeys.size,
-    deletedFolders,
-    failedFolders,
-    errors,
-  };
+  return deleted;
 }
 
-/** "Delete trash": every garbage file of the bucket, classified again at the moment of deleting. */
-export async function deleteTrash(db: DB, storage: FileStorage): Promise<DeletionReport> {
-  const folders = await listStorageFolders(db, storage);
-  return deleteInBatches(storage, folders, (folder) => folder.garbage);
+/** Orders whose every listed file is gone: their folder no longer shows on the page (the lists stay). */
+async function markRemoved(db: DB, orderIds: string[]) {
+  if (orderIds.length) await db.updateTable("orders").set({ storage_removed_at: sql<Date>`now()` }).where("id", "in", orderIds).where("storage_removed_at", "is", null).execute();
+}
+
+/**
+ * "Delete trash": the trash the walk found, up to `limit` keys, each judged again against the
+ * database now — a key an order has come to know since, or whose queue entry waits, stays — then
+ * deleted 100 at a time. Found keys that are no longer trash leave the list.
+ */
+export async function deleteTrash(db: DB, storage: FileStorage, options: { limit?: number; now?: Date } = {}): Promise<DeletionReport> {
+  const now = options.now ?? new Date();
+  const rows = await db.selectFrom("storage_trash").select(["key", "size", "modified_at"]).orderBy(sql`key collate "C"`).limit(options.limit ?? TRASH_PER_DELETION).execute();
+  const objects: ListedObject[] = rows.map((row) => ({ key: row.key, size: Number(row.size), lastModified: row.modified_at }));
+  const still = await judgeObjects(db, objects, now);
+  const stillKeys = new Set(still.map((object) => object.key));
+  const cleared = objects.filter((object) => !stillKeys.has(object.key)).map((object) => object.key);
+  const errors: string[] = [];
+  const deleted = await deleteKeys(
+    storage,
+    still.map((object) => object.key),
+    errors,
+  );
+  const gone = [...deleted, ...cleared];
+  for (const keys of batches(gone, LOOKUP_BATCH)) await db.deleteFrom("storage_trash").where("key", "in", keys).execute();
+
+  // Folders: whole when all of their found trash went and, for a known order, every listed file with it.
+  const folders = groupByFolder(still);
+  const orderIds = [...new Set([...folders.keys()].map(orderIdOfFolder).filter((id): id is string => id !== null))];
+  const knowledge = await knowledgeOf(db, orderIds);
+  let deletedFolders = 0;
+  let failedFolders = 0;
+  const removed: string[] = [];
+  for (const [name, files] of folders) {
+    if (files.some((file) => !deleted.has(file.key))) {
+      failedFolders++;
+      continue;
+    }
+    const orderId = orderIdOfFolder(name)!;
+    const listed = knowledge.listed.get(orderId);
+    if (!knowledge.orders.has(orderId)) deletedFolders++;
+    else if (listed && listed.every((file) => deleted.has(file.key))) {
+      deletedFolders++;
+      removed.push(orderId);
+    }
+  }
+  await markRemoved(db, removed);
+  return { deletedFiles: deleted.size, deletedFolders, failedFolders, errors };
 }
 
 export type FolderDeletion =
@@ -165,16 +307,23 @@ export type FolderDeletion =
       folder?: ClassifiedFolder;
     };
 
-/** Deletes one folder, only when all of it is garbage (DESIGN §4.18). */
+/** Deletes one folder, only when all of it is garbage (DESIGN §4.18); lists that folder only. */
 export async function deleteFolder(db: DB, storage: FileStorage, name: string): Promise<FolderDeletion> {
-  if (!orderIdOfFolder(name)) return { ok: false, reason: "not_allowed" };
+  const orderId = orderIdOfFolder(name);
+  if (!orderId) return { ok: false, reason: "not_allowed" };
   const [folder] = await listStorageFolders(db, storage, { folder: name });
   if (!folder) return { ok: false, reason: "not_found" };
   if (!folder.deletable) return { ok: false, reason: "not_allowed", folder };
-  return {
-    ok: true,
-    report: await deleteInBatches(storage, [folder], (one) => one.garbage),
-  };
+  const stored = folder.files.filter((file) => file.lastModified !== undefined).map((file) => file.key);
+  const errors: string[] = [];
+  const deleted = await deleteKeys(storage, stored, errors);
+  if (deleted.size) await db.deleteFrom("storage_trash").where("folder", "=", name).where("key", "in", [...deleted]).execute();
+  const whole = deleted.size === stored.length;
+  if (whole) {
+    await db.deleteFrom("storage_trash").where("folder", "=", name).execute();
+    await markRemoved(db, [orderId]);
+  }
+  return { ok: true, report: { deletedFiles: deleted.size, deletedFolders: whole ? 1 : 0, failedFolders: whole ? 0 : 1, errors } };
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -15,6 +15,19 @@ const queue = (...statuses: Array<QueueStatus | undefined>) =>
   new Map(files.flatMap((file, index) => (statuses[index] ? [[file.key, statuses[index]!] as const] : [])));
 
 describe("storage garbage (DESIGN §4.18)", () => {
+  it("frees a file no list of a live order names once it is an hour old, and never a listed one (ADR 063)", () => {
+    const listed = new Set([files[0]!.key]);
+    const old = [files[0]!, { ...files[1]!, lastModified: new Date(NOW.getTime() - 2 * 3_600_000) }];
+    expect(classifyFolder(NAME, old, order("paid"), new Map(), NOW, listed)).toMatchObject({ verdict: "in_progress", deletable: false, garbage: [files[1]!.key] });
+    // Just written: perhaps an upload being recorded right now.
+    const fresh = [files[0]!, { ...files[1]!, lastModified: new Date(NOW.getTime() - 60_000) }];
+    expect(classifyFolder(NAME, fresh, order("paid"), new Map(), NOW, listed)).toMatchObject({ garbage: [] });
+    // A queue entry still waiting keeps even an unlisted file.
+    expect(classifyFolder(NAME, old, order("paid"), queue(undefined, "pending"), NOW, listed)).toMatchObject({ garbage: [] });
+    // Delivered means every listed file delivered; the unlisted old one goes with them.
+    expect(classifyFolder(NAME, old, order("shipped"), queue("completed", undefined), NOW, listed)).toMatchObject({ verdict: "delivered", deletable: true });
+  });
+
   it("treats a folder whose order no longer exists as garbage", () => {
     const folder = classifyFolder(NAME, files, null, new Map(), NOW);
     expect(folder).toMatchObject({ verdict: "order_missing", deletable: true, size: 150, orderId: ID });

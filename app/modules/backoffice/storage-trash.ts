@@ -1,5 +1,5 @@
 import type { OrderStatus, QueueStatus } from "~db/schema";
-import { ABANDONED_DRAFT_DAYS } from "~/modules/jobs/scheduled.server";
+import { ABANDONED_DRAFT_DAYS } from "~/modules/jobs/abandoned-drafts";
 
 /**
  * Which stored files are garbage (DESIGN §4.18). Pure, so each rule is a unit test.
@@ -17,7 +17,12 @@ const ORDER_FOLDER = /^order_([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0
 export interface StoredFile {
   key: string;
   size: number;
+  /** When the object was last written; a file no list names is trash only once it is this old (ADR 063). */
+  lastModified?: Date;
 }
+
+/** A file no list names may be an upload being recorded right now: it becomes trash after an hour. */
+export const UNLISTED_GRACE_MS = 3_600_000;
 
 export interface FolderOrder {
   id: string;
@@ -73,9 +78,18 @@ export function groupByFolder(objects: readonly StoredFile[]): Map<string, Store
 
 /**
  * Classifies one folder. `queue` maps a storage key to the status of its file-server queue entry
- * (absent: the file has none, e.g. it was removed from the order before sending).
+ * (absent: the file has none, e.g. it was removed from the order before sending). `listed`, when
+ * given, holds the keys the order's file lists name: any other file older than the grace period is
+ * trash whatever the order's state, unless a queue entry still waits for it (ADR 063).
  */
-export function classifyFolder(name: string, files: StoredFile[], order: FolderOrder | null, queue: ReadonlyMap<string, QueueStatus>, now: Date): ClassifiedFolder {
+export function classifyFolder(
+  name: string,
+  files: StoredFile[],
+  order: FolderOrder | null,
+  queue: ReadonlyMap<string, QueueStatus>,
+  now: Date,
+  listed?: ReadonlySet<string>,
+): ClassifiedFolder {
   const orderId = orderIdOfFolder(name);
   const size = files.reduce((sum, file) => sum + file.size, 0);
   const result = (verdict: FolderVerdict, garbage: string[]): ClassifiedFolder => ({
@@ -95,17 +109,22 @@ export function classifyFolder(name: string, files: StoredFile[], order: FolderO
   };
 
   if (!order) return result("order_missing", files.map((file) => file.key));
+  const isListed = (file: StoredFile) => !listed || listed.has(file.key);
+  const unlisted = files
+    .filter((file) => !isListed(file) && !unsent(file) && file.lastModified !== undefined && now.getTime() - file.lastModified.getTime() > UNLISTED_GRACE_MS)
+    .map((file) => file.key);
+  const young = new Set(files.filter((file) => !isListed(file) && !unlisted.includes(file.key)).map((file) => file.key));
   const abandoned = order.status === "draft" && now.getTime() - order.updatedAt.getTime() > ABANDONED_DRAFT_DAYS * DAY_MS;
   if (order.status === "cancelled" || abandoned) {
-    const garbage = files.filter((file) => !unsent(file)).map((file) => file.key);
+    const garbage = files.filter((file) => !unsent(file) && !young.has(file.key)).map((file) => file.key);
     const verdict = garbage.length < files.length ? "queued_files" : order.status === "cancelled" ? "cancelled" : "abandoned_draft";
     return result(verdict, garbage);
   }
   if (order.status === "completed" || order.status === "shipped") {
-    const delivered = files.every((file) => queue.get(file.key) === "completed");
-    return delivered ? result("delivered", files.map((file) => file.key)) : result("not_delivered", []);
+    const delivered = files.filter(isListed).every((file) => queue.get(file.key) === "completed");
+    return delivered ? result("delivered", files.filter((file) => !young.has(file.key)).map((file) => file.key)) : result("not_delivered", unlisted);
   }
-  return result(order.status === "draft" ? "recent_draft" : "in_progress", []);
+  return result(order.status === "draft" ? "recent_draft" : "in_progress", unlisted);
 }
 
 /** Staff are warned about folders of orders awaiting payment or completed (staff side §2). */

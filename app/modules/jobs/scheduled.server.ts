@@ -1,4 +1,5 @@
 import { sql } from "kysely";
+import { ABANDONED_DRAFT_DAYS } from "./abandoned-drafts";
 import type { DB } from "~/modules/db/db.server";
 import { processQueue, type QueueDeps, type QueueSettings } from "~/modules/ftp/transfer.server";
 import type { FileStorage } from "~/modules/storage/storage.server";
@@ -8,6 +9,8 @@ import { purgeRequestReplays } from "~/modules/http/resend.server";
 import { purgeExpiredRateLimits } from "~/modules/security/rate-limit.server";
 import { sendStatusMails } from "~/modules/notifications/status-mail.server";
 import { purgeExpiredUploads } from "~/modules/uploads/tus.server";
+import { walkStorage } from "~/modules/backoffice/storage-walk.server";
+import { logger } from "~/modules/log/logger.server";
 
 /**
  * The scheduled job (DESIGN §4.8, §4.16–4.17): one run sends due files of the production file
@@ -15,7 +18,7 @@ import { purgeExpiredUploads } from "~/modules/uploads/tus.server";
  * The cron route runs it whole; `npm run queue:work` and the in-process worker run the same two
  * parts on their own rhythm (scheduler.server.ts).
  */
-export const ABANDONED_DRAFT_DAYS = 30;
+export { ABANDONED_DRAFT_DAYS };
 
 export interface HousekeepingSummary {
   abandonedDraftsDeleted: number;
@@ -25,6 +28,9 @@ export interface HousekeepingSummary {
   sessionsExpired: number;
   signInTokensPurged: number;
   statusMailsSent: number;
+  /** Objects of the bucket the background walk listed in this run, and the trash among them (ADR 063). */
+  storageObjectsWalked: number;
+  storageTrashFound: number;
   ms: number;
 }
 
@@ -85,6 +91,11 @@ export async function runHousekeeping(db: DB, storage: FileStorage): Promise<Hou
   const tokens = await db.deleteFrom("sign_in_tokens").where("expires_at", "<", sql<Date>`now() - interval '1 day'`).executeTakeFirst();
   const mails = await sendStatusMails(db);
   await purgeExpiredUploads(); // partial resumable uploads older than a day (issue 4)
+  // A few list calls of the bucket a run; a failing storage waits for the next run, the rest goes on.
+  const walk = await walkStorage(db, storage).catch((error: unknown) => {
+    logger.error("housekeeping: walking the storage failed:", error);
+    return { objects: 0, trashFound: 0 };
+  });
   return {
     abandonedDraftsDeleted: drafts.deleted,
     storageFilesDeleted: drafts.files,
@@ -93,6 +104,8 @@ export async function runHousekeeping(db: DB, storage: FileStorage): Promise<Hou
     sessionsExpired: Number(sessions.numDeletedRows),
     signInTokensPurged: Number(tokens.numDeletedRows),
     statusMailsSent: mails.sent,
+    storageObjectsWalked: walk.objects,
+    storageTrashFound: walk.trashFound,
     ms: Date.now() - started,
   };
 }

@@ -102,7 +102,7 @@ export function createFolderStorage(config: FolderStorageConfig, buckets: AppCon
     await pruneEmptyParents(meta, path.join(metaRoot, buckets[bucket]));
   }
 
-  return {
+  const storage: FileStorage = {
     kind: "folder",
 
     async put(bucket: BucketName, key: string, body: Readable, options: PutOptions = {}) {
@@ -200,9 +200,18 @@ export function createFolderStorage(config: FolderStorageConfig, buckets: AppCon
       return found.sort(byKeyBytes);
     },
 
+    async listAfter(bucket: BucketName, startAfter: string | null, limit: number) {
+      // A folder is local: it is read whole and cut to the page, in S3's byte order.
+      const after = startAfter === null ? null : Buffer.from(startAfter);
+      const all = (await storage.list(bucket, "")).filter((object) => after === null || Buffer.compare(Buffer.from(object.key), after) > 0);
+      const objects = all.slice(0, Math.min(Math.max(1, limit), 1000));
+      return { objects, last: all.length > objects.length ? objects[objects.length - 1]!.key : null };
+    },
+
     async ensureBuckets() {
       await fsp.mkdir(tmpDir, { recursive: true });
       for (const bucket of Object.keys(buckets) as BucketName[]) await fsp.mkdir(bucketDir(bucket), { recursive: true });
     },
   };
+  return storage;
 }

@@ -133,6 +133,18 @@ export function createS3Storage(config: S3StorageConfig, buckets: AppConfig["buc
       return found;
     },
 
+    async listAfter(bucket: BucketName, startAfter: string | null, limit: number) {
+      const page = await client.send(
+        new ListObjectsV2Command({ Bucket: bucketName(bucket), StartAfter: startAfter ?? undefined, MaxKeys: Math.min(Math.max(1, limit), 1000) }),
+      );
+      const objects: ListedObject[] = [];
+      for (const object of page.Contents ?? []) {
+        if (object.Key === undefined) continue;
+        objects.push({ key: object.Key, size: object.Size ?? 0, lastModified: object.LastModified ?? new Date(0) });
+      }
+      return { objects, last: page.IsTruncated && objects.length > 0 ? objects[objects.length - 1]!.key : null };
+    },
+
     async ensureBuckets() {
       for (const name of new Set(Object.values(buckets))) {
         try {

@@ -48,6 +48,11 @@ export interface FileStorage {
   delete(bucket: BucketName, keys: string[]): Promise<void>;
   /** Every object whose key starts with `prefix` (all pages), sorted by key. */
   list(bucket: BucketName, prefix?: string): Promise<ListedObject[]>;
+  /**
+   * One page of the bucket's objects in key order, those after `startAfter` (S3's StartAfter): one
+   * list call, at most `limit` (≤ 1000) objects; `last` is the cursor of the next page, null at the end.
+   */
+  listAfter(bucket: BucketName, startAfter: string | null, limit: number): Promise<{ objects: ListedObject[]; last: string | null }>;
   /** Creates the buckets (folders) that do not exist yet; safe to call on every start. */
   ensureBuckets(): Promise<void>;
 }

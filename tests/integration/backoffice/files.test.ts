@@ -6,25 +6,37 @@ import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { FileType, OrderStatus } from "~db/schema";
 import type { DB } from "~/modules/db/db.server";
-import { deleteFolder, deleteTrash, listStorageFolders } from "~/modules/backoffice/storage-files.server";
+import { deleteFolder, deleteTrash, listOrderFolders, listStorageFolders } from "~/modules/backoffice/storage-files.server";
+import { walkStorage } from "~/modules/backoffice/storage-walk.server";
 import { createStorage, type FileStorage } from "~/modules/storage/storage.server";
 import { createTestDatabase, type TestDatabase } from "../../support/database";
-import { buildOrderIn, buildPatient } from "../../support/builders";
+import { randomUUID } from "node:crypto";
+import { buildOrder, buildOrderIn, buildPatient } from "../../support/builders";
 import { startS3Server, type TestS3Server } from "../../support/s3-server";
 import { follow, gatePassed, rendered, toastOf, type Browser } from "./support";
-import { startApp, type TestApp } from "../../support/app";
+import { SECRETS, startApp, type TestApp } from "../../support/app";
 
 const buckets = { orders: "orders", logos: "logos" };
 
-/** Puts files into an order's folder and, when asked, queue entries in the given state. */
+const COLUMN = { matrix: "matrix_files_info", aligners: "aligner_files_info", retainer: "retainer_files_info" } as const;
+
+/** Puts files into an order's folder and its patient's file list and, when asked, queue entries in the given state. */
 async function storeFiles(db: DB, storage: FileStorage, orderId: string, count: number, queue: "none" | "pending" | "completed" = "none", type: FileType = "aligners") {
   const patient = await buildPatient(db, orderId);
   const keys: string[] = [];
+  const list: Array<{ originalName: string; storagePath: string; url: string; type: string; size: number }> = [];
   for (let index = 0; index < count; index++) {
     const key = `order_${orderId}/${patient.folder_name}/${type}/step${index}_1.stl`;
-    await storage.put("orders", key, Readable.from([Buffer.alloc(84 + 50 * (index + 1))]));
+    const size = 84 + 50 * (index + 1);
+    await storage.put("orders", key, Readable.from([Buffer.alloc(size)]));
     keys.push(key);
+    list.push({ originalName: `step${index}_1.stl`, storagePath: key, url: `/files/${key}`, type: "model/stl", size });
   }
+  await db
+    .updateTable("orders_patients")
+    .set({ [COLUMN[type]]: JSON.stringify(list) })
+    .where("id", "=", patient.id)
+    .execute();
   if (queue !== "none") {
     await db
       .insertInto("ftp_uploads_queue")
@@ -113,6 +125,7 @@ function trashContract(name: string, start: () => Promise<{ storage: FileStorage
     });
 
     it("deletes the trash in batches of 100 and keeps everything else", async () => {
+      await walkStorage(t.db, storage, { calls: 100, pageSize: 1000 });
       const calls: number[] = [];
       const counting: FileStorage = { ...storage, delete: async (bucket, keys) => (calls.push(keys.length), storage.delete(bucket, keys)) };
       const report = await deleteTrash(t.db, counting);
@@ -139,6 +152,7 @@ function trashContract(name: string, start: () => Promise<{ storage: FileStorage
       };
       const other = await buildOrderIn(t.db, "cancelled");
       await storeFiles(t.db, storage, other.id, 200);
+      await walkStorage(t.db, storage, { calls: 100, pageSize: 1000 });
       const report = await deleteTrash(t.db, flaky);
       expect(report.errors).toEqual(["AccessDenied: not allowed to delete"]);
       expect(report.deletedFiles).toBe(103);
@@ -146,6 +160,148 @@ function trashContract(name: string, start: () => Promise<{ storage: FileStorage
     });
   });
 }
+
+describe("the storage page from the database and the background walk (ADR 063)", () => {
+  let t: TestDatabase;
+  let dir: string;
+  let storage: FileStorage;
+  let paid: { id: string };
+  let stray: string;
+  let ghost: string;
+  const HOURS_AGO = (hours: number) => new Date(Date.now() - hours * 3_600_000);
+  /** Writes an object and dates it `hours` back, as a leftover of long ago would be. */
+  const leftover = async (key: string, hours = 2) => {
+    await storage.put("orders", key, Readable.from([Buffer.alloc(100)]));
+    fs.utimesSync(path.join(dir, "orders", ...key.split("/")), HOURS_AGO(hours), HOURS_AGO(hours));
+  };
+  const trashRows = () => t.db.selectFrom("storage_trash").select(["key", "reason"]).orderBy(sql`key collate "C"`).execute();
+
+  beforeAll(async () => {
+    t = await createTestDatabase(4);
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), "bo-walk-"));
+    storage = createStorage({ storage: { kind: "folder", dir }, buckets });
+    await storage.ensureBuckets();
+  });
+  afterAll(async () => {
+    fs.rmSync(dir, { recursive: true, force: true });
+    await t?.drop();
+  });
+
+  it("lists the folders the orders know; an object no order knows is no folder but trash once the walk passed", async () => {
+    paid = await buildOrderIn(t.db, "paid");
+    const listed = await storeFiles(t.db, storage, paid.id, 2, "completed");
+    stray = `${listed[0]!.slice(0, listed[0]!.lastIndexOf("/"))}/stray.stl`;
+    await leftover(stray);
+    ghost = `order_${randomUUID()}/x_1/aligners/old.stl`;
+    await leftover(ghost);
+    // An order without files has no folder.
+    await buildPatient(t.db, (await buildOrderIn(t.db, "paid")).id);
+
+    const { folders } = await listOrderFolders(t.db);
+    expect(folders.map((folder) => folder.name)).toEqual([`order_${paid.id}`]);
+    expect(folders[0]!.files.map((file) => file.key)).toEqual(listed);
+    expect(await trashRows()).toEqual([]);
+
+    const summary = await walkStorage(t.db, storage);
+    expect(summary).toMatchObject({ listCalls: 1, objects: 4, trashFound: 2, passFinished: true });
+    expect(await trashRows()).toEqual(
+      [
+        { key: ghost, reason: "order_missing" },
+        { key: stray, reason: "unlisted" },
+      ].sort((a, b) => Buffer.compare(Buffer.from(a.key), Buffer.from(b.key))),
+    );
+    const state = await t.db.selectFrom("storage_walk").selectAll().executeTakeFirstOrThrow();
+    expect(state).toMatchObject({ cursor: null, folders: 2 });
+    expect(Number(state.objects)).toBe(4);
+    expect(state.finished_at).toBeInstanceOf(Date);
+  });
+
+  it("walks in bounded batches: at most N list calls a run, the cursor kept in the database between runs", async () => {
+    for (let index = 0; index < 25; index++) await leftover(`order_${randomUUID()}/x_1/matrix/m${index}.stl`);
+    const all = (await storage.list("orders", "")).map((object) => object.key);
+    expect(all).toHaveLength(29);
+    let listCalls = 0;
+    const counting: FileStorage = {
+      ...storage,
+      listAfter: (...args) => (listCalls++, storage.listAfter(...args)),
+      list: () => Promise.reject(new Error("the walk lists page by page")),
+    };
+    const limits = { calls: 2, pageSize: 5 };
+    const runs = [];
+    for (let run = 0; run < 3; run++) {
+      const before = listCalls;
+      runs.push(await walkStorage(t.db, counting, limits));
+      expect(listCalls - before).toBeLessThanOrEqual(2);
+      const { cursor } = await t.db.selectFrom("storage_walk").select("cursor").executeTakeFirstOrThrow();
+      // Pages of 5: after a run of two calls the walk stands at the 10th, then the 20th key; the third run ends the pass.
+      expect(cursor).toBe(run < 2 ? all[(run + 1) * 10 - 1] : null);
+    }
+    expect(runs.map((run) => [run.listCalls, run.objects, run.passFinished])).toEqual([
+      [2, 10, false],
+      [2, 10, false],
+      [2, 9, true],
+    ]);
+    expect((await trashRows()).length).toBe(27);
+    const state = await t.db.selectFrom("storage_walk").selectAll().executeTakeFirstOrThrow();
+    expect(state.folders).toBe(27);
+  });
+
+  it("delete trash judges every found key again: a key an order has come to know stays", async () => {
+    // The paid order's list names the stray file now (say, an upload recorded late).
+    const patient = await t.db.selectFrom("orders_patients").select(["id", "aligner_files_info"]).where("order_id", "=", paid.id).executeTakeFirstOrThrow();
+    const list = [...(patient.aligner_files_info as unknown as Array<Record<string, unknown>>), { originalName: "stray.stl", storagePath: stray, url: `/files/${stray}`, type: "model/stl", size: 100 }];
+    await t.db.updateTable("orders_patients").set({ aligner_files_info: JSON.stringify(list) }).where("id", "=", patient.id).execute();
+
+    const report = await deleteTrash(t.db, storage);
+    expect(report).toEqual({ deletedFiles: 26, deletedFolders: 26, failedFolders: 0, errors: [] });
+    expect(await storage.head("orders", stray)).not.toBeNull();
+    expect(await storage.head("orders", ghost)).toBeNull();
+    expect(await trashRows()).toEqual([]);
+    expect(await storage.list("orders", "")).toHaveLength(3);
+  });
+
+  it("pages order folders by keyset, newest first, 100 a page, without gaps or repeats", async () => {
+    const ids: string[] = [];
+    for (let index = 0; index < 150; index++) {
+      const order = await buildOrder(t.db);
+      const patient = await buildPatient(t.db, order.id);
+      const key = `order_${order.id}/${patient.folder_name}/matrix/m.stl`;
+      await t.db
+        .updateTable("orders_patients")
+        .set({ matrix_files_info: JSON.stringify([{ originalName: "m.stl", storagePath: key, url: `/files/${key}`, type: "model/stl", size: 10 }]) })
+        .where("id", "=", patient.id)
+        .execute();
+      ids.push(order.id);
+    }
+    // Ten orders share one moment: the id breaks the tie.
+    await sql`update orders set created_at = '2026-01-01T00:00:00Z' where id = any(${ids.slice(0, 10)}::uuid[])`.execute(t.db);
+    // A folder already deleted is no folder.
+    await t.db.updateTable("orders").set({ storage_removed_at: new Date() }).where("id", "=", ids[20]!).execute();
+    const expected = (
+      await t.db
+        .selectFrom("orders")
+        .select("id")
+        .where("storage_removed_at", "is", null)
+        .where(sql<boolean>`exists (select 1 from orders_patients p where p.order_id = orders.id and (p.matrix_files_info <> '[]'::jsonb or p.aligner_files_info <> '[]'::jsonb))`)
+        .orderBy("created_at", "desc")
+        .orderBy("id", "desc")
+        .execute()
+    ).map((row) => `order_${row.id}`);
+    expect(expected).toHaveLength(150); // 149 new, and the paid order of the first test
+    const seen: string[] = [];
+    let after: string | null = null;
+    const sizes: number[] = [];
+    do {
+      const page: Awaited<ReturnType<typeof listOrderFolders>> = await listOrderFolders(t.db, { after });
+      sizes.push(page.folders.length);
+      seen.push(...page.folders.map((folder) => folder.name));
+      after = page.next;
+    } while (after);
+    expect(sizes).toEqual([100, 50]);
+    expect(seen).toEqual(expected);
+    expect(seen).not.toContain(`order_${ids[20]}`);
+  });
+});
 
 trashContract("the folder storage", async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "bo-files-"));
@@ -187,6 +343,45 @@ describe("the storage files screen over HTTP", () => {
     expect(html).toContain("Заказ в работе — файлы нужны");
   });
 
+  it("shows the folders the orders know and, apart, the trash the walk found, with when its last pass ended", async () => {
+    const ghost = `order_${randomUUID()}`;
+    const key = `${ghost}/x_1/aligners/old.stl`;
+    await storage.put("orders", key, Readable.from([Buffer.alloc(2048)]));
+    const before = rendered(await (await staff.request("/backoffice/files")).text());
+    expect(before).not.toContain(ghost);
+    expect(before).toContain("Полная проверка хранилища ещё не завершена");
+
+    await walkStorage(t.db, storage, { calls: 100, pageSize: 1000 });
+    const all = rendered(await (await staff.request("/backoffice/files")).text());
+    expect(all).not.toContain(ghost);
+    expect(all).toContain("Последняя полная проверка хранилища");
+    const trash = rendered(await (await staff.request("/backoffice/files?show=trash")).text());
+    expect(trash).toContain(ghost);
+    expect(trash).toContain("Заказа больше нет — можно удалить");
+    expect(trash).toMatch(/2,00\sКБ/);
+    expect(trash).toContain(`name="folder" value="${ghost}"`);
+    // A forged cursor is a first page, never an error.
+    expect((await staff.request("/backoffice/files?after=%27%3B--")).status).toBe(200);
+    expect((await staff.request("/backoffice/files?show=trash&after=..%2F..")).status).toBe(200);
+    // Gone from the bucket: the next pass forgets it.
+    await storage.delete("orders", [key]);
+    await walkStorage(t.db, storage, { calls: 100, pageSize: 1000 });
+    expect(rendered(await (await staff.request("/backoffice/files?show=trash")).text())).not.toContain(ghost);
+  });
+
+  it("walks the bucket as a step of the scheduled job (POST /api/cron)", async () => {
+    const ghost = `order_${randomUUID()}`;
+    await storage.put("orders", `${ghost}/x_1/aligners/old.stl`, Readable.from([Buffer.alloc(10)]));
+    const ran = await fetch(`${app.url}/api/cron`, { method: "POST", headers: { Authorization: `Bearer ${SECRETS.CRON_SECRET}` } });
+    expect(ran.status).toBe(200);
+    const summary = (await ran.json()) as { storageObjectsWalked: number; storageTrashFound: number };
+    expect(summary.storageObjectsWalked).toBeGreaterThan(0);
+    expect(summary.storageTrashFound).toBe(1);
+    expect(await t.db.selectFrom("storage_trash").select("reason").where("folder", "=", ghost).execute()).toEqual([{ reason: "order_missing" }]);
+    await storage.delete("orders", [`${ghost}/x_1/aligners/old.stl`]);
+    await walkStorage(t.db, storage, { calls: 100, pageSize: 1000 });
+  });
+
   it("never deletes a paid order's files, explains why, and deletes the trash after the redirect", async () => {
     const paid = await buildOrderIn(t.db, "paid");
     await storeFiles(t.db, storage, paid.id, 2, "completed");
@@ -198,6 +393,8 @@ describe("the storage files screen over HTTP", () => {
     expect(toastOf(await follow(staff, refused))).toEqual(["Папку нельзя удалить", "Заказ в работе — файлы нужны"]);
     expect(await remaining(storage, paid.id)).toBe(2);
 
+    // The trash is what the background walk found (ADR 063).
+    await walkStorage(t.db, storage, { calls: 100, pageSize: 1000 });
     const trash = await staff.request("/backoffice/files", { form: { intent: "delete_trash" } });
     expect(toastOf(await follow(staff, trash))).toEqual(["Удалено", "Удалено файлов: 2, папок целиком: 1"]);
     expect(await remaining(storage, cancelled.id)).toBe(0);
