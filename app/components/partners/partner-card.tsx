@@ -1,4 +1,4 @@
-import { useNavigation } from "@remix-run/react";
+import { Link, useNavigation, useSearchParams } from "@remix-run/react";
 import type { SerializeFrom } from "@remix-run/node";
 import { SectionError } from "~/components/section-error";
 import { useTranslation } from "~/modules/i18n/i18n-context";
@@ -32,27 +32,24 @@ export function PartnerCard({
   const busy = navigation.state === "submitting";
   const money = (minor: number) => formatMoney(minor, "rub", language);
   const id = (name: string) => `${name}-${partner.code}`;
+  const [params] = useSearchParams();
   const active = partner.referrals.filter((referral) => referral.active);
   const expired = partner.referrals.filter((referral) => !referral.active);
 
+  // A partner not opened shows its head and a link that opens it; the rest is read only then (ADR 064).
+  if (!partner.detailed)
+    return (
+      <li className="card affiliate" id={`partner-${partner.code}`}>
+        <PartnerHead partner={partner} />
+        <p className="affiliate-open">
+          <Link to={openLink(params, partner.code)}>{t("partners.backoffice.summary")}</Link>
+        </p>
+      </li>
+    );
+
   return (
     <li className="card affiliate" id={`partner-${partner.code}`}>
-      <div className="affiliate-head">
-        <h2>
-          <code className="partner-code">{partner.code}</code> {partner.name ?? <span className="muted">{t("partners.backoffice.noName")}</span>}
-        </h2>
-        <p className="muted small">{partner.email}</p>
-        <dl className="affiliate-figures">
-          <div>
-            <dt>{t("partners.backoffice.referralsSum")}</dt>
-            <dd>{money(partner.referralsSum)}</dd>
-          </div>
-          <div>
-            <dt>{t("partners.balance.due")}</dt>
-            <dd>{money(partner.balance.due)}</dd>
-          </div>
-        </dl>
-      </div>
+      <PartnerHead partner={partner} />
 
       <details open={open || undefined}>
         <summary>{t("partners.backoffice.summary")}</summary>
@@ -175,4 +172,36 @@ export function PartnerCard({
       </details>
     </li>
   );
+}
+
+/** Code, name, e-mail and the two figures staff scan the list for. */
+function PartnerHead({ partner }: { partner: Partner }) {
+  const { t, i18n } = useTranslation();
+  const money = (minor: number) => formatMoney(minor, "rub", i18n.language);
+  return (
+    <div className="affiliate-head">
+      <h2>
+        <code className="partner-code">{partner.code}</code> {partner.name ?? <span className="muted">{t("partners.backoffice.noName")}</span>}
+      </h2>
+      <p className="muted small">{partner.email}</p>
+      <dl className="affiliate-figures">
+        <div>
+          <dt>{t("partners.backoffice.referralsSum")}</dt>
+          <dd>{money(partner.referralsSum)}</dd>
+        </div>
+        <div>
+          <dt>{t("partners.balance.due")}</dt>
+          <dd>{money(partner.balance.due)}</dd>
+        </div>
+      </dl>
+    </div>
+  );
+}
+
+/** The same list with this partner's card whole: its payouts, referrals and orders. */
+function openLink(params: URLSearchParams, code: string): string {
+  const next = new URLSearchParams();
+  for (const name of ["q", "page"]) if (params.get(name)) next.set(name, params.get(name)!);
+  next.set("open", code);
+  return `?${next}#partner-${code}`;
 }
