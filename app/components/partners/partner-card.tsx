@@ -1,4 +1,4 @@
-import { Link, useNavigation, useSearchParams } from "@remix-run/react";
+import { Link, useNavigation } from "@remix-run/react";
 import type { SerializeFrom } from "@remix-run/node";
 import { SectionError } from "~/components/section-error";
 import { useTranslation } from "~/modules/i18n/i18n-context";
@@ -32,7 +32,6 @@ export function PartnerCard({
   const busy = navigation.state === "submitting";
   const money = (minor: number) => formatMoney(minor, "rub", language);
   const id = (name: string) => `${name}-${partner.code}`;
-  const [params] = useSearchParams();
   const active = partner.referrals.filter((referral) => referral.active);
   const expired = partner.referrals.filter((referral) => !referral.active);
 
@@ -42,7 +41,7 @@ export function PartnerCard({
       <li className="card affiliate" id={`partner-${partner.code}`}>
         <PartnerHead partner={partner} />
         <p className="affiliate-open">
-          <Link to={openLink(params, partner.code)}>{t("partners.backoffice.summary")}</Link>
+          <Link to={partner.openHref}>{t("partners.backoffice.summary")}</Link>
         </p>
       </li>
     );
@@ -196,12 +195,4 @@ function PartnerHead({ partner }: { partner: Partner }) {
       </dl>
     </div>
   );
-}
-
-/** The same list with this partner's card whole: its payouts, referrals and orders. */
-function openLink(params: URLSearchParams, code: string): string {
-  const next = new URLSearchParams();
-  for (const name of ["q", "page"]) if (params.get(name)) next.set(name, params.get(name)!);
-  next.set("open", code);
-  return `?${next}#partner-${code}`;
 }

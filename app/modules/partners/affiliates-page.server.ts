@@ -45,9 +45,20 @@ export async function affiliatesList(db: DB, url: URL) {
     partners: partners.map((partner) => ({
       ...partner,
       detailed: details.has(partner.id),
+      /** The same list with this partner's card whole. */
+      openHref: `?${listParams(search, page, partner.code)}#partner-${partner.code}`,
       ...(details.get(partner.id) ?? NO_DETAILS),
     })),
   };
+}
+
+/** The list's search and page, with `open` naming the partner whose card is whole. */
+function listParams(search: string, page: number, open: string | null): URLSearchParams {
+  const params = new URLSearchParams();
+  if (search) params.set("q", search);
+  if (page > 1) params.set("page", String(page));
+  if (open) params.set("open", open);
+  return params;
 }
 
 const NO_DETAILS: PartnerDetails = { payouts: [], referrals: [], orders: [], ordersFailure: null };
