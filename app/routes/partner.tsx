@@ -2,6 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { PartnerContacts } from "~/components/partners/partner-contacts";
+import { PayoutHistory } from "~/components/partners/payout-history";
 import { ReferralOrders } from "~/components/partners/referral-orders";
 import { SectionError } from "~/components/section-error";
 import { PartnerNameForm } from "~/components/partners/partner-name-form";
@@ -103,6 +104,8 @@ export default function PartnerCabinet() {
           <p className="hint">{t("partners.balance.rule")}</p>
         </section>
       </div>
+
+      <PayoutHistory payouts={screen.payouts} failure={screen.payoutsFailure} />
 
       <ReferralOrders screen={screen} />
     </section>

@@ -1,6 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { signInByMail as signIn } from "./journeys";
-import { backofficePassword } from "./support";
+import { backofficePassword, e2eQuery, embedded } from "./support";
 
 /**
  * The partner cabinet and the back-office payout form, with JavaScript on and off (the project
@@ -9,6 +9,9 @@ import { backofficePassword } from "./support";
 
 /** "12 345 ₽" or "-1 235 ₽" → roubles. */
 const roubles = (text: string) => Number(text.replace(/[^\d-]/g, ""));
+/** Kopecks as the pages show roubles: whole, rounded half up (money/format.ts). */
+const shownRoubles = (kopecks: number | string) => Math.round(Number(kopecks) / 100);
+const ROMAN = ["I", "II", "III", "IV"];
 
 test("a partner gets a code, saves a name, gets the link and accepts the offer", async ({ page, context, baseURL }, testInfo) => {
   const javascript = testInfo.project.use.javaScriptEnabled !== false;
@@ -117,7 +120,7 @@ test("staff add a payout with the spec's checks, see the due drop, and delete it
   await expect(page).toHaveURL(/open=ORTPRO/);
   const row = page.locator("#partner-ORTPRO tr", { hasText: note });
   await expect(row).toContainText("150 ₽");
-  await expect(row).toContainText(/4 кв\. 20\d\d/);
+  await expect(row).toContainText(/IV кв\. 20\d\d/);
   await expect.poll(async () => roubles((await page.locator("#partner-ORTPRO .affiliate-figures div", { hasText: "К выплате" }).locator("dd").textContent())!)).toBe(dueBefore - 150);
 
   // Deleting asks once more, then the due is back.
@@ -126,4 +129,64 @@ test("staff add a payout with the spec's checks, see the due drop, and delete it
   await expect(page.getByRole("status").filter({ hasText: "Выплата удалена" })).toBeVisible();
   await expect(page.locator("#partner-ORTPRO tr", { hasText: note })).toHaveCount(0);
   expect(roubles((await page.locator("#partner-ORTPRO .affiliate-figures div", { hasText: "К выплате" }).locator("dd").textContent())!)).toBe(dueBefore);
+});
+
+test("a partner reads their payouts and each order's reward as the database holds them, on a phone too", async ({ page }) => {
+  test.skip(embedded, "compares the page with the PostgreSQL target's database");
+  // The demo seed's partner NEVSKY (7,5 %): two referred clinics with paid orders and two payouts recorded by the admin.
+  const email = "partner@ortho-nw.ru";
+  const payouts = await e2eQuery<{ amount: string; period_year: number; period_quarter: number; created_by: string }>(
+    "select p.amount, p.period_year, p.period_quarter, p.created_by from partner_payouts p join partner_codes c on c.id = p.partner_code_id where c.code = 'NEVSKY' order by p.paid_at desc, p.id",
+  );
+  expect(payouts.length).toBeGreaterThan(0);
+  // Each order's reward worked out here from the view and the percentage, independently of the page's query.
+  const rewards = await e2eQuery<{ number: string; reward: string | null }>(
+    `select upper(left(o.id::text, 4)) as number,
+            case when o.status in ('paid','processing','shipped','completed') and o.currency = 'rub' and o.paid_at < s.expires_at
+                 then round(o.total_cost * c.reward_percentage / 100)::bigint end as reward
+       from partner_codes c join partner_affiliate_order_stats s on s.partner_code_id = c.id join orders o on o.email = s.affiliate_email
+      where c.code = 'NEVSKY' and o.status in ('pending','paid','processing','shipped','completed')`,
+  );
+  expect(rewards.some((row) => row.reward !== null)).toBe(true);
+
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto("/partner");
+  await signIn(page, email);
+  await expect(page).toHaveURL(/\/partner$/);
+
+  // The payout history: newest first, with its quarter, amount and who recorded it.
+  await expect(page.getByRole("heading", { name: "История выплат" })).toBeVisible();
+  const payoutRows = page.locator(".payout-row");
+  await expect(payoutRows).toHaveCount(payouts.length);
+  for (const [index, payout] of payouts.entries()) {
+    const row = payoutRows.nth(index);
+    await expect(row.locator('[data-label="Квартал"]')).toHaveText(`${ROMAN[payout.period_quarter - 1]} кв. ${payout.period_year}`);
+    expect(roubles((await row.locator('[data-label="Сумма"]').textContent())!)).toBe(shownRoubles(payout.amount));
+    await expect(row.locator('[data-label="Кто внёс"]')).toHaveText(payout.created_by);
+    await expect(row.locator('[data-label="Дата"]')).toHaveText(/^\d{2}\.\d{2}\.\d{4}$/);
+  }
+
+  // Each listed order: its reward as the database computes it, and — at 390 px — its status and sum on screen, not behind a scroll.
+  const orderRows = page.locator(".referral-order");
+  const listed = await orderRows.count();
+  expect(listed).toBeGreaterThan(0);
+  for (let index = 0; index < listed; index++) {
+    const row = orderRows.nth(index);
+    const number = (await row.locator("code").textContent())!.trim();
+    const expected = rewards.find((reward) => reward.number === number);
+    expect(expected, `order ${number} in the database`).toBeDefined();
+    const shown = (await row.locator(".referral-reward").textContent())!.trim();
+    if (expected!.reward === null) expect(shown).toBe("—");
+    else expect(roubles(shown)).toBe(shownRoubles(expected!.reward));
+    for (const cell of [row.locator(".referral-status .badge"), row.locator(".referral-sum"), row.locator(".referral-reward")]) {
+      await cell.scrollIntoViewIfNeeded();
+      await expect(cell).toBeVisible();
+      const box = (await cell.boundingBox())!;
+      expect(box.width).toBeGreaterThan(0);
+      expect(box.x).toBeGreaterThanOrEqual(0);
+      expect(box.x + box.width).toBeLessThanOrEqual(390);
+    }
+  }
+  // Nothing on the page is wider than the phone.
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
 });

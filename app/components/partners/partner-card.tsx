@@ -1,4 +1,4 @@
-import { useNavigation } from "@remix-run/react";
+import { Link, useNavigation } from "@remix-run/react";
 import type { SerializeFrom } from "@remix-run/node";
 import { SectionError } from "~/components/section-error";
 import { useTranslation } from "~/modules/i18n/i18n-context";
@@ -35,24 +35,20 @@ export function PartnerCard({
   const active = partner.referrals.filter((referral) => referral.active);
   const expired = partner.referrals.filter((referral) => !referral.active);
 
+  // A partner not opened shows its head and a link that opens it; the rest is read only then (ADR 064).
+  if (!partner.detailed)
+    return (
+      <li className="card affiliate" id={`partner-${partner.code}`}>
+        <PartnerHead partner={partner} />
+        <p className="affiliate-open">
+          <Link to={partner.openHref}>{t("partners.backoffice.summary")}</Link>
+        </p>
+      </li>
+    );
+
   return (
     <li className="card affiliate" id={`partner-${partner.code}`}>
-      <div className="affiliate-head">
-        <h2>
-          <code className="partner-code">{partner.code}</code> {partner.name ?? <span className="muted">{t("partners.backoffice.noName")}</span>}
-        </h2>
-        <p className="muted small">{partner.email}</p>
-        <dl className="affiliate-figures">
-          <div>
-            <dt>{t("partners.backoffice.referralsSum")}</dt>
-            <dd>{money(partner.referralsSum)}</dd>
-          </div>
-          <div>
-            <dt>{t("partners.balance.due")}</dt>
-            <dd>{money(partner.balance.due)}</dd>
-          </div>
-        </dl>
-      </div>
+      <PartnerHead partner={partner} />
 
       <details open={open || undefined}>
         <summary>{t("partners.backoffice.summary")}</summary>
@@ -174,5 +170,29 @@ export function PartnerCard({
         )}
       </details>
     </li>
+  );
+}
+
+/** Code, name, e-mail and the two figures staff scan the list for. */
+function PartnerHead({ partner }: { partner: Partner }) {
+  const { t, i18n } = useTranslation();
+  const money = (minor: number) => formatMoney(minor, "rub", i18n.language);
+  return (
+    <div className="affiliate-head">
+      <h2>
+        <code className="partner-code">{partner.code}</code> {partner.name ?? <span className="muted">{t("partners.backoffice.noName")}</span>}
+      </h2>
+      <p className="muted small">{partner.email}</p>
+      <dl className="affiliate-figures">
+        <div>
+          <dt>{t("partners.backoffice.referralsSum")}</dt>
+          <dd>{money(partner.referralsSum)}</dd>
+        </div>
+        <div>
+          <dt>{t("partners.balance.due")}</dt>
+          <dd>{money(partner.balance.due)}</dd>
+        </div>
+      </dl>
+    </div>
   );
 }

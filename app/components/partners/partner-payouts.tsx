@@ -5,8 +5,7 @@ import { Field } from "~/components/field";
 import { useTranslation } from "~/modules/i18n/i18n-context";
 import { formatMoney } from "~/modules/money/format";
 import type { AffiliateReply, affiliatesList } from "~/modules/partners/affiliates-page.server";
-import { formatDateTime } from "~/modules/partners/format";
-import { formatPercent } from "~/modules/partners/format";
+import { formatDateTime, formatPercent, formatQuarter } from "~/modules/partners/format";
 import { useBrowserCheck } from "~/modules/validation/browser";
 import { replyFor } from "~/modules/validation/reply";
 
@@ -46,12 +45,7 @@ export function PartnerPayouts({ partner, reply, period }: { partner: Partner; r
             <tbody>
               {partner.payouts.map((payout) => (
                 <tr key={payout.id}>
-                  <td>
-                    {t("partners.backoffice.payouts.periodValue", {
-                      year: payout.year,
-                      quarter: payout.quarter,
-                    })}
-                  </td>
+                  <td>{formatQuarter(t, payout.year, payout.quarter)}</td>
                   <td className="num">{money(payout.amount)}</td>
                   <td>
                     {formatDateTime(payout.paidAt, language)}

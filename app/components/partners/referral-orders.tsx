@@ -55,56 +55,65 @@ export function ReferralOrders({ screen }: { screen: SerializeFrom<typeof loadPa
       ) : screen.orders.length === 0 ? (
         <p className="empty">{screen.search || screen.status || screen.activity ? t("partners.orders.nothingFound") : t("partners.orders.empty")}</p>
       ) : (
-        <div className="table-wrap">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">{t("partners.orders.columns.date")}</th>
-                <th scope="col">{t("partners.orders.columns.number")}</th>
-                <th scope="col">{t("partners.orders.columns.client")}</th>
-                <th scope="col">{t("partners.orders.columns.status")}</th>
-                <th scope="col">{t("partners.orders.columns.referral")}</th>
-                <th scope="col" className="num">
-                  {t("partners.orders.columns.amount")}
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {screen.orders.map((order) => (
-                <tr key={order.id}>
-                  <td>{formatDate(order.createdAt, language)}</td>
-                  <td>
-                    <code>{order.number}</code>
-                  </td>
-                  <td>
-                    {order.client ?? "—"}
-                    <div className="muted small">{order.email}</div>
-                  </td>
-                  <td>
-                    <span className={`badge badge-${order.status}`}>{t(statusLabelKey(order.status))}</span>
-                  </td>
-                  <td className="small">
-                    {order.expiresAt === null
-                      ? t("partners.orders.awaitingPayment")
-                      : order.active
-                      ? t("partners.orders.activeUntil", {
-                          date: formatDate(order.expiresAt, language),
-                        })
-                      : t("partners.orders.expiredOn", {
-                          date: formatDate(order.expiresAt, language),
-                        })}
-                  </td>
-                  <td className="num">
-                    {order.total === null ? "—" : formatMoney(order.total, order.currency, language)}
-                    {isPaid(order.status) ? (
-                      <div className={order.counts ? "small partner-counts" : "small muted"}>{order.counts ? t("partners.orders.counts") : t("partners.orders.notCounted")}</div>
-                    ) : null}
-                  </td>
+        <>
+          <div className="table-wrap">
+            <table className="narrow-cards">
+              <thead>
+                <tr>
+                  <th scope="col">{t("partners.orders.columns.date")}</th>
+                  <th scope="col">{t("partners.orders.columns.number")}</th>
+                  <th scope="col">{t("partners.orders.columns.client")}</th>
+                  <th scope="col">{t("partners.orders.columns.status")}</th>
+                  <th scope="col">{t("partners.orders.columns.referral")}</th>
+                  <th scope="col" className="num">
+                    {t("partners.orders.columns.amount")}
+                  </th>
+                  <th scope="col" className="num">
+                    {t("partners.orders.columns.reward")}
+                  </th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+              </thead>
+              <tbody>
+                {screen.orders.map((order) => (
+                  <tr key={order.id} className="referral-order">
+                    <td data-label={t("partners.orders.columns.date")}>{formatDate(order.createdAt, language)}</td>
+                    <td data-label={t("partners.orders.columns.number")}>
+                      <code>{order.number}</code>
+                    </td>
+                    <td data-label={t("partners.orders.columns.client")}>
+                      {order.client ?? "—"}
+                      <div className="muted small">{order.email}</div>
+                    </td>
+                    <td data-label={t("partners.orders.columns.status")} className="referral-status">
+                      <span className={`badge badge-${order.status}`}>{t(statusLabelKey(order.status))}</span>
+                    </td>
+                    <td data-label={t("partners.orders.columns.referral")} className="small">
+                      {order.expiresAt === null
+                        ? t("partners.orders.awaitingPayment")
+                        : order.active
+                        ? t("partners.orders.activeUntil", {
+                            date: formatDate(order.expiresAt, language),
+                          })
+                        : t("partners.orders.expiredOn", {
+                            date: formatDate(order.expiresAt, language),
+                          })}
+                    </td>
+                    <td data-label={t("partners.orders.columns.amount")} className="num referral-sum">
+                      {order.total === null ? "—" : formatMoney(order.total, order.currency, language)}
+                      {isPaid(order.status) ? (
+                        <div className={order.counts ? "small partner-counts" : "small muted"}>{order.counts ? t("partners.orders.counts") : t("partners.orders.notCounted")}</div>
+                      ) : null}
+                    </td>
+                    <td data-label={t("partners.orders.columns.reward")} className="num referral-reward">
+                      {order.reward === null ? "—" : formatMoney(order.reward, "rub", language)}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          <p className="hint small">{t("partners.orders.rewardHint")}</p>
+        </>
       )}
       {screen.page > 1 || screen.hasMore ? (
         <nav className="pagination" aria-label={t("pagination.label")}>

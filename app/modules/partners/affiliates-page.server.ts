@@ -8,7 +8,7 @@ import { getRequestTranslator } from "~/modules/http/request-context.server";
 import { type FormReply, intentValue, readSubmission, refused, submittedIntent } from "~/modules/http/submission.server";
 import { redirectWithToast } from "~/modules/http/toast.server";
 import { isUuid } from "~/modules/orders/orders.server";
-import { addPayout, deletePayout, listPartners, ORDERS_PER_PARTNER, partnerCodeById, partnerDetails, setRewardPercentage } from "./affiliates.server";
+import { addPayout, deletePayout, listPartners, ORDERS_PER_PARTNER, partnerCodeById, partnerDetails, type PartnerDetails, setRewardPercentage } from "./affiliates.server";
 import { affiliatesSchema } from "./forms";
 import { currentPeriod } from "./validation";
 import { logger } from "~/modules/log/logger.server";
@@ -27,23 +27,41 @@ export async function affiliatesList(db: DB, url: URL) {
     page,
     pageSize: PAGE_SIZE,
   });
+  // Payouts, referrals and orders are read and rendered for one partner only — the one opened by
+  // `?open=CODE`, or the only one a search found — so the page costs what it shows (ADR 064).
+  const open = url.searchParams.get("open");
+  const detailed = partners.filter((partner) => partner.code === open || partners.length === 1);
   const details = await partnerDetails(
     db,
-    partners.map((partner) => partner.id),
+    detailed.map((partner) => partner.id),
   );
   return {
     search,
     page,
     hasMore,
-    open: url.searchParams.get("open"),
+    open,
     period: currentPeriod(),
     ordersLimit: ORDERS_PER_PARTNER,
     partners: partners.map((partner) => ({
       ...partner,
-      ...details.get(partner.id)!,
+      detailed: details.has(partner.id),
+      /** The same list with this partner's card whole. */
+      openHref: `?${listParams(search, page, partner.code)}#partner-${partner.code}`,
+      ...(details.get(partner.id) ?? NO_DETAILS),
     })),
   };
 }
+
+/** The list's search and page, with `open` naming the partner whose card is whole. */
+function listParams(search: string, page: number, open: string | null): URLSearchParams {
+  const params = new URLSearchParams();
+  if (search) params.set("q", search);
+  if (page > 1) params.set("page", String(page));
+  if (open) params.set("open", open);
+  return params;
+}
+
+const NO_DETAILS: PartnerDetails = { payouts: [], referrals: [], orders: [], ordersFailure: null };
 
 type AffiliateSubmission = Submission<z.output<typeof affiliatesSchema>, string[]>;
 

@@ -1,4 +1,5 @@
 import { dateTimeFormat, numberFormat } from "~/modules/i18n/intl";
+import type { Translate } from "~/modules/i18n/translate";
 /**
  * Dates and percentages on the partner pages. Dates use the company's time zone (Moscow), so the
  * server's and the browser's renders agree and a year of activity ends on the same day for everyone.
@@ -21,4 +22,9 @@ export function formatDateTime(iso: string | null, language: string): string {
 /** "7.5" → "7,50" in Russian: the reward percentage is always shown with two decimals (spec §9). */
 export function formatPercent(value: string | number, language: string): string {
   return numberFormat(localeOf(language), { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(Number(value));
+}
+
+/** A payout's quarter as the books write it: "IV кв. 2026" in Russian, "Q4 2026" in English (each language's words). */
+export function formatQuarter(t: Translate, year: number, quarter: number): string {
+  return t(`partners.backoffice.payouts.periodValue.q${quarter}`, { year });
 }

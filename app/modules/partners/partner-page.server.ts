@@ -10,7 +10,7 @@ import { type FormReply, intentValue, readSubmission, refused, submittedIntent }
 import { failureCause, loadSection, sectionData, sectionFailure } from "~/modules/http/section.server";
 import { redirectWithToast } from "~/modules/http/toast.server";
 import { publicOrigin } from "~/modules/market/market.server";
-import { ensurePartnerCode, partnerBalance, referralCounts, referralOrders, savePartnerContacts, savePartnerName } from "./partners.server";
+import { ensurePartnerCode, partnerBalance, partnerPayouts, referralCounts, referralOrders, savePartnerContacts, savePartnerName } from "./partners.server";
 import { partnerPageSchema } from "./forms";
 import { ACTIVITY_FILTERS, readFilter, REFERRAL_STATUS_FILTERS } from "./validation";
 import { logger } from "~/modules/log/logger.server";
@@ -40,13 +40,16 @@ export async function loadPartnerPage(request: Request, context: AppLoadContext)
       partner: null,
       codeFailure: code.failure,
       ordersFailure: null,
+      payoutsFailure: null,
+      payouts: [],
       orders: [],
       hasMore: false,
     };
   const partner = code.data;
-  const [balance, counts, list] = await Promise.all([
+  const [balance, counts, payouts, list] = await Promise.all([
     partnerBalance(db, partner.id),
     referralCounts(db, partner.id),
+    loadSection("partner: loading payouts", { message: "failures.partnerPayouts" }, () => partnerPayouts(db, partner.id)),
     loadSection("partner: loading referral orders", { title: "failures.ordersLoadTitle", message: "failures.ordersLoadText" }, () =>
       referralOrders(db, partner.id, {
         search,
@@ -73,6 +76,8 @@ export async function loadPartnerPage(request: Request, context: AppLoadContext)
       referrals: counts,
     },
     codeFailure: null,
+    payoutsFailure: sectionFailure(payouts),
+    payouts: sectionData(payouts, []),
     ordersFailure: sectionFailure(list),
     ...sectionData(list, { orders: [], hasMore: false }),
   };

@@ -32,6 +32,20 @@ const CODE_COLUMNS = [
 export const LISTED_STATUSES: readonly OrderStatus[] = ["pending", ...PAID_SET];
 const PAID_LIST = sql.join(PAID_SET.map((status) => sql.lit(status)));
 
+/**
+ * Whether an order of a referral earns a reward (ADR 015): the paid set, roubles, paid before the
+ * referral's year ends — the rule the view's eligible sum applies. Written against `o` (orders) and
+ * `s` (partner_affiliate_order_stats).
+ */
+const ORDER_COUNTS = sql<boolean>`coalesce(o.status in (${PAID_LIST}) and o.currency = 'rub' and o.paid_at < s.expires_at, false)`;
+
+/**
+ * A counted order's own reward in kopecks: the partner's percentage (`c`, partner_codes) of its amount,
+ * half up — partner_balance_summary's formula applied to one order. The balance rounds once per
+ * partner, so the column's sum may differ from "Начислено" by under a kopeck per order (ADR 064).
+ */
+const ORDER_REWARD = sql<string | null>`case when ${ORDER_COUNTS} then round(o.total_cost * c.reward_percentage / 100)::bigint end`;
+
 export async function findPartnerCode(db: DB, email: string) {
   return db.selectFrom("partner_codes").select(CODE_COLUMNS).where("user_email", "=", normalizeEmail(email)!).executeTakeFirst();
 }
@@ -117,6 +131,7 @@ export async function referralOrders(db: DB, partnerCodeId: string, query: Refer
   let select = db
     .selectFrom("orders as o")
     .innerJoin("partner_affiliate_order_stats as s", "s.affiliate_email", "o.email")
+    .innerJoin("partner_codes as c", "c.id", "s.partner_code_id")
     .where("s.partner_code_id", "=", partnerCodeId)
     .where("o.status", "in", LISTED_STATUSES);
   if (query.status) select = select.where("o.status", "=", query.status);
@@ -144,7 +159,8 @@ export async function referralOrders(db: DB, partnerCodeId: string, query: Refer
       "o.paid_at",
       "s.is_active",
       "s.expires_at",
-      sql<boolean>`coalesce(o.status in (${PAID_LIST}) and o.currency = 'rub' and o.paid_at < s.expires_at, false)`.as("counts"),
+      ORDER_COUNTS.as("counts"),
+      ORDER_REWARD.as("reward"),
     ])
     .orderBy("o.created_at", "desc")
     .orderBy("o.id")
@@ -165,6 +181,35 @@ export async function referralOrders(db: DB, partnerCodeId: string, query: Refer
       active: row.is_active,
       expiresAt: row.expires_at ? new Date(row.expires_at).toISOString() : null,
       counts: Boolean(row.counts),
+      /** Kopecks this order earns the partner; null when it does not count. */
+      reward: row.reward === null ? null : Number(row.reward),
     })),
   };
+}
+
+/**
+ * Who recorded a payout, as the partner sees it: a staff member's e-mail, or null when it was the shared
+ * back-office password (whose label carries an IP address that stays with staff).
+ */
+export function payoutActor(createdBy: string | null): string | null {
+  return createdBy && createdBy.includes("@") ? createdBy : null;
+}
+
+/** The partner's payouts, newest first (spec §7: partner_payouts by partner_code_id, newest paid_at first). */
+export async function partnerPayouts(db: DB, partnerCodeId: string) {
+  const rows = await db
+    .selectFrom("partner_payouts")
+    .select(["id", "amount", "period_year", "period_quarter", "created_by", "paid_at"])
+    .where("partner_code_id", "=", partnerCodeId)
+    .orderBy("paid_at", "desc")
+    .orderBy("id")
+    .execute();
+  return rows.map((row) => ({
+    id: row.id,
+    amount: Number(row.amount),
+    year: row.period_year,
+    quarter: row.period_quarter,
+    paidAt: new Date(row.paid_at).toISOString(),
+    by: payoutActor(row.created_by),
+  }));
 }

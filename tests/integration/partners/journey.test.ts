@@ -109,5 +109,9 @@ describe("partner journey", () => {
     const after = await (await partner.request("/partner")).text();
     expect(after).toMatch(/Выплачено<\/dt><dd>600\s₽/);
     expect(after).toMatch(/К выплате<\/dt><dd>400\s₽/);
+    // The cabinet lists the payout with its quarter and who recorded it (the shared password shows as the back office), and the order's own reward.
+    expect(after).toContain("История выплат");
+    expect(after).toMatch(/<tr class="payout-row"><td data-label="Дата">[^<]+<\/td><td data-label="Квартал">IV кв\. 2026<\/td><td data-label="Сумма" class="num">600\s₽<\/td><td data-label="Кто внёс">бэк-офис<\/td><\/tr>/);
+    expect(after).toMatch(/<td data-label="Вознаграждение" class="num referral-reward">1\s000\s₽<\/td>/);
   });
 });

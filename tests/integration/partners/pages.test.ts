@@ -216,7 +216,7 @@ describe("partner pages over HTTP", () => {
     expect(payout.created_by).toMatch(/^back-office password/);
     const shown = await (await office.request("/backoffice/affiliates?q=payout&open=PAYOUT")).text();
     expect(shown).toContain("Выплата добавлена");
-    expect(shown).toContain("2 кв. 2026");
+    expect(shown).toContain("II кв. 2026");
     expect(shown).toMatch(/К выплате<\/dt><dd><strong>-1\s235\s₽<\/strong>/);
 
     // A payout id of another partner deletes nothing.
@@ -244,5 +244,31 @@ describe("partner pages over HTTP", () => {
     expect(updated).toContain("Процент вознаграждения обновлен");
     expect(updated).toContain("12,50 %");
     expect(await percentageOf()).toBe(12.5);
+  });
+  it("lists partners by their heads and reads one partner's payouts, referrals and orders only when it is opened", async () => {
+    const office = await staff();
+    const codes = ["HEADAA", "HEADBB", "HEADCC"];
+    const ids: string[] = [];
+    for (const code of codes) {
+      const row = await t.db.insertInto("partner_codes").values({ code, user_email: `${code.toLowerCase()}@heads.ru`, user_name: `Партнёр ${code}` }).returning("id").executeTakeFirstOrThrow();
+      ids.push(row.id);
+      await t.db.insertInto("partner_payouts").values({ partner_code_id: row.id, amount: 12_300, period_year: 2026, period_quarter: 3, note: `выплата ${code}`, created_by: "manager@lab.ru" }).execute();
+    }
+    const list = await (await office.request("/backoffice/affiliates?q=heads.ru")).text();
+    for (const code of codes) {
+      expect(list).toContain(`Партнёр ${code}`);
+      expect(list).toContain(`href="/backoffice/affiliates?q=heads.ru&amp;open=${code}#partner-${code}"`);
+      expect(list).not.toContain(`выплата ${code}`);
+      expect(list).not.toContain(`id="payout-amount-${code}"`);
+    }
+    const opened = await (await office.request("/backoffice/affiliates?q=heads.ru&open=HEADBB")).text();
+    expect(opened).toContain("выплата HEADBB");
+    expect(opened).toContain("III кв. 2026");
+    expect(opened).toContain("manager@lab.ru");
+    expect(opened).toContain('id="payout-amount-HEADBB"');
+    expect(opened).not.toContain("выплата HEADAA");
+    expect(opened).not.toContain("выплата HEADCC");
+    // A search that finds one partner shows that partner whole.
+    expect(await (await office.request("/backoffice/affiliates?q=headcc")).text()).toContain("выплата HEADCC");
   });
 });
