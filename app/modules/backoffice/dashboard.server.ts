@@ -231,7 +231,7 @@ export async function listDashboardOrders(db: DB, filter: DashboardFilter) {
     .execute();
   const orders = rows.slice(0, DASHBOARD_PAGE_SIZE);
   const ids = orders.map((order) => order.id);
-  const [patientsSection, history, payments, fileCorrections] = ids.length
+  const [patientsSection, history, payments, correctionsSection] = ids.length
     ? await Promise.all([
         // The orders still show when only their patients fail to load: empty patient lists and the
         // spec's message (staff side §8 "failed pieces of data load yield empty patient lists").
@@ -248,11 +248,13 @@ export async function listDashboardOrders(db: DB, filter: DashboardFilter) {
         ),
         db.selectFrom("order_status_history").selectAll().where("order_id", "in", ids).orderBy("created_at").orderBy("id").execute(),
         db.selectFrom("payments").select("order_id").where("order_id", "in", ids).where("status", "=", "succeeded").execute(),
-        // Staff's corrections of the files' jaw and step belong to the order's history too (ADR 058).
-        fileCorrectionsOf(db, ids),
+        // Staff's corrections of the files' jaw and step belong to the order's history too (ADR 058);
+        // they name the patient's folder, so they fail with the patients and say so with them.
+        loadSection("back-office: loading the file corrections of orders", { message: "failures.patients" }, () => fileCorrectionsOf(db, ids)),
       ])
-    : [{ ok: true as const, data: [] }, [], [], []];
+    : [{ ok: true as const, data: [] }, [], [], { ok: true as const, data: [] }];
   const patients = sectionData(patientsSection, []);
+  const fileCorrections = sectionData(correctionsSection, []);
   const everPaid = new Set(payments.map((payment) => payment.order_id));
 
   return {
