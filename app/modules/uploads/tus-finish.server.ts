@@ -117,6 +117,13 @@ export async function finishUpload(deps: TusDeps, upload: Upload): Promise<Finis
   const scanner = createStlScanner();
   let refused: UploadRefusal | null = null;
   const source = await deps.datastore.read(upload.id);
+  // Parts that are gone by now (another request finished this upload a moment ago, after a dropped
+  // connection) fail the read as an error event, possibly before anything reads the stream: kept
+  // here, so it never stops the process, and answered below as the storage trouble it is.
+  let sourceFailed: unknown = null;
+  source.on("error", (error) => {
+    sourceFailed ??= error;
+  });
   // A compressed upload is restored member by member on its way to storage: what is stored is the chosen file.
   const file: AsyncIterable<Uint8Array> = meta.compressed ? inflateMembers(source, size, GZIP_CHUNK_BYTES, { packed: meta.compressed.packed }) : source;
   async function* checked() {
@@ -142,6 +149,10 @@ export async function finishUpload(deps: TusDeps, upload: Upload): Promise<Finis
   const body = Readable.from(checked(), { objectMode: false, highWaterMark: 64 * 1024 });
   try {
     await storage.put("orders", key, body, { contentType: STL_CONTENT_TYPE, contentLength: size });
+    if (sourceFailed) {
+      await storage.delete("orders", [key]).catch(() => undefined);
+      throw sourceFailed;
+    }
   } catch (error) {
     if (refused) return refuse(refused);
     throw error; // storage trouble: the parts stay, the browser asks again (uploads.finish)
