@@ -10,6 +10,8 @@ import { purgeExpiredRateLimits } from "~/modules/security/rate-limit.server";
 import { sendStatusMails } from "~/modules/notifications/status-mail.server";
 import { purgeExpiredUploads } from "~/modules/uploads/tus.server";
 import { walkStorage } from "~/modules/backoffice/storage-walk.server";
+import { BUCKET_NAMES } from "~/modules/storage/storage.server";
+import { DELETED_OBJECTS_KEPT_HOURS } from "~/modules/storage/graveyard";
 import { logger } from "~/modules/log/logger.server";
 
 /**
@@ -31,6 +33,8 @@ export interface HousekeepingSummary {
   /** Objects of the bucket the background walk listed in this run, and the trash among them (ADR 063). */
   storageObjectsWalked: number;
   storageTrashFound: number;
+  /** Hours of deleted files purged for good after the grace period (storage/graveyard.ts). */
+  graveyardHoursPurged: number;
   ms: number;
 }
 
@@ -47,6 +51,8 @@ export interface DraftPurgeLimits {
 export const DRAFT_PURGE_LIMITS: DraftPurgeLimits = { batch: 500, budgetMs: 500 };
 /** Drafts whose files are listed at once and whose rows go in one statement. */
 const DRAFTS_AT_ONCE = 10;
+/** Hours of the storage's graveyard one run purges per bucket: a backlog (a job that was off) drains over several runs. */
+const GRAVEYARD_HOURS_PER_RUN = 4;
 
 export async function purgeAbandonedDrafts(db: DB, storage: FileStorage, limits: DraftPurgeLimits = DRAFT_PURGE_LIMITS) {
   const started = Date.now();
@@ -96,6 +102,14 @@ export async function runHousekeeping(db: DB, storage: FileStorage): Promise<Hou
     logger.error("housekeeping: walking the storage failed:", error);
     return { objects: 0, trashFound: 0 };
   });
+  // Deleted files leave the graveyard once no backup can still need them (ADR 077): a few hours a run.
+  let graveyardHoursPurged = 0;
+  for (const bucket of BUCKET_NAMES) {
+    graveyardHoursPurged += await storage.purgeDeleted(bucket, new Date(Date.now() - DELETED_OBJECTS_KEPT_HOURS * 3_600_000), GRAVEYARD_HOURS_PER_RUN).catch((error: unknown) => {
+      logger.error("housekeeping: purging deleted files failed:", error);
+      return 0;
+    });
+  }
   return {
     abandonedDraftsDeleted: drafts.deleted,
     storageFilesDeleted: drafts.files,
@@ -106,6 +120,7 @@ export async function runHousekeeping(db: DB, storage: FileStorage): Promise<Hou
     statusMailsSent: mails.sent,
     storageObjectsWalked: walk.objects,
     storageTrashFound: walk.trashFound,
+    graveyardHoursPurged,
     ms: Date.now() - started,
   };
 }

@@ -7,6 +7,7 @@ import { pipeline } from "node:stream/promises";
 import type { AppConfig } from "~/modules/config/config.server";
 import { ByteCounter } from "./body-length";
 import { assertValidKey, assertValidPrefix } from "./keys";
+import { graveyardStamp, isGraveyardStamp } from "./graveyard";
 import type { BucketName, FileStorage, ListedObject, ObjectInfo, PutOptions, StoredObject } from "./types";
 
 type FolderStorageConfig = Extract<AppConfig["storage"], { kind: "folder" }>;
@@ -16,6 +17,7 @@ type FolderStorageConfig = Extract<AppConfig["storage"], { kind: "folder" }>;
  *   <bucket>/<key>          the objects themselves, so a developer can open them
  *   .tmp/<uuid>.part        bodies being written; renamed into place when complete
  *   .meta/<bucket>/<key>    {"contentType": ...} when one was given (a folder has no object metadata)
+ *   .deleted/<bucket>/<stamp>/<key>   deleted objects, kept for a while (graveyard.ts)
  * Real bucket names never start with a dot, so the two service folders cannot collide with one.
  * Unlike S3, a key cannot be both an object and a "folder" of other keys ("a" and "a/b").
  */
@@ -36,6 +38,7 @@ export function createFolderStorage(config: FolderStorageConfig, buckets: AppCon
   const root = path.resolve(config.dir);
   const tmpDir = path.join(root, ".tmp");
   const metaRoot = path.join(root, ".meta");
+  const graveRoot = path.join(root, ".deleted");
 
   for (const name of Object.values(buckets)) {
     if (!name || name.startsWith(".") || /[/\\]/.test(name)) throw new Error(`Invalid storage bucket folder name: ${name}`);
@@ -93,9 +96,28 @@ export function createFolderStorage(config: FolderStorageConfig, buckets: AppCon
     }
   }
 
-  async function deleteOne(bucket: BucketName, key: string): Promise<void> {
+  const graveDir = (bucket: BucketName) => path.join(graveRoot, buckets[bucket]);
+
+  /** The graveyard's hours of `bucket`, newest first. */
+  async function graveStamps(bucket: BucketName): Promise<string[]> {
+    try {
+      return (await fsp.readdir(graveDir(bucket))).filter(isGraveyardStamp).sort().reverse();
+    } catch (error) {
+      if (isMissing(error)) return [];
+      throw error;
+    }
+  }
+
+  async function deleteOne(bucket: BucketName, key: string, stamp: string): Promise<void> {
     const file = objectPath(bucket, key);
-    await fsp.rm(file, { force: true });
+    // Into the graveyard (a rename: no bytes copied); a missing key is ignored.
+    const grave = path.join(graveDir(bucket), stamp, ...key.split("/"));
+    try {
+      await fsp.mkdir(path.dirname(grave), { recursive: true });
+      await fsp.rename(file, grave);
+    } catch (error) {
+      if (!isMissing(error)) throw error;
+    }
     await pruneEmptyParents(file, bucketDir(bucket));
     const meta = metaPath(bucket, key);
     await fsp.rm(meta, { force: true });
@@ -162,9 +184,33 @@ export function createFolderStorage(config: FolderStorageConfig, buckets: AppCon
 
     async delete(bucket: BucketName, keys: string[]) {
       for (const key of keys) assertValidKey(key); // all or nothing on a bad key
+      const stamp = graveyardStamp(new Date());
       for (let start = 0; start < keys.length; start += DELETE_BATCH) {
-        await Promise.all(keys.slice(start, start + DELETE_BATCH).map((key) => deleteOne(bucket, key)));
+        await Promise.all(keys.slice(start, start + DELETE_BATCH).map((key) => deleteOne(bucket, key, stamp)));
       }
+    },
+
+    async getDeleted(bucket: BucketName, key: string): Promise<StoredObject | null> {
+      assertValidKey(key);
+      for (const stamp of await graveStamps(bucket)) {
+        const file = path.join(graveDir(bucket), stamp, ...key.split("/"));
+        try {
+          const handle = await fsp.open(file, "r");
+          const stats = await handle.stat();
+          if (stats.isFile()) return { body: handle.createReadStream(), size: stats.size };
+          await handle.close();
+        } catch (error) {
+          if (!isMissing(error)) throw error;
+        }
+      }
+      return null;
+    },
+
+    async purgeDeleted(bucket: BucketName, before: Date, limit: number) {
+      const cutoff = graveyardStamp(before);
+      const old = (await graveStamps(bucket)).filter((stamp) => stamp < cutoff).reverse().slice(0, limit);
+      for (const stamp of old) await fsp.rm(path.join(graveDir(bucket), stamp), { recursive: true, force: true });
+      return old.length;
     },
 
     async list(bucket: BucketName, prefix = "") {

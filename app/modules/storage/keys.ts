@@ -3,6 +3,8 @@
  * that works in development must work in production, and no key may escape its bucket folder.
  */
 
+import { GRAVEYARD_PREFIX } from "./graveyard";
+
 export class InvalidKeyError extends Error {
   constructor(
     public readonly key: string,
@@ -24,6 +26,7 @@ export function assertValidKey(key: string): void {
   // eslint-disable-next-line no-control-regex
   if (/[\u0000-\u001f\u007f]/.test(key)) throw new InvalidKeyError(key, "control character");
   if (key.startsWith("/") || /^[a-zA-Z]:/.test(key)) throw new InvalidKeyError(key, "absolute path");
+  if (key.startsWith(GRAVEYARD_PREFIX)) throw new InvalidKeyError(key, "the storage's graveyard");
   for (const part of key.split("/")) {
     if (part === "") throw new InvalidKeyError(key, "empty path segment");
     if (part === "." || part === "..") throw new InvalidKeyError(key, `"${part}" segment`);

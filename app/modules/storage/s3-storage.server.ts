@@ -1,4 +1,5 @@
 import {
+  CopyObjectCommand,
   CreateBucketCommand,
   DeleteObjectsCommand,
   GetObjectCommand,
@@ -13,6 +14,7 @@ import { Readable } from "node:stream";
 import type { AppConfig } from "~/modules/config/config.server";
 import { assertValidKey, assertValidPrefix } from "./keys";
 import { putStreamed } from "./s3-multipart.server";
+import { AFTER_GRAVEYARD, DELETED_OBJECTS_KEPT_HOURS, GRAVEYARD_PREFIX, graveyardStamp, isGraveyardStamp } from "./graveyard";
 import type { BucketName, FileStorage, ListedObject, PutOptions } from "./types";
 
 type S3StorageConfig = Extract<AppConfig["storage"], { kind: "s3" }>;
@@ -23,6 +25,8 @@ type S3StorageConfig = Extract<AppConfig["storage"], { kind: "s3" }>;
 const PART_SIZE = 5 * 1024 * 1024;
 const PARTS_IN_FLIGHT = 2;
 const DELETE_BATCH = 100;
+/** Server-side copies into the graveyard at once. */
+const COPIES_AT_ONCE = 16;
 // An S3 server that stopped answering (lost network, wedged host) must fail the request — the
 // upload then reports a storage error — instead of hanging it: at most this long to connect, and
 // S3_TIMEOUT_MS (default 15 s) without a byte moving on an open request. Parts are sent whole from
@@ -54,8 +58,47 @@ export function createS3Client(config: S3StorageConfig): S3Client {
   return new S3Client(s3ClientOptions(config));
 }
 
+function toListed(contents: { Key?: string; Size?: number; LastModified?: Date }[] | undefined): ListedObject[] {
+  const objects: ListedObject[] = [];
+  for (const object of contents ?? []) {
+    if (object.Key === undefined || object.Key.startsWith(GRAVEYARD_PREFIX)) continue;
+    objects.push({ key: object.Key, size: object.Size ?? 0, lastModified: object.LastModified ?? new Date(0) });
+  }
+  return objects;
+}
+
 export function createS3Storage(config: S3StorageConfig, buckets: AppConfig["buckets"], client = createS3Client(config)): FileStorage {
   const bucketName = (bucket: BucketName) => buckets[bucket];
+
+  async function deleteKeys(bucket: BucketName, keys: string[]) {
+    for (let start = 0; start < keys.length; start += DELETE_BATCH) {
+      const batch = keys.slice(start, start + DELETE_BATCH);
+      const response = await client.send(
+        new DeleteObjectsCommand({
+          Bucket: bucketName(bucket),
+          Delete: { Objects: batch.map((Key) => ({ Key })), Quiet: true },
+        }),
+      );
+      // DeleteObjects answers 200 even when single keys fail; surface those.
+      const failed = response.Errors ?? [];
+      if (failed.length > 0) {
+        const details = failed.map((failure) => `${failure.Key}: ${failure.Code} ${failure.Message ?? ""}`.trim());
+        throw new Error(`S3 could not delete ${failed.length} object(s): ${details.join("; ")}`);
+      }
+    }
+  }
+
+  /**
+   * The oldest hour of the graveyard, or null: one list call. (Listed by StartAfter, not Prefix: some
+   * S3-compatible servers do not match a prefix that starts with "~".)
+   */
+  async function oldestGraveStamp(bucket: BucketName, after = GRAVEYARD_PREFIX): Promise<string | null> {
+    const page = await client.send(new ListObjectsV2Command({ Bucket: bucketName(bucket), StartAfter: after, MaxKeys: 1 }));
+    const key = page.Contents?.[0]?.Key;
+    if (!key?.startsWith(GRAVEYARD_PREFIX)) return null;
+    const stamp = key.slice(GRAVEYARD_PREFIX.length).split("/")[0]!;
+    return isGraveyardStamp(stamp) ? stamp : null;
+  }
 
   return {
     kind: "s3",
@@ -99,21 +142,58 @@ export function createS3Storage(config: S3StorageConfig, buckets: AppConfig["buc
 
     async delete(bucket: BucketName, keys: string[]) {
       for (const key of keys) assertValidKey(key);
-      for (let start = 0; start < keys.length; start += DELETE_BATCH) {
-        const batch = keys.slice(start, start + DELETE_BATCH);
-        const response = await client.send(
-          new DeleteObjectsCommand({
-            Bucket: bucketName(bucket),
-            Delete: { Objects: batch.map((Key) => ({ Key })), Quiet: true },
-          }),
+      // Copied into the graveyard by the server (no bytes through here), then deleted.
+      const stamp = graveyardStamp(new Date());
+      for (let start = 0; start < keys.length; start += COPIES_AT_ONCE) {
+        await Promise.all(
+          keys.slice(start, start + COPIES_AT_ONCE).map((key) =>
+            client
+              .send(
+                new CopyObjectCommand({
+                  Bucket: bucketName(bucket),
+                  Key: `${GRAVEYARD_PREFIX}${stamp}/${key}`,
+                  CopySource: `${bucketName(bucket)}/${key.split("/").map(encodeURIComponent).join("/")}`,
+                }),
+              )
+              .catch((error: unknown) => {
+                if (!isNotFound(error)) throw error;
+              }),
+          ),
         );
-        // DeleteObjects answers 200 even when single keys fail; surface those.
-        const failed = response.Errors ?? [];
-        if (failed.length > 0) {
-          const details = failed.map((failure) => `${failure.Key}: ${failure.Code} ${failure.Message ?? ""}`.trim());
-          throw new Error(`S3 could not delete ${failed.length} object(s): ${details.join("; ")}`);
+      }
+      await deleteKeys(bucket, keys);
+    },
+
+    async getDeleted(bucket: BucketName, key: string) {
+      assertValidKey(key);
+      // Hour by hour back from now, past the time the graveyard keeps (a purge may be late).
+      for (let hour = 0; hour <= DELETED_OBJECTS_KEPT_HOURS + 6; hour++) {
+        const stamp = graveyardStamp(new Date(Date.now() - hour * 3_600_000));
+        try {
+          const response = await client.send(new GetObjectCommand({ Bucket: bucketName(bucket), Key: `${GRAVEYARD_PREFIX}${stamp}/${key}` }));
+          if (!(response.Body instanceof Readable)) throw new Error("S3 GetObject returned no Node.js stream");
+          return { body: response.Body, size: response.ContentLength ?? 0, contentType: response.ContentType };
+        } catch (error) {
+          if (!isNotFound(error)) throw error;
         }
       }
+      return null;
+    },
+
+    async purgeDeleted(bucket: BucketName, before: Date, limit: number) {
+      const cutoff = graveyardStamp(before);
+      let purged = 0;
+      for (let stamp = await oldestGraveStamp(bucket); stamp !== null && stamp < cutoff && purged < limit; stamp = await oldestGraveStamp(bucket)) {
+        const prefix = `${GRAVEYARD_PREFIX}${stamp}/`;
+        for (;;) {
+          const page = await client.send(new ListObjectsV2Command({ Bucket: bucketName(bucket), StartAfter: prefix, MaxKeys: 1000 }));
+          const keys = (page.Contents ?? []).flatMap((object) => (object.Key?.startsWith(prefix) ? [object.Key] : []));
+          if (keys.length === 0) break;
+          await deleteKeys(bucket, keys);
+        }
+        purged++;
+      }
+      return purged;
     },
 
     async list(bucket: BucketName, prefix = "") {
@@ -124,10 +204,7 @@ export function createS3Storage(config: S3StorageConfig, buckets: AppConfig["buc
         const page = await client.send(
           new ListObjectsV2Command({ Bucket: bucketName(bucket), Prefix: prefix || undefined, ContinuationToken: continuationToken }),
         );
-        for (const object of page.Contents ?? []) {
-          if (object.Key === undefined) continue;
-          found.push({ key: object.Key, size: object.Size ?? 0, lastModified: object.LastModified ?? new Date(0) });
-        }
+        found.push(...toListed(page.Contents));
         continuationToken = page.IsTruncated ? page.NextContinuationToken : undefined;
       } while (continuationToken);
       return found;
@@ -137,12 +214,11 @@ export function createS3Storage(config: S3StorageConfig, buckets: AppConfig["buc
       const page = await client.send(
         new ListObjectsV2Command({ Bucket: bucketName(bucket), StartAfter: startAfter ?? undefined, MaxKeys: Math.min(Math.max(1, limit), 1000) }),
       );
-      const objects: ListedObject[] = [];
-      for (const object of page.Contents ?? []) {
-        if (object.Key === undefined) continue;
-        objects.push({ key: object.Key, size: object.Size ?? 0, lastModified: object.LastModified ?? new Date(0) });
-      }
-      return { objects, last: page.IsTruncated && objects.length > 0 ? objects[objects.length - 1]!.key : null };
+      // The graveyard is out of every listing: a page that reaches it goes on after it.
+      const objects = toListed(page.Contents);
+      const rawLast = page.Contents?.at(-1)?.Key;
+      if (!page.IsTruncated || rawLast === undefined) return { objects, last: null };
+      return { objects, last: rawLast.startsWith(GRAVEYARD_PREFIX) ? AFTER_GRAVEYARD : rawLast };
     },
 
     async ensureBuckets() {

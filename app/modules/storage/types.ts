@@ -44,8 +44,18 @@ export interface FileStorage {
   get(bucket: BucketName, key: string): Promise<StoredObject | null>;
   /** null when the key does not exist. */
   head(bucket: BucketName, key: string): Promise<ObjectInfo | null>;
-  /** Missing keys are ignored. */
+  /**
+   * Takes the keys out of the bucket (missing keys are ignored) into the graveyard, where they stay
+   * DELETED_OBJECTS_KEPT_HOURS for a backup under way (graveyard.ts).
+   */
   delete(bucket: BucketName, keys: string[]): Promise<void>;
+  /** The most recently deleted object of `key` still in the graveyard; null when there is none. */
+  getDeleted(bucket: BucketName, key: string): Promise<StoredObject | null>;
+  /**
+   * Removes for good what was deleted before `before`: at most `limit` hours of the graveyard a call
+   * (whole hours, oldest first). Returns how many hours went.
+   */
+  purgeDeleted(bucket: BucketName, before: Date, limit: number): Promise<number>;
   /** Every object whose key starts with `prefix` (all pages), sorted by key. */
   list(bucket: BucketName, prefix?: string): Promise<ListedObject[]>;
   /**

@@ -146,6 +146,37 @@ function storageContract(name: string, start: () => Promise<Subject>) {
       expect(await textOf((await storage.get("orders", "del"))!.body)).toBe("now a file");
     });
 
+    it("keeps a deleted object in the graveyard, out of every listing, until it is purged", async () => {
+      await putText(storage, "grave/scan.stl", "first");
+      await storage.delete("orders", ["grave/scan.stl"]);
+      await putText(storage, "grave/scan.stl", "second");
+      await storage.delete("orders", ["grave/scan.stl"]);
+      expect(await storage.head("orders", "grave/scan.stl")).toBeNull();
+      // Neither a listing nor a page of the bucket shows the graveyard.
+      expect((await storage.list("orders")).filter((object) => object.key.includes("grave/"))).toEqual([]);
+      let cursor: string | null = null;
+      const paged: string[] = [];
+      do {
+        const page: { objects: { key: string }[]; last: string | null } = await storage.listAfter("orders", cursor, 100);
+        paged.push(...page.objects.map((object) => object.key));
+        cursor = page.last;
+      } while (cursor !== null);
+      expect(paged.filter((key) => key.includes("grave/"))).toEqual([]);
+      expect(paged).toEqual((await storage.list("orders")).map((object) => object.key));
+      // The latest deletion of the key is the one found.
+      const deleted = await storage.getDeleted("orders", "grave/scan.stl");
+      expect(deleted).not.toBeNull();
+      expect(await textOf(deleted!.body)).toBe("second");
+      expect(await storage.getDeleted("orders", "grave/never.stl")).toBeNull();
+      expect(await storage.getDeleted("logos", "grave/scan.stl")).toBeNull();
+      // Purging what was deleted before an hour ago keeps it; purging up to the next hour removes it.
+      expect(await storage.purgeDeleted("orders", new Date(Date.now() - 3600_000), 10)).toBe(0);
+      expect(await storage.getDeleted("orders", "grave/scan.stl")).not.toBeNull();
+      expect(await storage.purgeDeleted("orders", new Date(Date.now() + 3600_000), 10)).toBe(1);
+      expect(await storage.getDeleted("orders", "grave/scan.stl")).toBeNull();
+      await expect(putText(storage, "~deleted/20260101T00/x.stl", "x")).rejects.toBeInstanceOf(InvalidKeyError);
+    });
+
     it("rejects bad keys everywhere", async () => {
       for (const key of BAD_KEYS) {
         await expect(putText(storage, key, "x"), key).rejects.toBeInstanceOf(InvalidKeyError);
