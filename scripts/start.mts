@@ -12,6 +12,7 @@ import { createStorage } from "../app/modules/storage/storage.server";
 import { migrateToLatest } from "../db/migrator";
 import { seedDemoData, storeDemoFiles } from "../app/modules/demo/seed.server";
 import { createApp } from "../server.mts";
+import { startBackupControl } from "../app/modules/backup/control.server";
 import { descriptorLimit, maxConnectionsFor } from "../app/modules/security/in-flight.server";
 import { logger } from "../app/modules/log/logger.server";
 
@@ -128,10 +129,13 @@ async function serve(onListening: () => void) {
   server.maxConnections = maxConnectionsFor(await descriptorLimit());
 
   const stopScheduler = config.queue.inProcess ? startInProcessScheduler(db) : () => Promise.resolve();
+  // The embedded database can only be backed up by this process: `npm run backup` asks it (ADR 077).
+  const stopBackupControl = config.database.kind === "pglite" ? startBackupControl(db, createStorage(config), config) : () => Promise.resolve();
 
   async function shutdown(signal: string) {
     logger.info(`${signal}: shutting down`);
     server.close();
+    await stopBackupControl();
     await stopScheduler();
     await db.destroy();
     process.exit(0);

@@ -50,7 +50,15 @@ export async function openDatabase(target: AppConfig["database"], options: { poo
     import("@electric-sql/pglite/contrib/pg_trgm"),
   ]);
   const pglite = await PGlite.create(target.dir, { parsers: { [INT8_OID]: (value: string) => Number(value) }, extensions: { pg_trgm } });
-  return new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
+  const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
+  embedded.set(db, pglite);
+  return db;
+}
+
+/** The embedded database behind a Kysely instance, for what only it can do (a backup of its data directory). */
+const embedded = new WeakMap<DB, import("@electric-sql/pglite").PGlite>();
+export function embeddedDatabaseOf(db: DB) {
+  return embedded.get(db);
 }
 
 declare global {

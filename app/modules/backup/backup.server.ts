@@ -1,0 +1,186 @@
+import { spawn } from "node:child_process";
+import { createHash } from "node:crypto";
+import fs from "node:fs";
+import fsp from "node:fs/promises";
+import path from "node:path";
+import { PassThrough, type Readable, Transform } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import pg from "pg";
+import tar from "tar-stream";
+import type { AppConfig } from "~/modules/config/config.server";
+import { type DB, embeddedDatabaseOf } from "~/modules/db/db.server";
+import type { BucketName, FileStorage, StoredObject } from "~/modules/storage/storage.server";
+import { type ArchivedFile, type BackupManifest, MANIFEST_NAME, archiveEntryOf } from "./manifest";
+import { countRows, filesNamedByRows, type RunQuery } from "./stored-files.server";
+
+/**
+ * `npm run backup` (ADR 077): one archive of the database and the files its rows name, taken while
+ * the service keeps serving. The database is read first — pg_dump in an exported snapshot, or the
+ * embedded database's data directory — and the file list comes from that same state; the files are
+ * read after, from the bucket or, when the service deleted one meanwhile, from the storage's
+ * graveyard (storage/graveyard.ts).
+ */
+
+export interface BackupTarget {
+  database: AppConfig["database"];
+  /** The running app's database: the embedded one can only be read by the process that holds it. */
+  db?: DB;
+  storage: FileStorage;
+}
+
+export class BackupError extends Error {}
+
+function hashing(hash: ReturnType<typeof createHash>) {
+  return new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      hash.update(chunk);
+      done(null, chunk);
+    },
+  });
+}
+
+function run(command: string, args: string[]): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { stdio: ["ignore", "ignore", "pipe"] });
+    let stderr = "";
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on("error", reject);
+    child.on("exit", (code) => (code === 0 ? resolve() : reject(new BackupError(`${command} failed (${code}): ${stderr.trim()}`))));
+  });
+}
+
+interface DatabaseSnapshot {
+  file: string;
+  entry: string;
+  query: RunQuery;
+  release(): Promise<void>;
+}
+
+/** pg_dump in a snapshot this connection exported and holds: the dump and the queries see the same rows. */
+async function postgresSnapshot(url: string, workDir: string): Promise<DatabaseSnapshot> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query("begin isolation level repeatable read read only");
+    const { rows } = await client.query<{ id: string }>("select pg_export_snapshot() as id");
+    const file = path.join(workDir, "postgres.dump");
+    await run("pg_dump", ["--format=custom", `--snapshot=${rows[0]!.id}`, `--file=${file}`, `--dbname=${url}`]);
+    return {
+      file,
+      entry: "database/postgres.dump",
+      query: async <Row>(text: string) => (await client.query(text)).rows as Row[],
+      async release() {
+        await client.query("commit").catch(() => undefined);
+        await client.end();
+      },
+    };
+  } catch (error) {
+    await client.end().catch(() => undefined);
+    throw error;
+  }
+}
+
+/**
+ * The embedded database's data directory, dumped by the process that holds it; the file list is read
+ * from a copy opened from that dump, so it is exactly the dumped state.
+ */
+async function embeddedSnapshot(db: DB, workDir: string): Promise<DatabaseSnapshot> {
+  const pglite = embeddedDatabaseOf(db);
+  if (!pglite) throw new BackupError("the embedded database is not open in this process");
+  const dump = await pglite.dumpDataDir("none");
+  const file = path.join(workDir, "pglite.tar");
+  await fsp.writeFile(file, Buffer.from(await dump.arrayBuffer()));
+  const [{ PGlite }, { pg_trgm }] = await Promise.all([import("@electric-sql/pglite"), import("@electric-sql/pglite/contrib/pg_trgm")]);
+  const copy = await PGlite.create(path.join(workDir, "pglite-copy"), { loadDataDir: dump, extensions: { pg_trgm } });
+  return {
+    file,
+    entry: "database/pglite.tar",
+    query: async <Row>(text: string) => (await copy.query<Row>(text)).rows,
+    async release() {
+      await copy.close();
+    },
+  };
+}
+
+/** Adds one entry of known size to the archive, hashing what goes in. */
+async function addEntry(pack: tar.Pack, name: string, size: number, body: Readable): Promise<string> {
+  const hash = createHash("sha256");
+  const entry = pack.entry({ name, size, mode: 0o600 });
+  await pipeline(body, hashing(hash), entry);
+  return hash.digest("hex");
+}
+
+async function openFile(storage: FileStorage, bucket: BucketName, key: string): Promise<{ object: StoredObject; fromGraveyard: boolean } | null> {
+  const object = await storage.get(bucket, key);
+  if (object) return { object, fromGraveyard: false };
+  const deleted = await storage.getDeleted(bucket, key);
+  return deleted ? { object: deleted, fromGraveyard: true } : null;
+}
+
+export interface BackupHooks {
+  /** Called once the database is read and before the files are: what the service does meanwhile is not in the archive. */
+  afterDatabase?: () => Promise<void>;
+}
+
+export async function createBackup(target: BackupTarget, archivePath: string, hooks: BackupHooks = {}): Promise<BackupManifest> {
+  const started = Date.now();
+  const archive = path.resolve(archivePath);
+  await fsp.mkdir(path.dirname(archive), { recursive: true });
+  const workDir = await fsp.mkdtemp(path.join(path.dirname(archive), ".backup-"));
+  const partial = `${archive}.part`;
+  try {
+    let snapshot: DatabaseSnapshot;
+    if (target.database.kind === "postgres") snapshot = await postgresSnapshot(target.database.url, workDir);
+    else if (target.db) snapshot = await embeddedSnapshot(target.db, workDir);
+    else throw new BackupError("the embedded database must be backed up by the process that holds it");
+    let named: Awaited<ReturnType<typeof filesNamedByRows>>;
+    let rows: Record<string, number>;
+    try {
+      named = await filesNamedByRows(snapshot.query);
+      rows = await countRows(snapshot.query);
+    } finally {
+      await snapshot.release();
+    }
+    await hooks.afterDatabase?.();
+
+    const pack = tar.pack();
+    const out = fs.createWriteStream(partial, { mode: 0o600 });
+    const written = pipeline(pack, out);
+    const databaseSize = (await fsp.stat(snapshot.file)).size;
+    const databaseSha = await addEntry(pack, snapshot.entry, databaseSize, fs.createReadStream(snapshot.file));
+
+    const files: ArchivedFile[] = [];
+    const missing: BackupManifest["missing"] = [];
+    const logos = (await target.storage.list("logos")).map((object) => ({ bucket: "logos" as const, key: object.key }));
+    for (const { bucket, key } of [...named.map((file) => ({ bucket: "orders" as const, key: file.key })), ...logos]) {
+      const found = await openFile(target.storage, bucket, key);
+      if (!found) {
+        missing.push({ bucket, key });
+        continue;
+      }
+      const sha256 = await addEntry(pack, archiveEntryOf(bucket, key), found.object.size, found.object.body);
+      files.push({ bucket, key, size: found.object.size, sha256, ...(found.fromGraveyard ? { fromGraveyard: true } : {}) });
+    }
+
+    const manifest: BackupManifest = {
+      format: 1,
+      createdAt: new Date(started).toISOString(),
+      database: { kind: target.database.kind, entry: snapshot.entry, size: databaseSize, sha256: databaseSha },
+      rows,
+      files,
+      missing,
+      ms: Date.now() - started,
+    };
+    const text = Buffer.from(JSON.stringify(manifest, null, 1));
+    const body = new PassThrough();
+    body.end(text);
+    await addEntry(pack, MANIFEST_NAME, text.length, body);
+    pack.finalize();
+    await written;
+    await fsp.rename(partial, archive);
+    return manifest;
+  } finally {
+    await fsp.rm(workDir, { recursive: true, force: true });
+    await fsp.rm(partial, { force: true });
+  }
+}

@@ -1,0 +1,258 @@
+import { createHash, randomBytes } from "node:crypto";
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import fsp from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { Readable } from "node:stream";
+import { sql } from "kysely";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createBackup } from "~/modules/backup/backup.server";
+import { checkStorage, storageProblems } from "~/modules/backup/check-storage.server";
+import { restoreBackup, RestoreError } from "~/modules/backup/restore.server";
+import type { BackupManifest } from "~/modules/backup/manifest";
+import type { AppConfig } from "~/modules/config/config.server";
+import { type DB, openDatabase } from "~/modules/db/db.server";
+import { createStorage, type FileStorage } from "~/modules/storage/storage.server";
+import { migrateToLatest } from "~db/migrator";
+import { SECRETS } from "../../support/app";
+import { startAppServer, CookieJar } from "../../support/app-server";
+import { buildOrderIn, buildPatient } from "../../support/builders";
+import { databaseUrl, serverUrl } from "../../support/database";
+import { s3AppEnv, startS3Server, type TestS3Server } from "../../support/s3-server";
+import { signInToken } from "../../support/sign-in-link";
+
+/**
+ * The restore drill (ADR 077): orders are made and paid, a backup runs while files are deleted and
+ * orders change, the archive is restored into an empty database and storage, and then every row
+ * and every byte must match what the backup saw, `check:storage` finds nothing, and the restored app
+ * serves the orders to their clinic. Once on the embedded default, once on PostgreSQL and S3.
+ */
+
+const buckets = { orders: "orders", logos: "logos" };
+const sha256 = (bytes: Buffer) => createHash("sha256").update(bytes).digest("hex");
+
+interface Side {
+  database: AppConfig["database"];
+  db: DB;
+  storage: FileStorage;
+}
+
+interface Seeded {
+  paidOrder: { id: string; code: string; email: string };
+  draftId: string;
+  /** Bytes of every file the rows named when the backup began. */
+  bytes: Map<string, string>;
+}
+
+async function storeFile(side: Side, key: string, size: number) {
+  const body = randomBytes(size);
+  await side.storage.put("orders", key, Readable.from([body]));
+  return { key, size, sha: sha256(body) };
+}
+
+/** Three orders (paid, in work, a draft), each with a patient and two aligner files, and a logo. */
+async function seed(side: Side): Promise<Seeded> {
+  const bytes = new Map<string, string>();
+  const made: { id: string; code: string; email: string }[] = [];
+  for (const status of ["paid", "processing", "draft"] as const) {
+    const order = await buildOrderIn(side.db, status);
+    const patient = await buildPatient(side.db, order.id);
+    const files = [];
+    for (const step of [1, 2]) {
+      const file = await storeFile(side, `order_${order.id}/${patient.folder_name}/aligners/upper_${step}.stl`, 40_000 + step * 1000);
+      bytes.set(file.key, file.sha);
+      files.push({ originalName: `upper_${step}.stl`, storagePath: file.key, url: "", type: "aligners", size: file.size, jaw: "upper", stepNumber: step, confirmed: true });
+    }
+    await side.db.updateTable("orders_patients").set({ aligner_files_info: JSON.stringify(files) }).where("id", "=", patient.id).execute();
+    made.push({ id: order.id, code: order.code, email: order.email ?? "" });
+  }
+  await side.storage.put("logos", "clinic-logo.png", Readable.from([Buffer.from("logo bytes")]));
+  return { paidOrder: made[0]!, draftId: made[2]!.id, bytes };
+}
+
+/** The rows a restore must give back, as comparable text. */
+async function rowsOf(db: DB) {
+  const orders = await sql<Record<string, unknown>>`select * from orders order by id`.execute(db);
+  const patients = await sql<Record<string, unknown>>`select * from orders_patients order by id`.execute(db);
+  const history = await sql<Record<string, unknown>>`select * from order_status_history order by id`.execute(db);
+  const payments = await sql<Record<string, unknown>>`select * from payments order by id`.execute(db);
+  return JSON.stringify({ orders: orders.rows, patients: patients.rows, history: history.rows, payments: payments.rows });
+}
+
+/** While the backup copies files: the draft is deleted with its files, a paid order's file is removed, a new order appears. */
+async function changeMeanwhile(side: Side, seeded: Seeded) {
+  const draftKeys = [...seeded.bytes.keys()].filter((key) => key.startsWith(`order_${seeded.draftId}/`));
+  await side.db.deleteFrom("orders").where("id", "=", seeded.draftId).execute();
+  await side.storage.delete("orders", draftKeys);
+  const paidKey = [...seeded.bytes.keys()].find((key) => key.startsWith(`order_${seeded.paidOrder.id}/`))!;
+  await side.storage.delete("orders", [paidKey]);
+  const late = await buildOrderIn(side.db, "paid");
+  await storeFile(side, `order_${late.id}/late.stl`, 1000);
+}
+
+async function drill(source: Side, target: Side, archive: string, serveRestored: () => Promise<{ url: string; stop(): Promise<void> }>) {
+  const seeded = await seed(source);
+  let before = "";
+  const manifest: BackupManifest = await createBackup(source, archive, {
+    afterDatabase: async () => {
+      before = await rowsOf(source.db);
+      await changeMeanwhile(source, seeded);
+    },
+  });
+  // Every file the rows named is in the archive, three of them from the graveyard; nothing missing.
+  expect(manifest.missing).toEqual([]);
+  expect(manifest.files.filter((file) => file.bucket === "orders").map((file) => file.key).sort()).toEqual([...seeded.bytes.keys()].sort());
+  expect(manifest.files.filter((file) => file.fromGraveyard)).toHaveLength(3);
+  expect(manifest.files.find((file) => file.bucket === "logos")?.key).toBe("clinic-logo.png");
+  for (const file of manifest.files) if (file.bucket === "orders") expect(file.sha256, file.key).toBe(seeded.bytes.get(file.key));
+
+  // A storage with files is refused: a restore never mixes into live data.
+  await expect(restoreBackup({ database: target.database, storage: source.storage }, archive)).rejects.toBeInstanceOf(RestoreError);
+
+  const report = await restoreBackup({ database: target.database, storage: target.storage }, archive);
+  expect(report.files).toBe(manifest.files.length);
+  target.db = await openDatabase(target.database);
+  try {
+    expect(await rowsOf(target.db)).toBe(before);
+    await migrateToLatest(target.db);
+    for (const [key, sha] of seeded.bytes) {
+      const object = await target.storage.get("orders", key);
+      expect(object, key).not.toBeNull();
+      const chunks: Buffer[] = [];
+      for await (const chunk of object!.body) chunks.push(chunk as Buffer);
+      expect(sha256(Buffer.concat(chunks)), key).toBe(sha);
+    }
+    const check = await checkStorage(target.db, target.storage, { manifest });
+    expect(check.counts).toMatchObject({ rows: 6, objects: 6 });
+    expect(storageProblems(check), JSON.stringify(check)).toBe(0);
+    // The check does find trouble: a file gone from the bucket is a row without its object.
+    const gone = [...seeded.bytes.keys()][0]!;
+    const saved = await target.storage.get("orders", gone);
+    const kept: Buffer[] = [];
+    for await (const chunk of saved!.body) kept.push(chunk as Buffer);
+    await target.storage.delete("orders", [gone]);
+    expect((await checkStorage(target.db, target.storage)).rowsWithoutObjects).toEqual([gone]);
+    await target.storage.put("orders", gone, Readable.from([Buffer.concat(kept)]));
+
+    // The restored app serves the paid order to its clinic after sign-in.
+    const token = await signInToken(target.db, SECRETS.SESSION_SECRET, seeded.paidOrder.email);
+    if (target.database.kind === "pglite") {
+      await target.db.destroy(); // the embedded database belongs to the server now
+    }
+    const app = await serveRestored();
+    try {
+      const jar = new CookieJar();
+      const signIn = await fetch(`${app.url}/auth/verify`, { method: "POST", headers: { Origin: app.url }, body: new URLSearchParams({ token }), redirect: "manual" });
+      expect(signIn.status).toBe(302);
+      jar.store(signIn);
+      const cabinet = await fetch(`${app.url}/cabinet`, { headers: { Cookie: jar.header() } });
+      expect(cabinet.status).toBe(200);
+      expect(await cabinet.text()).toContain(seeded.paidOrder.code);
+    } finally {
+      await app.stop();
+    }
+  } finally {
+    if (target.database.kind === "postgres") await target.db.destroy();
+  }
+}
+
+describe("backup and restore on the embedded default (PGlite and folders)", () => {
+  let root: string;
+  beforeAll(async () => {
+    root = await fsp.mkdtemp(path.join(os.tmpdir(), "drill-embedded-"));
+  });
+  afterAll(async () => {
+    await fsp.rm(root, { recursive: true, force: true });
+  });
+
+  it("restores every row and byte the backup saw, and the restored app serves the orders", { timeout: 300_000 }, async () => {
+    const sourceDir = path.join(root, "source");
+    const targetDir = path.join(root, "target");
+    await fsp.mkdir(sourceDir, { recursive: true });
+    await fsp.mkdir(targetDir, { recursive: true });
+    const sourceDatabase = { kind: "pglite" as const, dir: path.join(sourceDir, "pglite") };
+    const source: Side = { database: sourceDatabase, db: await openDatabase(sourceDatabase), storage: createStorage({ storage: { kind: "folder", dir: path.join(sourceDir, "storage") }, buckets }) };
+    await migrateToLatest(source.db);
+    await source.storage.ensureBuckets();
+    const target: Side = {
+      database: { kind: "pglite", dir: path.join(targetDir, "pglite") },
+      db: undefined as unknown as DB,
+      storage: createStorage({ storage: { kind: "folder", dir: path.join(targetDir, "storage") }, buckets }),
+    };
+    try {
+      await drill(source, target, path.join(root, "backups", "embedded.tar"), () => startAppServer({ DATABASE_URL: "", DATA_DIR: targetDir, ...SECRETS }));
+    } finally {
+      await source.db.destroy();
+    }
+  });
+
+  it("takes the backup from the serving process, which keeps answering meanwhile", { timeout: 300_000 }, async () => {
+    const dataDir = path.join(root, "serving");
+    await fsp.mkdir(dataDir, { recursive: true });
+    const app = await startAppServer({ DATABASE_URL: "", DATA_DIR: dataDir, ...SECRETS }); // seeds the demo data
+    try {
+      const archive = path.join(root, "backups", "serving.tar");
+      const child = spawn(process.execPath, ["--import", "tsx", "scripts/backup.mts", archive], {
+        env: { ...process.env, DATABASE_URL: "", DATA_DIR: dataDir, APP_ENV: "test", ...SECRETS },
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      let output = "";
+      child.stdout.on("data", (chunk) => (output += chunk));
+      child.stderr.on("data", (chunk) => (output += chunk));
+      const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
+      let answered = 0;
+      let done = false;
+      void exited.then(() => (done = true));
+      while (!done) {
+        const response = await fetch(`${app.url}/healthz`);
+        expect(response.status).toBe(200);
+        answered++;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      expect(await exited, output).toBe(0);
+      expect(answered).toBeGreaterThan(0);
+      expect(fs.statSync(archive).size).toBeGreaterThan(0);
+      expect(app.output()).toContain(`backup written to ${archive}`);
+    } finally {
+      await app.stop();
+    }
+  });
+});
+
+describe("backup and restore on PostgreSQL and S3", () => {
+  let s3: TestS3Server;
+  let s3Target: TestS3Server;
+  let root: string;
+  const names = { source: `drill_source_${process.pid}_${Date.now().toString(36)}`, target: `drill_target_${process.pid}_${Date.now().toString(36)}` };
+  let admin: DB;
+
+  beforeAll(async () => {
+    [s3, s3Target] = await Promise.all([startS3Server(), startS3Server()]);
+    root = await fsp.mkdtemp(path.join(os.tmpdir(), "drill-pg-"));
+    admin = await openDatabase({ kind: "postgres", url: databaseUrl(new URL(serverUrl()).pathname.slice(1) || "postgres") }, { poolSize: 1 });
+    for (const name of Object.values(names)) await sql`create database ${sql.id(name)}`.execute(admin);
+  });
+  afterAll(async () => {
+    for (const name of Object.values(names)) await sql`drop database if exists ${sql.id(name)} with (force)`.execute(admin);
+    await admin.destroy();
+    await Promise.all([s3?.stop(), s3Target?.stop()]);
+    await fsp.rm(root, { recursive: true, force: true });
+  });
+
+  it("restores every row and byte the backup saw, and the restored app serves the orders", { timeout: 300_000 }, async () => {
+    const sourceDatabase = { kind: "postgres" as const, url: databaseUrl(names.source) };
+    const source: Side = { database: sourceDatabase, db: await openDatabase(sourceDatabase), storage: createStorage({ storage: s3.storage, buckets }) };
+    await migrateToLatest(source.db);
+    await source.storage.ensureBuckets();
+    const targetDatabase = { kind: "postgres" as const, url: databaseUrl(names.target) };
+    const target: Side = { database: targetDatabase, db: undefined as unknown as DB, storage: createStorage({ storage: s3Target.storage, buckets }) };
+    try {
+      await drill(source, target, path.join(root, "postgres.tar"), () =>
+        startAppServer({ DATABASE_URL: targetDatabase.url, ...s3AppEnv(s3Target), S3_BUCKET_ORDERS: buckets.orders, S3_BUCKET_LOGOS: buckets.logos, ...SECRETS }),
+      );
+    } finally {
+      await source.db.destroy();
+    }
+  });
+});
