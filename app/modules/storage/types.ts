@@ -44,6 +44,12 @@ export interface FileStorage {
   get(bucket: BucketName, key: string): Promise<StoredObject | null>;
   /** null when the key does not exist. */
   head(bucket: BucketName, key: string): Promise<ObjectInfo | null>;
+  /**
+   * Copies an object inside the bucket, made by the storage itself (S3 CopyObject; a file copy in a
+   * folder), so the bytes never pass through the app. The target is whole or absent, as with `put`;
+   * an existing target is replaced. null when the source does not exist.
+   */
+  copy(bucket: BucketName, fromKey: string, toKey: string): Promise<{ size: number } | null>;
   /** Missing keys are ignored. */
   delete(bucket: BucketName, keys: string[]): Promise<void>;
   /** Every object whose key starts with `prefix` (all pages), sorted by key. */
