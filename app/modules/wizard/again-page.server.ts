@@ -12,7 +12,7 @@ import { OrderCodeExhaustedError } from "~/modules/orders/order-codes.server";
 import { longOrderNumber } from "~/modules/orders/orders.server";
 import { hitRateLimit } from "~/modules/security/rate-limit.server";
 import { getStorage } from "~/modules/storage/storage.server";
-import { AGAIN_KINDS, againSchema } from "./again";
+import { AGAIN_KINDS, againSchema, chosenFilesProblem } from "./again";
 import { againSource, reusableFiles, startOrderAgain } from "./again.server";
 import { DRAFT_WINDOW_SECONDS } from "./intents/create-order.server";
 
@@ -61,11 +61,15 @@ export async function againPageAction({ request, params, context }: ActionFuncti
   const { market, language, viewer, clientAddress } = await getRequestContext(request, context);
   const refuse = (problem: string, status = 400, headers?: Record<string, string>) => data(submission.reply({ fieldErrors: { files: [problem] } }), { status, headers });
 
+  const { kind, files } = submission.value;
+  // The form's own mistakes first: they cost no draft.
+  const mistake = chosenFilesProblem(kind, files, reusableFiles(source));
+  if (mistake) return refuse(mistake);
+
   // A new draft, counted as every new draft is (DRAFTS_PER_IP_DAY, ADR 038).
   const limit = await hitRateLimit(db, limitKey("drafts", { clientAddress, accountEmail: user.email }), getConfig().draftsPerIpDay, DRAFT_WINDOW_SECONDS);
   if (!limit.allowed) return refuse("wizard.errors.draftLimit", 429, { "Retry-After": String(limit.retryAfterSeconds) });
 
-  const { kind, files } = submission.value;
   let result;
   try {
     result = await startOrderAgain(db, getStorage(), source, {

@@ -140,8 +140,8 @@ export async function startOrderAgain(db: DB, storage: FileStorage, source: Agai
         copied.push(key);
         uploads.push({ originalName: file.originalName, key, size: result.size, triangles: file.triangles ?? 0, scan: file.scan ?? null, declared: keptDeclaration(file, into) });
       }
-      await appendFiles(db, order, { ...patient, skip_aligners: plan.skips.skipAligners, skip_retainers: plan.skips.skipRetainers, skip_matrix: plan.skips.skipMatrix }, into, uploads);
-      // appendFiles clears the list's own skip; the plan's other skips stay as set above.
+      // Recorded as uploads are: the queue entry to the file server, and so the order's file cap.
+      await appendFiles(db, order, patient, into, uploads);
     }
     return { ok: true, order };
   } catch (error) {
