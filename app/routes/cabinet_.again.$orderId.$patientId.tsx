@@ -21,7 +21,6 @@ export async function action(args: ActionFunctionArgs) {
 const FILE_GROUPS = [
   { type: "aligners", label: "orderAgain.files.aligners" },
   { type: "retainer", label: "orderAgain.files.retainer" },
-  { type: "matrix", label: "orderAgain.files.matrix" },
 ] as const;
 
 export default function OrderAgain() {

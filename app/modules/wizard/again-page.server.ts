@@ -12,7 +12,7 @@ import { OrderCodeExhaustedError } from "~/modules/orders/order-codes.server";
 import { longOrderNumber } from "~/modules/orders/orders.server";
 import { hitRateLimit } from "~/modules/security/rate-limit.server";
 import { getStorage } from "~/modules/storage/storage.server";
-import { AGAIN_KINDS, againSchema, chosenFilesProblem } from "./again";
+import { AGAIN_KINDS, AGAIN_PLANS, againSchema, chosenFilesProblem } from "./again";
 import { againSource, reusableFiles, startOrderAgain } from "./again.server";
 import { DRAFT_WINDOW_SECONDS } from "./intents/create-order.server";
 
@@ -24,6 +24,9 @@ import { DRAFT_WINDOW_SECONDS } from "./intents/create-order.server";
  */
 
 const notFound = () => new Response("Not found", { status: 404 });
+
+/** The kinds of files some order may reuse (aligner and retainer models; a matrix never). */
+const OFFERED_TYPES = new Set(AGAIN_KINDS.flatMap((kind) => AGAIN_PLANS[kind].choosesFrom));
 
 async function openSource(request: Request, context: LoaderFunctionArgs["context"], params: LoaderFunctionArgs["params"]) {
   const user = await requireUser(request, context);
@@ -37,7 +40,7 @@ export async function loadAgainPage({ request, params, context }: LoaderFunction
   const { source } = await openSource(request, context, params);
   const t = await getRequestTranslator(request, context);
   const number = longOrderNumber(source.order.id);
-  const files = reusableFiles(source);
+  const files = reusableFiles(source).filter((file) => OFFERED_TYPES.has(file.type));
   return {
     title: t("orderAgain.heading", { patient: source.patient.patient_name }),
     number,
