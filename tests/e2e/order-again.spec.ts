@@ -10,6 +10,9 @@ import { e2eQuery } from "./support";
  * by the storage's own copy, byte for byte, nothing sent from the browser — and reaches payment at
  * the clinic's price.
  */
+// Sign-in, the form and five wizard pages to the checkout: more than one page's worth of time on a busy machine.
+test.describe.configure({ timeout: 180_000 });
+
 test("a replacement of two aligners from the cabinet reaches payment with the copied files and the clinic's price", async ({ page }, testInfo) => {
   const email = `again-${testInfo.project.name}-${Date.now()}@clinic.ru`;
   const past = await pastOrderWithAligners(email);
