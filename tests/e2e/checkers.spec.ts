@@ -1,6 +1,7 @@
 import { expect, test } from "@playwright/test";
 import { checkPage, closeCheckingPages, validateKeptDocuments, watchDocuments } from "./checkers";
 import { atStep, orderToCheckout, press, signInBackoffice, signInByMail, signInPacker } from "./journeys";
+import { pastOrderWithAligners } from "./order-again-support";
 import { embedded } from "./support";
 
 /**
@@ -64,6 +65,24 @@ test("the cabinet and the partner area", async ({ page }, testInfo) => {
   await page.goto("/partner");
   await expect(page.getByRole("heading", { name: "Партнёрский кабинет", level: 1 })).toBeVisible();
   await checkPage(page, testInfo, "/partner");
+});
+
+test("ordering again from a patient of a past order", async ({ page }, testInfo) => {
+  test.skip(embedded, "the past order is arranged in the PostgreSQL target's database");
+  const email = `checkers-again-${testInfo.project.name}-${Date.now()}@clinic.ru`;
+  await pastOrderWithAligners(email);
+  await page.goto("/cabinet");
+  await signInByMail(page, email);
+  await expect(page).toHaveURL(/\/cabinet$/);
+  await page.getByText(/^Состав заказа/).click();
+  await checkPage(page, testInfo, "/cabinet, an order's patients opened");
+  await page.getByRole("link", { name: /^Заказать снова для пациента/ }).click();
+  await expect(page.getByRole("heading", { level: 1 })).toContainText("Заказать снова");
+  await checkPage(page, testInfo, "/cabinet/again/:orderId/:patientId");
+  // Replacement with no file ticked: the form says which files are missing.
+  await page.getByRole("button", { name: "Продолжить оформление" }).click();
+  await expect(page.locator("#field-files-error")).toBeVisible();
+  await checkPage(page, testInfo, "/cabinet/again/:orderId/:patientId with a field error");
 });
 
 test("every back-office page", async ({ page }, testInfo) => {

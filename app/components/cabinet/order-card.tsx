@@ -50,7 +50,10 @@ export function OrderCard({ order, locale }: { order: CabinetOrder; locale: stri
         <ul className="plain-list small">
           {order.patients.map((patient) => (
             <li key={patient.id}>
-              <strong>{patient.name}</strong>
+              <strong>{patient.name}</strong>{" "}
+              <Link to={`/cabinet/again/${order.id}/${patient.id}`} className="small" aria-label={t("orderAgain.linkLabel", { patient: patient.name })}>
+                {t("orderAgain.link")}
+              </Link>
               <div>
                 {t("wizard.summary.matrix")}: {patient.matrix.length ? patient.matrix.join(", ") : t("cabinet.noFiles")}
               </div>

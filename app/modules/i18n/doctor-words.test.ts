@@ -24,7 +24,7 @@ const DOCTOR_AREAS = [
   "shell", "header", "language", "footer", "banner", "messenger", "cookies", "home", "landing",
   "auth", "cabinet", "notifications", "toasts", "pagination", "orderStatus",
   "wizard", "uploads", "payments", "sandbox", "paymentResult", "thankyou",
-  "errors", "connection", "answers", "failures", "partners",
+  "errors", "connection", "answers", "failures", "partners", "orderAgain",
 ] as const;
 
 /** Areas only staff read: the back office and its gate, the transfer queue, translations, the packer. */

@@ -59,6 +59,8 @@ export interface StoredUpload {
    * finishing step runs (a lost response, a retry, a second request racing the first).
    */
   uploadKey?: string;
+  /** The jaw and step already declared (a file copied from a past order, ADR 071); otherwise prefilled from the name. */
+  declared?: Pick<FileInfo, "jaw" | "stepNumber" | "confirmed">;
 }
 
 /** A file of a patient's list, with what the upload step adds to the spec's fields. */
@@ -84,7 +86,7 @@ export async function appendFiles(db: DB, order: Pick<Order, "id" | "code">, pat
     uploadedAt: now,
     ...(upload.scan ? { scan: upload.scan } : {}),
     ...(upload.uploadKey ? { uploadKey: upload.uploadKey } : {}),
-    ...prefilledDeclaration(upload.originalName, type),
+    ...(upload.declared ?? prefilledDeclaration(upload.originalName, type)),
   }));
   const column = FILE_COLUMNS[type];
   const skipColumn = type === "matrix" ? "skip_matrix" : type === "aligners" ? "skip_aligners" : "skip_retainers";

@@ -182,6 +182,26 @@ export function createFolderStorage(config: FolderStorageConfig, buckets: AppCon
       }
     },
 
+    async copy(bucket: BucketName, fromKey: string, toKey: string) {
+      const source = objectPath(bucket, fromKey);
+      const target = objectPath(bucket, toKey);
+      await fsp.mkdir(tmpDir, { recursive: true });
+      const tmp = path.join(tmpDir, `${randomUUID()}.part`);
+      try {
+        // A copy-on-write clone where the file system has one, a plain copy elsewhere; renamed into
+        // place whole, so a reader never sees half a copy.
+        await fsp.copyFile(source, tmp, fs.constants.COPYFILE_EXCL | fs.constants.COPYFILE_FICLONE);
+        const { size } = await fsp.stat(tmp);
+        await writeMeta(bucket, toKey, await readContentType(bucket, fromKey));
+        await moveIntoPlace(tmp, target);
+        return { size };
+      } catch (error) {
+        await fsp.rm(tmp, { force: true });
+        if (isMissing(error) && !(await fsp.stat(source).then(() => true, () => false))) return null;
+        throw error;
+      }
+    },
+
     async delete(bucket: BucketName, keys: string[]) {
       for (const key of keys) assertValidKey(key); // all or nothing on a bad key
       const stamp = graveyardStamp(new Date());

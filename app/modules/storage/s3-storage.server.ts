@@ -140,6 +140,22 @@ export function createS3Storage(config: S3StorageConfig, buckets: AppConfig["buc
       }
     },
 
+    async copy(bucket: BucketName, fromKey: string, toKey: string) {
+      assertValidKey(fromKey);
+      assertValidKey(toKey);
+      // One request: S3 copies the bytes itself (up to 5 GB an object, above an order's whole
+      // allowance). The source names its bucket and key, URL-encoded segment by segment.
+      const source = [bucketName(bucket), ...fromKey.split("/")].map(encodeURIComponent).join("/");
+      try {
+        await client.send(new CopyObjectCommand({ Bucket: bucketName(bucket), Key: toKey, CopySource: source, MetadataDirective: "COPY" }));
+      } catch (error) {
+        if (isNotFound(error)) return null;
+        throw error;
+      }
+      const copied = await client.send(new HeadObjectCommand({ Bucket: bucketName(bucket), Key: toKey }));
+      return { size: copied.ContentLength ?? 0 };
+    },
+
     async delete(bucket: BucketName, keys: string[]) {
       for (const key of keys) assertValidKey(key);
       // Copied into the graveyard by the server (no bytes through here), then deleted.

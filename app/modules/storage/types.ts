@@ -45,6 +45,12 @@ export interface FileStorage {
   /** null when the key does not exist. */
   head(bucket: BucketName, key: string): Promise<ObjectInfo | null>;
   /**
+   * Copies an object inside the bucket, made by the storage itself (S3 CopyObject; a file copy in a
+   * folder), so the bytes never pass through the app. The target is whole or absent, as with `put`;
+   * an existing target is replaced. null when the source does not exist.
+   */
+  copy(bucket: BucketName, fromKey: string, toKey: string): Promise<{ size: number } | null>;
+  /**
    * Takes the keys out of the bucket (missing keys are ignored) into the graveyard, where they stay
    * DELETED_OBJECTS_KEPT_HOURS for a backup under way (graveyard.ts).
    */

@@ -141,6 +141,11 @@ const MATRIX: Record<string, Row> = {
   "/cabinet": { form: () => ({ channel: "whatsapp" }),
     get:                               "→auth    200       200       200       →auth     →auth     200       200",
     post:                              "→auth    →/cabinet* →/cabinet* →/cabinet* →auth  →auth     →/cabinet* →/cabinet*" },
+  // Ordering again from a patient (ADR 071): only the clinic whose order it is; staff order nothing on its behalf.
+  "/cabinet/again/:orderId/:patientId": { url: (f) => `/cabinet/again/${f.orderA.id}/${f.patientA.id}`,
+    form: (f) => ({ kind: "replacement", files: f.fileUrlA.replace("/files/orders/", "") }),
+    get:                               "→auth    200       404       404       →auth     →auth     404       404",
+    post:                              "→auth    →/order*  404       404       →auth     →auth     404       404" },
   "/partner": { form: () => ({ intent: "name", user_name: "Реферал Тестовый" }),
     get:                               "→auth    200*      200*      200*      →auth     →auth     200*      200*",
     post:                              "→auth    →/partner* →/partner* →/partner* →auth  →auth     →/partner* →/partner*" },

@@ -125,7 +125,7 @@ describe("bad input over HTTP", () => {
   let yookassa: YooKassaDouble;
   let stripe: StripeDouble;
   const results = new Map<string, { passed: number; failed: number }>();
-  const browsers = {} as Record<"wizard" | "wizardEn" | "staff" | "staffEn" | "admin" | "packer" | "user" | "userEn" | "anonymous" | "anonymousEn", Browser>;
+  const browsers = {} as Record<"wizard" | "wizardEn" | "staff" | "staffEn" | "admin" | "packer" | "user" | "userEn" | "anonymous" | "anonymousEn" | "clinic" | "clinicEn", Browser>;
   let wizardOrder: { id: string };
   let wizardEnOrder: { id: string };
   let paidOrder: { id: string };
@@ -445,6 +445,29 @@ describe("bad input over HTTP", () => {
     { name: "JSON instead of a form", as: STAFF, send: (b) => json(FILES(), { patientId: filedOrder.patientId, type: "aligners", path: filedOrder.path, jaw: "lower", step: "2" })(b), status: 400, message: "Некорректный запрос" },
   ]);
 
+  // Ordering again from a patient (ADR 071): the clinic's own past order, patient and files only.
+  const AGAIN = () => `/cabinet/again/${filedOrder.id}/${filedOrder.patientId}`;
+  const CLINIC = () => browsers.clinic;
+  const againForm = (entries: Array<[string, string]>) => (b: Browser) => raw(AGAIN(), new URLSearchParams(entries).toString(), "application/x-www-form-urlencoded")(b);
+  add("POST /cabinet/again/:orderId/:patientId (order again)", [
+    { name: "no kind", as: CLINIC, send: againForm([]), status: 400, message: "Выберите, что нужно изготовить", files: true },
+    { name: "SQL as the kind", as: CLINIC, send: againForm([["kind", SQLI]]), status: 400, message: "Выберите, что нужно изготовить", files: true },
+    { name: "unknown kind, English", as: () => browsers.clinicEn, send: againForm([["kind", "crown"]]), status: 400, message: "Choose what should be made", files: true },
+    { name: "a replacement with no file ticked", as: CLINIC, send: againForm([["kind", "replacement"]]), status: 400, message: "Отметьте файлы элайнеров, которые нужно изготовить заново", files: true },
+    { name: "a path out of the patient's folder", as: CLINIC, send: againForm([["kind", "replacement"], ["files", "../../etc/passwd"]]), status: 400, message: "Такого файла нет среди файлов пациента", files: true },
+    { name: "another clinic's file", as: CLINIC, send: (b) => againForm([["kind", "replacement"], ["files", otherOrder.path]])(b), status: 400, message: "Такого файла нет среди файлов пациента", files: true },
+    { name: "another clinic's file as a retainer", as: CLINIC, send: (b) => againForm([["kind", "retainer"], ["files", otherOrder.path]])(b), status: 400, message: "Такого файла нет среди файлов пациента", files: true },
+    { name: "a 10 000-character path", as: CLINIC, send: againForm([["kind", "replacement"], ["files", LONG]]), status: 400, message: "Такого файла нет среди файлов пациента", files: true },
+    { name: "NUL in the path", as: CLINIC, send: (b) => againForm([["kind", "replacement"], ["files", `${filedOrder.path}\u0000`]])(b), status: 400, message: "Такого файла нет среди файлов пациента", files: true },
+    { name: "script as the path", as: CLINIC, send: againForm([["kind", "replacement"], ["files", XSS]]), status: 400, message: "Такого файла нет среди файлов пациента", files: true },
+    { name: "the patient's file no longer stored", as: CLINIC, send: (b) => againForm([["kind", "replacement"], ["files", filedOrder.path]])(b), status: 400, message: "Файл из этого заказа больше не хранится", files: true },
+    { name: "another clinic's order", as: CLINIC, send: (b) => raw(`/cabinet/again/${otherOrder.id}/${otherOrder.patientId}`, "kind=new_stage", "application/x-www-form-urlencoded")(b), status: 404, message: "Страница не найдена", files: true },
+    { name: "another clinic's patient under the own order", as: CLINIC, send: (b) => raw(`/cabinet/again/${filedOrder.id}/${otherOrder.patientId}`, "kind=new_stage", "application/x-www-form-urlencoded")(b), status: 404, message: "Страница не найдена", files: true },
+    { name: "a forged order id", as: CLINIC, send: (b) => raw(`/cabinet/again/${FORGED_UUID}/${filedOrder.patientId}`, "kind=new_stage", "application/x-www-form-urlencoded")(b), status: 404, message: "Страница не найдена", files: true },
+    { name: "non-UUID ids", as: CLINIC, send: raw(`/cabinet/again/${NOT_UUID}/${encodeURIComponent(SQLI)}`, "kind=new_stage", "application/x-www-form-urlencoded"), status: 404, message: "Страница не найдена", files: true },
+    { name: "JSON instead of a form", as: CLINIC, send: (b) => json(AGAIN(), { kind: "new_stage" })(b), status: 400, message: "Некорректный запрос", files: true },
+  ]);
+
   add("POST /backoffice/translate", [
     { name: "missing texts", as: STAFF, send: post("/backoffice/translate", { intent: "add", targetLanguage: "en" }), status: 400, message: "Заполните оригинальный текст и перевод" },
     { name: "unknown language", as: STAFF, send: post("/backoffice/translate", { intent: "add", originalText: "Привет", translatedText: "Hi", targetLanguage: "klingon" }), status: 400, message: "Выберите язык перевода" },
@@ -749,6 +772,8 @@ describe("bad input over HTTP", () => {
       return { id: order.id, patientId: patient.id, path };
     };
     filedOrder = await withFile("filed@clinic.ru");
+    browsers.clinic = await signedInAs(app, t.db, "filed@clinic.ru");
+    browsers.clinicEn = await english(await signedInAs(app, t.db, "filed@clinic.ru"));
     otherOrder = await withFile("other-filed@clinic.ru");
     translationId = (
       await t.db.insertInto("translations").values({ original_text: "Заказ {{number}}", translated_text: "Order {{number}}", target_language: "en" }).returning("id").executeTakeFirstOrThrow()

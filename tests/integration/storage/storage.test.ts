@@ -177,6 +177,39 @@ function storageContract(name: string, start: () => Promise<Subject>) {
       await expect(putText(storage, "~deleted/20260101T00/x.stl", "x")).rejects.toBeInstanceOf(InvalidKeyError);
     });
 
+    it("copies an object by itself: the same bytes and content type under the new key, the original untouched", async () => {
+      const hash = createHash("sha256");
+      const { size } = await storage.put("orders", "order_a/p_1/aligners/upper 1 (ВЧ).stl", generatedStream(6 * 1024 * 1024 + 5, hash, 256 * 1024), { contentType: "model/stl" });
+      const original = hash.digest("hex");
+
+      expect(await storage.copy("orders", "order_a/p_1/aligners/upper 1 (ВЧ).stl", "order_b/p_1/aligners/upper_1.stl")).toEqual({ size });
+      const copy = await storage.get("orders", "order_b/p_1/aligners/upper_1.stl");
+      expect(copy!.contentType).toBe("model/stl");
+      expect(await sha256Of(copy!.body)).toEqual({ hex: original, bytes: size });
+      const source = await storage.get("orders", "order_a/p_1/aligners/upper 1 (ВЧ).stl");
+      expect(await sha256Of(source!.body)).toEqual({ hex: original, bytes: size });
+
+      // Deleting one leaves the other: they are two objects, not two names of one.
+      await storage.delete("orders", ["order_a/p_1/aligners/upper 1 (ВЧ).stl"]);
+      expect(await sha256Of((await storage.get("orders", "order_b/p_1/aligners/upper_1.stl"))!.body)).toEqual({ hex: original, bytes: size });
+      await storage.delete("orders", ["order_b/p_1/aligners/upper_1.stl"]);
+    });
+
+    it("copies over an existing key, and answers null for a missing source without making the target", async () => {
+      await putText(storage, "copy/from.txt", "new text");
+      await putText(storage, "copy/to.txt", "old");
+      expect(await storage.copy("orders", "copy/from.txt", "copy/to.txt")).toEqual({ size: 8 });
+      expect(await textOf((await storage.get("orders", "copy/to.txt"))!.body)).toBe("new text");
+
+      expect(await storage.copy("orders", "copy/never-existed.txt", "copy/nothing.txt")).toBeNull();
+      expect(await storage.head("orders", "copy/nothing.txt")).toBeNull();
+      for (const key of BAD_KEYS) {
+        await expect(storage.copy("orders", key, "copy/x.txt"), key).rejects.toBeInstanceOf(InvalidKeyError);
+        await expect(storage.copy("orders", "copy/from.txt", key), key).rejects.toBeInstanceOf(InvalidKeyError);
+      }
+      await storage.delete("orders", ["copy/from.txt", "copy/to.txt"]);
+    });
+
     it("rejects bad keys everywhere", async () => {
       for (const key of BAD_KEYS) {
         await expect(putText(storage, key, "x"), key).rejects.toBeInstanceOf(InvalidKeyError);

@@ -1,0 +1,160 @@
+import type { FileInfo, FileType, Order, Patient } from "~db/schema";
+import type { DB } from "~/modules/db/db.server";
+import { logger } from "~/modules/log/logger.server";
+import type { Market } from "~/modules/market/market";
+import { MARKET_TRAITS } from "~/modules/market/market";
+import type { Language } from "~/modules/i18n/languages";
+import { isDeclared } from "~/modules/orders/declaration";
+import { updateDraft } from "~/modules/orders/drafts.server";
+import { appendFiles, FILE_COLUMNS, filesOf, prefilledDeclaration, type RecordedFile, type StoredUpload } from "~/modules/orders/files.server";
+import { createOrder, isUuid } from "~/modules/orders/orders.server";
+import { addPatient, updatePatient } from "~/modules/orders/patients.server";
+import type { Actor } from "~/modules/orders/status";
+import type { FileStorage } from "~/modules/storage/storage.server";
+import { storageKey, storedFileName } from "~/modules/uploads/file-names";
+import { AGAIN_PLANS, type AgainKind, chosenFilesProblem, type OfferedFile, openingStep, withinOrderCap } from "./again";
+
+/**
+ * Ordering again from a patient of a past order (ADR 071): the clinic's own order and patient, the
+ * files it may reuse, and the new draft made from them with copies the storage makes itself.
+ */
+
+export interface AgainSource {
+  order: Order;
+  patient: Patient;
+}
+
+/**
+ * A patient of one of this clinic's past orders (not a draft), by the order's e-mail; undefined for
+ * anything else — another clinic's order or patient, a draft, an id that is no id — so the page can
+ * answer 404 as if it did not exist.
+ */
+export async function againSource(db: DB, clinicEmail: string, orderId: string, patientId: string): Promise<AgainSource | undefined> {
+  if (!isUuid(orderId) || !isUuid(patientId)) return undefined;
+  const order = await db.selectFrom("orders").selectAll().where("id", "=", orderId).where("email", "=", clinicEmail).where("status", "<>", "draft").executeTakeFirst();
+  if (!order) return undefined;
+  const patient = await db.selectFrom("orders_patients").selectAll().where("id", "=", patientId).where("order_id", "=", order.id).executeTakeFirst();
+  return patient ? { order, patient } : undefined;
+}
+
+export type ReusableFile = OfferedFile & Pick<RecordedFile, "originalName" | "jaw" | "stepNumber" | "confirmed" | "triangles" | "scan">;
+
+/** The patient's files that a new order may reuse, in list order; none once the order's files were removed from storage (ADR 063). */
+export function reusableFiles({ order, patient }: AgainSource): ReusableFile[] {
+  if (order.storage_removed_at) return [];
+  return (Object.keys(FILE_COLUMNS) as FileType[]).flatMap((type) =>
+    filesOf(patient, type).map((file: RecordedFile) => ({
+      type,
+      storagePath: file.storagePath,
+      size: file.size,
+      originalName: file.originalName,
+      jaw: file.jaw,
+      stepNumber: file.stepNumber,
+      confirmed: file.confirmed,
+      triangles: file.triangles,
+      scan: file.scan,
+    })),
+  );
+}
+
+/** A copied file keeps what the doctor declared; a file recorded before declarations gets the guess a new upload would. */
+function keptDeclaration(file: ReusableFile, into: FileType): Pick<FileInfo, "jaw" | "stepNumber" | "confirmed"> {
+  if (file.confirmed === undefined) return prefilledDeclaration(file.originalName, into);
+  const jaw = file.jaw ?? null;
+  const stepNumber = file.stepNumber ?? null;
+  return { jaw, stepNumber, confirmed: file.confirmed === true && isDeclared(into, jaw, stepNumber) };
+}
+
+export interface AgainRequest {
+  kind: AgainKind;
+  /** The storage paths of the chosen files. */
+  chosen: string[];
+  market: Market;
+  language: Language;
+  actor: Actor;
+  limits: { orderMaxFiles: number; orderMaxBytes: number };
+}
+
+export type AgainResult = { ok: true; order: Order } | { ok: false; problem: string };
+
+/**
+ * The new draft (ADR 071): the old order's contacts and delivery, the patient under its name with the
+ * choices this kind keeps, the chosen files copied by the storage into the new order's folder (no
+ * byte passes through the app) with their declared jaw and step, counted in the order's cap, and the
+ * step it opens at. Nothing is left behind when it fails: a copy missing or refused removes the
+ * copies made and the draft.
+ */
+export async function startOrderAgain(db: DB, storage: FileStorage, source: AgainSource, request: AgainRequest): Promise<AgainResult> {
+  const plan = AGAIN_PLANS[request.kind];
+  const offered = reusableFiles(source);
+  const problem = chosenFilesProblem(request.kind, request.chosen, offered);
+  if (problem) return { ok: false, problem };
+  const chosenPaths = new Set(plan.filesInto ? request.chosen : []);
+  const chosen = offered.filter((file) => chosenPaths.has(file.storagePath));
+
+  // The sizes the cap counts are the stored objects', not the list's: one HEAD each, before anything is made.
+  const sizes: number[] = [];
+  for (const file of chosen) {
+    const info = await storage.head("orders", file.storagePath);
+    if (!info) return { ok: false, problem: "orderAgain.errors.fileGone" };
+    sizes.push(info.size);
+  }
+  if (!withinOrderCap(sizes, { files: 0, bytes: 0 }, request.limits)) return { ok: false, problem: "orderAgain.errors.overCap" };
+
+  const old = source.order;
+  const order = await createOrder(
+    db,
+    {
+      market: request.market,
+      currency: MARKET_TRAITS[request.market].currency,
+      email: old.email,
+      phone: old.phone,
+      fullName: old.full_name,
+      address: old.address,
+      wizardStep: openingStep(request.kind),
+      language: request.language,
+    },
+    request.actor,
+  );
+  const copied: string[] = [];
+  try {
+    if (old.delivery_comment) await updateDraft(db, order.id, { delivery_comment: old.delivery_comment });
+    const patient = await addPatient(db, order, source.patient.patient_name);
+    const was = source.patient;
+    await updatePatient(db, order.id, patient.id, {
+      matrix_type: was.matrix_type,
+      ...(plan.keepsAlignerChoices ? { material_type: was.material_type, cut_type: was.cut_type, additional_comments: was.additional_comments } : {}),
+      skip_matrix: plan.skips.skipMatrix,
+      skip_aligners: plan.skips.skipAligners,
+      skip_retainers: plan.skips.skipRetainers,
+    });
+    if (plan.filesInto && chosen.length > 0) {
+      const into = plan.filesInto;
+      const at = Date.now();
+      const uploads: StoredUpload[] = [];
+      for (const [index, file] of chosen.entries()) {
+        // One millisecond apart, so two files of one name never share a key.
+        const key = storageKey(order.id, patient.folder_name, into, storedFileName(file.originalName, new Date(at + index)));
+        const result = await storage.copy("orders", file.storagePath, key);
+        if (!result) throw new SourceGone();
+        copied.push(key);
+        uploads.push({ originalName: file.originalName, key, size: result.size, triangles: file.triangles ?? 0, scan: file.scan ?? null, declared: keptDeclaration(file, into) });
+      }
+      // Recorded as uploads are: the queue entry to the file server, and so the order's file cap.
+      await appendFiles(db, order, patient, into, uploads);
+    }
+    return { ok: true, order };
+  } catch (error) {
+    await storage.delete("orders", copied).catch((cleanup) => logger.warn({ err: cleanup, keys: copied }, "order again: copies left after a failure"));
+    await db.deleteFrom("orders").where("id", "=", order.id).where("status", "=", "draft").execute();
+    if (error instanceof SourceGone) return { ok: false, problem: "orderAgain.errors.fileGone" };
+    throw error;
+  }
+}
+
+class SourceGone extends Error {
+  constructor() {
+    super("A file to copy vanished from storage");
+    this.name = "SourceGone";
+  }
+}
