@@ -4,7 +4,7 @@ import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { SectionError } from "~/components/section-error";
 import { TranslationsNav } from "~/components/translations/translations-nav";
 import { useTranslation } from "~/modules/i18n/i18n-context";
-import { LANGUAGE_NAMES } from "~/modules/i18n/languages";
+import { LANGUAGE_NAMES, SOURCE_LANGUAGE } from "~/modules/i18n/languages";
 import { catalogueUrl, type Place, TARGET_LANGUAGES } from "~/modules/translations/catalogue";
 import { cataloguePageAction, loadCataloguePage } from "~/modules/translations/catalogue-page.server";
 import type { FormReply } from "~/modules/http/submission.server";
@@ -141,7 +141,7 @@ export default function TranslationsCatalogue() {
                 <code>{row.key}</code> <span className="small muted">{t("translations.catalogue.usedOn")}: <PlaceList places={row.places} /></span>
               </p>
               <p lang="ru" className="catalogue-source">
-                <span className="badge">RU</span> {row.source}
+                <span className="badge">{SOURCE_LANGUAGE.toUpperCase()}</span> {row.source}
               </p>
               <dl className="catalogue-cells">
                 {TARGET_LANGUAGES.map((language) => {
