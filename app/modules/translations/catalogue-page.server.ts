@@ -35,7 +35,8 @@ function catalogueOf(overrides: OverridesByLanguage) {
 }
 
 function parseQuery(url: URL) {
-  const parsed = catalogueQuerySchema.safeParse(Object.fromEntries(url.searchParams));
+  // An empty field is no filter (the form sends `missing=` for "all texts").
+  const parsed = catalogueQuerySchema.safeParse(Object.fromEntries([...url.searchParams].filter(([, value]) => value !== "")));
   // A query the page cannot read shows the catalogue's first page.
   return parsed.success ? parsed.data : catalogueQuerySchema.parse({});
 }

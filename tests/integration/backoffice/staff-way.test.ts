@@ -104,7 +104,9 @@ describe("staff find their way", () => {
     expect(textOf(byKey)).toContain("Где используется: /backoffice/roles");
     const byText = textOf(await (await staff.request(`/backoffice/translate/catalogue?q=${encodeURIComponent("Cómo obtener acceso")}`)).text());
     expect(byText).toContain("bo.access.title");
-    expect(byText).toContain("Найдено: 1");
+    expect(byText).toContain("Найдено: 1 ·");
+    // The form's empty "all texts" choice is no filter: the search still applies.
+    expect(textOf(await (await staff.request("/backoffice/translate/catalogue?q=bo.access.title&missing=&overridden=")).text())).toContain("Найдено: 1 ·");
 
     // A missing text: the Russian plural form "_few" is not needed in English, a removed key would be missing.
     // Override a German text and see it marked, on the catalogue and on the site.
@@ -115,7 +117,7 @@ describe("staff find their way", () => {
     expect(marked).toMatch(/class="catalogue-cell catalogue-override"[\s\S]*?Rolle wirklich entfernen[\s\S]*?изменён/);
     const onlyChanged = textOf(await (await staff.request("/backoffice/translate/catalogue?overridden=1")).text());
     expect(onlyChanged).toContain("bo.roles.confirmYes");
-    expect(onlyChanged).toContain("Найдено: 1");
+    expect(onlyChanged).toContain("Найдено: 1 ·");
 
     // A placeholder lost, an unknown key: refused in place, nothing saved.
     const lost = await staff.request("/backoffice/translate/catalogue", { form: { intent: "override", key: "bo.access.signedInNoRole", targetLanguage: "en", translatedText: "Signed in without a role" } });
@@ -199,7 +201,7 @@ describe("the catalogue with a text missing in German", () => {
     expect(summary).toContain("DE 1");
     expect(summary).toContain("EN 0");
     const missing = rendered(await (await staff.request("/backoffice/translate/catalogue?missing=de")).text());
-    expect(textOf(missing)).toContain("Найдено: 1");
+    expect(textOf(missing)).toContain("Найдено: 1 ·");
     expect(missing).toMatch(/id="text-bo.roles.confirmYes"[\s\S]*?class="catalogue-cell catalogue-missing"><dt><abbr title="Deutsch">DE<\/abbr><\/dt><dd><strong class="catalogue-gap">Нет текста<\/strong>/);
     // The translate link opens the form for that key and language.
     expect(missing).toContain('href="/backoffice/translate/catalogue?missing=de&edit=bo.roles.confirmYes&lang=de#catalogue-edit-title"');
@@ -209,7 +211,7 @@ describe("the catalogue with a text missing in German", () => {
     expect(saved.status).toBe(302);
     const after = textOf(await follow(staff, saved));
     expect(after).toContain("Перевод обновлен");
-    expect(after).toContain("Найдено: 0");
+    expect(after).toContain("Найдено: 0 ·");
     expect(after).toContain("DE 0");
     const marked = rendered(await (await staff.request("/backoffice/translate/catalogue?q=bo.roles.confirmYes")).text());
     expect(marked).toMatch(/class="catalogue-cell catalogue-override"><dt><abbr title="Deutsch">DE<\/abbr><\/dt><dd><span lang="de">Rolle entfernen<\/span><span class="badge catalogue-override-mark">изменён<\/span>/);
