@@ -18,6 +18,8 @@ async function newPage(browser: Browser, javaScriptEnabled: boolean): Promise<Pa
 }
 
 test("a new staff member starting from the gate gets a role from an admin and reaches the back office", async ({ page, browser, javaScriptEnabled }, testInfo) => {
+  // Two people sign in by mail and take turns: a longer journey than one page's.
+  test.setTimeout(180_000);
   const errors: string[] = [];
   page.on("pageerror", (error) => errors.push(error.message));
   const newcomer = `newcomer-${testInfo.project.name}-${Date.now()}@aligner.local`;
@@ -86,7 +88,7 @@ test("a translator finds a text in the catalogue, overrides it in one language a
   const row = page.locator('[id="text-bo.roles.confirmTitle"]');
   await expect(row).toContainText("Где используется: /backoffice/roles");
   await row.getByRole("link", { name: `Изменить bo.roles.confirmTitle на языке ${language}` }).click();
-  await page.getByLabel("Перевод").fill(text);
+  await page.getByLabel("Перевод", { exact: true }).fill(text);
   await page.getByRole("button", { name: "Сохранить" }).click();
   await expect(page.locator(".toast").first()).toContainText("Перевод обновлен");
   const cell = page.locator('[id="text-bo.roles.confirmTitle"] .catalogue-override');
