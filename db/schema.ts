@@ -78,6 +78,15 @@ export interface UserRolesTable {
   role: Role;
   created_at: CreatedAt;
 }
+/** Every grant and removal of a role, with who did it (ADR 069). */
+export interface RoleChangesTable {
+  id: Generated<Int8>;
+  user_id: string;
+  role: Role;
+  change: "granted" | "removed";
+  actor: string;
+  created_at: CreatedAt;
+}
 export interface OrdersTable {
   id: string;
   code: string;
@@ -407,6 +416,7 @@ export interface Database {
   sessions: SessionsTable;
   sign_in_tokens: SignInTokensTable;
   user_roles: UserRolesTable;
+  role_changes: RoleChangesTable;
   orders: OrdersTable;
   order_codes: OrderCodesTable;
   order_status_history: OrderStatusHistoryTable;

@@ -1,4 +1,5 @@
-import { isRouteErrorResponse, Link, useRouteError } from "@remix-run/react";
+import { isRouteErrorResponse, Link, useLocation, useRouteError, useRouteLoaderData } from "@remix-run/react";
+import { StaffAccess } from "~/components/backoffice/staff-access";
 import { useRequestId } from "~/modules/http/document-facts";
 import { useTranslation } from "~/modules/i18n/i18n-context";
 
@@ -8,12 +9,17 @@ export function GeneralErrorBoundary() {
   const { t } = useTranslation();
   const requestId = useRequestId();
   const status = isRouteErrorResponse(error) ? error.status : 500;
+  // A back-office page refused ("Доступ запрещён": the roles page for a manager) says how to get access (ADR 069).
+  const backoffice = useRouteLoaderData<{ email: string | null }>("routes/backoffice");
+  const { pathname } = useLocation();
+  const staffRefused = status === 403 && pathname.startsWith("/backoffice") && backoffice !== undefined;
   if (status === 404) return <NotFound />;
   const key = status === 403 ? "forbidden" : status === 400 ? "badRequest" : status === 429 ? "tooMany" : status === 413 ? "tooLarge" : status === 409 ? "conflict" : status === 503 ? "unavailable" : "unexpected";
   return (
     <section className="container error-page">
       <h1>{t(`errors.${key}.title`)}</h1>
       <p>{t(`errors.${key}.text`)}</p>
+      {staffRefused ? <StaffAccess adminOnly signedInAs={backoffice?.email ?? null} redirectTo={pathname} /> : null}
       {/* Rendered on the server only: the id a clinic quotes to support finds the request's log lines. */}
       {requestId ? (
         <p className="error-reference" data-request-id={requestId}>

@@ -27,6 +27,8 @@ interface FieldProps {
   errorValues?: Record<string, string>;
   label: string | ReactNode;
   hint?: string;
+  /** Values the hint names (a base price). */
+  hintValues?: Record<string, string>;
   type?: "text" | "email" | "tel" | "password" | "checkbox";
   multiline?: boolean;
   /** A choice from a list: the `<option>`s of a `<select>`. */
@@ -37,7 +39,7 @@ interface FieldProps {
   control?: ControlProps;
 }
 
-export function Field({ field, id = field.id, errorId = `${id}-error`, alert, errorValues, label, hint, type = "text", multiline, options, className, required, control }: FieldProps) {
+export function Field({ field, id = field.id, errorId = `${id}-error`, alert, errorValues, label, hint, hintValues, type = "text", multiline, options, className, required, control }: FieldProps) {
   const { t } = useTranslation();
   const error = field.errors?.[0];
   const hintId = hint ? `${id}-hint` : null;
@@ -79,7 +81,7 @@ export function Field({ field, id = field.id, errorId = `${id}-error`, alert, er
       )}
       {hint ? (
         <p id={hintId!} className="hint">
-          {t(hint)}
+          {t(hint, hintValues)}
         </p>
       ) : null}
       {error ? (

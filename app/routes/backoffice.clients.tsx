@@ -4,7 +4,7 @@ import { Form, Link, useActionData, useLoaderData, useLocation, useNavigation } 
 import { useState } from "react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { Field } from "~/components/field";
-import { CURRENCIES, PRICE_FIELDS } from "~/modules/backoffice/conditions";
+import { basePriceHint, CURRENCIES, PRICE_FIELDS } from "~/modules/backoffice/conditions";
 import { useTranslation } from "~/modules/i18n/i18n-context";
 import { formatMoney } from "~/modules/money/format";
 import { isShortSearch } from "~/modules/orders/search-length";
@@ -113,7 +113,7 @@ export default function BackofficeClients() {
 }
 
 function ConditionsDialog({ editing, closeTo }: { editing: Editing; closeTo: string }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const navigation = useNavigation();
   const reply = useActionData<typeof action>() as ConditionsReply | undefined;
   const { onValidate, warm } = useBrowserCheck(conditionsForms, (forms) => forms.conditionsSchema);
@@ -126,6 +126,8 @@ function ConditionsDialog({ editing, closeTo }: { editing: Editing; closeTo: str
   // The e-mail is a hidden field: its error is shown with the form's, as is a save that failed (ADR 026).
   const formErrors = [...(form.errors ?? []), ...(form.allErrors.email ?? []), ...(reply?.failure ? ["bo.conditions.saveFailed"] : [])];
   const number = { inputMode: "decimal" as const };
+  // The base prices of the currency chosen (as it changes, where JavaScript runs).
+  const currency = fields.currency.value === "eur" || fields.currency.value === "rub" ? fields.currency.value : (editing.defaults?.currency ?? "rub");
 
   return (
     <PageDialog titleId="conditions-title" title={t("bo.conditions.title")} closeTo={closeTo}>
@@ -152,14 +154,18 @@ function ConditionsDialog({ editing, closeTo }: { editing: Editing; closeTo: str
             ))}
           />
           <div className="bo-form-grid">
-            {PRICE_FIELDS.map((name) => (
-              <Field key={name} field={fields[name]} label={priceLabel(name)} control={number} />
-            ))}
+            {PRICE_FIELDS.map((name) => {
+              const hint = basePriceHint(name, currency, i18n.language);
+              return <Field key={name} field={fields[name]} label={priceLabel(name)} control={number} hint={hint.key} hintValues={hint.values} />;
+            })}
             <Field field={fields.discountPercentage} label="bo.conditions.discountPercentage" control={number} />
           </div>
           <Field field={fields.personalComment} label="bo.conditions.personalComment" multiline />
           <p className="hint">{t("bo.conditions.hint")}</p>
-          <div className="bo-dialog-actions">
+          <p className="hint" id="conditions-which-wins">
+            {t("bo.conditions.whichWins")}
+          </p>
+          <div className="bo-dialog-actions bo-save-bar">
             <Link to={closeTo} className="button button-secondary" preventScrollReset>
               {t("bo.dialog.cancel")}
             </Link>

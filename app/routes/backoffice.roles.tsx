@@ -1,9 +1,9 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { RoleAssignForms } from "~/components/backoffice/role-assign-forms";
+import { RoleAssignForm } from "~/components/backoffice/role-assign-forms";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { SectionError } from "~/components/section-error";
-import { loadRolesPage, rolesPageAction, type RolesReply } from "~/modules/backoffice/roles-page.server";
+import { loadRolesPage, type RemovalQuestion, rolesPageAction, type RolesReply } from "~/modules/backoffice/roles-page.server";
 import { useTranslation } from "~/modules/i18n/i18n-context";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title }, { name: "robots", content: "noindex" }];
@@ -17,8 +17,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function BackofficeRoles() {
-  const { withRoles, users, listFailure } = useLoaderData<typeof loader>();
-  const failure = useActionData<typeof action>() as RolesReply | undefined;
+  const { withRoles, suggestions, listFailure } = useLoaderData<typeof loader>();
+  const answer = useActionData<typeof action>() as RolesReply | RemovalQuestion | undefined;
+  const question = answer && "confirmRemove" in answer ? answer.confirmRemove : null;
+  const failure = answer && !("confirmRemove" in answer) ? answer : undefined;
   const { t } = useTranslation();
   const busy = useNavigation().state === "submitting";
   return (
@@ -27,7 +29,26 @@ export default function BackofficeRoles() {
         <Link to="/backoffice">{t("bo.back")}</Link>
       </p>
       <h1>{t("bo.roles.title")}</h1>
-      <RoleAssignForms users={users} reply={failure} busy={busy} />
+      <p className="muted">{t("bo.roles.intro")}</p>
+      {question ? (
+        <Form method="post" className="card stack bo-confirm-remove" aria-labelledby="roles-confirm-title">
+          <h2 id="roles-confirm-title">{t("bo.roles.confirmTitle")}</h2>
+          <p role="alert">{t("bo.roles.confirmLast", { email: question.email, role: t(`bo.roles.labels.${question.role}`) })}</p>
+          <input type="hidden" name="intent" value="remove" />
+          <input type="hidden" name="userId" value={question.userId} />
+          <input type="hidden" name="role" value={question.role} />
+          <input type="hidden" name="confirm" value="yes" />
+          <div className="bo-dialog-actions">
+            <Link to="/backoffice/roles" className="button button-secondary">
+              {t("bo.dialog.cancel")}
+            </Link>
+            <button type="submit" className="button bo-danger" disabled={busy}>
+              {t("bo.roles.confirmYes")}
+            </button>
+          </div>
+        </Form>
+      ) : null}
+      <RoleAssignForm suggestions={suggestions} reply={failure} busy={busy} />
       <h2>{t("bo.roles.withRoles")}</h2>
       {listFailure ? <SectionError failure={listFailure} /> : null}
       {listFailure ? null : withRoles.length === 0 ? (

@@ -3,6 +3,7 @@ import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-
 import { TranslationForm } from "~/components/translations/translation-fields";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { SectionError } from "~/components/section-error";
+import { TranslationsNav } from "~/components/translations/translations-nav";
 import { LANGUAGE_NAMES, type Language } from "~/modules/i18n/languages";
 import { useTranslation } from "~/modules/i18n/i18n-context";
 import { dateTimeFormat } from "~/modules/i18n/intl";
@@ -38,6 +39,7 @@ export default function BackofficeTranslate() {
   return (
     <section className="bo-translate">
       <h1>{t("translations.title")}</h1>
+      <TranslationsNav current="overrides" />
       <p className="muted">{t("translations.intro")}</p>
 
       <Form method="get" className="filters" role="search">

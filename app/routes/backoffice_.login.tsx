@@ -1,5 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { useActionData, useSearchParams } from "@remix-run/react";
+import { useActionData, useLoaderData } from "@remix-run/react";
+import { StaffAccess } from "~/components/backoffice/staff-access";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { PasswordGate } from "~/components/password-gate";
 import { loadLoginPage, loginPageAction } from "~/modules/backoffice/login-page.server";
@@ -20,8 +21,13 @@ export const headers = refusalHeaders;
 
 export default function BackofficeLogin() {
   const actionData = useActionData<typeof action>();
-  const [params] = useSearchParams();
-  return <PasswordGate titleKey="gate.backofficeTitle" reply={actionData} redirectTo={params.get("redirectTo") ?? "/backoffice"} />;
+  const { signedInAs, redirectTo } = useLoaderData<typeof loader>();
+  return (
+    <>
+      <PasswordGate titleKey="gate.backofficeTitle" reply={actionData} redirectTo={redirectTo} />
+      <StaffAccess signedInAs={signedInAs} redirectTo={redirectTo} />
+    </>
+  );
 }
 
 export function ErrorBoundary() {

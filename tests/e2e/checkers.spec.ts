@@ -90,7 +90,7 @@ test("every back-office page", async ({ page }, testInfo) => {
   await checkPage(page, testInfo, "back-office gate");
   await signInBackoffice(page);
   await checkPage(page, testInfo, "/backoffice");
-  for (const url of ["/backoffice?status=all", "/backoffice?view=table&status=all", "/backoffice/clients?all=1", "/backoffice/files", "/backoffice/ftp", "/backoffice/affiliates", "/backoffice/roles", "/backoffice/translate", "/backoffice/test", "/backoffice/test?run=1", "/backoffice/no-such-page"]) {
+  for (const url of ["/backoffice?status=all", "/backoffice?view=table&status=all", "/backoffice/clients?all=1", "/backoffice/files", "/backoffice/ftp", "/backoffice/affiliates", "/backoffice/roles", "/backoffice/translate", "/backoffice/translate/catalogue", "/backoffice/translate/catalogue?q=bo.roles&edit=bo.roles.title&lang=de", "/backoffice/translate/catalogue?missing=de", "/backoffice/test", "/backoffice/test?run=1", "/backoffice/no-such-page"]) {
     await page.goto(url);
     await checkPage(page, testInfo, url);
   }

@@ -55,7 +55,10 @@ export function OrderCard({ order, back, number, canPaymentLink, canTracker, sta
   return (
     <article className="card bo-order" aria-labelledby={titleId}>
       <header className="bo-order-head">
-        <h2 id={titleId}>{t("bo.orders.number", { number })}</h2>
+        <h2 id={titleId}>
+          {/* The order's own page: everything of this card, and its payments (ADR 069). */}
+          <Link to={`/backoffice/orders/${order.id}`}>{t("bo.orders.number", { number })}</Link>
+        </h2>
         <span className={`badge badge-${order.status}`}>{t(`orderStatus.${order.status}`)}</span>
       </header>
       <p className="small muted">{when(order.createdAt)}</p>

@@ -113,3 +113,17 @@ describe("the conditions form", () => {
     expect(browser.status === "success" ? browser.value : browser.error).toEqual(server.status === "success" ? server.value : server.error);
   });
 });
+
+describe("the base price beside each field", () => {
+  it("names the prices the order's pricing falls back to, in the conditions' currency", async () => {
+    const { basePriceHint } = await import("./conditions");
+    const { calculateOrderPrice } = await import("~/modules/pricing/calculate");
+    const base = calculateOrderPrice({ currency: "rub", conditions: null, isNewCustomer: false, patients: [] }).unitPrices;
+    const rub = (minor: number) => `${new Intl.NumberFormat("ru-RU", { maximumFractionDigits: 0 }).format(minor / 100)}\u00a0₽`;
+    expect(basePriceHint("alignerSingleLayerPrice", "rub", "ru")).toEqual({ key: "bo.conditions.hints.layerPrice", values: { price: rub(base.singleLayer) } });
+    expect(basePriceHint("alignerPrice", "rub", "ru").values).toEqual({ single: rub(base.singleLayer), three: rub(base.threeLayer) });
+    expect(basePriceHint("matrixPrice", "rub", "ru").values).toEqual({ price: rub(base.matrix) });
+    expect(basePriceHint("retainerStandardPrice", "eur", "en").values).toEqual({ price: "€14.90" });
+    expect(basePriceHint("retainerPremiumPrice", "rub", "ru")).toEqual({ key: "bo.conditions.hints.retainerPremium" });
+  });
+});

@@ -1,4 +1,5 @@
 import type { Currency } from "~db/schema";
+import { formatPriceSetAmount, PRICE_SETS } from "~/modules/pricing/price-sets";
 
 /**
  * The personal conditions form (staff side §5 "Client conditions form"). Pure: the field names,
@@ -60,4 +61,29 @@ export function conditionsFormDefaults(stored: StoredConditions | null | undefin
     discountPercentage: discount === null ? "" : String(Number(discount)),
     personalComment: stored?.personal_comment ?? "",
   };
+}
+
+/**
+ * The hint beside a price field: the base price it replaces, in the conditions' currency — the
+ * prices `calculateOrderPrice` uses when the field is empty (ADR 069). The premium retainer's
+ * price is kept on file but no order line uses it, and the hint says so.
+ */
+export function basePriceHint(field: PriceField, currency: Currency, language: string): { key: string; values?: Record<string, string> } {
+  const base = PRICE_SETS[currency];
+  const price = (minor: number) => formatPriceSetAmount(minor, currency, language);
+  switch (field) {
+    case "alignerPrice":
+      return { key: "bo.conditions.hints.alignerPrice", values: { single: price(base.singleLayerMaterial), three: price(base.threeLayerMaterial) } };
+    case "alignerSingleLayerPrice":
+      return { key: "bo.conditions.hints.layerPrice", values: { price: price(base.singleLayerMaterial) } };
+    case "alignerThreeLayerPrice":
+      return { key: "bo.conditions.hints.layerPrice", values: { price: price(base.threeLayerMaterial) } };
+    case "matrixPrice":
+      // One matrix price for soft and hard alike, as the order's lines price them.
+      return { key: "bo.conditions.hints.matrixPrice", values: { price: price(base.hardMatrix) } };
+    case "retainerStandardPrice":
+      return { key: "bo.conditions.hints.base", values: { price: price(base.retainer) } };
+    case "retainerPremiumPrice":
+      return { key: "bo.conditions.hints.retainerPremium" };
+  }
 }

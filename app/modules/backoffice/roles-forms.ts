@@ -1,5 +1,5 @@
 import * as z from "zod/mini";
-import { emailField, idField } from "~/modules/validation/fields";
+import { emailField } from "~/modules/validation/fields";
 import { ROLES } from "./roles";
 
 /**
@@ -9,22 +9,19 @@ import { ROLES } from "./roles";
  */
 export const EMAIL_AND_ROLE = "bo.roles.errors.emailAndRole";
 export const UNKNOWN_EMAIL = "bo.roles.errors.unknownEmail";
-export const CHOOSE_USER = "bo.roles.errors.chooseUser";
 const roles = ROLES as ["admin", "manager", "user"];
 
+/** The one role form (ADR 069): an address — the field suggests staff and past staff — and a role. */
 export const assignByEmailSchema = z.object({
   intent: z.literal("assign_email"),
   email: emailField({ required: EMAIL_AND_ROLE, invalid: UNKNOWN_EMAIL, badCharacters: UNKNOWN_EMAIL }),
   role: z.enum(roles, { error: EMAIL_AND_ROLE }),
 });
 
-export const assignToUserSchema = z.object({
-  intent: z.literal("assign_user"),
-  userId: idField(CHOOSE_USER),
-  role: z.enum(roles, { error: "bo.roles.errors.chooseRole" }),
-});
+/**
+ * Removing a role: a forged user id finds nothing to remove (said by a toast); an unknown role is a
+ * forged request. Removing someone's last role asks first: `confirm=yes` is the answer.
+ */
+export const removeRoleSchema = z.object({ intent: z.literal("remove"), userId: z._default(z.string(), ""), role: z.enum(roles), confirm: z.optional(z.literal("yes")) });
 
-/** Removing a role: a forged user id finds nothing to remove (said by a toast); an unknown role is a forged request. */
-export const removeRoleSchema = z.object({ intent: z.literal("remove"), userId: z._default(z.string(), ""), role: z.enum(roles) });
-
-export const rolesPageSchema = z.discriminatedUnion("intent", [assignByEmailSchema, assignToUserSchema, removeRoleSchema]);
+export const rolesPageSchema = z.discriminatedUnion("intent", [assignByEmailSchema, removeRoleSchema]);

@@ -11,10 +11,13 @@ import { loadSection, sectionData, sectionFailure } from "~/modules/http/section
 import { redirectWithToast } from "~/modules/http/toast.server";
 import { logger } from "~/modules/log/logger.server";
 import type { Role } from "~db/schema";
-import { CHOOSE_USER, rolesPageSchema, UNKNOWN_EMAIL } from "./roles-forms";
-import { assignRole, findUserByEmail, findUserById, listUsers, listUsersWithRoles, removeRole } from "./roles.server";
+import { rolesPageSchema, UNKNOWN_EMAIL } from "./roles-forms";
+import { assignRole, findUserByEmail, findUserById, listStaffSuggestions, listUsersWithRoles, removeRole, rolesOfUser } from "./roles.server";
 
-/** The back office's roles page (admins only): who has which role, assigning one by e-mail or from the list, removing one. */
+/**
+ * The back office's roles page (admins only): who has which role, one form assigning a role by
+ * address (suggesting staff and past staff), removing one — someone's last role after a question.
+ */
 
 const BACK = "/backoffice/roles";
 
@@ -23,20 +26,26 @@ export async function loadRolesPage(request: Request, context: AppLoadContext) {
   const t = await getRequestTranslator(request, context);
   const db = await getDb();
   // The lists load on their own; the assignment by e-mail works without them (ADR 026).
-  const [withRoles, users] = await Promise.all([
+  const [withRoles, suggestions] = await Promise.all([
     loadSection("back-office: listing users with roles", { message: "failures.usersList" }, () => listUsersWithRoles(db)),
-    loadSection("back-office: listing users", { message: "failures.usersList" }, () => listUsers(db)),
+    loadSection("back-office: listing staff addresses", { message: "failures.usersList" }, () => listStaffSuggestions(db)),
   ]);
   return {
     title: t("bo.roles.title"),
     withRoles: sectionData(withRoles, []),
-    users: sectionData(users, []),
-    listFailure: sectionFailure(withRoles) ?? sectionFailure(users),
+    // The form works without them: a missing list only loses the suggestions.
+    suggestions: sectionData(suggestions, []),
+    listFailure: sectionFailure(withRoles),
   };
 }
 
-/** A refused assignment, said beside the form it came from with what was typed kept. */
+/** A refused assignment, said beside the form with what was typed kept. */
 export type RolesReply = FormReply;
+
+/** Removing someone's last role asks first: the page shows this question with a form that answers it. */
+export interface RemovalQuestion {
+  confirmRemove: { userId: string; email: string; role: Role };
+}
 
 interface RolesIntentArgs {
   db: DB;
@@ -44,9 +53,9 @@ interface RolesIntentArgs {
   admin: Staff;
 }
 
-async function assigned(db: DB, userId: string, role: Role) {
+async function assigned(db: DB, userId: string, role: Role, actor: string) {
   try {
-    await assignRole(db, userId, role);
+    await assignRole(db, userId, role, actor);
   } catch (error) {
     logger.error("back-office: assigning a role failed:", error);
     return redirectWithToast(BACK, {
@@ -64,8 +73,13 @@ async function assigned(db: DB, userId: string, role: Role) {
 async function removeUserRole({ db, submission, admin }: RolesIntentArgs) {
   const form = intentValue(submission, "remove");
   if (!form) throw new Response("Unknown role", { status: 400 });
-  const { userId, role } = form;
-  const result = await removeRole(db, userId, role);
+  const { userId, role, confirm } = form;
+  if (confirm !== "yes") {
+    const [roles, user] = await Promise.all([rolesOfUser(db, userId), findUserById(db, userId)]);
+    // The last role goes only after the question: without it the address loses all access.
+    if (user && roles.length === 1 && roles[0] === role) return { confirmRemove: { userId, email: user.email, role } } satisfies RemovalQuestion;
+  }
+  const result = await removeRole(db, userId, role, admin.actorLabel);
   if (result === "last_admin")
     return redirectWithToast(BACK, {
       type: "error",
@@ -86,25 +100,17 @@ async function removeUserRole({ db, submission, admin }: RolesIntentArgs) {
   });
 }
 
-/** Assigns the role to the user the form named, or says at the field that there is no such user. */
-function assignFound(db: DB, submission: RolesIntentArgs["submission"], role: Role, user: { id: string } | undefined, notFound: Record<string, string[]>) {
-  return user ? assigned(db, user.id, role) : refused(submission, undefined, 400, notFound);
-}
-
-async function assignByEmail({ db, submission }: RolesIntentArgs) {
+/** Assigns the role to the address the form named, or says at the field that nobody has signed in with it. */
+async function assignByEmail({ db, submission, admin }: RolesIntentArgs) {
   const form = intentValue(submission, "assign_email");
-  return form ? assignFound(db, submission, form.role, await findUserByEmail(db, form.email), { email: [UNKNOWN_EMAIL] }) : refused(submission);
-}
-
-async function assignToUser({ db, submission }: RolesIntentArgs) {
-  const form = intentValue(submission, "assign_user");
-  return form ? assignFound(db, submission, form.role, await findUserById(db, form.userId), { userId: [CHOOSE_USER] }) : refused(submission);
+  if (!form) return refused(submission);
+  const user = await findUserByEmail(db, form.email);
+  return user ? assigned(db, user.id, form.role, admin.actorLabel) : refused(submission, undefined, 400, { email: [UNKNOWN_EMAIL] });
 }
 
 const ROLES_INTENTS = {
   remove: removeUserRole,
   assign_email: assignByEmail,
-  assign_user: assignToUser,
 };
 
 export async function rolesPageAction(request: Request, context: AppLoadContext) {

@@ -9,8 +9,9 @@ import { hasForbiddenCharacters } from "~/modules/validation/text";
  * (DESIGN §4.24). The last admin keeps the role: otherwise nobody could manage roles any more.
  */
 
-/** The user dropdown lists at most this many users (by e-mail). */
-export const USER_CHOICES_LIMIT = 1000;
+/** The address field suggests at most this many staff and past staff (by e-mail). */
+export const STAFF_SUGGESTIONS_LIMIT = 500;
+const STAFF_ROLES: Role[] = ["admin", "manager"];
 
 export interface UserWithRoles {
   id: string;
@@ -29,8 +30,33 @@ export async function listUsersWithRoles(db: DB): Promise<UserWithRoles[]> {
   return rows.map((row) => ({ id: row.id, email: row.email, roles: row.roles }));
 }
 
-export async function listUsers(db: DB): Promise<Array<{ id: string; email: string }>> {
-  return db.selectFrom("users").select(["id", "email"]).orderBy("email").limit(USER_CHOICES_LIMIT).execute();
+export interface StaffSuggestion {
+  email: string;
+  /** Holds a staff role today; otherwise held one once (past staff). */
+  current: boolean;
+}
+
+/**
+ * The addresses the role form suggests: users who hold a staff role or held one (their grants are
+ * in `role_changes`), never every customer. Read from the two small tables of roles, then their users.
+ */
+export async function listStaffSuggestions(db: DB): Promise<StaffSuggestion[]> {
+  const current = db.selectFrom("user_roles").select("user_id").where("role", "in", STAFF_ROLES);
+  const past = db.selectFrom("role_changes").select("user_id").where("role", "in", STAFF_ROLES);
+  const rows = await db
+    .selectFrom("users")
+    .select(["users.email", sql<boolean>`users.id in (${current})`.as("current")])
+    .where("users.id", "in", current.union(past))
+    .orderBy("users.email")
+    .limit(STAFF_SUGGESTIONS_LIMIT)
+    .execute();
+  return rows.map((row) => ({ email: row.email, current: Boolean(row.current) }));
+}
+
+/** The roles a user holds now. */
+export async function rolesOfUser(db: DB, userId: string): Promise<Role[]> {
+  if (!isUuid(userId)) return [];
+  return (await db.selectFrom("user_roles").select("role").where("user_id", "=", userId).execute()).map((row) => row.role);
 }
 
 export async function findUserByEmail(db: DB, email: string) {
@@ -45,9 +71,12 @@ export async function findUserById(db: DB, id: string) {
   return db.selectFrom("users").select(["id", "email"]).where("id", "=", id).executeTakeFirst();
 }
 
-/** Adds a role; assigning a role the user already has changes nothing. */
-export async function assignRole(db: DB, userId: string, role: Role): Promise<void> {
-  await db.insertInto("user_roles").values({ user_id: userId, role }).onConflict((oc) => oc.columns(["user_id", "role"]).doNothing()).execute();
+/** Adds a role, recorded with who granted it; assigning a role the user already has changes nothing. */
+export async function assignRole(db: DB, userId: string, role: Role, actor: string): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    const added = await trx.insertInto("user_roles").values({ user_id: userId, role }).onConflict((oc) => oc.columns(["user_id", "role"]).doNothing()).executeTakeFirst();
+    if (Number(added.numInsertedOrUpdatedRows ?? 0) > 0) await trx.insertInto("role_changes").values({ user_id: userId, role, change: "granted", actor }).execute();
+  });
 }
 
 export type RemoveRoleResult = "removed" | "missing" | "last_admin";
@@ -56,7 +85,7 @@ export type RemoveRoleResult = "removed" | "missing" | "last_admin";
  * Removes a role. Admin rows are locked first, so two admins removing each other at the same time
  * cannot leave the service without one: the second sees the first removal and is refused.
  */
-export async function removeRole(db: DB, userId: string, role: Role): Promise<RemoveRoleResult> {
+export async function removeRole(db: DB, userId: string, role: Role, actor: string): Promise<RemoveRoleResult> {
   if (!isUuid(userId)) return "missing";
   return db.transaction().execute(async (trx) => {
     if (role === "admin") {
@@ -65,6 +94,8 @@ export async function removeRole(db: DB, userId: string, role: Role): Promise<Re
       if (admins.length <= 1) return "last_admin";
     }
     const result = await trx.deleteFrom("user_roles").where("user_id", "=", userId).where("role", "=", role).executeTakeFirst();
-    return Number(result.numDeletedRows) > 0 ? "removed" : "missing";
+    if (Number(result.numDeletedRows) === 0) return "missing";
+    await trx.insertInto("role_changes").values({ user_id: userId, role, change: "removed", actor }).execute();
+    return "removed";
   });
 }

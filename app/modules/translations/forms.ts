@@ -34,3 +34,29 @@ export const translatePageSchema = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("update"), id, ...entry }).check(keepsPlaceholders),
   z.object({ intent: z.literal("delete"), id }),
 ]);
+
+/**
+ * The catalogue's override of one key in one language (ADR 069): the Russian original is the key's
+ * text, read on the server, so only the translation is typed. The list's filters ride along to
+ * come back to the same page.
+ */
+export const catalogueOverrideSchema = z.object({
+  intent: z.literal("override"),
+  key: z.string().check(z.maxLength(300)),
+  targetLanguage: entry.targetLanguage,
+  translatedText: text,
+  q: z.optional(z.string()),
+  missing: z.optional(z.string()),
+  overridden: z.optional(z.string()),
+  page: z.optional(z.string()),
+});
+
+/** The catalogue's query: a search text (one length rule), a language's missing texts, overrides only, a page. */
+export const catalogueQuerySchema = z.object({
+  q: z._default(z.string().check(z.trim(), z.maxLength(200)), ""),
+  missing: z.optional(z.enum(TARGETS)),
+  overridden: z.optional(z.literal("1")),
+  page: z._default(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(10_000)), 1),
+  edit: z.optional(z.string().check(z.maxLength(300))),
+  lang: z.optional(z.enum(TARGETS)),
+});

@@ -216,9 +216,18 @@ const MATRIX: Record<string, Row> = {
   "/backoffice/translate": { form: (_f, role) => ({ intent: "add", originalText: `Матрица доступа (${role})`, translatedText: "Access matrix", targetLanguage: "en" }),
     get:                               "→gate    →gate     →gate     →gate     →gate     200       200       200",
     post:                              "→gate    →gate     →gate     →gate     →gate     →/backoffice/translate* →/backoffice/translate* →/backoffice/translate*" },
+  // The catalogue of texts: an override of one key in one language (ADR 069).
+  "/backoffice/translate/catalogue": { form: (_f, role) => ({ intent: "override", key: "bo.roles.title", targetLanguage: "en", translatedText: `Roles (${role})` }),
+    get:                               "→gate    →gate     →gate     →gate     →gate     200       200       200",
+    post:                              "→gate    →gate     →gate     →gate     →gate     →/backoffice/translate/catalogue* →/backoffice/translate/catalogue* →/backoffice/translate/catalogue*" },
   "/backoffice/roles": { form: (f) => ({ intent: "assign_email", email: f.bystanderEmail, role: "admin" }),
     get:                               "→gate    →gate     →gate     →gate     →gate     403       403       200",
     post:                              "→gate    →gate     →gate     →gate     →gate     403       403       →/backoffice/roles*" },
+  // The order's own page (ADR 069): its layout (header and tabs) and its overview, staff only, whoever's order it is.
+  "/backoffice/orders/:orderId (layout)": { url: (f) => `/backoffice/orders/${f.orderA.id}`,
+    get:                               "→gate    →gate     →gate     →gate     →gate     200       200       200" },
+  "/backoffice/orders/:orderId": { url: (f) => `/backoffice/orders/${f.orderB.id}`,
+    get:                               "→gate    →gate     →gate     →gate     →gate     200       200       200" },
   // The office password deletes the never-paid order first; manager and admin then get "not found" as a toast.
   "/backoffice/orders/:orderId/delete": { url: (f) => `/backoffice/orders/${f.victim.id}/delete`, form: () => ({ back: "/backoffice" }),
     get:                               "→gate    →gate     →gate     →gate     →gate     200       200       200",

@@ -1,0 +1,66 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { useLoaderData } from "@remix-run/react";
+import { OrderCard } from "~/components/backoffice/order-card";
+import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { SectionError } from "~/components/section-error";
+import { loadOrderOverview } from "~/modules/backoffice/order-page.server";
+import { useTranslation } from "~/modules/i18n/i18n-context";
+import { dateTimeFormat } from "~/modules/i18n/intl";
+import { formatMoney } from "~/modules/money/format";
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title }, { name: "robots", content: "noindex" }];
+
+/** The order's overview: its card as the dashboard shows it (patients with their files, history, actions) and its payment attempts. */
+export async function loader(args: LoaderFunctionArgs) {
+  return loadOrderOverview(args);
+}
+
+export default function OrderOverview() {
+  const { order, number, canPaymentLink, canTracker, statusForms, patientsFailure, payments } = useLoaderData<typeof loader>();
+  const { t, i18n } = useTranslation();
+  const dates = dateTimeFormat(i18n.language === "ru" ? "ru-RU" : i18n.language, { dateStyle: "short", timeStyle: "short" });
+  return (
+    <>
+      {patientsFailure ? <SectionError failure={patientsFailure} /> : null}
+      <OrderCard order={order} back={`/backoffice/orders/${order.id}`} number={number} canPaymentLink={canPaymentLink} canTracker={canTracker} statusForms={statusForms} />
+      <section className="card bo-order-payments" aria-labelledby="order-payments-title">
+        <h2 id="order-payments-title">{t("bo.orders.page.payments")}</h2>
+        {payments.length === 0 ? (
+          <p className="muted">{t("bo.orders.page.noPayments")}</p>
+        ) : (
+          <div className="table-wrap">
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">{t("bo.orders.page.paymentDate")}</th>
+                  <th scope="col">{t("bo.orders.page.paymentProvider")}</th>
+                  <th scope="col" className="num">
+                    {t("bo.orders.page.paymentAmount")}
+                  </th>
+                  <th scope="col">{t("bo.orders.page.paymentStatus")}</th>
+                </tr>
+              </thead>
+              <tbody>
+                {payments.map((payment) => (
+                  <tr key={payment.id}>
+                    <td>{dates.format(new Date(payment.createdAt))}</td>
+                    <td>{payment.provider}</td>
+                    <td className="num">{formatMoney(payment.amount, payment.currency, i18n.language)}</td>
+                    <td>
+                      {t(`bo.orders.page.paymentStatuses.${payment.status}`)}
+                      {payment.lastError ? <div className="small muted">{payment.lastError}</div> : null}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </section>
+    </>
+  );
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
+}
