@@ -93,7 +93,7 @@ await db
   .execute(async (trx) => {
     const explain = await sql
   .raw<{ "QUERY PLAN": string }>(
-    `explain (analyze, costs off) delete from orders where orders.id = any(array((select orders.id from orders where status = 'draft' and email is null and phone is null and full_name is null and address is null and delivery_comment is null and not exists (select 1 from orders_patients p where p.order_id = orders.id) and updated_at < now() - interval '24 hours' order by updated_at limit 200))) and status = 'draft' and email is null and updated_at < now() - interval '24 hours'`,
+    `explain (analyze, costs off) delete from orders where orders.id = any(array((select orders.id from orders where status = 'draft' and email is null and phone is null and full_name is null and address is null and delivery_comment is null and not exists (select 1 from orders_patients p where p.order_id = orders.id) and updated_at < now() - interval '24 hours' order by updated_at limit 100))) and status = 'draft' and email is null and updated_at < now() - interval '24 hours'`,
   )
   .execute(trx);
     plan = explain.rows.map((row) => row["QUERY PLAN"]);

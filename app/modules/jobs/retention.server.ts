@@ -109,7 +109,9 @@ export async function purgeDeliveredModels(db: DB, storage: FileStorage, periods
               .selectFrom("ftp_uploads_queue as q")
               .select("q.id")
               .whereRef("q.order_id", "=", "orders.id")
-              .where("q.status", "<>", "completed")
+              // Named statuses, not "<> completed": the status index finds the few undelivered entries among a
+              // million delivered ones (a "<>" scanned the whole queue, 1.3 s at five years).
+              .where("q.status", "in", ["pending", "uploading", "failed"])
               .where("q.removed_at", "is", null),
           ),
         ),

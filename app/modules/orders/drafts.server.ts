@@ -12,11 +12,11 @@ import { normalizeEmail } from "./orders.server";
 
 export const UNTOUCHED_DRAFT_HOURS = 24;
 /**
- * Untouched drafts deleted per housekeeping run at most: a run every minute (288,000 a day) outpaces
+ * Untouched drafts deleted per housekeeping run at most: a run every minute (144,000 a day) outpaces
  * any creation rate the address limit allows, and a batch's foreign-key cascades stay within the
  * run's budget (bench/RESULTS.md, "Retention in bounded passes").
  */
-export const UNTOUCHED_DRAFTS_PER_RUN = 200;
+export const UNTOUCHED_DRAFTS_PER_RUN = 100;
 
 function isUntouchedDraft(eb: ExpressionBuilder<Database, "orders">) {
   return eb.and([
