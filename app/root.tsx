@@ -148,7 +148,7 @@ function Document({ children }: { children: React.ReactNode }) {
         {hydrate ? <ConnectionNotice /> : null}
         <main id="main">{children}</main>
         {parts.banner && root?.marketTraits.guaranteeBanner ? <GuaranteeBanner /> : null}
-        {parts.footer && root ? <Footer contacts={root.contacts} legalLinks={root.marketTraits.legalLinks} /> : null}
+        {parts.footer && root ? <Footer contacts={root.contacts} legalLinks={root.marketTraits.legalLinks} impressum={root.marketTraits.impressum} /> : null}
         {parts.messenger && root ? <MessengerButton href={root.contacts.messengerLink} /> : null}
         {hydrate ? (
           <>

@@ -119,6 +119,8 @@ export interface OrdersTable {
   updated_at: Generated<Date>;
   /** When every file of the order's storage folder was deleted (ADR 063); its file lists stay as a record. */
   storage_removed_at: Timestamp | null;
+  /** When the scheduled job removed the order's personal data after its retention period (ADR 074); the accounting record stays. */
+  anonymised_at: Timestamp | null;
   /** The client's interface language when the order was created; its mails use it. */
   language: "ru" | "en" | "de" | "es" | "fr" | "it" | null;
 }
@@ -142,7 +144,13 @@ export interface OrderStatusHistoryTable {
   /** This change undid that one (ADR 062). */
   undoes: string | null;
   created_at: CreatedAt;
+  /** Handled: its mail accepted by the mail server, or nothing to send (ADR 075). */
   notified_at: Timestamp | null;
+  /** The status mail's outbox (ADR 075): attempts so far, when it is due again (a claim's lease or a retry's backoff), and its end after the last attempt. */
+  mail_attempts: Generated<number>;
+  mail_due_at: Timestamp | null;
+  mail_failed_at: Timestamp | null;
+  mail_error: string | null;
 }
 /** Staff's corrections of a file's declared jaw and step (ADR 058): the order's history of its files. */
 export interface OrderFileCorrectionsTable {

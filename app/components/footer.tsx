@@ -4,9 +4,11 @@ import { useTranslation } from "~/modules/i18n/i18n-context";
 interface FooterProps {
   contacts: { supportEmail: string; whatsappNumber: string; messengerLink: string };
   legalLinks: boolean;
+  /** The international market's Impressum (§ 5 DDG, ADR 076). */
+  impressum: boolean;
 }
 
-export function Footer({ contacts, legalLinks }: FooterProps) {
+export function Footer({ contacts, legalLinks, impressum }: FooterProps) {
   const { t } = useTranslation();
   return (
     <footer className="site-footer" id="contacts">
@@ -42,6 +44,11 @@ export function Footer({ contacts, legalLinks }: FooterProps) {
                   <Link to="/data-consent">{t("footer.dataConsent")}</Link>
                 </li>
               </>
+            ) : null}
+            {impressum ? (
+              <li>
+                <Link to="/impressum">{t("footer.impressum")}</Link>
+              </li>
             ) : null}
           </ul>
         </nav>

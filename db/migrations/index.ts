@@ -17,6 +17,7 @@ import * as wizardReturn from "./2026-12-01T0900_wizard_return";
 import * as statusUndoAndCarrier from "./2026-12-01T1000_status_undo_and_carrier";
 import * as storageWalk from "./2026-12-02T0900_storage_walk";
 import * as roleChanges from "./2026-12-03T1100_role_changes";
+import * as retentionAndMailOutbox from "./2026-12-03T1600_retention_and_mail_outbox";
 
 /** Every migration, by its frozen name. Listed statically so bundlers and tsx need no directory scan. */
 export const migrations: Record<string, Migration> = {
@@ -38,4 +39,5 @@ export const migrations: Record<string, Migration> = {
   "2026-12-01T1000_status_undo_and_carrier": statusUndoAndCarrier,
   "2026-12-02T0900_storage_walk": storageWalk,
   "2026-12-03T1100_role_changes": roleChanges,
+  "2026-12-03T1600_retention_and_mail_outbox": retentionAndMailOutbox,
 };

@@ -27,7 +27,7 @@ test("public pages in each market and language, sign-in and the error pages", as
     await checkPage(page, testInfo, name);
   };
   for (const url of ["/", "/en", "/de", "/es", "/fr", "/it", "/terms", "/privacy", "/public-offer", "/data-consent", "/auth", "/no-such-page"]) await visit(url);
-  for (const url of ["/", "/de", "/terms", "/privacy", "/data-consent"]) await visit(`${INTERNATIONAL}${url}`, `international ${url}`);
+  for (const url of ["/", "/de", "/terms", "/privacy", "/data-consent", "/impressum"]) await visit(`${INTERNATIONAL}${url}`, `international ${url}`);
 
   // Sign-in: a refused address, then the link sent (in Russian again: the language URLs kept theirs).
   await page.context().clearCookies();

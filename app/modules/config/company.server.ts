@@ -68,6 +68,16 @@ export interface CompanyDetails {
   invoiceRetentionYears: string;
   /** Days the server's logs are kept by the hosting. */
   logRetentionDays: string;
+  // The Impressum's facts (§ 5 DDG, ADR 076): who represents the company, how to reach it at once, where it is registered.
+  /** The persons authorised to represent the company (managing directors). */
+  representative: string;
+  /** The address for rapid contact by e-mail. */
+  contactEmail: string;
+  phone: string;
+  /** The register and its court, e.g. "Handelsregister, Amtsgericht Berlin-Charlottenburg". */
+  register: string;
+  /** The number in that register, e.g. "HRB 123456 B". */
+  registerNumber: string;
 }
 
 /** `none`: production inside the EU/EEA; `adequacy`: a country with an adequacy decision (Art. 45); `scc`: standard contractual clauses (Art. 46(2)(c)) with a transfer impact assessment. */
@@ -92,6 +102,11 @@ export const COMPANY_VARIABLES: Record<keyof CompanyDetails, string> = {
   euRepresentative: "EU_REPRESENTATIVE",
   invoiceRetentionYears: "INVOICE_RETENTION_YEARS",
   logRetentionDays: "LOG_RETENTION_DAYS",
+  representative: "REPRESENTATIVE",
+  contactEmail: "CONTACT_EMAIL",
+  phone: "PHONE",
+  register: "REGISTER",
+  registerNumber: "REGISTER_NUMBER",
 };
 
 const DEMO_COMPANY: CompanyDetails = {
@@ -108,11 +123,17 @@ const DEMO_COMPANY: CompanyDetails = {
   euRepresentative: "Demo EU Representative, 1 Demo Street, Demo City (demo)",
   invoiceRetentionYears: "10",
   logRetentionDays: "30",
+  representative: "Demo Managing Director (demo)",
+  contactEmail: "contact@aligner.local",
+  phone: "+49 30 0000000 (demo)",
+  register: "Demo commercial register (demo)",
+  registerNumber: "HRB 00000 (demo)",
 };
 
 /** The details that must have a given form, with the reason named when they do not. */
 const RULES: Partial<Record<keyof CompanyDetails, { schema: { safeParse(value: string): { success: boolean } }; expected: string }>> = {
   email: { schema: emailField({ required: "missing", invalid: "invalid" }), expected: "not an e-mail address" },
+  contactEmail: { schema: emailField({ required: "missing", invalid: "invalid" }), expected: "not an e-mail address" },
   transferSafeguard: { schema: z.enum(TRANSFER_SAFEGUARDS), expected: `one of ${TRANSFER_SAFEGUARDS.join(", ")}` },
   invoiceRetentionYears: { schema: z.string().regex(/^\d+$/).refine((value) => Number(value) >= 1 && Number(value) <= 30), expected: "whole years from 1 to 30" },
   logRetentionDays: { schema: z.string().regex(/^\d+$/).refine((value) => Number(value) >= 1 && Number(value) <= 400), expected: "whole days from 1 to 400" },

@@ -6,6 +6,7 @@ import { type Env, envSchema } from "./env-schema.server";
 import { ZERO_CONFIG_INTERNATIONAL_HOST } from "~/modules/market/market";
 import { type Carrier, DEFAULT_CARRIERS, parseCarriers } from "./carriers";
 import { normalizeEmail } from "~/modules/validation/email";
+import { retentionFrom, type RetentionPeriods } from "./retention";
 
 /**
  * All configuration, read once from the environment and validated with zod.
@@ -101,6 +102,8 @@ export interface AppConfig {
   /** Company details of the international market's legal texts (COMPANY_INTERNATIONAL_*). */
   company: { international: CompanyDetails };
   usingDemoCompany: boolean;
+  /** How long personal data is kept: the privacy notices and the scheduled job read this one list (RETENTION_*, ADR 074). */
+  retention: RetentionPeriods;
 }
 
 export class ConfigError extends Error {
@@ -173,6 +176,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   const env = parsed.data;
   const internationalCompany = companyDetailsFor(present, "international");
   if (internationalCompany.invalid.length > 0) throw new Error(`Invalid configuration: ${internationalCompany.invalid.join("; ")}`);
+  const retention = retentionFrom(present);
+  if (retention.invalid.length > 0) throw new Error(`Invalid configuration: ${retention.invalid.join("; ")}`);
   const strict = env.APP_ENV === "production";
   const dataDir = path.resolve(env.DATA_DIR);
   const enabledMarkets = env.ENABLED_MARKETS.split(",")
@@ -313,6 +318,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     usingDemoContacts: !domesticContacts || !internationalContacts,
     company: { international: internationalCompany.details },
     usingDemoCompany: internationalCompany.demo,
+    retention: retention.periods,
   };
 }
 

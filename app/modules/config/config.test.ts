@@ -45,6 +45,11 @@ const PRODUCTION = {
   COMPANY_INTERNATIONAL_EU_REPRESENTATIVE: "none",
   COMPANY_INTERNATIONAL_INVOICE_RETENTION_YEARS: "10",
   COMPANY_INTERNATIONAL_LOG_RETENTION_DAYS: "14",
+  COMPANY_INTERNATIONAL_REPRESENTATIVE: "Erika Beispiel",
+  COMPANY_INTERNATIONAL_CONTACT_EMAIL: "info@aligners.com",
+  COMPANY_INTERNATIONAL_PHONE: "+49 30 1234567",
+  COMPANY_INTERNATIONAL_REGISTER: "Handelsregister, Amtsgericht Berlin-Charlottenburg",
+  COMPANY_INTERNATIONAL_REGISTER_NUMBER: "HRB 123456 B",
 };
 
 describe("configuration without APP_ENV=production", () => {
@@ -173,7 +178,7 @@ describe("strict mode (APP_ENV=production)", () => {
 
   it("names each missing company detail of the international market, and asks none when that market is off", () => {
     const variables = Object.values(COMPANY_VARIABLES).map((suffix) => `COMPANY_INTERNATIONAL_${suffix}`);
-    expect(variables).toHaveLength(13);
+    expect(variables).toHaveLength(18);
     // The legal facts of issue 37 are among them: production country, transfer safeguard, EU representative, retention periods.
     expect(variables).toEqual(
       expect.arrayContaining([
@@ -183,6 +188,12 @@ describe("strict mode (APP_ENV=production)", () => {
         "COMPANY_INTERNATIONAL_INVOICE_RETENTION_YEARS",
         "COMPANY_INTERNATIONAL_LOG_RETENTION_DAYS",
         "COMPANY_INTERNATIONAL_DPO",
+        // The Impressum's facts (§ 5 DDG, ADR 076).
+        "COMPANY_INTERNATIONAL_REPRESENTATIVE",
+        "COMPANY_INTERNATIONAL_CONTACT_EMAIL",
+        "COMPANY_INTERNATIONAL_PHONE",
+        "COMPANY_INTERNATIONAL_REGISTER",
+        "COMPANY_INTERNATIONAL_REGISTER_NUMBER",
       ]),
     );
     for (const variable of variables) {
@@ -219,6 +230,11 @@ describe("strict mode (APP_ENV=production)", () => {
       euRepresentative: "none",
       invoiceRetentionYears: "10",
       logRetentionDays: "14",
+      representative: "Erika Beispiel",
+      contactEmail: "info@aligners.com",
+      phone: "+49 30 1234567",
+      register: "Handelsregister, Amtsgericht Berlin-Charlottenburg",
+      registerNumber: "HRB 123456 B",
     });
     expect(() => loadConfig({ ...PRODUCTION, COMPANY_INTERNATIONAL_EMAIL: "privacy at aligners" })).toThrow(/COMPANY_INTERNATIONAL_EMAIL/);
   });
@@ -241,7 +257,7 @@ describe("company details outside strict mode", () => {
     expect(config.company.international.name).toBe("Own Name Ltd");
     for (const [field, value] of Object.entries(config.company.international)) {
       // Coded facts (a safeguard, numbers of years and days) have defaults the notice states as such.
-      if (["name", "email", "transferSafeguard", "invoiceRetentionYears", "logRetentionDays"].includes(field)) continue;
+      if (["name", "email", "contactEmail", "transferSafeguard", "invoiceRetentionYears", "logRetentionDays"].includes(field)) continue;
       expect(value, field).toMatch(/demo/);
     }
   });

@@ -1,35 +1,46 @@
 import { sql } from "kysely";
 import { ABANDONED_DRAFT_DAYS } from "./abandoned-drafts";
 import type { DB } from "~/modules/db/db.server";
+import { getConfig } from "~/modules/config/config.server";
+import type { RetentionPeriods } from "~/modules/config/retention";
 import { processQueue, type QueueDeps, type QueueSettings } from "~/modules/ftp/transfer.server";
 import type { FileStorage } from "~/modules/storage/storage.server";
-import { releaseExpiredOrderCodes } from "~/modules/orders/orders.server";
 import { purgeUntouchedDrafts } from "~/modules/orders/drafts.server";
-import { purgeRequestReplays } from "~/modules/http/resend.server";
-import { purgeExpiredRateLimits } from "~/modules/security/rate-limit.server";
 import { sendStatusMails } from "~/modules/notifications/status-mail.server";
 import { purgeExpiredUploads } from "~/modules/uploads/tus.server";
 import { walkStorage } from "~/modules/backoffice/storage-walk.server";
 import { BUCKET_NAMES } from "~/modules/storage/storage.server";
 import { DELETED_OBJECTS_KEPT_HOURS } from "~/modules/storage/graveyard";
 import { logger } from "~/modules/log/logger.server";
+import { anonymiseOrders, cutoffOf, deleteBounded, purgeAbandonedDrafts as purgeDrafts, purgeDeliveredModels } from "./retention.server";
 
 /**
  * The scheduled job (DESIGN §4.8, §4.16–4.17): one run sends due files of the production file
  * server queue for a bounded time, does a bounded amount of housekeeping and reports what it did.
  * The cron route runs it whole; `npm run queue:work` and the in-process worker run the same two
  * parts on their own rhythm (scheduler.server.ts).
+ *
+ * Housekeeping enforces the retention periods of the privacy notices (ADR 074): every delete and
+ * every anonymisation is one set-based pass over a bounded batch, so a run costs the same after
+ * five years as after five days, and a backlog drains over several runs.
  */
 export { ABANDONED_DRAFT_DAYS };
 
 export interface HousekeepingSummary {
   abandonedDraftsDeleted: number;
   storageFilesDeleted: number;
+  /** Shipped, completed or cancelled orders whose models went after their period. */
+  modelFoldersRemoved: number;
+  /** Orders whose personal data was removed after their period; payment events of that age deleted. */
+  ordersAnonymised: number;
+  paymentEventsPurged: number;
   orderCodesReleased: number;
   rateLimitsPurged: number;
+  requestReplaysPurged: number;
   sessionsExpired: number;
   signInTokensPurged: number;
   statusMailsSent: number;
+  statusMailsFailed: number;
   /** Objects of the bucket the background walk listed in this run, and the trash among them (ADR 063). */
   storageObjectsWalked: number;
   storageTrashFound: number;
@@ -39,85 +50,99 @@ export interface HousekeepingSummary {
 }
 
 /**
- * How much of the abandoned drafts one run removes: at most `batch` drafts, and no new ones once
- * `budgetMs` has passed, so a backlog (a lab's first run after months, a job that was off) drains
- * over several runs and no run holds the job for long. With the indexes behind every foreign key
- * (ADR 041) a draft's rows go in about a millisecond; its files cost a storage listing each.
+ * How much housekeeping one run does: at most `batch` rows per statement, and at most `filesBatch`
+ * orders per file-removing pass, whose storage calls start no new group of ten orders once
+ * `budgetMs` since the run's start has passed (ADR 074; bench/RESULTS.md "Retention in bounded passes").
  */
+export interface HousekeepingLimits {
+  batch: number;
+  filesBatch: number;
+  budgetMs: number;
+}
+export const HOUSEKEEPING_LIMITS: HousekeepingLimits = { batch: 500, filesBatch: 100, budgetMs: 300 };
+
+/** Kept for callers that purge drafts alone (tests): the configured period, a batch and a budget. */
 export interface DraftPurgeLimits {
   batch: number;
   budgetMs: number;
 }
 export const DRAFT_PURGE_LIMITS: DraftPurgeLimits = { batch: 500, budgetMs: 500 };
-/** Drafts whose files are listed at once and whose rows go in one statement. */
-const DRAFTS_AT_ONCE = 10;
 /** Hours of the storage's graveyard one run purges per bucket: a backlog (a job that was off) drains over several runs. */
 const GRAVEYARD_HOURS_PER_RUN = 4;
 
-export async function purgeAbandonedDrafts(db: DB, storage: FileStorage, limits: DraftPurgeLimits = DRAFT_PURGE_LIMITS) {
-  const started = Date.now();
-  const drafts = await db
-    .selectFrom("orders")
-    .select("id")
-    .where("status", "=", "draft")
-    .where("updated_at", "<", sql<Date>`now() - make_interval(days => ${ABANDONED_DRAFT_DAYS})`)
-    .orderBy("updated_at")
-    .limit(limits.batch)
-    .execute();
-  let files = 0;
-  let deleted = 0;
-  // The first batch always goes, so a slow moment (a busy database, a long first query) never leaves a
-  // run that removes nothing; later batches only while the budget lasts.
-  for (let at = 0; at < drafts.length && (at === 0 || Date.now() - started < limits.budgetMs); at += DRAFTS_AT_ONCE) {
-    const ids = drafts.slice(at, at + DRAFTS_AT_ONCE).map((draft) => draft.id);
-    // Files first: a draft whose files could not be removed stays for the next run.
-    const removed = await Promise.all(
-      ids.map(async (id) => {
-        const keys = (await storage.list("orders", `order_${id}/`)).map((object) => object.key);
-        if (keys.length) await storage.delete("orders", keys);
-        return keys.length;
-      }),
-    );
-    files += removed.reduce((sum, count) => sum + count, 0);
-    const result = await db.deleteFrom("orders").where("id", "in", ids).where("status", "=", "draft").executeTakeFirst();
-    deleted += Number(result.numDeletedRows);
-  }
-  return { deleted, files };
+export async function purgeAbandonedDrafts(db: DB, storage: FileStorage, limits: DraftPurgeLimits = DRAFT_PURGE_LIMITS, periods: RetentionPeriods = getConfig().retention) {
+  return purgeDrafts(db, storage, periods, { batch: limits.batch, deadline: Date.now() + limits.budgetMs });
 }
 
-/** Drafts, order codes, rate limits, sessions, sign-in tokens. */
-export async function runHousekeeping(db: DB, storage: FileStorage): Promise<HousekeepingSummary> {
+export interface HousekeepingOptions {
+  retention?: RetentionPeriods;
+  limits?: HousekeepingLimits;
+  /** Hears how long each step took (the benchmark; a slow step's name in a log). */
+  onStep?: (step: string, ms: number) => void;
+}
+
+/** Retention (drafts, models, orders' personal data, payment events), order codes, rate limits, resent answers, sessions, sign-in tokens, status mails. */
+export async function runHousekeeping(db: DB, storage: FileStorage, options: HousekeepingOptions = {}): Promise<HousekeepingSummary> {
   const started = Date.now();
-  const drafts = await purgeAbandonedDrafts(db, storage);
-  await purgeUntouchedDrafts(db); // drafts nobody typed into give their codes back after a day (ADR 038)
-  const orderCodesReleased = await releaseExpiredOrderCodes(db);
-  const rateLimitsPurged = await purgeExpiredRateLimits(db);
-  await purgeRequestReplays(db); // answers kept for resent posts (ADR 046)
-  const sessions = await db.deleteFrom("sessions").where("expires_at", "<", sql<Date>`now()`).executeTakeFirst();
-  const tokens = await db.deleteFrom("sign_in_tokens").where("expires_at", "<", sql<Date>`now() - interval '1 day'`).executeTakeFirst();
-  const mails = await sendStatusMails(db);
-  await purgeExpiredUploads(); // partial resumable uploads older than a day (issue 4)
+  const periods = options.retention ?? getConfig().retention;
+  const limits = options.limits ?? HOUSEKEEPING_LIMITS;
+  let stepStarted = started;
+  const step = async <T,>(name: string, run: () => Promise<T>): Promise<T> => {
+    const result = await run();
+    const now = Date.now();
+    options.onStep?.(name, now - stepStarted);
+    stepStarted = now;
+    return result;
+  };
+  // The file-removing passes share the run's budget in turns, so a long backlog of one never
+  // starves the others; each pass's first group of ten orders always goes.
+  const share = (part: number) => ({ batch: limits.filesBatch, deadline: started + (limits.budgetMs * part) / 3 });
+  const drafts = await step("abandoned drafts", () => purgeDrafts(db, storage, periods, share(1)));
+  // Drafts nobody typed into give their codes back after a day (ADR 038).
+  await step("untouched drafts", () => purgeUntouchedDrafts(db));
+  const models = await step("models", () => purgeDeliveredModels(db, storage, periods, share(2)));
+  const anonymised = await step("orders' personal data", () => anonymiseOrders(db, storage, periods, share(3)));
+  const bounded = (table: Parameters<typeof deleteBounded>[1], where: ReturnType<typeof sql<boolean>>) => step(table, () => deleteBounded(db, table, where, limits.batch));
+  const paymentEventsPurged = await bounded("payment_events", sql<boolean>`received_at < ${cutoffOf("orderPersonalData", periods)}`);
+  const orderCodesReleased = await bounded("order_codes", sql<boolean>`release_after < now()`);
+  const rateLimitsPurged = await bounded("rate_limits", sql<boolean>`expires_at < now()`);
+  // Answers kept for resent posts (ADR 046).
+  const requestReplaysPurged = await bounded("request_replays", sql<boolean>`created_at < ${cutoffOf("resentAnswers", periods)}`);
+  const sessionsExpired = await bounded("sessions", sql<boolean>`expires_at < now()`);
+  const signInTokensPurged = await bounded("sign_in_tokens", sql<boolean>`expires_at < ${cutoffOf("signInLinks", periods)}`);
+  const mails = await step("status mails", () => sendStatusMails(db));
+  await step("partial uploads", () => purgeExpiredUploads()); // partial resumable uploads older than a day (issue 4)
   // A few list calls of the bucket a run; a failing storage waits for the next run, the rest goes on.
-  const walk = await walkStorage(db, storage).catch((error: unknown) => {
-    logger.error("housekeeping: walking the storage failed:", error);
-    return { objects: 0, trashFound: 0 };
-  });
+  const walk = await step("storage walk", () =>
+    walkStorage(db, storage).catch((error: unknown) => {
+      logger.error("housekeeping: walking the storage failed:", error);
+      return { objects: 0, trashFound: 0 };
+    }),
+  );
   // Deleted files leave the graveyard once no backup can still need them (ADR 077): a few hours a run.
-  let graveyardHoursPurged = 0;
-  for (const bucket of BUCKET_NAMES) {
-    graveyardHoursPurged += await storage.purgeDeleted(bucket, new Date(Date.now() - DELETED_OBJECTS_KEPT_HOURS * 3_600_000), GRAVEYARD_HOURS_PER_RUN).catch((error: unknown) => {
-      logger.error("housekeeping: purging deleted files failed:", error);
-      return 0;
-    });
-  }
+  const graveyardHoursPurged = await step("graveyard", async () => {
+    let hours = 0;
+    for (const bucket of BUCKET_NAMES) {
+      hours += await storage.purgeDeleted(bucket, new Date(Date.now() - DELETED_OBJECTS_KEPT_HOURS * 3_600_000), GRAVEYARD_HOURS_PER_RUN).catch((error: unknown) => {
+        logger.error("housekeeping: purging deleted files failed:", error);
+        return 0;
+      });
+    }
+    return hours;
+  });
   return {
     abandonedDraftsDeleted: drafts.deleted,
-    storageFilesDeleted: drafts.files,
+    storageFilesDeleted: drafts.files + models.files + anonymised.files,
+    modelFoldersRemoved: models.orders,
+    ordersAnonymised: anonymised.orders,
+    paymentEventsPurged,
     orderCodesReleased,
     rateLimitsPurged,
-    sessionsExpired: Number(sessions.numDeletedRows),
-    signInTokensPurged: Number(tokens.numDeletedRows),
+    requestReplaysPurged,
+    sessionsExpired,
+    signInTokensPurged,
     statusMailsSent: mails.sent,
+    statusMailsFailed: mails.failed,
     storageObjectsWalked: walk.objects,
     storageTrashFound: walk.trashFound,
     graveyardHoursPurged,

@@ -16,11 +16,16 @@ export interface MarketTraits {
    * international terms do not make (ADR 044).
    */
   guaranteeBanner: boolean;
+  /**
+   * The Impressum (§ 5 DDG) in the footer and at /impressum (ADR 076). The domestic site names its
+   * provider in the public offer's requisites, as Russian law expects; /impressum leads there.
+   */
+  impressum: boolean;
 }
 
 export const MARKET_TRAITS: Record<Market, MarketTraits> = {
-  domestic: { currency: "rub", defaultLanguage: "ru", softMatrix: true, domesticNotices: true, legalLinks: true, guaranteeBanner: true },
-  international: { currency: "eur", defaultLanguage: "en", softMatrix: false, domesticNotices: false, legalLinks: false, guaranteeBanner: false },
+  domestic: { currency: "rub", defaultLanguage: "ru", softMatrix: true, domesticNotices: true, legalLinks: true, guaranteeBanner: true, impressum: false },
+  international: { currency: "eur", defaultLanguage: "en", softMatrix: false, domesticNotices: false, legalLinks: false, guaranteeBanner: false, impressum: true },
 };
 
 /** Host without port, lower-cased. */

@@ -14,84 +14,134 @@ import { UNDO_WINDOW_MINUTES } from "~/modules/orders/status";
 
 /**
  * Status mails (DESIGN §4.32): when an order becomes paid, shipped or completed and its client's
- * channel is e-mail, one short mail goes out per change. Driven by the status history: each row
- * is claimed once (`notified_at`), so a retry or a second worker never sends it twice.
+ * channel is e-mail, one short mail goes out per change. The status history is the outbox (ADR 075):
+ * a run claims due changes for a lease (`mail_due_at`), sends each, and marks it notified only once
+ * the mail server accepted the mail. A send that fails is due again after a backoff; after
+ * `STATUS_MAIL_RETRY.attempts` attempts it is marked failed and logged as an error. A worker that
+ * dies between the server's acceptance and the record leaves the claim to run out, and the next run
+ * sends the mail again: a mail may go twice, never zero times. A staff change waits out the time it
+ * can be undone in (ADR 062), and an undone change is marked handled, so it is never mailed.
  */
 export const NOTIFIED_STATUSES = ["paid", "shipped", "completed"] as const;
 
+export const STATUS_MAIL_RETRY = {
+  /** Attempts before a mail is given up as failed. */
+  attempts: 8,
+  /** How long a claimed mail is held by the run that claimed it; then it is due again (a crashed run). */
+  leaseMinutes: 5,
+  /** The wait after the n-th failed attempt (the last repeats): about a day in all. */
+  backoffMinutes: [1, 5, 15, 60, 180, 360, 720],
+};
+
+const backoffAfter = (attempts: number) => STATUS_MAIL_RETRY.backoffMinutes[Math.min(attempts, STATUS_MAIL_RETRY.backoffMinutes.length) - 1]!;
+
 let mailer: Mailer | undefined;
 
-export async function sendStatusMails(db: DB, options: { limit?: number; mailer?: Mailer; publicUrl?: string } = {}): Promise<{ sent: number; skipped: number }> {
+export interface StatusMailRun {
+  sent: number;
+  /** Handled without a mail: a status not mailed, no address, another channel. */
+  skipped: number;
+  /** Failed this time and due again after the backoff. */
+  retried: number;
+  /** Failed for the last time: marked failed. */
+  failed: number;
+}
+
+export async function sendStatusMails(db: DB, options: { limit?: number; mailer?: Mailer; publicUrl?: string } = {}): Promise<StatusMailRun> {
   const sender = options.mailer ?? (mailer ??= createMailer(getConfig()));
+  const due = db
+    .selectFrom("order_status_history")
+    .select("id")
+    .where("notified_at", "is", null)
+    .where("mail_failed_at", "is", null)
+    .where((eb) => eb.or([eb("mail_due_at", "is", null), eb("mail_due_at", "<=", sql<Date>`now()`)]))
+    // A staff change waits out the time it can be undone in (ADR 062); a payment's goes at once.
+    .where((eb) => eb.or([eb("to_status", "=", "paid"), eb("created_at", "<=", sql<Date>`now() - make_interval(mins => ${UNDO_WINDOW_MINUTES})`)]))
+    .orderBy("created_at")
+    .limit(options.limit ?? 50)
+    .forUpdate()
+    .skipLocked();
   const claimed = await db
     .updateTable("order_status_history")
-    .set({ notified_at: sql<Date>`now()` })
-    .where(
-      "id",
-      "in",
-      db
-        .selectFrom("order_status_history")
-        .select("id")
-        .where("notified_at", "is", null)
-        // A staff change waits out the time it can be undone in (ADR 062); a payment's goes at once.
-        .where((eb) => eb.or([eb("to_status", "=", "paid"), eb("created_at", "<=", sql<Date>`now() - make_interval(mins => ${UNDO_WINDOW_MINUTES})`)]))
-        .orderBy("created_at")
-        .limit(options.limit ?? 50)
-        .forUpdate()
-        .skipLocked(),
-    )
-    .returning(["id", "order_id", "to_status", "tracking_number", "carrier"])
+    .set({
+      mail_attempts: sql<number>`mail_attempts + 1`,
+      mail_due_at: sql<Date>`now() + make_interval(mins => ${STATUS_MAIL_RETRY.leaseMinutes})`,
+    })
+    .where(sql<boolean>`id = any(array(${due}))`)
+    .where("notified_at", "is", null)
+    .returning(["id", "order_id", "to_status", "tracking_number", "carrier", "mail_attempts"])
     .execute();
-  let sent = 0;
-  let skipped = 0;
+  /** The change is handled: its mail accepted, or nothing to send. */
+  const handled = (id: string) => db.updateTable("order_status_history").set({ notified_at: sql<Date>`now()`, mail_due_at: null, mail_error: null }).where("id", "=", id).execute();
+  const run: StatusMailRun = { sent: 0, skipped: 0, retried: 0, failed: 0 };
   for (const change of claimed) {
-    if (!(NOTIFIED_STATUSES as readonly string[]).includes(change.to_status)) {
-      skipped++;
-      continue;
-    }
-    const order = await db.selectFrom("orders").select(["id", "email", "market", "language"]).where("id", "=", change.order_id).executeTakeFirst();
-    if (!order?.email) {
-      skipped++;
-      continue;
-    }
-    const settings = await db.selectFrom("client_settings").select("notification_channel").where("email", "=", order.email).executeTakeFirst();
-    if ((settings?.notification_channel ?? "email") !== "email") {
-      skipped++;
-      continue;
-    }
-    // The client's own language when the order recorded one (ADR 024), else the market's.
-    const t = await remixI18n.getFixedT(order.language ?? MARKET_TRAITS[order.market].defaultLanguage, "common");
-    const number = longOrderNumber(order.id);
-    const status = t(`orderStatus.${change.to_status}`);
-    const base = options.publicUrl ?? publicOrigin(order.market);
-    // The paid mail carries the payment document: amount paid and the clinic's VAT number, if given.
-    const paid = change.to_status === "paid" ? (await paidDocuments(db, [order.id])).get(order.id) : undefined;
-    const language = order.language ?? MARKET_TRAITS[order.market].defaultLanguage;
-    const follow = trackingLink(getConfig().carriers, change.carrier, change.tracking_number);
-    const details = [
-      change.tracking_number ? t("notifications.tracking", { number: change.tracking_number }) : "",
-      follow ? t("notifications.trackingLink", { carrier: carrierName(getConfig().carriers, change.carrier), url: follow }) : "",
-      paid ? t("notifications.paidAmount", { amount: formatMoney(paid.amount, paid.currency, language) }) : "",
-      paid?.vatNumber ? t("notifications.vatNumber", { vat: paid.vatNumber }) : "",
-    ].join("");
     try {
-      await sender.send({
-        to: order.email,
-        subject: t("notifications.subject", { number, status }),
-        text: t("notifications.text", {
-          number,
-          status,
-          // The lines after the status (tracking number, payment document).
-          tracking: details,
-          link: `${base}/cabinet`,
-        }),
-      });
-      sent++;
+      if (await sendOne(db, sender, change, options.publicUrl)) run.sent++;
+      else run.skipped++;
     } catch (error) {
-      // Give it back to the next run.
-      logger.error("status mail failed:", error);
-      await db.updateTable("order_status_history").set({ notified_at: null }).where("id", "=", change.id).execute();
+      // Not accepted: due again after the backoff, or given up after the last attempt.
+      const message = error instanceof Error ? error.message : String(error);
+      if (change.mail_attempts >= STATUS_MAIL_RETRY.attempts) {
+        run.failed++;
+        logger.error(`status mail failed for good after ${change.mail_attempts} attempts (order ${change.order_id}, ${change.to_status}):`, error);
+        await db.updateTable("order_status_history").set({ mail_failed_at: sql<Date>`now()`, mail_due_at: null, mail_error: message.slice(0, 500) }).where("id", "=", change.id).execute();
+      } else {
+        run.retried++;
+        logger.warn(`status mail not sent, attempt ${change.mail_attempts} of ${STATUS_MAIL_RETRY.attempts} (order ${change.order_id}, ${change.to_status}):`, error);
+        await db
+          .updateTable("order_status_history")
+          .set({ mail_due_at: sql<Date>`now() + make_interval(mins => ${backoffAfter(change.mail_attempts)})`, mail_error: message.slice(0, 500) })
+          .where("id", "=", change.id)
+          .execute();
+      }
+      continue;
     }
+    // Recorded only now: a worker that dies before this line leaves the claim to run out, and the mail goes again.
+    await handled(change.id);
   }
-  return { sent, skipped };
+  return run;
+}
+
+interface ClaimedChange {
+  id: string;
+  order_id: string;
+  to_status: string;
+  tracking_number: string | null;
+  carrier: string | null;
+}
+
+/** Sends one change's mail; false when it has none to send. Throws when the mail server did not take it. */
+async function sendOne(db: DB, sender: Mailer, change: ClaimedChange, publicUrl: string | undefined): Promise<boolean> {
+  if (!(NOTIFIED_STATUSES as readonly string[]).includes(change.to_status)) return false;
+  const order = await db.selectFrom("orders").select(["id", "email", "market", "language"]).where("id", "=", change.order_id).executeTakeFirst();
+  if (!order?.email) return false;
+  const settings = await db.selectFrom("client_settings").select("notification_channel").where("email", "=", order.email).executeTakeFirst();
+  if ((settings?.notification_channel ?? "email") !== "email") return false;
+  // The client's own language when the order recorded one (ADR 024), else the market's.
+  const t = await remixI18n.getFixedT(order.language ?? MARKET_TRAITS[order.market].defaultLanguage, "common");
+  const number = longOrderNumber(order.id);
+  const status = t(`orderStatus.${change.to_status}`);
+  const base = publicUrl ?? publicOrigin(order.market);
+  // The paid mail carries the payment document: amount paid and the clinic's VAT number, if given.
+  const paid = change.to_status === "paid" ? (await paidDocuments(db, [order.id])).get(order.id) : undefined;
+  const language = order.language ?? MARKET_TRAITS[order.market].defaultLanguage;
+  const follow = trackingLink(getConfig().carriers, change.carrier, change.tracking_number);
+  const details = [
+    change.tracking_number ? t("notifications.tracking", { number: change.tracking_number }) : "",
+    follow ? t("notifications.trackingLink", { carrier: carrierName(getConfig().carriers, change.carrier), url: follow }) : "",
+    paid ? t("notifications.paidAmount", { amount: formatMoney(paid.amount, paid.currency, language) }) : "",
+    paid?.vatNumber ? t("notifications.vatNumber", { vat: paid.vatNumber }) : "",
+  ].join("");
+  await sender.send({
+    to: order.email,
+    subject: t("notifications.subject", { number, status }),
+    text: t("notifications.text", {
+      number,
+      status,
+      // The lines after the status (tracking number, payment document).
+      tracking: details,
+      link: `${base}/cabinet`,
+    }),
+  });
+  return true;
 }

@@ -1,5 +1,6 @@
 import { NOT_APPOINTED } from "~/modules/config/company.server";
 import { getConfig } from "~/modules/config/config.server";
+import { formatPeriod, periodPlaceholder, RETENTION_IDS } from "~/modules/config/retention";
 import type { Locale } from "~/modules/http/request-context.server";
 import { interpolate, type Messages } from "~/modules/i18n/translate";
 import { type Market, MARKET_TRAITS } from "~/modules/market/market";
@@ -86,6 +87,9 @@ function documentValues(market: Market, language: string, site: string, t: Trans
     phone: contacts.whatsappNumber,
     minimumOrder: formatPriceSetAmount(set.minimumOrder, set.currency, language),
   };
+  // The retention periods the scheduled job enforces (ADR 074), in the reader's words: one list for both.
+  const retention = getConfig().retention;
+  for (const id of RETENTION_IDS) values[periodPlaceholder(id)] = formatPeriod(id, retention, language);
   if (market === "international") {
     const company = getConfig().company.international;
     Object.assign(values, {

@@ -114,6 +114,8 @@ const MATRIX: Record<string, Row> = {
   "/terms": { get:                     "200      200       200       200       200       200       200       200" },
   "/public-offer": { get:              "200      200       200       200       200       200       200       200" },
   "/data-consent": { get:              "200      200       200       200       200       200       200       200" },
+  // The Impressum is the international market's (ADR 076); the domestic site's provider is in its public offer.
+  "/impressum": { get:                 "→/public-offer →/public-offer →/public-offer →/public-offer →/public-offer →/public-offer →/public-offer →/public-offer" },
   "/refdoc": { get:                    "200      200       200       200       200       200       200       200" },
   "/thankyou": { get:                  "200      200       200       200       200       200       200       200" },
   "/cookies": { form: () => ({ redirectTo: "/" }),
