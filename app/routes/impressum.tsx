@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { loadImpressum } from "~/modules/translations/impressum.server";
+import { loadImpressum } from "~/modules/translations/impressum-page.server";
 
 /** A document like the legal pages: no JavaScript, the same for every anonymous visitor (cached with an ETag). */
 export const handle = { hydrate: false, publicPage: true };

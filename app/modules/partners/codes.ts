@@ -13,6 +13,7 @@ export const RESERVED_ROUTE_WORDS: readonly string[] = [
   "DATA-CONSENT",
   "FILES",
   "HEALTHZ",
+  "IMPRESSUM",
   "LANGUAGE",
   "ORDER",
   "PACKER",

@@ -108,15 +108,18 @@ export function createFolderStorage(config: FolderStorageConfig, buckets: AppCon
     }
   }
 
-  async function deleteOne(bucket: BucketName, key: string, stamp: string): Promise<void> {
+  async function deleteOne(bucket: BucketName, key: string, stamp: string | null): Promise<void> {
     const file = objectPath(bucket, key);
-    // Into the graveyard (a rename: no bytes copied); a missing key is ignored.
-    const grave = path.join(graveDir(bucket), stamp, ...key.split("/"));
-    try {
-      await fsp.mkdir(path.dirname(grave), { recursive: true });
-      await fsp.rename(file, grave);
-    } catch (error) {
-      if (!isMissing(error)) throw error;
+    if (stamp === null) await fsp.rm(file, { force: true });
+    else {
+      // Into the graveyard (a rename: no bytes copied); a missing key is ignored.
+      const grave = path.join(graveDir(bucket), stamp, ...key.split("/"));
+      try {
+        await fsp.mkdir(path.dirname(grave), { recursive: true });
+        await fsp.rename(file, grave);
+      } catch (error) {
+        if (!isMissing(error)) throw error;
+      }
     }
     await pruneEmptyParents(file, bucketDir(bucket));
     const meta = metaPath(bucket, key);
@@ -202,9 +205,9 @@ export function createFolderStorage(config: FolderStorageConfig, buckets: AppCon
       }
     },
 
-    async delete(bucket: BucketName, keys: string[]) {
+    async delete(bucket: BucketName, keys: string[], options = {}) {
       for (const key of keys) assertValidKey(key); // all or nothing on a bad key
-      const stamp = graveyardStamp(new Date());
+      const stamp = options.unrecorded ? null : graveyardStamp(new Date());
       for (let start = 0; start < keys.length; start += DELETE_BATCH) {
         await Promise.all(keys.slice(start, start + DELETE_BATCH).map((key) => deleteOne(bucket, key, stamp)));
       }

@@ -156,11 +156,11 @@ export function createS3Storage(config: S3StorageConfig, buckets: AppConfig["buc
       return { size: copied.ContentLength ?? 0 };
     },
 
-    async delete(bucket: BucketName, keys: string[]) {
+    async delete(bucket: BucketName, keys: string[], options = {}) {
       for (const key of keys) assertValidKey(key);
       // Copied into the graveyard by the server (no bytes through here), then deleted.
       const stamp = graveyardStamp(new Date());
-      for (let start = 0; start < keys.length; start += COPIES_AT_ONCE) {
+      for (let start = 0; start < keys.length && !options.unrecorded; start += COPIES_AT_ONCE) {
         await Promise.all(
           keys.slice(start, start + COPIES_AT_ONCE).map((key) =>
             client

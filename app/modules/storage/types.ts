@@ -52,9 +52,10 @@ export interface FileStorage {
   copy(bucket: BucketName, fromKey: string, toKey: string): Promise<{ size: number } | null>;
   /**
    * Takes the keys out of the bucket (missing keys are ignored) into the graveyard, where they stay
-   * DELETED_OBJECTS_KEPT_HOURS for a backup under way (graveyard.ts).
+   * DELETED_OBJECTS_KEPT_HOURS for a backup under way (graveyard.ts). `unrecorded`: objects no row
+   * ever named (a refused or broken upload) go at once — no backup can point at them.
    */
-  delete(bucket: BucketName, keys: string[]): Promise<void>;
+  delete(bucket: BucketName, keys: string[], options?: { unrecorded?: boolean }): Promise<void>;
   /** The most recently deleted object of `key` still in the graveyard; null when there is none. */
   getDeleted(bucket: BucketName, key: string): Promise<StoredObject | null>;
   /**

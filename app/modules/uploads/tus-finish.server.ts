@@ -150,7 +150,7 @@ export async function finishUpload(deps: TusDeps, upload: Upload): Promise<Finis
   try {
     await storage.put("orders", key, body, { contentType: STL_CONTENT_TYPE, contentLength: size });
     if (sourceFailed) {
-      await storage.delete("orders", [key]).catch(() => undefined);
+      await storage.delete("orders", [key], { unrecorded: true }).catch(() => undefined);
       throw sourceFailed;
     }
   } catch (error) {
@@ -175,7 +175,7 @@ export async function finishUpload(deps: TusDeps, upload: Upload): Promise<Finis
     return refuse("save", 500);
   }
   if (outcome === "duplicate") {
-    await storage.delete("orders", [key]).catch(() => undefined);
+    await storage.delete("orders", [key], { unrecorded: true }).catch(() => undefined);
     const recorded = await recordedUpload(db, patient.id, meta.type, [meta.uploadKey]);
     await drop();
     return { ok: true, file: { name: meta.filename, path: recorded?.storagePath ?? key, size, triangles, scan: recorded?.scan ?? scan } };

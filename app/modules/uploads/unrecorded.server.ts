@@ -18,7 +18,7 @@ import { logger } from "~/modules/log/logger.server";
 export async function discardUnrecorded(db: DB, storage: FileStorage, orderId: string, keys: string[], error: unknown): Promise<void> {
   if (keys.length === 0) return;
   if (!isDatabaseUnavailable(error)) {
-    await storage.delete("orders", keys).catch((cause: unknown) => logger.error("could not delete unrecorded uploads:", keys, cause));
+    await storage.delete("orders", keys, { unrecorded: true }).catch((cause: unknown) => logger.error("could not delete unrecorded uploads:", keys, cause));
     return;
   }
   void settleWhenAnswered({
@@ -27,7 +27,7 @@ export async function discardUnrecorded(db: DB, storage: FileStorage, orderId: s
       const patients = await listPatients(db, orderId);
       return new Set(patients.flatMap((patient) => FILE_TYPES.flatMap((type) => filesOf(patient, type).map((file) => file.storagePath))));
     },
-    remove: (unrecorded) => storage.delete("orders", unrecorded),
+    remove: (unrecorded) => storage.delete("orders", unrecorded, { unrecorded: true }),
   });
 }
 

@@ -284,7 +284,7 @@ export function createStlUploadHandler(options: StlUploadHandlerOptions): StlUpl
     }
 
     // A failed put stores nothing by contract; delete anyway so no storage bug leaves a half file.
-    await storage.delete(bucket, [key]).catch(() => undefined);
+    await storage.delete(bucket, [key], { unrecorded: true }).catch(() => undefined);
     if (reader.failure) throw reader.failure.error; // the request itself broke: stop parsing
     if (overQuota) throw overQuota;
     if (refusal) return refuse(refusal.code);
@@ -309,7 +309,7 @@ export function createStlUploadHandler(options: StlUploadHandlerOptions): StlUpl
     fields: () => new Map(fields),
     async discardStored() {
       const keys = results.flatMap((result) => (result.ok ? [result.key] : []));
-      if (keys.length > 0) await storage.delete(bucket, keys);
+      if (keys.length > 0) await storage.delete(bucket, keys, { unrecorded: true });
     },
   };
 }
