@@ -50,6 +50,13 @@ export interface UsersTable {
   created_at: CreatedAt;
   last_sign_in_at: Date | null;
 }
+/** A staff member's remembered choices on the orders dashboard (ADR 067). */
+export interface StaffPreferencesTable {
+  user_id: string;
+  orders_view: Generated<"cards" | "table">;
+  statistics_folded: Generated<boolean>;
+  updated_at: Generated<Date>;
+}
 export interface SessionsTable {
   id: string;
   /** Null while the visitor has only asked for a sign-in link. */
@@ -447,6 +454,7 @@ export interface Database {
   rate_limits: RateLimitsTable;
   request_replays: RequestReplaysTable;
   storage_walk: StorageWalkTable;
+  staff_preferences: StaffPreferencesTable;
   storage_trash: StorageTrashTable;
 }
 

@@ -18,6 +18,7 @@ import * as statusUndoAndCarrier from "./2026-12-01T1000_status_undo_and_carrier
 import * as storageWalk from "./2026-12-02T0900_storage_walk";
 import * as roleChanges from "./2026-12-03T1100_role_changes";
 import * as retentionAndMailOutbox from "./2026-12-03T1600_retention_and_mail_outbox";
+import * as listKit from "./2026-12-03T0900_list_kit";
 
 /** Every migration, by its frozen name. Listed statically so bundlers and tsx need no directory scan. */
 export const migrations: Record<string, Migration> = {
@@ -40,4 +41,5 @@ export const migrations: Record<string, Migration> = {
   "2026-12-02T0900_storage_walk": storageWalk,
   "2026-12-03T1100_role_changes": roleChanges,
   "2026-12-03T1600_retention_and_mail_outbox": retentionAndMailOutbox,
+  "2026-12-03T0900_list_kit": listKit,
 };

@@ -1,22 +1,48 @@
 import type { AppLoadContext } from "@remix-run/node";
-import { requireStaff } from "~/modules/auth/guards.server";
+import { redirect } from "@remix-run/node";
+import { requireStaff, type Staff } from "~/modules/auth/guards.server";
+import { listHref } from "~/modules/http/list-query";
+import {
+  DEFAULT_PREFERENCES,
+  rememberPreferences,
+  type StaffPreferences,
+  staffPreferences,
+} from "./staff-preferences.server";
 import { type AppConfig, getConfig } from "~/modules/config/config.server";
 import { type DB, getDb } from "~/modules/db/db.server";
 import { intentHandler } from "~/modules/http/intents";
 import { getRequestTranslator } from "~/modules/http/request-context.server";
-import { intentValue, readSubmission, submittedIntent } from "~/modules/http/submission.server";
+import {
+  intentValue,
+  readSubmission,
+  submittedIntent,
+} from "~/modules/http/submission.server";
 import { dashboardSchema } from "./order-forms.server";
 import type { Submission } from "@conform-to/react";
 import type * as z from "zod/mini";
-import { loadSection, sectionData, sectionFailure } from "~/modules/http/section.server";
+import {
+  loadSection,
+  sectionData,
+  sectionFailure,
+} from "~/modules/http/section.server";
 import { redirectWithToast } from "~/modules/http/toast.server";
 import { logger } from "~/modules/log/logger.server";
 import { publicOrigin } from "~/modules/market/market.server";
 import { findOrder, shortOrderNumber } from "~/modules/orders/orders.server";
-import { canHavePaymentLink, paymentLinkPath } from "~/modules/payments/payment-links.server";
+import {
+  canHavePaymentLink,
+  paymentLinkPath,
+} from "~/modules/payments/payment-links.server";
 import { refreshPendingPayments } from "~/modules/payments/reconciliation.server";
 import { canSendToTracker } from "~/modules/tracker/order-request.server";
-import { COUNT_CAP, countDashboardTabs, DASHBOARD_PAGE_SIZE, listDashboardOrders, loadStatistics, parseDashboardFilter } from "./dashboard.server";
+import {
+  COUNT_CAP,
+  countDashboardTabs,
+  DASHBOARD_PAGE_SIZE,
+  listDashboardOrders,
+  loadStatistics,
+  parseDashboardFilter,
+} from "./dashboard.server";
 
 /**
  * The orders dashboard (staff side §2 "/backoffice"): statistics of the last 30 days, a status
@@ -25,33 +51,74 @@ import { COUNT_CAP, countDashboardTabs, DASHBOARD_PAGE_SIZE, listDashboardOrders
  * the tracker opens /backoffice/orders/:id/tracker; payments' actions are this page's intents.
  */
 
-export async function loadDashboardPage(request: Request, context: AppLoadContext) {
-  await requireStaff(request, context);
+export async function loadDashboardPage(
+  request: Request,
+  context: AppLoadContext
+) {
+  const staff = await requireStaff(request, context);
   const t = await getRequestTranslator(request, context);
-  const filter = parseDashboardFilter(new URL(request.url).searchParams);
   const db = await getDb();
+  const preferences = await loadSection(
+    "back-office: loading the staff member's preferences",
+    { message: "failures.statistics" },
+    () => staffPreferences(db, staff.user?.id ?? null)
+  );
+  const remembered = sectionData(preferences, DEFAULT_PREFERENCES);
+  const filter = parseDashboardFilter(request, remembered.ordersView);
   // Each part of the page loads on its own: a failing query shows its message in place (ADR 026).
+  // Folded statistics are not even read.
   const [statisticsSection, ordersSection, countsSection] = await Promise.all([
-    loadSection("back-office: loading statistics", { message: "failures.statistics" }, () => loadStatistics(db)),
-    loadSection("back-office: loading orders", { message: "failures.ordersLoad" }, () => listDashboardOrders(db, filter)),
-    loadSection("back-office: counting orders", { message: "failures.ordersLoad" }, () => countDashboardTabs(db, filter)),
+    remembered.statisticsFolded
+      ? null
+      : loadSection(
+          "back-office: loading statistics",
+          { message: "failures.statistics" },
+          () => loadStatistics(db)
+        ),
+    loadSection(
+      "back-office: loading orders",
+      { message: "failures.ordersLoad" },
+      () => listDashboardOrders(db, filter)
+    ),
+    loadSection(
+      "back-office: counting orders",
+      { message: "failures.ordersLoad" },
+      () => countDashboardTabs(db, filter)
+    ),
   ]);
-  const { orders, hasMore, patientsFailure } = sectionData(ordersSection, {
-    orders: [],
-    hasMore: false,
-    patientsFailure: null,
-  });
+  const { orders, hasMore, patientsFailure, cursors } = sectionData(
+    ordersSection,
+    {
+      orders: [],
+      hasMore: false,
+      patientsFailure: null,
+      cursors: { next: null, previous: null },
+    }
+  );
   const config = getConfig();
   return {
     title: t("backoffice.title"),
     filter,
     /** How the cards change a status (ADR 062): the carriers offered with "Отправлен", and whether a jump asks first. */
-    statusForms: { carriers: config.carriers.map(({ id, name, trackingUrl }) => ({ id, name, trackingUrl })), confirmJumps: config.confirmStatusJumps },
-    statistics: sectionData(statisticsSection, null),
-    statisticsFailure: sectionFailure(statisticsSection),
+    statusForms: {
+      carriers: config.carriers.map(({ id, name, trackingUrl }) => ({
+        id,
+        name,
+        trackingUrl,
+      })),
+      confirmJumps: config.confirmStatusJumps,
+    },
+    statistics: statisticsSection ? sectionData(statisticsSection, null) : null,
+    statisticsFailure: statisticsSection
+      ? sectionFailure(statisticsSection)
+      : null,
+    statisticsFolded: remembered.statisticsFolded,
+    /** Whether the choices are kept for this staff member (signed in) or only in the address (the shared password). */
+    remembers: staff.user !== null,
     ordersFailure: sectionFailure(ordersSection),
     patientsFailure,
     hasMore,
+    cursors,
     /** Each tab's orders under the filter (not the search), up to COUNT_CAP; null when they could not be counted. */
     counts: sectionData(countsSection, null),
     countCap: COUNT_CAP,
@@ -69,6 +136,7 @@ export async function loadDashboardPage(request: Request, context: AppLoadContex
 }
 
 interface DashboardIntentArgs {
+  staff: Staff;
   db: DB;
   config: AppConfig;
   submission: Submission<z.output<typeof dashboardSchema>, string[]>;
@@ -106,13 +174,56 @@ async function refreshPayments({ db, config, back }: DashboardIntentArgs) {
 }
 
 /** A payment link for one order, shown in a toast for staff to send on. */
-async function createPaymentLink({ db, config, submission, back }: DashboardIntentArgs) {
-  const order = await findOrder(db, intentValue(submission, "payment_link")?.orderId ?? "");
-  if (!order) return redirectWithToast(back, { type: "error", title: "payments.backoffice.errorTitle", description: "payments.backoffice.linkFailed" });
-  if (!canHavePaymentLink(order)) return redirectWithToast(back, { type: "error", title: "payments.backoffice.errorTitle", description: "payments.backoffice.noAmount" });
-  const url = `${publicOrigin(order.market)}${paymentLinkPath(config, order.id)}`;
-  return redirectWithToast(back, { type: "success", title: "payments.backoffice.linkCreated", lines: [{ key: "payments.backoffice.linkFor", values: { number: shortOrderNumber(order.id), url } }] });
+async function createPaymentLink({
+  db,
+  config,
+  submission,
+  back,
+}: DashboardIntentArgs) {
+  const order = await findOrder(
+    db,
+    intentValue(submission, "payment_link")?.orderId ?? ""
+  );
+  if (!order)
+    return redirectWithToast(back, {
+      type: "error",
+      title: "payments.backoffice.errorTitle",
+      description: "payments.backoffice.linkFailed",
+    });
+  if (!canHavePaymentLink(order))
+    return redirectWithToast(back, {
+      type: "error",
+      title: "payments.backoffice.errorTitle",
+      description: "payments.backoffice.noAmount",
+    });
+  const url = `${publicOrigin(order.market)}${paymentLinkPath(
+    config,
+    order.id
+  )}`;
+  return redirectWithToast(back, {
+    type: "success",
+    title: "payments.backoffice.linkCreated",
+    lines: [
+      {
+        key: "payments.backoffice.linkFor",
+        values: { number: shortOrderNumber(order.id), url },
+      },
+    ],
+  });
 }
+
+/**
+ * Cards or table, statistics folded or not: remembered for a signed-in staff member (ADR 067); the
+ * address keeps the view either way, so staff who came in with the shared password keep it too.
+ */
+const rememberChoice = (change: Partial<StaffPreferences>) =>
+  async function remember({ staff, db, back }: DashboardIntentArgs) {
+    if (staff.user) await rememberPreferences(db, staff.user.id, change);
+    const [path, query = ""] = back.split("?");
+    const params = new URLSearchParams(query);
+    if (change.ordersView) params.set("view", change.ordersView);
+    return redirect(params.size ? `${path}?${params}` : path);
+  };
 
 /** An unknown intent answers as the page always has: back to the dashboard with the payment link's error. */
 async function unknownIntent({ back }: DashboardIntentArgs) {
@@ -123,17 +234,39 @@ async function unknownIntent({ back }: DashboardIntentArgs) {
   });
 }
 
-const DASHBOARD_INTENTS: Record<string, (args: DashboardIntentArgs) => Promise<Response>> = {
+const DASHBOARD_INTENTS: Record<
+  string,
+  (args: DashboardIntentArgs) => Promise<Response>
+> = {
   refresh_payments: refreshPayments,
   payment_link: createPaymentLink,
+  show_cards: rememberChoice({ ordersView: "cards" }),
+  show_table: rememberChoice({ ordersView: "table" }),
+  fold_statistics: rememberChoice({ statisticsFolded: true }),
+  unfold_statistics: rememberChoice({ statisticsFolded: false }),
 };
 
-export async function dashboardPageAction(request: Request, context: AppLoadContext) {
-  await requireStaff(request, context);
+export async function dashboardPageAction(
+  request: Request,
+  context: AppLoadContext
+) {
+  const staff = await requireStaff(request, context);
   const submission = await readSubmission(request, context, dashboardSchema);
-  const params = new URL(request.url).searchParams;
-  params.delete("index");
-  const back = `/backoffice${params.size ? `?${params}` : ""}`;
-  const handler = intentHandler(DASHBOARD_INTENTS, submittedIntent(submission)) ?? unknownIntent;
-  return handler({ db: await getDb(), config: getConfig(), submission, back });
+  // Back to the same list, on the same page.
+  const back = listHref(
+    "/backoffice",
+    new URL(request.url).search,
+    {},
+    { samePage: true }
+  );
+  const handler =
+    intentHandler(DASHBOARD_INTENTS, submittedIntent(submission)) ??
+    unknownIntent;
+  return handler({
+    staff,
+    db: await getDb(),
+    config: getConfig(),
+    submission,
+    back,
+  });
 }

@@ -1,9 +1,58 @@
+import * as z from "zod/mini";
 import { ORDER_STATUSES, type OrderStatus } from "~/modules/orders/status";
+import {
+  flag,
+  listQuerySchema,
+  oneOf,
+  readListQuery,
+} from "~/modules/http/list-query";
 
 /** The dashboard's tabs (ADR 066): what needs staff (paid and in work), each status, and every order (the specification's view). */
 export const WORK_STATUSES: readonly OrderStatus[] = ["paid", "processing"];
 export type DashboardTab = "work" | "all" | OrderStatus;
-export const DASHBOARD_TABS: readonly DashboardTab[] = ["work", ...ORDER_STATUSES, "all"];
+export const DASHBOARD_TABS: readonly DashboardTab[] = [
+  "work",
+  ...ORDER_STATUSES,
+  "all",
+];
 
 /** The statuses a tab shows, or null for every status. */
-export const tabStatuses = (tab: DashboardTab): readonly OrderStatus[] | null => (tab === "all" ? null : tab === "work" ? WORK_STATUSES : [tab]);
+export const tabStatuses = (tab: DashboardTab): readonly OrderStatus[] | null =>
+  tab === "all" ? null : tab === "work" ? WORK_STATUSES : [tab];
+
+/** The table's sorts (ADR 067), each with its first direction: newest, largest, and the statuses in their own order. */
+export const DASHBOARD_SORTS = {
+  date: "desc",
+  total: "desc",
+  status: "asc",
+} as const;
+export type DashboardSort = keyof typeof DASHBOARD_SORTS;
+export const ORDER_VIEWS = ["cards", "table"] as const;
+export type OrdersView = (typeof ORDER_VIEWS)[number];
+
+/**
+ * The dashboard's address through the list kit (ADR 066, 067). `status` names a tab; the old empty
+ * value means "Все", and without one the page opens on "К работе" unless it searches (every order).
+ * `view` is null unless the address names one: then the staff member's remembered view shows.
+ */
+export const dashboardQuery = listQuerySchema(
+  { sorts: DASHBOARD_SORTS },
+  {
+    status: z.pipe(
+      z.unknown(),
+      z.transform((value): DashboardTab | null =>
+        value === ""
+          ? "all"
+          : (DASHBOARD_TABS as readonly unknown[]).includes(value)
+          ? (value as DashboardTab)
+          : null
+      )
+    ),
+    view: oneOf(ORDER_VIEWS, null),
+    empty: flag,
+  }
+);
+
+export function readDashboardQuery(source: Request | URL | URLSearchParams) {
+  return readListQuery(source, dashboardQuery);
+}

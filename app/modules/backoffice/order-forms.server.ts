@@ -37,4 +37,9 @@ export const orderDeleteSchema = z.object({ back });
 export const dashboardSchema = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("refresh_payments") }),
   z.object({ intent: z.literal("payment_link"), orderId: z._default(z.string(), "") }),
+  // The staff member's remembered view and folded statistics (ADR 067).
+  z.object({ intent: z.literal("show_cards") }),
+  z.object({ intent: z.literal("show_table") }),
+  z.object({ intent: z.literal("fold_statistics") }),
+  z.object({ intent: z.literal("unfold_statistics") }),
 ]);

@@ -22,7 +22,7 @@ const LOCALES_DIR = path.join(ROOT, "locales");
  */
 const DOCTOR_AREAS = [
   "shell", "header", "language", "footer", "banner", "messenger", "cookies", "home", "landing",
-  "auth", "cabinet", "notifications", "toasts", "pagination", "orderStatus",
+  "auth", "cabinet", "notifications", "toasts", "pagination", "lists", "orderStatus",
   "wizard", "uploads", "payments", "sandbox", "paymentResult", "thankyou",
   "errors", "connection", "answers", "failures", "partners", "orderAgain",
 ] as const;

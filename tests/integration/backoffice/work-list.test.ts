@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TestDatabase } from "../../support/database";
 import { buildOrderIn, buildPatient } from "../../support/builders";
 import { DASHBOARD_PAGE_SIZE } from "~/modules/backoffice/dashboard.server";
-import { gatePassed, rendered, type Browser } from "./support";
+import { gatePassed, rendered, signedInAs, type Browser } from "./support";
 import { startApp, type TestApp } from "../../support/app";
 
 /**
@@ -26,14 +26,37 @@ describe("the orders work list", () => {
     await app?.close();
   });
 
-  const text = (html: string) => rendered(html).replace(/<!-- -->/g, "").replace(/<[^>]+>/g, " ").replace(/\s+/g, " ");
-  const page = async (query: string) => await (await staff.request(`/backoffice${query}`)).text();
-  const cards = (html: string) => [...html.matchAll(/aria-labelledby="order-([0-9a-f-]{36})"/g)].map((match) => match[1]);
-  const tabCount = (html: string, label: string) => Number(new RegExp(`>${label}<span class="bo-tab-count"> ([\\d\\s\\u00a0]+)</span>`).exec(html)?.[1]?.replace(/\D/g, "") ?? Number.NaN);
+  const text = (html: string) =>
+    rendered(html)
+      .replace(/<!-- -->/g, "")
+      .replace(/<[^>]+>/g, " ")
+      .replace(/\s+/g, " ");
+  const page = async (query: string) =>
+    await (await staff.request(`/backoffice${query}`)).text();
+  const cards = (html: string) =>
+    [...html.matchAll(/aria-labelledby="order-([0-9a-f-]{36})"/g)].map(
+      (match) => match[1]
+    );
+  const tabCount = (html: string, label: string) =>
+    Number(
+      new RegExp(
+        `>${label}<span class="bo-tab-count"> ([\\d\\s\\u00a0]+)</span>`
+      )
+        .exec(html)?.[1]
+        ?.replace(/\D/g, "") ?? Number.NaN
+    );
 
   it("opens on paid and in-work orders, each tab's count equals its rows, and dates and market narrow them", async () => {
-    const make = async (status: "paid" | "processing" | "shipped" | "pending", daysAgo: number, market: "domestic" | "international" = "domestic") => {
-      const order = await buildOrderIn(t.db, status, { createdAt: new Date(Date.now() - daysAgo * 86_400_000), market, currency: market === "domestic" ? "rub" : "eur" });
+    const make = async (
+      status: "paid" | "processing" | "shipped" | "pending",
+      daysAgo: number,
+      market: "domestic" | "international" = "domestic"
+    ) => {
+      const order = await buildOrderIn(t.db, status, {
+        createdAt: new Date(Date.now() - daysAgo * 86_400_000),
+        market,
+        currency: market === "domestic" ? "rub" : "eur",
+      });
       await buildPatient(t.db, order.id);
       return order;
     };
@@ -45,7 +68,9 @@ describe("the orders work list", () => {
 
     const home = await page("");
     const shown = cards(home);
-    expect(shown).toEqual(expect.arrayContaining([paid.id, processing.id, oldPaid.id]));
+    expect(shown).toEqual(
+      expect.arrayContaining([paid.id, processing.id, oldPaid.id])
+    );
     expect(shown).not.toContain(shipped.id);
     expect(shown).not.toContain(pending.id);
     // Every tab's count is the number of its rows (all fit on few pages here).
@@ -54,7 +79,11 @@ describe("the orders work list", () => {
       for (let n = 1; n < 20; n++) {
         const html = await page(`${query}${query ? "&" : "?"}page=${n}`);
         all = all.concat(cards(html));
-        if (!html.includes('rel="next"') && !/href="[^"]*page=\d+"[^>]*>Вперёд/.test(html)) break;
+        if (
+          !html.includes('rel="next"') &&
+          !/href="[^"]*page=\d+"[^>]*>Вперёд/.test(html)
+        )
+          break;
       }
       return new Set(all).size;
     };
@@ -68,36 +97,218 @@ describe("the orders work list", () => {
     }
     // "1–N из M · страниц: K".
     const work = tabCount(home, "К работе");
-    expect(text(home)).toContain(`1–${Math.min(work, DASHBOARD_PAGE_SIZE)} из ${work} · страниц: ${Math.ceil(work / DASHBOARD_PAGE_SIZE)}`);
+    expect(text(home)).toContain(
+      `1–${Math.min(
+        work,
+        DASHBOARD_PAGE_SIZE
+      )} из ${work} · страниц: ${Math.ceil(work / DASHBOARD_PAGE_SIZE)}`
+    );
 
     // Dates and market narrow every tab; the old international order is outside.
     const today = new Date().toISOString().slice(0, 10);
-    const weekAgo = new Date(Date.now() - 7 * 86_400_000).toISOString().slice(0, 10);
+    const weekAgo = new Date(Date.now() - 7 * 86_400_000)
+      .toISOString()
+      .slice(0, 10);
     const recent = await page(`?from=${weekAgo}&to=${today}&market=domestic`);
-    expect(cards(recent)).toEqual(expect.arrayContaining([paid.id, processing.id]));
+    expect(cards(recent)).toEqual(
+      expect.arrayContaining([paid.id, processing.id])
+    );
     expect(cards(recent)).not.toContain(oldPaid.id);
-    const [{ count }] = (await sql<{ count: number }>`select count(*)::int as count from orders o where o.status in ('paid', 'processing') and o.market = 'domestic' and o.created_at >= ${new Date(`${weekAgo}T00:00:00Z`)} and exists (select 1 from orders_patients p where p.order_id = o.id)`.execute(t.db)).rows as [{ count: number }];
+    const [{ count }] = (
+      await sql<{
+        count: number;
+      }>`select count(*)::int as count from orders o where o.status in ('paid', 'processing') and o.market = 'domestic' and o.created_at >= ${new Date(
+        `${weekAgo}T00:00:00Z`
+      )} and exists (select 1 from orders_patients p where p.order_id = o.id)`.execute(
+        t.db
+      )
+    ).rows as [{ count: number }];
     expect(tabCount(recent, "К работе")).toBe(count);
     const international = await page("?market=international&status=all");
     expect(cards(international)).toContain(oldPaid.id);
     expect(cards(international)).not.toContain(paid.id);
 
     // A search looks through every status.
-    expect(cards(await page(`?q=${shipped.id.slice(0, 8)}`))).toEqual([shipped.id]);
+    expect(cards(await page(`?q=${shipped.id.slice(0, 8)}`))).toEqual([
+      shipped.id,
+    ]);
     // Nonsense in the query is read as nothing.
-    expect((await staff.request("/backoffice?from=2026-13-45&market=mars&status=nope&page=-3")).status).toBe(200);
+    expect(
+      (
+        await staff.request(
+          "/backoffice?from=2026-13-45&market=mars&status=nope&page=-3"
+        )
+      ).status
+    ).toBe(200);
   });
 
   it("shows the compact table with the order's code, date, clinic, patients, total, status and payment date", async () => {
-    const order = await buildOrderIn(t.db, "paid", { fullName: "Клиника Табличная" });
+    const order = await buildOrderIn(t.db, "paid", {
+      fullName: "Клиника Табличная",
+    });
     await buildPatient(t.db, order.id);
     const html = await page("?view=table");
-    const row = text(html.slice(html.indexOf('<table class="bo-orders-table"')));
+    const row = text(
+      html.slice(html.indexOf('<table class="bo-orders-table"'))
+    );
     expect(row).toContain("Клиника Табличная");
-    expect(row).toMatch(/Заказ Дата Клиника Пациенты Сумма Статус Оплачен/);
-    expect(row).toMatch(new RegExp(`${order.id.slice(0, 4).toUpperCase()}[^ ]* \\d{2}\\.\\d{2}\\.\\d{4} Клиника Табличная 1 12\\s500\\s₽ Оплачен \\d{2}\\.\\d{2}\\.\\d{4}`));
-    // The view stays through the tabs and the filter form.
+    expect(row).toMatch(/Заказ Дата ↓ Клиника Пациенты Сумма Статус Оплачен/);
+    expect(row).toMatch(
+      new RegExp(
+        `${order.id
+          .slice(0, 4)
+          .toUpperCase()}[^ ]* \\d{2}\\.\\d{2}\\.\\d{4} Клиника Табличная 1 12\\s500\\s₽ Оплачен \\d{2}\\.\\d{2}\\.\\d{4}`
+      )
+    );
+    // The view the address names stays through the tabs and the filter form.
     expect(html).toContain('href="/backoffice?view=table&amp;status=shipped"');
     expect(html).toContain('<input type="hidden" name="view" value="table"/>');
+  });
+
+  // The list kit (ADR 067): keyset pages, sorts, the remembered view.
+  const tableRows = (html: string) =>
+    [
+      ...html.matchAll(
+        /<th scope="row"><a[^>]* href="\/backoffice\?q=([0-9a-f]{8})"/g
+      ),
+    ].map((match) => match[1]);
+  const nextLink = (html: string) =>
+    /<a [^>]*href="([^"]+)"[^>]*rel="next"|<a [^>]*rel="next"[^>]*href="([^"]+)"/
+      .exec(html)
+      ?.slice(1)
+      .find(Boolean)
+      ?.replace(/&amp;/g, "&") ?? null;
+  const previousLink = (html: string) =>
+    /<a [^>]*href="([^"]+)"[^>]*rel="prev"|<a [^>]*rel="prev"[^>]*href="([^"]+)"/
+      .exec(html)
+      ?.slice(1)
+      .find(Boolean)
+      ?.replace(/&amp;/g, "&") ?? null;
+
+  it("pages by keyset through every row once, in the sort's order, forward and back, and sorts by total and status", async () => {
+    const market = "international";
+    const made: Array<{ id: string; total: number; createdAt: Date }> = [];
+    for (let i = 0; i < 23; i++) {
+      const createdAt = new Date(Date.UTC(2020, 0, 1 + (i % 7), 12, 0, 0));
+      const order = await buildOrderIn(
+        t.db,
+        i % 3 === 0 ? "processing" : "paid",
+        { createdAt, market, currency: "eur" }
+      );
+      const total = ((i * 7919) % 23) * 1000 + 500;
+      await t.db
+        .updateTable("orders")
+        .set({ total_cost: total })
+        .where("id", "=", order.id)
+        .execute();
+      await buildPatient(t.db, order.id);
+      made.push({ id: order.id, total, createdAt });
+    }
+    const base =
+      "?view=table&from=2020-01-01&to=2020-01-31&market=international";
+    const walk = async (first: string) => {
+      const pages: string[][] = [];
+      let html = await page(first);
+      for (;;) {
+        pages.push(tableRows(html));
+        const next = nextLink(html);
+        if (!next) break;
+        expect(next).toContain("after=");
+        html = await (await staff.request(next)).text();
+      }
+      return { pages, last: html };
+    };
+    const byDate = [...made]
+      .sort(
+        (a, b) =>
+          b.createdAt.getTime() - a.createdAt.getTime() ||
+          (a.id < b.id ? 1 : -1)
+      )
+      .map((order) => order.id.slice(0, 8));
+    const { pages, last } = await walk(base);
+    expect(pages.map((rows) => rows.length)).toEqual([10, 10, 3]);
+    // No gaps, no duplicates, and the order the sort promises (ties by id, the same way).
+    expect(pages.flat()).toEqual(byDate);
+    expect(text(last)).toContain("21–23 из 23 · страниц: 3");
+    // Back from the last page by its "before" cursor gives page 2 again.
+    const back = previousLink(last);
+    expect(back).toContain("before=");
+    expect(tableRows(await (await staff.request(back!)).text())).toEqual(
+      pages[1]
+    );
+
+    const byTotal = [...made]
+      .sort((a, b) => b.total - a.total || (a.id < b.id ? 1 : -1))
+      .map((order) => order.id.slice(0, 8));
+    expect((await walk(`${base}&sort=total`)).pages.flat()).toEqual(byTotal);
+    const ascending = (await walk(`${base}&sort=total&dir=asc`)).pages.flat();
+    expect(ascending).toEqual([...byTotal].reverse());
+
+    // By status: paid before processing (the statuses' own order), oldest first within each.
+    const byStatus = (await walk(`${base}&sort=status`)).pages.flat();
+    const processing = new Set(
+      made.filter((_, i) => i % 3 === 0).map((order) => order.id.slice(0, 8))
+    );
+    expect(byStatus.findIndex((id) => processing.has(id))).toBe(
+      made.length - processing.size
+    );
+
+    // Column headers are links that sort, and the sorted one turns the direction round.
+    const html = await page(`${base}&sort=total`);
+    expect(html).toContain('aria-sort="descending"');
+    expect(html).toMatch(
+      /href="\/backoffice\?view=table&amp;from=2020-01-01&amp;to=2020-01-31&amp;market=international&amp;sort=total&amp;dir=asc"/
+    );
+    // A forged cursor or page reads as the first page, never a 500.
+    for (const forged of [
+      "after=abc",
+      "after=WyJ4IiwieSJd",
+      "before=%25%25",
+      "page=abc",
+      `q=${"x".repeat(2_000)}`,
+    ])
+      expect((await staff.request(`/backoffice${base}&${forged}`)).status).toBe(
+        200
+      );
+    expect(tableRows(await page(`${base}&after=WyJ4IiwieSJd`))).toEqual(
+      pages[0]
+    );
+  });
+
+  it("remembers a signed-in staff member's view and folded statistics", async () => {
+    const manager = await signedInAs(app, t.db, "manager-view@example.com", [
+      "manager",
+    ]);
+    const open = async (path = "/backoffice") =>
+      await (await manager.request(path)).text();
+    expect(await open()).toContain(
+      'value="show_table" class="link-button" aria-pressed="false"'
+    );
+    const chose = await manager.request("/backoffice?index&status=all", {
+      form: { intent: "show_table" },
+    });
+    expect(chose.status).toBe(302);
+    expect(chose.headers.get("location")).toBe(
+      "/backoffice?status=all&view=table"
+    );
+    // Later, the bare address opens as a table for this manager, and still as cards for someone else.
+    expect(await open()).toContain('<table class="bo-orders-table"');
+    expect(await page("")).not.toContain('<table class="bo-orders-table"');
+    // Folded statistics stay folded, and are not shown.
+    expect(await open()).toContain("bo-statistics");
+    await manager.request("/backoffice?index", {
+      form: { intent: "fold_statistics" },
+    });
+    const folded = await open();
+    expect(folded).not.toContain('id="bo-statistics"');
+    expect(folded).toContain('value="unfold_statistics"');
+    const row = await t.db
+      .selectFrom("staff_preferences")
+      .selectAll()
+      .executeTakeFirstOrThrow();
+    expect(row).toMatchObject({
+      orders_view: "table",
+      statistics_folded: true,
+    });
   });
 });
