@@ -165,7 +165,7 @@ test("the packer's day opens on the orders to pack, and «Упаковано» m
   const card = page.locator(".pk-card").first();
   const id = (await card.getAttribute("id"))!.slice(2);
   const number = (await card.locator("h2").textContent())!;
-  await card.getByRole("button", { name: `Отметить заказ ${number} упакованным` }).click();
+  await card.getByRole("button", { name: `Упаковано: заказ ${number}` }).click();
   await expect(page.locator(".toast-success")).toContainText(`Заказ ${number} отмечен упакованным`);
   await expect(page.locator(`#o-${id}`)).toHaveCount(0);
   const [mark] = await e2eQuery<{ to_status: string | null; actor: string }>("select to_status, actor from order_packings where order_id = $1", [id]);
