@@ -159,6 +159,15 @@ export interface OrderStatusHistoryTable {
   mail_failed_at: Timestamp | null;
   mail_error: string | null;
 }
+/** The packer's "Упаковано" (ADR 068): one per order, with the status it had and moved to (null: no status fits). */
+export interface OrderPackingsTable {
+  id: Generated<string>;
+  order_id: string;
+  actor: string;
+  from_status: OrderStatus;
+  to_status: OrderStatus | null;
+  created_at: CreatedAt;
+}
 /** Staff's corrections of a file's declared jaw and step (ADR 058): the order's history of its files. */
 export interface OrderFileCorrectionsTable {
   id: Generated<string>;
@@ -436,6 +445,7 @@ export interface Database {
   order_codes: OrderCodesTable;
   order_status_history: OrderStatusHistoryTable;
   order_file_corrections: OrderFileCorrectionsTable;
+  order_packings: OrderPackingsTable;
   orders_patients: OrdersPatientsTable;
   payments: PaymentsTable;
   payment_events: PaymentEventsTable;

@@ -20,7 +20,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function BackofficeFtp() {
-  const { filters, total, capped, pages, hasNext, entries } = useLoaderData<typeof loader>();
+  const { filters, entries, orders, previous, next, groups } = useLoaderData<typeof loader>();
   const { t, i18n } = useTranslation();
   const location = useLocation();
   const navigation = useNavigation();
@@ -31,7 +31,7 @@ export default function BackofficeFtp() {
   useAutoRefresh(QUEUE_REFRESH_MS);
 
   const search = queueFiltersSearch(filters);
-  const pageLink = (page: number) => queueFiltersSearch({ ...filters, page }) || "?";
+  const pageLink = (cursor: { after?: string; before?: string }) => queueFiltersSearch({ ...filters, after: cursor.after ?? null, before: cursor.before ?? null }) || "?";
   const busyIntent = navigation.state === "submitting" ? String(navigation.formData?.get("intent") ?? "") : "";
   const locale = i18n.language === "ru" ? "ru-RU" : i18n.language;
   const time = (iso: string) => dateTimeFormat(locale, { dateStyle: "short", timeStyle: "medium" }).format(new Date(iso));
@@ -86,12 +86,16 @@ export default function BackofficeFtp() {
       <Form method="post" id="ftp-rows" ref={rowsForm}>
         <input type="hidden" name="back" value={search} />
         <div className="ftp-bulk">
-          <span>{capped ? t("ftp.totalMore", { limit: numberFormat(locale).format(total) }) : t("ftp.total", { count: total })}</span>
-          <button type="submit" className="button button-danger" name="intent" value="delete" disabled={entries.length === 0 || busyIntent === "delete"}>
+          <span>
+            {`${orders.capped ? t("ftp.totalOrdersMore", { limit: numberFormat(locale).format(orders.total) }) : t("ftp.totalOrders", { count: orders.total })} · ${
+              entries.capped ? t("ftp.totalMore", { limit: numberFormat(locale).format(entries.total) }) : t("ftp.total", { count: entries.total })
+            }`}
+          </span>
+          <button type="submit" className="button button-danger" name="intent" value="delete" disabled={groups.length === 0 || busyIntent === "delete"}>
             {t("ftp.deleteSelected")}
           </button>
         </div>
-        {entries.length === 0 ? (
+        {groups.length === 0 ? (
           <p className="empty">{t("ftp.empty")}</p>
         ) : (
           <div className="table-wrap">
@@ -105,7 +109,6 @@ export default function BackofficeFtp() {
                       <span className="visually-hidden">{t("ftp.columns.select")}</span>
                     )}
                   </th>
-                  <th scope="col">{t("ftp.columns.order")}</th>
                   <th scope="col">{t("ftp.columns.patient")}</th>
                   <th scope="col">{t("ftp.columns.type")}</th>
                   <th scope="col">{t("ftp.columns.file")}</th>
@@ -119,20 +122,31 @@ export default function BackofficeFtp() {
                   </th>
                 </tr>
               </thead>
-              <tbody>
-                {entries.map((entry) => (
-                  <EntryRow key={entry.id} entry={entry} time={time} sending={busyIntent === `upload:${entry.id}`} />
-                ))}
-              </tbody>
+              {groups.map((group) => (
+                <tbody key={group.id} className="ftp-order">
+                  <tr className="ftp-order-head">
+                    <th scope="colgroup" colSpan={8} id={`ftp-order-${group.id}`}>
+                      <span className="ftp-order-code">{t("ftp.order.heading", { code: group.code })}</span>
+                      <span className={`badge badge-${group.status}`}>{t(`ftp.orderStatus.${group.status}`)}</span>
+                      <span>{group.clinic ?? group.email ?? t("ftp.order.noClinic")}</span>
+                      <span className="muted small">{t("ftp.order.files", { count: group.entries.length })}</span>
+                      {group.paid ? null : <span className="muted small">{t("ftp.waitingForPayment")}</span>}
+                    </th>
+                  </tr>
+                  {group.entries.map((entry) => (
+                    <EntryRow key={entry.id} entry={entry} orderPaid={group.paid} time={time} sending={busyIntent === `upload:${entry.id}`} />
+                  ))}
+                </tbody>
+              ))}
             </table>
           </div>
         )}
       </Form>
 
       <nav className="pagination" aria-label={t("ftp.pagination.label")}>
-        {filters.page > 1 ? <Link to={pageLink(filters.page - 1)}>{t("ftp.pagination.previous")}</Link> : <span />}
-        <span>{pages === null ? t("ftp.pagination.pageOpen", { page: filters.page }) : t("ftp.pagination.page", { page: filters.page, pages })}</span>
-        {hasNext ? <Link to={pageLink(filters.page + 1)}>{t("ftp.pagination.next")}</Link> : <span />}
+        {previous ? <Link to={pageLink({ before: previous })}>{t("ftp.pagination.previous")}</Link> : <span />}
+        {previous ? <Link to={pageLink({})}>{t("ftp.pagination.first")}</Link> : <span />}
+        {next ? <Link to={pageLink({ after: next })}>{t("ftp.pagination.next")}</Link> : <span />}
       </nav>
     </section>
   );

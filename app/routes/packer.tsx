@@ -7,7 +7,9 @@ import { useTranslation } from "~/modules/i18n/i18n-context";
 import { isShortSearch } from "~/modules/orders/search-length";
 import { statusLabelKey } from "~/modules/orders/status";
 import { factsText, LABEL_KINDS } from "~/modules/packer/bag-labels";
-import { filterQuery } from "~/modules/packer/filter";
+import { filterQuery, PACKER_VIEWS } from "~/modules/packer/filter";
+import { LABEL_WINDOW } from "~/modules/packer/print-soon";
+import { dateTimeFormat } from "~/modules/i18n/intl";
 import packerStyles from "~/styles/packer.css";
 import { loadPackerPage, packerPageAction } from "~/modules/packer/packer-page.server";
 import { refusalHeaders } from "~/modules/http/route-headers";
@@ -44,11 +46,12 @@ export default function PackerPage() {
   const loaded = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const [params] = useSearchParams();
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   if (loaded.gate) return <PasswordGate titleKey="gate.packerTitle" reply={actionData} redirectTo={params.get("redirectTo") ?? "/packer"} />;
 
   const { filter, orders, statuses, hasMore, loadFailed } = loaded;
   const back = filterQuery(filter);
+  const packedAt = (iso: string) => dateTimeFormat(i18n.language === "ru" ? "ru-RU" : i18n.language, { dateStyle: "short", timeStyle: "short" }).format(new Date(iso));
   return (
     <div className="pk">
       <header className="pk-bar">
@@ -58,21 +61,24 @@ export default function PackerPage() {
             <span>{t("packer.search.label")}</span>
             <input type="search" name="q" defaultValue={filter.q} placeholder={t("packer.search.placeholder")} maxLength={100} />
           </label>
-          <label>
-            <span>{t("packer.search.status")}</span>
-            <select name="status" defaultValue={filter.status ?? ""}>
-              <option value="">{t("packer.search.allStatuses")}</option>
-              {statuses.map((status) => (
-                <option key={status} value={status}>
-                  {t(statusLabelKey(status))}
-                </option>
-              ))}
-            </select>
-          </label>
+          {filter.view === "topack" ? null : <input type="hidden" name="view" value={filter.view} />}
+          {filter.view === "all" ? (
+            <label>
+              <span>{t("packer.search.status")}</span>
+              <select name="status" defaultValue={filter.status ?? ""}>
+                <option value="">{t("packer.search.allStatuses")}</option>
+                {statuses.map((status) => (
+                  <option key={status} value={status}>
+                    {t(statusLabelKey(status))}
+                  </option>
+                ))}
+              </select>
+            </label>
+          ) : null}
           <button type="submit" className="button button-small">
             {t("packer.search.submit")}
           </button>
-          {filter.q || filter.status ? <a href="/packer">{t("packer.search.reset")}</a> : null}
+          {filter.q || filter.status ? <a href={`/packer${filterQuery({ ...filter, q: "", status: null }, 1)}`}>{t("packer.search.reset")}</a> : null}
         </form>
         <form method="post" action="/packer/logout">
           <button type="submit" className="link-button">
@@ -80,14 +86,22 @@ export default function PackerPage() {
           </button>
         </form>
       </header>
+      <nav className="pk-views" aria-label={t("packer.views.label")}>
+        {PACKER_VIEWS.map((view) => (
+          <a key={view} href={`/packer${filterQuery({ ...filter, view, status: null }, 1)}`} aria-current={filter.view === view ? "page" : undefined}>
+            {t(`packer.views.${view}`)}
+          </a>
+        ))}
+      </nav>
       {isShortSearch(filter.q) ? <p className="hint">{t("packer.search.short")}</p> : null}
+      <p className="muted small">{t("packer.printWindow")}</p>
 
       {loadFailed ? (
         <p className="empty" role="alert">
           {t("packer.loadFailed")}
         </p>
       ) : orders.length === 0 ? (
-        <p className="empty">{t("packer.empty")}</p>
+        <p className="empty">{filter.view === "topack" && !filter.q ? t("packer.emptyToPack") : t("packer.empty")}</p>
       ) : (
         <div className="pk-grid">
           {orders.map((order) => (
@@ -145,17 +159,28 @@ export default function PackerPage() {
                 <p className="muted">{t("packer.logo.noEmail")}</p>
               )}
               <p className="pk-actions">
-                <a className="button button-small" href={`/packer/box/${order.id}`} target="_blank" rel="noopener">
+                {/* Every label opens in the one named print window, reused: windows never pile up on a shared PC (ADR 068). */}
+                <a className="button button-small" href={`/packer/box/${order.id}`} target={LABEL_WINDOW}>
                   {t("packer.labels.box")}
                 </a>
                 {order.patients.length > 0 ? (
-                  <a className="button button-small" href={`/packer/bags/${order.id}`} target="_blank" rel="noopener">
+                  <a className="button button-small" href={`/packer/bags/${order.id}`} target={LABEL_WINDOW}>
                     {t("packer.labels.bags")}
                   </a>
                 ) : (
                   <span className="muted">{t("packer.noPatients")}</span>
                 )}
               </p>
+              {order.canPack ? (
+                <form method="post" action={`/packer/packed/${order.id}`} className="pk-packed-form">
+                  <input type="hidden" name="back" value={back} />
+                  <button type="submit" className="button button-small" aria-label={t("packer.packed.buttonLabel", { number: order.number })}>
+                    {t("packer.packed.button")}
+                  </button>
+                </form>
+              ) : order.packedAt ? (
+                <p className="pk-packed">{t("packer.packed.at", { time: packedAt(order.packedAt) })}</p>
+              ) : null}
             </article>
           ))}
         </div>

@@ -19,6 +19,7 @@ import * as storageWalk from "./2026-12-02T0900_storage_walk";
 import * as roleChanges from "./2026-12-03T1100_role_changes";
 import * as retentionAndMailOutbox from "./2026-12-03T1600_retention_and_mail_outbox";
 import * as listKit from "./2026-12-03T0900_list_kit";
+import * as packingMarks from "./2026-12-03T1000_packing_marks";
 
 /** Every migration, by its frozen name. Listed statically so bundlers and tsx need no directory scan. */
 export const migrations: Record<string, Migration> = {
@@ -42,4 +43,5 @@ export const migrations: Record<string, Migration> = {
   "2026-12-03T1100_role_changes": roleChanges,
   "2026-12-03T1600_retention_and_mail_outbox": retentionAndMailOutbox,
   "2026-12-03T0900_list_kit": listKit,
+  "2026-12-03T1000_packing_marks": packingMarks,
 };

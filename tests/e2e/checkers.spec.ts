@@ -90,7 +90,7 @@ test("every back-office page", async ({ page }, testInfo) => {
   await checkPage(page, testInfo, "back-office gate");
   await signInBackoffice(page);
   await checkPage(page, testInfo, "/backoffice");
-  for (const url of ["/backoffice?status=all", "/backoffice?view=table&status=all", "/backoffice/clients?all=1", "/backoffice/files", "/backoffice/ftp", "/backoffice/affiliates", "/backoffice/roles", "/backoffice/translate", "/backoffice/translate/catalogue", "/backoffice/translate/catalogue?q=bo.roles&edit=bo.roles.title&lang=de", "/backoffice/translate/catalogue?missing=de", "/backoffice/test", "/backoffice/test?run=1", "/backoffice/no-such-page"]) {
+  for (const url of ["/backoffice?status=all", "/backoffice?view=table&status=all", "/backoffice/clients?all=1", "/backoffice/files", "/backoffice/ftp", "/backoffice/ftp?status=failed", "/backoffice/ftp?status=completed", "/backoffice/affiliates", "/backoffice/roles", "/backoffice/translate", "/backoffice/translate/catalogue", "/backoffice/translate/catalogue?q=bo.roles&edit=bo.roles.title&lang=de", "/backoffice/translate/catalogue?missing=de", "/backoffice/test", "/backoffice/test?run=1", "/backoffice/no-such-page"]) {
     await page.goto(url);
     await checkPage(page, testInfo, url);
   }
@@ -115,6 +115,11 @@ test("the packer, its cards and its labels", async ({ page }, testInfo) => {
   await checkPage(page, testInfo, "packer gate");
   await signInPacker(page);
   await checkPage(page, testInfo, "/packer");
+  for (const view of ["packed", "all"]) {
+    await page.goto(`/packer?view=${view}`);
+    await checkPage(page, testInfo, `/packer?view=${view}`);
+  }
+  await page.goto("/packer?view=all");
   const card = page.locator(".pk-card").filter({ has: page.getByRole("link", { name: "Этикетки на пакеты" }) }).first();
   const id = (await card.getAttribute("id"))!.slice(2);
   // The label pages print themselves when they open; a print dialog would hold the page.

@@ -1,10 +1,10 @@
 import { expect, type APIRequestContext, type Page, test } from "@playwright/test";
-import { backofficePassword } from "./support";
+import { backofficePassword, e2eQuery } from "./support";
 
 /**
  * The back-office FTP queue page (staff-partner-packer §2 "/backoffice/ftp", §4 "FTP queue") and
  * /send-test, with JavaScript on and off (the project decides): list, filters, pages, per-row
- * upload and bulk delete. The demo data fills the queue; each test adds its own draft with real
+ * upload and bulk delete. The demo data fills the queue; each test adds its own order with real
  * files, made through the wizard's form posts, so the js and nojs runs never share rows.
  */
 
@@ -54,7 +54,9 @@ async function filter(page: Page, status: string, type: string) {
   await filters.getByRole("button", { name: "Показать" }).click();
 }
 
-test("the FTP page lists pending files 50 a page, filters by status and type, and pages", async ({ page }) => {
+const groups = (page: Page) => page.locator("tbody.ftp-order");
+
+test("the FTP page lists the queue by order, drafts' files left out, filters by status and type, and pages by order", async ({ page }) => {
   await signIn(page, "/backoffice");
   await page.getByRole("link", { name: "FTP", exact: true }).first().click();
   await expect(page).toHaveURL(/\/backoffice\/ftp$/);
@@ -64,24 +66,35 @@ test("the FTP page lists pending files 50 a page, filters by status and type, an
   // Default filter: pending, every type.
   await expect(page.getByLabel("Статус")).toHaveValue("pending");
   await expect(page.getByLabel("Тип файла")).toHaveValue("all");
-  await expect(rows(page)).toHaveCount(50);
-  await expect(page.getByText(/^Страница 1 из \d+$/)).toBeVisible();
+  await expect(groups(page).first()).toBeVisible();
+  const count = await groups(page).count();
+  expect(count).toBeGreaterThan(0);
+  expect(count).toBeLessThanOrEqual(20);
+  // Each order heads its files; no draft's files are listed.
+  for (const heading of await groups(page).locator(".ftp-order-head").allTextContents()) {
+    expect(heading).toMatch(/^Заказ [0-9A-F]{4}/);
+    expect(heading).not.toContain("Черновик");
+  }
   for (const badge of await rows(page).locator(".badge").allTextContents()) expect(["Ожидает", "Загрузка..."]).toContain(badge);
+  await expect(page.getByText(/^Заказов: \d+ · Записей: \d+$/)).toBeVisible();
 
-  const firstPage = await rows(page).locator('input[name="ids"]').evaluateAll((boxes) => boxes.map((box) => (box as HTMLInputElement).value));
-  await page.getByRole("link", { name: "Вперёд →" }).click();
-  await expect(page).toHaveURL(/\?page=2$/);
-  await expect(page.getByText(/^Страница 2 из \d+$/)).toBeVisible();
-  const secondPage = await rows(page).locator('input[name="ids"]').evaluateAll((boxes) => boxes.map((box) => (box as HTMLInputElement).value));
-  expect(secondPage.length).toBeGreaterThan(0);
-  expect(secondPage.filter((id) => firstPage.includes(id))).toEqual([]);
-  await page.getByRole("link", { name: "← Назад" }).click();
-  await expect(page.getByText(/^Страница 1 из \d+$/)).toBeVisible();
+  const codes = async () => groups(page).locator(".ftp-order-code").allTextContents();
+  const next = page.getByRole("link", { name: "Вперёд →" });
+  if ((await next.count()) > 0) {
+    const firstPage = await codes();
+    await next.click();
+    await expect(page).toHaveURL(/after=[0-9a-f-]{36}/);
+    const secondPage = await codes();
+    expect(secondPage.filter((code) => firstPage.includes(code))).toEqual([]);
+    await page.getByRole("link", { name: "← Назад" }).click();
+    await expect(page).toHaveURL(/before=[0-9a-f-]{36}/);
+    expect(await codes()).toEqual(firstPage);
+  }
 
   await filter(page, "Ожидает", "Ретейнер");
   await expect(page).toHaveURL(/type=retainer/);
   await expect(rows(page).first()).toBeVisible();
-  for (const type of await rows(page).locator("td:nth-child(4)").allTextContents()) expect(type).toBe("Ретейнер");
+  for (const type of await rows(page).locator("td:nth-child(3)").allTextContents()) expect(type).toBe("Ретейнер");
 
   await filter(page, "Ошибка", "Все");
   await expect(page).toHaveURL(/status=failed/);
@@ -97,10 +110,15 @@ test("staff re-upload a file by hand and bulk-delete entries", async ({ page, re
   await draftWithFiles(request, baseURL!, names);
   await signIn(page);
 
-  // The draft's files wait for payment; staff can send one now anyway.
+  // A draft's files are not listed: they go only after payment.
   const rowOf = (name: string) => rows(page).filter({ hasText: name });
+  await expect(page.getByRole("heading", { name: "Очередь загрузки на FTP", level: 1 })).toBeVisible();
+  await expect(rowOf(names[0]!)).toHaveCount(0);
+  // Once the order is paid its files are listed under it, each with "Загрузить".
+  const [order] = await e2eQuery<{ order_id: string }>("select order_id from ftp_uploads_queue where original_name = $1", [names[0]]);
+  await e2eQuery("update orders set status = 'paid', paid_at = now(), total_cost = 1250000 where id = $1", [order!.order_id]);
+  await page.getByRole("link", { name: "Обновить" }).click();
   await expect(rowOf(names[0]!)).toContainText("Ожидает");
-  await expect(rowOf(names[0]!)).toContainText("Отправится после оплаты заказа");
   await rowOf(names[0]!).getByRole("button", { name: `Загрузить ${names[0]} на FTP` }).click();
   await expect(page.getByRole("status").filter({ hasText: "Файл успешно отправлен на FTP" })).toBeVisible();
   await expect(rowOf(names[0]!)).toHaveCount(0);

@@ -2,6 +2,7 @@ import fs from "node:fs";
 import { expect, type Page, test } from "@playwright/test";
 import { signInPacker as signIn } from "./journeys";
 import { packerPassword, pdfPages } from "./packer-support";
+import { e2eQuery } from "./support";
 
 /**
  * The packer station in the browser, with JavaScript on and off (staff-partner-packer §2, §9): the gate,
@@ -56,6 +57,7 @@ test("the packer page shows only the gate until the password, then the order car
   await page.getByRole("button", { name: "Найти" }).click();
   await expect(page.locator(".pk-card h2")).toHaveText([searched]);
   await page.getByRole("link", { name: "Сбросить" }).click();
+  await page.getByRole("link", { name: "Все заказы" }).click();
   await page.getByLabel("Статус").selectOption("shipped");
   await page.getByRole("button", { name: "Найти" }).click();
   await expect(page).toHaveURL(/status=shipped/);
@@ -141,4 +143,64 @@ test("signing out brings the gate back", async ({ page }) => {
   await expect(page.getByLabel("Пароль")).toBeVisible();
   await page.goto("/packer");
   await expect(page.locator(".pk-card")).toHaveCount(0);
+});
+
+test("the packer's day opens on the orders to pack, and «Упаковано» moves one to the packed ones", async ({ page }) => {
+  await signIn(page);
+  await expect(page.getByRole("link", { name: "К упаковке" })).toHaveAttribute("aria-current", "page");
+  const ids = await page.locator(".pk-card").evaluateAll((cards) => cards.map((card) => card.id.slice(2)));
+  expect(ids.length).toBeGreaterThan(0);
+  // Only orders to pack: paid or in work, and not packed yet — as the database has them.
+  const rows = await e2eQuery<{ id: string; status: string; packed: boolean }>(
+    "select o.id, o.status, exists (select 1 from order_packings p where p.order_id = o.id) as packed from orders o where o.id = any($1::uuid[])",
+    [ids],
+  );
+  expect(rows).toHaveLength(ids.length);
+  for (const row of rows) {
+    expect(["paid", "processing"]).toContain(row.status);
+    expect(row.packed).toBe(false);
+  }
+  for (const badge of await page.locator(".pk-card .badge").allTextContents()) expect(["Оплачен", "В работе"]).toContain(badge);
+
+  const card = page.locator(".pk-card").first();
+  const id = (await card.getAttribute("id"))!.slice(2);
+  const number = (await card.locator("h2").textContent())!;
+  await card.getByRole("button", { name: `Упаковано: заказ ${number}` }).click();
+  await expect(page.locator(".toast-success")).toContainText(`Заказ ${number} отмечен упакованным`);
+  await expect(page.locator(`#o-${id}`)).toHaveCount(0);
+  const [mark] = await e2eQuery<{ to_status: string | null; actor: string }>("select to_status, actor from order_packings where order_id = $1", [id]);
+  expect(mark!.actor).toMatch(/^packer \(/);
+
+  await page.getByRole("link", { name: "Упакованы" }).click();
+  await expect(page).toHaveURL(/view=packed/);
+  await expect(page.locator(`#o-${id} .pk-packed`)).toHaveText(/^Упакован \d{2}\.\d{2}\.\d{4}, \d{2}:\d{2}$/);
+  await expect(page.locator(`#o-${id} .badge`)).toHaveText("В работе");
+  // The specification's list of every order stays one click away, with its status filter.
+  await page.getByRole("link", { name: "Все заказы" }).click();
+  await expect(page.getByLabel("Статус")).toBeVisible();
+});
+
+test("three labels printed in a row leave one label window", async ({ page, context, javaScriptEnabled }) => {
+  // The label pages print themselves; a stub keeps the window open so it can be counted.
+  await context.addInitScript(() => void (window.print = () => undefined));
+  await signIn(page);
+  await page.getByRole("link", { name: "Все заказы" }).click();
+  const cards = page.locator(".pk-card").filter({ has: page.getByRole("link", { name: "Этикетки на пакеты" }) });
+  const first = cards.nth(0);
+  const second = cards.nth(1);
+  const [labels] = await Promise.all([context.waitForEvent("page"), first.getByRole("link", { name: "Этикетка на коробку" }).click()]);
+  await expect(labels.locator(".box-label")).toBeVisible();
+  await first.getByRole("link", { name: "Этикетки на пакеты" }).click();
+  await expect(labels.locator(".bag-label").first()).toBeVisible();
+  await second.getByRole("link", { name: "Этикетка на коробку" }).click();
+  await expect(labels).toHaveURL(new RegExp(`/packer/box/${(await second.getAttribute("id"))!.slice(2)}$`));
+  expect(context.pages()).toHaveLength(2);
+
+  if (javaScriptEnabled) {
+    // After printing, the window closes itself.
+    const closed = labels.waitForEvent("close");
+    await labels.evaluate(() => window.dispatchEvent(new Event("afterprint")));
+    await closed;
+    expect(context.pages()).toHaveLength(1);
+  }
 });

@@ -27,6 +27,7 @@ function historyOf(order: DashboardOrder) {
   const items = [
     ...order.history.map((entry) => ({ kind: "status" as const, at: entry.at, entry })),
     ...order.fileCorrections.map((entry) => ({ kind: "file" as const, at: entry.at, entry })),
+    ...(order.packing ? [{ kind: "packed" as const, at: order.packing.at, entry: order.packing }] : []),
   ];
   // Stable: entries of one moment keep their kind's order.
   return items.sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0));
@@ -154,7 +155,7 @@ export function OrderCard({ order, back, number, canPaymentLink, canTracker, sta
       </p>
 
       <details className="bo-history">
-        <summary>{t("bo.orders.history", { count: order.history.length + order.fileCorrections.length })}</summary>
+        <summary>{t("bo.orders.history", { count: order.history.length + order.fileCorrections.length + (order.packing ? 1 : 0) })}</summary>
         <ol>
           {historyOf(order).map((item, index) =>
             item.kind === "status" ? (
@@ -177,6 +178,11 @@ export function OrderCard({ order, back, number, canPaymentLink, canTracker, sta
                     </button>
                   </Form>
                 ) : null}
+              </li>
+            ) : item.kind === "packed" ? (
+              <li key={index}>
+                <time dateTime={item.entry.at}>{when(item.entry.at)}</time> {t("bo.orders.packed")}
+                <span className="muted"> · {item.entry.actor}</span>
               </li>
             ) : (
               <li key={index}>

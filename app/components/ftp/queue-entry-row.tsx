@@ -4,20 +4,16 @@ import { fileTypeLabelKey, queueStatusLabelKey } from "~/modules/ftp/queue";
 import { useTranslation } from "~/modules/i18n/i18n-context";
 import { formatFileSize } from "~/modules/uploads/file-names";
 
-type Entry = SerializeFrom<typeof loadQueuePage>["entries"][number];
+type Entry = SerializeFrom<typeof loadQueuePage>["groups"][number]["entries"][number];
 
-/** One file of the transfer queue: order, patient, file, destination, status and its actions. */
-export function EntryRow({ entry, time, sending }: { entry: Entry; time: (iso: string) => string; sending: boolean }) {
+/** One file of the transfer queue under its order: patient, file, destination, status and its actions. */
+export function EntryRow({ entry, orderPaid, time, sending }: { entry: Entry; orderPaid: boolean; time: (iso: string) => string; sending: boolean }) {
   const { t, i18n } = useTranslation();
   const status = sending ? "uploading" : entry.status;
   return (
     <tr className={`ftp-row ftp-row-${entry.status}`}>
       <td className="ftp-select">
         <input type="checkbox" name="ids" value={entry.id} aria-label={t("ftp.selectRow", { name: entry.name })} />
-      </td>
-      <td>
-        <code>{entry.orderCode}</code>
-        <div className="muted small">{t(`ftp.orderStatus.${entry.orderStatus}`)}</div>
       </td>
       <td>{entry.patient ?? "—"}</td>
       <td>{t(fileTypeLabelKey(entry.fileType))}</td>
@@ -32,7 +28,7 @@ export function EntryRow({ entry, time, sending }: { entry: Entry; time: (iso: s
       </td>
       <td>
         <span className={`badge ftp-status-${status}`}>{t(queueStatusLabelKey(status))}</span>
-        {!entry.orderPaid && !entry.released && entry.status !== "completed" ? <div className="muted small">{t("ftp.waitingForPayment")}</div> : null}
+        {!orderPaid && !entry.released && entry.status !== "completed" ? <div className="muted small">{t("ftp.waitingForPayment")}</div> : null}
         {entry.released ? <div className="muted small">{t("ftp.released")}</div> : null}
         {entry.removed ? <div className="muted small">{t("ftp.removed")}</div> : null}
         {entry.completedAt ? <div className="muted small">{time(entry.completedAt)}</div> : null}
@@ -53,7 +49,7 @@ export function EntryRow({ entry, time, sending }: { entry: Entry; time: (iso: s
         ) : null}
       </td>
       <td>
-        {entry.status !== "completed" ? (
+        {entry.sendable ? (
           <button type="submit" className="button button-small" name="intent" value={`upload:${entry.id}`} disabled={sending} aria-label={t("ftp.uploadRow", { name: entry.name })}>
             {t("ftp.upload")}
           </button>

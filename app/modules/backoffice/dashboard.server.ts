@@ -44,12 +44,8 @@ import { codeSpaceUsage } from "~/modules/orders/order-codes";
 import { countHeldCodes } from "~/modules/orders/order-codes.server";
 import { reconcileOrder } from "~/modules/payments/reconciliation.server";
 import type { FileStorage } from "~/modules/storage/storage.server";
-import {
-  fileCorrectionsOf,
-  fileCountOf,
-  filesOf,
-  type RecordedFile,
-} from "~/modules/orders/files.server";
+import { fileCorrectionsOf, fileCountOf, filesOf, type RecordedFile } from "~/modules/orders/files.server";
+import { packingsOf } from "~/modules/packer/packing.server";
 import type { ScanSummary } from "~/modules/orders/recorded-scan";
 import {
   declaredOrGuessed,
@@ -440,7 +436,7 @@ export async function listDashboardOrders(db: DB, filter: DashboardFilter) {
     );
   const orders = rows.slice(0, DASHBOARD_PAGE_SIZE);
   const ids = orders.map((order) => order.id);
-  const [patientsSection, history, payments, correctionsSection] = ids.length
+  const [patientsSection, history, payments, correctionsSection, packings] = ids.length
     ? await Promise.all([
         // The orders still show when only their patients fail to load: empty patient lists and the
         // spec's message (staff side §8 "failed pieces of data load yield empty patient lists").
@@ -489,18 +485,11 @@ export async function listDashboardOrders(db: DB, filter: DashboardFilter) {
           .execute(),
         // Staff's corrections of the files' jaw and step belong to the order's history too (ADR 058);
         // they name the patient's folder, so they fail with the patients and say so with them.
-        loadSection(
-          "back-office: loading the file corrections of orders",
-          { message: "failures.patients" },
-          () => fileCorrectionsOf(db, ids)
-        ),
+        loadSection("back-office: loading the file corrections of orders", { message: "failures.patients" }, () => fileCorrectionsOf(db, ids)),
+        // The packer's "Упаковано" is part of the order's history too (ADR 068).
+        packingsOf(db, ids),
       ])
-    : [
-        { ok: true as const, data: [] },
-        [],
-        [],
-        { ok: true as const, data: [] },
-      ];
+    : [{ ok: true as const, data: [] }, [], [], { ok: true as const, data: [] }, []];
   const patients = sectionData(patientsSection, []);
   const fileCorrections = sectionData(correctionsSection, []);
   const everPaid = new Set(payments.map((payment) => payment.order_id));
@@ -557,6 +546,7 @@ export async function listDashboardOrders(db: DB, filter: DashboardFilter) {
       fileCorrections: fileCorrections.filter(
         (entry) => entry.orderId === order.id
       ),
+      packing: packings.find((entry) => entry.orderId === order.id) ?? null,
     })),
   };
 }

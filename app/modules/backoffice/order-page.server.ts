@@ -5,6 +5,7 @@ import { getConfig } from "~/modules/config/config.server";
 import { type DB, getDb } from "~/modules/db/db.server";
 import { getRequestTranslator } from "~/modules/http/request-context.server";
 import { loadSection, sectionData, sectionFailure } from "~/modules/http/section.server";
+import { packingsOf } from "~/modules/packer/packing.server";
 import { fileCorrectionsOf, fileCountOf } from "~/modules/orders/files.server";
 import { findOrder, orderHistory, shortOrderNumber } from "~/modules/orders/orders.server";
 import { isPaid } from "~/modules/orders/status";
@@ -30,7 +31,7 @@ export async function loadOrderLayout({ request, params, context }: LoaderFuncti
 async function orderCard(db: DB, orderId: string) {
   const order = await findOrder(db, orderId);
   if (!order) return null;
-  const [patientsSection, history, payments, correctionsSection] = await Promise.all([
+  const [patientsSection, history, payments, correctionsSection, packings] = await Promise.all([
     loadSection("back-office: loading the patients of an order", { message: "failures.patients" }, () =>
       db
         .selectFrom("orders_patients")
@@ -44,6 +45,7 @@ async function orderCard(db: DB, orderId: string) {
     orderHistory(db, orderId),
     db.selectFrom("payments").select(["id", "provider", "amount", "currency", "status", "created_at", "last_error"]).where("order_id", "=", orderId).orderBy("created_at", "desc").limit(50).execute(),
     loadSection("back-office: loading the file corrections of an order", { message: "failures.patients" }, () => fileCorrectionsOf(db, [orderId])),
+    packingsOf(db, [orderId]),
   ]);
   const card: DashboardOrder = {
     id: order.id,
@@ -78,6 +80,7 @@ async function orderCard(db: DB, orderId: string) {
     ),
     history: historyEntries(history, order.status),
     fileCorrections: sectionData(correctionsSection, []),
+    packing: packings[0] ?? null,
   };
   return {
     card,

@@ -10,8 +10,8 @@ import { isPaid } from "~/modules/orders/status";
 import { type FileStorage, getStorage } from "~/modules/storage/storage.server";
 import { getFileServer, type ProductionFileServer } from "./file-server.server";
 import { queueActionSchema } from "./forms.server";
-import { describeQueueError, parseQueueFilters, QUEUE_PAGE_SIZE } from "./queue";
-import { deleteEntries, listQueuePage } from "./queue.server";
+import { describeQueueError, parseQueueFilters } from "./queue";
+import { deleteEntries, entrySendable, listQueueByOrder } from "./queue.server";
 import { processQueue, sendEntryNow } from "./transfer.server";
 
 /** The back office's transfer queue page (staff side §4.19): the queue, and deleting, processing or sending its entries. */
@@ -19,41 +19,55 @@ import { processQueue, sendEntryNow } from "./transfer.server";
 const PROCESS_BUDGET_MS = 20_000;
 const PROCESS_GRACE_MS = 20_000;
 
+/** The page's query, read in one place (a shared list kit may take this over). */
+const queueQuery = (request: Request) => parseQueueFilters(new URL(request.url).searchParams);
+
 export async function loadQueuePage(request: Request, context: AppLoadContext) {
   await requireStaff(request, context);
   const t = await getRequestTranslator(request, context);
-  const filters = parseQueueFilters(new URL(request.url).searchParams);
-  const { rows, total, capped, hasNext } = await listQueuePage(await getDb(), filters);
+  const filters = queueQuery(request);
+  const { groups, entries, orders, previous, next } = await listQueueByOrder(await getDb(), filters);
   const { maxAttempts } = getConfig().queue;
   return {
     title: t("ftp.title"),
     filters,
-    /** Exact up to QUEUE_COUNT_CAP; `capped` says there are more, and then the number of pages is not known. */
-    total,
-    capped,
-    pages: capped ? null : Math.max(1, Math.ceil(total / QUEUE_PAGE_SIZE)),
-    hasNext,
-    entries: rows.map((row) => ({
-      id: row.id,
-      orderCode: row.order_prefix.toUpperCase(),
-      orderStatus: row.order_status,
-      orderPaid: isPaid(row.order_status),
-      patient: row.patient_name,
-      fileType: row.file_type,
-      name: row.original_name,
-      storedName: row.file_path.slice(row.file_path.lastIndexOf("/") + 1),
-      destination: row.destination_path,
-      size: row.file_size,
-      status: row.status,
-      attempts: row.attempts,
-      exhausted: row.status === "failed" && row.attempts >= maxAttempts,
-      error: describeQueueError(row.error_message),
-      lastAttemptAt: row.last_attempt_at?.toISOString() ?? null,
-      nextAttemptAt: row.status === "failed" ? row.next_attempt_at.toISOString() : null,
-      completedAt: row.completed_at?.toISOString() ?? null,
-      createdAt: row.created_at.toISOString(),
-      released: row.released_at !== null,
-      removed: row.removed_at !== null,
+    /** Exact up to the caps; `capped` says there are more. */
+    entries,
+    orders,
+    previous,
+    next,
+    groups: groups.map((group) => ({
+      id: group.id,
+      code: group.code.toUpperCase(),
+      status: group.status,
+      paid: isPaid(group.status),
+      clinic: group.clinic,
+      email: group.email,
+      createdAt: group.createdAt.toISOString(),
+      entries: group.entries.map((row) => {
+        const released = row.released_at !== null;
+        return {
+          id: row.id,
+          patient: row.patient_name,
+          fileType: row.file_type,
+          name: row.original_name,
+          storedName: row.file_path.slice(row.file_path.lastIndexOf("/") + 1),
+          destination: row.destination_path,
+          size: row.file_size,
+          status: row.status,
+          attempts: row.attempts,
+          exhausted: row.status === "failed" && row.attempts >= maxAttempts,
+          error: describeQueueError(row.error_message),
+          lastAttemptAt: row.last_attempt_at?.toISOString() ?? null,
+          nextAttemptAt: row.status === "failed" ? row.next_attempt_at.toISOString() : null,
+          completedAt: row.completed_at?.toISOString() ?? null,
+          createdAt: row.created_at.toISOString(),
+          released,
+          removed: row.removed_at !== null,
+          /** "Загрузить" only where it applies (ADR 068): not delivered, not being sent, and due (paid, or released before). */
+          sendable: (row.status === "pending" || row.status === "failed") && (isPaid(group.status) || released),
+        };
+      }),
     })),
   };
 }
@@ -85,6 +99,8 @@ async function processNow({ to, config, deps }: QueueIntentArgs) {
 }
 
 async function sendNow({ staff, to, config, deps }: QueueIntentArgs, upload: string) {
+  const sendable = await entrySendable(deps.db, upload);
+  if (sendable !== "ok") return redirectWithToast(to, { type: "error", title: "ftp.toasts.errorTitle", description: `ftp.toasts.${sendable}` });
   const result = await sendEntryNow(deps, config.queue, upload, staff.actorLabel);
   if (result.ok) return redirectWithToast(to, { type: "success", title: "ftp.toasts.sentTitle", description: "ftp.toasts.sent" });
   if (result.reason === "failed") {

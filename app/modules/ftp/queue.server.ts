@@ -1,8 +1,8 @@
-import { sql } from "kysely";
+import { type ExpressionBuilder, type Selectable, sql } from "kysely";
 import type { DB } from "~/modules/db/db.server";
 import { PAID_SET } from "~/modules/orders/status";
-import type { QueueEntry, QueueStatus } from "~db/schema";
-import { QUEUE_COUNT_CAP, QUEUE_PAGE_SIZE, STATUSES_OF_FILTER, type QueueFilters } from "./queue";
+import type { Database as DatabaseTables, OrderStatus, QueueEntry, QueueStatus } from "~db/schema";
+import { QUEUE_COUNT_CAP, QUEUE_ORDER_COUNT_CAP, QUEUE_ORDERS_PER_PAGE, STATUSES_OF_FILTER, type QueueFilters } from "./queue";
 
 /**
  * The production file server queue in the database (DESIGN §4.15–4.16). Every state change is one
@@ -186,31 +186,101 @@ export async function countRemaining(db: DB, maxAttempts: number): Promise<numbe
   return Number(row.n);
 }
 
+/** An order of the back-office list with the entries of the filter beneath it (ADR 068). */
+export interface QueueOrderGroup {
+  id: string;
+  code: string;
+  status: OrderStatus;
+  clinic: string | null;
+  email: string | null;
+  createdAt: Date;
+  entries: QueueViewRow[];
+}
+
+type QueueViewRow = Selectable<DatabaseTables["ftp_uploads_view"]>;
+
 /**
- * One page of the back-office list, newest first, and how many entries the filter holds up to
- * QUEUE_COUNT_CAP (`capped` when there are more): the page's ids come from the queue's list index
- * alone (ftp_uploads_queue_list_idx, which carries the type), then only those rows are joined with
- * their orders and patients, so a deep page of a million entries neither sorts nor joins them all.
- * One row past the page says whether there is a next one.
+ * One page of the back-office list by order (ADR 068): the orders that have entries in the filter,
+ * newest first, drafts left out (their files are not due: they go only after payment), paged by
+ * keyset on the order's (created_at, id) so a late page costs what the first does; then the filter's
+ * entries of those orders only, each order's in upload order. The entries and orders of the filter are
+ * counted up to QUEUE_COUNT_CAP and QUEUE_ORDER_COUNT_CAP (`capped` says there are more).
  */
-export async function listQueuePage(db: DB, filters: QueueFilters) {
-  let entries = db.selectFrom("ftp_uploads_queue").where("status", "in", STATUSES_OF_FILTER[filters.status]);
-  if (filters.type !== "all") entries = entries.where("file_type", "=", filters.type);
-  const pageIds = entries
-    .select("id")
-    .orderBy("created_at", "desc")
-    .orderBy("id", "desc")
-    .limit(QUEUE_PAGE_SIZE + 1)
-    .offset((filters.page - 1) * QUEUE_PAGE_SIZE);
-  const [rows, counted] = await Promise.all([
-    db.selectFrom("ftp_uploads_view").selectAll().where("id", "in", pageIds).orderBy("created_at", "desc").orderBy("id", "desc").execute(),
-    db
-      .selectFrom(entries.select("id").limit(QUEUE_COUNT_CAP + 1).as("capped"))
-      .select(sql<number>`count(*)::int`.as("n"))
-      .executeTakeFirstOrThrow(),
+export async function listQueueByOrder(db: DB, filters: QueueFilters) {
+  const statuses = STATUSES_OF_FILTER[filters.status];
+  const hasEntries = (eb: ExpressionBuilder<DatabaseTables, "orders">) => {
+    let entries = eb.selectFrom("ftp_uploads_queue as q").select(sql<number>`1`.as("one")).whereRef("q.order_id", "=", "orders.id").where("q.status", "in", statuses);
+    if (filters.type !== "all") entries = entries.where("q.file_type", "=", filters.type);
+    return eb.exists(entries);
+  };
+  const ordersOfFilter = () => db.selectFrom("orders").where("orders.status", "!=", "draft").where(hasEntries);
+
+  // The cursor is an order of the list; an order deleted meanwhile starts the list over.
+  const cursorId = filters.after ?? filters.before;
+  const cursor = cursorId ? await db.selectFrom("orders").select("id").where("id", "=", cursorId).executeTakeFirst() : undefined;
+  const backwards = Boolean(cursor && filters.before);
+  let page = ordersOfFilter().select(["orders.id", "orders.code", "orders.status", "orders.full_name", "orders.email", "orders.created_at"]);
+  // Compared in the database: its timestamps are finer than a JavaScript date.
+  if (cursor) page = page.where(sql<boolean>`(orders.created_at, orders.id) ${sql.raw(backwards ? ">" : "<")} (select c.created_at, c.id from orders c where c.id = ${cursor.id})`);
+  const direction = backwards ? "asc" : "desc";
+  const [found, entriesCounted, ordersCounted] = await Promise.all([
+    page.orderBy("orders.created_at", direction).orderBy("orders.id", direction).limit(QUEUE_ORDERS_PER_PAGE + 1).execute(),
+    (() => {
+      let entries = db
+        .selectFrom("ftp_uploads_queue as q")
+        .innerJoin("orders as o", "o.id", "q.order_id")
+        .select(sql<number>`1`.as("one"))
+        .where("q.status", "in", statuses)
+        .where("o.status", "!=", "draft");
+      if (filters.type !== "all") entries = entries.where("q.file_type", "=", filters.type);
+      return db.selectFrom(entries.limit(QUEUE_COUNT_CAP + 1).as("capped")).select(sql<number>`count(*)::int`.as("n")).executeTakeFirstOrThrow();
+    })(),
+    db.selectFrom(ordersOfFilter().select(sql<number>`1`.as("one")).limit(QUEUE_ORDER_COUNT_CAP + 1).as("capped")).select(sql<number>`count(*)::int`.as("n")).executeTakeFirstOrThrow(),
   ]);
-  const n = Number(counted.n);
-  return { rows: rows.slice(0, QUEUE_PAGE_SIZE), total: Math.min(n, QUEUE_COUNT_CAP), capped: n > QUEUE_COUNT_CAP, hasNext: rows.length > QUEUE_PAGE_SIZE };
+  const more = found.length > QUEUE_ORDERS_PER_PAGE;
+  const orders = found.slice(0, QUEUE_ORDERS_PER_PAGE);
+  if (backwards) orders.reverse();
+  const entriesOf = (ids: string[]) => {
+    let entries = db.selectFrom("ftp_uploads_view").selectAll().where("order_id", "in", ids).where("status", "in", statuses);
+    if (filters.type !== "all") entries = entries.where("file_type", "=", filters.type);
+    return entries.orderBy("created_at").orderBy("id").execute();
+  };
+  const rows = orders.length ? await entriesOf(orders.map((order) => order.id)) : [];
+  const entryCount = Number(entriesCounted.n);
+  const orderCount = Number(ordersCounted.n);
+  return {
+    groups: orders.map(
+      (order): QueueOrderGroup => ({
+        id: order.id,
+        code: order.code,
+        status: order.status,
+        clinic: order.full_name,
+        email: order.email,
+        createdAt: order.created_at,
+        entries: rows.filter((row) => row.order_id === order.id),
+      }),
+    ),
+    entries: { total: Math.min(entryCount, QUEUE_COUNT_CAP), capped: entryCount > QUEUE_COUNT_CAP },
+    orders: { total: Math.min(orderCount, QUEUE_ORDER_COUNT_CAP), capped: orderCount > QUEUE_ORDER_COUNT_CAP },
+    /** The first and last order of the page, for the links to the pages before and after it. */
+    previous: (backwards ? more : Boolean(cursor)) ? (orders[0]?.id ?? null) : null,
+    next: (backwards ? true : more) ? (orders.at(-1)?.id ?? null) : null,
+  };
+}
+
+/**
+ * Whether staff may send an entry now (ADR 068): it exists, is not delivered, and its order is paid or
+ * the entry was released before. A draft's or an unpaid order's files go after payment.
+ */
+export async function entrySendable(db: DB, id: string): Promise<"ok" | "not_found" | "not_due"> {
+  const row = await db
+    .selectFrom("ftp_uploads_queue as q")
+    .innerJoin("orders as o", "o.id", "q.order_id")
+    .select(["o.status as order_status", "q.released_at"])
+    .where("q.id", "=", id)
+    .executeTakeFirst();
+  if (!row) return "not_found";
+  return PAID_SET.includes(row.order_status) || row.released_at !== null ? "ok" : "not_due";
 }
 
 /**

@@ -1,24 +1,28 @@
 import { describe, expect, it } from "vitest";
 import { describeQueueError, parseQueueFilters, queueFiltersSearch, retryDelayMs, STATUSES_OF_FILTER, storageErrorMessage } from "./queue";
 
+const ORDER = "0a1b2c3d-0000-4000-8000-000000000001";
+const FIRST = { status: "pending", type: "all", after: null, before: null };
+
 describe("parseQueueFilters", () => {
-  it("defaults to pending entries of every type, page 1", () => {
-    expect(parseQueueFilters(new URLSearchParams())).toEqual({ status: "pending", type: "all", page: 1 });
+  it("defaults to pending entries of every type, the first page", () => {
+    expect(parseQueueFilters(new URLSearchParams())).toEqual(FIRST);
   });
 
-  it("reads known values", () => {
-    expect(parseQueueFilters(new URLSearchParams("status=failed&type=retainer&page=3"))).toEqual({ status: "failed", type: "retainer", page: 3 });
-    expect(parseQueueFilters(new URLSearchParams("status=completed&type=aligners"))).toMatchObject({ status: "completed", type: "aligners" });
+  it("reads known values and an order as the cursor", () => {
+    expect(parseQueueFilters(new URLSearchParams(`status=failed&type=retainer&after=${ORDER.toUpperCase()}`))).toEqual({ status: "failed", type: "retainer", after: ORDER, before: null });
+    expect(parseQueueFilters(new URLSearchParams(`before=${ORDER}`))).toEqual({ ...FIRST, before: ORDER });
+    // One direction at a time: "after" wins.
+    expect(parseQueueFilters(new URLSearchParams(`before=${ORDER}&after=${ORDER}`))).toEqual({ ...FIRST, after: ORDER });
   });
 
   it.each([
-    ["status=uploading", { status: "pending", type: "all", page: 1 }],
-    ["status=all&type=retainer", { status: "pending", type: "retainer", page: 1 }],
-    ["type=aligner", { status: "pending", type: "all", page: 1 }],
-    ["page=0", { status: "pending", type: "all", page: 1 }],
-    ["page=-2&status=completed", { status: "completed", type: "all", page: 1 }],
-    ["page=abc", { status: "pending", type: "all", page: 1 }],
-    ["page=99999999999999999999", { status: "pending", type: "all", page: 1 }],
+    ["status=uploading", FIRST],
+    ["status=all&type=retainer", { ...FIRST, type: "retainer" }],
+    ["type=aligner", FIRST],
+    ["page=3", FIRST],
+    ["after=1' or 1=1--", FIRST],
+    ["before=abc&status=completed", { ...FIRST, status: "completed" }],
   ])("falls back on unknown values: %s", (query, expected) => {
     expect(parseQueueFilters(new URLSearchParams(query))).toEqual(expected);
   });
@@ -26,10 +30,10 @@ describe("parseQueueFilters", () => {
 
 describe("queueFiltersSearch", () => {
   it("leaves defaults out and round-trips", () => {
-    expect(queueFiltersSearch({ status: "pending", type: "all", page: 1 })).toBe("");
-    const search = queueFiltersSearch({ status: "failed", type: "matrix", page: 2 });
-    expect(search).toBe("?status=failed&type=matrix&page=2");
-    expect(parseQueueFilters(new URLSearchParams(search))).toEqual({ status: "failed", type: "matrix", page: 2 });
+    expect(queueFiltersSearch({ status: "pending", type: "all", after: null, before: null })).toBe("");
+    const search = queueFiltersSearch({ status: "failed", type: "matrix", after: ORDER, before: null });
+    expect(search).toBe(`?status=failed&type=matrix&after=${ORDER}`);
+    expect(parseQueueFilters(new URLSearchParams(search))).toEqual({ status: "failed", type: "matrix", after: ORDER, before: null });
   });
 });
 

@@ -6,10 +6,12 @@ import { FILE_TYPES, type FileType, type QueueStatus } from "~db/schema";
  * messages are shown. Usable in the browser; the database side is queue.server.ts.
  */
 
-/** Rows per page of /backoffice/ftp. */
-export const QUEUE_PAGE_SIZE = 50;
+/** Orders per page of /backoffice/ftp: the queue is listed by order, each with its files (an order holds at most 300). */
+export const QUEUE_ORDERS_PER_PAGE = 20;
 /** The page counts a filter's entries up to this many and says "more than" beyond (a lab's queue grows by a million in a few years). */
 export const QUEUE_COUNT_CAP = 10_000;
+/** …and its orders up to this many. */
+export const QUEUE_ORDER_COUNT_CAP = 1_000;
 /** The page refreshes itself this often while visible (JavaScript only). */
 export const QUEUE_REFRESH_MS = 5_000;
 
@@ -28,18 +30,28 @@ export const STATUSES_OF_FILTER: Record<StatusFilter, readonly QueueStatus[]> = 
 export interface QueueFilters {
   status: StatusFilter;
   type: TypeFilter;
-  page: number;
+  /** Keyset paging by order (ADR 068): the orders after this one (the next page)… */
+  after: string | null;
+  /** …or the orders before this one (the previous page). */
+  before: string | null;
 }
 
-/** Reads the page's query string; anything unknown falls back to the defaults (pending, all types, page 1). */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const cursor = (value: string | null) => (value && UUID.test(value) ? value.toLowerCase() : null);
+
+/**
+ * Reads the page's query string, the one place it is read; anything unknown falls back to the
+ * defaults (pending, all types, the first page).
+ */
 export function parseQueueFilters(params: URLSearchParams): QueueFilters {
   const status = params.get("status");
   const type = params.get("type");
-  const page = Number.parseInt(params.get("page") ?? "1", 10);
+  const after = cursor(params.get("after"));
   return {
     status: (STATUS_FILTERS as readonly string[]).includes(status ?? "") ? (status as StatusFilter) : "pending",
     type: (TYPE_FILTERS as readonly string[]).includes(type ?? "") ? (type as TypeFilter) : "all",
-    page: Number.isSafeInteger(page) && page >= 1 ? page : 1,
+    after,
+    before: after ? null : cursor(params.get("before")),
   };
 }
 
@@ -48,7 +60,8 @@ export function queueFiltersSearch(filters: QueueFilters): string {
   const params = new URLSearchParams();
   if (filters.status !== "pending") params.set("status", filters.status);
   if (filters.type !== "all") params.set("type", filters.type);
-  if (filters.page > 1) params.set("page", String(filters.page));
+  if (filters.after) params.set("after", filters.after);
+  else if (filters.before) params.set("before", filters.before);
   const search = params.toString();
   return search ? `?${search}` : "";
 }

@@ -1,4 +1,5 @@
-import { FILE_TYPES, type FileType, type OrderStatus } from "~db/schema";
+import type { ExpressionBuilder } from "kysely";
+import { type Database, FILE_TYPES, type FileType, type OrderStatus } from "~db/schema";
 import type { DB } from "~/modules/db/db.server";
 import { foundBySearch } from "~/modules/orders/order-search.server";
 import { shortOrderNumber } from "~/modules/orders/orders.server";
@@ -6,7 +7,8 @@ import { getStorage } from "~/modules/storage/storage.server";
 import { filesOf } from "~/modules/orders/files.server";
 import { comparePatientFolders } from "./bag-labels";
 import { declaredOrGuessed, type FileFacts } from "~/modules/orders/declaration";
-import type { PackerFilter } from "./filter";
+import { type PackerFilter, TO_PACK } from "./filter";
+import { packingsOf } from "./packing.server";
 import { isLogoFolder, logoFolder, logoKey } from "./logo-names.server";
 
 /**
@@ -66,6 +68,12 @@ async function patientsOf(db: DB, orderIds: string[]): Promise<Map<string, Packe
   return byOrder;
 }
 
+/** An order of the packer's list: when it was marked packed, and whether it can be (ADR 068). */
+export interface PackerListOrder extends PackerOrder {
+  packedAt: string | null;
+  canPack: boolean;
+}
+
 type OrderRow = { id: string; code: string; status: OrderStatus; full_name: string | null; email: string | null; address: string | null };
 
 function toPackerOrder(row: OrderRow, patients: PackerPatient[]): PackerOrder {
@@ -73,9 +81,14 @@ function toPackerOrder(row: OrderRow, patients: PackerPatient[]): PackerOrder {
 }
 
 /** Non-draft orders, newest first, filtered by order number, client or patient and by status; one page. */
-export async function listPackerOrders(db: DB, filter: PackerFilter): Promise<{ orders: PackerOrder[]; hasMore: boolean }> {
+export async function listPackerOrders(db: DB, filter: PackerFilter): Promise<{ orders: PackerListOrder[]; hasMore: boolean }> {
   const filtered = () => {
     let query = db.selectFrom("orders").where("orders.status", "!=", "draft");
+    if (filter.view !== "all") {
+      // The orders to pack and the packed ones waiting to go: paid or in work, with or without the mark.
+      const packed = (eb: ExpressionBuilder<Database, "orders">) => eb.exists(eb.selectFrom("order_packings").select("order_packings.id").whereRef("order_packings.order_id", "=", "orders.id"));
+      query = query.where("orders.status", "in", TO_PACK).where((eb) => (filter.view === "packed" ? packed(eb) : eb.not(packed(eb))));
+    }
     if (filter.status) query = query.where("orders.status", "=", filter.status);
     return query;
   };
@@ -90,11 +103,13 @@ export async function listPackerOrders(db: DB, filter: PackerFilter): Promise<{ 
     .offset(offset)
     .execute();
   const page = rows.slice(0, PACKER_PAGE_SIZE);
-  const patients = await patientsOf(
-    db,
-    page.map((row) => row.id),
-  );
-  return { orders: page.map((row) => toPackerOrder(row, patients.get(row.id) ?? [])), hasMore: rows.length > PACKER_PAGE_SIZE };
+  const ids = page.map((row) => row.id);
+  const [patients, packings] = await Promise.all([patientsOf(db, ids), packingsOf(db, ids)]);
+  const packedAt = new Map(packings.map((packing) => [packing.orderId, packing.at]));
+  return {
+    orders: page.map((row) => ({ ...toPackerOrder(row, patients.get(row.id) ?? []), packedAt: packedAt.get(row.id) ?? null, canPack: TO_PACK.includes(row.status) && !packedAt.has(row.id) })),
+    hasMore: rows.length > PACKER_PAGE_SIZE,
+  };
 }
 
 /** One non-draft order for its labels; null for a draft, an unknown id or something that is not an id. */

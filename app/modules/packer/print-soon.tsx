@@ -7,8 +7,24 @@ import { useNonce } from "~/modules/http/document-facts";
  */
 export const PRINT_DELAY_MS = 300;
 
+/**
+ * The one named window every label opens in (ADR 068): a second label replaces the first in it, so
+ * windows never pile up on a shared PC. Links name it with `target` and no `rel="noopener"` (a window
+ * opened without its opener is not found by name again).
+ */
+export const LABEL_WINDOW = "label-print";
+
+/**
+ * After printing (or cancelling the dialog) the label window closes itself where the browser lets a
+ * page close the window a link opened for it; elsewhere it stays, and the next label reuses it.
+ */
 export function PrintSoon() {
-  return <script nonce={useNonce()} dangerouslySetInnerHTML={{ __html: `setTimeout(function(){window.print()},${PRINT_DELAY_MS})` }} />;
+  return (
+    <script
+      nonce={useNonce()}
+      dangerouslySetInnerHTML={{ __html: `addEventListener("afterprint",function(){if(window.name===${JSON.stringify(LABEL_WINDOW)})window.close()});setTimeout(function(){window.print()},${PRINT_DELAY_MS})` }}
+    />
+  );
 }
 
 /** The printer's page for this document: each label is one page of exactly this size. */

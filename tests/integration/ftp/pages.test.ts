@@ -90,8 +90,18 @@ describe("the FTP queue pages over HTTP", () => {
     await t.db.deleteFrom("orders").execute();
   });
 
-  it("lists pending entries by default, 50 a page, filters by status and type, with the spec's labels", async () => {
-    const draft = await orderWithFiles(t.db, storage, { status: "draft", patients: 1, filesPerPatient: 55 });
+  /** The orders of a page, in order, with their entries' ids beneath them. */
+  const groupsIn = (html: string) =>
+    [...html.matchAll(/<tbody class="ftp-order">([\s\S]*?)<\/tbody>/g)].map((match) => ({
+      code: /<span class="ftp-order-code">[^<]*?([0-9A-F]{4})<\/span>/.exec(match[1]!)![1]!,
+      html: match[1]!,
+      ids: rowsIn(match[1]!),
+    }));
+
+  it("lists the queue by order: each order's code, client and status above its files, drafts' files not listed", async () => {
+    const draft = await orderWithFiles(t.db, storage, { status: "draft", patients: 1, filesPerPatient: 5 });
+    const waiting = await orderWithFiles(t.db, storage, { status: "pending", filesPerPatient: 2 });
+    const paid = await orderWithFiles(t.db, storage, { status: "paid", patients: 2, filesPerPatient: 3 });
     const done = await orderWithFiles(t.db, storage, { status: "paid", filesPerPatient: 3 });
     await t.db.updateTable("ftp_uploads_queue").set({ status: "completed", completed_at: new Date(), attempts: 1 }).where("order_id", "=", done.order.id).execute();
 
@@ -100,56 +110,103 @@ describe("the FTP queue pages over HTTP", () => {
     expect(first).toContain('href="/backoffice/ftp"'); // the back-office tab
     expect(first).toContain("Обработать очередь");
     expect(first).toContain("Обновить");
-    expect(first).toContain("Записей: 55");
-    expect(first).toContain("Страница 1 из 2");
-    expect(first).toContain("Ожидает");
-    expect(first).toContain("Отправится после оплаты заказа");
-    const page1 = rowsIn(first);
-    expect(page1).toHaveLength(50);
-    const page2 = rowsIn(await page(staff, "/backoffice/ftp?page=2"));
-    expect(page2).toHaveLength(5);
-    expect(new Set([...page1, ...page2])).toEqual(new Set(draft.files.map((file) => file.entry.id)));
+    // Newest order first; the draft's five files are not there at all, nor counted.
+    const groups = groupsIn(first);
+    expect(groups.map((group) => group.code)).toEqual([paid.order.code.toUpperCase(), waiting.order.code.toUpperCase()]);
+    expect(groups[0]!.ids.sort()).toEqual(paid.files.map((file) => file.entry.id).sort());
+    expect(groups[1]!.ids.sort()).toEqual(waiting.files.map((file) => file.entry.id).sort());
+    for (const file of draft.files) expect(first).not.toContain(file.entry.id);
+    expect(first).toContain("Заказов: 2 · Записей: 8");
+    // The order's heading: its code, status and client, and how many files it has here.
+    expect(groups[0]!.html).toContain(`Заказ ${paid.order.code.toUpperCase()}`);
+    expect(groups[0]!.html).toContain("Оплачен");
+    expect(groups[0]!.html).toContain(paid.order.full_name!);
+    expect(groups[0]!.html).toContain("Файлов: 6");
+    // "Загрузить" only where a file can go now: a paid order's files, not an unpaid order's.
+    for (const id of groups[0]!.ids) expect(groups[0]!.html).toContain(`value="upload:${id}"`);
+    expect(groups[1]!.html).not.toContain('value="upload:');
+    expect(groups[1]!.html).toContain("Отправится после оплаты заказа");
+    expect(groups[1]!.html).toContain("Ожидает оплаты");
 
     const retainers = await page(staff, "/backoffice/ftp?type=retainer");
-    expect(rowsIn(retainers)).toHaveLength(draft.files.filter((file) => file.entry.file_type === "retainer").length);
+    expect(groupsIn(retainers).flatMap((group) => group.ids).sort()).toEqual(
+      [...paid.files, ...waiting.files].filter((file) => file.entry.file_type === "retainer").map((file) => file.entry.id).sort(),
+    );
     expect(retainers).toContain("Ретейнер");
     expect(retainers).not.toContain(">Матрица</td>");
 
     const completed = await page(staff, "/backoffice/ftp?status=completed");
+    expect(groupsIn(completed).map((group) => group.code)).toEqual([done.order.code.toUpperCase()]);
     expect(rowsIn(completed).sort()).toEqual(done.files.map((file) => file.entry.id).sort());
     expect(completed).toContain("Загружено");
     // A completed entry cannot be sent again: no upload button.
     expect(completed).not.toContain('value="upload:');
-    expect(rowsIn(await page(staff, "/backoffice/ftp?status=nonsense&page=-1"))).toHaveLength(50);
+    expect(groupsIn(await page(staff, "/backoffice/ftp?status=nonsense&page=-1&after=x"))).toHaveLength(2);
     await t.db.deleteFrom("orders").execute();
   });
 
-  it("counts a long list up to 10,000, says \"more than\" past it and still pages to its end, newest first", async () => {
-    const done = await orderWithFiles(t.db, storage, { status: "paid", filesPerPatient: 1 });
+  it("lists failed entries with their last error, and offers a retry only for entries that can go now", async () => {
+    const paid = await orderWithFiles(t.db, storage, { status: "processing", filesPerPatient: 2 });
+    const unpaid = await orderWithFiles(t.db, storage, { status: "cancelled", filesPerPatient: 1 });
+    const failedIds = [paid.files[0]!.entry.id, unpaid.files[0]!.entry.id];
+    await t.db
+      .updateTable("ftp_uploads_queue")
+      .set({ status: "failed", attempts: 3, error_message: "Ошибка загрузки файла из storage: NoSuchKey", last_attempt_at: new Date() })
+      .where("id", "in", failedIds)
+      .execute();
+    const failed = await page(staff, "/backoffice/ftp?status=failed");
+    const groups = groupsIn(failed);
+    expect(groups.map((group) => group.code)).toEqual([unpaid.order.code.toUpperCase(), paid.order.code.toUpperCase()]);
+    expect(groups.flatMap((group) => group.ids).sort()).toEqual([...failedIds].sort());
+    expect(failed).toContain("Ошибка загрузки файла из storage: NoSuchKey");
+    expect(failed).toContain("Попытки исчерпаны: отправьте вручную");
+    expect(groups[1]!.html).toContain(`value="upload:${paid.files[0]!.entry.id}"`);
+    expect(groups[0]!.html).not.toContain('value="upload:');
+    // The pending entry of the same order is not among the failed ones.
+    expect(failed).not.toContain(paid.files[1]!.entry.id);
+    // A forged "Загрузить" for a file that cannot go now is refused and sends nothing.
+    const forged = await post(staff, "/backoffice/ftp", [["back", "?status=failed"], ["intent", `upload:${unpaid.files[0]!.entry.id}`]]);
+    expect(forged.location).toBe("/backoffice/ftp?status=failed");
+    expect(forged.html).toContain("Файл отправится после оплаты заказа");
+    expect(await entry(unpaid.files[0]!.entry.id)).toMatchObject({ status: "failed", attempts: 3, released_at: null });
+    await t.db.deleteFrom("orders").execute();
+  });
+
+  it("pages by order with a keyset and counts up to the caps, saying \"more than\" past them", async () => {
+    // 1,010 delivered orders of 10 files each: more orders and entries than the page counts.
+    await sql`insert into orders (id, code, status, market, currency, full_name, paid_at, created_at)
+      select u, substr(u::text, 1, 4), 'completed', 'domestic', 'rub', 'Клиника ' || n, now(), now() - n * interval '1 minute'
+        from (select gen_random_uuid() as u, n from generate_series(1, 1010) n) s`.execute(t.db);
     await sql`insert into ftp_uploads_queue (order_id, file_path, original_name, destination_path, order_prefix, file_type, status, attempts, completed_at, created_at)
-      select ${done.order.id}, 'bulk/' || n || '.stl', 'Шаг ' || n || '.stl', '/bulk', ${done.order.code}, 'aligners', 'completed', 1, now(), now() - n * interval '1 second'
-        from generate_series(1, 10060) n`.execute(t.db);
+      select o.id, 'bulk/' || o.id || '/' || f || '.stl', 'Шаг ' || f || '.stl', '/bulk', o.code, 'aligners', 'completed', 1, now(), o.created_at
+        from orders o, generate_series(1, 10) f`.execute(t.db);
+    const byAge = (await t.db.selectFrom("orders").select(["id", "code"]).orderBy("created_at", "desc").orderBy("id", "desc").execute()).map((order) => order.code.toUpperCase());
 
     const first = await page(staff, "/backoffice/ftp?status=completed");
-    expect(first).toMatch(/Записей: более 10\s000</);
-    expect(first).toMatch(/Страница 1</);
-    expect(first).toContain("Шаг 1.stl");
-    expect(first).toMatch(/href="[^"]*page=2"/);
-    // Page 202 holds entries 10,051–10,060: the oldest, and no page after it.
-    const last = await page(staff, "/backoffice/ftp?status=completed&page=202");
-    expect(rowsIn(last)).toHaveLength(10);
-    expect(last).toContain("Шаг 10051.stl");
-    expect(last).toContain("Шаг 10060.stl");
-    expect(last).not.toContain("Шаг 10050.stl");
-    expect(last).not.toMatch(/href="[^"]*page=203"/);
-    expect(last).toMatch(/href="[^"]*page=201"/);
-    // Under the cap the count is exact.
-    expect(await page(staff, "/backoffice/ftp?status=completed&type=matrix")).toContain("Записей: 0");
+    expect(first).toMatch(/Заказов: более 1\s000 · Записей: более 10\s000</);
+    const firstGroups = groupsIn(first);
+    expect(firstGroups.map((group) => group.code)).toEqual(byAge.slice(0, 20));
+    expect(firstGroups.every((group) => group.ids.length === 10)).toBe(true);
+    expect(first).not.toContain("← Назад");
+    const nextLink = /href="(\/backoffice\/ftp\?status=completed&amp;after=[0-9a-f-]{36})"/.exec(first)![1]!.replaceAll("&amp;", "&");
+    const second = await page(staff, nextLink);
+    expect(groupsIn(second).map((group) => group.code)).toEqual(byAge.slice(20, 40));
+    // Back from the second page is the first page again.
+    const previousLink = /href="(\/backoffice\/ftp\?status=completed&amp;before=[0-9a-f-]{36})"/.exec(second)![1]!.replaceAll("&amp;", "&");
+    expect(groupsIn(await page(staff, previousLink)).map((group) => group.code)).toEqual(byAge.slice(0, 20));
+    // The last page: the 10 oldest orders, and no page after it.
+    const oldest = await t.db.selectFrom("orders").select("id").orderBy("created_at", "desc").orderBy("id", "desc").offset(999).limit(1).executeTakeFirstOrThrow();
+    const last = await page(staff, `/backoffice/ftp?status=completed&after=${oldest.id}`);
+    expect(groupsIn(last).map((group) => group.code)).toEqual(byAge.slice(1000));
+    expect(last).not.toContain("Вперёд →");
+    expect(last).toContain("В начало");
+    // Under the caps the counts are exact.
+    expect(await page(staff, "/backoffice/ftp?status=completed&type=matrix")).toContain("Заказов: 0 · Записей: 0");
     await t.db.deleteFrom("orders").execute();
   });
 
-  it("sends one entry now, paid or not, and shows where it went", async () => {
-    const { order, files } = await orderWithFiles(t.db, storage, { status: "draft", filesPerPatient: 2 });
+  it("sends one entry of a paid order now and shows where it went", async () => {
+    const { order, files } = await orderWithFiles(t.db, storage, { status: "paid", filesPerPatient: 2 });
     const [file] = files;
     const { location, html } = await post(staff, "/backoffice/ftp", [
       ["back", "?type=matrix"],
@@ -172,7 +229,7 @@ describe("the FTP queue pages over HTTP", () => {
   });
 
   it("shows the spec's error when the file server is unreachable, and the last error per entry", async () => {
-    const { files } = await orderWithFiles(t.db, storage, { status: "draft", filesPerPatient: 1 });
+    const { files } = await orderWithFiles(t.db, storage, { status: "paid", filesPerPatient: 1 });
     proxy.setLimits({ cutAfterBytes: { upstream: 0 } });
     try {
       const { html } = await post(staff, "/backoffice/ftp", [["intent", `upload:${files[0]!.entry.id}`]]);

@@ -133,7 +133,8 @@ describe("the packer station over HTTP", () => {
 
   describe("order cards", () => {
     it("lists non-draft orders newest first with 4-character numbers, client, address, patients in folder order and their files", async () => {
-      const html = markup(await (await packer.request("/packer")).text());
+      // Every non-draft order: the specification's list, one click from the orders to pack.
+      const html = markup(await (await packer.request("/packer?view=all")).text());
       const numbers = [...html.matchAll(/<article id="o-([^"]+)" class="pk-card"><div class="pk-head"><h2>(\w{4})<\/h2>/g)].map((match) => [match[1], match[2]]);
       expect(numbers).toEqual([noPatients, noEmail, paid].map((order) => [order.id, order.id.slice(0, 4).toUpperCase()]));
       expect(html).not.toContain(draft.id);
@@ -181,13 +182,15 @@ describe("the packer station over HTTP", () => {
       expect(await cards(`?q=${encodeURIComponent("Сидоров")}`)).toEqual([noEmail.id]);
       expect(await cards(`?q=${encodeURIComponent("Скрытый")}`)).toEqual([]);
       expect(await cards("?q=%25")).toEqual([]);
-      expect(await cards("?status=shipped")).toEqual([noPatients.id]);
-      expect(await cards("?status=draft")).toHaveLength(3);
+      expect(await cards("?view=all&status=shipped")).toEqual([noPatients.id]);
+      expect(await cards("?view=all&status=draft")).toHaveLength(3);
+      // The status filter belongs to the list of all orders; the orders to pack ignore it.
+      expect(await cards("?status=shipped")).toEqual([noEmail.id, paid.id]);
       expect(markup(await (await packer.request("?q=nothing-like-this".replace("?", "/packer?"))).text())).toContain("Заказы отсутствуют");
     });
 
     it("shows «Нет пациентов» and «Нет e‑mail» where they apply", async () => {
-      const html = markup(await (await packer.request("/packer")).text());
+      const html = markup(await (await packer.request("/packer?view=all")).text());
       const cardOf = (id: string) => html.slice(html.indexOf(`id="o-${id}"`), html.indexOf("</article>", html.indexOf(`id="o-${id}"`)));
       expect(cardOf(noPatients.id)).toContain("Нет пациентов");
       expect(cardOf(noPatients.id)).not.toContain("/packer/bags/");
@@ -199,8 +202,8 @@ describe("the packer station over HTTP", () => {
 
   describe("client logos", () => {
     it("stores a logo per client e-mail, serves it for an hour to the packer only, and replaces it", async () => {
-      const stored = await uploadLogo(packer, paid.id, { name: "Logo.PNG", content: PNG }, "?status=paid");
-      expect(stored.headers.get("Location")).toBe(`/packer?status=paid#o-${paid.id}`);
+      const stored = await uploadLogo(packer, paid.id, { name: "Logo.PNG", content: PNG }, "?view=all&status=paid");
+      expect(stored.headers.get("Location")).toBe(`/packer?view=all&status=paid#o-${paid.id}`);
       expect(toastOf(await follow(packer, stored))).toEqual(["success", "Логотип обновлён", undefined, undefined]);
 
       const html = markup(await (await packer.request("/packer")).text());
@@ -269,7 +272,7 @@ describe("the packer station over HTTP", () => {
       expect(html).toContain("<dd>Москва, ул. Профсоюзная, д. 56</dd>");
       expect(html).toContain("<dt>Пациентов</dt><dd>3</dd>");
       expect(html).toMatch(/<img src="\/packer\/logos\/info_40ulybka-dental_ru-[0-9a-f]{8}\?v=\d+"/);
-      expect(html).toMatch(/<script nonce="[A-Za-z0-9+/=]+">setTimeout\(function\(\)\{window\.print\(\)\},300\)<\/script>/);
+      expect(html).toMatch(/<script nonce="[A-Za-z0-9+/=]+">addEventListener\("afterprint",function\(\)\{if\(window\.name==="label-print"\)window\.close\(\)\}\);setTimeout\(function\(\)\{window\.print\(\)\},300\)<\/script>/);
       const plain = markup(await (await packer.request(`/packer/box/${noEmail.id}`)).text());
       expect(plain).toContain('<img src="/packer-logo.svg"');
     });
@@ -293,7 +296,7 @@ describe("the packer station over HTTP", () => {
       expect(html.match(/<symbol /g)).toHaveLength(3);
       expect(labels[0]).toContain(`aria-label="QR-код: ${paid.code}/${paid.code}_1"`);
       expect(labels[0]).toContain('<use href="#qr0">');
-      expect(html).toMatch(/<script nonce="[A-Za-z0-9+/=]+">setTimeout\(function\(\)\{window\.print\(\)\},300\)<\/script>/);
+      expect(html).toMatch(/<script nonce="[A-Za-z0-9+/=]+">addEventListener\("afterprint",function\(\)\{if\(window\.name==="label-print"\)window\.close\(\)\}\);setTimeout\(function\(\)\{window\.print\(\)\},300\)<\/script>/);
     });
 
     it("says «Нет пациентов» instead of labels, and 404 for drafts and unknown orders", async () => {
@@ -304,6 +307,124 @@ describe("the packer station over HTTP", () => {
       for (const page of [`/packer/bags/${draft.id}`, `/packer/box/${draft.id}`, "/packer/box/not-an-id", `/packer/bags/${crypto.randomUUID()}`]) {
         expect((await packer.request(page)).status).toBe(404);
       }
+    });
+  });
+
+  describe("the packer's day (ADR 068)", () => {
+    const cardIds = async (query: string) => [...markup(await (await packer.request(`/packer${query}`)).text()).matchAll(/id="o-([^"]+)"/g)].map((match) => match[1]);
+    async function pack(browser: Browser, orderId: string, back = "") {
+      const response = await fetch(`${app.url}/packer/packed/${orderId}`, {
+        method: "POST",
+        body: new URLSearchParams({ back }),
+        headers: { Cookie: browser.jar.header(), Origin: app.url, "Content-Type": "application/x-www-form-urlencoded" },
+        redirect: "manual",
+      });
+      browser.jar.store(response);
+      return response;
+    }
+    const packingsOf = (orderId: string) => t.db.selectFrom("order_packings").selectAll().where("order_id", "=", orderId).execute();
+
+    it("opens on the orders to pack: paid and in work, not yet packed; packed and all orders one click away", async () => {
+      const pending = await buildOrderIn(t.db, "pending", { fullName: "Ждёт оплаты" });
+      const completed = await buildOrderIn(t.db, "completed", { fullName: "Завершённый" });
+      const html = markup(await (await packer.request("/packer")).text());
+      expect(html).toMatch(/<a href="\/packer" aria-current="page">К упаковке<\/a>/);
+      expect(html).toContain('<a href="/packer?view=packed">Упакованы</a>');
+      expect(html).toContain('<a href="/packer?view=all">Все заказы</a>');
+      const badges = [...html.matchAll(/<span class="badge badge-(\w+)">/g)].map((match) => match[1]);
+      expect(new Set(badges)).toEqual(new Set(["paid", "processing"]));
+      expect(await cardIds("")).not.toContain(pending.id);
+      expect(await cardIds("")).not.toContain(completed.id);
+      const all = await cardIds("?view=all");
+      for (const order of [pending, completed, paid, noEmail, noPatients]) expect(all).toContain(order.id);
+      expect(all).not.toContain(draft.id);
+      // Every order to pack has its "Упаковано"; an order of another status has none.
+      const allHtml = markup(await (await packer.request("/packer?view=all")).text());
+      expect(allHtml).toContain(`action="/packer/packed/${paid.id}"`);
+      expect(allHtml).not.toContain(`action="/packer/packed/${completed.id}"`);
+      await t.db.deleteFrom("orders").where("id", "in", [pending.id, completed.id]).execute();
+    });
+
+    it("marks a paid order packed: a history row with who and when, the status moves to В работе, staff see it on the card", async () => {
+      const order = await buildOrderIn(t.db, "paid", { fullName: "Упаковочная клиника", email: "pack@clinic.ru" });
+      const response = await pack(packer, order.id, "?q=pack");
+      expect(response.status).toBe(302);
+      expect(response.headers.get("Location")).toBe("/packer?q=pack");
+      const answered = await follow(packer, response);
+      expect(toastOf(answered)?.slice(0, 2)).toEqual(["success", "Упаковано"]);
+      expect(answered).toContain(`<li>Заказ ${order.id.slice(0, 4).toUpperCase()} отмечен упакованным</li><li>Статус заказа: В работе</li>`);
+      const [mark] = await packingsOf(order.id);
+      expect(mark).toMatchObject({ from_status: "paid", to_status: "processing" });
+      expect(mark!.actor).toMatch(/^packer \(.*127\.0\.0\.1\)$/);
+      expect(Date.now() - mark!.created_at.getTime()).toBeLessThan(60_000);
+      const now = await t.db.selectFrom("orders").select("status").where("id", "=", order.id).executeTakeFirstOrThrow();
+      expect(now.status).toBe("processing");
+      const change = await t.db.selectFrom("order_status_history").selectAll().where("order_id", "=", order.id).orderBy("created_at", "desc").orderBy("id", "desc").executeTakeFirstOrThrow();
+      expect(change).toMatchObject({ from_status: "paid", to_status: "processing", actor: mark!.actor });
+
+      // It leaves the orders to pack and waits among the packed ones, saying when.
+      expect(await cardIds("")).not.toContain(order.id);
+      expect(await cardIds("?view=packed")).toEqual([order.id]);
+      const packedHtml = markup(await (await packer.request("/packer?view=packed")).text());
+      expect(packedHtml).toMatch(/<p class="pk-packed">Упакован \d{2}\.\d{2}\.\d{4}, \d{2}:\d{2}<\/p>/);
+      expect(packedHtml).not.toContain(`action="/packer/packed/${order.id}"`);
+
+      // Staff see the mark in the order's history on its card.
+      const staff = browserFetch(app);
+      await staff.request("/backoffice/login", { form: { password: SECRETS.BACKOFFICE_PASSWORD, redirectTo: "/backoffice" } });
+      const card = (await (await staff.request(`/backoffice?q=${order.id.slice(0, 8)}&empty=1`)).text()).replace(/<!-- -->/g, "");
+      expect(card).toMatch(new RegExp(`<time dateTime="${mark!.created_at.toISOString()}">[^<]+</time> Упаковано<span class="muted"> · packer \\(`));
+      expect(card).toContain("Оплачен → В работе");
+
+      // Twice is once.
+      const again = await pack(packer, order.id);
+      expect(toastOf(await follow(packer, again))).toEqual(["error", "Ошибка", "Заказ уже отмечен упакованным", undefined]);
+      expect(await packingsOf(order.id)).toHaveLength(1);
+    });
+
+    it("marks an order in work packed without a status change: no status means packed and shipping needs a tracking number", async () => {
+      const order = await buildOrderIn(t.db, "processing", { fullName: "В работе" });
+      const historyBefore = await t.db.selectFrom("order_status_history").select("id").where("order_id", "=", order.id).execute();
+      const response = await pack(packer, order.id);
+      expect(toastOf(await follow(packer, response))?.slice(0, 2)).toEqual(["success", "Упаковано"]);
+      expect(await packingsOf(order.id)).toMatchObject([{ from_status: "processing", to_status: null }]);
+      expect((await t.db.selectFrom("orders").select("status").where("id", "=", order.id).executeTakeFirstOrThrow()).status).toBe("processing");
+      expect(await t.db.selectFrom("order_status_history").select("id").where("order_id", "=", order.id).execute()).toHaveLength(historyBefore.length);
+    });
+
+    it("refuses an order that is not to pack, a forged or unknown order, and anyone without the packer's password", async () => {
+      const shipped = await buildOrderIn(t.db, "shipped", { fullName: "Уже отправлен" });
+      const refused = await pack(packer, shipped.id);
+      expect(toastOf(await follow(packer, refused))).toEqual(["error", "Ошибка", "Упаковать можно только оплаченный заказ или заказ в работе", undefined]);
+      expect(await packingsOf(shipped.id)).toEqual([]);
+
+      expect((await pack(packer, "not-an-order")).status).toBe(400);
+      expect((await pack(packer, "1' or '1'='1")).status).toBe(400);
+      expect((await pack(packer, crypto.randomUUID())).status).toBe(404);
+      expect((await pack(packer, draft.id)).status).toBe(404);
+      expect(await packingsOf(draft.id)).toEqual([]);
+
+      const order = await buildOrderIn(t.db, "paid", { fullName: "Чужой запрос" });
+      const stranger = browserFetch(app);
+      const staff = browserFetch(app);
+      await staff.request("/backoffice/login", { form: { password: SECRETS.BACKOFFICE_PASSWORD, redirectTo: "/backoffice" } });
+      for (const browser of [stranger, staff]) {
+        const response = await pack(browser, order.id);
+        expect(response.status).toBe(302);
+        expect(response.headers.get("Location")).toBe("/packer");
+      }
+      // A cross-site form never reaches the action.
+      const evil = await fetch(`${app.url}/packer/packed/${order.id}`, { method: "POST", body: new URLSearchParams({}), headers: { Cookie: packer.jar.header(), Origin: "https://evil.example" }, redirect: "manual" });
+      expect(evil.status).toBe(403);
+      expect(await packingsOf(order.id)).toEqual([]);
+      expect((await t.db.selectFrom("orders").select("status").where("id", "=", order.id).executeTakeFirstOrThrow()).status).toBe("paid");
+    });
+
+    it("opens every label in the one named print window, without noopener so the window is found again", async () => {
+      const html = markup(await (await packer.request("/packer?view=all")).text());
+      const links = [...html.matchAll(/<a class="button button-small" href="(\/packer\/(?:box|bags)\/[^"]+)"([^>]*)>/g)];
+      expect(links.length).toBeGreaterThan(3);
+      for (const [, , attributes] of links) expect(attributes).toBe(' target="label-print"');
     });
   });
 });

@@ -261,6 +261,10 @@ const MATRIX: Record<string, Row> = {
   "/packer/logo": { url: (f) => `/packer/logo?order=${f.orderA.id}`, form: () => multipart("logo", "logo.png", PNG),
     get:                               "→/packer →/packer  →/packer  →/packer  →/packer  →/packer  →/packer  →/packer",
     post:                              "→/packer →/packer  →/packer  →/packer  →/packer* →/packer  →/packer  →/packer" },
+  // "Упаковано" (ADR 068): the packer's password only; staff sign-in opens nothing here either.
+  "/packer/packed/:orderId": { url: (f) => `/packer/packed/${f.paidVictim.id}`, form: () => ({ back: "" }),
+    get:                               "→/packer →/packer  →/packer  →/packer  →/packer  →/packer  →/packer  →/packer",
+    post:                              "→/packer →/packer  →/packer  →/packer  →/packer* →/packer  →/packer  →/packer" },
   "/packer/logos/:folder": { url: (f) => `/packer/logos/${logoFolder(f.orderA.email!)}`,
     get:                               "403      403       403       403       200       403       403       403" },
   "/packer/logout": { fresh: true, form: () => ({}),
