@@ -131,10 +131,7 @@ async function serve(onListening: () => void) {
   server.maxConnections = maxConnectionsFor(await descriptorLimit());
 
   const stopScheduler = config.queue.inProcess ? startInProcessScheduler(db) : () => Promise.resolve();
-  if (config.metrics) {
-    if (cluster.isPrimary) await startMetricsServer({ ...config.metrics, gather: "self", db: getDb, maxAttempts: config.queue.maxAttempts });
-    else answerPrimaryForMetrics();
-  }
+  if (config.metrics && cluster.isPrimary) await startMetricsServer({ ...config.metrics, gather: "self", db: getDb, maxAttempts: config.queue.maxAttempts });
 
   async function shutdown(signal: string) {
     logger.info(`${signal}: shutting down`);
@@ -192,5 +189,7 @@ if (cluster.isPrimary) {
     await serve(() => logger.info(banner(1)));
   }
 } else {
+  // Answers the primary's scrapes from the start: a worker still starting answers with zeros rather than not at all.
+  if (config.metrics) answerPrimaryForMetrics();
   await serve(() => undefined);
 }

@@ -121,6 +121,12 @@ export interface NotificationResult {
  * `payment_events` (a replay changes nothing), then applied.
  */
 export async function handleNotification(db: DB, config: AppConfig, providerId: PaymentProviderId, rawBody: string, headers: Headers): Promise<NotificationResult> {
+  const result = await notificationResult(db, config, providerId, rawBody, headers);
+  countPayment(providerId, result.outcome);
+  return result;
+}
+
+async function notificationResult(db: DB, config: AppConfig, providerId: PaymentProviderId, rawBody: string, headers: Headers): Promise<NotificationResult> {
   const provider = providerById(providerId, config, db);
   if (!provider) return { status: 404, outcome: "not_configured" };
   let notification;

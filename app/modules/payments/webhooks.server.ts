@@ -5,7 +5,6 @@ import { getDb } from "~/modules/db/db.server";
 import { handleNotification } from "./reconciliation.server";
 import { jsonAnswer } from "~/modules/http/answers.server";
 import { getLocale } from "~/modules/http/request-context.server";
-import { countPayment } from "~/modules/metrics/count.server";
 
 /**
  * The body of every webhook route (`/api/webhooks/{provider}`): the raw body goes to the provider
@@ -17,7 +16,6 @@ import { countPayment } from "~/modules/metrics/count.server";
 export async function webhookResponse(request: Request, context: AppLoadContext, providerId: PaymentProviderId): Promise<Response> {
   const rawBody = await request.text();
   const result = await handleNotification(await getDb(), getConfig(), providerId, rawBody, request.headers);
-  countPayment(providerId, result.outcome);
   if (result.status >= 400) return jsonAnswer((await getLocale(request, context)).language, result.status, { outcome: result.outcome });
   return Response.json({ outcome: result.outcome }, { status: result.status });
 }
