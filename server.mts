@@ -14,6 +14,7 @@ import { resendOnce } from "./app/modules/http/resend.server";
 import { installRouteMatchingCache } from "./app/modules/http/route-matching.server";
 import { logger, requestFacts } from "./app/modules/log/logger.server";
 import { requestLog } from "./app/modules/log/request-log.server";
+import { requestMetrics } from "./app/modules/metrics/request-metrics.server";
 import { ANY_HOST_PATHS, isHostAllowed } from "./app/modules/security/allowed-host";
 import { bodyLimits } from "./app/modules/security/body-limit.server";
 import { inFlightLimit } from "./app/modules/security/in-flight.server";
@@ -90,6 +91,8 @@ export async function createApp(options: ServerOptions) {
   app.disable("x-powered-by");
   app.set("trust proxy", options.trustProxy);
   app.use(requestLog());
+  // Duration by route and status, and requests in flight, for the metrics port (ADR 073).
+  app.use(requestMetrics((routeId) => (build.routes[routeId]?.module.default ? "page" : "resource")));
   // One address's requests in flight are capped before anything reads them (ADR 056).
   app.use(inFlightLimit({ perAddress: getConfig().requestsInFlightPerAddress, stylesheets: () => stylesheetsOf(build) }));
   app.use(compression());

@@ -5,6 +5,7 @@ import { getDb } from "../app/modules/db/db.server";
 import { startInProcessScheduler } from "../app/modules/jobs/scheduler.server";
 import { migrateToLatest } from "../db/migrator";
 import { logger } from "../app/modules/log/logger.server";
+import { startMetricsServer } from "../app/modules/metrics/metrics-server.server";
 
 /**
  * `npm run queue:work`: the long-lived worker process (fly.toml `worker`). Sends due files of the
@@ -48,6 +49,8 @@ const stop = startInProcessScheduler(db, {
   housekeepingIntervalMs: number("housekeeping-ms"),
   queue: { retryBaseMs: number("retry-base-ms") },
 });
+// Its own metrics (transfers, mails of the scheduled job, the queue's gauges) on its own METRICS_PORT (ADR 073).
+if (config.metrics) await startMetricsServer({ ...config.metrics, gather: "self", db: getDb, maxAttempts: config.queue.maxAttempts });
 logger.info(
   `queue worker running (pid ${process.pid}): file server ${config.fileServer.kind}, ${config.queue.concurrency} files in flight, ` +
     `lease ${config.queue.leaseSeconds} s, at most ${config.queue.maxAttempts} attempts`,

@@ -6,7 +6,7 @@ import type { Duplex } from "node:stream";
 import os from "node:os";
 import { sql } from "kysely";
 import { type AppConfig, ConfigError, loadConfig } from "../app/modules/config/config.server";
-import { getDb } from "../app/modules/db/db.server";
+import { type DB, getDb, openDatabase } from "../app/modules/db/db.server";
 import { startInProcessScheduler } from "../app/modules/jobs/scheduler.server";
 import { createStorage } from "../app/modules/storage/storage.server";
 import { migrateToLatest } from "../db/migrator";
@@ -15,6 +15,7 @@ import { createApp } from "../server.mts";
 import { startBackupControl } from "../app/modules/backup/control.server";
 import { descriptorLimit, maxConnectionsFor } from "../app/modules/security/in-flight.server";
 import { logger } from "../app/modules/log/logger.server";
+import { answerPrimaryForMetrics, startMetricsServer } from "../app/modules/metrics/metrics-server.server";
 
 /**
  * `npm start`: validates configuration (strict mode refuses embedded defaults), migrates, seeds an
@@ -23,6 +24,8 @@ import { logger } from "../app/modules/log/logger.server";
  * seeds once, then only watches its workers: a worker that dies is replaced. Nothing the workers
  * must share lives in their memory (sessions, limits, queue claims and the translations' version are
  * in PostgreSQL). The embedded PGlite database belongs to one process, so it always runs one.
+ * With METRICS_PORT set, the process that watches the others (or the only one) answers for all of
+ * them there (ADR 073).
  */
 
 let config: AppConfig;
@@ -131,6 +134,7 @@ async function serve(onListening: () => void) {
   const stopScheduler = config.queue.inProcess ? startInProcessScheduler(db) : () => Promise.resolve();
   // The embedded database can only be backed up by this process: `npm run backup` asks it (ADR 077).
   const stopBackupControl = config.database.kind === "pglite" ? startBackupControl(db, createStorage(config), config) : () => Promise.resolve();
+  if (config.metrics && cluster.isPrimary) await startMetricsServer({ ...config.metrics, gather: "self", db: getDb, maxAttempts: config.queue.maxAttempts });
 
   async function shutdown(signal: string) {
     logger.info(`${signal}: shutting down`);
@@ -179,9 +183,17 @@ if (cluster.isPrimary) {
     // The primary only supervises: its connections go back before the workers open theirs.
     await db.destroy();
     superviseWorkers(workers);
+    if (config.metrics) {
+      // The database gauges are read once per scrape, on one connection of the primary's own.
+      let scrapeDb: Promise<DB> | undefined;
+      const database = config.database;
+      await startMetricsServer({ ...config.metrics, gather: "workers", db: () => (scrapeDb ??= openDatabase(database, { poolSize: 1 })), maxAttempts: config.queue.maxAttempts });
+    }
   } else {
     await serve(() => logger.info(banner(1)));
   }
 } else {
+  // Answers the primary's scrapes from the start: a worker still starting answers with zeros rather than not at all.
+  if (config.metrics) answerPrimaryForMetrics();
   await serve(() => undefined);
 }

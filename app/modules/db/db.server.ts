@@ -3,6 +3,7 @@ import pg from "pg";
 import type { Database } from "~db/schema";
 import { type AppConfig, getConfig } from "~/modules/config/config.server";
 import { logger } from "~/modules/log/logger.server";
+import { watchPool } from "~/modules/metrics/count.server";
 
 export type DB = Kysely<Database>;
 
@@ -41,6 +42,7 @@ export async function openDatabase(target: AppConfig["database"], options: { poo
     pool.on("connect", (client) => {
       client.on("error", (error) => logger.error("database connection lost while in use:", error.message));
     });
+    watchPool(pool);
     return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   }
   const [{ PGlite }, { PGliteDialect }, { pg_trgm }] = await Promise.all([

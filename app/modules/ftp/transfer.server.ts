@@ -17,6 +17,7 @@ import {
 } from "./queue.server";
 import { messageOf, StorageReadError, TransferStopped, transferEntry } from "./transfer-entry.server";
 import { logger } from "~/modules/log/logger.server";
+import { countTransfer } from "~/modules/metrics/count.server";
 
 /**
  * The queue engine (DESIGN §4.16): streams claimed entries from storage to the production file
@@ -130,6 +131,7 @@ async function runBatch(deps: QueueDeps, rawSettings: QueueSettings, workerId: s
   async function record(entry: ClaimedEntry, outcome: TransferOutcome, bytes: number, startedAt: number, error?: string) {
     const ms = Math.round(performance.now() - startedAt);
     reports.push({ id: entry.id, outcome, bytes, ms, error });
+    countTransfer(outcome, bytes);
     const rate = outcome === "completed" && ms > 0 ? ` rate=${((bytes / 1048576) * (1000 / ms)).toFixed(1)}MiB/s` : "";
     log(
       `ftp transfer job=${entry.id} order=${entry.order_prefix} attempt=${entry.attempts} size=${entry.file_size ?? bytes} bytes=${bytes} ms=${ms}${rate} outcome=${outcome} worker=${workerId}` +

@@ -7,6 +7,7 @@ import { orderIdWithCode } from "./order-codes";
 import { type Actor, checkTransition, UNDO_WINDOW_MINUTES, UNDOABLE_TARGETS } from "./status";
 import type { Language } from "~/modules/i18n/languages";
 import { normalizeEmail } from "~/modules/validation/email";
+import { countOrderCreated, countOrderPaid } from "~/modules/metrics/count.server";
 
 /** The order code names folders on the production file server: the first 4 characters of the id. */
 export const orderCode = (orderId: string) => orderId.slice(0, 4);
@@ -36,7 +37,7 @@ export interface NewOrderInput {
  * free; OrderCodeExhaustedError when none is.
  */
 export async function createOrder(db: DB, input: NewOrderInput, actor: Actor): Promise<Order> {
-  return db.transaction().execute(async (trx) => {
+  const created = await db.transaction().execute(async (trx) => {
     const code = await reserveFreeCode(trx, { reservedAt: input.createdAt });
     const id = orderIdWithCode(code, randomUUID());
     const order = await trx
@@ -64,6 +65,9 @@ export async function createOrder(db: DB, input: NewOrderInput, actor: Actor): P
       .execute();
     return order;
   });
+  // Orders made now; backdated ones (the demo seed) are not news.
+  if (!input.createdAt) countOrderCreated(created.market);
+  return created;
 }
 
 export class OrderTransitionError extends Error {
@@ -102,7 +106,7 @@ export async function changeOrderStatus(
   actor: Actor,
   details: { note?: string | null; trackingNumber?: string | null; carrier?: string | null; at?: Date } = {},
 ): Promise<StatusChange> {
-  return inTransaction(db, async (trx) => {
+  const change = await inTransaction(db, async (trx): Promise<StatusChange> => {
     const current = await trx.selectFrom("orders").selectAll().where("id", "=", orderId).forUpdate().executeTakeFirst();
     if (!current) throw new OrderNotFoundError(orderId);
     if (current.status === to) return { order: current, changed: false, changeId: null };
@@ -136,6 +140,8 @@ export async function changeOrderStatus(
       .executeTakeFirstOrThrow();
     return { order, changed: true, changeId: String(entry.id) };
   });
+  if (change.changed && to === "paid" && !details.at) countOrderPaid(change.order.market);
+  return change;
 }
 
 export type UndoResult = { ok: true; from: OrderStatus; to: OrderStatus } | { ok: false; reason: "not_found" | "not_undoable" | "too_late" };

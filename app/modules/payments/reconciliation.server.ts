@@ -6,6 +6,7 @@ import { isPaid } from "~/modules/orders/status";
 import { NotificationRefusedError, ProviderUnavailableError, type VerifiedPayment } from "./provider";
 import { providerById } from "./provider-choice.server";
 import { logger } from "~/modules/log/logger.server";
+import { countPayment } from "~/modules/metrics/count.server";
 
 /**
  * Verified provider answers → order status (DESIGN §4.19): provider notifications, the return
@@ -96,14 +97,14 @@ export async function applyVerifiedPayment(db: DB, providerId: PaymentProviderId
   const matched = await matchPayment(db, providerId, verified);
   if (!matched.ok) {
     logger.error("payment: not applied:", matched.detail);
+    countPayment(providerId, matched.outcome);
     return { outcome: matched.outcome, orderId: null };
   }
-  return {
-    // The attempt's status and the order's `paid` together or not at all (a connection lost between
-    // them must not leave a successful payment on an unpaid order).
-    outcome: await inTransaction(db, (trx) => applyMatched(trx, providerId, verified, matched)),
-    orderId: matched.order.id,
-  };
+  // The attempt's status and the order's `paid` together or not at all (a connection lost between
+  // them must not leave a successful payment on an unpaid order).
+  const outcome = await inTransaction(db, (trx) => applyMatched(trx, providerId, verified, matched));
+  countPayment(providerId, outcome);
+  return { outcome, orderId: matched.order.id };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -120,6 +121,12 @@ export interface NotificationResult {
  * `payment_events` (a replay changes nothing), then applied.
  */
 export async function handleNotification(db: DB, config: AppConfig, providerId: PaymentProviderId, rawBody: string, headers: Headers): Promise<NotificationResult> {
+  const result = await notificationResult(db, config, providerId, rawBody, headers);
+  countPayment(providerId, result.outcome);
+  return result;
+}
+
+async function notificationResult(db: DB, config: AppConfig, providerId: PaymentProviderId, rawBody: string, headers: Headers): Promise<NotificationResult> {
   const provider = providerById(providerId, config, db);
   if (!provider) return { status: 404, outcome: "not_configured" };
   let notification;

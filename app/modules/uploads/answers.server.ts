@@ -3,6 +3,7 @@ import { type AnswerKey, jsonAnswer, statusKey, textAnswer } from "~/modules/htt
 import { textTranslator } from "~/modules/translations/overrides.server";
 import { isFileType } from "./file-names";
 import { fileListSaveFailure } from "./save-failure";
+import { countUploadRefusal } from "~/modules/metrics/count.server";
 
 /**
  * The answers of the resumable upload (ADR 017) in the reader's language, built on the resource
@@ -50,6 +51,7 @@ export async function localizeUploadAnswer(language: Language, response: Respons
  * would not save is said in the plain form's words, with the title "Ошибка сохранения" (customer side §8).
  */
 export async function refusalAnswer(language: Language, status: number, refusal: { error: string; fileType?: unknown }, headers: HeadersInit = {}): Promise<Response> {
+  countUploadRefusal(refusal.error);
   if (refusal.error === "save" && isFileType(refusal.fileType)) {
     const { title, description } = fileListSaveFailure(refusal.fileType);
     const t = await textTranslator(language);

@@ -17,6 +17,7 @@ import { PACKED_ENCODING } from "./stl-pack";
 import { CompressedUploadError, inflateMembers } from "./gzip-members.server";
 import { STL_CONTENT_TYPE } from "./upload-handler.server";
 import { logger } from "~/modules/log/logger.server";
+import { countUploadBytes } from "~/modules/metrics/count.server";
 
 /**
  * A resumable upload's metadata and refusals, and its finishing step: the complete file copied to
@@ -114,6 +115,8 @@ export async function finishUpload(deps: TusDeps, upload: Upload): Promise<Finis
   // Never overwrite a file another upload stored in the same millisecond under the same name.
   while (await storage.head("orders", key)) key = storageKey(order.id, patient.folder_name, meta.type, storedFileName(meta.filename, new Date(Date.now() + 1)));
 
+  // The whole upload has arrived: its bytes as they came over the wire (compressed ones compressed).
+  countUploadBytes(meta.compressed ? (meta.compressed.packed ? "packed" : "gzip") : "plain", upload.offset);
   const scanner = createStlScanner();
   let refused: UploadRefusal | null = null;
   const source = await deps.datastore.read(upload.id);

@@ -5,6 +5,7 @@ import { hasStlExtension } from "./file-names";
 import { MAX_MULTIPART_FIELD_BYTES, MultipartFieldTooLargeError } from "./multipart.server";
 import { createStlScanner, type ScanSummary } from "./scan";
 import type { StlFormat, StlVerdict } from "./stl";
+import { countUploadBytes, countUploadRefusal } from "~/modules/metrics/count.server";
 
 /**
  * A streaming upload handler for STL files (DESIGN §4.12) to use with
@@ -215,6 +216,7 @@ export function createStlUploadHandler(options: StlUploadHandlerOptions): StlUpl
   async function storeFile(part: UploadHandlerPart, originalName: string): Promise<UploadResult> {
     const reader = partReader(part.data);
     const refuse = async (error: UploadErrorCode, message?: string): Promise<UploadResult> => {
+      countUploadRefusal(error);
       await reader.drain();
       return message === undefined ? { ok: false, originalName, error } : { ok: false, originalName, error, message };
     };
@@ -265,6 +267,7 @@ export function createStlUploadHandler(options: StlUploadHandlerOptions): StlUpl
     } finally {
       stream.destroy();
     }
+    countUploadBytes("plain", received);
 
     if (putError === undefined && verdict?.ok && size === received) {
       stored++;

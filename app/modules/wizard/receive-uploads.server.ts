@@ -19,6 +19,7 @@ import { meteredRequest, uploadAllowanceOf, UploadVolumeExceeded, volumeMeter } 
 import { appendFiles, orderFileUsage } from "~/modules/orders/files.server";
 import { listPatients } from "~/modules/orders/patients.server";
 import { OrderFrozenError } from "~/modules/orders/drafts.server";
+import { countUploadRefusal } from "~/modules/metrics/count.server";
 
 const orderQuotaToast: Toast = { type: "error", title: "wizard.upload.errorTitle", description: "wizard.upload.orderQuota" };
 
@@ -60,7 +61,10 @@ export async function receiveUploads(request: Request, context: AppLoadContext, 
   });
   // The volume allowance counts every byte of the body as it arrives (the body's size was bounded before, ADR 039).
   const allowance = canUpload ? uploadAllowanceOf({ userEmail: viewer.user?.email ?? null, isStaff: viewer.isStaff }, getClientAddress(context)) : null;
-  if (allowance && (await isRateLimited(db, allowance.key, allowance.limitMiB))) return redirectWithToast("/order", volumeToast(allowance.reason));
+  if (allowance && (await isRateLimited(db, allowance.key, allowance.limitMiB))) {
+    countUploadRefusal(allowance.reason);
+    return redirectWithToast("/order", volumeToast(allowance.reason));
+  }
   const meter = allowance ? volumeMeter(db, allowance) : null;
   // Files are filed under the step their form was sent from (its `step` field comes before them):
   // a form of a step the order has left — a late post, another tab, a forged one — stores nothing.
@@ -76,6 +80,7 @@ export async function receiveUploads(request: Request, context: AppLoadContext, 
     // A body without its boundary, cut off midway or over an allowance: nothing of it is kept.
     await upload.discardStored();
     if (error instanceof UploadStepMoved) throw await conflict(request, context);
+    if (error instanceof UploadVolumeExceeded || error instanceof UploadOverQuota) countUploadRefusal(error instanceof UploadOverQuota ? "quota" : error.reason);
     if (error instanceof UploadVolumeExceeded) return redirectWithToast("/order", volumeToast(error.reason));
     if (error instanceof UploadOverQuota) return redirectWithToast("/order", orderQuotaToast);
     if (request.signal.aborted) throw error;
