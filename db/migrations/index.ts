@@ -16,6 +16,7 @@ import * as fileCorrections from "./2026-12-01T0900_file_corrections";
 import * as wizardReturn from "./2026-12-01T0900_wizard_return";
 import * as statusUndoAndCarrier from "./2026-12-01T1000_status_undo_and_carrier";
 import * as storageWalk from "./2026-12-02T0900_storage_walk";
+import * as afterPayment from "./2026-12-03T1200_after_payment";
 
 /** Every migration, by its frozen name. Listed statically so bundlers and tsx need no directory scan. */
 export const migrations: Record<string, Migration> = {
@@ -36,4 +37,5 @@ export const migrations: Record<string, Migration> = {
   "2026-12-01T0900_wizard_return": wizardReturn,
   "2026-12-01T1000_status_undo_and_carrier": statusUndoAndCarrier,
   "2026-12-02T0900_storage_walk": storageWalk,
+  "2026-12-03T1200_after_payment": afterPayment,
 };
