@@ -31,7 +31,7 @@ export function PaymentReceiptNote({ paid, locale }: { paid: Paid; locale: strin
         </p>
       ) : fiscal ? (
         <p className="muted">
-          {t("cabinet.receipt.fiscal", { document: fiscal.fiscalDocumentNumber, storage: fiscal.fiscalStorageNumber ?? "—", attribute: fiscal.fiscalAttribute ?? "—" })}
+          {t("cabinet.receipt.fiscal", { document: fiscal.fiscalDocumentNumber ?? "—", storage: fiscal.fiscalStorageNumber ?? "—", attribute: fiscal.fiscalAttribute ?? "—" })}
           {fiscal.registeredAt ? ` · ${dateTimeFormat(locale, { dateStyle: "short", timeStyle: "short" }).format(new Date(fiscal.registeredAt))}` : null}
         </p>
       ) : receipt?.registration === "pending" ? (

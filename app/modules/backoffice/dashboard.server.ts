@@ -220,7 +220,7 @@ export async function listDashboardOrders(db: DB, filter: DashboardFilter) {
   const filtered = () => ordersWhere(db, filter, tabStatuses(filter.tab));
   const offset = (filter.page - 1) * DASHBOARD_PAGE_SIZE;
   // Only what the cards show: a row of orders has some 40 columns.
-  let query = filtered().select(["id", "status", "created_at", "full_name", "email", "phone", "address", "delivery_comment", "additional_comments", "total_cost", "currency", "tracking_number", "paid_at"]);
+  let query = filtered().select(["id", "status", "created_at", "full_name", "email", "phone", "address", "delivery_comment", "additional_comments", "total_cost", "currency", "tracking_number", "paid_at", "parcel_received_at", "parcel_received_by"]);
   // A search reads, per way of matching, at most the orders up to this page (ADR 042).
   if (filter.search) query = query.where(await foundBySearch(db, filter.search, { phone: true }, filtered, offset + DASHBOARD_PAGE_SIZE + 1));
   const rows = await query
@@ -273,6 +273,8 @@ export async function listDashboardOrders(db: DB, filter: DashboardFilter) {
       total: order.total_cost === null ? null : Number(order.total_cost),
       currency: order.currency as Currency,
       trackingNumber: order.tracking_number,
+      /** The doctor marked the parcel received (ADR 070): when, and with which address. */
+      parcelReceived: order.parcel_received_at ? { at: order.parcel_received_at.toISOString(), by: order.parcel_received_by } : null,
       paidAt: order.paid_at ? order.paid_at.toISOString() : null,
       /** Never paid: deletion allowed (DESIGN §4.7). */
       deletable: !isPaid(order.status) && order.paid_at === null && !everPaid.has(order.id),
