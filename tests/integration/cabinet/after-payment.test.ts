@@ -180,7 +180,7 @@ describe("after the payment", () => {
     });
 
     const cardIds = (html: string) => [...html.matchAll(/href="\/cabinet\/orders\/([0-9a-f-]{36})"/g)].map((match) => match[1]!);
-    const tabCounts = (html: string) => Object.fromEntries([...html.matchAll(/href="\?(?:status=(\w+))?[^"]*"[^>]*>[^<]*<span class="tab-count">(\d+)<\/span>/g)].map((match) => [match[1] ?? "all", Number(match[2])]));
+    const tabCounts = (html: string) => Object.fromEntries([...html.matchAll(/href="\/cabinet\??(?:status=(\w+))?[^"]*"[^>]*>[^<]*<span class="tab-count">(\d+)<\/span>/g)].map((match) => [match[1] ?? "all", Number(match[2])]));
 
     it("counts in each tab exactly the orders it lists, never a draft or another clinic's", async () => {
       const first = await (await doctor.request("/cabinet")).text();
@@ -192,7 +192,7 @@ describe("after the payment", () => {
         while (next) {
           const html = decode(await (await doctor.request(next)).text());
           listed.push(...cardIds(html));
-          const after = /href="\?([^"]*after=[^"]+)"[^>]*>Вперёд/.exec(html)?.[1];
+          const after = /href="\/cabinet\?([^"]*after=[^"]+)"[^>]*>Вперёд/.exec(html)?.[1];
           next = after ? `/cabinet?${after}` : null;
         }
         expect(listed.sort(), status).toEqual([...expected].sort());
@@ -203,7 +203,7 @@ describe("after the payment", () => {
     it("pages by date with no order twice or missed, newest or oldest first, and names the patients on the card", async () => {
       const pageOf = async (query: string) => decode(await (await doctor.request(`/cabinet?${query}`)).text());
       const newest = await pageOf("");
-      const afterLink = /href="\?([^"]*after=[^"]+)"/.exec(newest)?.[1];
+      const afterLink = /href="\/cabinet\?([^"]*after=[^"]+)"/.exec(newest)?.[1];
       expect(afterLink).toBeTruthy();
       const rest = await pageOf(afterLink!);
       const all = [...cardIds(newest), ...cardIds(rest)];
