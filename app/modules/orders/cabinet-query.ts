@@ -40,8 +40,15 @@ export function readCabinetQuery(url: URL): CabinetQuery {
   const status = CABINET_STATUSES.includes(statusParam as OrderStatus) ? (statusParam as OrderStatus) : null;
   const sort: CabinetSort = params.get("sort") === "oldest" ? "oldest" : "newest";
   const [createdAt = "", id = ""] = (params.get("after") ?? "").split("_");
-  const after = CURSOR_TIME.test(createdAt) && UUID.test(id) && Number.isFinite(Date.parse(createdAt.replace(" ", "T"))) ? { createdAt, id } : null;
+  const after = CURSOR_TIME.test(createdAt) && isCalendarDate(createdAt.slice(0, 10)) && UUID.test(id) ? { createdAt, id } : null;
   return { search, status, sort, after };
+}
+
+/** "2026-02-30" is not a day: the database would refuse it with an error rather than a page. */
+function isCalendarDate(text: string): boolean {
+  const [year = 0, month = 0, day = 0] = text.split("-").map(Number);
+  const date = new Date(Date.UTC(year, month - 1, day));
+  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
 }
 
 export const cursorParam = (cursor: CabinetCursor) => `${cursor.createdAt}_${cursor.id}`;
