@@ -8,7 +8,7 @@
  * autocannon (in this process) with 50 connections for ~10 s on each of: two bare Remix apps
  * (bench/lib/bare-remix.ts, remix-serve, NODE_ENV=production) — one with a single route, one with as
  * many routes as the app —, `GET /order` for a draft at step 3 (its cookie; walked there over HTTP),
- * `GET /cabinet` for a signed-in clinic with 8 orders, `GET /backoffice` past the staff gate, the
+ * `GET /cabinet` for a signed-in clinic with 8 orders (also one of its tabs, and one order's own page), `GET /backoffice` past the staff gate, the
  * landing and a legal page for an anonymous visitor, `/de` and `/en` for a first-time visitor (the
  * answer saves the language) and `/privacy` with German saved, then both bare apps again (the machine is
  * shared: the two runs of each show the drift; their mean is the reference). Requests ask for gzip,
@@ -143,12 +143,16 @@ async function startAll(nodeArgs: { app?: string[]; bare?: string[] } = {}) {
     bares.push(await startBareRemix(nodeArgs.bare, BARE_ROUTES - 1));
     const draft = await walkWizard(app, async () => {}, 3);
     const client = await clientSessionCookie(database.db, app);
+    // One of the clinic's placed orders, for its tab and its own page in the cabinet (ADR 070).
+    const clientOrder = await database.db.selectFrom("orders").select(["id", "status"]).where("email", "=", CLIENT_EMAIL).where("status", "<>", "draft").orderBy("created_at", "desc").executeTakeFirstOrThrow();
     const office = await gateCookie(app, "backoffice");
     const targets: Target[] = [
       { label: "bare Remix, 1 route", reference: null, url: `${bares[0]!.url}/`, pid: bares[0]!.pid, headers: {} },
       { label: `bare Remix, ${BARE_ROUTES} routes`, reference: null, url: `${bares[1]!.url}/`, pid: bares[1]!.pid, headers: {} },
       { label: "/order (draft at step 3)", reference: "same routes", url: `${app.url}/order`, pid: app.pid, headers: { cookie: draft.jar.header() } },
       { label: "/cabinet (signed-in clinic)", reference: "same routes", url: `${app.url}/cabinet`, pid: app.pid, headers: { cookie: client } },
+      { label: "/cabinet?status=… (a tab, oldest first)", reference: "same routes", url: `${app.url}/cabinet?status=${clientOrder.status}&sort=oldest`, pid: app.pid, headers: { cookie: client } },
+      { label: "/cabinet/orders/:id (the order's page)", reference: "same routes", url: `${app.url}/cabinet/orders/${clientOrder.id}`, pid: app.pid, headers: { cookie: client } },
       { label: "/backoffice (orders, staff)", reference: "same routes", url: `${app.url}/backoffice`, pid: app.pid, headers: { cookie: office } },
       { label: "/ (landing, anonymous)", reference: "one route", url: `${app.url}/`, pid: app.pid, headers: {} },
       { label: "/privacy (legal page, anonymous)", reference: "one route", url: `${app.url}/privacy`, pid: app.pid, headers: {} },
@@ -157,7 +161,7 @@ async function startAll(nodeArgs: { app?: string[]; bare?: string[] } = {}) {
       { label: "/en (language URL, new visitor)", reference: "one route", url: `${app.url}/en`, pid: app.pid, headers: {} },
       { label: "/privacy in German (lng=de)", reference: "one route", url: `${app.url}/privacy`, pid: app.pid, headers: { cookie: "lng=ImRlIg%3D%3D" } },
     ];
-    const expected = ["Welcome to Remix", "Welcome to Remix", "Шаг 3 из 11", CLIENT_EMAIL, "Заказы</h1>", "Aligner Lab", "Aligner Lab", 'lang="de"', 'lang="en"', 'lang="de"'];
+    const expected = ["Welcome to Remix", "Welcome to Remix", "Шаг 3 из 11", CLIENT_EMAIL, CLIENT_EMAIL, `Заказ ${clientOrder.id.slice(0, 6).toUpperCase()}`, "Заказы</h1>", "Aligner Lab", "Aligner Lab", 'lang="de"', 'lang="en"', 'lang="de"'];
     for (const [index, target] of targets.entries()) await check(target, expected[index]!);
     return { app, bares, targets };
   } catch (error) {

@@ -128,6 +128,11 @@ export interface OrdersTable {
   storage_removed_at: Timestamp | null;
   /** When the scheduled job removed the order's personal data after its retention period (ADR 074); the accounting record stays. */
   anonymised_at: Timestamp | null;
+  /** When and by whom the doctor marked the parcel received (ADR 070). */
+  parcel_received_at: Timestamp | null;
+  parcel_received_by: string | null;
+  /** When the payment page sent the order's address its one sign-in link to the order (ADR 070). */
+  cabinet_link_sent_at: Timestamp | null;
   /** The client's interface language when the order was created; its mails use it. */
   language: "ru" | "en" | "de" | "es" | "fr" | "it" | null;
 }
@@ -222,8 +227,22 @@ export interface PaymentsTable {
   customer_vat_number: string | null;
   customer_business_name: string | null;
   invoice_id: string | null;
+  /** The provider's receipt as it reported it (ADR 070): YooKassa's fiscal data, Stripe's receipt or invoice page. */
+  receipt: ColumnType<PaymentReceipt | null, string | null | undefined, string | null>;
   created_at: CreatedAt;
   updated_at: Generated<Date>;
+}
+/** What a provider says of a payment's receipt; every field only when the provider gave it. */
+export interface PaymentReceipt {
+  /** A page of the receipt or invoice at the provider (Stripe's receipt_url or hosted_invoice_url). */
+  url?: string | null;
+  /** YooKassa's receipt_registration: pending, succeeded, canceled. */
+  registration?: string | null;
+  /** YooKassa's fiscal data: ФД, ФН, ФП and when the receipt was registered. */
+  fiscalDocumentNumber?: string | null;
+  fiscalStorageNumber?: string | null;
+  fiscalAttribute?: string | null;
+  registeredAt?: string | null;
 }
 export interface PaymentLineInfo {
   description: string;

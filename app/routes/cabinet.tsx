@@ -4,8 +4,9 @@ import { OrderCard } from "~/components/cabinet/order-card";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { SectionError } from "~/components/section-error";
 import { useTranslation } from "~/modules/i18n/i18n-context";
+import { CABINET_SORTS, CABINET_TABS } from "~/modules/orders/cabinet-query";
 import { loadCabinetPage, saveNotificationChannel } from "~/modules/orders/cabinet-page.server";
-import { CABINET_STATUSES, NOTIFICATION_CHANNELS } from "~/modules/orders/status";
+import { NOTIFICATION_CHANNELS } from "~/modules/orders/status";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title }, { name: "robots", content: "noindex" }];
 
@@ -22,9 +23,13 @@ export default function Cabinet() {
   const { t, i18n } = useTranslation();
   const [params] = useSearchParams();
   const locale = i18n.language === "ru" ? "ru-RU" : i18n.language;
-  const pageLink = (n: number) => {
+  // The list's links keep the rest of the query (search, tab, sort) and change only what they name.
+  const listLink = (changes: Record<string, string | null>) => {
     const next = new URLSearchParams(params);
-    next.set("page", String(n));
+    for (const [name, value] of Object.entries(changes)) {
+      if (value === null) next.delete(name);
+      else next.set(name, value);
+    }
     return `?${next}`;
   };
   return (
@@ -84,19 +89,36 @@ export default function Cabinet() {
         </aside>
       ) : null}
 
+      <nav className="cabinet-tabs" aria-label={t("cabinet.statusFilter")}>
+        <ul>
+          {CABINET_TABS.map((tab) => {
+            const count = data.counts?.[tab];
+            const current = (data.status ?? "all") === tab;
+            return (
+              <li key={tab}>
+                <Link to={listLink({ status: tab === "all" ? null : tab, after: null })} aria-current={current ? "page" : undefined} className={current ? "tab tab-current" : "tab"}>
+                  {tab === "all" ? t("cabinet.allStatuses") : t(`orderStatus.${tab}`)}
+                  {count === undefined ? null : <span className="tab-count">{count > data.countCap ? `${data.countCap}+` : count}</span>}
+                </Link>
+              </li>
+            );
+          })}
+        </ul>
+      </nav>
+
       <Form method="get" className="filters" role="search">
+        {data.status ? <input type="hidden" name="status" value={data.status} /> : null}
         <label htmlFor="cabinet-q" className="visually-hidden">
           {t("cabinet.search")}
         </label>
         <input id="cabinet-q" type="search" name="q" defaultValue={data.search} placeholder={t("cabinet.search")} />
-        <label htmlFor="cabinet-status" className="visually-hidden">
-          {t("cabinet.statusFilter")}
+        <label htmlFor="cabinet-sort" className="visually-hidden">
+          {t("cabinet.sort.label")}
         </label>
-        <select id="cabinet-status" name="status" defaultValue={data.status ?? ""}>
-          <option value="">{t("cabinet.allStatuses")}</option>
-          {CABINET_STATUSES.map((status) => (
-            <option key={status} value={status}>
-              {t(`orderStatus.${status}`)}
+        <select id="cabinet-sort" name="sort" defaultValue={data.sort}>
+          {CABINET_SORTS.map((sort) => (
+            <option key={sort} value={sort}>
+              {t(`cabinet.sort.${sort}`)}
             </option>
           ))}
         </select>
@@ -108,7 +130,7 @@ export default function Cabinet() {
       {data.ordersFailure ? (
         <SectionError failure={data.ordersFailure} />
       ) : data.orders.length === 0 ? (
-        <p className="empty">{data.search || data.status ? t("cabinet.nothingFound") : t("cabinet.noOrders")}</p>
+        <p className="empty">{data.search || data.status || !data.isFirstPage ? t("cabinet.nothingFound") : t("cabinet.noOrders")}</p>
       ) : (
         <ul className="order-cards">
           {data.orders.map((order) => (
@@ -116,11 +138,10 @@ export default function Cabinet() {
           ))}
         </ul>
       )}
-      {data.page > 1 || data.hasMore ? (
+      {!data.isFirstPage || data.next ? (
         <nav className="pagination" aria-label={t("pagination.label")}>
-          {data.page > 1 ? <Link to={pageLink(data.page - 1)}>{t("pagination.previous")}</Link> : <span />}
-          <span>{t("pagination.page", { page: data.page })}</span>
-          {data.hasMore ? <Link to={pageLink(data.page + 1)}>{t("pagination.next")}</Link> : <span />}
+          {!data.isFirstPage ? <Link to={listLink({ after: null })}>{t("cabinet.firstPage")}</Link> : <span />}
+          {data.next ? <Link to={listLink({ after: data.next })}>{t("pagination.next")}</Link> : <span />}
         </nav>
       ) : null}
     </section>

@@ -1,5 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData } from "@remix-run/react";
+import { OrderFollowUpNote } from "~/components/cabinet/order-follow-up";
+import { PaymentReceiptNote } from "~/components/cabinet/payment-receipt";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { useTranslation } from "~/modules/i18n/i18n-context";
 import { loadPaymentSuccessPage } from "~/modules/payments/payment-success-page.server";
@@ -23,8 +25,8 @@ export async function loader(args: LoaderFunctionArgs) {
 }
 
 export default function PaymentSuccess() {
-  const { again, payAgain, number, state, canPayAgain } = useLoaderData<typeof loader>();
-  const { t } = useTranslation();
+  const { again, payAgain, number, state, canPayAgain, followUp, receipt } = useLoaderData<typeof loader>();
+  const { t, i18n } = useTranslation();
   return (
     <section className="container narrow-page">
       {state === "update_failed" ? (
@@ -38,6 +40,8 @@ export default function PaymentSuccess() {
           <p>{t(`paymentResult.${state}.text`)}</p>
         </>
       )}
+      {receipt ? <PaymentReceiptNote paid={receipt} locale={i18n.language === "ru" ? "ru-RU" : i18n.language} /> : null}
+      {followUp ? <OrderFollowUpNote followUp={followUp} /> : null}
       {state === "waiting" ? (
         <p className="small muted">
           {t("payments.success.autoCheck")}{" "}

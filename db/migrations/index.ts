@@ -20,6 +20,7 @@ import * as roleChanges from "./2026-12-03T1100_role_changes";
 import * as retentionAndMailOutbox from "./2026-12-03T1600_retention_and_mail_outbox";
 import * as listKit from "./2026-12-03T0900_list_kit";
 import * as packingMarks from "./2026-12-03T1000_packing_marks";
+import * as afterPayment from "./2026-12-03T1200_after_payment";
 
 /** Every migration, by its frozen name. Listed statically so bundlers and tsx need no directory scan. */
 export const migrations: Record<string, Migration> = {
@@ -44,4 +45,5 @@ export const migrations: Record<string, Migration> = {
   "2026-12-03T1600_retention_and_mail_outbox": retentionAndMailOutbox,
   "2026-12-03T0900_list_kit": listKit,
   "2026-12-03T1000_packing_marks": packingMarks,
+  "2026-12-03T1200_after_payment": afterPayment,
 };

@@ -2,7 +2,7 @@ import { expect, test } from "@playwright/test";
 import { checkPage, closeCheckingPages, validateKeptDocuments, watchDocuments } from "./checkers";
 import { atStep, orderToCheckout, press, signInBackoffice, signInByMail, signInPacker } from "./journeys";
 import { pastOrderWithAligners } from "./order-again-support";
-import { embedded } from "./support";
+import { e2eQuery, embedded } from "./support";
 
 /**
  * Every page and state a user meets, through the outside checkers (ADR 048): axe-core's WCAG 2.1 A/AA
@@ -83,6 +83,26 @@ test("ordering again from a patient of a past order", async ({ page }, testInfo)
   await page.getByRole("button", { name: "Продолжить оформление" }).click();
   await expect(page.locator("#field-files-error")).toBeVisible();
   await checkPage(page, testInfo, "/cabinet/again/:orderId/:patientId with a field error");
+});
+
+test("after the payment: the return page, the thank-you page, the order in the cabinet and the inbox's tabs", async ({ page }, testInfo) => {
+  await orderToCheckout(page);
+  await page.getByRole("button", { name: "Оплатить (тест)" }).click();
+  await expect(page).toHaveURL(/\/payment\/success\?orderId=/);
+  const orderId = new URL(page.url()).searchParams.get("orderId")!;
+  await expect(page.getByText("Мы отправили ссылку для входа")).toBeVisible();
+  await checkPage(page, testInfo, "/payment/success, paid, sign-in link sent");
+  await page.goto(`/thankyou?orderId=${orderId}`);
+  await checkPage(page, testInfo, "/thankyou with the order");
+  const [row] = await e2eQuery<{ email: string }>("select email from orders where id = $1", [orderId]);
+  await page.goto(`/cabinet/orders/${orderId}`);
+  await signInByMail(page, row!.email);
+  await expect(page).toHaveURL(new RegExp(`/cabinet/orders/${orderId}$`));
+  await checkPage(page, testInfo, "/cabinet/orders/:id");
+  await page.goto(`/payment/success?orderId=${orderId}`);
+  await checkPage(page, testInfo, "/payment/success, paid, signed in");
+  await page.goto("/cabinet?status=paid&sort=oldest");
+  await checkPage(page, testInfo, "/cabinet, a tab with its orders");
 });
 
 test("every back-office page", async ({ page }, testInfo) => {

@@ -46,6 +46,8 @@ export interface StripeDoubleSession {
     tax_ids: Array<{ type: string; value: string }>;
   } | null;
   invoice: string | null;
+  /** The payment of a completed session; its charge has a receipt page (`expand[]=payment_intent.latest_charge`). */
+  payment_intent: string | null;
   livemode: false;
   created: number;
 }
@@ -201,6 +203,7 @@ export async function startStripeDouble(options: { secretKey?: string; webhookSe
             : null,
           customer_details: null,
           invoice: null,
+          payment_intent: null,
           livemode: false,
           created: Math.floor(Date.now() / 1000),
         };
@@ -211,7 +214,16 @@ export async function startStripeDouble(options: { secretKey?: string; webhookSe
       const match = /^\/v1\/checkout\/sessions\/([^/]+)$/.exec(path);
       if (req.method === "GET" && match) {
         const session = sessions.get(decodeURIComponent(match[1]!));
-        return session ? send(res, 200, session) : error(res, 404, "invalid_request_error", `No such checkout.session: '${match[1]}'`, "resource_missing");
+        if (!session) return error(res, 404, "invalid_request_error", `No such checkout.session: '${match[1]}'`, "resource_missing");
+        // `expand[]`: the invoice and the payment's charge as objects with their pages, as Stripe answers.
+        const expand = [...new URL(req.url ?? "/", "http://double").searchParams.entries()].filter(([key]) => key.startsWith("expand")).map(([, value]) => value);
+        return send(res, 200, {
+          ...session,
+          ...(expand.includes("invoice") && session.invoice ? { invoice: { id: session.invoice, object: "invoice", status: "paid", hosted_invoice_url: `${base}/invoices/${session.invoice}` } } : {}),
+          ...(expand.includes("payment_intent.latest_charge") && session.payment_intent
+            ? { payment_intent: { id: session.payment_intent, object: "payment_intent", latest_charge: { id: `ch_${session.payment_intent.slice(3)}`, object: "charge", receipt_url: `${base}/receipts/${session.payment_intent}` } } }
+            : {}),
+        });
       }
       return error(res, 404, "invalid_request_error", `Unrecognized request URL (${req.method}: ${path})`);
     });
@@ -251,6 +263,7 @@ export async function startStripeDouble(options: { secretKey?: string; webhookSe
           tax_ids: payer.vatNumber ? [{ type: "eu_vat", value: payer.vatNumber }] : [],
         },
         invoice: session.invoice_creation?.enabled ? `in_${randomBytes(12).toString("hex")}` : null,
+        payment_intent: `pi_${randomBytes(12).toString("hex")}`,
       } satisfies Partial<StripeDoubleSession>);
     },
     expire(id) {

@@ -25,6 +25,8 @@ export interface YooKassaDoublePayment {
   metadata: Record<string, string>;
   confirmation: { type: "redirect"; confirmation_url: string; return_url: string };
   receipt?: { customer?: Record<string, string>; items: Array<{ description: string; quantity: string; amount: YooKassaAmount; vat_code: number }> };
+  /** Set when the payment succeeds with a receipt: the receipt is then registered (fiscal data in GET /v3/receipts). */
+  receipt_registration?: "pending" | "succeeded" | "canceled";
   created_at: string;
   test: true;
 }
@@ -136,6 +138,28 @@ export async function startYooKassaDouble(options: { shopId?: string; secretKey?
         return send(res, 200, payment);
       }
 
+      if (req.method === "GET" && path === "/v3/receipts") {
+        // The documented list of a payment's receipts, with the fiscal data the tax service registered.
+        const payment = payments.get(new URL(req.url ?? "/", "http://double").searchParams.get("payment_id") ?? "");
+        const items =
+          payment?.receipt_registration === "succeeded"
+            ? [
+                {
+                  id: `rt-${payment.id}`,
+                  type: "payment",
+                  payment_id: payment.id,
+                  status: "succeeded",
+                  fiscal_document_number: String(parseInt(payment.id.slice(0, 6), 16) % 100000),
+                  fiscal_storage_number: "9960440300000001",
+                  fiscal_attribute: String(parseInt(payment.id.slice(-8), 16)),
+                  registered_at: new Date().toISOString(),
+                  fiscal_provider_id: "fd9e9ab6-0001",
+                  items: payment.receipt?.items ?? [],
+                },
+              ]
+            : [];
+        return send(res, 200, { type: "list", items });
+      }
       const match = /^\/v3\/payments\/([^/]+)$/.exec(path);
       if (req.method === "GET" && match) {
         const payment = payments.get(decodeURIComponent(match[1]!));
@@ -164,7 +188,8 @@ export async function startYooKassaDouble(options: { shopId?: string; secretKey?
       for (let i = 0; i < count; i++) outages.push(mode);
     },
     succeed(id) {
-      return Object.assign(get(id), { status: "succeeded", paid: true });
+      const payment = get(id);
+      return Object.assign(payment, { status: "succeeded", paid: true }, payment.receipt ? { receipt_registration: "succeeded" as const } : {});
     },
     cancel(id) {
       return Object.assign(get(id), { status: "canceled", paid: false });

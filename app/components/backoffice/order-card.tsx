@@ -99,6 +99,15 @@ export function OrderCard({ order, back, number, canPaymentLink, canTracker, sta
               </dd>
             </>
           ) : null}
+          {order.parcelReceived ? (
+            <>
+              <dt>{t("bo.orders.parcelReceived")}</dt>
+              <dd>
+                {dates.format(new Date(order.parcelReceived.at))}
+                {order.parcelReceived.by ? ` · ${order.parcelReceived.by}` : null}
+              </dd>
+            </>
+          ) : null}
         </dl>
 
         {order.patients.length === 0 ? (

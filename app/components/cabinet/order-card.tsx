@@ -4,17 +4,19 @@ import { useTranslation } from "~/modules/i18n/i18n-context";
 import { dateTimeFormat } from "~/modules/i18n/intl";
 import { formatMoney } from "~/modules/money/format";
 import type { loadCabinetPage } from "~/modules/orders/cabinet-page.server";
+import { cabinetOrderPath } from "~/modules/orders/cabinet-links";
+import { PaymentReceiptNote } from "./payment-receipt";
 
 type CabinetOrder = SerializeFrom<typeof loadCabinetPage>["orders"][number];
 
-/** One order in the cabinet: number, date, status, patients and their files, total, payment. */
+/** One order in the cabinet: number (its page), date, status, patients, the parcel, the composition, total, payment and receipt. */
 export function OrderCard({ order, locale }: { order: CabinetOrder; locale: string }) {
   const { t, i18n } = useTranslation();
   return (
     <li className="card order-card">
       <div className="order-card-head">
         <h2>
-          {t("cabinet.orderNumber", { number: order.number })}
+          <Link to={cabinetOrderPath(order.id)}>{t("cabinet.orderNumber", { number: order.number })}</Link>
           <span className="muted small">
             {" "}
             ·{" "}
@@ -29,6 +31,7 @@ export function OrderCard({ order, locale }: { order: CabinetOrder; locale: stri
           {t(`orderStatus.${order.status}`)}
         </span>
       </div>
+      {order.patients.length ? <p className="order-patients">{t("cabinet.patients", { names: order.patients.map((patient) => patient.name).join(", ") })}</p> : null}
       {order.address ? <p className="small">{order.address}</p> : null}
       {order.tracking ? (
         <p className="small order-tracking">
@@ -44,6 +47,7 @@ export function OrderCard({ order, locale }: { order: CabinetOrder; locale: stri
           ) : null}
         </p>
       ) : null}
+      {order.received ? <p className="small">{t("cabinet.parcel.receivedOn", { date: dateTimeFormat(locale, { dateStyle: "short" }).format(new Date(order.received)) })}</p> : null}
       {order.deliveryComment ? <p className="small muted">{order.deliveryComment}</p> : null}
       <details>
         <summary>{t("cabinet.composition", { count: order.patients.length })}</summary>
@@ -69,17 +73,7 @@ export function OrderCard({ order, locale }: { order: CabinetOrder; locale: stri
       </details>
       <div className="order-card-foot">
         <strong>{order.total === null ? "—" : formatMoney(order.total, order.currency, i18n.language)}</strong>
-        {order.paid ? (
-          <p className="muted small">
-            {t("cabinet.paidAmount", { amount: formatMoney(order.paid.amount, order.paid.currency, i18n.language) })}
-            {order.paid.vatNumber ? (
-              <>
-                <br />
-                {t("cabinet.vatNumber", { vat: order.paid.vatNumber })}
-              </>
-            ) : null}
-          </p>
-        ) : null}
+        {order.paid ? <PaymentReceiptNote paid={order.paid} locale={locale} /> : null}
         {order.canPay ? (
           <Link to={`/pay/${order.id}`} className="button button-small">
             {t("cabinet.pay")}

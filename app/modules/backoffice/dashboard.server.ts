@@ -401,6 +401,8 @@ export async function listDashboardOrders(db: DB, filter: DashboardFilter) {
       "currency",
       "tracking_number",
       "paid_at",
+      "parcel_received_at",
+      "parcel_received_by",
     ])
     .select([
       sql<string>`orders.created_at::text`.as("created_key"),
@@ -515,6 +517,8 @@ export async function listDashboardOrders(db: DB, filter: DashboardFilter) {
       total: order.total_cost === null ? null : Number(order.total_cost),
       currency: order.currency as Currency,
       trackingNumber: order.tracking_number,
+      /** The doctor marked the parcel received (ADR 070): when, and with which address. */
+      parcelReceived: order.parcel_received_at ? { at: order.parcel_received_at.toISOString(), by: order.parcel_received_by } : null,
       paidAt: order.paid_at ? order.paid_at.toISOString() : null,
       /** Never paid: deletion allowed (DESIGN §4.7). */
       deletable:

@@ -81,6 +81,7 @@ async function orderCard(db: DB, orderId: string) {
     history: historyEntries(history, order.status),
     fileCorrections: sectionData(correctionsSection, []),
     packing: packings[0] ?? null,
+    parcelReceived: order.parcel_received_at ? { at: order.parcel_received_at.toISOString(), by: order.parcel_received_by } : null,
   };
   return {
     card,

@@ -7,6 +7,7 @@ import { publicOrigin } from "~/modules/market/market.server";
 import { createMailer, type Mailer } from "~/modules/mail/mailer.server";
 import { formatMoney } from "~/modules/money/format";
 import { longOrderNumber } from "~/modules/orders/orders.server";
+import { cabinetOrderPath } from "~/modules/orders/cabinet-links";
 import { paidDocuments } from "~/modules/payments/payments.server";
 import { logger } from "~/modules/log/logger.server";
 import { carrierName, trackingLink } from "~/modules/config/carriers";
@@ -140,7 +141,8 @@ async function sendOne(db: DB, sender: Mailer, change: ClaimedChange, publicUrl:
       status,
       // The lines after the status (tracking number, payment document).
       tracking: details,
-      link: `${base}/cabinet`,
+      // The order itself in the cabinet: signed in it opens at once, else after sign-in (ADR 070).
+      link: `${base}${cabinetOrderPath(order.id)}`,
     }),
   });
   return true;

@@ -7,71 +7,100 @@ import { readSubmission } from "~/modules/http/submission.server";
 import { loadSection, sectionData, sectionFailure } from "~/modules/http/section.server";
 import { redirectWithToast } from "~/modules/http/toast.server";
 import { type PaidDocument, paidDocuments } from "~/modules/payments/payments.server";
-import { withoutForbiddenCharacters } from "~/modules/validation/text";
 import { filesOf } from "~/modules/orders/files.server";
 import { containsPattern } from "./order-search.server";
 import { longOrderNumber } from "./orders.server";
+import { CABINET_COUNT_CAP, CABINET_TABS, type CabinetQuery, type CabinetTab, cursorParam, readCabinetQuery } from "./cabinet-query";
 import { channelSchema } from "./forms";
 import { carrierName, trackingLink } from "~/modules/config/carriers";
 import { getConfig } from "~/modules/config/config.server";
-import { CABINET_STATUSES, canPay, type OrderStatus } from "./status";
+import { canPay, type OrderStatus } from "./status";
 
-/** The client's cabinet (customer side §6): their orders, and the channel they are told of changes by. */
+/** The client's cabinet (customer side §6): their orders as a case inbox, and the channel they are told of changes by (ADR 070). */
 const PAGE_SIZE = 20;
-
-export interface CabinetFilter {
-  search: string;
-  status: OrderStatus | null;
-  page: number;
+/** This client's placed orders (drafts are hidden, as the spec says), of one status or all. */
+function clientOrders(db: DB, email: string, status: OrderStatus | null) {
+  let query = db.selectFrom("orders").where("orders.email", "=", email);
+  query = status ? query.where("orders.status", "=", status) : query.where("orders.status", "<>", "draft");
+  return query;
 }
 
 /**
- * One page of the client's orders (by e-mail; never drafts — the spec hides them), newest first,
- * and one more to tell whether another page follows. A search looks for the client name of the
- * order or a patient's name, any case, within this client's orders only: the plan walks the client's
- * orders by orders_email_idx and looks into each one's patients (a LATERAL probe of
- * orders_patients_order_idx), so a clinic with thousands of orders never reads other clinics'
- * patients (ADR 042).
+ * Each tab's orders, each counted up to `CABINET_COUNT_CAP` from orders_email_status_idx, in one
+ * round trip. Counts are of the tab, not of the search (as the back-office's tabs).
  */
-export async function listCabinetOrders(db: DB, email: string, filter: CabinetFilter) {
-  let query = db
-    .selectFrom("orders")
-    .select(["orders.id", "orders.status", "orders.created_at", "orders.address", "orders.delivery_comment", "orders.total_cost", "orders.currency", "orders.tracking_number", "orders.carrier"])
-    .where("orders.email", "=", email)
-    .where("orders.status", "<>", "draft");
-  if (filter.status) query = query.where("orders.status", "=", filter.status);
-  if (filter.search) {
-    const pattern = containsPattern(filter.search);
-    query = query
+export async function countCabinetTabs(db: DB, email: string): Promise<Record<CabinetTab, number>> {
+  const row = await db
+    .selectNoFrom((eb) =>
+      CABINET_TABS.map((tab) =>
+        eb
+          .selectFrom(
+            clientOrders(db, email, tab === "all" ? null : tab)
+              .select(sql<number>`1`.as("one"))
+              .limit(CABINET_COUNT_CAP + 1)
+              .as("capped"),
+          )
+          .select(sql<number>`count(*)::int`.as("count"))
+          .as(tab),
+      ),
+    )
+    .executeTakeFirstOrThrow();
+  return Object.fromEntries(CABINET_TABS.map((tab) => [tab, Number((row as Record<string, unknown>)[tab])])) as Record<CabinetTab, number>;
+}
+
+/**
+ * One page of the client's orders by date (newest or oldest first), keyset-paged from `after`, and one
+ * more to tell whether another page follows. A search looks for the client name of the order or a
+ * patient's name, any case, within this client's orders only: the plan walks the client's orders by
+ * their index and looks into each one's patients (a LATERAL probe of orders_patients_order_idx), so a
+ * clinic with thousands of orders never reads other clinics' patients (ADR 042).
+ */
+export async function listCabinetOrders(db: DB, email: string, query: CabinetQuery) {
+  let rows = clientOrders(db, email, query.status).select([
+    "orders.id",
+    "orders.status",
+    "orders.created_at",
+    sql<string>`orders.created_at::text`.as("cursor_time"),
+    "orders.address",
+    "orders.delivery_comment",
+    "orders.total_cost",
+    "orders.currency",
+    "orders.tracking_number",
+    "orders.carrier",
+    "orders.parcel_received_at",
+  ]);
+  if (query.search) {
+    const pattern = containsPattern(query.search);
+    rows = rows
       .leftJoinLateral(
         (eb) => eb.selectFrom("orders_patients").select(sql<number>`1`.as("found")).whereRef("orders_patients.order_id", "=", "orders.id").where("orders_patients.patient_name", "ilike", pattern).limit(1).as("patient"),
         (join) => join.onTrue(),
       )
       .where((eb) => eb.or([eb("orders.full_name", "ilike", pattern), eb("patient.found", "is not", null)]));
   }
-  return query
-    .orderBy("orders.created_at", "desc")
-    .orderBy("orders.id")
+  const newest = query.sort === "newest";
+  if (query.after) {
+    const { createdAt, id } = query.after;
+    rows = rows.where(newest ? sql<boolean>`(orders.created_at, orders.id) < (${createdAt}::timestamptz, ${id}::uuid)` : sql<boolean>`(orders.created_at, orders.id) > (${createdAt}::timestamptz, ${id}::uuid)`);
+  }
+  return rows
+    .orderBy("orders.created_at", newest ? "desc" : "asc")
+    .orderBy("orders.id", newest ? "desc" : "asc")
     .limit(PAGE_SIZE + 1)
-    .offset((filter.page - 1) * PAGE_SIZE)
     .execute();
 }
 
 export async function loadCabinetPage(request: Request, context: AppLoadContext) {
   const user = await requireUser(request, context);
   const t = await getRequestTranslator(request, context);
-  const url = new URL(request.url);
-  const search = withoutForbiddenCharacters(url.searchParams.get("q") ?? "").trim().slice(0, 200);
-  const statusParam = url.searchParams.get("status");
-  const status = CABINET_STATUSES.includes(statusParam as OrderStatus) ? (statusParam as OrderStatus) : null;
-  const page = Math.max(1, Number.parseInt(url.searchParams.get("page") ?? "1", 10) || 1);
+  const query = readCabinetQuery(new URL(request.url));
   const db = await getDb();
 
   // The orders load on their own: when they cannot, the list says so in place and the rest of the
-  // cabinet (channel, new order, search) still works (ADR 026). The channel loads beside them.
-  const [loaded, settings] = await Promise.all([
+  // cabinet (channel, new order, search) still works (ADR 026). The channel and the tabs' counts load beside them.
+  const [loaded, settings, counts] = await Promise.all([
     loadSection("cabinet: loading orders", { title: "failures.ordersLoadTitle", message: "failures.ordersLoadText" }, async () => {
-      const rows = await listCabinetOrders(db, user.email, { search, status, page });
+      const rows = await listCabinetOrders(db, user.email, query);
       const orders = rows.slice(0, PAGE_SIZE);
       const ids = orders.map((order) => order.id);
       const [patients, documents] = await Promise.all([
@@ -88,6 +117,7 @@ export async function loadCabinetPage(request: Request, context: AppLoadContext)
       return { rows, orders, patients, documents };
     }),
     db.selectFrom("client_settings").select("notification_channel").where("email", "=", user.email).executeTakeFirst(),
+    countCabinetTabs(db, user.email).catch(() => null),
   ]);
   const { rows, orders, patients, documents } = sectionData(loaded, {
     rows: [],
@@ -95,6 +125,7 @@ export async function loadCabinetPage(request: Request, context: AppLoadContext)
     patients: [],
     documents: new Map<string, PaidDocument>(),
   });
+  const last = orders.at(-1);
 
   return {
     title: t("cabinet.title"),
@@ -103,10 +134,14 @@ export async function loadCabinetPage(request: Request, context: AppLoadContext)
     // The partner card is for partners only (customer side §6: "a partner section if a partner code exists").
     isPartner: user.hasPartnerCode,
     channel: settings?.notification_channel ?? "email",
-    search,
-    status,
-    page,
-    hasMore: rows.length > PAGE_SIZE,
+    search: query.search,
+    status: query.status,
+    sort: query.sort,
+    /** Each tab's orders up to the cap; null when they could not be counted (the tabs stay, without numbers). */
+    counts,
+    countCap: CABINET_COUNT_CAP,
+    isFirstPage: query.after === null,
+    next: rows.length > PAGE_SIZE && last ? cursorParam({ createdAt: last.cursor_time, id: last.id }) : null,
     orders: orders.map((order) => ({
       id: order.id,
       number: longOrderNumber(order.id),
@@ -120,6 +155,7 @@ export async function loadCabinetPage(request: Request, context: AppLoadContext)
       tracking: order.tracking_number
         ? { number: order.tracking_number, carrier: carrierName(getConfig().carriers, order.carrier), link: trackingLink(getConfig().carriers, order.carrier, order.tracking_number) }
         : null,
+      received: order.parcel_received_at?.toISOString() ?? null,
       canPay: canPay(order.status, order.total_cost === null ? null : Number(order.total_cost)),
       // The payment document: amount paid and, for a clinic that asked for an invoice, its VAT number.
       paid: documents.get(order.id) ?? null,

@@ -10,3 +10,6 @@ export const channelSchema = z.object({ channel: z.enum(NOTIFICATION_CHANNELS as
 
 /** Starting a fresh order: `reason=clear` says the old one was cleared (a toast); anything else, nothing. */
 export const newOrderSchema = z.object({ reason: optionalText });
+
+/** The cabinet's order page: "the parcel has arrived" (ADR 070). */
+export const parcelReceivedSchema = z.object({ intent: z.literal("received") });

@@ -5,6 +5,8 @@ import { findOrder, shortOrderNumber } from "~/modules/orders/orders.server";
 import { isValidPaymentResultToken, paymentLinkPath } from "~/modules/payments/payment-links.server";
 import { reconcileOrder } from "~/modules/payments/reconciliation.server";
 import { openableOrder, uploadViewerOf } from "~/modules/uploads/tus-access.server";
+import { orderFollowUp } from "~/modules/orders/order-follow-up.server";
+import { paidDocuments } from "~/modules/payments/payments.server";
 
 export async function loadPaymentSuccessPage({ request, context }: LoaderFunctionArgs) {
   const url = new URL(request.url);
@@ -21,5 +23,8 @@ export async function loadPaymentSuccessPage({ request, context }: LoaderFunctio
   const again = `/payment/success?${new URLSearchParams({ orderId: order.id, ...(resultToken ? { r: resultToken } : {}) })}`;
   // The payer who came by the token pays again by the link; the order's own visitors by its page.
   const payAgain = byToken ? paymentLinkPath(config, order.id) : `/pay/${order.id}`;
-  return { again, payAgain, number: shortOrderNumber(order.id), state, canPayAgain: state !== "paid" && order.status === "pending" };
+  // Paid: the way to the order in the cabinet and the payment's receipt (ADR 070).
+  const followUp = state === "paid" ? await orderFollowUp(db, request, context, order) : null;
+  const receipt = state === "paid" ? ((await paidDocuments(db, [order.id])).get(order.id) ?? null) : null;
+  return { again, payAgain, number: shortOrderNumber(order.id), state, canPayAgain: state !== "paid" && order.status === "pending", followUp, receipt };
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { Currency, Order, PaymentStatus } from "~db/schema";
+import type { Currency, Order, PaymentReceipt, PaymentStatus } from "~db/schema";
 import type { AppConfig } from "~/modules/config/config.server";
 import type { DB } from "~/modules/db/db.server";
 import type { Toast } from "~/modules/http/toast.server";
@@ -253,6 +253,8 @@ export interface PaidDocument {
   currency: Currency;
   vatNumber: string | null;
   businessName: string | null;
+  /** The provider's receipt, as it reported it (ADR 070). */
+  receipt: PaymentReceipt | null;
 }
 
 /** Each order's succeeded payment (the latest, should there be more), for the cabinet and the order's mails. */
@@ -260,14 +262,14 @@ export async function paidDocuments(db: DB, orderIds: readonly string[]): Promis
   if (orderIds.length === 0) return new Map();
   const rows = await db
     .selectFrom("payments")
-    .select(["order_id", "amount", "currency", "customer_vat_number", "customer_business_name"])
+    .select(["order_id", "amount", "currency", "customer_vat_number", "customer_business_name", "receipt"])
     .where("order_id", "in", orderIds)
     .where("status", "=", "succeeded")
     .orderBy("updated_at", "asc")
     .execute();
   const documents = new Map<string, PaidDocument>();
   for (const row of rows) {
-    documents.set(row.order_id!, { amount: Number(row.amount), currency: row.currency, vatNumber: row.customer_vat_number, businessName: row.customer_business_name });
+    documents.set(row.order_id!, { amount: Number(row.amount), currency: row.currency, vatNumber: row.customer_vat_number, businessName: row.customer_business_name, receipt: row.receipt });
   }
   return documents;
 }

@@ -1,4 +1,4 @@
-import type { Currency, PaymentProviderId, PaymentStatus } from "~db/schema";
+import type { Currency, PaymentProviderId, PaymentReceipt, PaymentStatus } from "~db/schema";
 import type { Language } from "~/modules/i18n/languages";
 
 /** One interface for YooKassa, Stripe and the sandbox (DESIGN §4.19–4.20). Amounts in minor units. */
@@ -54,6 +54,8 @@ export interface VerifiedPayment {
   orderId: string | null;
   /** The payer's business details and invoice, when the provider collected them (Stripe). */
   payer?: PayerDetails;
+  /** The receipt as the provider reports it (YooKassa's fiscal data, Stripe's receipt or invoice page). */
+  receipt?: PaymentReceipt;
 }
 
 /** What a clinic gave at checkout for its invoice: VAT number and business name, and the provider's invoice. */

@@ -3,7 +3,7 @@ import type { AppConfig } from "~/modules/config/config.server";
 import { type DB, inTransaction } from "~/modules/db/db.server";
 import { changeOrderStatus, findOrder, OrderTransitionError } from "~/modules/orders/orders.server";
 import { isPaid } from "~/modules/orders/status";
-import { NotificationRefusedError, ProviderUnavailableError, type VerifiedPayment } from "./provider";
+import { NotificationRefusedError, type PaymentProvider, ProviderUnavailableError, type VerifiedPayment } from "./provider";
 import { providerById } from "./provider-choice.server";
 import { logger } from "~/modules/log/logger.server";
 import { countPayment } from "~/modules/metrics/count.server";
@@ -76,6 +76,8 @@ async function applyMatched(db: DB, providerId: PaymentProviderId, verified: Ver
       .where("id", "=", attempt.id)
       .execute();
   }
+  // The receipt as the provider reports it (ADR 070): kept once known, never wiped by a later answer without it.
+  if (verified.receipt) await db.updateTable("payments").set({ receipt: JSON.stringify(verified.receipt) }).where("id", "=", attempt.id).execute();
   if (verified.status === "canceled" || verified.status === "failed") return "failed";
   if (verified.status !== "succeeded") return "waiting";
   if (isPaid(order.status)) return "already_paid";
@@ -120,6 +122,20 @@ export interface NotificationResult {
  * GET), refused with 400 when it does not match our attempt and order, recorded once in
  * `payment_events` (a replay changes nothing), then applied.
  */
+/**
+ * A succeeded payment's receipt, when its event came without one (Stripe's events carry the invoice's
+ * id, not its page): asked of the provider once, and never a reason to refuse the event (ADR 070).
+ */
+async function withReceipt(provider: PaymentProvider, verified: VerifiedPayment): Promise<VerifiedPayment> {
+  if (verified.status !== "succeeded" || verified.receipt) return verified;
+  try {
+    const fetched = await provider.fetch(verified.providerPaymentId);
+    return fetched?.receipt ? { ...verified, receipt: fetched.receipt } : verified;
+  } catch {
+    return verified;
+  }
+}
+
 export async function handleNotification(db: DB, config: AppConfig, providerId: PaymentProviderId, rawBody: string, headers: Headers): Promise<NotificationResult> {
   const result = await notificationResult(db, config, providerId, rawBody, headers);
   countPayment(providerId, result.outcome);
@@ -144,7 +160,7 @@ async function notificationResult(db: DB, config: AppConfig, providerId: Payment
     throw error;
   }
   if (!notification.payment) return { status: 200, outcome: "ignored" };
-  const verified = notification.payment;
+  const verified = await withReceipt(provider, notification.payment);
   const matched = await matchPayment(db, providerId, verified);
   if (!matched.ok) {
     logger.error(`payment: ${providerId} notification not applied:`, matched.detail);

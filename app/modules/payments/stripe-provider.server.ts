@@ -57,9 +57,23 @@ function payerOf(session: Session): PayerDetails {
   };
 }
 
+/**
+ * The receipt's page (ADR 070): the paid invoice's page when Checkout made one, else the card
+ * payment's receipt. Only a session retrieved with both expanded carries them; an event's does not.
+ */
+function receiptOf(session: Session): VerifiedPayment["receipt"] {
+  const invoice = typeof session.invoice === "object" ? session.invoice : null;
+  const intent = typeof session.payment_intent === "object" ? session.payment_intent : null;
+  const charge = intent && typeof intent.latest_charge === "object" ? intent.latest_charge : null;
+  const url = invoice?.hosted_invoice_url ?? charge?.receipt_url ?? null;
+  return url && /^https?:\/\//.test(url) ? { url } : undefined;
+}
+
 function verifiedSession(session: Session, eventType?: string): VerifiedPayment {
   const currency = session.currency?.toLowerCase();
+  const receipt = receiptOf(session);
   return {
+    ...(receipt ? { receipt } : {}),
     payer: payerOf(session),
     providerPaymentId: session.id,
     status: sessionStatus(session, eventType),
@@ -152,7 +166,7 @@ export class StripePaymentProvider implements PaymentProvider {
 
   async fetch(providerPaymentId: string): Promise<VerifiedPayment | null> {
     try {
-      return verifiedSession(await this.stripe.checkout.sessions.retrieve(providerPaymentId));
+      return verifiedSession(await this.stripe.checkout.sessions.retrieve(providerPaymentId, { expand: ["invoice", "payment_intent.latest_charge"] }));
     } catch (error) {
       const translated = translateError(error, `reading session ${providerPaymentId}`);
       if (translated instanceof ProviderRefusedError) return null;

@@ -1,4 +1,4 @@
-import type { Currency, PaymentStatus } from "~db/schema";
+import type { Currency, PaymentReceipt, PaymentStatus } from "~db/schema";
 import {
   assertPaymentRequest,
   type CreatedPayment,
@@ -37,6 +37,17 @@ interface YooKassaPayment {
   amount: { value: string; currency: string };
   confirmation?: { type: string; confirmation_url?: string };
   metadata?: Record<string, string> | null;
+  /** Whether the receipt sent with the payment has been registered with the tax service. */
+  receipt_registration?: "pending" | "succeeded" | "canceled";
+}
+
+/** The parts of YooKassa's receipt object (GET /receipts?payment_id=…) the app keeps. */
+interface YooKassaReceipt {
+  status?: string;
+  fiscal_document_number?: string;
+  fiscal_storage_number?: string;
+  fiscal_attribute?: string;
+  registered_at?: string;
 }
 
 /** YooKassa limits: 128 characters for descriptions, at most 100 receipt items. */
@@ -156,11 +167,44 @@ export class YooKassaPaymentProvider implements PaymentProvider {
   }
 
   async fetch(providerPaymentId: string): Promise<VerifiedPayment | null> {
+    let payment: YooKassaPayment;
     try {
-      return this.verified(await this.call("GET", `/payments/${encodeURIComponent(providerPaymentId)}`));
+      payment = await this.call("GET", `/payments/${encodeURIComponent(providerPaymentId)}`);
     } catch (error) {
       if (error instanceof ProviderRefusedError) return null;
       throw error;
+    }
+    const verified = this.verified(payment);
+    return payment.receipt_registration ? { ...verified, receipt: await this.receiptOf(payment) } : verified;
+  }
+
+  /**
+   * The receipt of a payment (ADR 070): its registration state, and once registered, its fiscal data
+   * from the receipts list. A receipt that cannot be read never holds up the payment: only the state is kept.
+   */
+  private async receiptOf(payment: YooKassaPayment): Promise<PaymentReceipt> {
+    const registration = payment.receipt_registration ?? null;
+    if (registration !== "succeeded") return { registration };
+    const auth = Buffer.from(`${this.settings.shopId}:${this.settings.secretKey}`).toString("base64");
+    try {
+      const response = await fetch(`${this.settings.apiUrl.replace(/\/$/, "")}/receipts?${new URLSearchParams({ payment_id: payment.id })}`, {
+        headers: { Authorization: `Basic ${auth}`, Accept: "application/json" },
+        signal: AbortSignal.timeout(this.settings.timeoutMs),
+      });
+      if (!response.ok) return { registration };
+      const list = (await response.json()) as { items?: YooKassaReceipt[] };
+      const receipt = list.items?.find((item) => item.status === "succeeded") ?? list.items?.[0];
+      if (!receipt) return { registration };
+      const text = (value: unknown) => (typeof value === "string" && value.length <= 64 ? value : null);
+      return {
+        registration,
+        fiscalDocumentNumber: text(receipt.fiscal_document_number),
+        fiscalStorageNumber: text(receipt.fiscal_storage_number),
+        fiscalAttribute: text(receipt.fiscal_attribute),
+        registeredAt: text(receipt.registered_at),
+      };
+    } catch {
+      return { registration };
     }
   }
 

@@ -148,6 +148,10 @@ const MATRIX: Record<string, Row> = {
     form: (f) => ({ kind: "replacement", files: f.fileUrlA.replace("/files/orders/", "") }),
     get:                               "→auth    200       404       404       →auth     →auth     404       404",
     post:                              "→auth    →/order*  404       404       →auth     →auth     404       404" },
+  // The order's own page in the cabinet: its signed-in owner only (order A is pending, so "received" changes nothing).
+  "/cabinet/orders/:orderId": { url: (f) => `/cabinet/orders/${f.orderA.id}`, form: () => ({ intent: "received" }),
+    get:                               "→auth    200       404       404       →auth     →auth     404       404",
+    post:                              "→auth    →/cabinet/orders/ 404 404     →auth     →auth     404       404" },
   "/partner": { form: () => ({ intent: "name", user_name: "Реферал Тестовый" }),
     get:                               "→auth    200*      200*      200*      →auth     →auth     200*      200*",
     post:                              "→auth    →/partner* →/partner* →/partner* →auth  →auth     →/partner* →/partner*" },

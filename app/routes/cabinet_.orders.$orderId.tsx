@@ -1,0 +1,33 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Link, useLoaderData } from "@remix-run/react";
+import { CabinetOrder } from "~/components/cabinet/cabinet-order";
+import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { useTranslation } from "~/modules/i18n/i18n-context";
+import { cabinetOrderAction, loadCabinetOrderPage } from "~/modules/orders/cabinet-order-page.server";
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title }, { name: "robots", content: "noindex" }];
+
+export async function loader({ request, context, params }: LoaderFunctionArgs) {
+  return loadCabinetOrderPage(request, context, params.orderId);
+}
+
+export async function action({ request, context, params }: ActionFunctionArgs) {
+  return cabinetOrderAction(request, context, params.orderId);
+}
+
+export default function CabinetOrderPage() {
+  const data = useLoaderData<typeof loader>();
+  const { t } = useTranslation();
+  return (
+    <section className="container cabinet">
+      <p className="small">
+        <Link to="/cabinet">{t("cabinet.backToOrders")}</Link>
+      </p>
+      <CabinetOrder data={data} />
+    </section>
+  );
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
+}
