@@ -77,6 +77,8 @@ const QUERY_READERS_TO_CONVERT = [
   "app/modules/backoffice/order-delete-page.server.ts",
   "app/modules/backoffice/tracker-test-page.server.ts",
   "app/modules/ftp/send-test-page.server.ts",
+  "app/modules/orders/thank-you-page.server.ts",
+  "app/modules/orders/cabinet-query.ts",
 ];
 
 export default tseslint.config(

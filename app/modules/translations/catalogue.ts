@@ -49,6 +49,7 @@ export const PLACES: ReadonlyArray<readonly [prefix: string, places: readonly Pl
   ["answers", ["everywhere"]],
   ["toasts", ["everywhere"]],
   ["pagination", ["everywhere"]],
+  ["lists", ["/backoffice"]],
   ["failures", ["everywhere"]],
   ["home", ["/"]],
   ["landing", ["/"]],

@@ -43,7 +43,7 @@ describe("discardUnrecorded", () => {
   it("deletes at once after an ordinary failure (the transaction rolled back)", async () => {
     const files = storage();
     await discardUnrecorded({} as DB, files, "order-1", ["k1"], new Error("the order is frozen"));
-    expect(files.delete).toHaveBeenCalledExactlyOnceWith("orders", ["k1"]);
+    expect(files.delete).toHaveBeenCalledExactlyOnceWith("orders", ["k1"], { unrecorded: true });
   });
 
   it("keeps the objects for now when the database went away (the commit may have happened)", async () => {
