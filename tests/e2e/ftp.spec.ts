@@ -1,5 +1,5 @@
 import { expect, type APIRequestContext, type Page, test } from "@playwright/test";
-import { backofficePassword, e2eQuery } from "./support";
+import { backofficePassword, e2eQuery, embedded } from "./support";
 
 /**
  * The back-office FTP queue page (staff-partner-packer §2 "/backoffice/ftp", §4 "FTP queue") and
@@ -105,6 +105,7 @@ test("the FTP page lists the queue by order, drafts' files left out, filters by 
 });
 
 test("staff re-upload a file by hand and bulk-delete entries", async ({ page, request, baseURL }) => {
+  test.skip(embedded, "the order is marked paid in the PostgreSQL target's database");
   const tag = `e2e${Date.now().toString(36)}${Math.random().toString(36).slice(2, 5)}`;
   const names = [`${tag}-a.stl`, `${tag}-b.stl`, `${tag}-c.stl`];
   await draftWithFiles(request, baseURL!, names);

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import { expect, type Page, test } from "@playwright/test";
 import { signInPacker as signIn } from "./journeys";
 import { packerPassword, pdfPages } from "./packer-support";
-import { e2eQuery } from "./support";
+import { e2eQuery, embedded } from "./support";
 
 /**
  * The packer station in the browser, with JavaScript on and off (staff-partner-packer §2, §9): the gate,
@@ -146,6 +146,7 @@ test("signing out brings the gate back", async ({ page }) => {
 });
 
 test("the packer's day opens on the orders to pack, and «Упаковано» moves one to the packed ones", async ({ page }) => {
+  test.skip(embedded, "the list is compared with the PostgreSQL target's database");
   await signIn(page);
   await expect(page.getByRole("link", { name: "К упаковке" })).toHaveAttribute("aria-current", "page");
   const ids = await page.locator(".pk-card").evaluateAll((cards) => cards.map((card) => card.id.slice(2)));
