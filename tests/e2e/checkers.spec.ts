@@ -18,8 +18,8 @@ const INTERNATIONAL = `http://aligners-e2e.com:${PORT}`;
 
 test.beforeEach(({ page }) => watchDocuments(page));
 test.afterEach(() => closeCheckingPages());
-// Many pages per test, each through axe.
-test.describe.configure({ timeout: 180_000 });
+// Many pages per test, each through axe (the public walk covers both markets in six languages, the Impressum included).
+test.describe.configure({ timeout: 360_000 });
 
 test("public pages in each market and language, sign-in and the error pages", async ({ page }, testInfo) => {
   const visit = async (url: string, name = url) => {

@@ -112,8 +112,14 @@ export function createFolderStorage(config: FolderStorageConfig, buckets: AppCon
     const file = objectPath(bucket, key);
     if (stamp === null) await fsp.rm(file, { force: true });
     else {
-      // Into the graveyard (a rename: no bytes copied); a missing key is ignored.
+      // Into the graveyard (a rename: no bytes copied); a missing key is ignored. Only a file moves:
+      // a folder at the key (another key's parent) is refused, as removing it would be.
       const grave = path.join(graveDir(bucket), stamp, ...key.split("/"));
+      const stats = await fsp.lstat(file).catch((error: unknown) => {
+        if (isMissing(error)) return null;
+        throw error;
+      });
+      if (stats && !stats.isFile()) throw Object.assign(new Error(`cannot delete ${key}: not a file`), { code: "EISDIR" });
       try {
         await fsp.mkdir(path.dirname(grave), { recursive: true });
         await fsp.rename(file, grave);

@@ -91,7 +91,7 @@ describe("searches and figures at scale", () => {
   }
 
   const dashboardIds = async (q: string, extra = "") => (await listDashboardOrders(t.db, parseDashboardFilter(new URLSearchParams(`q=${encodeURIComponent(q)}${extra}`)))).orders.map((order) => order.id);
-  const packerIds = async (q: string) => (await listPackerOrders(t.db, parsePackerFilter(new URLSearchParams({ q })))).orders.map((order) => order.id);
+  const packerIds = async (q: string) => (await listPackerOrders(t.db, parsePackerFilter(new URLSearchParams({ q, view: "all" })))).orders.map((order) => order.id);
 
   const TERMS = [
     ["the order code", () => clinicA.code],

@@ -492,7 +492,7 @@ describe("access matrix over HTTP", () => {
     expect(routeKey(routes.find((route) => route.file === "backoffice.tsx")!)).toBe("/backoffice (layout)");
   });
 
-  it("answers every route × method × role as the table says, and a refusal changes nothing", async () => {
+  it("answers every route × method × role as the table says, and a refusal changes nothing", { timeout: 300_000 }, async () => {
     const routes = new Map(routeFiles().map((route) => [routeKey(route), route] as const));
     const failures: string[] = [];
     const actual: Record<string, Partial<Record<"GET" | "POST", string[]>>> = {};
@@ -621,7 +621,7 @@ describe("access matrix over HTTP", () => {
     }
   });
 
-  it("answers malformed and unknown ids in every parameterised route with a 4xx or a redirect, never a server error", async () => {
+  it("answers malformed and unknown ids in every parameterised route with a 4xx or a redirect, never a server error", { timeout: 300_000 }, async () => {
     const routes = new Map(routeFiles().map((route) => [routeKey(route), route] as const));
     const ids = [fixture.orderA.id, fixture.orderB.id, fixture.victim.id, fixture.paidVictim.id, fixture.paymentA, fixture.partnerCode, logoFolder(fixture.orderA.email!)];
     const BAD = ["not-an-id", "00000000-0000-4000-8000-000000000000", "%27%3B--", "..%2F..%2Fetc", "x".repeat(300)];
@@ -908,7 +908,7 @@ describe("access matrix over HTTP", () => {
     }
     console.log(`cookies: ${setCookies.length} Set-Cookie headers of ${names.size} cookies checked`);
   });
-  it("marks every cookie Secure and sends HSTS with APP_ENV=production", async () => {
+  it("marks every cookie Secure and sends HSTS with APP_ENV=production", { timeout: 300_000 }, async () => {
     // Strict mode starts only with every real service configured; S3 is checked at start (buckets),
     // the others are contacted on first use, which these requests never reach.
     const s3 = await startS3Server();

@@ -392,7 +392,7 @@ describe("bad input over HTTP", () => {
     { name: "remove from a non-UUID user", as: ADMIN, send: post("/backoffice/roles", { intent: "remove", userId: NOT_UUID, role: "manager" }), status: 302, message: "Не удалось удалить роль" },
     { name: "remove an unknown role", as: ADMIN, send: post("/backoffice/roles", { intent: "remove", userId: "x", role: "root" }), status: 400, message: "Некорректный запрос" },
     { name: "unknown intent", as: ADMIN, send: post("/backoffice/roles", { intent: "grant_everything" }), status: 400, message: "Некорректный запрос" },
-    { name: "remove the last admin's role", as: ADMIN, send: (b) => post("/backoffice/roles", { intent: "remove", userId: adminId, role: "admin" })(b), status: 302, message: "Нельзя удалить роль у последнего администратора" },
+    { name: "remove the last admin's role", as: ADMIN, send: (b) => post("/backoffice/roles", { intent: "remove", userId: adminId, role: "admin", confirm: "yes" })(b), status: 302, message: "Нельзя удалить роль у последнего администратора" },
   ]);
 
   add("POST /backoffice/orders/:id/status", [
