@@ -59,7 +59,12 @@ describe("back-office roles", () => {
 
   it("removes a role, but never the last admin's", async () => {
     const doctor = await t.db.selectFrom("users").select("id").where("email", "=", "doctor@clinic.test").executeTakeFirstOrThrow();
-    const removed = await admin.request("/backoffice/roles", { form: { intent: "remove", userId: doctor.id, role: "manager" } });
+    // The doctor's only role: the page asks first and removes nothing until the answer is yes.
+    const asked = await admin.request("/backoffice/roles", { form: { intent: "remove", userId: doctor.id, role: "manager" } });
+    expect(asked.status).toBe(200);
+    expect(rendered(await asked.text())).toContain("Удалить последнюю роль?");
+    expect(await rolesOf("doctor@clinic.test")).toEqual(["manager"]);
+    const removed = await admin.request("/backoffice/roles", { form: { intent: "remove", userId: doctor.id, role: "manager", confirm: "yes" } });
     expect(toastOf(await follow(admin, removed))).toEqual(["Роль удалена у пользователя"]);
     expect(await rolesOf("doctor@clinic.test")).toEqual([]);
 
@@ -67,15 +72,15 @@ describe("back-office roles", () => {
     const me = await t.db.selectFrom("users").select("id").where("email", "=", "admin@aligner.test").executeTakeFirstOrThrow();
     // Two admins removing each other at once: one succeeds, one admin remains.
     await Promise.all([
-      admin.request("/backoffice/roles", { form: { intent: "remove", userId: nurse.id, role: "admin" } }),
-      admin.request("/backoffice/roles", { form: { intent: "remove", userId: me.id, role: "admin" } }),
+      admin.request("/backoffice/roles", { form: { intent: "remove", userId: nurse.id, role: "admin", confirm: "yes" } }),
+      admin.request("/backoffice/roles", { form: { intent: "remove", userId: me.id, role: "admin", confirm: "yes" } }),
     ]);
     const admins = await t.db.selectFrom("user_roles").select("user_id").where("role", "=", "admin").execute();
     expect(admins).toHaveLength(1);
 
     const last = admins[0]!.user_id;
     const lastAdmin = last === me.id ? admin : await signedInAs(app, t.db, "nurse@clinic.test");
-    const refused = await lastAdmin.request("/backoffice/roles", { form: { intent: "remove", userId: last, role: "admin" } });
+    const refused = await lastAdmin.request("/backoffice/roles", { form: { intent: "remove", userId: last, role: "admin", confirm: "yes" } });
     expect(toastOf(await follow(lastAdmin, refused))).toEqual(["Ошибка", "Нельзя удалить роль у последнего администратора"]);
     expect(await t.db.selectFrom("user_roles").select("user_id").where("role", "=", "admin").execute()).toHaveLength(1);
   });
