@@ -47,7 +47,7 @@ export default function TranslationsCatalogue() {
         {TARGET_LANGUAGES.map((language, index) => (
           <span key={language}>
             {index > 0 ? " · " : null}
-            <Link to={catalogueUrl({ missing: language })} className={missing[language] > 0 ? "catalogue-gap" : undefined} aria-label={t("translations.catalogue.missingLink", { language: LANGUAGE_NAMES[language], number: missing[language] })}>
+            <Link to={catalogueUrl({ missing: language })} className={missing[language] > 0 ? "catalogue-gap" : undefined} aria-label={t("translations.catalogue.missingLink", { code: language.toUpperCase(), language: LANGUAGE_NAMES[language], number: missing[language] })}>
               {language.toUpperCase()} {missing[language]}
             </Link>
           </span>
@@ -161,7 +161,7 @@ export default function TranslationsCatalogue() {
                         )}
                         {cell.state === "override" ? <span className="badge catalogue-override-mark">{t("translations.catalogue.overridden")}</span> : null}{" "}
                         {cell.state === "notNeeded" ? null : (
-                          <Link className="small" to={`${catalogueUrl(query, { edit: row.key, lang: language })}#catalogue-edit-title`} aria-label={t("translations.catalogue.editLabel", { key: row.key, language: LANGUAGE_NAMES[language] })}>
+                          <Link className="small" to={`${catalogueUrl(query, { edit: row.key, lang: language })}#catalogue-edit-title`} aria-label={t("translations.catalogue.editLabel", { action: cell.state === "missing" ? t("translations.catalogue.translate") : t("translations.edit"), key: row.key, language: LANGUAGE_NAMES[language] })}>
                             {cell.state === "missing" ? t("translations.catalogue.translate") : t("translations.edit")}
                           </Link>
                         )}
