@@ -218,6 +218,13 @@ export function readListQuery<Schema extends z.ZodMiniType>(
   );
 }
 
+/**
+ * Reads any page's address through a schema, as a list's: a page that takes one token, id or
+ * return address (`z.object({ orderId: word })`) reads it this way too, so no module reads
+ * `searchParams` by hand (the lint refuses it, ADR 067).
+ */
+export const readQuery = readListQuery;
+
 /** Whether a list is narrowed by anything but its tab (a search, dates, a market). */
 export const isNarrowed = (query: {
   q: string;
