@@ -1,13 +1,18 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
+import * as z from "zod/mini";
 import { completeSignIn, readSignInLink, signInWithLink } from "~/modules/auth/authenticator.server";
 import { safeRedirect } from "~/modules/auth/guards.server";
+import { readQuery } from "~/modules/http/list-query";
 import { readSubmission } from "~/modules/http/submission.server";
 import { getClientAddress, getLocale } from "~/modules/http/request-context.server";
 import { verifySchema } from "./forms";
 
+/** The sign-in link's token, whole (its cipher text runs past a word's 200 characters), "" when absent. */
+const verifyQuery = z.object({ token: z.pipe(z.unknown(), z.transform((value) => (typeof value === "string" ? value : ""))) });
+
 export async function loadVerifyPage({ request }: LoaderFunctionArgs) {
-  const token = new URL(request.url).searchParams.get("token") ?? "";
+  const { token } = readQuery(request, verifyQuery);
   const preview = token ? await readSignInLink(token) : null;
   return { email: preview?.email ?? null, token: preview ? token : "" };
 }

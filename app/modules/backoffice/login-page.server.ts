@@ -1,11 +1,16 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
+import * as z from "zod/mini";
 import { passwordGateAction } from "~/modules/auth/password-gate.server";
 import { getStaff, safeRedirect } from "~/modules/auth/guards.server";
+import { readQuery } from "~/modules/http/list-query";
 import { getRequestTranslator, getViewer } from "~/modules/http/request-context.server";
 
+/** Where to go once past the gate, as sent (a return address may run long); safeRedirect decides. */
+const loginQuery = z.object({ redirectTo: z.pipe(z.unknown(), z.transform((value) => (typeof value === "string" ? value : null))) });
+
 export async function loadLoginPage({ request, context }: LoaderFunctionArgs) {
-  const redirectTo = safeRedirect(new URL(request.url).searchParams.get("redirectTo"), "/backoffice");
+  const redirectTo = safeRedirect(readQuery(request, loginQuery).redirectTo, "/backoffice");
   if (await getStaff(request, context)) throw redirect(redirectTo);
   const t = await getRequestTranslator(request, context);
   // Someone signed in here has an address without a staff role: the gate says so and who can grant one.

@@ -1,8 +1,10 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import * as z from "zod/mini";
 import { requireStaff, safeRedirect } from "~/modules/auth/guards.server";
 import { deleteNeverPaidOrder } from "~/modules/backoffice/dashboard.server";
 import { getConfig } from "~/modules/config/config.server";
 import { getDb } from "~/modules/db/db.server";
+import { readQuery } from "~/modules/http/list-query";
 import { redirectWithToast } from "~/modules/http/toast.server";
 import { findOrder, shortOrderNumber } from "~/modules/orders/orders.server";
 import { isPaid } from "~/modules/orders/status";
@@ -12,12 +14,15 @@ import { orderDeleteSchema } from "./order-forms.server";
 import { logger } from "~/modules/log/logger.server";
 import { getRequestTranslator } from "~/modules/http/request-context.server";
 
+/** Where the page returns to, as sent (a return address may run long); safeRedirect decides. */
+const orderDeleteQuery = z.object({ back: z.pipe(z.unknown(), z.transform((value) => (typeof value === "string" ? value : null))) });
+
 export async function loadOrderDeletePage({ request, params, context }: LoaderFunctionArgs) {
   await requireStaff(request, context);
   const t = await getRequestTranslator(request, context);
   const order = await findOrder(await getDb(), params.orderId ?? "");
   if (!order) throw new Response("Not found", { status: 404 });
-  const back = safeRedirect(new URL(request.url).searchParams.get("back"), "/backoffice");
+  const back = safeRedirect(readQuery(request, orderDeleteQuery).back, "/backoffice");
   return {
     title: t("bo.orders.delete.title", { number: shortOrderNumber(order.id) }),
     number: shortOrderNumber(order.id),

@@ -1,9 +1,11 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import * as z from "zod/mini";
 import { requireStaff, safeRedirect } from "~/modules/auth/guards.server";
 import { listOrderFiles } from "~/modules/backoffice/dashboard.server";
 import { fileCorrectionRefusal, fileCorrectionSchema, FILE_ERRORS } from "~/modules/backoffice/order-files-forms.server";
 import { patientFilesId } from "~/modules/backoffice/order-files";
 import { getDb } from "~/modules/db/db.server";
+import { readQuery } from "~/modules/http/list-query";
 import { getRequestTranslator } from "~/modules/http/request-context.server";
 import { readSubmission } from "~/modules/http/submission.server";
 import { redirectWithToast } from "~/modules/http/toast.server";
@@ -11,6 +13,9 @@ import { logger } from "~/modules/log/logger.server";
 import { correctFile, fileCorrectionsOf } from "~/modules/orders/files.server";
 import { findOrder, isUuid, shortOrderNumber } from "~/modules/orders/orders.server";
 import { factsText } from "~/modules/packer/facts-text";
+
+/** Where the close link leads, as sent (a return address may run long); safeRedirect decides. */
+const orderFilesQuery = z.object({ back: z.pipe(z.unknown(), z.transform((value) => (typeof value === "string" ? value : null))) });
 
 /** The files page's own address, keeping where its close link leads. */
 const filesPageUrl = (orderId: string, back: string) => `/backoffice/orders/${orderId}/files?back=${encodeURIComponent(back)}`;
@@ -22,7 +27,7 @@ export async function loadOrderFilesPage({ request, params, context }: LoaderFun
   const order = await findOrder(db, params.orderId ?? "");
   if (!order) throw new Response("Not found", { status: 404 });
   const number = shortOrderNumber(order.id);
-  const back = safeRedirect(new URL(request.url).searchParams.get("back"), "/backoffice");
+  const back = safeRedirect(readQuery(request, orderFilesQuery).back, "/backoffice");
   const [patients, corrections] = await Promise.all([listOrderFiles(db, order.id), fileCorrectionsOf(db, [order.id])]);
   return {
     title: t("bo.orders.files.title", { number }),
@@ -40,7 +45,7 @@ export async function loadOrderFilesPage({ request, params, context }: LoaderFun
 export async function orderFilesPageAction({ request, params, context }: ActionFunctionArgs) {
   const staff = await requireStaff(request, context);
   const orderId = params.orderId ?? "";
-  const back = safeRedirect(new URL(request.url).searchParams.get("back"), "/backoffice");
+  const back = safeRedirect(readQuery(request, orderFilesQuery).back, "/backoffice");
   const db = await getDb();
   const order = isUuid(orderId) ? await findOrder(db, orderId) : undefined;
   if (!order) return redirectWithToast(back, { type: "error", title: "bo.orders.files.errors.title", description: "bo.orders.errors.notFound" });

@@ -1,9 +1,11 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { data } from "@remix-run/node";
+import * as z from "zod/mini";
 import { requireStaff, safeRedirect } from "~/modules/auth/guards.server";
 import { getConfig } from "~/modules/config/config.server";
 import { publicOrigin } from "~/modules/market/market.server";
 import { getDb } from "~/modules/db/db.server";
+import { readQuery, word } from "~/modules/http/list-query";
 import { redirectWithToast } from "~/modules/http/toast.server";
 import { findOrder, shortOrderNumber } from "~/modules/orders/orders.server";
 import { buildTrackerRequest, canSendToTracker } from "~/modules/tracker/order-request.server";
@@ -12,7 +14,12 @@ import { getTaskTracker, type TrackerResult } from "~/modules/tracker/tracker.se
 import { logger } from "~/modules/log/logger.server";
 import { getRequestTranslator } from "~/modules/http/request-context.server";
 
-const backTo = (request: Request) => safeRedirect(new URL(request.url).searchParams.get("back"), "/backoffice");
+/** A value of the address as sent, null when absent: a return address may run long, a task id is the tracker's. */
+const asSent = z.pipe(z.unknown(), z.transform((value) => (typeof value === "string" ? value : null)));
+/** Where the page returns to, and the task just created with its signature. */
+const orderTrackerQuery = z.object({ back: asSent, task: asSent, sig: word });
+
+const backTo = (request: Request) => safeRedirect(readQuery(request, orderTrackerQuery).back, "/backoffice");
 
 async function orderFor(params: LoaderFunctionArgs["params"]) {
   const order = await findOrder(await getDb(), params.orderId ?? "");
@@ -37,9 +44,8 @@ export async function loadOrderTrackerPage({ request, params, context }: LoaderF
     return data({ ...base, state: "prepare_failed" as const, message: error instanceof Error ? error.message : String(error) }, { status: 500 });
   }
 
-  const url = new URL(request.url);
-  const taskId = url.searchParams.get("task");
-  if (taskId && isTaskSignature(config.secrets.SESSION_SECRET, order.id, taskId, url.searchParams.get("sig"))) {
+  const { task: taskId, sig } = readQuery(request, orderTrackerQuery);
+  if (taskId && isTaskSignature(config.secrets.SESSION_SECRET, order.id, taskId, sig)) {
     let result: TrackerResult | null = null;
     let message: string | null = null;
     try {

@@ -1,14 +1,19 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
+import * as z from "zod/mini";
 import { requireStaff } from "~/modules/auth/guards.server";
 import { getConfig } from "~/modules/config/config.server";
 import { getTaskTracker, type TestStep } from "~/modules/tracker/tracker.server";
+import { flag, readQuery } from "~/modules/http/list-query";
 import { getRequestTranslator } from "~/modules/http/request-context.server";
+
+/** `?run=1` runs the connection test; anything else only shows the page. */
+const trackerTestQuery = z.object({ run: flag });
 
 export async function loadTrackerTestPage({ request, context }: LoaderFunctionArgs) {
   await requireStaff(request, context);
   const t = await getRequestTranslator(request, context);
-  const run = new URL(request.url).searchParams.get("run") === "1";
+  const { run } = readQuery(request, trackerTestQuery);
   const tracker = getTaskTracker(getConfig());
   if (!run) return { title: t("bo.trackerTest.title"), enabled: tracker.enabled, ran: false, ok: false, steps: [] as TestStep[], maskedToken: null };
   const steps: TestStep[] = [];

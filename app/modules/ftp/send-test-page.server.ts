@@ -1,26 +1,31 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
+import * as z from "zod/mini";
 import { requireStaff } from "~/modules/auth/guards.server";
 import { getFileServer } from "~/modules/ftp/file-server.server";
 import { MAX_TEST_FILE_BYTES, receiveTestUpload, testFolder } from "~/modules/ftp/send-test.server";
+import { oneOf, readQuery } from "~/modules/http/list-query";
 import { getRequestTranslator } from "~/modules/http/request-context.server";
 
 const ERRORS = ["noFile", "tooLarge", "failed"] as const;
 type SendError = (typeof ERRORS)[number];
 
+/** A value of the address as sent, null when absent: the page checks the path and the size itself. */
+const asSent = z.pipe(z.unknown(), z.transform((value) => (typeof value === "string" ? value : null)));
+/** The test's outcome as the upload left it: the file sent and its size, or why it was not. */
+const sendTestQuery = z.object({ sent: asSent, size: asSent, error: oneOf(ERRORS, null) });
+
 export async function loadSendTestPage({ request, context }: LoaderFunctionArgs) {
   await requireStaff(request, context);
   const t = await getRequestTranslator(request, context);
-  const params = new URL(request.url).searchParams;
+  const { sent, size: sentSize, error } = readQuery(request, sendTestQuery);
   const folder = testFolder(getFileServer());
-  const sent = params.get("sent");
-  const size = Number(params.get("size"));
-  const error = params.get("error");
+  const size = Number(sentSize);
   let result: { ok: true; path: string; size: number } | { ok: false; error: SendError } | null = null;
   if (sent && sent.startsWith(`${folder}/`) && /^[A-Za-z0-9._/-]+$/.test(sent) && !sent.includes("/.") && Number.isSafeInteger(size) && size >= 0) {
     result = { ok: true, path: sent, size };
-  } else if ((ERRORS as readonly string[]).includes(error ?? "")) {
-    result = { ok: false, error: error as SendError };
+  } else if (error) {
+    result = { ok: false, error };
   }
   return { title: t("ftp.sendTest.title"), folder, maxBytes: MAX_TEST_FILE_BYTES, result };
 }

@@ -1,5 +1,7 @@
 import { data, type LoaderFunctionArgs } from "@remix-run/node";
+import * as z from "zod/mini";
 import { cookies } from "~/modules/http/cookies.server";
+import { readQuery, word } from "~/modules/http/list-query";
 import { getLocale } from "~/modules/http/request-context.server";
 import { isLanguage, LANGUAGES } from "~/modules/i18n/languages";
 import { MARKET_TRAITS } from "~/modules/market/market";
@@ -8,15 +10,17 @@ import { attributePartner, existingPartnerCode } from "~/modules/partners/referr
 import { formatPriceSetAmount, PRICE_SETS } from "~/modules/pricing/price-sets";
 import { pageTexts, textTranslator } from "~/modules/translations/overrides.server";
 
+/** A partner's code in the address (`?partner=`); its shape is checked against the codes that exist. */
+const landingQuery = z.object({ partner: word });
+
 export async function loadLandingPage({ request, params, context }: LoaderFunctionArgs) {
-  const url = new URL(request.url);
   const headers = new Headers();
   let partner: string | null = null;
   if (params.lang !== undefined && !isLanguage(params.lang)) {
     partner = await existingPartnerCode(params.lang);
     if (!partner) throw new Response("Not found", { status: 404 });
   }
-  const fromQuery = url.searchParams.get("partner");
+  const fromQuery = readQuery(request, landingQuery).partner;
   if (fromQuery) partner = (await existingPartnerCode(fromQuery).catch(() => null)) ?? partner;
   const { market, language } = await getLocale(request, context);
   const { offer: partnerOffer } = partner ? await attributePartner(request, market, partner, headers) : { offer: null };

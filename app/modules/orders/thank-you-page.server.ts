@@ -1,8 +1,12 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
+import * as z from "zod/mini";
 import { getDb } from "~/modules/db/db.server";
+import { readQuery, word } from "~/modules/http/list-query";
 import { openableOrder, uploadViewerOf } from "~/modules/uploads/tus-access.server";
 import { orderFollowUp } from "./order-follow-up.server";
 import { shortOrderNumber } from "./orders.server";
+
+const thankYouQuery = z.object({ orderId: word });
 
 /**
  * The thank-you page (customer side §2): the spec's message, and for an order this visitor may open
@@ -10,7 +14,7 @@ import { shortOrderNumber } from "./orders.server";
  * other id shows the page as it always was: it tells nothing of orders one may not open.
  */
 export async function loadThankYouPage({ request, context }: LoaderFunctionArgs) {
-  const orderId = new URL(request.url).searchParams.get("orderId");
+  const { orderId } = readQuery(request, thankYouQuery);
   if (!orderId) return { order: null };
   const db = await getDb();
   const order = await openableOrder(db, await uploadViewerOf(request, context), orderId);

@@ -1,10 +1,12 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, AppLoadContext } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
+import * as z from "zod/mini";
 import type { Order } from "~db/schema";
 import { getStaff } from "~/modules/auth/guards.server";
 import { getConfig } from "~/modules/config/config.server";
 import { publicOrigin } from "~/modules/market/market.server";
 import { type DB, getDb } from "~/modules/db/db.server";
+import { readQuery } from "~/modules/http/list-query";
 import { getLocale, getViewer } from "~/modules/http/request-context.server";
 import { redirectWithToast } from "~/modules/http/toast.server";
 import { textTranslator } from "~/modules/translations/overrides.server";
@@ -16,6 +18,9 @@ import { linesForAmount, paymentFailureToast, providerTexts, startPayment } from
 import { laterPaymentLines } from "~/modules/wizard/price.server";
 import { readSubmission } from "~/modules/http/submission.server";
 import { payButtonSchema } from "./forms";
+
+/** The payment link's token (`?t=`), as sent: the page hands it back to its pay button. */
+const payQuery = z.object({ t: z.pipe(z.unknown(), z.transform((value) => (typeof value === "string" ? value : null))) });
 
 async function openOrder(request: Request, context: AppLoadContext, db: DB, orderId: string | undefined, token: string | null) {
   const order = await findOrder(db, orderId ?? "");
@@ -44,7 +49,7 @@ async function openOrder(request: Request, context: AppLoadContext, db: DB, orde
 const payable = (order: Order) => canHavePaymentLink(order);
 
 export async function loadPayPage({ request, params, context }: LoaderFunctionArgs) {
-  const token = new URL(request.url).searchParams.get("t");
+  const token = readQuery(request, payQuery).t;
   const db = await getDb();
   const { order } = await openOrder(request, context, db, params.orderId, token);
   const total = Number(order.total_cost ?? 0);
@@ -73,7 +78,7 @@ export async function loadPayPage({ request, params, context }: LoaderFunctionAr
 
 export async function payPageAction({ request, params, context }: ActionFunctionArgs) {
   const submission = await readSubmission(request, context, payButtonSchema);
-  const token = (submission.status === "success" && submission.value.t) || new URL(request.url).searchParams.get("t");
+  const token = (submission.status === "success" && submission.value.t) || readQuery(request, payQuery).t;
   const db = await getDb();
   const config = getConfig();
   const { order, viaToken, actorLabel } = await openOrder(request, context, db, params.orderId, token);

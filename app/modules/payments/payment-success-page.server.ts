@@ -1,6 +1,8 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
+import * as z from "zod/mini";
 import { getConfig } from "~/modules/config/config.server";
 import { getDb } from "~/modules/db/db.server";
+import { readQuery, word } from "~/modules/http/list-query";
 import { findOrder, shortOrderNumber } from "~/modules/orders/orders.server";
 import { isValidPaymentResultToken, paymentLinkPath } from "~/modules/payments/payment-links.server";
 import { reconcileOrder } from "~/modules/payments/reconciliation.server";
@@ -8,18 +10,23 @@ import { openableOrder, uploadViewerOf } from "~/modules/uploads/tus-access.serv
 import { orderFollowUp } from "~/modules/orders/order-follow-up.server";
 import { paidDocuments } from "~/modules/payments/payments.server";
 
+/** A value of the address as sent, null when absent: the return token travels on whole in the page's own link. */
+const asSent = z.pipe(z.unknown(), z.transform((value) => (typeof value === "string" ? value : null)));
+/** The return address: the order, its result token and the provider's payment. */
+const paymentSuccessQuery = z.object({ orderId: word, r: asSent, paymentId: asSent });
+
 export async function loadPaymentSuccessPage({ request, context }: LoaderFunctionArgs) {
-  const url = new URL(request.url);
+  const query = readQuery(request, paymentSuccessQuery);
   const db = await getDb();
   const config = getConfig();
-  const orderId = url.searchParams.get("orderId") ?? "";
-  const resultToken = url.searchParams.get("r");
+  const orderId = query.orderId ?? "";
+  const resultToken = query.r;
   // The payer's browser comes back with the return address's token; the order's own browser, owner
   // and staff need none. Anyone else learns nothing, not even that the order exists.
   const byToken = isValidPaymentResultToken(config, orderId, resultToken);
   const order = byToken ? await findOrder(db, orderId) : await openableOrder(db, await uploadViewerOf(request, context), orderId);
   if (!order) throw new Response("Not found", { status: 404 });
-  const state = await reconcileOrder(db, config, order, { paymentId: url.searchParams.get("paymentId") });
+  const state = await reconcileOrder(db, config, order, { paymentId: query.paymentId });
   const again = `/payment/success?${new URLSearchParams({ orderId: order.id, ...(resultToken ? { r: resultToken } : {}) })}`;
   // The payer who came by the token pays again by the link; the order's own visitors by its page.
   const payAgain = byToken ? paymentLinkPath(config, order.id) : `/pay/${order.id}`;

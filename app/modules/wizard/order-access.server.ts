@@ -1,5 +1,7 @@
+import * as z from "zod/mini";
 import type { Order } from "~db/schema";
 import type { DB } from "~/modules/db/db.server";
+import { readQuery } from "~/modules/http/list-query";
 import type { Viewer } from "~/modules/http/request-context.server";
 import { canOpenOrder } from "~/modules/orders/access";
 import { findOrder } from "~/modules/orders/orders.server";
@@ -12,6 +14,9 @@ export function actorOf(viewer: Pick<Viewer, "user">, order: Pick<Order, "email"
 
 const notFound = () => new Response("Not found", { status: 404 });
 
+/** The order the address names, as sent: an empty `?id=` still names one (none may open it), not the cookie's. */
+const orderAccessQuery = z.object({ id: z.pipe(z.unknown(), z.transform((value) => (typeof value === "string" ? value : null))) });
+
 /**
  * The current order (DESIGN §4.4, §4.9): `?id=` when this browser, its signed-in user or staff may
  * open it (404 otherwise), else the order in the current-order cookie, else none yet.
@@ -22,7 +27,7 @@ export async function resolveOrder(request: Request, db: DB, viewer: Viewer): Pr
     const access = { browserOrderIds: viewer.browserOrderIds, userEmail: viewer.user?.email ?? null, isStaff: viewer.isStaff };
     return order && canOpenOrder(order, access) ? order : null;
   };
-  const id = new URL(request.url).searchParams.get("id");
+  const { id } = readQuery(request, orderAccessQuery);
   if (id !== null) {
     const order = await openable(id);
     if (!order) throw notFound();
