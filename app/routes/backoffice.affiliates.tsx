@@ -1,5 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
+import { useActionData, useLoaderData } from "@remix-run/react";
+import { FilterBar } from "~/components/lists/filter-bar";
+import { ListPager } from "~/components/lists/list-pager";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { PartnerCard } from "~/components/partners/partner-card";
 import { useTranslation } from "~/modules/i18n/i18n-context";
@@ -20,25 +22,14 @@ export default function BackofficeAffiliates() {
   const view = useLoaderData<typeof loader>();
   const reply = useActionData<typeof action>() as AffiliateReply | undefined;
   const { t } = useTranslation();
-  const [params] = useSearchParams();
-  const pageLink = (n: number) => {
-    const next = new URLSearchParams(params);
-    next.set("page", String(n));
-    next.delete("open");
-    return `?${next}`;
-  };
   return (
     <section className="affiliates">
       <h1>{t("partners.backoffice.title")}</h1>
-      <Form method="get" className="filters" role="search">
-        <label htmlFor="affiliates-q" className="visually-hidden">
-          {t("partners.backoffice.search")}
-        </label>
-        <input id="affiliates-q" type="search" name="q" defaultValue={view.search} placeholder={t("partners.backoffice.search")} />
-        <button type="submit" className="button button-secondary button-small">
-          {t("partners.backoffice.apply")}
-        </button>
-      </Form>
+      <FilterBar
+        label={t("partners.backoffice.search")}
+        search={{ id: "affiliates-q", value: view.search, label: t("partners.backoffice.search") }}
+        applyLabel={t("partners.backoffice.apply")}
+      />
       {view.partners.length === 0 ? (
         <p className="empty">{view.search ? t("partners.backoffice.nothingFound") : t("partners.backoffice.empty")}</p>
       ) : (
@@ -55,13 +46,7 @@ export default function BackofficeAffiliates() {
           ))}
         </ul>
       )}
-      {view.page > 1 || view.hasMore ? (
-        <nav className="pagination" aria-label={t("pagination.label")}>
-          {view.page > 1 ? <Link to={pageLink(view.page - 1)}>{t("pagination.previous")}</Link> : <span />}
-          <span>{t("pagination.page", { page: view.page })}</span>
-          {view.hasMore ? <Link to={pageLink(view.page + 1)}>{t("pagination.next")}</Link> : <span />}
-        </nav>
-      ) : null}
+      <ListPager page={view.page} pageSize={view.pageSize} shown={view.partners.length} total={null} hasMore={view.hasMore} without={["open"]} />
     </section>
   );
 }

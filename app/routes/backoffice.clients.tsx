@@ -8,7 +8,9 @@ import { basePriceHint, CURRENCIES, PRICE_FIELDS } from "~/modules/backoffice/co
 import { useTranslation } from "~/modules/i18n/i18n-context";
 import { formatMoney } from "~/modules/money/format";
 import { isShortSearch } from "~/modules/orders/search-length";
-import { PageDialog, Pagination } from "~/modules/backoffice/ui";
+import { PageDialog } from "~/modules/backoffice/ui";
+import { ListPager } from "~/components/lists/list-pager";
+import { CLIENTS_PAGE_SIZE } from "~/modules/backoffice/client-list";
 import { clientsPageAction, type ConditionsReply, type Editing, loadClientsPage } from "~/modules/backoffice/clients-page.server";
 import { useBrowserCheck } from "~/modules/validation/browser";
 import { listSearch } from "~/modules/backoffice/client-list";
@@ -106,8 +108,8 @@ export default function BackofficeClients() {
           </table>
         </div>
       )}
-      <Pagination page={filter.page} hasMore={hasMore} />
-      {editing ? <ConditionsDialog key={editing.email} editing={editing} closeTo={`/backoffice/clients${listSearch(params)}`} /> : null}
+      <ListPager page={filter.page} pageSize={CLIENTS_PAGE_SIZE} shown={clients.length} total={null} hasMore={hasMore} without={["client"]} />
+      {editing ? <ConditionsDialog key={editing.email} editing={editing} closeTo={`/backoffice/clients${listSearch(location.search)}`} /> : null}
     </section>
   );
 }

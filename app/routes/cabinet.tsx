@@ -1,4 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { FilterBar } from "~/components/lists/filter-bar";
 import { Form, Link, useLoaderData, useSearchParams } from "@remix-run/react";
 import { OrderCard } from "~/components/cabinet/order-card";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
@@ -106,12 +107,7 @@ export default function Cabinet() {
         </ul>
       </nav>
 
-      <Form method="get" className="filters" role="search">
-        {data.status ? <input type="hidden" name="status" value={data.status} /> : null}
-        <label htmlFor="cabinet-q" className="visually-hidden">
-          {t("cabinet.search")}
-        </label>
-        <input id="cabinet-q" type="search" name="q" defaultValue={data.search} placeholder={t("cabinet.search")} />
+      <FilterBar label={t("cabinet.search")} keep={{ status: data.status }} search={{ id: "cabinet-q", value: data.search, label: t("cabinet.search") }} applyLabel={t("cabinet.apply")}>
         <label htmlFor="cabinet-sort" className="visually-hidden">
           {t("cabinet.sort.label")}
         </label>
@@ -122,10 +118,7 @@ export default function Cabinet() {
             </option>
           ))}
         </select>
-        <button type="submit" className="button button-secondary button-small">
-          {t("cabinet.apply")}
-        </button>
-      </Form>
+      </FilterBar>
 
       {data.ordersFailure ? (
         <SectionError failure={data.ordersFailure} />

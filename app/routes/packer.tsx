@@ -1,4 +1,5 @@
 import { Fragment } from "react";
+import { ListPager } from "~/components/lists/list-pager";
 import type { ActionFunctionArgs, HeadersFunction, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
@@ -186,13 +187,7 @@ export default function PackerPage() {
         </div>
       )}
 
-      {filter.page > 1 || hasMore ? (
-        <nav className="pagination" aria-label={t("pagination.label")}>
-          {filter.page > 1 ? <a href={`/packer${filterQuery(filter, filter.page - 1)}`}>{t("pagination.previous")}</a> : <span />}
-          <span>{t("pagination.page", { page: filter.page })}</span>
-          {hasMore ? <a href={`/packer${filterQuery(filter, filter.page + 1)}`}>{t("pagination.next")}</a> : <span />}
-        </nav>
-      ) : null}
+      <ListPager page={filter.page} pageSize={orders.length} shown={orders.length} total={null} hasMore={hasMore} />
     </div>
   );
 }

@@ -1,4 +1,6 @@
 import { type ActionFunctionArgs, redirect } from "@remix-run/node";
+import * as z from "zod/mini";
+import { asSent, readQuery } from "~/modules/http/list-query";
 import { requirePacker } from "~/modules/auth/guards.server";
 import { getLocale } from "~/modules/http/request-context.server";
 import { getDb } from "~/modules/db/db.server";
@@ -24,16 +26,19 @@ const failed = (reasonKey: string): Toast => ({
   lines: [{ key: reasonKey }],
 });
 
+/** The order the logo is for, and the list the packer came from. */
+const logoQuery = z.object({ order: asSent, back: asSent });
+
 export async function loader() {
   return redirect("/packer");
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
   await requirePacker(request, context, () => redirect("/packer"));
-  const url = new URL(request.url);
-  const order = await getPackerOrder(await getDb(), url.searchParams.get("order") ?? "");
+  const query = readQuery(request, logoQuery);
+  const order = await getPackerOrder(await getDb(), query.order ?? "");
   if (!order) throw await textAnswer((await getLocale(request, context)).language, 404);
-  const back = packerListUrl(url.searchParams.get("back"), `o-${order.id}`);
+  const back = packerListUrl(query.back, `o-${order.id}`);
   if (!order.email) return redirectWithToast(back, failed("packer.logo.noEmail"));
   if (!isMultipartRequest(request)) return redirectWithToast(back, failed("packer.logo.errors.empty"));
   // The body is bounded as it arrives (BODY_LIMIT_LOGO, ADR 039); the handler refuses a logo over its own size.

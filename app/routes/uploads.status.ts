@@ -1,4 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
+import * as z from "zod/mini";
+import { asSent, readQuery } from "~/modules/http/list-query";
 import { getDb } from "~/modules/db/db.server";
 import { openableOrder, uploadViewerOf } from "~/modules/uploads/tus-access.server";
 import { queueStatuses } from "~/modules/orders/files.server";
@@ -10,8 +12,11 @@ import { getLocale } from "~/modules/http/request-context.server";
  * ({ files: { [storagePath]: "pending" | "uploading" | "completed" | "failed" } }), polled by the
  * upload step so the labels change without a reload. 404 for anyone who may not open the order.
  */
+/** The order whose files are asked about. */
+const statusQuery = z.object({ order: z.pipe(asSent, z.transform((value) => value ?? "")) });
+
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const orderId = new URL(request.url).searchParams.get("order") ?? "";
+  const { order: orderId } = readQuery(request, statusQuery);
   const db = await getDb();
   const order = await openableOrder(db, await uploadViewerOf(request, context), orderId);
   if (!order) return jsonAnswer((await getLocale(request, context)).language, 404, { error: "not found" });

@@ -25,6 +25,8 @@ export interface PagerProps {
   className?: string;
   /** Only the "21–30 из 240" line (above a list whose links are below it). */
   summaryOnly?: boolean;
+  /** Names of the address that paging drops (an opened dialog stays on its page). */
+  without?: string[];
 }
 
 export function ListPager({
@@ -38,6 +40,7 @@ export function ListPager({
   label,
   className,
   summaryOnly,
+  without = [],
 }: PagerProps) {
   const { t, i18n } = useTranslation();
   const { pathname, search } = useLocation();
@@ -60,6 +63,7 @@ export function ListPager({
       page: n > 1 ? String(n) : null,
       after: null,
       before: null,
+      ...Object.fromEntries(without.map((name) => [name, null])),
       ...(n > 1 ? cursor : {}),
     });
   const previous =

@@ -1,4 +1,5 @@
-import { Form, Link, useSearchParams } from "@remix-run/react";
+import { FilterBar } from "~/components/lists/filter-bar";
+import { ListPager } from "~/components/lists/list-pager";
 import type { SerializeFrom } from "@remix-run/node";
 import { SectionError } from "~/components/section-error";
 import { useTranslation } from "~/modules/i18n/i18n-context";
@@ -12,20 +13,10 @@ import { REFERRAL_STATUS_FILTERS } from "~/modules/partners/validation";
 export function ReferralOrders({ screen }: { screen: SerializeFrom<typeof loadPartnerPage> }) {
   const { t, i18n } = useTranslation();
   const language = i18n.language;
-  const [params] = useSearchParams();
-  const pageLink = (n: number) => {
-    const next = new URLSearchParams(params);
-    next.set("page", String(n));
-    return `?${next}`;
-  };
   return (
     <section className="partner-orders" aria-labelledby="partner-orders-title">
       <h2 id="partner-orders-title">{t("partners.orders.title")}</h2>
-      <Form method="get" className="filters" role="search">
-        <label htmlFor="partner-q" className="visually-hidden">
-          {t("partners.orders.search")}
-        </label>
-        <input id="partner-q" type="search" name="q" defaultValue={screen.search} placeholder={t("partners.orders.search")} />
+      <FilterBar label={t("partners.orders.search")} search={{ id: "partner-q", value: screen.search, label: t("partners.orders.search") }} applyLabel={t("partners.orders.apply")}>
         <label htmlFor="partner-status" className="visually-hidden">
           {t("partners.orders.status")}
         </label>
@@ -45,10 +36,7 @@ export function ReferralOrders({ screen }: { screen: SerializeFrom<typeof loadPa
           <option value="active">{t("partners.orders.active")}</option>
           <option value="inactive">{t("partners.orders.inactive")}</option>
         </select>
-        <button type="submit" className="button button-secondary button-small">
-          {t("partners.orders.apply")}
-        </button>
-      </Form>
+      </FilterBar>
 
       {screen.ordersFailure ? (
         <SectionError failure={screen.ordersFailure} />
@@ -115,13 +103,7 @@ export function ReferralOrders({ screen }: { screen: SerializeFrom<typeof loadPa
           <p className="hint small">{t("partners.orders.rewardHint")}</p>
         </>
       )}
-      {screen.page > 1 || screen.hasMore ? (
-        <nav className="pagination" aria-label={t("pagination.label")}>
-          {screen.page > 1 ? <Link to={pageLink(screen.page - 1)}>{t("pagination.previous")}</Link> : <span />}
-          <span>{t("pagination.page", { page: screen.page })}</span>
-          {screen.hasMore ? <Link to={pageLink(screen.page + 1)}>{t("pagination.next")}</Link> : <span />}
-        </nav>
-      ) : null}
+      <ListPager page={screen.page} pageSize={screen.pageSize} shown={screen.orders.length} total={null} hasMore={screen.hasMore} />
     </section>
   );
 }

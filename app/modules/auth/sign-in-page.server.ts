@@ -3,14 +3,13 @@ import { redirect } from "@remix-run/node";
 import * as z from "zod/mini";
 import { completeSignIn, sendSignInLink, signInWithCode } from "~/modules/auth/authenticator.server";
 import { safeRedirect } from "~/modules/auth/guards.server";
-import { readQuery } from "~/modules/http/list-query";
+import { asSent, readQuery } from "~/modules/http/list-query";
 import { type FormReply, readSubmission, refused, submittedIntent } from "~/modules/http/submission.server";
 import { redirectWithToast } from "~/modules/http/toast.server";
 import { getClientAddress, getLocale, getRequestTranslator, getViewer } from "~/modules/http/request-context.server";
 import { BAD_CODE, signInPageSchema } from "./forms";
 
 /** A value of the address as sent, null when absent: a return address or an e-mail may run long, and "" is kept. */
-const asSent = z.pipe(z.unknown(), z.transform((value) => (typeof value === "string" ? value : null)));
 /** Where to go once signed in, and the e-mail a link was just sent to. */
 const signInQuery = z.object({ redirectTo: asSent, sent: asSent });
 

@@ -1,7 +1,10 @@
+/** Clients shown on one page of the list. */
+export const CLIENTS_PAGE_SIZE = 50;
+
 /** Query string of the list without the open dialog (where "close" and "saved" lead). */
-export function listSearch(params: URLSearchParams) {
-  const next = new URLSearchParams(params);
+export function listSearch(search: string) {
+  const next = new URLSearchParams(search);
   next.delete("client");
-  const search = next.toString();
-  return search ? `?${search}` : "";
+  const rest = next.toString();
+  return rest ? `?${rest}` : "";
 }

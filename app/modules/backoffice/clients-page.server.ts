@@ -19,13 +19,12 @@ export type Editing =
 export async function loadClientsPage({ request, context }: LoaderFunctionArgs) {
   await requireStaff(request, context);
   const t = await getRequestTranslator(request, context);
-  const url = new URL(request.url);
-  const filter = parseClientFilter(url.searchParams);
+  const { client: opened, ...filter } = parseClientFilter(request);
   const db = await getDb();
   const { clients, hasMore } = await listClients(db, filter);
 
   let editing: Editing | null = null;
-  const client = normalizeEmail(url.searchParams.get("client"));
+  const client = normalizeEmail(opened);
   if (client) {
     try {
       const [settings, known] = await Promise.all([findConditions(db, client), isKnownClient(db, client)]);
@@ -56,7 +55,6 @@ export type ConditionsReply = FormReply & { failure?: string };
 
 export async function clientsPageAction({ request, context }: ActionFunctionArgs) {
   await requireStaff(request, context);
-  const url = new URL(request.url);
   const submission = await readSubmission(request, context, conditionsSchema);
   if (submission.status !== "success") return refused(submission);
   try {
@@ -65,5 +63,5 @@ export async function clientsPageAction({ request, context }: ActionFunctionArgs
     logger.error("back-office: saving client conditions failed:", error);
     return refused(submission, { failure: error instanceof Error ? error.message : String(error) }, 500);
   }
-  return redirectWithToast(`/backoffice/clients${listSearch(url.searchParams)}`, { type: "success", title: "bo.conditions.saved" });
+  return redirectWithToast(`/backoffice/clients${listSearch(new URL(request.url).search)}`, { type: "success", title: "bo.conditions.saved" });
 }

@@ -4,14 +4,16 @@ import type { DB } from "~/modules/db/db.server";
 import { containsPattern } from "~/modules/orders/order-search.server";
 import { isShortSearch, SHORT_SEARCH_WINDOW } from "~/modules/orders/search-length";
 import { PAID_SET } from "~/modules/orders/status";
-import { withoutForbiddenCharacters } from "~/modules/validation/text";
+import * as z from "zod/mini";
+import { CLIENTS_PAGE_SIZE } from "./client-list";
+import { EMAIL_MAX } from "~/modules/validation/email";
+import { flag, listQuerySchema, readListQuery } from "~/modules/http/list-query";
 
 /**
  * The clients screen (staff side §2 "/backoffice/clients"): clients are the e-mails of orders,
  * trimmed and lower-cased; a client "with payments" has an order in the paid set (DESIGN §4.2).
  */
 
-export const CLIENTS_PAGE_SIZE = 50;
 /** The paid-last-30-days sum counts orders of the paid set paid within this many days. */
 export const PAID_WINDOW_DAYS = 30;
 
@@ -34,13 +36,12 @@ export interface ClientRow {
   hasConditions: boolean;
 }
 
-export function parseClientFilter(params: URLSearchParams): ClientFilter {
-  const page = Number.parseInt(params.get("page") ?? "1", 10);
-  return {
-    search: withoutForbiddenCharacters(params.get("q") ?? "").trim().slice(0, 200),
-    showAll: params.get("all") === "1",
-    page: Number.isFinite(page) && page > 0 ? page : 1,
-  };
+/** The clients list's address (ADR 067): the kit's page and search, the "all clients" switch and the open conditions dialog. */
+export const clientsQuery = listQuerySchema({}, { all: flag, client: z.pipe(z.unknown(), z.transform((value) => (typeof value === "string" && value.length <= EMAIL_MAX ? value : null))) });
+
+export function parseClientFilter(source: Request | URL | URLSearchParams): ClientFilter & { client: string | null } {
+  const query = readListQuery(source, clientsQuery);
+  return { search: query.q, showAll: query.all, page: query.page, client: query.client };
 }
 
 /**

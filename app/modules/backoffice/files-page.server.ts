@@ -1,4 +1,5 @@
 import { data, redirect, type AppLoadContext } from "@remix-run/node";
+import { asSent, listQuerySchema, oneOf, readListQuery } from "~/modules/http/list-query";
 import { requireStaff } from "~/modules/auth/guards.server";
 import { type DB, getDb } from "~/modules/db/db.server";
 import { isDatabaseUnavailable } from "~/modules/db/unavailable";
@@ -65,15 +66,19 @@ function empty(title: string, onlyTrash: boolean, page: number, deletionErrors: 
   };
 }
 
+/**
+ * The storage page's address through the list kit (ADR 067): all folders or the trash, an opened
+ * folder with its page, and the folders' cursor (an order's id, or a trash folder's name).
+ */
+const storageQuery = listQuerySchema({}, { show: oneOf(["trash"], null), folder: asSent, after: asSent });
+
 export async function loadFilesPage(request: Request, context: AppLoadContext) {
   await requireStaff(request, context);
   const t = await getRequestTranslator(request, context);
-  const url = new URL(request.url);
-  const onlyTrash = url.searchParams.get("show") === "trash";
-  const page = Math.max(1, Number.parseInt(url.searchParams.get("page") ?? "1", 10) || 1);
+  const { show, page, folder: folderParam, after } = readListQuery(request, storageQuery);
+  const onlyTrash = show === "trash";
   const { result: deletionErrors, headers } = await readDeletionErrors(request);
 
-  const folderParam = url.searchParams.get("folder");
   if (folderParam !== null) {
     // One folder opened: its files as rows (name, size, type), 100 a page.
     if (!FOLDER_NAME.test(folderParam)) throw new Response("Unknown folder", { status: 400 });
@@ -95,7 +100,6 @@ export async function loadFilesPage(request: Request, context: AppLoadContext) {
   }
 
   // The folders come from the database (ADR 063): orders with files, or the trash the walk found.
-  const after = url.searchParams.get("after");
   const cursor = after === null ? null : onlyTrash ? (FOLDER_NAME.test(after) ? after : null) : UUID.test(after) ? after.toLowerCase() : null;
   const db = await getDb();
   let listing;

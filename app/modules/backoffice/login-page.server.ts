@@ -3,11 +3,11 @@ import { redirect } from "@remix-run/node";
 import * as z from "zod/mini";
 import { passwordGateAction } from "~/modules/auth/password-gate.server";
 import { getStaff, safeRedirect } from "~/modules/auth/guards.server";
-import { readQuery } from "~/modules/http/list-query";
+import { asSent, readQuery } from "~/modules/http/list-query";
 import { getRequestTranslator, getViewer } from "~/modules/http/request-context.server";
 
 /** Where to go once past the gate, as sent (a return address may run long); safeRedirect decides. */
-const loginQuery = z.object({ redirectTo: z.pipe(z.unknown(), z.transform((value) => (typeof value === "string" ? value : null))) });
+const loginQuery = z.object({ redirectTo: asSent });
 
 export async function loadLoginPage({ request, context }: LoaderFunctionArgs) {
   const redirectTo = safeRedirect(readQuery(request, loginQuery).redirectTo, "/backoffice");

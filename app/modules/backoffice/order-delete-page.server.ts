@@ -4,7 +4,7 @@ import { requireStaff, safeRedirect } from "~/modules/auth/guards.server";
 import { deleteNeverPaidOrder } from "~/modules/backoffice/dashboard.server";
 import { getConfig } from "~/modules/config/config.server";
 import { getDb } from "~/modules/db/db.server";
-import { readQuery } from "~/modules/http/list-query";
+import { asSent, readQuery } from "~/modules/http/list-query";
 import { redirectWithToast } from "~/modules/http/toast.server";
 import { findOrder, shortOrderNumber } from "~/modules/orders/orders.server";
 import { isPaid } from "~/modules/orders/status";
@@ -15,7 +15,7 @@ import { logger } from "~/modules/log/logger.server";
 import { getRequestTranslator } from "~/modules/http/request-context.server";
 
 /** Where the page returns to, as sent (a return address may run long); safeRedirect decides. */
-const orderDeleteQuery = z.object({ back: z.pipe(z.unknown(), z.transform((value) => (typeof value === "string" ? value : null))) });
+const orderDeleteQuery = z.object({ back: asSent });
 
 export async function loadOrderDeletePage({ request, params, context }: LoaderFunctionArgs) {
   await requireStaff(request, context);

@@ -5,7 +5,7 @@ import { listOrderFiles } from "~/modules/backoffice/dashboard.server";
 import { fileCorrectionRefusal, fileCorrectionSchema, FILE_ERRORS } from "~/modules/backoffice/order-files-forms.server";
 import { patientFilesId } from "~/modules/backoffice/order-files";
 import { getDb } from "~/modules/db/db.server";
-import { readQuery } from "~/modules/http/list-query";
+import { asSent, readQuery } from "~/modules/http/list-query";
 import { getRequestTranslator } from "~/modules/http/request-context.server";
 import { readSubmission } from "~/modules/http/submission.server";
 import { redirectWithToast } from "~/modules/http/toast.server";
@@ -15,7 +15,7 @@ import { findOrder, isUuid, shortOrderNumber } from "~/modules/orders/orders.ser
 import { factsText } from "~/modules/packer/facts-text";
 
 /** Where the close link leads, as sent (a return address may run long); safeRedirect decides. */
-const orderFilesQuery = z.object({ back: z.pipe(z.unknown(), z.transform((value) => (typeof value === "string" ? value : null))) });
+const orderFilesQuery = z.object({ back: asSent });
 
 /** The files page's own address, keeping where its close link leads. */
 const filesPageUrl = (orderId: string, back: string) => `/backoffice/orders/${orderId}/files?back=${encodeURIComponent(back)}`;

@@ -5,7 +5,7 @@ import { requireStaff, safeRedirect } from "~/modules/auth/guards.server";
 import { getConfig } from "~/modules/config/config.server";
 import { publicOrigin } from "~/modules/market/market.server";
 import { getDb } from "~/modules/db/db.server";
-import { readQuery, word } from "~/modules/http/list-query";
+import { asSent, readQuery, word } from "~/modules/http/list-query";
 import { redirectWithToast } from "~/modules/http/toast.server";
 import { findOrder, shortOrderNumber } from "~/modules/orders/orders.server";
 import { buildTrackerRequest, canSendToTracker } from "~/modules/tracker/order-request.server";
@@ -15,7 +15,6 @@ import { logger } from "~/modules/log/logger.server";
 import { getRequestTranslator } from "~/modules/http/request-context.server";
 
 /** A value of the address as sent, null when absent: a return address may run long, a task id is the tracker's. */
-const asSent = z.pipe(z.unknown(), z.transform((value) => (typeof value === "string" ? value : null)));
 /** Where the page returns to, and the task just created with its signature. */
 const orderTrackerQuery = z.object({ back: asSent, task: asSent, sig: word });
 

@@ -19,13 +19,11 @@ import { processQueue, sendEntryNow } from "./transfer.server";
 const PROCESS_BUDGET_MS = 20_000;
 const PROCESS_GRACE_MS = 20_000;
 
-/** The page's query, read in one place (a shared list kit may take this over). */
-const queueQuery = (request: Request) => parseQueueFilters(new URL(request.url).searchParams);
 
 export async function loadQueuePage(request: Request, context: AppLoadContext) {
   await requireStaff(request, context);
   const t = await getRequestTranslator(request, context);
-  const filters = queueQuery(request);
+  const filters = parseQueueFilters(request);
   const { groups, entries, orders, previous, next } = await listQueueByOrder(await getDb(), filters);
   const { maxAttempts } = getConfig().queue;
   return {

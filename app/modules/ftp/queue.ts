@@ -1,4 +1,6 @@
+import * as z from "zod/mini";
 import { FILE_TYPES, type FileType, type QueueStatus } from "~db/schema";
+import { listQuerySchema, oneOf, readListQuery } from "~/modules/http/list-query";
 
 /**
  * The pure side of the production file server queue (DESIGN §4.15–4.17, staff-partner-packer §4
@@ -37,22 +39,21 @@ export interface QueueFilters {
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const cursor = (value: string | null) => (value && UUID.test(value) ? value.toLowerCase() : null);
+/** The queue pages by order: its cursor is an order's id. */
+const orderCursor = z.pipe(
+  z.unknown(),
+  z.transform((value) => (typeof value === "string" && UUID.test(value) ? value.toLowerCase() : null)),
+);
 
 /**
- * Reads the page's query string, the one place it is read; anything unknown falls back to the
- * defaults (pending, all types, the first page).
+ * The page's address through the list kit (ADR 067): the kit's status, its own file type and
+ * order cursors; anything unknown falls back to the defaults (pending, all types, the first page).
  */
-export function parseQueueFilters(params: URLSearchParams): QueueFilters {
-  const status = params.get("status");
-  const type = params.get("type");
-  const after = cursor(params.get("after"));
-  return {
-    status: (STATUS_FILTERS as readonly string[]).includes(status ?? "") ? (status as StatusFilter) : "pending",
-    type: (TYPE_FILTERS as readonly string[]).includes(type ?? "") ? (type as TypeFilter) : "all",
-    after,
-    before: after ? null : cursor(params.get("before")),
-  };
+const queueQuery = listQuerySchema({ statuses: STATUS_FILTERS, defaultStatus: "pending" }, { type: oneOf(TYPE_FILTERS, "all"), after: orderCursor, before: orderCursor });
+
+export function parseQueueFilters(source: Request | URL | URLSearchParams): QueueFilters {
+  const { status, type, after, before } = readListQuery(source, queueQuery);
+  return { status: status ?? "pending", type, after, before };
 }
 
 /** The query string of a filter state, leaving out defaults ("" for the default view). */

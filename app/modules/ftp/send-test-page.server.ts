@@ -4,14 +4,13 @@ import * as z from "zod/mini";
 import { requireStaff } from "~/modules/auth/guards.server";
 import { getFileServer } from "~/modules/ftp/file-server.server";
 import { MAX_TEST_FILE_BYTES, receiveTestUpload, testFolder } from "~/modules/ftp/send-test.server";
-import { oneOf, readQuery } from "~/modules/http/list-query";
+import { asSent, oneOf, readQuery } from "~/modules/http/list-query";
 import { getRequestTranslator } from "~/modules/http/request-context.server";
 
 const ERRORS = ["noFile", "tooLarge", "failed"] as const;
 type SendError = (typeof ERRORS)[number];
 
 /** A value of the address as sent, null when absent: the page checks the path and the size itself. */
-const asSent = z.pipe(z.unknown(), z.transform((value) => (typeof value === "string" ? value : null)));
 /** The test's outcome as the upload left it: the file sent and its size, or why it was not. */
 const sendTestQuery = z.object({ sent: asSent, size: asSent, error: oneOf(ERRORS, null) });
 

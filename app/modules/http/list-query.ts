@@ -113,6 +113,12 @@ export const flag = z.pipe(
   z.transform((value) => value === "1")
 );
 
+/** A value as the address sent it (a token, a return address the page checks itself), or null when absent. */
+export const asSent = z.pipe(
+  z.unknown(),
+  z.transform((value) => (typeof value === "string" ? value : null))
+);
+
 /** A free word of the address (an opened item's name), bounded; the page checks its shape. */
 export const word = z.pipe(
   z.unknown(),

@@ -93,7 +93,7 @@ export async function listCabinetOrders(db: DB, email: string, query: CabinetQue
 export async function loadCabinetPage(request: Request, context: AppLoadContext) {
   const user = await requireUser(request, context);
   const t = await getRequestTranslator(request, context);
-  const query = readCabinetQuery(new URL(request.url));
+  const query = readCabinetQuery(request);
   const db = await getDb();
 
   // The orders load on their own: when they cannot, the list says so in place and the rest of the

@@ -1,10 +1,8 @@
-import { withoutForbiddenCharacters } from "~/modules/validation/text";
+import * as z from "zod/mini";
+import { listQuerySchema, oneOf, readListQuery } from "~/modules/http/list-query";
 import { CABINET_STATUSES, type OrderStatus } from "./status";
 
-/**
- * The cabinet's list query (ADR 070): tabs, sort and the page's start, read from the address in one
- * function, so the list can move onto the shared list-page kit without touching the page.
- */
+/** The cabinet's list query (ADR 070): tabs, sort and the page's start, on the list kit (ADR 067). */
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** A tab counts its orders up to this many ("1000+"): the count costs what it shows, whatever a clinic holds. */
@@ -29,18 +27,25 @@ export interface CabinetQuery {
 
 const CURSOR_TIME = /^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}(\.\d{1,6})?([+-]\d{2}(:?\d{2})?|Z)$/;
 
+/** A page's start as the cabinet's links write it (`time_id`), or null for anything else. */
+function cabinetCursor(value: unknown): CabinetCursor | null {
+  if (typeof value !== "string" || value.length > 100) return null;
+  const [createdAt = "", id = ""] = value.split("_");
+  return CURSOR_TIME.test(createdAt) && isCalendarDate(createdAt.slice(0, 10)) && UUID.test(id) ? { createdAt, id } : null;
+}
+
 /**
- * The cabinet's query, read in one place: `q` (search), `status` (a tab), `sort`, `after` (the
- * page's start). Anything unknown or malformed reads as its default: a bad link shows the first page.
+ * The cabinet's address through the list kit (ADR 067): `q` and `status` (a tab) as every list's,
+ * its own `sort` and `after` (the page's start). Anything unknown or malformed reads as its default:
+ * a bad link shows the first page.
  */
-export function readCabinetQuery(url: URL): CabinetQuery {
-  const params = url.searchParams;
-  const search = withoutForbiddenCharacters(params.get("q") ?? "").trim().slice(0, 200);
-  const statusParam = params.get("status");
-  const status = CABINET_STATUSES.includes(statusParam as OrderStatus) ? (statusParam as OrderStatus) : null;
-  const sort: CabinetSort = params.get("sort") === "oldest" ? "oldest" : "newest";
-  const [createdAt = "", id = ""] = (params.get("after") ?? "").split("_");
-  const after = CURSOR_TIME.test(createdAt) && isCalendarDate(createdAt.slice(0, 10)) && UUID.test(id) ? { createdAt, id } : null;
+export const cabinetQuery = listQuerySchema(
+  { statuses: CABINET_STATUSES },
+  { sort: oneOf(CABINET_SORTS, "newest"), after: z.pipe(z.unknown(), z.transform(cabinetCursor)) },
+);
+
+export function readCabinetQuery(source: Request | URL): CabinetQuery {
+  const { q: search, status, sort, after } = readListQuery(source, cabinetQuery);
   return { search, status, sort, after };
 }
 

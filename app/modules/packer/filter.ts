@@ -1,6 +1,6 @@
 import type { OrderStatus } from "~db/schema";
 import { ORDER_STATUSES } from "~/modules/orders/status";
-import { withoutForbiddenCharacters } from "~/modules/validation/text";
+import { listQuerySchema, oneOf, readListQuery } from "~/modules/http/list-query";
 
 /**
  * The packer's views (ADR 068): the orders to pack (paid and in work, not yet marked packed) by
@@ -24,16 +24,13 @@ export const PACKER_STATUSES: readonly OrderStatus[] = ORDER_STATUSES.filter((st
 /** Orders to pack: paid, or in work. */
 export const TO_PACK: readonly OrderStatus[] = ["paid", "processing"];
 
-/** The one place the packer list's query is read (a shared list kit may take this over). */
-export function parsePackerFilter(params: URLSearchParams): PackerFilter {
-  const status = params.get("status");
-  const view = (PACKER_VIEWS as readonly string[]).includes(params.get("view") ?? "") ? (params.get("view") as PackerView) : "topack";
-  return {
-    view,
-    q: withoutForbiddenCharacters(params.get("q") ?? "").trim().slice(0, 100),
-    status: view === "all" && PACKER_STATUSES.includes(status as OrderStatus) ? (status as OrderStatus) : null,
-    page: Math.min(10_000, Math.max(1, Number.parseInt(params.get("page") ?? "1", 10) || 1)),
-  };
+/** The packer list's address through the list kit (ADR 067): its view, and the kit's search, status and page. */
+const packerQuery = listQuerySchema({ statuses: PACKER_STATUSES }, { view: oneOf(PACKER_VIEWS, "topack") });
+
+export function parsePackerFilter(source: Request | URL | URLSearchParams): PackerFilter {
+  const { view, q, status, page } = readListQuery(source, packerQuery);
+  // The status filter belongs to the list of every order; the other views are their own filter.
+  return { view, q, status: view === "all" ? status : null, page: Math.min(10_000, page) };
 }
 
 /** "?q=…&status=…&page=…" with defaults left out ("" for the plain list). */

@@ -14,7 +14,7 @@ export async function loadPackerPage({ request, context }: LoaderFunctionArgs) {
   const t = await getRequestTranslator(request, context);
   const title = t("gate.packerTitle");
   if (!(await isPacker(request, context))) return data({ gate: true as const, title }, { headers: NO_STORE });
-  const filter = parsePackerFilter(new URL(request.url).searchParams);
+  const filter = parsePackerFilter(request);
   try {
     const { orders, hasMore } = await listPackerOrders(await getDb(), filter);
     const logos = await logoUrls(orders.map((order) => order.email));

@@ -4,6 +4,7 @@ import type * as z from "zod/mini";
 import { requireStaff, type Staff } from "~/modules/auth/guards.server";
 import { type DB, getDb } from "~/modules/db/db.server";
 import { intentHandler } from "~/modules/http/intents";
+import { listQuerySchema, readListQuery, word } from "~/modules/http/list-query";
 import { getRequestTranslator } from "~/modules/http/request-context.server";
 import { type FormReply, intentValue, readSubmission, refused, submittedIntent } from "~/modules/http/submission.server";
 import { redirectWithToast } from "~/modules/http/toast.server";
@@ -19,9 +20,11 @@ const PAGE_SIZE = 20;
 /** A refused payout or percentage, shown on the partner's card (the one its `partner_code_id` names) with what was typed. */
 export type AffiliateReply = FormReply;
 
+/** The partners list's address (ADR 067): the kit's page and search, and the partner whose card is whole. */
+const affiliatesQuery = listQuerySchema({}, { open: word });
+
 export async function affiliatesList(db: DB, url: URL) {
-  const search = (url.searchParams.get("q") ?? "").trim().slice(0, 100);
-  const page = Math.max(1, Number.parseInt(url.searchParams.get("page") ?? "1", 10) || 1);
+  const { q: search, page, open } = readListQuery(url, affiliatesQuery);
   const { partners, hasMore } = await listPartners(db, {
     search,
     page,
@@ -29,7 +32,6 @@ export async function affiliatesList(db: DB, url: URL) {
   });
   // Payouts, referrals and orders are read and rendered for one partner only — the one opened by
   // `?open=CODE`, or the only one a search found — so the page costs what it shows (ADR 064).
-  const open = url.searchParams.get("open");
   const detailed = partners.filter((partner) => partner.code === open || partners.length === 1);
   const details = await partnerDetails(
     db,
@@ -38,6 +40,7 @@ export async function affiliatesList(db: DB, url: URL) {
   return {
     search,
     page,
+    pageSize: PAGE_SIZE,
     hasMore,
     open,
     period: currentPeriod(),
@@ -134,7 +137,7 @@ const AFFILIATE_INTENTS = {
 };
 
 export async function affiliatesAction(request: Request, context: AppLoadContext, staff: Staff) {
-  const url = new URL(request.url);
+  const { q, page } = readListQuery(request, affiliatesQuery);
   const submission = await readSubmission(request, context, affiliatesSchema);
   const partnerId = submission.payload.partner_code_id;
   if (typeof partnerId !== "string" || !isUuid(partnerId)) throw new Response("Unknown partner", { status: 400 });
@@ -143,9 +146,7 @@ export async function affiliatesAction(request: Request, context: AppLoadContext
   const db = await getDb();
   const partner = await partnerCodeById(db, partnerId);
   // Back to the same list with this partner's summary open.
-  const back = new URLSearchParams();
-  for (const name of ["q", "page"]) if (url.searchParams.get(name)) back.set(name, url.searchParams.get(name)!);
-  if (partner) back.set("open", partner.code);
+  const back = listParams(q, page, partner?.code ?? null);
   const to = `/backoffice/affiliates?${back}${partner ? `#partner-${partner.code}` : ""}`;
   const failed = (description: string) =>
     redirectWithToast(to, {

@@ -12,11 +12,15 @@ import { redirectWithToast } from "~/modules/http/toast.server";
 import { publicOrigin } from "~/modules/market/market.server";
 import { ensurePartnerCode, partnerBalance, partnerPayouts, referralCounts, referralOrders, savePartnerContacts, savePartnerName } from "./partners.server";
 import { partnerPageSchema } from "./forms";
-import { ACTIVITY_FILTERS, readFilter, REFERRAL_STATUS_FILTERS } from "./validation";
+import { ACTIVITY_FILTERS, REFERRAL_STATUS_FILTERS } from "./validation";
+import { listQuerySchema, oneOf, readListQuery } from "~/modules/http/list-query";
 import { logger } from "~/modules/log/logger.server";
 
 /** The partner's own page (partners spec §2 "/partner"): its data, and the saving of its name and contacts. */
 const PAGE_SIZE = 25;
+
+/** The referred orders' address (ADR 067): the kit's page, search and status, and the client's activity. */
+const referralsQuery = listQuerySchema({ statuses: REFERRAL_STATUS_FILTERS }, { activity: oneOf(ACTIVITY_FILTERS, null) });
 
 /** A refused name or contacts form, shown in place with what was typed; a failed save says why in place. */
 export type PartnerReply = FormReply & { failure?: { message: string; values: Record<string, string> } };
@@ -24,13 +28,9 @@ export type PartnerReply = FormReply & { failure?: { message: string; values: Re
 export async function loadPartnerPage(request: Request, context: AppLoadContext) {
   const user = await requireUser(request, context);
   const t = await getRequestTranslator(request, context);
-  const url = new URL(request.url);
-  const search = (url.searchParams.get("q") ?? "").trim().slice(0, 100);
-  const status = readFilter(url.searchParams.get("status"), REFERRAL_STATUS_FILTERS);
-  const activity = readFilter(url.searchParams.get("activity"), ACTIVITY_FILTERS);
-  const page = Math.max(1, Number.parseInt(url.searchParams.get("page") ?? "1", 10) || 1);
+  const { q: search, status, activity, page } = readListQuery(request, referralsQuery);
   const db = await getDb();
-  const base = { title: t("partners.title"), search, status, activity, page };
+  const base = { title: t("partners.title"), search, status, activity, page, pageSize: PAGE_SIZE };
   // Created on the first visit (spec §4 "Partner code"). Each part of the page loads on its own and
   // says so in place when it cannot (ADR 026); without the code nothing else of it can load.
   const code = await loadSection("partner: loading the partner code", { message: "failures.partnerCode" }, () => ensurePartnerCode(db, user.email));

@@ -25,7 +25,3 @@ export const REFERRAL_STATUS_FILTERS = ["processing", "paid", "completed"] as co
 export type ReferralStatusFilter = (typeof REFERRAL_STATUS_FILTERS)[number];
 export const ACTIVITY_FILTERS = ["active", "inactive"] as const;
 export type ActivityFilter = (typeof ACTIVITY_FILTERS)[number];
-
-export function readFilter<T extends string>(value: string | null, allowed: readonly T[]): T | null {
-  return value !== null && (allowed as readonly string[]).includes(value) ? (value as T) : null;
-}

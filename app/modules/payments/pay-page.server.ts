@@ -6,7 +6,7 @@ import { getStaff } from "~/modules/auth/guards.server";
 import { getConfig } from "~/modules/config/config.server";
 import { publicOrigin } from "~/modules/market/market.server";
 import { type DB, getDb } from "~/modules/db/db.server";
-import { readQuery } from "~/modules/http/list-query";
+import { asSent, readQuery } from "~/modules/http/list-query";
 import { getLocale, getViewer } from "~/modules/http/request-context.server";
 import { redirectWithToast } from "~/modules/http/toast.server";
 import { textTranslator } from "~/modules/translations/overrides.server";
@@ -20,7 +20,7 @@ import { readSubmission } from "~/modules/http/submission.server";
 import { payButtonSchema } from "./forms";
 
 /** The payment link's token (`?t=`), as sent: the page hands it back to its pay button. */
-const payQuery = z.object({ t: z.pipe(z.unknown(), z.transform((value) => (typeof value === "string" ? value : null))) });
+const payQuery = z.object({ t: asSent });
 
 async function openOrder(request: Request, context: AppLoadContext, db: DB, orderId: string | undefined, token: string | null) {
   const order = await findOrder(db, orderId ?? "");

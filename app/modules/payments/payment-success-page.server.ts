@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import * as z from "zod/mini";
 import { getConfig } from "~/modules/config/config.server";
 import { getDb } from "~/modules/db/db.server";
-import { readQuery, word } from "~/modules/http/list-query";
+import { asSent, readQuery, word } from "~/modules/http/list-query";
 import { findOrder, shortOrderNumber } from "~/modules/orders/orders.server";
 import { isValidPaymentResultToken, paymentLinkPath } from "~/modules/payments/payment-links.server";
 import { reconcileOrder } from "~/modules/payments/reconciliation.server";
@@ -11,7 +11,6 @@ import { orderFollowUp } from "~/modules/orders/order-follow-up.server";
 import { paidDocuments } from "~/modules/payments/payments.server";
 
 /** A value of the address as sent, null when absent: the return token travels on whole in the page's own link. */
-const asSent = z.pipe(z.unknown(), z.transform((value) => (typeof value === "string" ? value : null)));
 /** The return address: the order, its result token and the provider's payment. */
 const paymentSuccessQuery = z.object({ orderId: word, r: asSent, paymentId: asSent });
 

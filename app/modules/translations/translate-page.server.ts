@@ -1,4 +1,5 @@
 import type { Submission } from "@conform-to/react";
+import { listQuerySchema, readListQuery } from "~/modules/http/list-query";
 import type { AppLoadContext } from "@remix-run/node";
 import type * as z from "zod/mini";
 import { requireStaff } from "~/modules/auth/guards.server";
@@ -23,6 +24,9 @@ function interfaceTextCounts(tree: Messages, counts = new Map<string, number>())
   return counts;
 }
 
+/** The overrides list's address (ADR 067): the kit's search text. */
+const overridesQuery = listQuerySchema();
+
 function listUrl(query: string) {
   return query ? `/backoffice/translate?q=${encodeURIComponent(query)}` : "/backoffice/translate";
 }
@@ -30,7 +34,7 @@ function listUrl(query: string) {
 export async function loadTranslatePage(request: Request, context: AppLoadContext) {
   await requireStaff(request, context);
   const t = await textTranslator((await getLocale(request, context)).language);
-  const query = (new URL(request.url).searchParams.get("q") ?? "").trim();
+  const { q: query } = readListQuery(request, overridesQuery);
   const counts = interfaceTextCounts(resources.ru[NAMESPACE]);
   try {
     const { rows, total, matching } = await searchTranslations(await getDb(), query);

@@ -1,7 +1,7 @@
 import * as z from "zod/mini";
 import type { Order } from "~db/schema";
 import type { DB } from "~/modules/db/db.server";
-import { readQuery } from "~/modules/http/list-query";
+import { asSent, readQuery } from "~/modules/http/list-query";
 import type { Viewer } from "~/modules/http/request-context.server";
 import { canOpenOrder } from "~/modules/orders/access";
 import { findOrder } from "~/modules/orders/orders.server";
@@ -15,7 +15,7 @@ export function actorOf(viewer: Pick<Viewer, "user">, order: Pick<Order, "email"
 const notFound = () => new Response("Not found", { status: 404 });
 
 /** The order the address names, as sent: an empty `?id=` still names one (none may open it), not the cookie's. */
-const orderAccessQuery = z.object({ id: z.pipe(z.unknown(), z.transform((value) => (typeof value === "string" ? value : null))) });
+const orderAccessQuery = z.object({ id: asSent });
 
 /**
  * The current order (DESIGN §4.4, §4.9): `?id=` when this browser, its signed-in user or staff may

@@ -210,8 +210,9 @@ describe("answers kept for posts sent again", () => {
     const growth = (await size()) - before;
     const medianAfter = await median();
     console.log(`request_replays: ${kept.n} of 1000 keys kept, the table grew by ${(growth / 1024).toFixed(0)} KiB; another visitor's GET /order median ${medianBefore.toFixed(1)} → ${medianAfter.toFixed(1)} ms`);
+    // Before the bound, 100 keyed posts made another visitor's page 13 times slower, through this
+    // table's growth: the bound on what is kept is what the test holds. The page's time is printed
+    // above as a figure, not asserted — on a busy machine it measures the machine (bench/, not here).
     expect(growth).toBeLessThan(10 * 1024 * 1024);
-    // Before the bound, 100 keyed posts made another visitor's page 13 times slower. A few ms of slack for timer noise.
-    expect(medianAfter).toBeLessThan(1.5 * medianBefore + 10);
   });
 });
