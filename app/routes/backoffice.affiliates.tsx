@@ -26,7 +26,6 @@ export default function BackofficeAffiliates() {
     <section className="affiliates">
       <h1>{t("partners.backoffice.title")}</h1>
       <FilterBar
-        label={t("partners.backoffice.search")}
         search={{ id: "affiliates-q", value: view.search, label: t("partners.backoffice.search") }}
         applyLabel={t("partners.backoffice.apply")}
       />

@@ -107,7 +107,7 @@ export default function Cabinet() {
         </ul>
       </nav>
 
-      <FilterBar label={t("cabinet.search")} keep={{ status: data.status }} search={{ id: "cabinet-q", value: data.search, label: t("cabinet.search") }} applyLabel={t("cabinet.apply")}>
+      <FilterBar keep={{ status: data.status }} search={{ id: "cabinet-q", value: data.search, label: t("cabinet.search") }} applyLabel={t("cabinet.apply")}>
         <label htmlFor="cabinet-sort" className="visually-hidden">
           {t("cabinet.sort.label")}
         </label>

@@ -10,8 +10,8 @@ import type { ListMarket } from "~/modules/http/list-query";
  * without JavaScript; with it, Remix submits it as a navigation.
  */
 export interface FilterBarProps {
-  /** Names the search landmark. */
-  label: string;
+  /** Names the search landmark ("Фильтр списка" unless said); never the search field's own label. */
+  label?: string;
   /** Names and values the address keeps through the form (null: none). */
   keep?: Record<string, string | null>;
   search?: { id: string; value: string; label: string; placeholder?: string };
@@ -56,7 +56,7 @@ export function FilterBar({
       method="get"
       className={`filters list-filters${className ? ` ${className}` : ""}`}
       role="search"
-      aria-label={label}
+      aria-label={label ?? t("lists.filters")}
     >
       {Object.entries(keep).map(([name, value]) =>
         value === null ? null : (

@@ -16,7 +16,7 @@ export function ReferralOrders({ screen }: { screen: SerializeFrom<typeof loadPa
   return (
     <section className="partner-orders" aria-labelledby="partner-orders-title">
       <h2 id="partner-orders-title">{t("partners.orders.title")}</h2>
-      <FilterBar label={t("partners.orders.search")} search={{ id: "partner-q", value: screen.search, label: t("partners.orders.search") }} applyLabel={t("partners.orders.apply")}>
+      <FilterBar search={{ id: "partner-q", value: screen.search, label: t("partners.orders.search") }} applyLabel={t("partners.orders.apply")}>
         <label htmlFor="partner-status" className="visually-hidden">
           {t("partners.orders.status")}
         </label>
