@@ -26,6 +26,7 @@ import { parseArgs } from "node:util";
 import { Kysely, PostgresDialect, sql } from "kysely";
 import pg from "pg";
 import { type DB, openDatabase } from "../app/modules/db/db.server";
+import { encodeCursor } from "../app/modules/http/list-query";
 import { migrateToLatest } from "../db/migrator";
 import { type AppServer, browserFetch } from "../tests/support/app-server";
 import { clientSessionCookie, gateCookie, SECRETS, startBenchApp } from "./lib/app-fixture";
@@ -124,6 +125,8 @@ interface Side {
   counts: ScaleCounts;
   cookies: { staff: string; packer: string; clinic: string; partner: string };
   find: { code: string; emailPart: string; phone: string; clientName: string; patient: string; latinPatient: string; clinicPatient: string; lateFolder: string };
+  /** Where page 500 of each keyset list starts (its last row's place, clamped to the list's length): what the pager's "Вперёд" links carry. */
+  late: { workDate: string; allDate: string; allTotal: string; allStatus: string; queueOrder: string; cabinet: string };
 }
 
 const nodeArgs = values.explain ? ["--import", path.resolve(import.meta.dirname, "lib/slow-queries.mjs")] : [];
@@ -157,12 +160,33 @@ async function side(size: ScaleSize, url: string, counts: ScaleCounts): Promise<
   );
   // The storage page's keyset cursor four fifths of the way down the orders (a late page).
   const lateFolder = await one<{ id: string }>(`select id from orders order by created_at desc, id desc offset (select (count(*) * 4 / 5) from orders) limit 1`);
+  // Page 500 of the keyset lists: the row that ends page 499 (the work list shows 10 a page, the
+  // queue 20 orders, the cabinet 20), or the list's last row when it is shorter (the small database).
+  const atRow = async (select: string, from: string, order: string, pageSize: number) =>
+    one<Record<string, string | number>>(`select ${select} from ${from} order by ${order} offset least(${499 * pageSize - 1}, greatest((select count(*) from ${from}) - 1, 0)) limit 1`);
+  const withPatients = `orders where exists (select 1 from orders_patients p where p.order_id = orders.id)`;
+  const statusRank = `(case orders.status when 'draft' then 0 when 'pending' then 1 when 'paid' then 2 when 'processing' then 3 when 'shipped' then 4 when 'completed' then 5 else 6 end)`;
+  const work = await atRow("created_at::text as at, id", `${withPatients} and status in ('paid','processing')`, "created_at desc, id desc", 10);
+  const all = await atRow("created_at::text as at, id", withPatients, "created_at desc, id desc", 10);
+  const byTotal = await atRow("coalesce(total_cost, 0)::bigint as total, id", withPatients, "coalesce(total_cost, 0) desc, id desc", 10);
+  const byStatus = await atRow(`${statusRank} as rank, created_at::text as at, id`, withPatients, `${statusRank} asc, created_at asc, id asc`, 10);
+  const queueOrder = await atRow("id", "orders where status <> 'draft' and exists (select 1 from ftp_uploads_queue q where q.order_id = orders.id and q.status = 'completed')", "created_at desc, id desc", 20);
+  const cabinet = await atRow("created_at::text as at, id", `orders where email = '${SCALE_PEOPLE.bigClinicEmail}' and status <> 'draft'`, "created_at desc, id desc", 20);
+  const late = {
+    workDate: encodeCursor([String(work.at), String(work.id)]),
+    allDate: encodeCursor([String(all.at), String(all.id)]),
+    allTotal: encodeCursor([Number(byTotal.total), String(byTotal.id)]),
+    allStatus: encodeCursor([Number(byStatus.rank), String(byStatus.at), String(byStatus.id)]),
+    queueOrder: String(queueOrder.id),
+    cabinet: `${cabinet.at}_${cabinet.id}`,
+  };
   return {
     size,
     url,
     db,
     app,
     counts,
+    late,
     cookies: {
       staff: await gateCookie(app, "backoffice"),
       packer: await gateCookie(app, "packer"),
@@ -206,11 +230,17 @@ const PAGES: PageCase[] = [
   { label: "/backoffice?q=<phone>", who: "staff", path: (s) => `/backoffice?q=${q(s.find.phone)}` },
   { label: "/backoffice?q=<patient, Cyrillic>", who: "staff", path: (s) => `/backoffice?q=${q(s.find.patient)}` },
   { label: "/backoffice?q=<patient, Latin>", who: "staff", path: (s) => `/backoffice?q=${q(s.find.latinPatient)}` },
-  { label: "/backoffice?page=500", who: "staff", path: () => "/backoffice?page=500" },
+  { label: "/backoffice?page=500 (an old link: an offset)", who: "staff", path: () => "/backoffice?page=500" },
+  { label: "/backoffice page 500 (К работе, by date)", who: "staff", path: (s) => `/backoffice?page=500&after=${s.late.workDate}` },
+  { label: "/backoffice?status=all page 500 (cards, by date)", who: "staff", path: (s) => `/backoffice?status=all&view=cards&page=500&after=${s.late.allDate}` },
+  { label: "/backoffice?status=all page 500 (table, by total)", who: "staff", path: (s) => `/backoffice?status=all&view=table&sort=total&page=500&after=${s.late.allTotal}` },
+  { label: "/backoffice?status=all page 500 (table, by status)", who: "staff", path: (s) => `/backoffice?status=all&view=table&sort=status&page=500&after=${s.late.allStatus}` },
   { label: "/backoffice/affiliates", who: "staff", path: () => "/backoffice/affiliates" },
   { label: "/backoffice/affiliates?q=<partner>", who: "staff", path: () => `/backoffice/affiliates?q=${q(SCALE_PEOPLE.bigPartnerEmail.split("@")[0]!)}` },
   { label: "/backoffice/clients", who: "staff", path: () => "/backoffice/clients" },
   { label: "/backoffice/clients?all=1", who: "staff", path: () => "/backoffice/clients?all=1" },
+  { label: "/backoffice/clients?all=1&page=500", who: "staff", path: () => "/backoffice/clients?all=1&page=500" },
+  { label: "/backoffice/affiliates?page=500", who: "staff", path: () => "/backoffice/affiliates?page=500" },
   { label: "/backoffice/clients?q=<name>", who: "staff", path: (s) => `/backoffice/clients?q=${q(s.find.clientName)}` },
   { label: "/backoffice/clients?q=<e-mail part>", who: "staff", path: (s) => `/backoffice/clients?q=${q(s.find.emailPart)}` },
   { label: "/backoffice/clients?client=<big clinic>", who: "staff", path: () => `/backoffice/clients?client=${q(SCALE_PEOPLE.bigClinicEmail)}` },
@@ -218,16 +248,20 @@ const PAGES: PageCase[] = [
   { label: "/backoffice/ftp?status=completed", who: "staff", path: () => "/backoffice/ftp?status=completed" },
   { label: "/backoffice/ftp?status=failed", who: "staff", path: () => "/backoffice/ftp?status=failed" },
   { label: "/backoffice/ftp?status=completed&type=matrix", who: "staff", path: () => "/backoffice/ftp?status=completed&type=matrix" },
-  { label: "/backoffice/ftp?status=completed&page=500", who: "staff", path: () => "/backoffice/ftp?status=completed&page=500" },
+  { label: "/backoffice/ftp?status=completed page 500", who: "staff", path: (s) => `/backoffice/ftp?status=completed&after=${s.late.queueOrder}` },
   { label: "/backoffice/files (storage, from the database)", who: "staff", path: () => "/backoffice/files" },
   { label: "/backoffice/files?after=<an order 4/5 down>", who: "staff", path: (s) => `/backoffice/files?after=${s.find.lateFolder}` },
   { label: "/backoffice/files?show=trash", who: "staff", path: () => "/backoffice/files?show=trash" },
   { label: "/packer", who: "packer", path: () => "/packer" },
+  { label: "/packer?view=all", who: "packer", path: () => "/packer?view=all" },
+  { label: "/packer?view=all&page=500", who: "packer", path: () => "/packer?view=all&page=500" },
   { label: "/packer?q=<order code>", who: "packer", path: (s) => `/packer?q=${q(s.find.code)}` },
   { label: "/packer?q=<patient>", who: "packer", path: (s) => `/packer?q=${q(s.find.patient)}` },
   { label: "/cabinet (big clinic)", who: "clinic", path: () => "/cabinet" },
+  { label: "/cabinet page 500 (big clinic)", who: "clinic", path: (s) => `/cabinet?after=${encodeURIComponent(s.late.cabinet)}` },
   { label: "/cabinet?q=<patient> (big clinic)", who: "clinic", path: (s) => `/cabinet?q=${q(s.find.clinicPatient)}` },
   { label: "/partner (big partner)", who: "partner", path: () => "/partner" },
+  { label: "/partner?page=500 (big partner)", who: "partner", path: () => "/partner?page=500" },
 ];
 
 const median = (samples: number[]) => {
