@@ -8,7 +8,7 @@
  * autocannon (in this process) with 50 connections for ~10 s on each of: two bare Remix apps
  * (bench/lib/bare-remix.ts, remix-serve, NODE_ENV=production) — one with a single route, one with as
  * many routes as the app —, `GET /order` for a draft at step 3 (its cookie; walked there over HTTP),
- * `GET /cabinet` for a signed-in clinic with 8 orders (also one of its tabs, and one order's own page), `GET /backoffice` past the staff gate, the
+ * `GET /cabinet` for a signed-in clinic with 8 orders (also one of its tabs, and one order's own page), `GET /backoffice` past the staff gate in both views (cards and table), the
  * landing and a legal page for an anonymous visitor, `/de` and `/en` for a first-time visitor (the
  * answer saves the language) and `/privacy` with German saved, then both bare apps again (the machine is
  * shared: the two runs of each show the drift; their mean is the reference). Requests ask for gzip,
@@ -153,7 +153,8 @@ async function startAll(nodeArgs: { app?: string[]; bare?: string[] } = {}) {
       { label: "/cabinet (signed-in clinic)", reference: "same routes", url: `${app.url}/cabinet`, pid: app.pid, headers: { cookie: client } },
       { label: "/cabinet?status=… (a tab, oldest first)", reference: "same routes", url: `${app.url}/cabinet?status=${clientOrder.status}&sort=oldest`, pid: app.pid, headers: { cookie: client } },
       { label: "/cabinet/orders/:id (the order's page)", reference: "same routes", url: `${app.url}/cabinet/orders/${clientOrder.id}`, pid: app.pid, headers: { cookie: client } },
-      { label: "/backoffice (orders, staff)", reference: "same routes", url: `${app.url}/backoffice`, pid: app.pid, headers: { cookie: office } },
+      { label: "/backoffice (orders as cards, staff)", reference: "same routes", url: `${app.url}/backoffice?view=cards`, pid: app.pid, headers: { cookie: office } },
+      { label: "/backoffice?view=table (orders as a table, staff)", reference: "same routes", url: `${app.url}/backoffice?view=table`, pid: app.pid, headers: { cookie: office } },
       { label: "/ (landing, anonymous)", reference: "one route", url: `${app.url}/`, pid: app.pid, headers: {} },
       { label: "/privacy (legal page, anonymous)", reference: "one route", url: `${app.url}/privacy`, pid: app.pid, headers: {} },
       // Language URLs for a first-time visitor: each answer also saves the language in a cookie (ADR 048).

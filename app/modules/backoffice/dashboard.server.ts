@@ -131,8 +131,13 @@ export function parseDashboardFilter(
   };
 }
 
-/** Counts are exact up to this, then shown as "10 000+": a count costs at most this many index entries. */
-export const COUNT_CAP = 10_000;
+/**
+ * Counts are exact up to this, then shown as "1 000+": a count costs at most this many index entries
+ * and patient probes. At 10,000 the nine tabs cost some 100 ms on every page at five years
+ * (bench/RESULTS.md, "Late pages of every list"); a working tab past a thousand orders is read by
+ * its filters, not its count.
+ */
+export const COUNT_CAP = 1_000;
 
 export async function loadStatistics(db: DB): Promise<DashboardStatistics> {
   const days = STATISTICS_WINDOW_DAYS;

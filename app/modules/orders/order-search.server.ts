@@ -59,6 +59,12 @@ const withinShortSearchWindow: Condition = () =>
 export interface OrderSearchOptions {
   /** Whether the phone is searched (the packer never sees phones, DESIGN §4.25). */
   phone: boolean;
+  /**
+   * The base is a few hundred orders by its status (the packer's orders to pack): each branch takes
+   * the base first and sorts what it finds, rather than walking every order by date hoping to meet
+   * the base (at five years that walk read 300,000 orders for 625 to pack).
+   */
+  narrowBase?: boolean;
 }
 
 /**
@@ -126,7 +132,9 @@ export async function orderSearchBranches(db: Kysely<Database>, text: string, op
  * can show and no branch reads further than that page.
  */
 export async function foundBySearch(db: Kysely<Database>, text: string, options: OrderSearchOptions, base: () => SelectQueryBuilder<Database, "orders", object>, limit: number): Promise<Condition> {
-  const branches = (await orderSearchBranches(db, text, options)).map((branch) => base().where(branch).select("orders.id").orderBy("orders.created_at", "desc").orderBy("orders.id").limit(limit));
+  // An expression, not the column, when the base is narrow: the date index then cannot order the walk.
+  const newest = options.narrowBase ? sql`orders.created_at + interval '0 seconds'` : sql`orders.created_at`;
+  const branches = (await orderSearchBranches(db, text, options)).map((branch) => base().where(branch).select("orders.id").orderBy(newest, "desc").orderBy("orders.id").limit(limit));
   if (branches.length === 0) return () => sql<SqlBool>`false`;
   return () => sql<SqlBool>`orders.id in (${sql.join(branches, sql` union `)})`;
 }

@@ -95,7 +95,7 @@ export async function listPackerOrders(db: DB, filter: PackerFilter): Promise<{ 
   const offset = (filter.page - 1) * PACKER_PAGE_SIZE;
   let query = filtered().select(ORDER_COLUMNS);
   // The back-office's search without the phone; each way of matching reads at most this page (ADR 042).
-  if (filter.q) query = query.where(await foundBySearch(db, filter.q, { phone: false }, filtered, offset + PACKER_PAGE_SIZE + 1));
+  if (filter.q) query = query.where(await foundBySearch(db, filter.q, { phone: false, narrowBase: filter.view !== "all" }, filtered, offset + PACKER_PAGE_SIZE + 1));
   const rows = await query
     .orderBy("orders.created_at", "desc")
     .orderBy("orders.id")
