@@ -66,9 +66,6 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   return data(rootData, { headers });
 }
 
-/** The root loader's data: declared in modules/layout/root-data, where components read it (`useRootData`). */
-export type RootLoaderData = RootData;
-
 /**
  * Client navigations and revalidations: the server sends the texts' key, not the texts (they were
  * 39.6 KB raw, 13.4 KB gzip, of every wizard step's data); a key the browser does not hold yet is

@@ -1,5 +1,4 @@
 import type { SessionStorage } from "@remix-run/node";
-import CryptoJS from "crypto-js";
 import { Authenticator, AuthorizationError, type AuthenticateOptions, Strategy } from "remix-auth";
 import { EmailLinkStrategy } from "remix-auth-email-link";
 import { getConfig } from "~/modules/config/config.server";
@@ -13,7 +12,7 @@ import { normalizeEmail } from "~/modules/validation/email";
 import { codeCarriedSchema, linkMailSchema } from "./forms";
 import { getSessionStorage, startUserSession, type SessionData, type SessionFlashData } from "./session.server";
 import { consumeCode, consumeLink, isLinkUsable, LINK_MINUTES, recordSignInLink, signInCode, type SignedIn, signInLimitWait } from "./sign-in.server";
-import { hmac, randomToken } from "./tokens.server";
+import { hmac, openPassphraseToken, randomToken } from "./tokens.server";
 import { logger } from "~/modules/log/logger.server";
 
 /**
@@ -153,7 +152,7 @@ export async function sendSignInLink(request: Request, input: { email: string; r
 export async function readSignInLink(token: string): Promise<{ email: string } | null> {
   let payload: { e?: unknown; f?: { link?: unknown }; c?: unknown };
   try {
-    payload = JSON.parse(CryptoJS.AES.decrypt(token, linkSecret()).toString(CryptoJS.enc.Utf8));
+    payload = JSON.parse(openPassphraseToken(token, linkSecret()) ?? "");
   } catch {
     return null;
   }

@@ -2,4 +2,3 @@ import type { Role } from "~db/schema";
 
 /** The roles a user can hold, in the order the page lists them; the page's component and the server both read them. */
 export const ROLES: readonly Role[] = ["admin", "manager", "user"];
-export const isRole = (value: unknown): value is Role => ROLES.includes(value as Role);

@@ -29,4 +29,3 @@ export const queueActionSchema = z.object({
     .transform((search) => queueFiltersSearch(parseQueueFilters(new URLSearchParams(search?.startsWith("?") ? search.slice(1) : ""))) ),
 });
 
-export type QueueAction = z.infer<typeof queueActionSchema>;

@@ -49,12 +49,6 @@ export function statusKey(status: number): AnswerKey {
   return STATUS_KEYS[status] ?? (status >= 500 ? "serverError" : "badRequest");
 }
 
-/** The sentence of an answer in the reader's language. */
-export async function answerText(language: Language, key: AnswerKey, extra?: string): Promise<string> {
-  const t = await textTranslator(language);
-  return extra ? t(extra) : t(`answers.${key}`);
-}
-
 /** A plain-text error answer in the request's language. */
 export async function textAnswer(language: Language, status: number, key: AnswerKey = statusKey(status), headers: HeadersInit = {}): Promise<Response> {
   const t = await textTranslator(language);

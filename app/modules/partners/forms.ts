@@ -1,5 +1,4 @@
 import * as z from "zod/mini";
-import { EMAIL_MAX } from "~/modules/validation/email";
 import { checkbox, emailField, idField, nameField, percentageField, phoneField, positiveAmountField, TEXT_MAX, textField, wholeNumberField } from "~/modules/validation/fields";
 import { TOO_LONG } from "~/modules/validation/text";
 
@@ -11,7 +10,6 @@ import { TOO_LONG } from "~/modules/validation/text";
  */
 export const NAME_MAX = TEXT_MAX.name;
 export const NOTE_MAX = TEXT_MAX.note;
-export const CONTACT_EMAIL_MAX = EMAIL_MAX;
 export const CONTACT_PHONE_MAX = TEXT_MAX.phone;
 
 const CONTACTS_REQUIRED = "partners.errors.contactsRequired";
