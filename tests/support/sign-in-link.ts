@@ -1,18 +1,26 @@
-import { createHash, createHmac, randomBytes } from "node:crypto";
-import CryptoJS from "crypto-js";
+import { createCipheriv, createHash, createHmac, randomBytes } from "node:crypto";
 import { sql } from "kysely";
 import type { DB } from "~/modules/db/db.server";
 
 /**
  * Sign-in links made the way remix-auth-email-link makes them (crypto-js AES with a passphrase over
- * `{ e, f, c }`), written here from the package's format rather than through the app, so tests can
- * build a mail's link, or forge one, without a mail server.
+ * `{ e, f, c }`: OpenSSL's "Salted__" format, AES-256-CBC, key and IV by EVP_BytesToKey over MD5),
+ * written here from that format with Node's crypto rather than through the app, so tests can build a
+ * mail's link, or forge one, without a mail server.
  */
 export const linkSecret = (sessionSecret: string) => createHmac("sha256", sessionSecret).update("sign-in-link").digest("base64url");
 
 export function linkToken(input: { passphrase: string; email: string; linkId: string; createdAt?: number }): string {
   const payload = { e: input.email, f: { link: input.linkId }, c: input.createdAt ?? Date.now() };
-  return CryptoJS.AES.encrypt(JSON.stringify(payload), input.passphrase).toString();
+  const salt = randomBytes(8);
+  let derived = Buffer.alloc(0);
+  let block = Buffer.alloc(0);
+  while (derived.length < 48) {
+    block = createHash("md5").update(Buffer.concat([block, Buffer.from(input.passphrase, "utf8"), salt])).digest();
+    derived = Buffer.concat([derived, block]);
+  }
+  const cipher = createCipheriv("aes-256-cbc", derived.subarray(0, 32), derived.subarray(32, 48));
+  return Buffer.concat([Buffer.from("Salted__", "latin1"), salt, cipher.update(JSON.stringify(payload), "utf8"), cipher.final()]).toString("base64");
 }
 
 /** A link's row as sending one records it; returns the link's id. */

@@ -11,7 +11,7 @@ import { SECRETS, startApp, type TestApp } from "../../support/app";
 /**
  * Sign-in through the authenticator (remix-auth with the e-mail link and code strategies, sessions
  * through Remix's session storage): every property of the hand-written flow it replaced, checked
- * over HTTP against the real server. Links are forged with crypto-js from the package's own format.
+ * over HTTP against the real server. Links are forged with Node's crypto in the package's own format.
  */
 describe("sign-in through the authenticator", () => {
   let t: TestDatabase;
