@@ -82,6 +82,22 @@ export default function Cabinet() {
         </Form>
       </details>
 
+      <details className="card data-export">
+        <summary>{t("cabinet.data.title")}</summary>
+        <Form method="get" action="/cabinet/data" reloadDocument className="stack">
+          <p className="muted small">{t("cabinet.data.text")}</p>
+          <label className="checkbox">
+            <input type="checkbox" name="files" value="1" />
+            <span>{t("cabinet.data.withFiles")}</span>
+          </label>
+          <div>
+            <button type="submit" className="button button-small button-secondary">
+              {t("cabinet.data.download")}
+            </button>
+          </div>
+        </Form>
+      </details>
+
       {data.isPartner ? (
         <aside className="card partner-invite">
           <h2>{t("cabinet.partnerTitle")}</h2>

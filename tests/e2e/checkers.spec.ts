@@ -62,6 +62,9 @@ test("the cabinet and the partner area", async ({ page }, testInfo) => {
   await signInByMail(page, `checkers-cabinet-${testInfo.project.name}-${Date.now()}@clinic.ru`);
   await expect(page).toHaveURL(/\/cabinet$/);
   await checkPage(page, testInfo, "/cabinet");
+  await page.getByText("Ваши данные", { exact: true }).click();
+  await expect(page.getByRole("button", { name: "Скачать архив" })).toBeVisible();
+  await checkPage(page, testInfo, "/cabinet, its data card opened");
   await page.goto("/partner");
   await expect(page.getByRole("heading", { name: "Партнёрский кабинет", level: 1 })).toBeVisible();
   await checkPage(page, testInfo, "/partner");

@@ -143,6 +143,9 @@ const MATRIX: Record<string, Row> = {
   "/cabinet": { form: () => ({ channel: "whatsapp" }),
     get:                               "→auth    200       200       200       →auth     →auth     200       200",
     post:                              "→auth    →/cabinet* →/cabinet* →/cabinet* →auth  →auth     →/cabinet* →/cabinet*" },
+  // The clinic's own data as a ZIP (ADR 078): every signed-in user gets their own, nobody else's.
+  "/cabinet/data": { url: () => "/cabinet/data",
+    get:                               "→auth    200       200       200       →auth     →auth     200       200" },
   // Ordering again from a patient (ADR 071): only the clinic whose order it is; staff order nothing on its behalf.
   "/cabinet/again/:orderId/:patientId": { url: (f) => `/cabinet/again/${f.orderA.id}/${f.patientA.id}`,
     form: (f) => ({ kind: "replacement", files: f.fileUrlA.replace("/files/orders/", "") }),
