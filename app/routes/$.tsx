@@ -6,12 +6,12 @@ import { notFoundTitle } from "~/modules/http/not-found";
 export const meta: MetaFunction = ({ error }) => [{ title: notFoundTitle(error) ?? "Aligner Lab" }];
 
 /** Every unknown path: the 404 page with the right status, its title in the reader's language. */
-export async function loader({ request, context }: LoaderFunctionArgs) {
-  throw await notFound(request, context);
+export async function loader(args: LoaderFunctionArgs) {
+  throw await notFound(args);
 }
 
-export async function action({ request, context }: ActionFunctionArgs) {
-  throw await notFound(request, context);
+export async function action(args: ActionFunctionArgs) {
+  throw await notFound(args);
 }
 
 export default function CatchAll() {

@@ -39,12 +39,12 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
 ];
 
 /** The orders dashboard: its data and its payment intents are in dashboard-page.server.ts. */
-export async function loader({ request, context }: LoaderFunctionArgs) {
-  return loadDashboardPage(request, context);
+export async function loader(args: LoaderFunctionArgs) {
+  return loadDashboardPage(args);
 }
 
-export async function action({ request, context }: ActionFunctionArgs) {
-  return dashboardPageAction(request, context);
+export async function action(args: ActionFunctionArgs) {
+  return dashboardPageAction(args);
 }
 
 export default function BackofficeOrders() {

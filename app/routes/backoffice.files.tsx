@@ -13,12 +13,12 @@ const BACK = "/backoffice/files";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title }, { name: "robots", content: "noindex" }];
 
-export async function loader({ request, context }: LoaderFunctionArgs) {
-  return loadFilesPage(request, context);
+export async function loader(args: LoaderFunctionArgs) {
+  return loadFilesPage(args);
 }
 
-export async function action({ request, context }: ActionFunctionArgs) {
-  return filesPageAction(request, context);
+export async function action(args: ActionFunctionArgs) {
+  return filesPageAction(args);
 }
 
 export default function BackofficeFiles() {

@@ -11,12 +11,12 @@ import { dateTimeFormat, numberFormat } from "~/modules/i18n/intl";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title }, { name: "robots", content: "noindex" }];
 
-export async function loader({ request, context }: LoaderFunctionArgs) {
-  return loadQueuePage(request, context);
+export async function loader(args: LoaderFunctionArgs) {
+  return loadQueuePage(args);
 }
 
-export async function action({ request, context }: ActionFunctionArgs) {
-  return queuePageAction(request, context);
+export async function action(args: ActionFunctionArgs) {
+  return queuePageAction(args);
 }
 
 export default function BackofficeFtp() {

@@ -8,12 +8,12 @@ import { useTranslation } from "~/modules/i18n/i18n-context";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title }, { name: "robots", content: "noindex" }];
 
-export async function loader({ request, context }: LoaderFunctionArgs) {
-  return loadRolesPage(request, context);
+export async function loader(args: LoaderFunctionArgs) {
+  return loadRolesPage(args);
 }
 
-export async function action({ request, context }: ActionFunctionArgs) {
-  return rolesPageAction(request, context);
+export async function action(args: ActionFunctionArgs) {
+  return rolesPageAction(args);
 }
 
 export default function BackofficeRoles() {

@@ -12,12 +12,12 @@ import { loadTranslatePage, translatePageAction, type TranslateReply } from "~/m
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title ?? "Aligner Lab" }, { name: "robots", content: "noindex" }];
 
-export async function loader({ request, context }: LoaderFunctionArgs) {
-  return loadTranslatePage(request, context);
+export async function loader(args: LoaderFunctionArgs) {
+  return loadTranslatePage(args);
 }
 
-export async function action({ request, context }: ActionFunctionArgs) {
-  return translatePageAction(request, context);
+export async function action(args: ActionFunctionArgs) {
+  return translatePageAction(args);
 }
 
 /** Whether a refusal answers this form (its intent, and its row for an edit). */

@@ -17,11 +17,11 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.t
  * overridden from here.
  */
 export async function loader(args: LoaderFunctionArgs) {
-  return loadCataloguePage(args.request, args.context);
+  return loadCataloguePage(args);
 }
 
 export async function action(args: ActionFunctionArgs) {
-  return cataloguePageAction(args.request, args.context);
+  return cataloguePageAction(args);
 }
 
 function PlaceList({ places }: { places: readonly Place[] }) {

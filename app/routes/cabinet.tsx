@@ -11,12 +11,12 @@ import { NOTIFICATION_CHANNELS } from "~/modules/orders/status";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title }, { name: "robots", content: "noindex" }];
 
-export async function loader({ request, context }: LoaderFunctionArgs) {
-  return loadCabinetPage(request, context);
+export async function loader(args: LoaderFunctionArgs) {
+  return loadCabinetPage(args);
 }
 
-export async function action({ request, context }: ActionFunctionArgs) {
-  return saveNotificationChannel(request, context);
+export async function action(args: ActionFunctionArgs) {
+  return saveNotificationChannel(args);
 }
 
 export default function Cabinet() {

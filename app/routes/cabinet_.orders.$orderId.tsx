@@ -7,12 +7,12 @@ import { cabinetOrderAction, loadCabinetOrderPage } from "~/modules/orders/cabin
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title }, { name: "robots", content: "noindex" }];
 
-export async function loader({ request, context, params }: LoaderFunctionArgs) {
-  return loadCabinetOrderPage(request, context, params.orderId);
+export async function loader(args: LoaderFunctionArgs) {
+  return loadCabinetOrderPage(args);
 }
 
-export async function action({ request, context, params }: ActionFunctionArgs) {
-  return cabinetOrderAction(request, context, params.orderId);
+export async function action(args: ActionFunctionArgs) {
+  return cabinetOrderAction(args);
 }
 
 export default function CabinetOrderPage() {

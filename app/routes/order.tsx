@@ -38,12 +38,12 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { name: "robots", content: "noindex" },
 ];
 
-export async function loader({ request, context }: LoaderFunctionArgs) {
-  return loadWizardPage(request, context);
+export async function loader(args: LoaderFunctionArgs) {
+  return loadWizardPage(args);
 }
 
-export async function action({ request, context }: ActionFunctionArgs) {
-  return handleWizardAction(request, context);
+export async function action(args: ActionFunctionArgs) {
+  return handleWizardAction(args);
 }
 
 /** A refusal's Retry-After reaches the answer (ADR 056). */

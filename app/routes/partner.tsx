@@ -14,12 +14,12 @@ import { loadPartnerPage, partnerPageAction, type PartnerReply } from "~/modules
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title }, { name: "robots", content: "noindex" }];
 
-export async function loader({ request, context }: LoaderFunctionArgs) {
-  return loadPartnerPage(request, context);
+export async function loader(args: LoaderFunctionArgs) {
+  return loadPartnerPage(args);
 }
 
-export async function action({ request, context }: ActionFunctionArgs) {
-  return partnerPageAction(request, context);
+export async function action(args: ActionFunctionArgs) {
+  return partnerPageAction(args);
 }
 
 export default function PartnerCabinet() {

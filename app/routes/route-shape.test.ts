@@ -94,6 +94,10 @@ function shapeProblems(fileName: string, source: string): string[] {
     if (!callee) return [`${name}: not one call (\`return loadXPage(args)\`)`];
     const from = imported.get(callee);
     if (!from || !(PAGE_MODULE.test(from) || OTHER_PAGE_MODULES.has(from))) return [`${name}: calls ${callee} from ${from ?? "this file"}, not a page module`];
+    // One convention (ADR 050): the page module takes the route's own args, never their parts (a
+    // shared page module may be told which page it serves, as the legal pages are).
+    const [first, ...rest] = (expression as ts.CallExpression).arguments;
+    if (!first || !ts.isIdentifier(first) || rest.some((argument) => !ts.isStringLiteral(argument))) return [`${name}: passes its parts to ${callee}, not the route's args`];
     return [];
   });
 }
@@ -114,6 +118,7 @@ describe("route module shape", () => {
     expect(shapeProblems("x.tsx", page("export const loader = (args: LoaderFunctionArgs) => loadXPage(args);"))).toEqual([]);
     expect(shapeProblems("x.tsx", page("export async function loader({ request }: LoaderFunctionArgs) {\n  await requireStaff(request);\n  return loadXPage(request);\n}"))).toEqual(["loader: not one call (`return loadXPage(args)`)"]);
     expect(shapeProblems("x.tsx", page("export async function action(args: ActionFunctionArgs) {\n  return helper(args);\n}"))).toEqual(["action: calls helper from ~/modules/area/x.server, not a page module"]);
+    expect(shapeProblems("x.tsx", page("export async function loader({ request, context }: LoaderFunctionArgs) {\n  return loadXPage(request, context);\n}"))).toEqual(["loader: passes its parts to loadXPage, not the route's args"]);
     // A resource route (no component) is a machine endpoint with its own guard (STYLE 10).
     expect(shapeProblems("x.ts", "export async function loader() {\n  const a = 1;\n  return a;\n}")).toEqual([]);
   });

@@ -1,4 +1,4 @@
-import type { AppLoadContext } from "@remix-run/node";
+import type { LoaderFunctionArgs, ActionFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
 import { requireStaff, type Staff } from "~/modules/auth/guards.server";
 import { listHref } from "~/modules/http/list-query";
@@ -51,10 +51,7 @@ import {
  * the tracker opens /backoffice/orders/:id/tracker; payments' actions are this page's intents.
  */
 
-export async function loadDashboardPage(
-  request: Request,
-  context: AppLoadContext
-) {
+export async function loadDashboardPage({ request, context }: LoaderFunctionArgs) {
   const staff = await requireStaff(request, context);
   const t = await getRequestTranslator(request, context);
   const db = await getDb();
@@ -246,10 +243,7 @@ const DASHBOARD_INTENTS: Record<
   unfold_statistics: rememberChoice({ statisticsFolded: false }),
 };
 
-export async function dashboardPageAction(
-  request: Request,
-  context: AppLoadContext
-) {
+export async function dashboardPageAction({ request, context }: ActionFunctionArgs) {
   const staff = await requireStaff(request, context);
   const submission = await readSubmission(request, context, dashboardSchema);
   // Back to the same list, on the same page.

@@ -1,4 +1,4 @@
-import { data, redirect, type AppLoadContext } from "@remix-run/node";
+import { data, redirect, type LoaderFunctionArgs, type ActionFunctionArgs } from "@remix-run/node";
 import { asSent, listQuerySchema, oneOf, readListQuery } from "~/modules/http/list-query";
 import { requireStaff } from "~/modules/auth/guards.server";
 import { type DB, getDb } from "~/modules/db/db.server";
@@ -72,7 +72,7 @@ function empty(title: string, onlyTrash: boolean, page: number, deletionErrors: 
  */
 const storageQuery = listQuerySchema({}, { show: oneOf(["trash"], null), folder: asSent, after: asSent });
 
-export async function loadFilesPage(request: Request, context: AppLoadContext) {
+export async function loadFilesPage({ request, context }: LoaderFunctionArgs) {
   await requireStaff(request, context);
   const t = await getRequestTranslator(request, context);
   const { show, page, folder: folderParam, after } = readListQuery(request, storageQuery);
@@ -262,7 +262,7 @@ const FILES_INTENTS: Record<string, (args: FilesIntentArgs) => Promise<Response>
   delete_trash: deleteAllTrash,
 };
 
-export async function filesPageAction(request: Request, context: AppLoadContext) {
+export async function filesPageAction({ request, context }: ActionFunctionArgs) {
   await requireStaff(request, context);
   const submission = await readSubmission(request, context, filesPageSchema);
   const db = await getDb();

@@ -1,4 +1,4 @@
-import type { AppLoadContext } from "@remix-run/node";
+import type { LoaderFunctionArgs, ActionFunctionArgs } from "@remix-run/node";
 import type { Submission } from "@conform-to/react";
 import type * as z from "zod/mini";
 import { requireAdmin } from "~/modules/auth/guards.server";
@@ -21,7 +21,7 @@ import { assignRole, findUserByEmail, findUserById, listStaffSuggestions, listUs
 
 const BACK = "/backoffice/roles";
 
-export async function loadRolesPage(request: Request, context: AppLoadContext) {
+export async function loadRolesPage({ request, context }: LoaderFunctionArgs) {
   await requireAdmin(request, context);
   const t = await getRequestTranslator(request, context);
   const db = await getDb();
@@ -113,7 +113,7 @@ const ROLES_INTENTS = {
   assign_email: assignByEmail,
 };
 
-export async function rolesPageAction(request: Request, context: AppLoadContext) {
+export async function rolesPageAction({ request, context }: ActionFunctionArgs) {
   const admin = await requireAdmin(request, context);
   const submission = await readSubmission(request, context, rolesPageSchema);
   const handler = intentHandler(ROLES_INTENTS, submittedIntent(submission));

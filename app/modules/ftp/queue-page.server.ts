@@ -1,4 +1,4 @@
-import type { AppLoadContext } from "@remix-run/node";
+import type { LoaderFunctionArgs, ActionFunctionArgs } from "@remix-run/node";
 import type { Staff } from "~/modules/auth/guards.server";
 import { requireStaff } from "~/modules/auth/guards.server";
 import { type AppConfig, getConfig } from "~/modules/config/config.server";
@@ -20,7 +20,7 @@ const PROCESS_BUDGET_MS = 20_000;
 const PROCESS_GRACE_MS = 20_000;
 
 
-export async function loadQueuePage(request: Request, context: AppLoadContext) {
+export async function loadQueuePage({ request, context }: LoaderFunctionArgs) {
   await requireStaff(request, context);
   const t = await getRequestTranslator(request, context);
   const filters = parseQueueFilters(request);
@@ -110,7 +110,7 @@ async function sendNow({ staff, to, config, deps }: QueueIntentArgs, upload: str
 
 const QUEUE_INTENTS = { delete: deleteSelected, process: processNow };
 
-export async function queuePageAction(request: Request, context: AppLoadContext) {
+export async function queuePageAction({ request, context }: ActionFunctionArgs) {
   const staff = await requireStaff(request, context);
   const submission = await readSubmission(request, context, queueActionSchema);
   if (submission.status !== "success") throw new Response("Bad request", { status: 400 });

@@ -1,4 +1,4 @@
-import type { AppLoadContext } from "@remix-run/node";
+import type { LoaderFunctionArgs, ActionFunctionArgs } from "@remix-run/node";
 import type { OrderStatus } from "~db/schema";
 import { requireUser } from "~/modules/auth/guards.server";
 import { carrierName, trackingLink } from "~/modules/config/carriers";
@@ -34,7 +34,8 @@ const notFound = () => new Response("Not found", { status: 404 });
 /** The statuses the timeline names; the hand-off to payment and a return to editing are the doctor's own steps. */
 const TIMELINE_STATUSES: readonly OrderStatus[] = ["paid", "processing", "shipped", "completed", "cancelled"];
 
-export async function loadCabinetOrderPage(request: Request, context: AppLoadContext, orderId: string | undefined) {
+export async function loadCabinetOrderPage({ request, context, params }: LoaderFunctionArgs) {
+  const orderId = params.orderId;
   const user = await requireUser(request, context);
   const db = await getDb();
   const order = await clientOrder(db, user.email, orderId);
@@ -113,7 +114,8 @@ async function markParcelReceived(db: DB, email: string, orderId: string) {
   return marked !== undefined;
 }
 
-export async function cabinetOrderAction(request: Request, context: AppLoadContext, orderId: string | undefined) {
+export async function cabinetOrderAction({ request, context, params }: ActionFunctionArgs) {
+  const orderId = params.orderId;
   const user = await requireUser(request, context);
   const db = await getDb();
   const order = await clientOrder(db, user.email, orderId);

@@ -1,4 +1,4 @@
-import type { AppLoadContext } from "@remix-run/node";
+import type { LoaderFunctionArgs, ActionFunctionArgs } from "@remix-run/node";
 import { sql } from "kysely";
 import { requireUser } from "~/modules/auth/guards.server";
 import { type DB, getDb } from "~/modules/db/db.server";
@@ -90,7 +90,7 @@ export async function listCabinetOrders(db: DB, email: string, query: CabinetQue
     .execute();
 }
 
-export async function loadCabinetPage(request: Request, context: AppLoadContext) {
+export async function loadCabinetPage({ request, context }: LoaderFunctionArgs) {
   const user = await requireUser(request, context);
   const t = await getRequestTranslator(request, context);
   const query = readCabinetQuery(request);
@@ -173,7 +173,7 @@ export async function loadCabinetPage(request: Request, context: AppLoadContext)
 }
 
 /** The cabinet's one form: how the client wants to hear of their orders. */
-export async function saveNotificationChannel(request: Request, context: AppLoadContext) {
+export async function saveNotificationChannel({ request, context }: ActionFunctionArgs) {
   const user = await requireUser(request, context);
   const submission = await readSubmission(request, context, channelSchema);
   if (submission.status !== "success") throw new Response("Unknown channel", { status: 400 });

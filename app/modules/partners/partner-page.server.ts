@@ -1,5 +1,5 @@
 import type { Submission } from "@conform-to/react";
-import type { AppLoadContext } from "@remix-run/node";
+import type { LoaderFunctionArgs, ActionFunctionArgs } from "@remix-run/node";
 import type * as z from "zod/mini";
 import { requireUser } from "~/modules/auth/guards.server";
 import { type DB, getDb } from "~/modules/db/db.server";
@@ -25,7 +25,7 @@ const referralsQuery = listQuerySchema({ statuses: REFERRAL_STATUS_FILTERS }, { 
 /** A refused name or contacts form, shown in place with what was typed; a failed save says why in place. */
 export type PartnerReply = FormReply & { failure?: { message: string; values: Record<string, string> } };
 
-export async function loadPartnerPage(request: Request, context: AppLoadContext) {
+export async function loadPartnerPage({ request, context }: LoaderFunctionArgs) {
   const user = await requireUser(request, context);
   const t = await getRequestTranslator(request, context);
   const { q: search, status, activity, page } = readListQuery(request, referralsQuery);
@@ -131,7 +131,7 @@ const PARTNER_INTENTS = {
   contacts: saveContacts,
 };
 
-export async function partnerPageAction(request: Request, context: AppLoadContext) {
+export async function partnerPageAction({ request, context }: ActionFunctionArgs) {
   const user = await requireUser(request, context);
   const db = await getDb();
   const partner = await ensurePartnerCode(db, user.email);

@@ -1,4 +1,4 @@
-import type { AppLoadContext } from "@remix-run/node";
+import type { LoaderFunctionArgs, ActionFunctionArgs } from "@remix-run/node";
 import { requireStaff } from "~/modules/auth/guards.server";
 import { type DB, getDb } from "~/modules/db/db.server";
 import { getLocale } from "~/modules/http/request-context.server";
@@ -41,7 +41,7 @@ function parseQuery(url: URL) {
   return parsed.success ? parsed.data : catalogueQuerySchema.parse({});
 }
 
-export async function loadCataloguePage(request: Request, context: AppLoadContext) {
+export async function loadCataloguePage({ request, context }: LoaderFunctionArgs) {
   await requireStaff(request, context);
   const t = await textTranslator((await getLocale(request, context)).language);
   const { q, missing, overridden, page, edit, lang } = parseQuery(new URL(request.url));
@@ -83,7 +83,7 @@ export async function loadCataloguePage(request: Request, context: AppLoadContex
 }
 
 /** Saves one key's text in one language as an override (a new row, or the existing override changed). */
-export async function cataloguePageAction(request: Request, context: AppLoadContext) {
+export async function cataloguePageAction({ request, context }: ActionFunctionArgs) {
   await requireStaff(request, context);
   const submission = await readSubmission(request, context, catalogueOverrideSchema);
   if (submission.status !== "success") return refused(submission);

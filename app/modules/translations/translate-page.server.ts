@@ -1,6 +1,6 @@
 import type { Submission } from "@conform-to/react";
 import { listQuerySchema, readListQuery } from "~/modules/http/list-query";
-import type { AppLoadContext } from "@remix-run/node";
+import type { LoaderFunctionArgs, ActionFunctionArgs } from "@remix-run/node";
 import type * as z from "zod/mini";
 import { requireStaff } from "~/modules/auth/guards.server";
 import { type DB, getDb } from "~/modules/db/db.server";
@@ -31,7 +31,7 @@ function listUrl(query: string) {
   return query ? `/backoffice/translate?q=${encodeURIComponent(query)}` : "/backoffice/translate";
 }
 
-export async function loadTranslatePage(request: Request, context: AppLoadContext) {
+export async function loadTranslatePage({ request, context }: LoaderFunctionArgs) {
   await requireStaff(request, context);
   const t = await textTranslator((await getLocale(request, context)).language);
   const { q: query } = readListQuery(request, overridesQuery);
@@ -109,7 +109,7 @@ const TRANSLATE_INTENTS: Record<Intent, (args: TranslateIntentArgs) => Promise<R
   delete: deleteOverride,
 };
 
-export async function translatePageAction(request: Request, context: AppLoadContext) {
+export async function translatePageAction({ request, context }: ActionFunctionArgs) {
   await requireStaff(request, context);
   const submission = await readSubmission(request, context, translatePageSchema);
   const back = listUrl((submittedText(submission, "q") ?? "").trim());

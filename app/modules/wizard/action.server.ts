@@ -1,4 +1,4 @@
-import { redirect, type AppLoadContext } from "@remix-run/node";
+import { redirect, type AppLoadContext, type ActionFunctionArgs } from "@remix-run/node";
 import { getDb } from "~/modules/db/db.server";
 import { intentHandler } from "~/modules/http/intents";
 import { getRequestContext } from "~/modules/http/request-context.server";
@@ -49,7 +49,7 @@ function parseIntent(intent: string): { name: string; argument: string | null } 
 }
 
 /** The wizard's action; with JavaScript, a move within the wizard is answered with the next page (ADR 035). */
-export async function handleWizardAction(request: Request, context: AppLoadContext) {
+export async function handleWizardAction({ request, context }: ActionFunctionArgs) {
   const answer = await dispatch(request, context);
   return answer instanceof Response ? answerInPlace(request, context, answer) : answer;
 }

@@ -23,7 +23,7 @@ export async function answerInPlace(request: Request, context: AppLoadContext, a
   // is a new one, read afresh — the order the action just created is in its cookies.
   const followedContext: AppLoadContext = { ...context };
   const { toast } = await readToast(followed);
-  const page = await loadWizardPage(followed, followedContext);
+  const page = await loadWizardPage({ request: followed, context: followedContext, params: {} });
   const headers = new Headers(page.init?.headers);
   const toastCookie = cookies.toast().name;
   for (const value of setCookies) if (cookieName(value) !== toastCookie) headers.append("Set-Cookie", value);

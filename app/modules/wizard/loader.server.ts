@@ -1,4 +1,4 @@
-import { data, type AppLoadContext } from "@remix-run/node";
+import { data, type LoaderFunctionArgs } from "@remix-run/node";
 import type { FileType } from "~db/schema";
 import { getDb } from "~/modules/db/db.server";
 import { isDatabaseUnavailable } from "~/modules/db/unavailable";
@@ -21,7 +21,7 @@ import { logger } from "~/modules/log/logger.server";
 import { textTranslator } from "~/modules/translations/overrides.server";
 import { readablePhone } from "~/modules/validation/phone";
 
-export async function loadWizardPage(request: Request, context: AppLoadContext) {
+export async function loadWizardPage({ request, context }: LoaderFunctionArgs) {
   const db = await getDb();
   const { viewer, market, language } = await getRequestContext(request, context);
   const { order, fromQuery } = await resolveOrder(request, db, viewer);
