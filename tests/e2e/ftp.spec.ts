@@ -88,7 +88,10 @@ test("the FTP page lists the queue by order, drafts' files left out, filters by 
     expect(secondPage.filter((code) => firstPage.includes(code))).toEqual([]);
     await page.getByRole("link", { name: "← Назад" }).click();
     await expect(page).toHaveURL(/before=[0-9a-f-]{36}/);
-    expect(await codes()).toEqual(firstPage);
+    // Back before the second page: none of its orders again. (Not "the first page exactly": the
+    // worker and the other journeys send and add files meanwhile, so orders leave and join the list.)
+    await expect(groups(page).first()).toBeVisible();
+    expect((await codes()).filter((code) => secondPage.includes(code))).toEqual([]);
   }
 
   await filter(page, "Ожидает", "Ретейнер");
