@@ -1,7 +1,7 @@
 import { RemixBrowser } from "@remix-run/react";
 import { startTransition, StrictMode } from "react";
 import { hydrateRoot } from "react-dom/client";
-import { DocumentFactsProvider } from "~/modules/http/document-facts";
+import { DocumentFactsProvider } from "~/components/document-facts";
 import { installResend } from "~/modules/http/resend-fetch";
 import { heldTexts, loadTexts } from "~/modules/i18n/texts-cache";
 

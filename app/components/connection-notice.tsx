@@ -1,6 +1,6 @@
 import { useSyncExternalStore } from "react";
 import { connectionState, resendNow, subscribeConnection } from "~/modules/http/resend-fetch";
-import { useTranslation } from "~/modules/i18n/i18n-context";
+import { useTranslation } from "~/components/i18n/i18n-context";
 
 const NOBODY_WAITS = () => 0;
 

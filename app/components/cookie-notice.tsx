@@ -1,5 +1,5 @@
 import { Form, useLocation } from "@remix-run/react";
-import { useTranslation } from "~/modules/i18n/i18n-context";
+import { useTranslation } from "~/components/i18n/i18n-context";
 
 /** The cookie notice; the international market's names the partner cookie's opt-in (ADR 044). */
 export function CookieNotice({ international }: { international: boolean }) {

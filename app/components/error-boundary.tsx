@@ -1,7 +1,7 @@
 import { isRouteErrorResponse, Link, useLocation, useRouteError, useRouteLoaderData } from "@remix-run/react";
 import { StaffAccess } from "~/components/backoffice/staff-access";
-import { useRequestId } from "~/modules/http/document-facts";
-import { useTranslation } from "~/modules/i18n/i18n-context";
+import { useRequestId } from "~/components/document-facts";
+import { useTranslation } from "~/components/i18n/i18n-context";
 
 /** One error boundary for every route: status-specific messages, never a stack trace. */
 export function GeneralErrorBoundary() {

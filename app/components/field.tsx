@@ -1,6 +1,6 @@
 import type { FieldMetadata } from "@conform-to/react";
 import type { InputHTMLAttributes, ReactNode } from "react";
-import { useTranslation } from "~/modules/i18n/i18n-context";
+import { useTranslation } from "~/components/i18n/i18n-context";
 
 /**
  * One form field, for every form (ADR 053): label, control, hint and error, wired the way conform's

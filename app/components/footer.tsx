@@ -1,5 +1,5 @@
 import { Link } from "@remix-run/react";
-import { useTranslation } from "~/modules/i18n/i18n-context";
+import { useTranslation } from "~/components/i18n/i18n-context";
 
 interface FooterProps {
   contacts: { supportEmail: string; whatsappNumber: string; messengerLink: string };

@@ -1,5 +1,5 @@
 import { Form, useLocation } from "@remix-run/react";
-import { useTranslation } from "~/modules/i18n/i18n-context";
+import { useTranslation } from "~/components/i18n/i18n-context";
 import { isLanguage, LANGUAGE_NAMES, LANGUAGES } from "~/modules/i18n/languages";
 import { Flag } from "./flag";
 

@@ -2,7 +2,7 @@ import { getFormProps, useForm } from "@conform-to/react";
 import { Form, useNavigation } from "@remix-run/react";
 import { Field } from "~/components/field";
 import type { GateReply } from "~/modules/auth/password-gate.server";
-import { useTranslation } from "~/modules/i18n/i18n-context";
+import { useTranslation } from "~/components/i18n/i18n-context";
 
 interface PasswordGateProps {
   titleKey: string;

@@ -4,7 +4,7 @@ import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/re
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { SectionError } from "~/components/section-error";
 import { Field } from "~/components/field";
-import { useTranslation } from "~/modules/i18n/i18n-context";
+import { useTranslation } from "~/components/i18n/i18n-context";
 import { loadSignInPage, signInPageAction, type SignInReply } from "~/modules/auth/sign-in-page.server";
 import { useBrowserCheck } from "~/modules/validation/browser";
 import { replyFor } from "~/modules/validation/reply";

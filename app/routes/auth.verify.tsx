@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { useTranslation } from "~/modules/i18n/i18n-context";
+import { useTranslation } from "~/components/i18n/i18n-context";
 import { loadVerifyPage, verifyPageAction } from "~/modules/auth/verify-page.server";
 
 export const meta: MetaFunction = () => [{ title: "Aligner Lab" }, { name: "robots", content: "noindex" }];

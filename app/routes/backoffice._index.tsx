@@ -10,7 +10,7 @@ import {
   useLocation,
   useNavigation,
 } from "@remix-run/react";
-import { useTranslation } from "~/modules/i18n/i18n-context";
+import { useTranslation } from "~/components/i18n/i18n-context";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { SectionError } from "~/components/section-error";
 import {

@@ -4,7 +4,7 @@ import { FilterBar } from "~/components/lists/filter-bar";
 import { ListPager } from "~/components/lists/list-pager";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { PartnerCard } from "~/components/partners/partner-card";
-import { useTranslation } from "~/modules/i18n/i18n-context";
+import { useTranslation } from "~/components/i18n/i18n-context";
 import { replyFor } from "~/modules/validation/reply";
 import { affiliatesPageAction, type AffiliateReply, loadAffiliatesPage } from "~/modules/partners/affiliates-page.server";
 

@@ -5,8 +5,8 @@ import { StorageFolders } from "~/components/backoffice/storage-folders";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { SectionError } from "~/components/section-error";
 import { filesPageAction, loadFilesPage } from "~/modules/backoffice/files-page.server";
-import { PageDialog, Pagination } from "~/modules/backoffice/ui";
-import { useTranslation } from "~/modules/i18n/i18n-context";
+import { PageDialog, Pagination } from "~/components/backoffice/ui";
+import { useTranslation } from "~/components/i18n/i18n-context";
 import { formatFileSize } from "~/modules/uploads/file-names";
 
 const BACK = "/backoffice/files";

@@ -6,7 +6,7 @@ import { EntryRow } from "~/components/ftp/queue-entry-row";
 import { useAutoRefresh } from "~/components/ftp/use-auto-refresh";
 import { QUEUE_REFRESH_MS, queueFiltersSearch, STATUS_FILTERS, TYPE_FILTERS } from "~/modules/ftp/queue";
 import { loadQueuePage, queuePageAction } from "~/modules/ftp/queue-page.server";
-import { useTranslation } from "~/modules/i18n/i18n-context";
+import { useTranslation } from "~/components/i18n/i18n-context";
 import { dateTimeFormat, numberFormat } from "~/modules/i18n/intl";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title }, { name: "robots", content: "noindex" }];

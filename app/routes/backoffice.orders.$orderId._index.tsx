@@ -4,7 +4,7 @@ import { OrderCard } from "~/components/backoffice/order-card";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { SectionError } from "~/components/section-error";
 import { loadOrderOverview } from "~/modules/backoffice/order-page.server";
-import { useTranslation } from "~/modules/i18n/i18n-context";
+import { useTranslation } from "~/components/i18n/i18n-context";
 import { dateTimeFormat } from "~/modules/i18n/intl";
 import { formatMoney } from "~/modules/money/format";
 

@@ -1,8 +1,8 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData, useNavigation } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { PageDialog } from "~/modules/backoffice/ui";
-import { useTranslation } from "~/modules/i18n/i18n-context";
+import { PageDialog } from "~/components/backoffice/ui";
+import { useTranslation } from "~/components/i18n/i18n-context";
 import { formatMoney } from "~/modules/money/format";
 import { loadOrderDeletePage, orderDeletePageAction } from "~/modules/backoffice/order-delete-page.server";
 

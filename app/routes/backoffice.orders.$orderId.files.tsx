@@ -4,8 +4,8 @@ import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { FileScan } from "~/components/backoffice/file-scan";
 import { FileCorrections, FileFactsForm } from "~/components/backoffice/file-facts";
 import { FILE_KINDS, patientFilesId } from "~/modules/backoffice/order-files";
-import { PageDialog } from "~/modules/backoffice/ui";
-import { useTranslation } from "~/modules/i18n/i18n-context";
+import { PageDialog } from "~/components/backoffice/ui";
+import { useTranslation } from "~/components/i18n/i18n-context";
 import { formatFileSize } from "~/modules/uploads/file-names";
 import { loadOrderFilesPage, orderFilesPageAction } from "~/modules/backoffice/order-files-page.server";
 

@@ -1,9 +1,9 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { CopyButton } from "~/modules/backoffice/copy-button";
-import { PageDialog } from "~/modules/backoffice/ui";
-import { useTranslation } from "~/modules/i18n/i18n-context";
+import { CopyButton } from "~/components/backoffice/copy-button";
+import { PageDialog } from "~/components/backoffice/ui";
+import { useTranslation } from "~/components/i18n/i18n-context";
 import { loadOrderTrackerPage, orderTrackerPageAction } from "~/modules/backoffice/order-tracker-page.server";
 
 /**

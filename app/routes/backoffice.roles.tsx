@@ -4,7 +4,7 @@ import { RoleAssignForm } from "~/components/backoffice/role-assign-forms";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { SectionError } from "~/components/section-error";
 import { loadRolesPage, type RemovalQuestion, rolesPageAction, type RolesReply } from "~/modules/backoffice/roles-page.server";
-import { useTranslation } from "~/modules/i18n/i18n-context";
+import { useTranslation } from "~/components/i18n/i18n-context";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title }, { name: "robots", content: "noindex" }];
 

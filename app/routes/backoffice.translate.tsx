@@ -5,7 +5,7 @@ import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { SectionError } from "~/components/section-error";
 import { TranslationsNav } from "~/components/translations/translations-nav";
 import { LANGUAGE_NAMES, type Language } from "~/modules/i18n/languages";
-import { useTranslation } from "~/modules/i18n/i18n-context";
+import { useTranslation } from "~/components/i18n/i18n-context";
 import { dateTimeFormat } from "~/modules/i18n/intl";
 import { replyFor } from "~/modules/validation/reply";
 import { loadTranslatePage, translatePageAction, type TranslateReply } from "~/modules/translations/translate-page.server";

@@ -3,7 +3,7 @@ import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { SectionError } from "~/components/section-error";
 import { TranslationsNav } from "~/components/translations/translations-nav";
-import { useTranslation } from "~/modules/i18n/i18n-context";
+import { useTranslation } from "~/components/i18n/i18n-context";
 import { LANGUAGE_NAMES, SOURCE_LANGUAGE } from "~/modules/i18n/languages";
 import { catalogueUrl, type Place, TARGET_LANGUAGES } from "~/modules/translations/catalogue";
 import { cataloguePageAction, loadCataloguePage } from "~/modules/translations/catalogue-page.server";

@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { Form, NavLink, Outlet, useLoaderData } from "@remix-run/react";
-import { useTranslation } from "~/modules/i18n/i18n-context";
+import { useTranslation } from "~/components/i18n/i18n-context";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { loadBackofficeLayout } from "~/modules/backoffice/layout-page.server";
 

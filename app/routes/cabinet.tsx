@@ -4,7 +4,7 @@ import { Form, Link, useLoaderData, useSearchParams } from "@remix-run/react";
 import { OrderCard } from "~/components/cabinet/order-card";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { SectionError } from "~/components/section-error";
-import { useTranslation } from "~/modules/i18n/i18n-context";
+import { useTranslation } from "~/components/i18n/i18n-context";
 import { CABINET_SORTS, CABINET_TABS } from "~/modules/orders/cabinet-query";
 import { loadCabinetPage, saveNotificationChannel } from "~/modules/orders/cabinet-page.server";
 import { NOTIFICATION_CHANNELS } from "~/modules/orders/status";

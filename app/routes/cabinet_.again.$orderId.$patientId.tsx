@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { ChoiceField, ErrorSummary, FieldError } from "~/components/wizard/fields";
-import { useTranslation } from "~/modules/i18n/i18n-context";
+import { useTranslation } from "~/components/i18n/i18n-context";
 import { dateTimeFormat } from "~/modules/i18n/intl";
 import { formatFileSize } from "~/modules/uploads/file-names";
 import { againPageAction, loadAgainPage } from "~/modules/wizard/again-page.server";

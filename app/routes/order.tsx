@@ -21,7 +21,7 @@ import { TechnicalInfoStep } from "~/components/wizard/steps/technical-info-step
 import type { StepProps } from "~/components/wizard/steps/types";
 import { UploadStep } from "~/components/wizard/steps/upload-step";
 import { type InPlaceResult, isInPlace, isInPlaceAnswer } from "~/modules/http/in-place";
-import { useTranslation } from "~/modules/i18n/i18n-context";
+import { useTranslation } from "~/components/i18n/i18n-context";
 import { numberFormat } from "~/modules/i18n/intl";
 import { useIdleImport } from "~/modules/validation/idle-import";
 import { forwardHeldBy } from "~/modules/wizard/forward";

@@ -4,12 +4,12 @@ import type { ActionFunctionArgs, HeadersFunction, LinksFunction, LoaderFunction
 import { useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { PasswordGate } from "~/components/password-gate";
-import { useTranslation } from "~/modules/i18n/i18n-context";
+import { useTranslation } from "~/components/i18n/i18n-context";
 import { isShortSearch } from "~/modules/orders/search-length";
 import { statusLabelKey } from "~/modules/orders/status";
 import { factsText, LABEL_KINDS } from "~/modules/packer/bag-labels";
 import { filterQuery, PACKER_VIEWS } from "~/modules/packer/filter";
-import { LABEL_WINDOW } from "~/modules/packer/print-soon";
+import { LABEL_WINDOW } from "~/components/packer/print-soon";
 import { dateTimeFormat } from "~/modules/i18n/intl";
 import packerStyles from "~/styles/packer.css";
 import { loadPackerPage, packerPageAction } from "~/modules/packer/packer-page.server";

@@ -1,8 +1,8 @@
 import type { HeadersFunction, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { useTranslation } from "~/modules/i18n/i18n-context";
-import { PageSize, PrintSoon } from "~/modules/packer/print-soon";
+import { useTranslation } from "~/components/i18n/i18n-context";
+import { PageSize, PrintSoon } from "~/components/packer/print-soon";
 import packerStyles from "~/styles/packer.css";
 import { loadBoxLabelPage } from "~/modules/packer/box-label-page.server";
 

@@ -6,9 +6,9 @@ import { PayoutHistory } from "~/components/partners/payout-history";
 import { ReferralOrders } from "~/components/partners/referral-orders";
 import { SectionError } from "~/components/section-error";
 import { PartnerNameForm } from "~/components/partners/partner-name-form";
-import { useTranslation } from "~/modules/i18n/i18n-context";
+import { useTranslation } from "~/components/i18n/i18n-context";
 import { formatMoney } from "~/modules/money/format";
-import { CopyLinkField } from "~/modules/partners/copy-link-field";
+import { CopyLinkField } from "~/components/partners/copy-link-field";
 import { formatPercent } from "~/modules/partners/format";
 import { loadPartnerPage, partnerPageAction, type PartnerReply } from "~/modules/partners/partner-page.server";
 

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, useLoaderData, useNavigation } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { useTranslation } from "~/modules/i18n/i18n-context";
+import { useTranslation } from "~/components/i18n/i18n-context";
 import { formatMoney } from "~/modules/money/format";
 import { statusLabelKey } from "~/modules/orders/status";
 import { loadPayPage, payPageAction } from "~/modules/payments/pay-page.server";

@@ -3,7 +3,7 @@ import { Form, Link, useLoaderData } from "@remix-run/react";
 import { OrderFollowUpNote } from "~/components/cabinet/order-follow-up";
 import { PaymentReceiptNote } from "~/components/cabinet/payment-receipt";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { useTranslation } from "~/modules/i18n/i18n-context";
+import { useTranslation } from "~/components/i18n/i18n-context";
 import { loadPaymentSuccessPage } from "~/modules/payments/payment-success-page.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [

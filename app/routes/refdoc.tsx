@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { useTranslation } from "~/modules/i18n/i18n-context";
+import { useTranslation } from "~/components/i18n/i18n-context";
 import { loadRefdocPage } from "~/modules/partners/refdoc-page.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.document.title }];

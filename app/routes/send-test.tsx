@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { useLoaderData, useNavigate } from "@remix-run/react";
 import { useState, type FormEvent } from "react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { useTranslation } from "~/modules/i18n/i18n-context";
+import { useTranslation } from "~/components/i18n/i18n-context";
 import { formatFileSize } from "~/modules/uploads/file-names";
 import { loadSendTestPage, sendTestPageAction } from "~/modules/ftp/send-test-page.server";
 

@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { OrderFollowUpNote } from "~/components/cabinet/order-follow-up";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { useTranslation } from "~/modules/i18n/i18n-context";
+import { useTranslation } from "~/components/i18n/i18n-context";
 import { loadThankYouPage } from "~/modules/orders/thank-you-page.server";
 
 export const meta: MetaFunction = () => [{ title: "Aligner Lab" }];

@@ -2,7 +2,7 @@ import { Form } from "@remix-run/react";
 import type { FileType } from "~db/schema";
 import type { DashboardFile } from "~/modules/backoffice/dashboard.server";
 import { factsText } from "~/modules/packer/facts-text";
-import { useTranslation } from "~/modules/i18n/i18n-context";
+import { useTranslation } from "~/components/i18n/i18n-context";
 import { dateTimeFormat } from "~/modules/i18n/intl";
 import type { FileCorrectionEntry } from "~/modules/orders/files.server";
 

@@ -1,4 +1,4 @@
-import { useTranslation } from "~/modules/i18n/i18n-context";
+import { useTranslation } from "~/components/i18n/i18n-context";
 import { numberFormat } from "~/modules/i18n/intl";
 import type { ScanSummary } from "~/modules/orders/recorded-scan";
 import { staffScanNotes } from "~/modules/backoffice/scan-facts";

@@ -1,7 +1,7 @@
 import { Link } from "@remix-run/react";
 import type { SerializeFrom } from "@remix-run/node";
 import { SectionError } from "~/components/section-error";
-import { useTranslation } from "~/modules/i18n/i18n-context";
+import { useTranslation } from "~/components/i18n/i18n-context";
 import type { FolderView } from "~/modules/backoffice/files-page.server";
 import { formatFileSize } from "~/modules/uploads/file-names";
 

@@ -4,7 +4,7 @@ import type { DashboardOrder } from "~/modules/backoffice/dashboard.server";
 import { type Carrier, carrierName, trackingLink } from "~/modules/config/carriers";
 import { isJump } from "~/modules/orders/status";
 import { FILE_KINDS, patientFilesId } from "~/modules/backoffice/order-files";
-import { useTranslation } from "~/modules/i18n/i18n-context";
+import { useTranslation } from "~/components/i18n/i18n-context";
 import { dateTimeFormat } from "~/modules/i18n/intl";
 import { formatMoney } from "~/modules/money/format";
 import { factsText } from "~/modules/packer/facts-text";

@@ -3,7 +3,7 @@ import { Form } from "@remix-run/react";
 import { Field } from "~/components/field";
 import { ROLES } from "~/modules/backoffice/roles";
 import type { RolesReply } from "~/modules/backoffice/roles-page.server";
-import { useTranslation } from "~/modules/i18n/i18n-context";
+import { useTranslation } from "~/components/i18n/i18n-context";
 import { useBrowserCheck } from "~/modules/validation/browser";
 import { replyFor } from "~/modules/validation/reply";
 

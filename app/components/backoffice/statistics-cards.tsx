@@ -1,5 +1,5 @@
 import type { Figure, Statistics } from "~/modules/backoffice/statistics";
-import { useTranslation } from "~/modules/i18n/i18n-context";
+import { useTranslation } from "~/components/i18n/i18n-context";
 import { numberFormat } from "~/modules/i18n/intl";
 import { formatMoney } from "~/modules/money/format";
 

@@ -1,6 +1,6 @@
 import { Form, Link } from "@remix-run/react";
 import type { SerializeFrom } from "@remix-run/node";
-import { useTranslation } from "~/modules/i18n/i18n-context";
+import { useTranslation } from "~/components/i18n/i18n-context";
 import { dateTimeFormat } from "~/modules/i18n/intl";
 import { formatMoney } from "~/modules/money/format";
 import type { loadCabinetOrderPage } from "~/modules/orders/cabinet-order-page.server";

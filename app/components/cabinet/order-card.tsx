@@ -1,6 +1,6 @@
 import { Link } from "@remix-run/react";
 import type { SerializeFrom } from "@remix-run/node";
-import { useTranslation } from "~/modules/i18n/i18n-context";
+import { useTranslation } from "~/components/i18n/i18n-context";
 import { dateTimeFormat } from "~/modules/i18n/intl";
 import { formatMoney } from "~/modules/money/format";
 import type { loadCabinetPage } from "~/modules/orders/cabinet-page.server";

@@ -1,5 +1,5 @@
 import { Link } from "@remix-run/react";
-import { useTranslation } from "~/modules/i18n/i18n-context";
+import { useTranslation } from "~/components/i18n/i18n-context";
 import type { OrderFollowUp } from "~/modules/orders/order-follow-up.server";
 
 /** The way from the payment or thank-you page to the order in the cabinet (ADR 070). */

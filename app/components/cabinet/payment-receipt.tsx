@@ -1,4 +1,4 @@
-import { useTranslation } from "~/modules/i18n/i18n-context";
+import { useTranslation } from "~/components/i18n/i18n-context";
 import { dateTimeFormat } from "~/modules/i18n/intl";
 import { formatMoney } from "~/modules/money/format";
 import type { PaymentReceipt } from "~db/schema";

@@ -1,5 +1,5 @@
 import { Link } from "@remix-run/react";
-import { useTranslation } from "~/modules/i18n/i18n-context";
+import { useTranslation } from "~/components/i18n/i18n-context";
 import type { LegalDocument } from "~/modules/translations/legal.server";
 
 /** A legal page: title, edition, contents, numbered sections, and the way back home. */

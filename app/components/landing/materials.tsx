@@ -1,4 +1,4 @@
-import { useTranslation } from "~/modules/i18n/i18n-context";
+import { useTranslation } from "~/components/i18n/i18n-context";
 import { ThicknessSwatch } from "./illustrations";
 
 /** The product descriptions of customer-side §3: material and thickness per product. */

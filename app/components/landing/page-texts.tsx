@@ -1,6 +1,6 @@
 import { useMemo } from "react";
-import { I18nProvider } from "~/modules/i18n/i18n-context";
-import { useSharedTexts } from "~/modules/i18n/shared-texts";
+import { I18nProvider } from "~/components/i18n/i18n-context";
+import { useSharedTexts } from "~/components/i18n/shared-texts";
 import type { Messages } from "~/modules/i18n/translate";
 import { useRootData } from "~/modules/layout/root-data";
 

@@ -1,5 +1,5 @@
 import { Link } from "@remix-run/react";
-import { useTranslation } from "~/modules/i18n/i18n-context";
+import { useTranslation } from "~/components/i18n/i18n-context";
 
 /** Domestic market only: partner rewards are paid in roubles under the Russian partner offer. */
 export function Partners() {

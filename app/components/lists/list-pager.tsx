@@ -1,5 +1,5 @@
 import { Link, useLocation } from "@remix-run/react";
-import { useTranslation } from "~/modules/i18n/i18n-context";
+import { useTranslation } from "~/components/i18n/i18n-context";
 import { numberFormat } from "~/modules/i18n/intl";
 import { listHref } from "~/modules/http/list-query";
 

@@ -1,7 +1,7 @@
 import { Link, useNavigation } from "@remix-run/react";
 import type { SerializeFrom } from "@remix-run/node";
 import { SectionError } from "~/components/section-error";
-import { useTranslation } from "~/modules/i18n/i18n-context";
+import { useTranslation } from "~/components/i18n/i18n-context";
 import { formatMoney } from "~/modules/money/format";
 import { statusLabelKey } from "~/modules/orders/status";
 import type { AffiliateReply, affiliatesList } from "~/modules/partners/affiliates-page.server";

@@ -2,7 +2,7 @@ import { getFormProps, useForm } from "@conform-to/react";
 import { Form, Link } from "@remix-run/react";
 import type { SerializeFrom } from "@remix-run/node";
 import { Field } from "~/components/field";
-import { useTranslation } from "~/modules/i18n/i18n-context";
+import { useTranslation } from "~/components/i18n/i18n-context";
 import { formatDate } from "~/modules/partners/format";
 import { contactsSummary } from "~/modules/partners/validation";
 import type { loadPartnerPage, PartnerReply } from "~/modules/partners/partner-page.server";

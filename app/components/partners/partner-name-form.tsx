@@ -2,7 +2,7 @@ import { getFormProps, useForm } from "@conform-to/react";
 import { Form } from "@remix-run/react";
 import { Field } from "~/components/field";
 import { SectionError } from "~/components/section-error";
-import { useTranslation } from "~/modules/i18n/i18n-context";
+import { useTranslation } from "~/components/i18n/i18n-context";
 import type { PartnerReply } from "~/modules/partners/partner-page.server";
 import { useBrowserCheck } from "~/modules/validation/browser";
 import { replyFor } from "~/modules/validation/reply";

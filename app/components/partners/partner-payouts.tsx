@@ -2,7 +2,7 @@ import { Form, useNavigation } from "@remix-run/react";
 import type { SerializeFrom } from "@remix-run/node";
 import { getFormProps, useForm } from "@conform-to/react";
 import { Field } from "~/components/field";
-import { useTranslation } from "~/modules/i18n/i18n-context";
+import { useTranslation } from "~/components/i18n/i18n-context";
 import { formatMoney } from "~/modules/money/format";
 import type { AffiliateReply, affiliatesList } from "~/modules/partners/affiliates-page.server";
 import { formatDateTime, formatPercent, formatQuarter } from "~/modules/partners/format";

@@ -1,6 +1,6 @@
 import type { SerializeFrom } from "@remix-run/node";
 import { SectionError } from "~/components/section-error";
-import { useTranslation } from "~/modules/i18n/i18n-context";
+import { useTranslation } from "~/components/i18n/i18n-context";
 import { formatMoney } from "~/modules/money/format";
 import { formatDate, formatQuarter } from "~/modules/partners/format";
 import type { loadPartnerPage } from "~/modules/partners/partner-page.server";

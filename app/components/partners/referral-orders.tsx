@@ -2,7 +2,7 @@ import { FilterBar } from "~/components/lists/filter-bar";
 import { ListPager } from "~/components/lists/list-pager";
 import type { SerializeFrom } from "@remix-run/node";
 import { SectionError } from "~/components/section-error";
-import { useTranslation } from "~/modules/i18n/i18n-context";
+import { useTranslation } from "~/components/i18n/i18n-context";
 import { formatMoney } from "~/modules/money/format";
 import { isPaid, statusLabelKey } from "~/modules/orders/status";
 import { formatDate } from "~/modules/partners/format";

@@ -1,4 +1,4 @@
-import { useTranslation } from "~/modules/i18n/i18n-context";
+import { useTranslation } from "~/components/i18n/i18n-context";
 import { formatMoney } from "~/modules/money/format";
 import { formatDate } from "~/modules/partners/format";
 import type { SerializeFrom } from "@remix-run/node";

@@ -3,7 +3,7 @@ import { Form } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { Field } from "~/components/field";
 import { LANGUAGE_NAMES, LANGUAGES, type Language } from "~/modules/i18n/languages";
-import { useTranslation } from "~/modules/i18n/i18n-context";
+import { useTranslation } from "~/components/i18n/i18n-context";
 import { placeholdersOf } from "~/modules/translations/texts";
 import type { TranslateReply } from "~/modules/translations/translate-page.server";
 import { useBrowserCheck } from "~/modules/validation/browser";

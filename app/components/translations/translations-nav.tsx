@@ -1,5 +1,5 @@
 import { Link } from "@remix-run/react";
-import { useTranslation } from "~/modules/i18n/i18n-context";
+import { useTranslation } from "~/components/i18n/i18n-context";
 
 /** The translations pages' two views: the catalogue of every text, and the staff's overrides (ADR 069). */
 export function TranslationsNav({ current }: { current: "catalogue" | "overrides" }) {

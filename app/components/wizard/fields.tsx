@@ -1,5 +1,5 @@
 import { Field } from "~/components/field";
-import { useTranslation } from "~/modules/i18n/i18n-context";
+import { useTranslation } from "~/components/i18n/i18n-context";
 
 /** Form pieces with their error wiring: aria-invalid and aria-describedby point at the message. */
 

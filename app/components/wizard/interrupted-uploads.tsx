@@ -1,5 +1,5 @@
 import { useEffect, useState } from "react";
-import { useTranslation } from "~/modules/i18n/i18n-context";
+import { useTranslation } from "~/components/i18n/i18n-context";
 import type { UploadTarget } from "./tus-upload.client";
 
 /** Uploads this browser began for the step and did not finish (closed tab, reload): choose them again to continue. */

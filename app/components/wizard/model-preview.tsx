@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from "react";
-import { useTranslation } from "~/modules/i18n/i18n-context";
+import { useTranslation } from "~/components/i18n/i18n-context";
 import type { ScanSummary } from "~/modules/uploads/scan";
 import { numberFormat } from "~/modules/i18n/intl";
 import { doctorScanNotes } from "~/modules/uploads/scan-notes";

@@ -1,4 +1,4 @@
-import { useTranslation } from "~/modules/i18n/i18n-context";
+import { useTranslation } from "~/components/i18n/i18n-context";
 import { TextField } from "../fields";
 import type { StepProps } from "./types";
 

@@ -1,6 +1,6 @@
 import { Link } from "@remix-run/react";
 import { Field } from "~/components/field";
-import { useTranslation } from "~/modules/i18n/i18n-context";
+import { useTranslation } from "~/components/i18n/i18n-context";
 import { TextField } from "../fields";
 import type { StepProps } from "./types";
 

@@ -1,5 +1,5 @@
 import { Form } from "@remix-run/react";
-import { useTranslation } from "~/modules/i18n/i18n-context";
+import { useTranslation } from "~/components/i18n/i18n-context";
 import type { StepData, Patient } from "./types";
 
 export function PatientSelector({ data, patient }: { data: StepData; patient: Patient | null }) {

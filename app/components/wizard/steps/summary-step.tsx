@@ -1,5 +1,5 @@
 import { isFor, isInFlight, type UploadItem } from "~/components/wizard/resumable-upload";
-import { useTranslation } from "~/modules/i18n/i18n-context";
+import { useTranslation } from "~/components/i18n/i18n-context";
 import { formatMoney } from "~/modules/money/format";
 import { calculateOrderPrice } from "~/modules/pricing/calculate";
 import { lineText } from "~/modules/pricing/line-texts";

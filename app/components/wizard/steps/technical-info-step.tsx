@@ -1,4 +1,4 @@
-import { useTranslation } from "~/modules/i18n/i18n-context";
+import { useTranslation } from "~/components/i18n/i18n-context";
 import { formatPriceSetAmount } from "~/modules/pricing/price-sets";
 import { useRootData } from "~/modules/layout/root-data";
 import type { StepProps } from "./types";

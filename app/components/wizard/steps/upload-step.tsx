@@ -1,5 +1,5 @@
 import { useEffect, useState } from "react";
-import { useTranslation } from "~/modules/i18n/i18n-context";
+import { useTranslation } from "~/components/i18n/i18n-context";
 import type { FileType } from "~db/schema";
 import { formatFileSize } from "~/modules/uploads/file-names";
 import { ModelPreview, ScanInfo } from "../model-preview";

@@ -1,6 +1,6 @@
 import { createContext, useContext } from "react";
-import { heldTexts } from "./texts-cache";
-import type { Messages } from "./translate";
+import { heldTexts } from "~/modules/i18n/texts-cache";
+import type { Messages } from "~/modules/i18n/translate";
 
 /**
  * The shared interface texts of a document's key. On the server entry.server provides them (they

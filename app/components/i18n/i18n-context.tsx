@@ -1,6 +1,6 @@
 import { createContext, useContext, useMemo } from "react";
 import { reportProblem } from "~/modules/log/report-problem";
-import { createTranslator, type Messages, type Translate } from "./translate";
+import { createTranslator, type Messages, type Translate } from "~/modules/i18n/translate";
 
 interface I18nValue {
   language: string;

@@ -1,5 +1,5 @@
 import { useEffect, useState } from "react";
-import { useTranslation } from "~/modules/i18n/i18n-context";
+import { useTranslation } from "~/components/i18n/i18n-context";
 
 /**
  * The partner link as a read-only field anyone can select and copy. With JavaScript and a clipboard,

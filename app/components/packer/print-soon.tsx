@@ -1,4 +1,4 @@
-import { useNonce } from "~/modules/http/document-facts";
+import { useNonce } from "~/components/document-facts";
 
 /**
  * Starts printing about 300 ms after the page opens (staff-partner-packer §9), when JavaScript runs;
