@@ -10,7 +10,7 @@ import { getConfig } from "./app/modules/config/config.server";
 import { isDatabaseUnavailable } from "./app/modules/db/unavailable";
 import { finalErrorHandler, malformedTargets, stylesheetsOf } from "./app/modules/http/error-page.server";
 import { publicPageCache } from "./app/modules/http/public-page-cache.server";
-import { resendOnce } from "./app/modules/http/resend.server";
+import { resendOnce } from "./app/modules/http/idempotency.server";
 import { installRouteMatchingCache } from "./app/modules/http/route-matching.server";
 import { logger, requestFacts } from "./app/modules/log/logger.server";
 import { requestLog } from "./app/modules/log/request-log.server";

@@ -8,7 +8,7 @@ import { logger } from "~/modules/log/logger.server";
 import { addressGroup } from "./client-address";
 import { cookiePairs } from "./cookie-header";
 import { COOKIE_LIST } from "./cookie-list";
-import { RESEND_KEY, RESEND_KEY_HEADER } from "./resend";
+import { RESEND_KEY, RESEND_KEY_HEADER } from "./idempotency";
 
 /**
  * What is kept for a post sent again (ADR 046, bounded by ADR 056): only an answer a resend needs —
@@ -67,7 +67,7 @@ function unseal(value: string): string | null {
 
 /**
  * An enhanced post sent again after its answer was lost acts once (ADR 046). The browser's resend
- * mechanism (`resend-fetch.ts`) gives each post a key and keeps it over its resends. The first request
+ * mechanism (`idempotency-fetch.ts`) gives each post a key and keeps it over its resends. The first request
  * with a key claims it and runs; its answer (status, headers, body) is kept under the key. A request
  * with a key already claimed by the same sender waits for that answer and gets it again — it never
  * reaches Remix. Posts without a key (plain forms, machines) pass untouched.

@@ -1,4 +1,4 @@
-import { RESEND_KEY_HEADER } from "./resend";
+import { RESEND_KEY_HEADER } from "./idempotency";
 
 /**
  * One mechanism for every enhanced form, fetcher and navigation (ADR 046): Remix asks the server
@@ -8,7 +8,7 @@ import { RESEND_KEY_HEADER } from "./resend";
  * with every typed value, the "no connection" notice says so, and the same request is sent again when
  * the browser is back online, every second meanwhile, or at once from the notice's button. A post
  * carries one key over all its resends, so a post the server did act on before the connection broke
- * gets its first answer back instead of acting twice (`resend.server.ts`).
+ * gets its first answer back instead of acting twice (`idempotency.server.ts`).
  */
 
 /** A request that got no answer headers in this long is given up and sent again. */
