@@ -1,7 +1,6 @@
-import { expect, type Page, test } from "@playwright/test";
-import { latestOutboxMail } from "../support/mail-text";
-import { orderToCheckout } from "./journeys";
-import { e2eQuery, outbox } from "./support";
+import { expect, test } from "@playwright/test";
+import { followMailedLink, orderToCheckout } from "./journeys";
+import { e2eQuery } from "./support";
 
 /**
  * After the payment (ADR 070), with JavaScript on and off: the payment page leads to the order in the
@@ -14,13 +13,6 @@ const number = (orderId: string) => orderId.slice(0, 6).toUpperCase();
 async function emailOf(orderId: string): Promise<string> {
   const [row] = await e2eQuery<{ email: string }>("select email from orders where id = $1", [orderId]);
   return row!.email;
-}
-
-/** Opens the newest sign-in mail's link for `email` and confirms it. */
-async function followMailedLink(page: Page, email: string) {
-  await expect.poll(() => latestOutboxMail(outbox, email), { message: `a sign-in mail for ${email}`, timeout: 30_000 }).not.toBeNull();
-  await page.goto(latestOutboxMail(outbox, email)!.link.replace(/^https?:\/\/[^/]+/, ""));
-  await page.getByRole("button", { name: "Войти", exact: true }).click();
 }
 
 test("pay, then the payment page's link: the mailed sign-in opens the order, and signed in it opens at once", async ({ page }) => {

@@ -1,9 +1,8 @@
 import fs from "node:fs";
 import { expect, test } from "@playwright/test";
 import { unzipSync } from "fflate";
-import { latestOutboxMail } from "../support/mail-text";
-import { orderToCheckout } from "./journeys";
-import { e2eQuery, outbox } from "./support";
+import { followMailedLink, orderToCheckout } from "./journeys";
+import { e2eQuery } from "./support";
 
 /**
  * A clinic downloads its data from the cabinet (ADR 078), with JavaScript on and off: the archive's
@@ -24,9 +23,7 @@ test("a clinic downloads its orders, patients and models as one archive", async 
   const orderId = new URL(page.url()).searchParams.get("orderId")!;
   const [row] = await e2eQuery<{ email: string }>("select email from orders where id = $1", [orderId]);
   const email = row!.email;
-  await expect.poll(() => latestOutboxMail(outbox, email), { message: `a sign-in mail for ${email}`, timeout: 30_000 }).not.toBeNull();
-  await page.goto(latestOutboxMail(outbox, email)!.link.replace(/^https?:\/\/[^/]+/, ""));
-  await page.getByRole("button", { name: "Войти", exact: true }).click();
+  await followMailedLink(page, email);
   await expect(page).toHaveURL(new RegExp(`/cabinet/orders/${orderId}$`));
 
   await page.goto("/cabinet");

@@ -13,11 +13,16 @@ export async function signInByMail(page: Page, email: string, labels: typeof RUS
   await page.getByLabel(labels.email).fill(email);
   await page.getByRole("button", { name: labels.send }).click();
   await expect(page.getByText(labels.sent)).toBeVisible();
+  await followMailedLink(page, email, labels.confirm);
+}
+
+/** Opens the newest sign-in mail's link for `email` (one the form or the payment page sent) and confirms it. */
+export async function followMailedLink(page: Page, email: string, confirm = RUSSIAN_SIGN_IN.confirm) {
   // The outbox is written beside the answer: wait for the mail, however long a busy machine takes.
   await expect.poll(() => latestOutboxMail(outbox, email), { message: `a sign-in mail for ${email} in ${outbox}`, timeout: 30_000 }).not.toBeNull();
   const mail = latestOutboxMail(outbox, email);
   await page.goto(mail!.link.replace(/^https?:\/\/[^/]+/, ""));
-  await page.getByRole("button", { name: labels.confirm, exact: true }).click();
+  await page.getByRole("button", { name: confirm, exact: true }).click();
 }
 
 export async function signInPacker(page: Page) {
