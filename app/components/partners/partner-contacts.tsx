@@ -4,7 +4,7 @@ import type { SerializeFrom } from "@remix-run/node";
 import { Field } from "~/components/field";
 import { useTranslation } from "~/components/i18n/i18n-context";
 import { formatDate } from "~/modules/partners/format";
-import { contactsSummary } from "~/modules/partners/validation";
+import { contactsSummary } from "~/modules/partners/page-helpers";
 import type { loadPartnerPage, PartnerReply } from "~/modules/partners/partner-page.server";
 import { useBrowserCheck } from "~/modules/validation/browser";
 import { replyFor } from "~/modules/validation/reply";

@@ -7,7 +7,7 @@ import { formatMoney } from "~/modules/money/format";
 import { isPaid, statusLabelKey } from "~/modules/orders/status";
 import { formatDate } from "~/modules/partners/format";
 import type { loadPartnerPage } from "~/modules/partners/partner-page.server";
-import { REFERRAL_STATUS_FILTERS } from "~/modules/partners/validation";
+import { REFERRAL_STATUS_FILTERS } from "~/modules/partners/page-helpers";
 
 /** The orders of the partner's referrals, searched and filtered, a page at a time (partners spec §2). */
 export function ReferralOrders({ screen }: { screen: SerializeFrom<typeof loadPartnerPage> }) {

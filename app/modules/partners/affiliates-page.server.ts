@@ -11,7 +11,7 @@ import { redirectWithToast } from "~/modules/http/toast.server";
 import { isUuid } from "~/modules/orders/orders.server";
 import { addPayout, deletePayout, listPartners, ORDERS_PER_PARTNER, partnerCodeById, partnerDetails, type PartnerDetails, setRewardPercentage } from "./affiliates.server";
 import { affiliatesSchema } from "./forms";
-import { currentPeriod } from "./validation";
+import { currentPeriod } from "./page-helpers";
 import { logger } from "~/modules/log/logger.server";
 
 /** The back office's partners page (partners spec §5): the list, and the actions on one partner. */

@@ -4,7 +4,7 @@ import type * as z from "zod/mini";
 import { checkInBrowser } from "~/modules/validation/browser";
 import { parseMoneyToMinor } from "~/modules/validation/fields";
 import { CONTACT_PHONE_MAX, contactsSchema, NAME_MAX, nameSchema, NOTE_MAX, payoutSchema, percentageSchema } from "./forms";
-import { contactsSummary, currentPeriod } from "./validation";
+import { contactsSummary, currentPeriod } from "./page-helpers";
 
 const form = (values: Record<string, string>) => {
   const data = new FormData();

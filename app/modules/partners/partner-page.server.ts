@@ -12,7 +12,7 @@ import { redirectWithToast } from "~/modules/http/toast.server";
 import { publicOrigin } from "~/modules/market/market.server";
 import { ensurePartnerCode, partnerBalance, partnerPayouts, referralCounts, referralOrders, savePartnerContacts, savePartnerName } from "./partners.server";
 import { partnerPageSchema } from "./forms";
-import { ACTIVITY_FILTERS, REFERRAL_STATUS_FILTERS } from "./validation";
+import { ACTIVITY_FILTERS, REFERRAL_STATUS_FILTERS } from "./page-helpers";
 import { listQuerySchema, oneOf, readListQuery } from "~/modules/http/list-query";
 import { logger } from "~/modules/log/logger.server";
 

@@ -6,7 +6,7 @@ import { PAID_SET } from "~/modules/orders/status";
 import type { OrderStatus } from "~db/schema";
 import { drawPartnerCode } from "./codes";
 import type { ContactsInput } from "./forms";
-import type { ActivityFilter, ReferralStatusFilter } from "./validation";
+import type { ActivityFilter, ReferralStatusFilter } from "./page-helpers";
 
 /**
  * The partner side (staff-partner-packer §2 "/partner", §4 "Partner code"): one code per e-mail,
