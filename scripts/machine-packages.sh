@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The Debian packages the test suite needs from the machine: Chromium (browser journeys), OpenSSH
-# (SFTP tests), PgBouncer (pooled database tests) and a Java runtime (the Nu HTML Checker, vnu-jar).
+# (SFTP tests), PgBouncer (pooled database tests), a Java runtime (the Nu HTML Checker, vnu-jar) and
+# promtool (Prometheus's checker of the alert rules, taken out of Debian's package into .cache).
 # Installs what is missing when it can (root and apt-get); otherwise says which package to install.
 # Sourced by scripts/test.sh; `.ci/run` runs it before `npm ci`, so that vnu-jar's install step finds
 # Debian's Java and downloads none.
@@ -16,11 +17,26 @@ apt_install() {
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$2" >/dev/null || { echo "npm test: could not install $2" >&2; return 1; }
 }
 
+# promtool alone, from Debian's prometheus package unpacked into .cache: no service is installed or started.
+PROMTOOL_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/.cache/prometheus"
+promtool_unpacked() {
+  [ -x "$PROMTOOL_ROOT/usr/bin/promtool" ] && return 0
+  command -v apt-get >/dev/null || { echo "npm test: promtool is missing: install the Debian package 'prometheus' or put promtool on PATH" >&2; return 1; }
+  local download
+  download="$(mktemp -d)"
+  (cd "$download" && { apt-get download -qq prometheus 2>/dev/null || { [ "$(id -u)" = "0" ] && apt-get update -qq && apt-get download -qq prometheus 2>/dev/null; }; }) || { echo "npm test: could not download Debian's prometheus package for promtool" >&2; rm -rf "$download"; return 1; }
+  mkdir -p "$PROMTOOL_ROOT" && dpkg -x "$download"/prometheus_*.deb "$PROMTOOL_ROOT"
+  local unpacked=$?
+  rm -rf "$download"
+  [ "$unpacked" = 0 ] && [ -x "$PROMTOOL_ROOT/usr/bin/promtool" ]
+}
+
 machine_packages() {
   [ -x /usr/bin/chromium ] || apt_install "Chromium" chromium || return 1
   [ -x /usr/sbin/sshd ] || apt_install "OpenSSH server" openssh-server || return 1
   [ -x /usr/sbin/pgbouncer ] || apt_install "PgBouncer" pgbouncer || return 1
   command -v java >/dev/null || apt_install "Java (for the Nu HTML Checker)" default-jre-headless || return 1
+  command -v promtool >/dev/null || promtool_unpacked || return 1
 }
 
 if [ "${BASH_SOURCE[0]}" = "$0" ]; then machine_packages; fi
