@@ -70,6 +70,7 @@ export default tseslint.config(
       "tests/.tmp/**",
       "test-results/**",
       "playwright-report/**",
+      ".cache/**",
     ],
   },
   js.configs.recommended,

@@ -345,7 +345,7 @@ function OrdersTable({
           {orders.map((order) => (
             <tr key={order.id}>
               <th scope="row">
-                <Link to={`/backoffice?q=${order.id.slice(0, 8)}`}>
+                <Link to={`/backoffice/orders/${order.id}`}>
                   {order.number}
                 </Link>
               </th>

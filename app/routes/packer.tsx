@@ -8,7 +8,7 @@ import { useTranslation } from "~/components/i18n/i18n-context";
 import { isShortSearch } from "~/modules/orders/search-length";
 import { statusLabelKey } from "~/modules/orders/status";
 import { factsText, LABEL_KINDS } from "~/modules/packer/bag-labels";
-import { filterQuery, PACKER_VIEWS } from "~/modules/packer/filter";
+import { filterQuery, PACKER_VIEWS, PACKER_PAGE_SIZE } from "~/modules/packer/filter";
 import { LABEL_WINDOW } from "~/components/packer/print-soon";
 import { dateTimeFormat } from "~/modules/i18n/intl";
 import packerStyles from "~/styles/packer.css";
@@ -187,7 +187,7 @@ export default function PackerPage() {
         </div>
       )}
 
-      <ListPager page={filter.page} pageSize={orders.length} shown={orders.length} total={null} hasMore={hasMore} />
+      <ListPager page={filter.page} pageSize={PACKER_PAGE_SIZE} shown={orders.length} total={null} hasMore={hasMore} />
     </div>
   );
 }

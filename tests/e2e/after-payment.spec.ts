@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { followMailedLink, orderToCheckout } from "./journeys";
+import { followMailedLink, paidOrder } from "./journeys";
 import { e2eQuery } from "./support";
 
 /**
@@ -17,10 +17,7 @@ async function emailOf(orderId: string): Promise<string> {
 
 test("pay, then the payment page's link: the mailed sign-in opens the order, and signed in it opens at once", async ({ page }) => {
   test.setTimeout(120_000);
-  await orderToCheckout(page);
-  await page.getByRole("button", { name: "Оплатить (тест)" }).click();
-  await expect(page).toHaveURL(/\/payment\/success\?orderId=/);
-  const orderId = new URL(page.url()).searchParams.get("orderId")!;
+  const orderId = await paidOrder(page);
   const email = await emailOf(orderId);
   await expect(page.getByText(`Мы отправили ссылку для входа на ${email[0]}…@clinic.ru`)).toBeVisible();
 
@@ -48,10 +45,7 @@ test("pay, then the payment page's link: the mailed sign-in opens the order, and
 
 test("a status mail's link opens the order after sign-in; a shipped parcel can be followed and marked received", async ({ page }) => {
   test.setTimeout(120_000);
-  await orderToCheckout(page);
-  await page.getByRole("button", { name: "Оплатить (тест)" }).click();
-  await expect(page).toHaveURL(/\/payment\/success\?orderId=/);
-  const orderId = new URL(page.url()).searchParams.get("orderId")!;
+  const orderId = await paidOrder(page);
   const email = await emailOf(orderId);
   // Staff ship it with a carrier and a tracking number (the back-office's own journeys cover that form).
   await e2eQuery("update orders set status = 'shipped', tracking_number = 'E2E123456RU', carrier = 'cdek' where id = $1", [orderId]);

@@ -1,6 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { checkPage, closeCheckingPages, validateKeptDocuments, watchDocuments } from "./checkers";
-import { atStep, orderToCheckout, press, signInBackoffice, signInByMail, signInPacker } from "./journeys";
+import { atStep, orderToCheckout, paidOrder, press, signInBackoffice, signInByMail, signInPacker } from "./journeys";
 import { pastOrderWithAligners } from "./order-again-support";
 import { e2eQuery, embedded } from "./support";
 
@@ -89,10 +89,7 @@ test("ordering again from a patient of a past order", async ({ page }, testInfo)
 });
 
 test("after the payment: the return page, the thank-you page, the order in the cabinet and the inbox's tabs", async ({ page }, testInfo) => {
-  await orderToCheckout(page);
-  await page.getByRole("button", { name: "Оплатить (тест)" }).click();
-  await expect(page).toHaveURL(/\/payment\/success\?orderId=/);
-  const orderId = new URL(page.url()).searchParams.get("orderId")!;
+  const orderId = await paidOrder(page);
   await expect(page.getByText("Мы отправили ссылку для входа")).toBeVisible();
   await checkPage(page, testInfo, "/payment/success, paid, sign-in link sent");
   await page.goto(`/thankyou?orderId=${orderId}`);

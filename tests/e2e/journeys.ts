@@ -86,6 +86,14 @@ export async function press(page: Page, name: string | RegExp, step: number) {
  * With `aligners`, the patient also gets one single-layer aligner with a wavy cut (steps 7–9); the
  * order still costs the minimum order.
  */
+/** An order walked to the checkout and paid in the sandbox; returns its id from the return page. */
+export async function paidOrder(page: Page): Promise<string> {
+  await orderToCheckout(page);
+  await page.getByRole("button", { name: "Оплатить (тест)" }).click();
+  await expect(page).toHaveURL(/\/payment\/success\?orderId=/);
+  return new URL(page.url()).searchParams.get("orderId")!;
+}
+
 export async function orderToCheckout(page: Page, options: { onStep?: (step: number) => Promise<void>; aligners?: boolean } = {}) {
   const seen = async (step: number) => options.onStep?.(step);
   await page.goto("/order");

@@ -1,4 +1,4 @@
-import { type RawBuilder, sql, type SqlBool } from "kysely";
+import { type RawBuilder, type Selectable, sql, type SqlBool } from "kysely";
 import type {
   Currency,
   CutType,
@@ -6,6 +6,7 @@ import type {
   MaterialType,
   MatrixType,
   OrderStatus,
+  OrderStatusHistoryTable,
 } from "~db/schema";
 import type { AppConfig } from "~/modules/config/config.server";
 import type { DB } from "~/modules/db/db.server";
@@ -230,17 +231,7 @@ export interface DashboardHistoryEntry {
 
 /** The history of one order as its card shows it: which change undid which, and whether the latest can still be undone. */
 export function historyEntries(
-  rows: ReadonlyArray<{
-    id: string;
-    created_at: Date;
-    from_status: OrderStatus | null;
-    to_status: OrderStatus;
-    actor: string;
-    note: string | null;
-    tracking_number: string | null;
-    carrier: string | null;
-    undoes: string | null;
-  }>,
+  rows: ReadonlyArray<Omit<Selectable<OrderStatusHistoryTable>, "order_id">>,
   status: OrderStatus,
   now = Date.now()
 ): DashboardHistoryEntry[] {

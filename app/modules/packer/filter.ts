@@ -19,6 +19,9 @@ export interface PackerFilter {
   page: number;
 }
 
+/** Orders on one page of the packer's list. */
+export const PACKER_PAGE_SIZE = 50;
+
 /** The packer never sees drafts (staff-partner-packer §4). */
 export const PACKER_STATUSES: readonly OrderStatus[] = ORDER_STATUSES.filter((status) => status !== "draft");
 /** Orders to pack: paid, or in work. */

@@ -7,7 +7,7 @@ import { getStorage } from "~/modules/storage/storage.server";
 import { filesOf } from "~/modules/orders/files.server";
 import { comparePatientFolders } from "./bag-labels";
 import { declaredOrGuessed, type FileFacts } from "~/modules/orders/declaration";
-import { type PackerFilter, TO_PACK } from "./filter";
+import { type PackerFilter, TO_PACK, PACKER_PAGE_SIZE } from "./filter";
 import { packingsOf } from "./packing.server";
 import { isLogoFolder, logoFolder, logoKey } from "./logo-names.server";
 
@@ -17,7 +17,6 @@ import { isLogoFolder, logoFolder, logoKey } from "./logo-names.server";
  * back-office. Every query here selects its columns by name for that reason.
  */
 
-export const PACKER_PAGE_SIZE = 50;
 /** The built-in logo, for clients without one (public/packer-logo.svg). */
 export const DEFAULT_LOGO_URL = "/packer-logo.svg";
 

@@ -169,7 +169,7 @@ describe("the orders work list", () => {
   const tableRows = (html: string) =>
     [
       ...html.matchAll(
-        /<th scope="row"><a[^>]* href="\/backoffice\?q=([0-9a-f]{8})"/g
+        /<th scope="row"><a[^>]* href="\/backoffice\/orders\/([0-9a-f]{8})[0-9a-f-]{28}"/g
       ),
     ].map((match) => match[1]);
   const nextLink = (html: string) =>
