@@ -454,6 +454,26 @@ export interface StorageTrashTable {
   found_at: Generated<Date>;
 }
 
+/** A clinic's request to erase its data (ADR 079): open until every order of the address is deleted or anonymised. */
+export interface ErasureRequestsTable {
+  id: Generated<string>;
+  /** The clinic's address; replaced by the pseudonym once the erasure is complete. */
+  email: string;
+  /** What replaces the address on the orders and referrals it keeps: `erased-<random>@erased.invalid`. */
+  pseudonym: string;
+  requested_at: CreatedAt;
+  approved_at: Timestamp | null;
+  approved_by: string | null;
+  completed_at: Timestamp | null;
+  orders_deleted: Generated<number>;
+  orders_anonymised: Generated<number>;
+  files_deleted: Generated<number>;
+  /** Paid orders still being made or shipped at the last pass: they go once finished. */
+  orders_waiting: Generated<number>;
+  /** Until when accounting keeps the paid orders' records (the last payment plus the orders' period). */
+  kept_until: Timestamp | null;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -485,6 +505,7 @@ export interface Database {
   storage_walk: StorageWalkTable;
   staff_preferences: StaffPreferencesTable;
   storage_trash: StorageTrashTable;
+  erasure_requests: ErasureRequestsTable;
 }
 
 export type Order = Selectable<OrdersTable>;

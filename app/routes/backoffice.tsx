@@ -25,6 +25,7 @@ export default function BackofficeLayout() {
       <NavLink to="/backoffice/affiliates">{t("partners.tab")}</NavLink>
       <NavLink to="/backoffice/translate">{t("translations.tab")}</NavLink>
       {role === "admin" ? <NavLink to="/backoffice/roles">{t("bo.tabs.roles")}</NavLink> : null}
+      {role === "admin" ? <NavLink to="/backoffice/erasures">{t("bo.tabs.erasures")}</NavLink> : null}
     </>
   );
   return (

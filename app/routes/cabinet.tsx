@@ -96,6 +96,9 @@ export default function Cabinet() {
             </button>
           </div>
         </Form>
+        <p className="small">
+          <Link to="/cabinet/erasure">{t("cabinet.data.erasure")}</Link>
+        </p>
       </details>
 
       {data.isPartner ? (

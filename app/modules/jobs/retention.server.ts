@@ -51,7 +51,7 @@ export const ORDERS_AT_ONCE = 10;
  * calls `settle` with each group whose files are gone (a folder that could not be emptied throws,
  * and its orders wait for the next run). Returns the orders settled and the files deleted.
  */
-async function inFolderGroups(storage: FileStorage, ids: string[], deadline: number, settle: (ids: string[]) => Promise<number>) {
+export async function inFolderGroups(storage: FileStorage, ids: string[], deadline: number, settle: (ids: string[]) => Promise<number>) {
   let settled = 0;
   let files = 0;
   for (let at = 0; at < ids.length && (at === 0 || Date.now() < deadline); at += ORDERS_AT_ONCE) {
@@ -154,42 +154,50 @@ export async function anonymiseOrders(db: DB, storage: FileStorage, periods: Ret
   // Orders whose folder is already gone need no storage call: they go first, in one group.
   const bare = orders.filter((order) => order.storage_removed_at !== null).map((order) => order.id);
   const withFiles = orders.filter((order) => order.storage_removed_at === null).map((order) => order.id);
-  const anonymise = (ids: string[]) =>
-    db.transaction().execute(async (trx) => {
-      await trx
-        .updateTable("orders_patients")
-        .set({
-          patient_name: "—",
-          folder_name: sql<string>`'patient_' || replace(id::text, '-', '')`,
-          additional_comments: null,
-          matrix_files_info: strippedFiles("matrix_files_info") as never,
-          aligner_files_info: strippedFiles("aligner_files_info") as never,
-          retainer_files_info: strippedFiles("retainer_files_info") as never,
-        })
-        .where("order_id", "in", ids)
-        .execute();
-      await trx.deleteFrom("ftp_uploads_queue").where("order_id", "in", ids).execute();
-      await trx.deleteFrom("order_file_corrections").where("order_id", "in", ids).execute();
-      await trx.updateTable("order_status_history").set({ note: null }).where("order_id", "in", ids).where("note", "is not", null).execute();
-      const result = await trx
-        .updateTable("orders")
-        .set({
-          email: null,
-          full_name: null,
-          phone: null,
-          address: null,
-          delivery_comment: null,
-          additional_comments: null,
-          anonymised_at: sql<Date>`now()`,
-          storage_removed_at: sql<Date>`coalesce(storage_removed_at, now())`,
-        })
-        .where("id", "in", ids)
-        .where("anonymised_at", "is", null)
-        .executeTakeFirst();
-      return Number(result.numUpdatedRows);
-    });
+  const anonymise = (ids: string[]) => anonymiseOrderRows(db, ids, null);
   let anonymised = bare.length ? await anonymise(bare) : 0;
   const rest = await inFolderGroups(storage, withFiles, limits.deadline, anonymise);
   anonymised += rest.settled;
   return { orders: anonymised, files: rest.files };
+}
+
+/**
+ * Removes the personal data of orders `ids` in one transaction (the statements of ADR 074), their
+ * files already gone: the order's address becomes `email` — null after the period; an erasure's
+ * pseudonym (ADR 079), which keeps a partner's referral counting the order. Returns the orders changed.
+ */
+export function anonymiseOrderRows(db: DB, ids: string[], email: string | null): Promise<number> {
+  return db.transaction().execute(async (trx) => {
+    await trx
+      .updateTable("orders_patients")
+      .set({
+        patient_name: "—",
+        folder_name: sql<string>`'patient_' || replace(id::text, '-', '')`,
+        additional_comments: null,
+        matrix_files_info: strippedFiles("matrix_files_info") as never,
+        aligner_files_info: strippedFiles("aligner_files_info") as never,
+        retainer_files_info: strippedFiles("retainer_files_info") as never,
+      })
+      .where("order_id", "in", ids)
+      .execute();
+    await trx.deleteFrom("ftp_uploads_queue").where("order_id", "in", ids).execute();
+    await trx.deleteFrom("order_file_corrections").where("order_id", "in", ids).execute();
+    await trx.updateTable("order_status_history").set({ note: null }).where("order_id", "in", ids).where("note", "is not", null).execute();
+    const result = await trx
+      .updateTable("orders")
+      .set({
+        email,
+        full_name: null,
+        phone: null,
+        address: null,
+        delivery_comment: null,
+        additional_comments: null,
+        anonymised_at: sql<Date>`now()`,
+        storage_removed_at: sql<Date>`coalesce(storage_removed_at, now())`,
+      })
+      .where("id", "in", ids)
+      .where("anonymised_at", "is", null)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows);
+  });
 }

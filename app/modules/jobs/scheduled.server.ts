@@ -12,6 +12,7 @@ import { walkStorage } from "~/modules/backoffice/storage-walk.server";
 import { BUCKET_NAMES } from "~/modules/storage/storage.server";
 import { DELETED_OBJECTS_KEPT_HOURS } from "~/modules/storage/graveyard";
 import { logger } from "~/modules/log/logger.server";
+import { continueErasures } from "./erasure.server";
 import { anonymiseOrders, cutoffOf, deleteBounded, purgeAbandonedDrafts as purgeDrafts, purgeDeliveredModels } from "./retention.server";
 
 /**
@@ -33,6 +34,8 @@ export interface HousekeepingSummary {
   modelFoldersRemoved: number;
   /** Orders whose personal data was removed after their period; payment events of that age deleted. */
   ordersAnonymised: number;
+  /** Orders deleted or anonymised by approved erasure requests (ADR 079). */
+  erasureOrders: number;
   paymentEventsPurged: number;
   orderCodesReleased: number;
   rateLimitsPurged: number;
@@ -102,6 +105,8 @@ export async function runHousekeeping(db: DB, storage: FileStorage, options: Hou
   await step("untouched drafts", () => purgeUntouchedDrafts(db));
   const models = await step("models", () => purgeDeliveredModels(db, storage, periods, share(2)));
   const anonymised = await step("orders' personal data", () => anonymiseOrders(db, storage, periods, share(3)));
+  // Approved erasure requests go on where their last pass stopped (ADR 079); their first group always goes.
+  const erasures = await step("erasure requests", () => continueErasures(db, storage, periods, share(3)));
   const bounded = (table: Parameters<typeof deleteBounded>[1], where: ReturnType<typeof sql<boolean>>) => step(table, () => deleteBounded(db, table, where, limits.batch));
   const paymentEventsPurged = await bounded("payment_events", sql<boolean>`received_at < ${cutoffOf("orderPersonalData", periods)}`);
   const orderCodesReleased = await bounded("order_codes", sql<boolean>`release_after < now()`);
@@ -132,9 +137,10 @@ export async function runHousekeeping(db: DB, storage: FileStorage, options: Hou
   });
   return {
     abandonedDraftsDeleted: drafts.deleted,
-    storageFilesDeleted: drafts.files + models.files + anonymised.files,
+    storageFilesDeleted: drafts.files + models.files + anonymised.files + erasures.files,
     modelFoldersRemoved: models.orders,
     ordersAnonymised: anonymised.orders,
+    erasureOrders: erasures.orders,
     paymentEventsPurged,
     orderCodesReleased,
     rateLimitsPurged,

@@ -114,8 +114,9 @@ interface ClaimedChange {
 /** Sends one change's mail; false when it has none to send. Throws when the mail server did not take it. */
 async function sendOne(db: DB, sender: Mailer, change: ClaimedChange, publicUrl: string | undefined): Promise<boolean> {
   if (!(NOTIFIED_STATUSES as readonly string[]).includes(change.to_status)) return false;
-  const order = await db.selectFrom("orders").select(["id", "email", "market", "language"]).where("id", "=", change.order_id).executeTakeFirst();
-  if (!order?.email) return false;
+  const order = await db.selectFrom("orders").select(["id", "email", "market", "language", "anonymised_at"]).where("id", "=", change.order_id).executeTakeFirst();
+  // An anonymised order has no address to write to: after the period none, after an erasure a pseudonym (ADR 079).
+  if (!order?.email || order.anonymised_at) return false;
   const settings = await db.selectFrom("client_settings").select("notification_channel").where("email", "=", order.email).executeTakeFirst();
   if ((settings?.notification_channel ?? "email") !== "email") return false;
   // The client's own language when the order recorded one (ADR 024), else the market's.

@@ -13,3 +13,10 @@ export const newOrderSchema = z.object({ reason: optionalText });
 
 /** The cabinet's order page: "the parcel has arrived" (ADR 070). */
 export const parcelReceivedSchema = z.object({ intent: z.literal("received") });
+
+/** The cabinet's erasure page (ADR 079): asking needs the box that says what erasure means; withdrawing needs nothing. */
+export const ERASURE_CONFIRM_REQUIRED = "cabinet.erasure.confirmRequired";
+export const erasureSchema = z.discriminatedUnion("intent", [
+  z.object({ intent: z.literal("request"), confirm: z.literal("yes", { error: ERASURE_CONFIRM_REQUIRED }) }),
+  z.object({ intent: z.literal("withdraw") }),
+]);

@@ -146,6 +146,10 @@ const MATRIX: Record<string, Row> = {
   // The clinic's own data as a ZIP (ADR 078): every signed-in user gets their own, nobody else's.
   "/cabinet/data": { url: () => "/cabinet/data",
     get:                               "→auth    200       200       200       →auth     →auth     200       200" },
+  // The clinic's erasure request (ADR 079): each signed-in user asks for their own (withdrawing none here is a toast).
+  "/cabinet/erasure": { form: () => ({ intent: "withdraw" }),
+    get:                               "→auth    200       200       200       →auth     →auth     200       200",
+    post:                              "→auth    →/cabinet/erasure* →/cabinet/erasure* →/cabinet/erasure* →auth →auth →/cabinet/erasure* →/cabinet/erasure*" },
   // Ordering again from a patient (ADR 071): only the clinic whose order it is; staff order nothing on its behalf.
   "/cabinet/again/:orderId/:patientId": { url: (f) => `/cabinet/again/${f.orderA.id}/${f.patientA.id}`,
     form: (f) => ({ kind: "replacement", files: f.fileUrlA.replace("/files/orders/", "") }),
@@ -232,6 +236,10 @@ const MATRIX: Record<string, Row> = {
   "/backoffice/roles": { form: (f) => ({ intent: "assign_email", email: f.bystanderEmail, role: "admin" }),
     get:                               "→gate    →gate     →gate     →gate     →gate     403       403       200",
     post:                              "→gate    →gate     →gate     →gate     →gate     403       403       →/backoffice/roles*" },
+  // Erasure requests (ADR 079): admins only; a forged request id is a toast.
+  "/backoffice/erasures": { form: () => ({ intent: "approve", id: "00000000-0000-4000-8000-000000000000" }),
+    get:                               "→gate    →gate     →gate     →gate     →gate     403       403       200",
+    post:                              "→gate    →gate     →gate     →gate     →gate     403       403       →/backoffice/erasures*" },
   // The order's own page (ADR 069): its layout (header and tabs) and its overview, staff only, whoever's order it is.
   "/backoffice/orders/:orderId (layout)": { url: (f) => `/backoffice/orders/${f.orderA.id}`,
     get:                               "→gate    →gate     →gate     →gate     →gate     200       200       200" },

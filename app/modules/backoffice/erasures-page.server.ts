@@ -1,0 +1,82 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import * as z from "zod/mini";
+import { requireAdmin } from "~/modules/auth/guards.server";
+import { getConfig } from "~/modules/config/config.server";
+import { getDb } from "~/modules/db/db.server";
+import { listQuerySchema, readListQuery } from "~/modules/http/list-query";
+import { getRequestTranslator } from "~/modules/http/request-context.server";
+import { readSubmission } from "~/modules/http/submission.server";
+import { redirectWithToast } from "~/modules/http/toast.server";
+import { approveErasure, erasureBlocker, findErasure, listErasures } from "~/modules/jobs/erasure.server";
+import { logger } from "~/modules/log/logger.server";
+import { getStorage } from "~/modules/storage/storage.server";
+
+/**
+ * The back office's erasure requests (admins only, ADR 079): newest first, each with its state and
+ * what its passes did; approving one asks first (a page of its own, without JavaScript too), then
+ * runs the first bounded pass at once and leaves the rest to the scheduled job.
+ */
+
+const BACK = "/backoffice/erasures";
+const PER_PAGE = 50;
+/** One approval's pass: a few seconds of storage calls at most; what is left goes on in the scheduled runs. */
+const APPROVAL_PASS = { batch: 200, budgetMs: 3_000 };
+
+const erasuresQuery = listQuerySchema({}, { confirm: z.pipe(z.unknown(), z.transform((value) => (typeof value === "string" && /^[0-9a-f-]{36}$/.test(value) ? value : null))) });
+
+export async function loadErasuresPage({ request, context }: LoaderFunctionArgs) {
+  await requireAdmin(request, context);
+  const t = await getRequestTranslator(request, context);
+  const { page, confirm } = readListQuery(request, erasuresQuery);
+  const db = await getDb();
+  const [rows, asked] = await Promise.all([listErasures(db, page, PER_PAGE), confirm ? findErasure(db, confirm) : undefined]);
+  const question = asked && !asked.approved_at && !asked.completed_at ? { id: asked.id, email: asked.email, blocker: await erasureBlocker(db, asked.email) } : null;
+  return {
+    title: t("bo.erasures.title"),
+    page,
+    hasMore: rows.length > PER_PAGE,
+    years: getConfig().retention.orderPersonalData,
+    question,
+    requests: rows.slice(0, PER_PAGE).map((row) => ({
+      id: row.id,
+      email: row.completed_at ? null : row.email,
+      requestedAt: row.requested_at.toISOString(),
+      approvedAt: row.approved_at?.toISOString() ?? null,
+      approvedBy: row.approved_by,
+      completedAt: row.completed_at?.toISOString() ?? null,
+      deleted: row.orders_deleted,
+      anonymised: row.orders_anonymised,
+      files: row.files_deleted,
+      waiting: row.orders_waiting,
+      keptUntil: row.kept_until?.toISOString() ?? null,
+    })),
+  };
+}
+
+const approveSchema = z.object({ intent: z.literal("approve"), id: z.string().check(z.regex(/^[0-9a-f-]{36}$/)) });
+
+export async function erasuresPageAction({ request, context }: ActionFunctionArgs) {
+  const admin = await requireAdmin(request, context);
+  const submission = await readSubmission(request, context, approveSchema);
+  if (submission.status !== "success") throw new Response("Unknown action", { status: 400 });
+  const db = await getDb();
+  const asked = await findErasure(db, submission.value.id);
+  if (!asked || asked.approved_at || asked.completed_at) return redirectWithToast(BACK, { type: "error", title: "bo.toasts.error", description: "bo.erasures.gone" });
+  const blocker = await erasureBlocker(db, asked.email);
+  if (blocker) return redirectWithToast(BACK, { type: "error", title: "bo.toasts.error", description: `bo.erasures.blocked.${blocker}` });
+  let pass;
+  try {
+    pass = await approveErasure(db, getStorage(), getConfig().retention, asked.id, admin.actorLabel, { batch: APPROVAL_PASS.batch, deadline: Date.now() + APPROVAL_PASS.budgetMs });
+  } catch (error) {
+    // The approval is recorded before the pass: the scheduled job goes on with it.
+    logger.error("back-office: an erasure pass failed:", error);
+    return redirectWithToast(BACK, { type: "error", title: "bo.toasts.error", description: "bo.erasures.passFailed" });
+  }
+  if (!pass) return redirectWithToast(BACK, { type: "error", title: "bo.toasts.error", description: "bo.erasures.gone" });
+  return redirectWithToast(BACK, {
+    type: "success",
+    title: pass.completed ? "bo.erasures.done" : "bo.erasures.going",
+    description: "bo.erasures.passText",
+    values: { deleted: pass.ordersDeleted, anonymised: pass.ordersAnonymised, files: pass.filesDeleted, waiting: pass.ordersWaiting },
+  });
+}
