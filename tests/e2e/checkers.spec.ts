@@ -70,6 +70,30 @@ test("the cabinet and the partner area", async ({ page }, testInfo) => {
   await checkPage(page, testInfo, "/partner");
 });
 
+test("a clinic's erasure request and the admin's list of requests", async ({ page, browser, javaScriptEnabled }, testInfo) => {
+  const email = `checkers-erasure-${testInfo.project.name}-${Date.now()}@clinic.ru`;
+  await page.goto("/cabinet/erasure");
+  await signInByMail(page, email);
+  await expect(page.getByRole("heading", { name: "Удаление ваших данных", level: 1 })).toBeVisible();
+  await checkPage(page, testInfo, "/cabinet/erasure");
+  await page.getByRole("button", { name: "Запросить удаление" }).click();
+  await expect(page.getByText("Отметьте, что вы понимаете последствия удаления")).toBeVisible();
+  await checkPage(page, testInfo, "/cabinet/erasure with the box not ticked");
+  await page.getByLabel(/Я понимаю, что заказы, файлы и доступ к кабинету будут удалены/).check();
+  await page.getByRole("button", { name: "Запросить удаление" }).click();
+  await expect(page.getByText(/ждёт решения администратора/)).toBeVisible();
+  await checkPage(page, testInfo, "/cabinet/erasure, requested");
+  const admin = await (await browser.newContext({ javaScriptEnabled })).newPage();
+  await admin.goto("/auth?redirectTo=%2Fbackoffice%2Ferasures");
+  await signInByMail(admin, "admin@aligner.local");
+  await expect(admin.getByRole("heading", { name: "Запросы на удаление данных", level: 1 })).toBeVisible();
+  await checkPage(admin, testInfo, "/backoffice/erasures");
+  await admin.getByRole("row").filter({ hasText: email }).getByRole("link", { name: "Удалить данные" }).click();
+  await expect(admin.getByRole("dialog", { name: "Удалить данные клиники?" })).toBeVisible();
+  await checkPage(admin, testInfo, "/backoffice/erasures, the question before approving");
+  await admin.context().close();
+});
+
 test("ordering again from a patient of a past order", async ({ page }, testInfo) => {
   test.skip(embedded, "the past order is arranged in the PostgreSQL target's database");
   const email = `checkers-again-${testInfo.project.name}-${Date.now()}@clinic.ru`;
