@@ -15,12 +15,15 @@ export interface NamedFile {
 /**
  * Every stored file the orders' rows name, sorted by key in the storage's byte order: the one place
  * that knows where rows name files (the patients' three file lists; staff corrections and queue
- * entries name the same keys).
+ * entries name the same keys). An order whose folder the service removed (`storage_removed_at`:
+ * retention's models pass, ADR 074, or staff on the storage page, ADR 063) keeps its lists as a
+ * record but names no stored file: at five years most delivered orders are such.
  */
 export const FILES_NAMED_BY_ROWS = `
   select distinct on (f->>'storagePath' collate "C") f->>'storagePath' as key, f->>'size' as size
-  from orders_patients p,
-       jsonb_array_elements(p.matrix_files_info || p.aligner_files_info || p.retainer_files_info) f
+  from orders_patients p
+       join orders o on o.id = p.order_id and o.storage_removed_at is null
+       cross join lateral jsonb_array_elements(p.matrix_files_info || p.aligner_files_info || p.retainer_files_info) f
   where f->>'storagePath' is not null
   order by f->>'storagePath' collate "C"`;
 

@@ -67,6 +67,12 @@ async function seed(side: Side): Promise<Seeded> {
     await side.db.updateTable("orders_patients").set({ aligner_files_info: JSON.stringify(files) }).where("id", "=", patient.id).execute();
     made.push({ id: order.id, code: order.code, email: order.email ?? "" });
   }
+  // A delivered order whose models the retention job removed: its lists stay as the record and name no stored file.
+  const delivered = await buildOrderIn(side.db, "completed");
+  const deliveredPatient = await buildPatient(side.db, delivered.id);
+  const record = [{ originalName: "upper_1.stl", storagePath: `order_${delivered.id}/${deliveredPatient.folder_name}/aligners/upper_1.stl`, url: "", type: "aligners", size: 41_000, jaw: "upper", stepNumber: 1, confirmed: true }];
+  await side.db.updateTable("orders_patients").set({ aligner_files_info: JSON.stringify(record) }).where("id", "=", deliveredPatient.id).execute();
+  await side.db.updateTable("orders").set({ storage_removed_at: new Date() }).where("id", "=", delivered.id).execute();
   await side.storage.put("logos", "clinic-logo.png", Readable.from([Buffer.from("logo bytes")]));
   return { paidOrder: made[0]!, draftId: made[2]!.id, bytes };
 }
