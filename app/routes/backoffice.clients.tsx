@@ -136,14 +136,14 @@ function ConditionsDialog({ editing, closeTo }: { editing: Editing; closeTo: str
       <p className="muted">{t("bo.conditions.for", { email: editing.email })}</p>
       {editing.error !== null ? (
         <p className="field-error" role="alert">
-          {t("bo.conditions.loadFailed", { message: editing.error })}
+          {t("bo.conditions.loadFailed", { message: t(editing.error) })}
         </p>
       ) : (
         <Form method="post" {...getFormProps(form)} className="stack bo-conditions" onFocus={warm}>
           <input type="hidden" name="email" value={editing.email} />
           {formErrors.length ? (
             <p id={form.errorId} className="field-error" role="alert">
-              {formErrors.map((error) => t(error, { message: reply?.failure ?? "" })).join(" ")}
+              {formErrors.map((error) => t(error, { message: reply?.failure ? t(reply.failure) : "" })).join(" ")}
             </p>
           ) : null}
           <Field

@@ -9,6 +9,7 @@ import { redirectWithToast } from "~/modules/http/toast.server";
 import { normalizeEmail } from "~/modules/orders/orders.server";
 import { type FormReply, readSubmission, refused } from "~/modules/http/submission.server";
 import { logger } from "~/modules/log/logger.server";
+import { failureCause } from "~/modules/http/section.server";
 import { listSearch } from "./client-list";
 import { getRequestTranslator } from "~/modules/http/request-context.server";
 
@@ -37,7 +38,8 @@ export async function loadClientsPage({ request, context }: LoaderFunctionArgs) 
       };
     } catch (error) {
       logger.error("back-office: loading client conditions failed:", error);
-      editing = { email: client, defaults: null, hasSettings: false, error: error instanceof Error ? error.message : String(error) };
+      // The cause as a translation key: the exception's own text (table names, data) stays in the log.
+      editing = { email: client, defaults: null, hasSettings: false, error: failureCause(error) };
     }
   }
 
@@ -50,7 +52,7 @@ export async function loadClientsPage({ request, context }: LoaderFunctionArgs) 
   };
 }
 
-/** A refused conditions form (ADR 053): what was typed and why; a save that failed says so in place (ADR 026). */
+/** A refused conditions form (ADR 053): what was typed and why; a save that failed says so in place, its cause a translation key (ADR 026). */
 export type ConditionsReply = FormReply & { failure?: string };
 
 export async function clientsPageAction({ request, context }: ActionFunctionArgs) {
@@ -61,7 +63,7 @@ export async function clientsPageAction({ request, context }: ActionFunctionArgs
     await saveConditions(await getDb(), submission.value.email, toConditionsValues(submission.value));
   } catch (error) {
     logger.error("back-office: saving client conditions failed:", error);
-    return refused(submission, { failure: error instanceof Error ? error.message : String(error) }, 500);
+    return refused(submission, { failure: failureCause(error) }, 500);
   }
   return redirectWithToast(`/backoffice/clients${listSearch(new URL(request.url).search)}`, { type: "success", title: "bo.conditions.saved" });
 }

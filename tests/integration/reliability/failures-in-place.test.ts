@@ -177,6 +177,31 @@ describe("failures shown where they happen", () => {
       }
     });
 
+    it("client conditions: a dialog that cannot load or save says why in words, never the database's message", async () => {
+      const email = `conditions-${lng}-${Date.now()}@clinic.ru`;
+      await buildOrderIn(t.db, "paid", { email });
+      const staff = await inLanguage(await gatePassed(app), lng);
+      const cause = ru ? "база данных отклонила запрос" : "the database refused the request";
+      // The list reads only the address of the settings; the dialog reads them whole.
+      await refusing(
+        "select",
+        "client_settings",
+        async () => {
+          const html = await page(staff, `/backoffice/clients?client=${encodeURIComponent(email)}`);
+          expect(html).toContain(ru ? `Не удалось загрузить условия: ${cause}` : `Could not load the conditions: ${cause}`);
+          expect(html).not.toContain("permission denied");
+        },
+        ["email"],
+      );
+      await refusing("insert", "client_settings", async () => {
+        const response = await staff.request(`/backoffice/clients?client=${encodeURIComponent(email)}`, { form: { email, currency: "rub", discount_percentage: "5" } });
+        expect(response.status).toBe(500);
+        const html = rendered(await response.text());
+        expect(html).toContain(ru ? `Не удалось сохранить условия: ${cause}` : `Could not save the conditions: ${cause}`);
+        expect(html).not.toContain("permission denied");
+      });
+    });
+
     it("affiliates: each partner's orders say they could not load, the partner stays", async () => {
       const code = `F${lng.toUpperCase()}ABCD`.slice(0, 6);
       await t.db
