@@ -1,5 +1,6 @@
 import path from "node:path";
 import { Readable } from "node:stream";
+import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_RETENTION } from "~/modules/config/retention";
 import { runHousekeeping } from "~/modules/jobs/scheduled.server";
@@ -132,7 +133,7 @@ describe("a clinic's erasure request", () => {
     // The first run finds the "shipped" mail not yet sent (it waits out the undo window): the order waits for it.
     await runHousekeeping(db, storage);
     expect((await requestRow())?.completed_at).toBeNull();
-    await db.updateTable("order_status_history").set({ created_at: new Date(Date.now() - 3_600_000) }).where("order_id", "=", orders.processing!).where("to_status", "=", "shipped").execute();
+    await sql`update order_status_history set created_at = now() - interval '1 hour' where order_id = ${orders.processing!} and to_status = 'shipped'`.execute(db);
     await runHousekeeping(db, storage);
     const shippedMail = await db.selectFrom("order_status_history").select(["notified_at", "mail_error"]).where("order_id", "=", orders.processing!).where("to_status", "=", "shipped").executeTakeFirstOrThrow();
     expect(shippedMail).toMatchObject({ mail_error: null });
