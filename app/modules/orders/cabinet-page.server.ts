@@ -6,7 +6,8 @@ import { getRequestTranslator } from "~/modules/http/request-context.server";
 import { readSubmission } from "~/modules/http/submission.server";
 import { loadSection, sectionData, sectionFailure } from "~/modules/http/section.server";
 import { redirectWithToast } from "~/modules/http/toast.server";
-import { type PaidDocument, paidDocuments } from "~/modules/payments/payments.server";
+import type { PaidDocument } from "~/modules/payments/payments.server";
+import type { NotificationChannel, Patient, PaymentReceipt } from "~db/schema";
 import { filesOf } from "~/modules/orders/files.server";
 import { containsPattern } from "./order-search.server";
 import { longOrderNumber } from "./orders.server";
@@ -18,6 +19,21 @@ import { canPay, type OrderStatus } from "./status";
 
 /** The client's cabinet (customer side §6): their orders as a case inbox, and the channel they are told of changes by (ADR 070). */
 const PAGE_SIZE = 20;
+
+/** A patient of a listed order, as the list query aggregates it. */
+type CabinetPatient = Pick<Patient, "id" | "patient_name" | "matrix_files_info" | "aligner_files_info" | "retainer_files_info">;
+/** The order's last succeeded payment, as the list query picks it (amounts in minor units, as JSON numbers). */
+interface PaymentDocumentRow {
+  amount: number | string;
+  currency: PaidDocument["currency"];
+  customer_vat_number: string | null;
+  customer_business_name: string | null;
+  receipt: PaymentReceipt | null;
+}
+
+function paidDocument(row: PaymentDocumentRow | null): PaidDocument | null {
+  return row ? { amount: Number(row.amount), currency: row.currency, vatNumber: row.customer_vat_number, businessName: row.customer_business_name, receipt: row.receipt } : null;
+}
 /** This client's placed orders (drafts are hidden, as the spec says), of one status or all. */
 function clientOrders(db: DB, email: string, status: OrderStatus | null) {
   let query = db.selectFrom("orders").where("orders.email", "=", email);
@@ -26,13 +42,13 @@ function clientOrders(db: DB, email: string, status: OrderStatus | null) {
 }
 
 /**
- * Each tab's orders, each counted up to `CABINET_COUNT_CAP` from orders_email_status_idx, in one
- * round trip. Counts are of the tab, not of the search (as the back-office's tabs).
+ * Each tab's orders, each counted up to `CABINET_COUNT_CAP` from orders_email_status_idx, and the
+ * client's channel, in one round trip. Counts are of the tab, not of the search (as the back-office's tabs).
  */
-export async function countCabinetTabs(db: DB, email: string): Promise<Record<CabinetTab, number>> {
+export async function countCabinetTabs(db: DB, email: string): Promise<{ counts: Record<CabinetTab, number>; channel: NotificationChannel | null }> {
   const row = await db
-    .selectNoFrom((eb) =>
-      CABINET_TABS.map((tab) =>
+    .selectNoFrom((eb) => [
+      ...CABINET_TABS.map((tab) =>
         eb
           .selectFrom(
             clientOrders(db, email, tab === "all" ? null : tab)
@@ -43,9 +59,14 @@ export async function countCabinetTabs(db: DB, email: string): Promise<Record<Ca
           .select(sql<number>`count(*)::int`.as("count"))
           .as(tab),
       ),
-    )
+      eb.selectFrom("client_settings").select("notification_channel").where("email", "=", email).as("channel"),
+    ])
     .executeTakeFirstOrThrow();
-  return Object.fromEntries(CABINET_TABS.map((tab) => [tab, Number((row as Record<string, unknown>)[tab])])) as Record<CabinetTab, number>;
+  const values = row as Record<string, unknown>;
+  return {
+    counts: Object.fromEntries(CABINET_TABS.map((tab) => [tab, Number(values[tab])])) as Record<CabinetTab, number>,
+    channel: (values.channel as NotificationChannel | null) ?? null,
+  };
 }
 
 /**
@@ -68,6 +89,9 @@ export async function listCabinetOrders(db: DB, email: string, query: CabinetQue
     "orders.tracking_number",
     "orders.carrier",
     "orders.parcel_received_at",
+    // The order's patients and its payment document ride along (ADR 070): one round trip for the page's orders.
+    sql<CabinetPatient[]>`coalesce((select jsonb_agg(jsonb_build_object('id', p.id, 'patient_name', p.patient_name, 'matrix_files_info', p.matrix_files_info, 'aligner_files_info', p.aligner_files_info, 'retainer_files_info', p.retainer_files_info) order by p.created_at, p.id) from orders_patients p where p.order_id = orders.id), '[]'::jsonb)`.as("patients"),
+    sql<PaymentDocumentRow | null>`(select jsonb_build_object('amount', pm.amount, 'currency', pm.currency, 'customer_vat_number', pm.customer_vat_number, 'customer_business_name', pm.customer_business_name, 'receipt', pm.receipt) from payments pm where pm.order_id = orders.id and pm.status = 'succeeded' order by pm.updated_at desc limit 1)`.as("payment"),
   ]);
   if (query.search) {
     const pattern = containsPattern(query.search);
@@ -98,33 +122,16 @@ export async function loadCabinetPage({ request, context }: LoaderFunctionArgs) 
 
   // The orders load on their own: when they cannot, the list says so in place and the rest of the
   // cabinet (channel, new order, search) still works (ADR 026). The channel and the tabs' counts load beside them.
-  const [loaded, settings, counts] = await Promise.all([
+  const [loaded, tabs] = await Promise.all([
     loadSection("cabinet: loading orders", { title: "failures.ordersLoadTitle", message: "failures.ordersLoadText" }, async () => {
       const rows = await listCabinetOrders(db, user.email, query);
-      const orders = rows.slice(0, PAGE_SIZE);
-      const ids = orders.map((order) => order.id);
-      const [patients, documents] = await Promise.all([
-        ids.length
-          ? db
-              .selectFrom("orders_patients")
-              .select(["id", "order_id", "patient_name", "matrix_files_info", "aligner_files_info", "retainer_files_info"])
-              .where("order_id", "in", ids)
-              .orderBy("created_at")
-              .execute()
-          : [],
-        paidDocuments(db, ids),
-      ]);
-      return { rows, orders, patients, documents };
+      return { rows, orders: rows.slice(0, PAGE_SIZE) };
     }),
-    db.selectFrom("client_settings").select("notification_channel").where("email", "=", user.email).executeTakeFirst(),
     countCabinetTabs(db, user.email).catch(() => null),
   ]);
-  const { rows, orders, patients, documents } = sectionData(loaded, {
-    rows: [],
-    orders: [],
-    patients: [],
-    documents: new Map<string, PaidDocument>(),
-  });
+  const { rows, orders } = sectionData(loaded, { rows: [], orders: [] });
+  // Without the counts the channel is read alone: the form shows the client's own choice either way.
+  const channel = tabs ? tabs.channel : ((await db.selectFrom("client_settings").select("notification_channel").where("email", "=", user.email).executeTakeFirst())?.notification_channel ?? null);
   const last = orders.at(-1);
 
   return {
@@ -133,12 +140,12 @@ export async function loadCabinetPage({ request, context }: LoaderFunctionArgs) 
     ordersFailure: sectionFailure(loaded),
     // The partner card is for partners only (customer side §6: "a partner section if a partner code exists").
     isPartner: user.hasPartnerCode,
-    channel: settings?.notification_channel ?? "email",
+    channel: channel ?? "email",
     search: query.search,
     status: query.status,
     sort: query.sort,
     /** Each tab's orders up to the cap; null when they could not be counted (the tabs stay, without numbers). */
-    counts,
+    counts: tabs?.counts ?? null,
     countCap: CABINET_COUNT_CAP,
     isFirstPage: query.after === null,
     next: rows.length > PAGE_SIZE && last ? cursorParam({ createdAt: last.cursor_time, id: last.id }) : null,
@@ -158,10 +165,8 @@ export async function loadCabinetPage({ request, context }: LoaderFunctionArgs) 
       received: order.parcel_received_at?.toISOString() ?? null,
       canPay: canPay(order.status, order.total_cost === null ? null : Number(order.total_cost)),
       // The payment document: amount paid and, for a clinic that asked for an invoice, its VAT number.
-      paid: documents.get(order.id) ?? null,
-      patients: patients
-        .filter((patient) => patient.order_id === order.id)
-        .map((patient) => ({
+      paid: paidDocument(order.payment),
+      patients: order.patients.map((patient) => ({
           id: patient.id,
           name: patient.patient_name,
           matrix: filesOf(patient, "matrix").map((file) => file.originalName),

@@ -238,13 +238,15 @@ describe("failures shown where they happen", () => {
     it("cabinet: the orders say they could not load, the channel and new order stay", async () => {
       const email = `cabinet-${lng}@clinic.ru`;
       const order = await buildOrderIn(t.db, "paid", { email });
+      await t.db.insertInto("client_settings").values({ email, notification_channel: "whatsapp" }).onConflict((oc) => oc.column("email").doUpdateSet({ notification_channel: "whatsapp" })).execute();
       const client = await inLanguage(await signedInAs(app, t.db, email), lng);
       await refusing("select", "orders", async () => {
         const html = await page(client, "/cabinet");
         expect(html).toContain(ru ? "Ошибка загрузки заказов" : "Error loading orders");
         expect(html).toContain(ru ? "Не удалось загрузить заказы" : "Could not load the orders");
         expect(html).toContain(cabinet);
-        expect(html).toContain('name="channel"');
+        // The client's own channel, not the default.
+        expect(html).toContain(`<input type="radio" name="channel" checked="" value="whatsapp"/>`);
       });
       expect(await page(client, "/cabinet")).toContain(order.id.slice(0, 6).toUpperCase());
     });
