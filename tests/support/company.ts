@@ -22,3 +22,18 @@ export const COMPANY_INTERNATIONAL = {
   COMPANY_INTERNATIONAL_REGISTER: "Handelsregister (KvK), Amsterdam",
   COMPANY_INTERNATIONAL_REGISTER_NUMBER: "KvK 00000000",
 };
+
+/**
+ * The lab's requisites on the domestic market's bank-transfer invoices (INVOICE_*, ADR 072), for
+ * servers in strict mode and tests that check an invoice prints what is configured.
+ */
+export const INVOICE_SUPPLIER = {
+  INVOICE_SUPPLIER_NAME: "ООО «Тест Элайнер»",
+  INVOICE_SUPPLIER_INN: "7728000009",
+  INVOICE_SUPPLIER_KPP: "772801001",
+  INVOICE_SUPPLIER_ADDRESS: "117342, Москва, Тестовая ул., д. 7",
+  INVOICE_BANK_NAME: "АО «Тест-Банк», г. Москва",
+  INVOICE_BANK_BIK: "044525777",
+  INVOICE_BANK_ACCOUNT: "40702810700000001234",
+  INVOICE_BANK_CORR_ACCOUNT: "30101810100000000777",
+};

@@ -7,6 +7,7 @@ import { ZERO_CONFIG_INTERNATIONAL_HOST } from "~/modules/market/market";
 import { type Carrier, DEFAULT_CARRIERS, parseCarriers } from "./carriers";
 import { normalizeEmail } from "~/modules/validation/email";
 import { retentionFrom, type RetentionPeriods } from "./retention";
+import { type InvoiceSupplier, invoiceSupplierFor } from "./invoice-supplier.server";
 
 /**
  * All configuration, read once from the environment and validated with zod.
@@ -106,6 +107,8 @@ export interface AppConfig {
   usingDemoCompany: boolean;
   /** How long personal data is kept: the privacy notices and the scheduled job read this one list (RETENTION_*, ADR 074). */
   retention: RetentionPeriods;
+  /** The lab's requisites on bank-transfer invoices of the domestic market (INVOICE_*, ADR 072). */
+  invoiceSupplier: InvoiceSupplier;
 }
 
 export class ConfigError extends Error {
@@ -180,6 +183,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   if (internationalCompany.invalid.length > 0) throw new Error(`Invalid configuration: ${internationalCompany.invalid.join("; ")}`);
   const retention = retentionFrom(present);
   if (retention.invalid.length > 0) throw new Error(`Invalid configuration: ${retention.invalid.join("; ")}`);
+  const invoices = invoiceSupplierFor(present);
+  if (invoices.invalid.length > 0) throw new Error(`Invalid configuration: ${invoices.invalid.join("; ")}`);
   const strict = env.APP_ENV === "production";
   const dataDir = path.resolve(env.DATA_DIR);
   const enabledMarkets = env.ENABLED_MARKETS.split(",")
@@ -209,6 +214,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     }
     // Company details of the international legal texts (ADR 024).
     if (enabledMarkets.includes("international")) missing.push(...internationalCompany.missing);
+    // The lab's requisites on the domestic market's bank-transfer invoices (ADR 072).
+    if (enabledMarkets.includes("domestic")) missing.push(...invoices.missing);
     if (enabledMarkets.length === 0) missing.push("ENABLED_MARKETS");
     if (missing.length > 0) throw new ConfigError(missing);
   }
@@ -322,6 +329,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     company: { international: internationalCompany.details },
     usingDemoCompany: internationalCompany.demo,
     retention: retention.periods,
+    invoiceSupplier: invoices.supplier,
   };
 }
 

@@ -4,6 +4,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { COMPANY_VARIABLES } from "./company.server";
 import { ConfigError, loadConfig } from "./config.server";
+import { INVOICE_VARIABLES } from "./invoice-supplier.server";
 
 const tempDir = () => fs.mkdtempSync(path.join(os.tmpdir(), "aligner-config-"));
 
@@ -50,6 +51,14 @@ const PRODUCTION = {
   COMPANY_INTERNATIONAL_PHONE: "+49 30 1234567",
   COMPANY_INTERNATIONAL_REGISTER: "Handelsregister, Amtsgericht Berlin-Charlottenburg",
   COMPANY_INTERNATIONAL_REGISTER_NUMBER: "HRB 123456 B",
+  INVOICE_SUPPLIER_NAME: "ООО «Пример Элайнер»",
+  INVOICE_SUPPLIER_INN: "7712345671",
+  INVOICE_SUPPLIER_KPP: "771201001",
+  INVOICE_SUPPLIER_ADDRESS: "123100, Москва, Примерная ул., д. 5",
+  INVOICE_BANK_NAME: "ПАО «Пример-Банк», г. Москва",
+  INVOICE_BANK_BIK: "044525999",
+  INVOICE_BANK_ACCOUNT: "40702810123450000001",
+  INVOICE_BANK_CORR_ACCOUNT: "30101810400000000999",
 };
 
 describe("configuration without APP_ENV=production", () => {
@@ -247,6 +256,71 @@ describe("strict mode (APP_ENV=production)", () => {
     for (const safeguard of ["none", "adequacy", "scc"]) {
       expect(loadConfig({ ...PRODUCTION, COMPANY_INTERNATIONAL_TRANSFER_SAFEGUARD: safeguard }).company.international.transferSafeguard).toBe(safeguard);
     }
+  });
+});
+
+describe("the lab's requisites on bank-transfer invoices (ADR 072)", () => {
+  it("names each missing requisite in strict mode while the domestic market is on, and none when it is off", () => {
+    const variables = Object.values(INVOICE_VARIABLES);
+    expect(variables).toEqual(["INVOICE_SUPPLIER_NAME", "INVOICE_SUPPLIER_INN", "INVOICE_SUPPLIER_KPP", "INVOICE_SUPPLIER_ADDRESS", "INVOICE_BANK_NAME", "INVOICE_BANK_BIK", "INVOICE_BANK_ACCOUNT", "INVOICE_BANK_CORR_ACCOUNT"]);
+    for (const variable of variables) {
+      const { [variable as keyof typeof PRODUCTION]: _omitted, ...rest } = PRODUCTION;
+      let error: unknown;
+      try {
+        loadConfig(rest);
+      } catch (caught) {
+        error = caught;
+      }
+      expect(error, variable).toBeInstanceOf(ConfigError);
+      expect((error as ConfigError).missing).toEqual([variable]);
+      expect((error as Error).message).toContain(variable);
+    }
+    const withoutRequisites = Object.fromEntries(Object.entries(PRODUCTION).filter(([name]) => !name.startsWith("INVOICE_")));
+    let error: unknown;
+    try {
+      loadConfig(withoutRequisites);
+    } catch (caught) {
+      error = caught;
+    }
+    expect((error as ConfigError).missing).toEqual(variables);
+    expect(() => loadConfig({ ...withoutRequisites, ENABLED_MARKETS: "international" })).not.toThrow();
+  });
+
+  it("uses the configured requisites with the VAT note, and asks no КПП of an individual entrepreneur", () => {
+    const config = loadConfig({ ...PRODUCTION, INVOICE_VAT_NOTE: "В том числе НДС 20 %" });
+    expect(config.invoiceSupplier).toEqual({
+      name: "ООО «Пример Элайнер»",
+      inn: "7712345671",
+      kpp: "771201001",
+      address: "123100, Москва, Примерная ул., д. 5",
+      bankName: "ПАО «Пример-Банк», г. Москва",
+      bik: "044525999",
+      account: "40702810123450000001",
+      corrAccount: "30101810400000000999",
+      vatNote: "В том числе НДС 20 %",
+      demo: false,
+    });
+    expect(loadConfig(PRODUCTION).invoiceSupplier.vatNote).toBe("Без НДС");
+    const { INVOICE_SUPPLIER_KPP: _kpp, ...entrepreneur } = PRODUCTION;
+    const config12 = loadConfig({ ...entrepreneur, INVOICE_SUPPLIER_INN: "771234567859", INVOICE_SUPPLIER_NAME: "ИП Примеров Пётр Петрович" });
+    expect(config12.invoiceSupplier).toMatchObject({ inn: "771234567859", kpp: null, demo: false });
+  });
+
+  it("refuses a requisite in the wrong form in any mode, naming the variable and what it expects", () => {
+    expect(() => loadConfig({ ...PRODUCTION, INVOICE_SUPPLIER_INN: "7712345670" })).toThrow(/INVOICE_SUPPLIER_INN \(10 or 12 digits with valid check digits\)/);
+    expect(() => loadConfig({ ...PRODUCTION, INVOICE_BANK_BIK: "04452599" })).toThrow(/INVOICE_BANK_BIK \(9 digits\)/);
+    expect(() => loadConfig({ ...PRODUCTION, INVOICE_BANK_ACCOUNT: "4070281012345000000" })).toThrow(/INVOICE_BANK_ACCOUNT \(20 digits\)/);
+    expect(() => loadConfig({ ...PRODUCTION, INVOICE_BANK_CORR_ACCOUNT: "3010181040000000099X" })).toThrow(/INVOICE_BANK_CORR_ACCOUNT/);
+    expect(() => loadConfig({ ...PRODUCTION, INVOICE_SUPPLIER_KPP: "77120100" })).toThrow(/INVOICE_SUPPLIER_KPP/);
+    expect(() => loadConfig({ DATA_DIR: tempDir(), INVOICE_BANK_BIK: "bik" })).toThrow(/INVOICE_BANK_BIK/);
+  });
+
+  it("fills each gap outside strict mode with demo requisites that say so", () => {
+    const config = loadConfig({ DATA_DIR: tempDir(), INVOICE_BANK_NAME: "Свой банк" });
+    expect(config.invoiceSupplier.demo).toBe(true);
+    expect(config.invoiceSupplier.bankName).toBe("Свой банк");
+    expect(config.invoiceSupplier.name).toMatch(/демо/);
+    expect(config.invoiceSupplier.address).toMatch(/демо/);
   });
 });
 

@@ -137,6 +137,19 @@ export const envSchema = z.object({
   CONTACTS_INTERNATIONAL_MESSENGER_LINK: optional,
   CONTACTS_INTERNATIONAL_SUPPORT_EMAIL: optional,
   CONTACTS_INTERNATIONAL_WHATSAPP_NUMBER: optional,
+
+  // The lab's requisites on bank-transfer invoices of the domestic market (ADR 072): each required in
+  // strict mode when that market is on (the КПП unless the ИНН is an entrepreneur's 12 digits).
+  INVOICE_SUPPLIER_NAME: optional,
+  INVOICE_SUPPLIER_INN: optional,
+  INVOICE_SUPPLIER_KPP: optional,
+  INVOICE_SUPPLIER_ADDRESS: optional,
+  INVOICE_BANK_NAME: optional,
+  INVOICE_BANK_BIK: optional,
+  INVOICE_BANK_ACCOUNT: optional,
+  INVOICE_BANK_CORR_ACCOUNT: optional,
+  // The line under an invoice's total ("Без НДС" unless set, e.g. "В т.ч. НДС 20 %").
+  INVOICE_VAT_NOTE: optional,
 });
 
 export type Env = z.infer<typeof envSchema>;

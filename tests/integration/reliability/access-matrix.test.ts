@@ -10,7 +10,7 @@ import type { Order } from "~db/schema";
 import type { TestDatabase } from "../../support/database";
 import { CookieJar } from "../../support/app-server";
 import { buildOrder, buildOrderIn } from "../../support/builders";
-import { COMPANY_INTERNATIONAL } from "../../support/company";
+import { COMPANY_INTERNATIONAL, INVOICE_SUPPLIER } from "../../support/company";
 import { s3AppEnv, startS3Server } from "../../support/s3-server";
 import { signInToken } from "../../support/sign-in-link";
 import { binaryStl } from "../../support/stl-models";
@@ -945,6 +945,7 @@ describe("access matrix over HTTP", () => {
             ]),
           ),
           ...COMPANY_INTERNATIONAL,
+          ...INVOICE_SUPPLIER,
         },
       });
       const headers: string[] = [];
