@@ -16,6 +16,8 @@ export type CutType = "wavy" | "straight";
 export type MatrixType = "soft" | "hard";
 export type NotificationChannel = "email" | "whatsapp" | "none";
 export type PaymentProviderId = "sandbox" | "yookassa" | "stripe";
+/** Where a payment row came from: a provider, or a bank transfer staff recorded against an invoice (ADR 072). */
+export type PaymentSource = PaymentProviderId | "invoice";
 export type PaymentStatus = "created" | "pending" | "succeeded" | "canceled" | "failed";
 
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
@@ -212,7 +214,7 @@ export interface PaymentsTable {
   id: Generated<string>;
   order_id: string | null;
   order_code: string;
-  provider: PaymentProviderId;
+  provider: PaymentSource;
   provider_payment_id: string | null;
   amount: Int8;
   currency: Currency;
@@ -474,6 +476,40 @@ export interface ErasureRequestsTable {
   kept_until: Timestamp | null;
 }
 
+/** The lab's requisites as an invoice printed them (ADR 072): kept, so a later change of bank never rewrites an issued invoice. */
+export interface InvoiceSupplierInfo {
+  name: string;
+  inn: string;
+  kpp: string | null;
+  address: string;
+  bankName: string;
+  bik: string;
+  account: string;
+  corrAccount: string;
+  vatNote: string;
+  /** Demo values filled a gap (outside strict mode): the invoice says it is not for paying. */
+  demo: boolean;
+}
+/** A bank-transfer invoice of a domestic order (ADR 072): what it printed, and who recorded the transfer, when. */
+export interface InvoicesTable {
+  id: Generated<string>;
+  /** From the sequence `invoice_numbers`: the number the invoice prints. */
+  number: ColumnType<number, never, never>;
+  order_id: string;
+  client_company: string;
+  client_inn: string;
+  supplier: Json<InvoiceSupplierInfo>;
+  lines: Json<PaymentLineInfo[]>;
+  total: Int8;
+  currency: Currency;
+  created_at: CreatedAt;
+  paid_at: Timestamp | null;
+  /** The staff member's actor label (an e-mail, or "back-office password (ip)"). */
+  paid_by: string | null;
+  /** The succeeded payment recorded for the transfer. */
+  payment_id: string | null;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -506,6 +542,7 @@ export interface Database {
   staff_preferences: StaffPreferencesTable;
   storage_trash: StorageTrashTable;
   erasure_requests: ErasureRequestsTable;
+  invoices: InvoicesTable;
 }
 
 export type Order = Selectable<OrdersTable>;

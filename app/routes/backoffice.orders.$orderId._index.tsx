@@ -1,9 +1,10 @@
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { OrderCard } from "~/components/backoffice/order-card";
+import { OrderInvoicesTable } from "~/components/backoffice/order-invoices";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { SectionError } from "~/components/section-error";
-import { loadOrderOverview } from "~/modules/backoffice/order-page.server";
+import { loadOrderOverview, orderOverviewAction } from "~/modules/backoffice/order-page.server";
 import { useTranslation } from "~/components/i18n/i18n-context";
 import { dateTimeFormat } from "~/modules/i18n/intl";
 import { formatMoney } from "~/modules/money/format";
@@ -15,8 +16,13 @@ export async function loader(args: LoaderFunctionArgs) {
   return loadOrderOverview(args);
 }
 
+/** A bank transfer recorded against one of the order's invoices (ADR 072). */
+export async function action(args: ActionFunctionArgs) {
+  return orderOverviewAction(args);
+}
+
 export default function OrderOverview() {
-  const { order, number, canPaymentLink, canTracker, statusForms, patientsFailure, payments } = useLoaderData<typeof loader>();
+  const { order, number, canPaymentLink, canTracker, statusForms, patientsFailure, payments, invoices, question } = useLoaderData<typeof loader>();
   const { t, i18n } = useTranslation();
   const dates = dateTimeFormat(i18n.language === "ru" ? "ru-RU" : i18n.language, { dateStyle: "short", timeStyle: "short" });
   return (
@@ -44,7 +50,7 @@ export default function OrderOverview() {
                 {payments.map((payment) => (
                   <tr key={payment.id}>
                     <td>{dates.format(new Date(payment.createdAt))}</td>
-                    <td>{payment.provider}</td>
+                    <td>{payment.provider === "invoice" ? t("bo.orders.invoices.provider") : payment.provider}</td>
                     <td className="num">{formatMoney(payment.amount, payment.currency, i18n.language)}</td>
                     <td>
                       {t(`bo.orders.page.paymentStatuses.${payment.status}`)}
@@ -57,6 +63,7 @@ export default function OrderOverview() {
           </div>
         )}
       </section>
+      <OrderInvoicesTable orderId={order.id} invoices={invoices} question={question} />
     </>
   );
 }

@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Link, useLoaderData } from "@remix-run/react";
+import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { CabinetOrder } from "~/components/cabinet/cabinet-order";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { useTranslation } from "~/components/i18n/i18n-context";
@@ -17,13 +17,14 @@ export async function action(args: ActionFunctionArgs) {
 
 export default function CabinetOrderPage() {
   const data = useLoaderData<typeof loader>();
+  const reply = useActionData<typeof action>();
   const { t } = useTranslation();
   return (
     <section className="container cabinet">
       <p className="small">
         <Link to="/cabinet">{t("cabinet.backToOrders")}</Link>
       </p>
-      <CabinetOrder data={data} />
+      <CabinetOrder data={data} reply={reply} />
     </section>
   );
 }

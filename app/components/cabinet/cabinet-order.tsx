@@ -3,7 +3,8 @@ import type { SerializeFrom } from "@remix-run/node";
 import { useTranslation } from "~/components/i18n/i18n-context";
 import { dateTimeFormat } from "~/modules/i18n/intl";
 import { formatMoney } from "~/modules/money/format";
-import type { loadCabinetOrderPage } from "~/modules/orders/cabinet-order-page.server";
+import type { CabinetOrderReply, loadCabinetOrderPage } from "~/modules/orders/cabinet-order-page.server";
+import { OrderInvoices } from "./order-invoices";
 import { PaymentReceiptNote } from "./payment-receipt";
 
 type Data = SerializeFrom<typeof loadCabinetOrderPage>;
@@ -28,8 +29,8 @@ function TrackingLine({ tracking }: { tracking: Tracking }) {
   );
 }
 
-/** One order in the cabinet, whole: timeline, parcel, patients and files, payments (ADR 070). */
-export function CabinetOrder({ data }: { data: Data }) {
+/** One order in the cabinet, whole: timeline, parcel, patients and files, payments (ADR 070), bank-transfer invoices (ADR 072). */
+export function CabinetOrder({ data, reply }: { data: Data; reply?: CabinetOrderReply }) {
   const { t, i18n } = useTranslation();
   const locale = i18n.language === "ru" ? "ru-RU" : i18n.language;
   const when = (at: string) => dateTimeFormat(locale, { dateStyle: "short", timeStyle: "short" }).format(new Date(at));
@@ -124,6 +125,8 @@ export function CabinetOrder({ data }: { data: Data }) {
           </Link>
         ) : null}
       </section>
+
+      <OrderInvoices data={data} reply={reply} />
     </article>
   );
 }

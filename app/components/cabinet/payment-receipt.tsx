@@ -9,6 +9,8 @@ interface Paid {
   currency: Currency;
   vatNumber: string | null;
   receipt: PaymentReceipt | null;
+  /** A bank transfer against the lab's invoice of this number (ADR 072). */
+  invoiceNumber?: string | null;
 }
 
 /**
@@ -22,6 +24,7 @@ export function PaymentReceiptNote({ paid, locale }: { paid: Paid; locale: strin
   return (
     <div className="payment-receipt small">
       <p>{t("cabinet.paidAmount", { amount: formatMoney(paid.amount, paid.currency, i18n.language) })}</p>
+      {paid.invoiceNumber ? <p className="muted">{t("cabinet.invoice.transfer", { number: paid.invoiceNumber })}</p> : null}
       {paid.vatNumber ? <p className="muted">{t("cabinet.vatNumber", { vat: paid.vatNumber })}</p> : null}
       {receipt?.url ? (
         <p>

@@ -31,6 +31,12 @@ export const statusRefusal = (error: Record<string, string[] | null> | null | un
 export const orderDeleteSchema = z.object({ back });
 
 /**
+ * The order's page: a bank transfer arrived for one of its invoices (ADR 072). The id is taken as sent:
+ * a forged or another order's finds nothing, which the toast says.
+ */
+export const orderOverviewSchema = z.discriminatedUnion("intent", [z.object({ intent: z.literal("invoice_paid"), invoiceId: z._default(z.string(), "") })]);
+
+/**
  * The dashboard's buttons: refreshing the payment statuses, and a payment link for one order (an
  * id that finds no order is said by the toast, as an unknown intent is).
  */

@@ -1,9 +1,16 @@
-import type { LoaderFunctionArgs } from "@remix-run/node";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import * as z from "zod/mini";
 import type { Currency, PaymentStatus } from "~db/schema";
-import { requireStaff } from "~/modules/auth/guards.server";
+import { requireStaff, type Staff } from "~/modules/auth/guards.server";
 import { getConfig } from "~/modules/config/config.server";
 import { type DB, getDb } from "~/modules/db/db.server";
+import { intentHandler } from "~/modules/http/intents";
+import { readQuery, word } from "~/modules/http/list-query";
 import { getRequestTranslator } from "~/modules/http/request-context.server";
+import { readSubmission, submittedIntent } from "~/modules/http/submission.server";
+import { redirectWithToast } from "~/modules/http/toast.server";
+import { logger } from "~/modules/log/logger.server";
+import { markInvoicePaid, type MarkPaidOutcome, orderInvoices } from "~/modules/payments/invoices.server";
 import { loadSection, sectionData, sectionFailure } from "~/modules/http/section.server";
 import { packingsOf } from "~/modules/packer/packing.server";
 import { fileCorrectionsOf, fileCountOf } from "~/modules/orders/files.server";
@@ -12,6 +19,7 @@ import { isPaid } from "~/modules/orders/status";
 import { canHavePaymentLink } from "~/modules/payments/payment-links.server";
 import { canSendToTracker } from "~/modules/tracker/order-request.server";
 import { type DashboardOrder, type DashboardPatient, historyEntries } from "./dashboard.server";
+import { orderOverviewSchema } from "./order-forms.server";
 
 /**
  * The order's own page, /backoffice/orders/:orderId (ADR 069): a layout with the order's header and
@@ -31,7 +39,7 @@ export async function loadOrderLayout({ request, params, context }: LoaderFuncti
 async function orderCard(db: DB, orderId: string) {
   const order = await findOrder(db, orderId);
   if (!order) return null;
-  const [patientsSection, history, payments, correctionsSection, packings] = await Promise.all([
+  const [patientsSection, history, payments, correctionsSection, packings, invoices] = await Promise.all([
     loadSection("back-office: loading the patients of an order", { message: "failures.patients" }, () =>
       db
         .selectFrom("orders_patients")
@@ -46,6 +54,7 @@ async function orderCard(db: DB, orderId: string) {
     db.selectFrom("payments").select(["id", "provider", "amount", "currency", "status", "created_at", "last_error"]).where("order_id", "=", orderId).orderBy("created_at", "desc").limit(50).execute(),
     loadSection("back-office: loading the file corrections of an order", { message: "failures.patients" }, () => fileCorrectionsOf(db, [orderId])),
     packingsOf(db, [orderId]),
+    orderInvoices(db, orderId),
   ]);
   const card: DashboardOrder = {
     id: order.id,
@@ -95,8 +104,24 @@ async function orderCard(db: DB, orderId: string) {
       createdAt: payment.created_at.toISOString(),
       lastError: payment.last_error,
     })),
+    // Bank-transfer invoices (ADR 072): a transfer can be recorded for an unpaid one while the order waits for its payment.
+    invoices: invoices.map((invoice) => ({
+      id: invoice.id,
+      number: Number(invoice.number),
+      createdAt: invoice.created_at.toISOString(),
+      company: invoice.client_company,
+      inn: invoice.client_inn,
+      total: Number(invoice.total),
+      currency: invoice.currency as Currency,
+      paidAt: invoice.paid_at?.toISOString() ?? null,
+      paidBy: invoice.paid_by,
+      canMarkPaid: invoice.paid_at === null && order.status === "pending" && Number(order.total_cost) === Number(invoice.total),
+    })),
   };
 }
+
+/** `?invoice=<id>`: the question before a transfer is recorded, rendered by the server (no JavaScript needed). */
+const overviewQuery = z.object({ invoice: word });
 
 export async function loadOrderOverview({ request, params, context }: LoaderFunctionArgs) {
   await requireStaff(request, context);
@@ -105,6 +130,8 @@ export async function loadOrderOverview({ request, params, context }: LoaderFunc
   if (!found) throw new Response("Not found", { status: 404 });
   const config = getConfig();
   const number = shortOrderNumber(found.card.id);
+  const asked = readQuery(request, overviewQuery).invoice;
+  const question = found.invoices.find((invoice) => invoice.id === asked && invoice.canMarkPaid) ?? null;
   return {
     title: t("bo.orders.page.title", { number }),
     order: found.card,
@@ -114,5 +141,52 @@ export async function loadOrderOverview({ request, params, context }: LoaderFunc
     statusForms: { carriers: config.carriers.map(({ id, name, trackingUrl }) => ({ id, name, trackingUrl })), confirmJumps: config.confirmStatusJumps },
     patientsFailure: found.patientsFailure,
     payments: found.payments,
+    invoices: found.invoices,
+    question,
   };
+}
+
+interface OverviewIntentArgs {
+  db: DB;
+  staff: Staff;
+  orderId: string;
+  invoiceId: string;
+}
+
+const PAID_REFUSALS: Record<Extract<MarkPaidOutcome, { ok: false }>["reason"], string> = {
+  not_found: "bo.orders.invoices.notFound",
+  already_paid: "bo.orders.invoices.alreadyPaid",
+  order_paid: "bo.orders.invoices.orderPaid",
+  not_payable: "bo.orders.invoices.notPayable",
+  amount_changed: "bo.orders.invoices.amountChanged",
+};
+
+/**
+ * "Отметить оплату по счёту" (ADR 072), after the question: the invoice, a payment and the order's
+ * `paid` together, as a verified card payment; anything else changes nothing and the toast says why.
+ */
+async function invoicePaid({ db, staff, orderId, invoiceId }: OverviewIntentArgs) {
+  const back = `/backoffice/orders/${orderId}`;
+  let outcome: MarkPaidOutcome;
+  try {
+    outcome = await markInvoicePaid(db, orderId, invoiceId, staff.actorLabel);
+  } catch (error) {
+    logger.error("back-office: recording an invoice's transfer failed:", error);
+    return redirectWithToast(back, { type: "error", title: "bo.toasts.error", description: "bo.orders.invoices.failed" });
+  }
+  if (!outcome.ok) return redirectWithToast(back, { type: "error", title: "bo.toasts.error", description: PAID_REFUSALS[outcome.reason], values: { number: outcome.number ?? "—" } });
+  return redirectWithToast(back, { type: "success", title: "bo.orders.invoices.marked", description: "bo.orders.invoices.markedText", values: { number: outcome.number } });
+}
+
+const OVERVIEW_INTENTS = { invoice_paid: invoicePaid };
+
+export async function orderOverviewAction({ request, params, context }: ActionFunctionArgs) {
+  const staff = await requireStaff(request, context);
+  const db = await getDb();
+  const order = await findOrder(db, params.orderId ?? "");
+  if (!order) throw new Response("Not found", { status: 404 });
+  const submission = await readSubmission(request, context, orderOverviewSchema);
+  const handler = intentHandler(OVERVIEW_INTENTS, submittedIntent(submission));
+  if (!handler || submission.status !== "success") throw new Response("Unknown action", { status: 400 });
+  return handler({ db, staff, orderId: order.id, invoiceId: submission.value.invoiceId });
 }

@@ -4,6 +4,9 @@
  */
 export const cabinetOrderPath = (orderId: string) => `/cabinet/orders/${orderId}`;
 
+/** An order's bank-transfer invoice, ready to print (ADR 072). */
+export const cabinetInvoicePath = (orderId: string, invoiceId: string) => `${cabinetOrderPath(orderId)}/invoices/${invoiceId}`;
+
 /** An address as the payment page names it to whoever holds the page: "d…@clinic.ru". */
 export function maskedEmail(email: string): string {
   const at = email.lastIndexOf("@");

@@ -1,33 +1,30 @@
 import type { LoaderFunctionArgs, ActionFunctionArgs } from "@remix-run/node";
+import type { Submission } from "@conform-to/react";
+import type * as z from "zod/mini";
 import type { OrderStatus } from "~db/schema";
 import { requireUser } from "~/modules/auth/guards.server";
+import type { SessionUser } from "~/modules/auth/session.server";
 import { carrierName, trackingLink } from "~/modules/config/carriers";
 import { getConfig } from "~/modules/config/config.server";
 import { type DB, getDb } from "~/modules/db/db.server";
+import { intentHandler } from "~/modules/http/intents";
 import { getRequestTranslator } from "~/modules/http/request-context.server";
-import { readSubmission } from "~/modules/http/submission.server";
+import { type FormReply, intentValue, readSubmission, refused, submittedIntent } from "~/modules/http/submission.server";
 import { redirectWithToast } from "~/modules/http/toast.server";
-import { cabinetOrderPath } from "./cabinet-links";
+import { invoiceOffered } from "~/modules/payments/invoice";
+import { lastBuyerOf, orderInvoices, requestInvoice } from "~/modules/payments/invoices.server";
+import { cabinetInvoicePath, cabinetOrderPath } from "./cabinet-links";
 import { filesOf } from "./files.server";
-import { parcelReceivedSchema } from "./forms";
-import { isUuid, longOrderNumber, orderHistory } from "./orders.server";
+import { cabinetOrderSchema } from "./forms";
+import { clientOrder } from "./client-order.server";
+import { findOrder, longOrderNumber, orderHistory } from "./orders.server";
 import { canPay } from "./status";
 
 /**
  * The order's own page in the cabinet (ADR 070): its timeline, its patients and files, its payments
- * with their receipts, the parcel and "received". Only the signed-in client whose address the order
- * bears, and never a draft: any other id — another clinic's, a draft, a malformed one — is 404.
+ * with their receipts, the parcel and "received", its bank-transfer invoices (ADR 072). Only the
+ * signed-in client whose address the order bears (`clientOrder`): anyone else gets 404.
  */
-async function clientOrder(db: DB, email: string, orderId: string | undefined) {
-  if (!orderId || !isUuid(orderId)) return undefined;
-  return db
-    .selectFrom("orders")
-    .select(["id", "status", "created_at", "full_name", "address", "delivery_comment", "total_cost", "currency", "tracking_number", "carrier", "parcel_received_at", "storage_removed_at"])
-    .where("id", "=", orderId)
-    .where("email", "=", email)
-    .where("status", "<>", "draft")
-    .executeTakeFirst();
-}
 
 const notFound = () => new Response("Not found", { status: 404 });
 
@@ -42,10 +39,13 @@ export async function loadCabinetOrderPage({ request, context, params }: LoaderF
   if (!order) throw notFound();
   const t = await getRequestTranslator(request, context);
   const carriers = getConfig().carriers;
-  const [history, patients, payments] = await Promise.all([
+  const offered = invoiceOffered(order);
+  const [history, patients, payments, invoices, lastBuyer] = await Promise.all([
     orderHistory(db, order.id),
     db.selectFrom("orders_patients").select(["id", "patient_name", "matrix_files_info", "aligner_files_info", "retainer_files_info"]).where("order_id", "=", order.id).orderBy("created_at").execute(),
-    db.selectFrom("payments").select(["id", "amount", "currency", "customer_vat_number", "receipt", "updated_at"]).where("order_id", "=", order.id).where("status", "=", "succeeded").orderBy("updated_at").execute(),
+    db.selectFrom("payments").select(["id", "provider", "amount", "currency", "customer_vat_number", "invoice_id", "receipt", "updated_at"]).where("order_id", "=", order.id).where("status", "=", "succeeded").orderBy("updated_at").execute(),
+    orderInvoices(db, order.id),
+    offered ? lastBuyerOf(db, user.email) : null,
   ]);
   // A change staff undid, and the undoing itself, never happened for the doctor (ADR 062).
   const undone = new Set(history.flatMap((row) => (row.undoes ? [String(row.undoes), String(row.id)] : [])));
@@ -93,6 +93,21 @@ export async function loadCabinetOrderPage({ request, context, params }: LoaderF
       currency: payment.currency,
       vatNumber: payment.customer_vat_number,
       receipt: payment.receipt,
+      // A bank transfer staff recorded against an invoice (ADR 072): its number.
+      invoiceNumber: payment.provider === "invoice" ? payment.invoice_id : null,
+    })),
+    // Bank-transfer invoices (ADR 072): the form while the order can be paid, and those already made.
+    invoiceForm: offered ? { company: lastBuyer?.company ?? "", inn: lastBuyer?.inn ?? "" } : null,
+    invoices: invoices.map((invoice) => ({
+      id: invoice.id,
+      number: Number(invoice.number),
+      createdAt: invoice.created_at.toISOString(),
+      company: invoice.client_company,
+      inn: invoice.client_inn,
+      total: Number(invoice.total),
+      currency: invoice.currency,
+      paidAt: invoice.paid_at?.toISOString() ?? null,
+      href: cabinetInvoicePath(order.id, invoice.id),
     })),
   };
 }
@@ -114,15 +129,49 @@ async function markParcelReceived(db: DB, email: string, orderId: string) {
   return marked !== undefined;
 }
 
+type Found = NonNullable<Awaited<ReturnType<typeof clientOrder>>>;
+
+interface CabinetOrderIntentArgs {
+  db: DB;
+  user: SessionUser;
+  order: Found;
+  submission: Submission<z.output<typeof cabinetOrderSchema>, string[]>;
+}
+
+async function parcelReceived({ db, user, order }: CabinetOrderIntentArgs) {
+  const path = cabinetOrderPath(order.id);
+  if (await markParcelReceived(db, user.email, order.id)) return redirectWithToast(path, { type: "success", title: "cabinet.parcel.marked" });
+  return redirectWithToast(path, { type: "error", title: order.parcel_received_at ? "cabinet.parcel.alreadyMarked" : "cabinet.parcel.notShipped" });
+}
+
+/**
+ * "Получить счёт" (ADR 072): a refused company or ИНН is said in place with what was typed; a good
+ * one makes the invoice (or finds the unpaid one made for the same company) and opens it to print.
+ */
+async function invoice({ db, order, submission }: CabinetOrderIntentArgs) {
+  const path = cabinetOrderPath(order.id);
+  if (!invoiceOffered(order)) return redirectWithToast(path, { type: "error", title: "cabinet.invoice.failedTitle", description: "cabinet.invoice.notPayable" });
+  const form = intentValue(submission, "invoice");
+  if (!form) return refused(submission);
+  const full = await findOrder(db, order.id);
+  if (!full) throw notFound();
+  const made = await requestInvoice(db, getConfig().invoiceSupplier, full, { company: form.company, inn: form.inn });
+  if (!made.ok) return redirectWithToast(path, { type: "error", title: "cabinet.invoice.failedTitle", description: made.reason === "too_many" ? "cabinet.invoice.tooMany" : "cabinet.invoice.notPayable" });
+  return redirectWithToast(cabinetInvoicePath(order.id, made.invoiceId), { type: "success", title: made.reused ? "cabinet.invoice.reused" : "cabinet.invoice.made" });
+}
+
+const CABINET_ORDER_INTENTS = { received: parcelReceived, invoice };
+
+export type CabinetOrderReply = FormReply;
+
 export async function cabinetOrderAction({ request, context, params }: ActionFunctionArgs) {
   const orderId = params.orderId;
   const user = await requireUser(request, context);
   const db = await getDb();
   const order = await clientOrder(db, user.email, orderId);
   if (!order) throw notFound();
-  const submission = await readSubmission(request, context, parcelReceivedSchema);
-  if (submission.status !== "success") throw new Response("Unknown action", { status: 400 });
-  const path = cabinetOrderPath(order.id);
-  if (await markParcelReceived(db, user.email, order.id)) return redirectWithToast(path, { type: "success", title: "cabinet.parcel.marked" });
-  return redirectWithToast(path, { type: "error", title: order.parcel_received_at ? "cabinet.parcel.alreadyMarked" : "cabinet.parcel.notShipped" });
+  const submission = await readSubmission(request, context, cabinetOrderSchema);
+  const handler = intentHandler(CABINET_ORDER_INTENTS, submittedIntent(submission));
+  if (!handler) throw new Response("Unknown action", { status: 400 });
+  return handler({ db, user, order, submission });
 }

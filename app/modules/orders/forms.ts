@@ -1,5 +1,6 @@
 import * as z from "zod/mini";
-import { optionalText } from "~/modules/validation/fields";
+import { nameField, optionalText } from "~/modules/validation/fields";
+import { innField } from "~/modules/validation/inn";
 import { NOTIFICATION_CHANNELS } from "./status";
 
 /**
@@ -13,6 +14,16 @@ export const newOrderSchema = z.object({ reason: optionalText });
 
 /** The cabinet's order page: "the parcel has arrived" (ADR 070). */
 export const parcelReceivedSchema = z.object({ intent: z.literal("received") });
+
+/** The cabinet's order page: a bank-transfer invoice for the company that pays (ADR 072), its name and ИНН as typed. */
+export const invoiceRequestSchema = z.object({
+  intent: z.literal("invoice"),
+  company: nameField("cabinet.invoice.errors.companyRequired"),
+  inn: innField({ required: "cabinet.invoice.errors.innRequired", shape: "cabinet.invoice.errors.innShape", checksum: "cabinet.invoice.errors.innChecksum" }),
+});
+
+/** The cabinet's order page's forms, by intent. */
+export const cabinetOrderSchema = z.discriminatedUnion("intent", [parcelReceivedSchema, invoiceRequestSchema]);
 
 /** The cabinet's erasure page (ADR 079): asking needs the box that says what erasure means; withdrawing needs nothing. */
 export const ERASURE_CONFIRM_REQUIRED = "cabinet.erasure.confirmRequired";

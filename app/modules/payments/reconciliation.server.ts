@@ -218,7 +218,8 @@ export async function reconcileOrder(db: DB, config: AppConfig, order: Order, op
   let newest: OrderPaymentState | null = null;
   for (const attempt of attempts) {
     let state: OrderPaymentState = attempt.status === "canceled" || attempt.status === "failed" ? "failed" : "waiting";
-    const provider = providerById(attempt.provider, config, db);
+    // A bank transfer staff recorded (ADR 072) has no provider to ask.
+    const provider = attempt.provider === "invoice" ? null : providerById(attempt.provider, config, db);
     if (provider && (attempt.status === "created" || attempt.status === "pending" || attempt.status === "succeeded")) {
       try {
         const verified = await provider.fetch(attempt.provider_payment_id!);

@@ -48,6 +48,8 @@ interface Fixture {
   patientA: { id: string; name: string };
   fileUrlA: string;
   paymentA: string;
+  /** A bank-transfer invoice of order A (ADR 072). */
+  invoiceA: string;
   /** A draft of client A, still open for uploads. */
   draftA: { id: string; patientId: string };
   orderB: Order;
@@ -159,6 +161,9 @@ const MATRIX: Record<string, Row> = {
   "/cabinet/orders/:orderId": { url: (f) => `/cabinet/orders/${f.orderA.id}`, form: () => ({ intent: "received" }),
     get:                               "→auth    200       404       404       →auth     →auth     404       404",
     post:                              "→auth    →/cabinet/orders/ 404 404     →auth     →auth     404       404" },
+  // A bank-transfer invoice of the order, ready to print (ADR 072): its signed-in owner only, as the order's page.
+  "/cabinet/orders/:orderId/invoices/:invoiceId": { url: (f) => `/cabinet/orders/${f.orderA.id}/invoices/${f.invoiceA}`,
+    get:                               "→auth    200       404       404       →auth     →auth     404       404" },
   "/partner": { form: () => ({ intent: "name", user_name: "Реферал Тестовый" }),
     get:                               "→auth    200*      200*      200*      →auth     →auth     200*      200*",
     post:                              "→auth    →/partner* →/partner* →/partner* →auth  →auth     →/partner* →/partner*" },
@@ -243,7 +248,12 @@ const MATRIX: Record<string, Row> = {
   // The order's own page (ADR 069): its layout (header and tabs) and its overview, staff only, whoever's order it is.
   "/backoffice/orders/:orderId (layout)": { url: (f) => `/backoffice/orders/${f.orderA.id}`,
     get:                               "→gate    →gate     →gate     →gate     →gate     200       200       200" },
-  "/backoffice/orders/:orderId": { url: (f) => `/backoffice/orders/${f.orderB.id}`,
+  // Its POST records an invoice's bank transfer (ADR 072): order B has no such invoice, which the toast says, and nothing changes.
+  "/backoffice/orders/:orderId": { url: (f) => `/backoffice/orders/${f.orderB.id}`, form: (f) => ({ intent: "invoice_paid", invoiceId: f.invoiceA }),
+    get:                               "→gate    →gate     →gate     →gate     →gate     200       200       200",
+    post:                              "→gate    →gate     →gate     →gate     →gate     →/backoffice/orders/ →/backoffice/orders/ →/backoffice/orders/" },
+  // An order's invoice as the clinic prints it (ADR 072): staff only, whoever's order it is.
+  "/backoffice/orders/:orderId/invoices/:invoiceId": { url: (f) => `/backoffice/orders/${f.orderA.id}/invoices/${f.invoiceA}`,
     get:                               "→gate    →gate     →gate     →gate     →gate     200       200       200" },
   // The office password deletes the never-paid order first; manager and admin then get "not found" as a toast.
   "/backoffice/orders/:orderId/delete": { url: (f) => `/backoffice/orders/${f.victim.id}/delete`, form: () => ({ back: "/backoffice" }),
@@ -387,7 +397,7 @@ describe("access matrix over HTTP", () => {
 
   /** Every table's rows and every stored file, hashed: equal before and after means nothing changed. */
   async function fingerprint(): Promise<string> {
-    const tables = ["users", "user_roles", "sign_in_tokens", "orders", "order_codes", "order_status_history", "order_file_corrections", "orders_patients", "payments", "payment_events", "sandbox.payments", "ftp_uploads_queue", "client_settings", "partner_codes", "partner_affiliates", "partner_payouts", "translations", "translations_version"];
+    const tables = ["users", "user_roles", "sign_in_tokens", "orders", "order_codes", "order_status_history", "order_file_corrections", "orders_patients", "payments", "payment_events", "sandbox.payments", "invoices", "ftp_uploads_queue", "client_settings", "partner_codes", "partner_affiliates", "partner_payouts", "translations", "translations_version"];
     const parts = tables.map((table) => sql`select ${table}::text as name, md5(coalesce(string_agg(x::text, '|' order by x::text), '')) as hash from ${sql.table(table)} x`);
     const rows = await sql<{ name: string; hash: string }>`${sql.join(parts, sql` union all `)}`.execute(t.db);
     const files: string[] = [];
@@ -467,6 +477,21 @@ describe("access matrix over HTTP", () => {
     const victim = await buildOrder(t.db, { email: "walk-in@clinic.test", fullName: "Удаляемый Черновик" });
     const paidVictim = await buildOrderIn(t.db, "paid", { email: "walk-in@clinic.test", fullName: "Завершаемый Заказ" });
 
+    // Client A's company asked for an invoice to pay by bank transfer (ADR 072).
+    const invoiceA = await t.db
+      .insertInto("invoices")
+      .values({
+        order_id: orderA.id,
+        client_company: "ООО «Альфа-Клиника»",
+        client_inn: "7707083893",
+        supplier: JSON.stringify({ ...getConfig().invoiceSupplier }),
+        lines: JSON.stringify([{ description: "Элайнеры", quantity: 1, price: 1250000 }]),
+        total: 1250000,
+        currency: "rub",
+      })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+
     // Client A starts paying: the sandbox checkout every role then tries to open.
     const pay = await send(clone(jars.get("clientA")!), `/pay/${orderA.id}`, { method: "POST", body: {} });
     const paymentA = /\/payment\/sandbox\/([^/?#]+)/.exec(pay.headers.get("Location") ?? "")?.[1];
@@ -476,7 +501,7 @@ describe("access matrix over HTTP", () => {
     expect((await send(clone(jars.get("partner")!), "/partner", { method: "GET" })).status).toBe(200);
     const code = await t.db.selectFrom("partner_codes").select(["id", "code"]).where("user_email", "=", "partner@referral.test").executeTakeFirstOrThrow();
 
-    fixture = { orderA, patientA: { id: patientA.id, name: patientA.patient_name }, fileUrlA: `/files/orders/${storagePath}`, paymentA, draftA: { id: draftA.id, patientId: draftPatient.id }, orderB, patientB, victim, paidVictim, partnerCode: code.code, partnerCodeId: code.id, bystanderEmail };
+    fixture = { orderA, patientA: { id: patientA.id, name: patientA.patient_name }, fileUrlA: `/files/orders/${storagePath}`, paymentA, invoiceA: invoiceA.id, draftA: { id: draftA.id, patientId: draftPatient.id }, orderB, patientB, victim, paidVictim, partnerCode: code.code, partnerCodeId: code.id, bystanderEmail };
   });
 
   afterAll(async () => {
