@@ -139,7 +139,8 @@ const strippedFiles = (column: string) =>
  * contacts and delivery address, the patients' names, comments, file names and folder names, the
  * file server entries and staff's file corrections (they name files), the notes of the status
  * history, and any files left in storage. The accounting record stays: number and code, market,
- * currency, products and choices, totals, discount, dates, status history, payments with their lines.
+ * currency, products and choices, totals, discount, dates, status history, payments with their lines,
+ * paid invoices (ADR 072).
  */
 export async function anonymiseOrders(db: DB, storage: FileStorage, periods: RetentionPeriods, limits: PassLimits) {
   const orders = await db
@@ -183,6 +184,8 @@ export function anonymiseOrderRows(db: DB, ids: string[], email: string | null):
     await trx.deleteFrom("ftp_uploads_queue").where("order_id", "in", ids).execute();
     await trx.deleteFrom("order_file_corrections").where("order_id", "in", ids).execute();
     await trx.updateTable("order_status_history").set({ note: null }).where("order_id", "in", ids).where("note", "is not", null).execute();
+    // An invoice never paid is no accounting record, and its buyer may be a person (an entrepreneur): it goes (ADR 072).
+    await trx.deleteFrom("invoices").where("order_id", "in", ids).where("paid_at", "is", null).execute();
     const result = await trx
       .updateTable("orders")
       .set({

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createFileServer } from "~/modules/ftp/file-server.server";
 import { processQueue, type QueueDeps } from "~/modules/ftp/transfer.server";
 import type { MailMessage } from "~/modules/mail/types";
+import { anonymiseOrderRows } from "~/modules/jobs/retention.server";
 import { sendStatusMails } from "~/modules/notifications/status-mail.server";
 import { appendFiles } from "~/modules/orders/files.server";
 import { changeOrderStatus, longOrderNumber } from "~/modules/orders/orders.server";
@@ -13,7 +14,7 @@ import { storageKey } from "~/modules/uploads/file-names";
 import type { Order } from "~db/schema";
 import { type TestApp, startApp } from "../../support/app";
 import { browserFetch } from "../../support/app-server";
-import { buildOrder, buildOrderIn, buildPatient, customer } from "../../support/builders";
+import { buildOrder, buildOrderIn, buildPatient, customer, staff } from "../../support/builders";
 import { INVOICE_SUPPLIER } from "../../support/company";
 import { follow, rendered, signedInAs, toastOf } from "../backoffice/support";
 
@@ -259,5 +260,18 @@ describe("a bank-transfer invoice", () => {
     const page = rendered(await (await clinic.request(`/cabinet/orders/${euro.id}`)).text());
     expect(page).not.toContain("Оплата по счёту");
     expect(await db.selectFrom("invoices").select("id").where("order_id", "=", euro.id).execute()).toEqual([]);
+  });
+
+  it("an order anonymised after its period keeps its paid invoice, the accounting record, and loses those never paid (ADR 074)", async () => {
+    const db = app.database.db;
+    const clinic = await signedInAs(app, db, email);
+    const unpaid = await buildOrderIn(db, "pending", { email });
+    await clinic.request(`/cabinet/orders/${unpaid.id}`, { form: { intent: "invoice", company: "ИП Орлова Анна Петровна", inn: "500100732259" } });
+    await changeOrderStatus(db, unpaid.id, "cancelled", staff);
+    expect(await db.selectFrom("invoices").select("id").where("order_id", "in", [order.id, unpaid.id]).execute()).toHaveLength(2);
+    await anonymiseOrderRows(db, [order.id, unpaid.id], null);
+    const kept = await db.selectFrom("invoices").select(["order_id", "client_company", "client_inn", "paid_at"]).where("order_id", "in", [order.id, unpaid.id]).execute();
+    expect(kept).toHaveLength(1);
+    expect(kept[0]).toMatchObject({ order_id: order.id, client_company: "ООО «Улыбка»", client_inn: "7707083893" });
   });
 });
