@@ -1,6 +1,7 @@
 import { expect, test } from "@playwright/test";
 import { checkPage, closeCheckingPages, validateKeptDocuments, watchDocuments } from "./checkers";
 import { atStep, orderToCheckout, paidOrder, press, signInBackoffice, signInByMail, signInPacker } from "./journeys";
+import { askForInvoice, pendingOrderInCabinet } from "./invoice-support";
 import { pastOrderWithAligners } from "./order-again-support";
 import { e2eQuery, embedded } from "./support";
 
@@ -127,6 +128,34 @@ test("after the payment: the return page, the thank-you page, the order in the c
   await checkPage(page, testInfo, "/payment/success, paid, signed in");
   await page.goto("/cabinet?status=paid&sort=oldest");
   await checkPage(page, testInfo, "/cabinet, a tab with its orders");
+});
+
+test("a bank-transfer invoice: the cabinet's form and its error, the printable page, the staff's list, their question and their printable page", async ({ page, browser, javaScriptEnabled }, testInfo) => {
+  test.skip(embedded, "the order is found in the PostgreSQL target's database");
+  const { orderId } = await pendingOrderInCabinet(page, javaScriptEnabled);
+  await checkPage(page, testInfo, "/cabinet/orders/:id with the invoice form");
+  await askForInvoice(page, "ООО «Проверка»", "7707083894");
+  await expect(page.getByText("В ИНН ошибка: проверьте цифры")).toBeVisible();
+  await checkPage(page, testInfo, "/cabinet/orders/:id, the invoice form with a field error");
+  await askForInvoice(page, "ООО «Проверка»", "7707083893");
+  await expect(page.getByRole("heading", { level: 1, name: /^Счёт на оплату №/ })).toBeVisible();
+  await checkPage(page, testInfo, "/cabinet/orders/:id/invoices/:invoiceId");
+  const invoicePath = new URL(page.url()).pathname;
+  await page.goto(`/cabinet/orders/${orderId}`);
+  await checkPage(page, testInfo, "/cabinet/orders/:id with its invoice");
+  const office = await (await browser.newContext({ javaScriptEnabled })).newPage();
+  watchDocuments(office);
+  await signInBackoffice(office);
+  await office.goto(`/backoffice/orders/${orderId}`);
+  await expect(office.getByRole("region", { name: "Счета на оплату" })).toBeVisible();
+  await checkPage(office, testInfo, "/backoffice/orders/:id with an invoice");
+  await office.getByRole("link", { name: "Отметить оплату по счёту" }).click();
+  await expect(office.getByRole("dialog", { name: /^Отметить оплату по счёту №/ })).toBeVisible();
+  await checkPage(office, testInfo, "/backoffice/orders/:id, the question before an invoice's payment");
+  await office.goto(invoicePath.replace("/cabinet/", "/backoffice/"));
+  await expect(office.getByRole("heading", { level: 2, name: /^Счёт на оплату №/ })).toBeVisible();
+  await checkPage(office, testInfo, "/backoffice/orders/:id/invoices/:invoiceId");
+  await office.context().close();
 });
 
 test("every back-office page", async ({ page }, testInfo) => {
