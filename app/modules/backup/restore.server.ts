@@ -3,7 +3,7 @@ import { createHash } from "node:crypto";
 import fs from "node:fs";
 import fsp from "node:fs/promises";
 import path from "node:path";
-import { Transform } from "node:stream";
+import { Readable, Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import pg from "pg";
 import tar from "tar-stream";
@@ -67,6 +67,41 @@ function run(command: string, args: string[]): Promise<void> {
   });
 }
 
+/** Files up to this size are read whole and stored several at once; larger ones stream one at a time. */
+const SMALL_FILE_BYTES = 4 * 1024 * 1024;
+const PUTS_AT_ONCE = 16;
+
+/**
+ * At most `limit` writes in flight: `add` waits for a free place, `drain` for all; the first failure
+ * is thrown by the next `add` or `drain`, so a restore that cannot write stops there.
+ */
+function boundedPuts(limit: number) {
+  const running = new Set<Promise<void>>();
+  let failure: unknown = null;
+  const check = () => {
+    if (failure) throw failure;
+  };
+  return {
+    async add(put: () => Promise<unknown>) {
+      check();
+      while (running.size >= limit) await Promise.race(running);
+      check();
+      const done: Promise<void> = put().then(
+        () => void running.delete(done),
+        (error: unknown) => {
+          failure ??= error;
+          running.delete(done);
+        },
+      );
+      running.add(done);
+    },
+    async drain() {
+      await Promise.all(running);
+      check();
+    },
+  };
+}
+
 export async function restoreBackup(target: { database: AppConfig["database"]; storage: FileStorage }, archivePath: string): Promise<RestoreReport> {
   const started = Date.now();
   await assertEmptyTarget(target.database, target.storage);
@@ -76,6 +111,7 @@ export async function restoreBackup(target: { database: AppConfig["database"]; s
     let databaseFile: string | null = null;
     let manifestText = "";
     let bytes = 0;
+    const puts = boundedPuts(PUTS_AT_ONCE);
     const extract = tar.extract();
     const reading = pipeline(fs.createReadStream(archivePath), extract);
     for await (const entry of extract) {
@@ -90,8 +126,20 @@ export async function restoreBackup(target: { database: AppConfig["database"]; s
         databaseFile = path.join(workDir, path.basename(name));
         await pipeline(entry, hashing(hash), fs.createWriteStream(databaseFile));
       } else if (file) {
-        await target.storage.put(file.bucket, file.key, entry.pipe(hashing(hash)), { contentLength: entry.header.size ?? 0 });
-        bytes += entry.header.size ?? 0;
+        const size = entry.header.size ?? 0;
+        if (size <= SMALL_FILE_BYTES) {
+          // A small file is read whole and stored while the next entries are read: several puts at once.
+          const chunks: Buffer[] = [];
+          for await (const chunk of entry) {
+            hash.update(chunk as Buffer);
+            chunks.push(chunk as Buffer);
+          }
+          await puts.add(() => target.storage.put(file.bucket, file.key, Readable.from([Buffer.concat(chunks)]), { contentLength: size }));
+        } else {
+          await puts.drain();
+          await target.storage.put(file.bucket, file.key, entry.pipe(hashing(hash)), { contentLength: size });
+        }
+        bytes += size;
       } else {
         entry.resume();
         continue;
@@ -99,6 +147,7 @@ export async function restoreBackup(target: { database: AppConfig["database"]; s
       sums.set(name, hash.digest("hex"));
     }
     await reading;
+    await puts.drain();
     if (!manifestText) throw new RestoreError("the archive has no manifest: it is incomplete");
     const manifest = JSON.parse(manifestText) as BackupManifest;
     if (manifest.format !== 1) throw new RestoreError(`unknown archive format ${String(manifest.format)}`);
