@@ -139,6 +139,14 @@ async function drill(source: Side, target: Side, archive: string, serveRestored:
     for await (const chunk of saved!.body) kept.push(chunk as Buffer);
     await target.storage.delete("orders", [gone]);
     expect((await checkStorage(target.db, target.storage)).rowsWithoutObjects).toEqual([gone]);
+    // And bytes that differ from the archive's at the same size are a checksum mismatch.
+    const changed = Buffer.concat(kept);
+    changed[0] = changed[0]! ^ 0xff;
+    await target.storage.put("orders", gone, Readable.from([changed]));
+    const tampered = await checkStorage(target.db, target.storage, { manifest });
+    expect(tampered.checksumMismatches).toEqual([`orders/${gone}`]);
+    expect(tampered.counts.sizeMismatches).toBe(0);
+    await target.storage.delete("orders", [gone]);
     await target.storage.put("orders", gone, Readable.from([Buffer.concat(kept)]));
 
     // The restored app serves the paid order to its clinic after sign-in.
