@@ -352,6 +352,8 @@ export async function purgeExpiredUploads(): Promise<number> {
     if (removed > 0) logger.info(`expired partial uploads removed: ${removed}`);
     return removed;
   } catch (error) {
+    // No resumable upload has been made yet: the folder of partial uploads does not exist, nothing to remove.
+    if ((error as { code?: unknown } | null)?.code === "ENOENT") return 0;
     logger.error("expired partial uploads not removed:", error);
     return 0;
   }
