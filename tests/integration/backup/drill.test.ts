@@ -204,7 +204,8 @@ describe("backup and restore on the embedded default (PGlite and folders)", () =
   it("takes the backup from the serving process, which keeps answering meanwhile", { timeout: 300_000 }, async () => {
     const dataDir = path.join(root, "serving");
     await fsp.mkdir(dataDir, { recursive: true });
-    const app = await startAppServer({ DATABASE_URL: "", DATA_DIR: dataDir, ...SECRETS }); // seeds the demo data
+    // Seeds the demo data into a new embedded database first: on a loaded machine that alone took over a minute.
+    const app = await startAppServer({ DATABASE_URL: "", DATA_DIR: dataDir, ...SECRETS }, { timeoutMs: 240_000 });
     try {
       const archive = path.join(root, "backups", "serving.tar");
       const child = spawn(process.execPath, ["--import", "tsx", "scripts/backup.mts", archive], {
