@@ -10,13 +10,15 @@ WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
 
-# --- the Remix build: build/ (server) and public/build/ (browser assets) ---------------------
+# --- the build: build/index.js (the Remix server build), build/server/*.js (the start script, the
+# worker, migrations, backup, restore and the storage check as plain JavaScript; ADR 080) and
+# public/build/ (browser assets) -----------------------------------------------------------------
 FROM deps AS build
 COPY . .
 RUN npm run build
 
 # --- production dependencies only ------------------------------------------------------------
-# tsx is a runtime dependency: the start script, the worker and the migration script run under it.
+# No TypeScript at run time: tsx and the compilers are development dependencies (ADR 080).
 FROM node:24-bookworm-slim AS prod-deps
 WORKDIR /app
 COPY package.json package-lock.json ./
@@ -28,14 +30,11 @@ ENV APP_ENV=production NODE_ENV=production PORT=3000
 WORKDIR /app
 
 COPY --from=prod-deps /app/node_modules ./node_modules
-COPY --from=build /app/package.json /app/package-lock.json /app/tsconfig.json /app/remix.config.js /app/server.mts ./
+COPY --from=build /app/package.json /app/package-lock.json ./
 COPY --from=build /app/build ./build
 COPY --from=build /app/public ./public
-# The start script imports app modules (config, db, jobs, storage) and the migrations directly.
-COPY --from=build /app/app ./app
-COPY --from=build /app/db ./db
+# The texts are read at run time (translations' base catalogue).
 COPY --from=build /app/locales ./locales
-COPY --from=build /app/scripts ./scripts
 
 # Files stay owned by root and read-only for the app. DATA_DIR (./data) is only written outside
 # strict mode (embedded defaults, e.g. `docker run -e APP_ENV=development`), so give it to `node`.
@@ -43,4 +42,4 @@ RUN mkdir -p /app/data && chown node:node /app/data
 USER node
 
 EXPOSE 3000
-CMD ["node", "--import", "tsx", "scripts/start.mts"]
+CMD ["node", "--enable-source-maps", "build/server/start.js"]

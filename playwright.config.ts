@@ -91,7 +91,7 @@ export default defineConfig({
     ? {
         // `npm start` is `remix build` then scripts/start.mts; `npm test` has built already (E2E_BUILT), and
         // building again would empty public/build under the runners serving from it.
-        command: process.env.E2E_BUILT ? "node --import tsx scripts/start.mts" : "npm start",
+        command: process.env.E2E_BUILT ? "node build/server/start.js" : "npm start",
         url: `${baseURL}/healthz`,
         timeout: 180_000,
         reuseExistingServer: false,
@@ -101,7 +101,8 @@ export default defineConfig({
         env: { PORT: String(port), DATA_DIR: dataDir, I18N_STRICT: "1", DATABASE_URL: "", APP_ENV: "", ...markets, PUBLIC_URL_INTERNATIONAL: "", ...logs, ...signIn, ...drafts },
       }
     : {
-        command: "node --import tsx tests/e2e/prepare-database.mts && node --import tsx scripts/start.mts",
+        // The built server, as production runs it (ADR 080): `npm run build` first, as `npm test` does.
+        command: "node --import tsx tests/e2e/prepare-database.mts && node build/server/start.js",
         url: `${baseURL}/healthz`,
         timeout: 120_000,
         reuseExistingServer: false,

@@ -1,7 +1,7 @@
 /**
  * Lighthouse (mobile preset) on the landing, plus what it transfers (issue "public face", DESIGN §7).
  *
- *   npx remix build && npm run bench:lighthouse -- [path ...]      (default: / and /en; RUNS=3 runs each, median kept)
+ *   npm run build && npm run bench:lighthouse -- [path ...]      (default: / and /en; RUNS=3 runs each, median kept)
  *
  * Starts the real server (`scripts/start.mts`) on a free port — on DATABASE_URL when set, else on
  * the embedded defaults in a fresh data folder — and runs Lighthouse 12.8 with Debian's Chromium
@@ -16,6 +16,7 @@ import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { builtEntry } from "../tests/support/built-server";
 import { freePort } from "../tests/support/free-port";
 import { launchChrome, lighthouseMedian, type LighthouseRow } from "./lib/lighthouse";
 import { type Figure, kb, printResult } from "./lib/result";
@@ -29,7 +30,7 @@ const DOC_CSS_BUDGET = 50 * 1024;
 
 const port = await freePort();
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "aligner-lighthouse-"));
-const server = spawn(process.execPath, ["--import", "tsx", "scripts/start.mts"], {
+const server = spawn(process.execPath, [builtEntry(ROOT, "start")], {
   cwd: ROOT,
   env: { ...process.env, NODE_ENV: "production", APP_ENV: process.env.APP_ENV ?? "development", PORT: String(port), DATA_DIR: dataDir, QUEUE_IN_PROCESS: "false" },
   stdio: ["ignore", "pipe", "pipe"],

@@ -2,12 +2,13 @@ import { type ChildProcess, spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { builtEntry } from "./built-server";
 import { freePort } from "./free-port";
 
 /**
- * Starts the real app (`scripts/start.mts`, the code behind `npm start`) as a child process on a
- * free loopback port, so HTTP tests exercise the same server, middleware and build as production.
- * Needs `npm run build` first (the test command does it).
+ * Starts the real app (`build/server/start.js`, what `npm start` and the production image run) as a
+ * child process on a free loopback port, so HTTP tests exercise the same server, middleware and build
+ * as production. Needs `npm run build` first (the test command does it).
  */
 export interface AppServer {
   url: string;
@@ -23,11 +24,11 @@ const ROOT = path.resolve(import.meta.dirname, "../..");
 /** `root`: the checkout to serve (default this one; the benchmarks compare two). */
 export async function startAppServer(env: Record<string, string>, options: { timeoutMs?: number; nodeArgs?: string[]; root?: string } = {}): Promise<AppServer> {
   const root = options.root ? path.resolve(options.root) : ROOT;
-  if (!fs.existsSync(path.join(root, "build/index.js"))) throw new Error(`No server build in ${root}: run \`npm run build\` before the HTTP tests`);
+  const entry = builtEntry(root, "start");
   const port = await freePort();
   const dataDir = env.DATA_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), "aligner-app-"));
   let log = "";
-  const child: ChildProcess = spawn(process.execPath, [...(options.nodeArgs ?? []), "--import", "tsx", "scripts/start.mts"], {
+  const child: ChildProcess = spawn(process.execPath, [...(options.nodeArgs ?? []), entry], {
     cwd: root,
     env: {
       ...process.env,

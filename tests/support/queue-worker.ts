@@ -1,8 +1,9 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import path from "node:path";
+import { builtEntry } from "./built-server";
 
 /**
- * `npm run queue:work` as a child process (the fly `worker` group), for tests with real workers:
+ * The queue worker (`build/server/queue-work.js`, the fly `worker` group's command) as a child process (the fly `worker` group), for tests with real workers:
  * resolves once it runs; `completed()` lists the job ids it logged as delivered.
  */
 export interface QueueWorker {
@@ -15,7 +16,7 @@ export interface QueueWorker {
 const ROOT = path.resolve(import.meta.dirname, "../..");
 
 export async function startQueueWorker(env: Record<string, string>, args: string[] = [], onExit?: (child: ChildProcess) => void): Promise<QueueWorker> {
-  const child = spawn(process.execPath, ["--import", "tsx", "scripts/queue-work.mts", "--poll-ms", "100", "--housekeeping-ms", "600000", ...args], {
+  const child = spawn(process.execPath, [builtEntry(ROOT, "queue-work"), "--poll-ms", "100", "--housekeeping-ms", "600000", ...args], {
     cwd: ROOT,
     env: { ...process.env, APP_ENV: "test", ...env },
     stdio: ["ignore", "pipe", "pipe"],

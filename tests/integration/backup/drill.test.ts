@@ -17,6 +17,7 @@ import { createStorage, type FileStorage } from "~/modules/storage/storage.serve
 import { migrateToLatest } from "~db/migrator";
 import { SECRETS } from "../../support/app";
 import { startAppServer, CookieJar } from "../../support/app-server";
+import { builtEntry } from "../../support/built-server";
 import { buildOrderIn, buildPatient } from "../../support/builders";
 import { databaseUrl, serverUrl } from "../../support/database";
 import { s3AppEnv, startS3Server, type TestS3Server } from "../../support/s3-server";
@@ -208,7 +209,7 @@ describe("backup and restore on the embedded default (PGlite and folders)", () =
     const app = await startAppServer({ DATABASE_URL: "", DATA_DIR: dataDir, ...SECRETS }, { timeoutMs: 240_000 });
     try {
       const archive = path.join(root, "backups", "serving.tar");
-      const child = spawn(process.execPath, ["--import", "tsx", "scripts/backup.mts", archive], {
+      const child = spawn(process.execPath, [builtEntry(process.cwd(), "backup"), archive], {
         env: { ...process.env, DATABASE_URL: "", DATA_DIR: dataDir, APP_ENV: "test", ...SECRETS },
         stdio: ["ignore", "pipe", "pipe"],
       });
