@@ -19,10 +19,10 @@ import {
 } from "~/modules/backoffice/dashboard-page.server";
 import { OrderCard } from "~/components/backoffice/order-card";
 import { StatisticsCards } from "~/components/backoffice/statistics-cards";
+import { OrdersTable } from "~/components/backoffice/orders-table";
 import { CodeSpaceCard } from "~/components/backoffice/code-space-card";
 import { FilterBar } from "~/components/lists/filter-bar";
 import { ListPager } from "~/components/lists/list-pager";
-import { SortHeader } from "~/components/lists/sort-header";
 import { listHref } from "~/modules/http/list-query";
 import { isShortSearch } from "~/modules/orders/search-length";
 import {
@@ -30,8 +30,7 @@ import {
   DASHBOARD_TABS,
   type DashboardTab,
 } from "~/modules/backoffice/dashboard-tabs";
-import { dateTimeFormat, numberFormat } from "~/modules/i18n/intl";
-import { formatMoney } from "~/modules/money/format";
+import { numberFormat } from "~/modules/i18n/intl";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data?.title },
@@ -282,94 +281,6 @@ export default function BackofficeOrders() {
         cursors={cursors}
       />
     </section>
-  );
-}
-
-/** The compact view: one row per order; its code opens its card (the search by code). */
-function OrdersTable({
-  orders,
-  sort,
-  dir,
-}: {
-  orders: ReturnType<typeof useLoaderData<typeof loader>>["orders"];
-  sort: keyof typeof DASHBOARD_SORTS | null;
-  dir: "asc" | "desc";
-}) {
-  const { t, i18n } = useTranslation();
-  const dates = dateTimeFormat(
-    i18n.language === "ru" ? "ru-RU" : i18n.language,
-    { dateStyle: "short" }
-  );
-  return (
-    <div className="table-wrap">
-      <table className="bo-orders-table">
-        <caption className="visually-hidden">
-          {t("bo.orders.ordersCaption")}
-        </caption>
-        <thead>
-          <tr>
-            <th scope="col">{t("bo.orders.colCode")}</th>
-            <SortHeader
-              sortKey="date"
-              current={sort}
-              dir={dir}
-              first={DASHBOARD_SORTS.date}
-            >
-              {t("bo.orders.colDate")}
-            </SortHeader>
-            <th scope="col">{t("bo.orders.colClinic")}</th>
-            <th scope="col" className="num">
-              {t("bo.orders.colPatients")}
-            </th>
-            <SortHeader
-              sortKey="total"
-              current={sort}
-              dir={dir}
-              first={DASHBOARD_SORTS.total}
-              className="num"
-            >
-              {t("bo.orders.colTotal")}
-            </SortHeader>
-            <SortHeader
-              sortKey="status"
-              current={sort}
-              dir={dir}
-              first={DASHBOARD_SORTS.status}
-            >
-              {t("bo.orders.colStatus")}
-            </SortHeader>
-            <th scope="col">{t("bo.orders.colPaid")}</th>
-          </tr>
-        </thead>
-        <tbody>
-          {orders.map((order) => (
-            <tr key={order.id}>
-              <th scope="row">
-                <Link to={`/backoffice/orders/${order.id}`}>
-                  {order.number}
-                </Link>
-              </th>
-              <td>{dates.format(new Date(order.createdAt))}</td>
-              <td>{order.fullName || order.email || "—"}</td>
-              <td className="num">{order.patients.length}</td>
-              <td className="num">
-                {order.total === null
-                  ? "—"
-                  : formatMoney(order.total, order.currency, i18n.language)}
-              </td>
-              <td>
-                <span className={`badge badge-${order.status}`}>
-                  {t(`orderStatus.${order.status}`)}
-                </span>
-              </td>
-              <td>
-                {order.paidAt ? dates.format(new Date(order.paidAt)) : "—"}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
   );
 }
 

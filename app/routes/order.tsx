@@ -20,12 +20,14 @@ import { SummaryStep } from "~/components/wizard/steps/summary-step";
 import { TechnicalInfoStep } from "~/components/wizard/steps/technical-info-step";
 import type { StepProps } from "~/components/wizard/steps/types";
 import { UploadStep } from "~/components/wizard/steps/upload-step";
+import { fieldMessages, readTyped, submittedIntent, type Typed } from "~/components/wizard/form-reading";
+import { WizardNav } from "~/components/wizard/wizard-nav";
 import { type InPlaceResult, isInPlace, isInPlaceAnswer } from "~/modules/http/in-place";
 import { useTranslation } from "~/components/i18n/i18n-context";
 import { numberFormat } from "~/modules/i18n/intl";
 import { useIdleImport } from "~/modules/validation/idle-import";
 import { forwardHeldBy } from "~/modules/wizard/forward";
-import { hasBackButton, NO_SKIPS, progressPercent, returnStep, SKIP_QUESTION } from "~/modules/wizard/navigation";
+import { NO_SKIPS, progressPercent, returnStep, SKIP_QUESTION } from "~/modules/wizard/navigation";
 import { FIRST_STEP, LAST_STEP, stepAt, type StepView } from "~/modules/wizard/steps";
 import { handleWizardAction } from "~/modules/wizard/action.server";
 import { loadWizardPage, type WizardLoaderData } from "~/modules/wizard/loader.server";
@@ -81,33 +83,6 @@ const PAY_FORM = "wizard-pay";
 
 /** The step checks the server runs on typed fields, loaded after the page is usable (ADR 053). */
 const wizardChecks = () => import("~/modules/wizard/validation");
-
-/** A refusal's first message of each field (the wizard says one per field); the form's own ("") apart. */
-function fieldMessages(error: Record<string, string[] | null> | null | undefined): Record<string, string> {
-  return Object.fromEntries(Object.entries(error ?? {}).flatMap(([name, messages]): Array<[string, string]> => (name && messages?.[0] ? [[name, messages[0]]] : [])));
-}
-
-/** The button that sent a form: its intent, or "" (the server reads a missing intent the same way). */
-function submittedIntent(event: React.FormEvent<HTMLFormElement>): string {
-  const submitter = (event.nativeEvent as SubmitEvent).submitter;
-  return submitter instanceof HTMLButtonElement && submitter.name === "intent" ? submitter.value : "";
-}
-
-/** What the forward button follows as it is typed (customer side §2). */
-interface Typed {
-  patientName: string;
-  consent: boolean;
-}
-
-function readTyped(form: HTMLFormElement): Typed {
-  const field = (name: string) => form.elements.namedItem(name);
-  const name = field("patient_name");
-  const consent = field("consent");
-  return {
-    patientName: name instanceof HTMLInputElement ? name.value.trim() : "",
-    consent: consent instanceof HTMLInputElement && consent.checked,
-  };
-}
 
 export default function OrderWizard() {
   const data = useLoaderData<typeof loader>();
@@ -321,57 +296,15 @@ export default function OrderWizard() {
           </p>
         ) : null}
         {uploads.items.some((item) => item.stage === "failed") ? <p className="small failed-uploads">{t("uploads.progress.failedHint")}</p> : null}
-        <div className="wizard-nav">
-          {hasBackButton(step) && !frozen ? (
-            <button type="submit" name="intent" value="back" className="button button-secondary" formNoValidate>
-              ← {t("wizard.buttons.back")}
-            </button>
-          ) : (
-            <span />
-          )}
-          <div className="wizard-nav-right">
-            {(here.perPatient || here.kind === "summary") && !frozen ? (
-              <button type="submit" name="intent" value="back_to_patient" className="link-button" formNoValidate>
-                {t("wizard.buttons.backToPatient")}
-              </button>
-            ) : null}
-            {here.upload ? (
-              <button type="submit" name="intent" value={here.upload.skip.intent} className="button button-secondary" formNoValidate>
-                {t("wizard.buttons.skip")}
-              </button>
-            ) : null}
-            {here.kind !== "summary" ? (
-              <button
-                type="submit"
-                name="intent"
-                value="next"
-                className="button"
-                disabled={busy || forwardBlocked}
-                aria-disabled={forwardBlocked || undefined}
-                aria-describedby={forwardHeld ? "forward-held" : undefined}
-              >
-                {forwardText}
-              </button>
-            ) : order?.status === "draft" || order?.status === "pending" ? (
-              <button type="submit" name="intent" value="pay" className="button" disabled={busy || inFlight.length > 0} form={PAY_FORM}>
-                {t(data.market === "international" ? "wizard.buttons.payNow" : "wizard.buttons.pay")}
-              </button>
-            ) : null}
-          </div>
-        </div>
-        {/* A disabled forward button says why beside it (ADR 057). */}
-        {forwardHeld && here.kind !== "summary" && !frozen ? (
-          <p id="forward-held" className="small muted forward-held">
-            {t(forwardHeld)}
-          </p>
-        ) : null}
-        {order?.status === "pending" ? (
-          <p className="small">
-            <button type="submit" name="intent" value="edit" className="link-button" formNoValidate>
-              {t("wizard.buttons.edit")}
-            </button>
-          </p>
-        ) : null}
+        <WizardNav
+          step={step}
+          here={here}
+          frozen={frozen}
+          busy={busy}
+          forward={{ text: forwardText, held: forwardHeld }}
+          payment={order?.status === "draft" || order?.status === "pending" ? { form: PAY_FORM, waiting: inFlight.length > 0, market: data.market } : null}
+          editable={order?.status === "pending"}
+        />
       </Form>
       {here.kind === "summary" ? (
         // The payment page is the provider's: "pay" posts as a plain form, the answer a new document (ADR 035).

@@ -1,7 +1,7 @@
-import { Form, Link, useSubmit } from "@remix-run/react";
+import { Form, Link } from "@remix-run/react";
 import type { OrderStatus } from "~db/schema";
 import type { DashboardOrder } from "~/modules/backoffice/dashboard.server";
-import { type Carrier, carrierName, trackingLink } from "~/modules/config/carriers";
+import type { Carrier } from "~/modules/config/carriers";
 import { isJump } from "~/modules/orders/status";
 import { FILE_KINDS, patientFilesId } from "~/modules/backoffice/order-files";
 import { useTranslation } from "~/components/i18n/i18n-context";
@@ -9,6 +9,7 @@ import { dateTimeFormat } from "~/modules/i18n/intl";
 import { formatMoney } from "~/modules/money/format";
 import { factsText } from "~/modules/packer/facts-text";
 import { readablePhone } from "~/modules/validation/phone";
+import { DeleteLink, historyOf, TrackingLine } from "./order-card-parts";
 
 /**
  * An order card of the orders dashboard: the order's facts, its patients with how many files of each
@@ -21,17 +22,6 @@ const CUT_LABELS = { wavy: "wizard.cut.wavy", straight: "wizard.cut.straight" } 
 const MATRIX_LABELS = { soft: "wizard.matrix.soft", hard: "wizard.matrix.hard" } as const;
 const COMPLETABLE: readonly OrderStatus[] = ["paid", "processing", "shipped"];
 const CANCELLABLE: readonly OrderStatus[] = ["draft", "pending", "paid", "processing"];
-
-/** Status changes and staff's corrections of the files' jaw and step, oldest first. */
-function historyOf(order: DashboardOrder) {
-  const items = [
-    ...order.history.map((entry) => ({ kind: "status" as const, at: entry.at, entry })),
-    ...order.fileCorrections.map((entry) => ({ kind: "file" as const, at: entry.at, entry })),
-    ...(order.packing ? [{ kind: "packed" as const, at: order.packing.at, entry: order.packing }] : []),
-  ];
-  // Stable: entries of one moment keep their kind's order.
-  return items.sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0));
-}
 
 interface OrderCardProps {
   order: DashboardOrder;
@@ -295,48 +285,5 @@ export function OrderCard({ order, back, number, canPaymentLink, canTracker, sta
         {order.deletable ? <DeleteLink orderId={order.id} back={back} /> : null}
       </div>
     </article>
-  );
-}
-
-/**
- * Without JavaScript: a link to the confirmation page. With it: the browser's own confirmation
- * ("Вы уверены, что хотите удалить этот заказ?"), then the same POST the page would send.
- */
-function DeleteLink({ orderId, back }: { orderId: string; back: string }) {
-  const { t } = useTranslation();
-  const submit = useSubmit();
-  const url = `/backoffice/orders/${orderId}/delete`;
-  return (
-    <Link
-      to={`${url}?back=${encodeURIComponent(back)}`}
-      className="button button-secondary button-small bo-danger-link"
-      onClick={(event) => {
-        event.preventDefault();
-        if (window.confirm(t("bo.orders.delete.confirm"))) submit({ back }, { method: "post", action: url });
-      }}
-    >
-      {t("bo.orders.actions.delete")}
-    </Link>
-  );
-}
-
-/** A tracking number, with its carrier and a link to follow the parcel when the carrier has a page (ADR 062). */
-export function TrackingLine({ number, carrier, carriers }: { number: string; carrier: string | null; carriers: Carrier[] }) {
-  const { t } = useTranslation();
-  const link = trackingLink(carriers, carrier, number);
-  const name = carrierName(carriers, carrier);
-  return (
-    <div className="small">
-      {t("bo.orders.trackingShort", { number })}
-      {name ? ` · ${name}` : null}
-      {link ? (
-        <>
-          {" · "}
-          <a href={link} target="_blank" rel="noopener noreferrer">
-            {t("bo.orders.followParcel")}
-          </a>
-        </>
-      ) : null}
-    </div>
   );
 }

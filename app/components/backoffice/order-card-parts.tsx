@@ -1,0 +1,60 @@
+import { Link, useSubmit } from "@remix-run/react";
+import type { DashboardOrder } from "~/modules/backoffice/dashboard.server";
+import { type Carrier, carrierName, trackingLink } from "~/modules/config/carriers";
+import { useTranslation } from "~/components/i18n/i18n-context";
+
+/** The order card's smaller parts: its history's entries in order, the delete link and the tracking line. */
+
+/** Status changes and staff's corrections of the files' jaw and step, oldest first. */
+export function historyOf(order: DashboardOrder) {
+  const items = [
+    ...order.history.map((entry) => ({ kind: "status" as const, at: entry.at, entry })),
+    ...order.fileCorrections.map((entry) => ({ kind: "file" as const, at: entry.at, entry })),
+    ...(order.packing ? [{ kind: "packed" as const, at: order.packing.at, entry: order.packing }] : []),
+  ];
+  // Stable: entries of one moment keep their kind's order.
+  return items.sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0));
+}
+
+/**
+ * Without JavaScript: a link to the confirmation page. With it: the browser's own confirmation
+ * ("Вы уверены, что хотите удалить этот заказ?"), then the same POST the page would send.
+ */
+export function DeleteLink({ orderId, back }: { orderId: string; back: string }) {
+  const { t } = useTranslation();
+  const submit = useSubmit();
+  const url = `/backoffice/orders/${orderId}/delete`;
+  return (
+    <Link
+      to={`${url}?back=${encodeURIComponent(back)}`}
+      className="button button-secondary button-small bo-danger-link"
+      onClick={(event) => {
+        event.preventDefault();
+        if (window.confirm(t("bo.orders.delete.confirm"))) submit({ back }, { method: "post", action: url });
+      }}
+    >
+      {t("bo.orders.actions.delete")}
+    </Link>
+  );
+}
+
+/** A tracking number, with its carrier and a link to follow the parcel when the carrier has a page (ADR 062). */
+export function TrackingLine({ number, carrier, carriers }: { number: string; carrier: string | null; carriers: Carrier[] }) {
+  const { t } = useTranslation();
+  const link = trackingLink(carriers, carrier, number);
+  const name = carrierName(carriers, carrier);
+  return (
+    <div className="small">
+      {t("bo.orders.trackingShort", { number })}
+      {name ? ` · ${name}` : null}
+      {link ? (
+        <>
+          {" · "}
+          <a href={link} target="_blank" rel="noopener noreferrer">
+            {t("bo.orders.followParcel")}
+          </a>
+        </>
+      ) : null}
+    </div>
+  );
+}
