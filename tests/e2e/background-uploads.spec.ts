@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import fs from "node:fs";
-import { expect, test } from "@playwright/test";
+import { expect, type Page, test } from "@playwright/test";
 import { press, walkToPatientStep } from "./journeys";
 import { scanLikeStl } from "../support/stl-models";
 import { fixtureFile } from "./support";
@@ -9,13 +9,35 @@ import { fixtureFile } from "./support";
  * Uploads go on while the doctor goes on (ADR 054): on a 2 Mbit/s uplink (Chromium's network
  * emulation) a doctor chooses a scan-shaped model on steps 5, 7 and 10 and moves on at once; every
  * later step shows the files still going up, the summary's payment waits for them and says so,
- * payment opens once they are in, and the stored objects are the chosen files byte for byte.
+ * payment opens once they are in, and the stored objects are the chosen files byte for byte. The
+ * files' data is held back while the journey looks at them "in flight" (uploadGate): on a busy machine
+ * the steps took longer than the uploads, and the state the journey checks had already passed.
  * Without JavaScript the step is the plain form that sends its files with the step (wizard.spec.ts).
  */
 
 const sha256 = (bytes: Buffer) => createHash("sha256").update(bytes).digest("hex");
 /** 2 Mbit/s up, 10 Mbit/s down, 40 ms. */
 const SLOW_UPLINK = { offline: false, latency: 40, uploadThroughput: 250_000, downloadThroughput: 1_250_000 };
+
+/**
+ * Holds the uploads' data (tus PATCH requests) while held, so that "still going up" is a state the
+ * journey releases, not a race with the machine's speed. A request the page gives up meanwhile (the
+ * doctor's "Отменить") is simply not sent.
+ */
+async function uploadGate(page: Page) {
+  let open = Promise.resolve();
+  let release = () => {};
+  await page.route("**/uploads/tus/**", async (route) => {
+    if (route.request().method() === "PATCH") await open;
+    await route.continue().catch(() => undefined);
+  });
+  return {
+    hold() {
+      open = new Promise<void>((resolve) => (release = resolve));
+    },
+    release: () => release(),
+  };
+}
 
 /** About 4 MB shaped like a scan's export (packed to about a fifth: several seconds each at 2 Mbit/s). */
 function scanModel(name: string, seed: number): string {
@@ -38,6 +60,8 @@ test("models chosen on steps 5, 7 and 10 go up while the doctor reaches the summ
   const cdp = await page.context().newCDPSession(page);
   await cdp.send("Network.enable");
   await cdp.send("Network.emulateNetworkConditions", SLOW_UPLINK);
+  const gate = await uploadGate(page);
+  gate.hold();
   const finished: string[] = [];
   page.on("requestfinished", (request) => {
     if (request.url().includes("/uploads/tus/") && request.method() === "PATCH" && request.headers()["upload-length"]) finished.push(request.url());
@@ -77,6 +101,7 @@ test("models chosen on steps 5, 7 and 10 go up while the doctor reaches the summ
   await expect(page.locator(".summary-in-flight")).toContainText(/ещё загружаются \([123]\)/);
   const total = page.locator(".price-table .total");
   const totalWhileInFlight = await total.innerText();
+  gate.release();
 
   // Once they are in, payment opens and the price, now the server's from the stored files, is the same.
   await expect(pay).toBeEnabled({ timeout: 150_000 });
@@ -110,8 +135,10 @@ test("a file that did not go up stays listed with a retry and a removal, and hol
   const cdp = await page.context().newCDPSession(page);
   await cdp.send("Network.enable");
   await cdp.send("Network.emulateNetworkConditions", SLOW_UPLINK);
+  const gate = await uploadGate(page);
 
   // Stopped on its way: listed as failed, with the doctor told what to do; nothing holds the step.
+  gate.hold();
   await page.setInputFiles("#field-files", model);
   const progress = page.locator(".upload-progress");
   await progress.getByRole("button", { name: "Отменить" }).click();
@@ -120,12 +147,14 @@ test("a file that did not go up stays listed with a retry and a removal, and hol
   await expect(page.getByRole("button", { name: "Далее →" })).toBeDisabled();
 
   // Retried: it goes up again and the step moves on.
+  gate.release();
   await progress.getByRole("button", { name: "Повторить" }).click();
   await expect(page.getByText("Загружено файлов: 1/1")).toBeVisible({ timeout: 90_000 });
   await expect(page.locator(".file-list li", { hasText: "bg-retry.stl" })).toHaveCount(1);
   await expect(page.locator(".failed-uploads")).toHaveCount(0);
 
   // Removed: off the list, and the page says nothing more about it.
+  gate.hold();
   await page.setInputFiles("#field-files", model);
   await progress.getByRole("button", { name: "Отменить" }).click();
   await progress.getByRole("button", { name: "Убрать" }).click();

@@ -22,13 +22,20 @@ test.afterEach(() => closeCheckingPages());
 // Many pages per test, each through axe (the public walk covers both markets in six languages, the Impressum included).
 test.describe.configure({ timeout: 360_000 });
 
-test("public pages in each market and language, sign-in and the error pages", async ({ page }, testInfo) => {
+test("the domestic market's public pages in each language and the error pages", async ({ page }, testInfo) => {
   const visit = async (url: string, name = url) => {
     await page.goto(url);
     await checkPage(page, testInfo, name);
   };
   for (const url of ["/", "/en", "/de", "/es", "/fr", "/it", "/terms", "/privacy", "/public-offer", "/data-consent", "/auth", "/no-such-page"]) await visit(url);
-  for (const url of ["/", "/de", "/terms", "/privacy", "/data-consent", "/impressum"]) await visit(`${INTERNATIONAL}${url}`, `international ${url}`);
+});
+
+// Apart from the domestic walk: each walk is one test's time limit, which a loaded machine must not reach.
+test("the international market's pages and sign-in", async ({ page }, testInfo) => {
+  for (const url of ["/", "/de", "/terms", "/privacy", "/data-consent", "/impressum"]) {
+    await page.goto(`${INTERNATIONAL}${url}`);
+    await checkPage(page, testInfo, `international ${url}`);
+  }
 
   // Sign-in: a refused address, then the link sent (in Russian again: the language URLs kept theirs).
   await page.context().clearCookies();
@@ -158,7 +165,7 @@ test("a bank-transfer invoice: the cabinet's form and its error, the printable p
   await office.context().close();
 });
 
-test("every back-office page", async ({ page }, testInfo) => {
+test("every back-office list and tool", async ({ page }, testInfo) => {
   await page.goto("/backoffice");
   await checkPage(page, testInfo, "back-office gate");
   await signInBackoffice(page);
@@ -167,6 +174,11 @@ test("every back-office page", async ({ page }, testInfo) => {
     await page.goto(url);
     await checkPage(page, testInfo, url);
   }
+});
+
+// Apart from the lists above: each walk is one test's time limit, which a loaded machine must not reach.
+test("an order's back-office pages and an opened order card", async ({ page }, testInfo) => {
+  await signInBackoffice(page);
   // An order's own pages, from the first card on the dashboard.
   await page.goto("/backoffice");
   const links = page.locator("article.bo-order a[href^='/backoffice/orders/']");
