@@ -3,10 +3,71 @@
  * Import rules checked by `npm run lint` (docs/decisions/029-import-rules.md, 051-layers-and-order-data.md):
  * no cycles; `db/` (schema, migrations, migrator) imports nothing from `app/`; the ground modules
  * import no feature module; no feature module imports a page module; the order data imports none
- * of the areas that use it.
+ * of the areas that use it; the feature folders import each other in one direction only.
  */
-const GROUND = "(db|config|log|market|validation|i18n|http|storage|mail)";
-const ORDER_DATA_USERS = "(wizard|uploads|packer|tracker|backoffice|demo|partners|payments|ftp|jobs|notifications)";
+const GROUND_FOLDERS = ["db", "config", "log", "market", "validation", "i18n", "http", "storage", "mail"];
+const GROUND = `(${GROUND_FOLDERS.join("|")})`;
+const ORDER_DATA_USERS = "(wizard|uploads|packer|tracker|backoffice|cabinet|demo|partners|payments|pricing|ftp|jobs|notifications|backup)";
+
+/**
+ * The feature folders of app/modules from the bottom up (ADR 051): a folder imports only folders
+ * listed before it (and the ground), never one listed after, so no two folders import each other,
+ * directly or around a loop. A folder that needs one listed after it: move what both need down (to
+ * the lower folder or the ground) — or, when nothing between them imports it back, move the folder
+ * in this list. Page modules (`*-page.server.ts`) stand above every folder (no module imports one,
+ * rule no-feature-imports-a-page-module) and may import any; tests are not counted.
+ */
+const FEATURE_FOLDERS = [
+  // The order data (its queries' one home).
+  "orders",
+  // Rules the features share.
+  "money",
+  "pricing",
+  "translations",
+  "security",
+  "auth",
+  // The features.
+  "payments",
+  "uploads",
+  "wizard",
+  "tracker",
+  "packer",
+  "partners",
+  "notifications",
+  "ftp",
+  "metrics",
+  "backup",
+  // The areas that put them together.
+  "backoffice",
+  "cabinet",
+  "landing",
+  "layout",
+  "demo",
+  "jobs",
+];
+
+/** The named exceptions: a folder's imports that go up the list (their targets), each with its reason. */
+const UPWARD_IMPORTS = {
+  // The resumable upload refuses a file for a step the doctor skipped (ADR 057): it reads the wizard's
+  // step table (steps.ts, navigation.ts: pure modules that import nothing of uploads), as the plain form does.
+  uploads: ["^app/modules/wizard/(steps|navigation)\\.ts$"],
+};
+
+/** One rule per folder: nothing listed after it. */
+const featureFolderRules = FEATURE_FOLDERS.slice(0, -1).map((folder, index) => ({
+  name: "feature-folders-one-way",
+  severity: "error",
+  comment:
+    "Two feature folders must not import each other (ADR 051): FEATURE_FOLDERS in .dependency-cruiser.cjs lists them from the bottom up, and a folder imports only those listed before it. Move what both need down, or move the folder in the list if nothing imports it back.",
+  from: { path: `^app/modules/${folder}/`, pathNot: ["-page\\.server\\.ts$", "\\.test\\.tsx?$"] },
+  to: {
+    path: `^app/modules/(${FEATURE_FOLDERS.slice(index + 1).join("|")})/`,
+    // The metrics' counters (ADR 073) import nothing of the app: any module may count.
+    pathNot: ["^app/modules/metrics/count\\.server\\.ts$", ...(UPWARD_IMPORTS[folder] ?? [])],
+  },
+}));
+const KNOWN_FOLDERS = `(${[...GROUND_FOLDERS, ...FEATURE_FOLDERS].join("|")})`;
+
 module.exports = {
   forbidden: [
     {
@@ -60,9 +121,24 @@ module.exports = {
     {
       name: "order-data-below-its-users",
       severity: "error",
-      comment: "orders/ holds the order data every area shares; it imports none of the areas that use it (ADR 051). Page modules that live in orders/ (the cabinet) are users themselves.",
-      from: { path: "^app/modules/orders/", pathNot: ["-page\\.server\\.ts$", "\\.test\\.tsx?$"] },
+      comment: "orders/ holds the order data every area shares, and every query on orders, orders_patients and order_status_history; it imports none of the areas that use it (ADR 051). The cabinet's pages are in cabinet/.",
+      from: { path: "^app/modules/orders/", pathNot: "\\.test\\.tsx?$" },
       to: { path: `^app/modules/${ORDER_DATA_USERS}/` },
+    },
+    ...featureFolderRules,
+    {
+      name: "feature-folder-listed",
+      severity: "error",
+      comment: "Every folder of app/modules is a ground module or a feature folder of FEATURE_FOLDERS (.dependency-cruiser.cjs): add a new one to the list where it belongs (ADR 051).",
+      from: {},
+      to: { path: "^app/modules/[^/]+/", pathNot: `^app/modules/${KNOWN_FOLDERS}/` },
+    },
+    {
+      name: "feature-folder-listed",
+      severity: "error",
+      comment: "Every folder of app/modules is a ground module or a feature folder of FEATURE_FOLDERS (.dependency-cruiser.cjs): add a new one to the list where it belongs (ADR 051).",
+      from: { path: "^app/modules/[^/]+/", pathNot: `^app/modules/${KNOWN_FOLDERS}/` },
+      to: {},
     },
   ],
   options: {

@@ -12,6 +12,18 @@ const CONTEXT_FACTS = {
   message: REQUEST_FACTS,
 };
 
+/**
+ * A cookie of the request is parsed by the request context (getBrowserChoices, takeFlash, the viewer),
+ * never where it is used (ADR 050). The session, the gates and the browser's orders are the readers
+ * the context stands on, named in their own block below.
+ */
+const COOKIE_READ = {
+  selector:
+    "CallExpression[callee.property.name=/^(parse|getSession)$/] > CallExpression.arguments[callee.property.name='get'][arguments.0.value=/^cookie$/i]",
+  message: "Parse the request's cookies through the request context (getBrowserChoices, takeFlash, getViewer; ADR 050).",
+};
+const COOKIE_READERS = ["app/modules/auth/session.server.ts", "app/modules/auth/gate.server.ts", "app/modules/orders/browser-orders.server.ts"];
+
 const ROUTE_SHAPE = {
   selector:
     "Program:has(ExportDefaultDeclaration) > ExportNamedDeclaration > FunctionDeclaration[id.name=/^(loader|action)$/] > BlockStatement[body.length>1]",
@@ -38,7 +50,7 @@ const FORM_READS = [
 
 // A list's address is read only through the list kit's schema (ADR 067), as a form through its own.
 const QUERY_READ =
-  "Read the address through a schema: readListQuery(request, schema) from ~/modules/http/list-query (ADR 067).";
+  "Read the address through a schema: readQuery(request, schema) from ~/modules/http/list-query (ADR 067).";
 const QUERY_READS = [
   {
     selector:
@@ -59,6 +71,26 @@ const QUERY_READS = [
 ];
 // The kit itself is the one place that reads an address's names.
 const QUERY_READERS = ["app/modules/http/list-query.ts"];
+
+// ---------------------------------------------------------------------------------------------
+// Order data (ADR 051): every query on orders, orders_patients and order_status_history is a
+// function of app/modules/orders/ — a Kysely call naming one of them (alias allowed), or raw SQL
+// reading or writing one. The orders folder re-declares its rules without these (its block below).
+const ORDER_DATA =
+  "Order data goes through app/modules/orders/ (ADR 051): call (or add) a function there.";
+const ORDER_TABLES = [
+  {
+    selector:
+      "CallExpression[callee.property.name=/^(selectFrom|updateTable|insertInto|deleteFrom|mergeInto|innerJoin|leftJoin|rightJoin|fullJoin|innerJoinLateral|leftJoinLateral)$/][arguments.0.value=/^(orders|orders_patients|order_status_history)( as \\w+)?$/]",
+    message: ORDER_DATA,
+  },
+  {
+    selector:
+      "TemplateElement[value.raw=/\\b(from|join|update|into)\\s+(orders|orders_patients|order_status_history)\\b/i]",
+    message: ORDER_DATA,
+  },
+];
+// ---------------------------------------------------------------------------------------------
 
 export default tseslint.config(
   {
@@ -91,6 +123,13 @@ export default tseslint.config(
       ],
       "@typescript-eslint/no-empty-object-type": "off",
     },
+  },
+  {
+    // About 300 lines at most for a module (ADR 030), blank lines and comments not counted. The STL
+    // reader is the one exception: one streaming scanner whose helpers share its parser state.
+    files: ["app/**/*.{ts,tsx}", "server.mts", "scripts/**/*.{ts,mts,mjs}"],
+    ignores: ["**/*.test.{ts,tsx}", "app/modules/uploads/scan.ts"],
+    rules: { "max-lines": ["error", { max: 300, skipBlankLines: true, skipComments: true }] },
   },
   {
     // The server, the worker and the scripts write through the logger (app/modules/log, ADR 031).
@@ -140,7 +179,7 @@ export default tseslint.config(
           ],
         },
       ],
-      "no-restricted-syntax": ["error", CONTEXT_FACTS, ...FORM_READS],
+      "no-restricted-syntax": ["error", CONTEXT_FACTS, COOKIE_READ, ...FORM_READS, ...ORDER_TABLES],
     },
   },
   {
@@ -154,10 +193,17 @@ export default tseslint.config(
       "no-restricted-syntax": [
         "error",
         CONTEXT_FACTS,
+        COOKIE_READ,
         ...FORM_READS,
         ...QUERY_READS,
+        ...ORDER_TABLES,
       ],
     },
+  },
+  {
+    // The readers the request context stands on parse their own cookies; only the context imports them.
+    files: COOKIE_READERS,
+    rules: { "no-restricted-syntax": ["error", CONTEXT_FACTS, ...FORM_READS, ...QUERY_READS] },
   },
   {
     // One route shape (ADR 050): a page route's loader and action are one call into its page module.
@@ -168,8 +214,26 @@ export default tseslint.config(
       "no-restricted-syntax": [
         "error",
         CONTEXT_FACTS,
+        COOKIE_READ,
         ROUTE_SHAPE,
         ...FORM_READS,
+        ...ORDER_TABLES,
+      ],
+    },
+  },
+  {
+    // ---------------------------------------------------------------------------------------------
+    // The order data's own folder (ADR 051): the rules of app/modules without ORDER_TABLES. The
+    // cookie readers keep their own block.
+    files: ["app/modules/orders/**/*.{ts,tsx}"],
+    ignores: ["**/*.test.{ts,tsx}", ...COOKIE_READERS],
+    rules: {
+      "no-restricted-syntax": [
+        "error",
+        CONTEXT_FACTS,
+        COOKIE_READ,
+        ...FORM_READS,
+        ...QUERY_READS,
       ],
     },
   },

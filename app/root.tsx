@@ -11,9 +11,8 @@ import { Header } from "~/components/header";
 import { MessengerButton } from "~/components/messenger-button";
 import { ToastMessage } from "~/components/toast";
 import { getConfig } from "~/modules/config/config.server";
-import { cookies } from "~/modules/http/cookies.server";
 import { useDocumentLanguage, useNonce } from "~/components/document-facts";
-import { getLocale, getViewer } from "~/modules/http/request-context.server";
+import { getBrowserChoices, getLocale, getViewer } from "~/modules/http/request-context.server";
 import { isInPlace } from "~/modules/http/in-place";
 import { readToast } from "~/modules/http/toast.server";
 import { isStaffPath } from "~/modules/i18n/text-areas";
@@ -44,7 +43,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       return null;
     });
   const { toast, headers } = await readToast(request);
-  const cookieConsent = Boolean(await cookies.cookieConsent().parse(request.headers.get("Cookie")));
+  const { cookieConsent } = await getBrowserChoices(request, context);
   const contacts = getContacts(market);
   const { key: textsKey } = await sharedTextsWithKey(locale, { staff: isStaffPath(new URL(request.url).pathname) });
   const rootData: RootData = {

@@ -1,4 +1,4 @@
-import type { ColumnType, Generated, Insertable, Selectable, Updateable } from "kysely";
+import type { ColumnType, Generated, Selectable } from "kysely";
 
 /** Typed view of the database created by db/migrations. Money is in integer minor units. */
 
@@ -546,10 +546,6 @@ export interface Database {
 }
 
 export type Order = Selectable<OrdersTable>;
-export type NewOrder = Insertable<OrdersTable>;
-export type OrderUpdate = Updateable<OrdersTable>;
 export type Patient = Selectable<OrdersPatientsTable>;
-export type NewPatient = Insertable<OrdersPatientsTable>;
-export type User = Selectable<UsersTable>;
 export type QueueEntry = Selectable<FtpUploadsQueueTable>;
 export type ClientSettings = Selectable<ClientSettingsTable>;

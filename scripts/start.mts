@@ -4,13 +4,13 @@ import cluster from "node:cluster";
 import type { Server, ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
 import os from "node:os";
-import { sql } from "kysely";
 import { type AppConfig, ConfigError, loadConfig } from "../app/modules/config/config.server";
 import { type DB, getDb, openDatabase } from "../app/modules/db/db.server";
 import { startInProcessScheduler } from "../app/modules/jobs/scheduler.server";
 import { createStorage } from "../app/modules/storage/storage.server";
 import { migrateToLatest } from "../db/migrator";
 import { seedDemoData, storeDemoFiles } from "../app/modules/demo/seed.server";
+import { countOrders } from "../app/modules/orders/orders.server";
 import { createApp } from "../server.mts";
 import { startBackupControl } from "../app/modules/backup/control.server";
 import { descriptorLimit, maxConnectionsFor } from "../app/modules/security/in-flight.server";
@@ -75,8 +75,7 @@ async function prepare() {
   await storage.ensureBuckets();
 
   if (!config.strict && config.database.kind === "pglite") {
-    const { count } = await db.selectFrom("orders").select(sql<number>`count(*)::int`.as("count")).executeTakeFirstOrThrow();
-    if (count === 0) {
+    if ((await countOrders(db)) === 0) {
       const summary = await seedDemoData(db);
       logger.info("demo data loaded into the embedded database:", summary);
       // Only right after seeding: checking 648 files costs 0.2–0.6 s, too much for every start.

@@ -4,6 +4,7 @@ import { Form, Link, useActionData, useLoaderData, useLocation, useNavigation } 
 import { useState } from "react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { Field } from "~/components/field";
+import { failureText } from "~/components/section-error";
 import { basePriceHint, CURRENCIES, PRICE_FIELDS } from "~/modules/backoffice/conditions";
 import { useTranslation } from "~/components/i18n/i18n-context";
 import { formatMoney } from "~/modules/money/format";
@@ -126,7 +127,8 @@ function ConditionsDialog({ editing, closeTo }: { editing: Editing; closeTo: str
     onValidate,
   });
   // The e-mail is a hidden field: its error is shown with the form's, as is a save that failed (ADR 026).
-  const formErrors = [...(form.errors ?? []), ...(form.allErrors.email ?? []), ...(reply?.failure ? ["bo.conditions.saveFailed"] : [])];
+  const formErrors = [...(form.errors ?? []), ...(form.allErrors.email ?? [])].map((error) => t(error));
+  if (reply?.failure) formErrors.push(failureText(t, reply.failure));
   const number = { inputMode: "decimal" as const };
   // The base prices of the currency chosen (as it changes, where JavaScript runs).
   const currency = fields.currency.value === "eur" || fields.currency.value === "rub" ? fields.currency.value : (editing.defaults?.currency ?? "rub");
@@ -134,16 +136,16 @@ function ConditionsDialog({ editing, closeTo }: { editing: Editing; closeTo: str
   return (
     <PageDialog titleId="conditions-title" title={t("bo.conditions.title")} closeTo={closeTo}>
       <p className="muted">{t("bo.conditions.for", { email: editing.email })}</p>
-      {editing.error !== null ? (
+      {editing.failure !== null ? (
         <p className="field-error" role="alert">
-          {t("bo.conditions.loadFailed", { message: t(editing.error) })}
+          {failureText(t, editing.failure)}
         </p>
       ) : (
         <Form method="post" {...getFormProps(form)} className="stack bo-conditions" onFocus={warm}>
           <input type="hidden" name="email" value={editing.email} />
           {formErrors.length ? (
             <p id={form.errorId} className="field-error" role="alert">
-              {formErrors.map((error) => t(error, { message: reply?.failure ? t(reply.failure) : "" })).join(" ")}
+              {formErrors.join(" ")}
             </p>
           ) : null}
           <Field

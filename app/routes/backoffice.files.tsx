@@ -7,7 +7,7 @@ import { SectionError } from "~/components/section-error";
 import { filesPageAction, loadFilesPage } from "~/modules/backoffice/files-page.server";
 import { PageDialog, Pagination } from "~/components/backoffice/ui";
 import { useTranslation } from "~/components/i18n/i18n-context";
-import { formatFileSize } from "~/modules/uploads/file-names";
+import { formatFileSize } from "~/modules/i18n/file-size";
 
 const BACK = "/backoffice/files";
 

@@ -6,7 +6,7 @@ import { FileCorrections, FileFactsForm } from "~/components/backoffice/file-fac
 import { FILE_KINDS, patientFilesId } from "~/modules/backoffice/order-files";
 import { PageDialog } from "~/components/backoffice/ui";
 import { useTranslation } from "~/components/i18n/i18n-context";
-import { formatFileSize } from "~/modules/uploads/file-names";
+import { formatFileSize } from "~/modules/i18n/file-size";
 import { loadOrderFilesPage, orderFilesPageAction } from "~/modules/backoffice/order-files-page.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title }, { name: "robots", content: "noindex" }];

@@ -5,8 +5,8 @@ import { OrderCard } from "~/components/cabinet/order-card";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { SectionError } from "~/components/section-error";
 import { useTranslation } from "~/components/i18n/i18n-context";
-import { CABINET_SORTS, CABINET_TABS } from "~/modules/orders/cabinet-query";
-import { loadCabinetPage, saveNotificationChannel } from "~/modules/orders/cabinet-page.server";
+import { CABINET_SORTS, CABINET_TABS } from "~/modules/cabinet/cabinet-query";
+import { loadCabinetPage, saveNotificationChannel } from "~/modules/cabinet/cabinet-page.server";
 import { NOTIFICATION_CHANNELS } from "~/modules/orders/status";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title }, { name: "robots", content: "noindex" }];

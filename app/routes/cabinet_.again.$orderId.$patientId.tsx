@@ -4,7 +4,7 @@ import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { ChoiceField, ErrorSummary, FieldError } from "~/components/wizard/fields";
 import { useTranslation } from "~/components/i18n/i18n-context";
 import { dateTimeFormat } from "~/modules/i18n/intl";
-import { formatFileSize } from "~/modules/uploads/file-names";
+import { formatFileSize } from "~/modules/i18n/file-size";
 import { againPageAction, loadAgainPage } from "~/modules/wizard/again-page.server";
 
 /** "Заказать снова" from a patient of a past order (ADR 071): a plain form that starts a new order. */

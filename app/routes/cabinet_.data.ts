@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { loadDataExport } from "~/modules/orders/data-export-page.server";
+import { loadDataExport } from "~/modules/cabinet/data-export-page.server";
 
 /**
  * GET /cabinet/data[?files=1]: the signed-in clinic's own data as a ZIP (ADR 078) — `data.json`, and

@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { useTranslation } from "~/components/i18n/i18n-context";
-import { erasurePageAction, loadErasurePage } from "~/modules/orders/erasure-page.server";
+import { erasurePageAction, loadErasurePage } from "~/modules/cabinet/erasure-page.server";
 import type { FormReply } from "~/modules/http/submission.server";
 import { formatDate } from "~/modules/partners/format";
 

@@ -3,7 +3,7 @@ import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { CabinetOrder } from "~/components/cabinet/cabinet-order";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { useTranslation } from "~/components/i18n/i18n-context";
-import { cabinetOrderAction, loadCabinetOrderPage } from "~/modules/orders/cabinet-order-page.server";
+import { cabinetOrderAction, loadCabinetOrderPage } from "~/modules/cabinet/cabinet-order-page.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title }, { name: "robots", content: "noindex" }];
 

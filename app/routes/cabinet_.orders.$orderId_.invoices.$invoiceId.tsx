@@ -3,7 +3,7 @@ import { useLoaderData } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { useTranslation } from "~/components/i18n/i18n-context";
 import { InvoiceDocument } from "~/components/payments/invoice-document";
-import { loadCabinetInvoicePage } from "~/modules/orders/cabinet-invoice-page.server";
+import { loadCabinetInvoicePage } from "~/modules/cabinet/cabinet-invoice-page.server";
 import invoiceStyles from "~/styles/invoice.css";
 
 /** A bank-transfer invoice of the clinic's order, ready to print on one A4 sheet (ADR 072). */

@@ -111,7 +111,7 @@ export default function OrderWizard() {
   const errors = fixedNow.length ? Object.fromEntries(Object.entries(said).filter(([name]) => !fixedNow.includes(name))) : said;
   const values = (reply?.initialValue ?? {}) as Record<string, string>;
   const formError = refusedHere ? undefined : reply?.error?.[""]?.[0];
-  const saveFailure = refusedHere ? undefined : reply?.saveFailure;
+  const saveFailure = refusedHere ? undefined : reply?.failure;
   const here = stepAt(step);
   const fileType = here.upload?.type;
   const View = here.view === "upload" || here.view === "summary" ? null : STEP_VIEWS[here.view];

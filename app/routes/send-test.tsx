@@ -3,7 +3,7 @@ import { useLoaderData, useNavigate } from "@remix-run/react";
 import { useState, type FormEvent } from "react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { useTranslation } from "~/components/i18n/i18n-context";
-import { formatFileSize } from "~/modules/uploads/file-names";
+import { formatFileSize } from "~/modules/i18n/file-size";
 import { loadSendTestPage, sendTestPageAction } from "~/modules/ftp/send-test-page.server";
 
 

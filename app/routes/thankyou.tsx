@@ -3,7 +3,7 @@ import { Form, Link, useLoaderData } from "@remix-run/react";
 import { OrderFollowUpNote } from "~/components/cabinet/order-follow-up";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { useTranslation } from "~/components/i18n/i18n-context";
-import { loadThankYouPage } from "~/modules/orders/thank-you-page.server";
+import { loadThankYouPage } from "~/modules/cabinet/thank-you-page.server";
 
 export const meta: MetaFunction = () => [{ title: "Aligner Lab" }];
 

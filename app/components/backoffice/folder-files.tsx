@@ -3,7 +3,7 @@ import type { SerializeFrom } from "@remix-run/node";
 import { SectionError } from "~/components/section-error";
 import { useTranslation } from "~/components/i18n/i18n-context";
 import type { FolderView } from "~/modules/backoffice/files-page.server";
-import { formatFileSize } from "~/modules/uploads/file-names";
+import { formatFileSize } from "~/modules/i18n/file-size";
 
 const BACK = "/backoffice/files";
 

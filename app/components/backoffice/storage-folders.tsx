@@ -2,7 +2,7 @@ import { Form, Link } from "@remix-run/react";
 import type { SerializeFrom } from "@remix-run/node";
 import { useTranslation } from "~/components/i18n/i18n-context";
 import type { loadFilesPage } from "~/modules/backoffice/files-page.server";
-import { formatFileSize } from "~/modules/uploads/file-names";
+import { formatFileSize } from "~/modules/i18n/file-size";
 
 const BACK = "/backoffice/files";
 

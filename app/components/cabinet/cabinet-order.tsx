@@ -3,7 +3,7 @@ import type { SerializeFrom } from "@remix-run/node";
 import { useTranslation } from "~/components/i18n/i18n-context";
 import { dateTimeFormat } from "~/modules/i18n/intl";
 import { formatMoney } from "~/modules/money/format";
-import type { CabinetOrderReply, loadCabinetOrderPage } from "~/modules/orders/cabinet-order-page.server";
+import type { CabinetOrderReply, loadCabinetOrderPage } from "~/modules/cabinet/cabinet-order-page.server";
 import { OrderInvoices } from "./order-invoices";
 import { PaymentReceiptNote } from "./payment-receipt";
 

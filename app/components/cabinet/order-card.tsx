@@ -3,7 +3,7 @@ import type { SerializeFrom } from "@remix-run/node";
 import { useTranslation } from "~/components/i18n/i18n-context";
 import { dateTimeFormat } from "~/modules/i18n/intl";
 import { formatMoney } from "~/modules/money/format";
-import type { loadCabinetPage } from "~/modules/orders/cabinet-page.server";
+import type { loadCabinetPage } from "~/modules/cabinet/cabinet-page.server";
 import { cabinetOrderPath } from "~/modules/orders/cabinet-links";
 import { PaymentReceiptNote } from "./payment-receipt";
 

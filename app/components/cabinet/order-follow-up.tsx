@@ -1,6 +1,6 @@
 import { Link } from "@remix-run/react";
 import { useTranslation } from "~/components/i18n/i18n-context";
-import type { OrderFollowUp } from "~/modules/orders/order-follow-up.server";
+import type { OrderFollowUp } from "~/modules/payments/order-follow-up.server";
 
 /** The way from the payment or thank-you page to the order in the cabinet (ADR 070). */
 export function OrderFollowUpNote({ followUp }: { followUp: OrderFollowUp }) {

@@ -3,7 +3,7 @@ import { Form, Link, useNavigation } from "@remix-run/react";
 import type { SerializeFrom } from "@remix-run/node";
 import { Field } from "~/components/field";
 import { useTranslation } from "~/components/i18n/i18n-context";
-import type { CabinetOrderReply, loadCabinetOrderPage } from "~/modules/orders/cabinet-order-page.server";
+import type { CabinetOrderReply, loadCabinetOrderPage } from "~/modules/cabinet/cabinet-order-page.server";
 import { invoiceAmount, invoiceDate } from "~/modules/payments/invoice";
 import { useBrowserCheck } from "~/modules/validation/browser";
 import { replyFor } from "~/modules/validation/reply";

@@ -2,7 +2,7 @@ import type { SerializeFrom } from "@remix-run/node";
 import type { loadQueuePage } from "~/modules/ftp/queue-page.server";
 import { fileTypeLabelKey, queueStatusLabelKey } from "~/modules/ftp/queue";
 import { useTranslation } from "~/components/i18n/i18n-context";
-import { formatFileSize } from "~/modules/uploads/file-names";
+import { formatFileSize } from "~/modules/i18n/file-size";
 
 type Entry = SerializeFrom<typeof loadQueuePage>["groups"][number]["entries"][number];
 

@@ -2,7 +2,8 @@ import { unstable_usePrompt, useRevalidator } from "@remix-run/react";
 import { useCallback, useEffect, useState, useSyncExternalStore } from "react";
 import type { ToastMessage } from "~/components/toast";
 import { useTranslation } from "~/components/i18n/i18n-context";
-import { formatFileSize, isFileType } from "~/modules/uploads/file-names";
+import { formatFileSize } from "~/modules/i18n/file-size";
+import { isFileType } from "~/modules/uploads/file-names";
 import { fileListSaveFailure } from "~/modules/uploads/save-failure";
 import type { UploadReply, UploadTarget } from "./tus-upload.client";
 

@@ -1,3 +1,4 @@
+import type { Failure } from "~/modules/http/failure";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
 import * as z from "zod/mini";
@@ -26,10 +27,10 @@ export async function loadSignInPage({ request, context }: LoaderFunctionArgs) {
 }
 
 /** A link that could not be sent, said in place with its title (ADR 026). */
-export const SEND_FAILED = { title: "auth.toasts.sendFailedTitle", message: "auth.toasts.sendFailedText" };
+export const SEND_FAILED: Failure = { title: "auth.toasts.sendFailedTitle", message: "auth.toasts.sendFailedText" };
 
 /** The sign-in page's reply: the form as typed and why it was refused (a code refused is said at the code field). */
-export type SignInReply = FormReply & { failure?: typeof SEND_FAILED };
+export type SignInReply = FormReply & { failure?: Failure };
 
 /**
  * Asking for a link, or typing the code: the address is checked here, once (auth/forms.ts), and

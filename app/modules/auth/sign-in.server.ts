@@ -1,7 +1,7 @@
 import { sql } from "kysely";
 import type { DB } from "~/modules/db/db.server";
 import { getConfig } from "~/modules/config/config.server";
-import { normalizeEmail } from "~/modules/orders/orders.server";
+import { normalizeEmail } from "~/modules/validation/email";
 import { hitRateLimit } from "~/modules/security/rate-limit.server";
 import { limitKey } from "~/modules/http/client-address";
 import { hmac, safeEqual, sha256 } from "./tokens.server";

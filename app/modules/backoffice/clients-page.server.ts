@@ -1,3 +1,4 @@
+import type { Failure } from "~/modules/http/failure";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { requireStaff } from "~/modules/auth/guards.server";
 import { findConditions, isKnownClient, listClients, parseClientFilter, saveConditions } from "~/modules/backoffice/clients.server";
@@ -6,7 +7,7 @@ import { conditionsSchema } from "~/modules/backoffice/conditions-forms";
 import { toConditionsValues } from "~/modules/backoffice/conditions.server";
 import { getDb } from "~/modules/db/db.server";
 import { redirectWithToast } from "~/modules/http/toast.server";
-import { normalizeEmail } from "~/modules/orders/orders.server";
+import { normalizeEmail } from "~/modules/validation/email";
 import { type FormReply, readSubmission, refused } from "~/modules/http/submission.server";
 import { logger } from "~/modules/log/logger.server";
 import { failureCause } from "~/modules/http/section.server";
@@ -14,8 +15,8 @@ import { listSearch } from "./client-list";
 import { getRequestTranslator } from "~/modules/http/request-context.server";
 
 export type Editing =
-  | { email: string; defaults: ConditionsFormValues; hasSettings: boolean; error: null }
-  | { email: string; defaults: null; hasSettings: false; error: string };
+  | { email: string; defaults: ConditionsFormValues; hasSettings: boolean; failure: null }
+  | { email: string; defaults: null; hasSettings: false; failure: Failure };
 
 export async function loadClientsPage({ request, context }: LoaderFunctionArgs) {
   await requireStaff(request, context);
@@ -34,12 +35,12 @@ export async function loadClientsPage({ request, context }: LoaderFunctionArgs) 
         email: client,
         defaults: conditionsFormDefaults(settings, fallbackCurrency),
         hasSettings: Boolean(settings),
-        error: null,
+        failure: null,
       };
     } catch (error) {
       logger.error("back-office: loading client conditions failed:", error);
       // The cause as a translation key: the exception's own text (table names, data) stays in the log.
-      editing = { email: client, defaults: null, hasSettings: false, error: failureCause(error) };
+      editing = { email: client, defaults: null, hasSettings: false, failure: { message: "bo.conditions.loadFailed", values: { messageKey: failureCause(error) } } };
     }
   }
 
@@ -53,7 +54,7 @@ export async function loadClientsPage({ request, context }: LoaderFunctionArgs) 
 }
 
 /** A refused conditions form (ADR 053): what was typed and why; a save that failed says so in place, its cause a translation key (ADR 026). */
-export type ConditionsReply = FormReply & { failure?: string };
+export type ConditionsReply = FormReply & { failure?: Failure };
 
 export async function clientsPageAction({ request, context }: ActionFunctionArgs) {
   await requireStaff(request, context);
@@ -63,7 +64,7 @@ export async function clientsPageAction({ request, context }: ActionFunctionArgs
     await saveConditions(await getDb(), submission.value.email, toConditionsValues(submission.value));
   } catch (error) {
     logger.error("back-office: saving client conditions failed:", error);
-    return refused(submission, { failure: failureCause(error) }, 500);
+    return refused(submission, { failure: { message: "bo.conditions.saveFailed", values: { messageKey: failureCause(error) } } }, 500);
   }
   return redirectWithToast(`/backoffice/clients${listSearch(new URL(request.url).search)}`, { type: "success", title: "bo.conditions.saved" });
 }

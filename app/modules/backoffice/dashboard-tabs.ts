@@ -4,7 +4,7 @@ import {
   flag,
   listQuerySchema,
   oneOf,
-  readListQuery,
+  readQuery,
 } from "~/modules/http/list-query";
 
 /** The dashboard's tabs (ADR 066): what needs staff (paid and in work), each status, and every order (the specification's view). */
@@ -54,5 +54,5 @@ export const dashboardQuery = listQuerySchema(
 );
 
 export function readDashboardQuery(source: Request | URL | URLSearchParams) {
-  return readListQuery(source, dashboardQuery);
+  return readQuery(source, dashboardQuery);
 }

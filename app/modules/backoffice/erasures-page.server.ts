@@ -3,7 +3,7 @@ import * as z from "zod/mini";
 import { requireAdmin } from "~/modules/auth/guards.server";
 import { getConfig } from "~/modules/config/config.server";
 import { getDb } from "~/modules/db/db.server";
-import { listQuerySchema, readListQuery } from "~/modules/http/list-query";
+import { listQuerySchema, readQuery } from "~/modules/http/list-query";
 import { getRequestTranslator } from "~/modules/http/request-context.server";
 import { readSubmission } from "~/modules/http/submission.server";
 import { redirectWithToast } from "~/modules/http/toast.server";
@@ -27,7 +27,7 @@ const erasuresQuery = listQuerySchema({}, { confirm: z.pipe(z.unknown(), z.trans
 export async function loadErasuresPage({ request, context }: LoaderFunctionArgs) {
   await requireAdmin(request, context);
   const t = await getRequestTranslator(request, context);
-  const { page, confirm } = readListQuery(request, erasuresQuery);
+  const { page, confirm } = readQuery(request, erasuresQuery);
   const db = await getDb();
   const [rows, asked] = await Promise.all([listErasures(db, page, PER_PAGE), confirm ? findErasure(db, confirm) : undefined]);
   const question = asked && !asked.approved_at && !asked.completed_at ? { id: asked.id, email: asked.email, blocker: await erasureBlocker(db, asked.email) } : null;

@@ -1,5 +1,5 @@
 import { data, redirect, type LoaderFunctionArgs, type ActionFunctionArgs } from "@remix-run/node";
-import { asSent, listQuerySchema, oneOf, readListQuery } from "~/modules/http/list-query";
+import { asSent, listQuerySchema, oneOf, readQuery } from "~/modules/http/list-query";
 import { requireStaff } from "~/modules/auth/guards.server";
 import { type DB, getDb } from "~/modules/db/db.server";
 import { isDatabaseUnavailable } from "~/modules/db/unavailable";
@@ -12,6 +12,7 @@ import { loadSection, sectionData, sectionFailure, type SectionFailure } from "~
 import { redirectWithToast } from "~/modules/http/toast.server";
 import { getRequestTranslator } from "~/modules/http/request-context.server";
 import { longOrderNumber } from "~/modules/orders/orders.server";
+import { ordersOfFolders } from "~/modules/orders/stored-files.server";
 import { type FileStorage, getStorage } from "~/modules/storage/storage.server";
 import type { OrderStatus, StorageTrashReason } from "~db/schema";
 import {
@@ -75,7 +76,7 @@ const storageQuery = listQuerySchema({}, { show: oneOf(["trash"], null), folder:
 export async function loadFilesPage({ request, context }: LoaderFunctionArgs) {
   await requireStaff(request, context);
   const t = await getRequestTranslator(request, context);
-  const { show, page, folder: folderParam, after } = readListQuery(request, storageQuery);
+  const { show, page, folder: folderParam, after } = readQuery(request, storageQuery);
   const onlyTrash = show === "trash";
   const { result: deletionErrors, headers } = await readDeletionErrors(request);
 
@@ -170,7 +171,7 @@ async function orderRows(db: DB, after: string | null): Promise<{ folders: Folde
 async function trashRows(db: DB, after: string | null): Promise<{ folders: FolderRow[]; next: string | null }> {
   const { folders, next } = await listTrashFolders(db, { after });
   const ids = folders.map((folder) => orderIdOfFolder(folder.name)).filter((id): id is string => id !== null);
-  const orders = ids.length ? await db.selectFrom("orders").select(["id", "status", "full_name", "email"]).where("id", "in", ids).execute() : [];
+  const orders = ids.length ? await ordersOfFolders(db, ids) : [];
   const byId = new Map(orders.map((order) => [order.id, order]));
   return {
     next,

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import * as z from "zod/mini";
 import { requireStaff, safeRedirect } from "~/modules/auth/guards.server";
-import { deleteNeverPaidOrder } from "~/modules/backoffice/dashboard.server";
+import { deleteNeverPaidOrder } from "~/modules/backoffice/order-actions.server";
 import { getConfig } from "~/modules/config/config.server";
 import { getDb } from "~/modules/db/db.server";
 import { asSent, readQuery } from "~/modules/http/list-query";

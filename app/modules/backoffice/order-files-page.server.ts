@@ -12,6 +12,7 @@ import { redirectWithToast } from "~/modules/http/toast.server";
 import { logger } from "~/modules/log/logger.server";
 import { correctFile, fileCorrectionsOf } from "~/modules/orders/files.server";
 import { findOrder, isUuid, shortOrderNumber } from "~/modules/orders/orders.server";
+import { patientFolderName } from "~/modules/orders/patients.server";
 import { factsText } from "~/modules/packer/facts-text";
 
 /** Where the close link leads, as sent (a return address may run long); safeRedirect decides. */
@@ -61,8 +62,8 @@ export async function orderFilesPageAction({ request, params, context }: ActionF
     return redirectWithToast(page, { type: "error", title: "bo.orders.files.errors.title", description: "bo.orders.files.errors.failed" });
   }
   if (!result.ok) return redirectWithToast(page, { type: "error", title: "bo.orders.files.errors.title", description: result.reason === "step_required" ? FILE_ERRORS.stepRequired : FILE_ERRORS.notFound });
-  const patient = await db.selectFrom("orders_patients").select("folder_name").where("id", "=", patientId).executeTakeFirst();
-  const at = patient ? `${page}#${patientFilesId(patient.folder_name)}` : page;
+  const folder = await patientFolderName(db, patientId);
+  const at = folder ? `${page}#${patientFilesId(folder)}` : page;
   if (!result.changed) return redirectWithToast(at, { type: "info", title: "bo.orders.files.unchanged", description: "bo.orders.files.unchangedFile", values: { name: result.name } });
   const t = await getRequestTranslator(request, context);
   return redirectWithToast(at, {

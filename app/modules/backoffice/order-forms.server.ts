@@ -1,6 +1,6 @@
 import * as z from "zod/mini";
 import { textField } from "~/modules/validation/fields";
-import { STAFF_TARGETS, STATUS_NOTE_MAX, TRACKING_NUMBER_MAX } from "./dashboard.server";
+import { STAFF_TARGETS, STATUS_NOTE_MAX, TRACKING_NUMBER_MAX } from "./order-actions.server";
 
 /**
  * The order card's forms on the back office's dashboard (staff side §4 "Orders"). They answer by a

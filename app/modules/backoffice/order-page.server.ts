@@ -13,12 +13,13 @@ import { logger } from "~/modules/log/logger.server";
 import { markInvoicePaid, type MarkPaidOutcome, orderInvoices } from "~/modules/payments/invoices.server";
 import { loadSection, sectionData, sectionFailure } from "~/modules/http/section.server";
 import { packingsOf } from "~/modules/packer/packing.server";
-import { fileCorrectionsOf, fileCountOf } from "~/modules/orders/files.server";
+import { fileCorrectionsOf } from "~/modules/orders/files.server";
+import { patientCardsOf } from "~/modules/orders/work-list.server";
 import { findOrder, orderHistory, shortOrderNumber } from "~/modules/orders/orders.server";
 import { isPaid } from "~/modules/orders/status";
 import { canHavePaymentLink } from "~/modules/payments/payment-links.server";
 import { canSendToTracker } from "~/modules/tracker/order-request.server";
-import { type DashboardOrder, type DashboardPatient, historyEntries } from "./dashboard.server";
+import { type DashboardOrder, historyEntries, patientCard } from "./dashboard.server";
 import { orderOverviewSchema } from "./order-forms.server";
 
 /**
@@ -40,16 +41,7 @@ async function orderCard(db: DB, orderId: string) {
   const order = await findOrder(db, orderId);
   if (!order) return null;
   const [patientsSection, history, payments, correctionsSection, packings, invoices] = await Promise.all([
-    loadSection("back-office: loading the patients of an order", { message: "failures.patients" }, () =>
-      db
-        .selectFrom("orders_patients")
-        .select(["id", "patient_name", "folder_name", "material_type", "cut_type", "matrix_type", "additional_comments", "skip_matrix", "skip_aligners", "skip_retainers"])
-        .select([fileCountOf("matrix").as("matrix_count"), fileCountOf("aligners").as("aligners_count"), fileCountOf("retainer").as("retainer_count")])
-        .where("order_id", "=", orderId)
-        .orderBy("created_at")
-        .orderBy("folder_name")
-        .execute(),
-    ),
+    loadSection("back-office: loading the patients of an order", { message: "failures.patients" }, () => patientCardsOf(db, [orderId])),
     orderHistory(db, orderId),
     db.selectFrom("payments").select(["id", "provider", "amount", "currency", "status", "created_at", "last_error"]).where("order_id", "=", orderId).orderBy("created_at", "desc").limit(50).execute(),
     loadSection("back-office: loading the file corrections of an order", { message: "failures.patients" }, () => fileCorrectionsOf(db, [orderId])),
@@ -71,22 +63,7 @@ async function orderCard(db: DB, orderId: string) {
     trackingNumber: order.tracking_number,
     paidAt: order.paid_at ? order.paid_at.toISOString() : null,
     deletable: !isPaid(order.status) && order.paid_at === null && !payments.some((payment) => payment.status === "succeeded"),
-    patients: sectionData(patientsSection, []).map(
-      (patient): DashboardPatient => ({
-        id: patient.id,
-        name: patient.patient_name,
-        folder: patient.folder_name,
-        material: patient.material_type,
-        cut: patient.cut_type,
-        matrix: patient.matrix_type,
-        comment: patient.additional_comments,
-        fileCounts: {
-          matrix: patient.skip_matrix ? null : patient.matrix_count,
-          aligners: patient.skip_aligners ? null : patient.aligners_count,
-          retainer: patient.skip_retainers ? null : patient.retainer_count,
-        },
-      }),
-    ),
+    patients: sectionData(patientsSection, []).map(patientCard),
     history: historyEntries(history, order.status),
     fileCorrections: sectionData(correctionsSection, []),
     packing: packings[0] ?? null,

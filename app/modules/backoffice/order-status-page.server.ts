@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
 import { requireStaff, safeRedirect } from "~/modules/auth/guards.server";
-import { staffChangeStatus } from "~/modules/backoffice/dashboard.server";
+import { staffChangeStatus } from "~/modules/backoffice/order-actions.server";
 import { NOT_ALLOWED, statusChangeSchema, statusRefusal } from "~/modules/backoffice/order-forms.server";
 import { getDb } from "~/modules/db/db.server";
 import { redirectWithToast } from "~/modules/http/toast.server";

@@ -1,7 +1,8 @@
 import { sql } from "kysely";
 import type { Role } from "~db/schema";
 import type { DB } from "~/modules/db/db.server";
-import { isUuid, normalizeEmail } from "~/modules/orders/orders.server";
+import { isUuid } from "~/modules/orders/orders.server";
+import { normalizeEmail } from "~/modules/validation/email";
 import { hasForbiddenCharacters } from "~/modules/validation/text";
 
 /**

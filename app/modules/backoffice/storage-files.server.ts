@@ -1,9 +1,11 @@
 import { sql } from "kysely";
 import { cookies } from "~/modules/http/cookies.server";
+import { takeFlash } from "~/modules/http/request-context.server";
 import type { FileType, QueueStatus, StorageTrashReason } from "~db/schema";
 import type { DB } from "~/modules/db/db.server";
 import type { FileStorage, ListedObject } from "~/modules/storage/storage.server";
 import { filesOf } from "~/modules/orders/files.server";
+import { markStorageRemoved, orderFolderPage, ordersOfFolders, patientFileListsOf } from "~/modules/orders/stored-files.server";
 import { batches, classifyFolder, type ClassifiedFolder, type FolderOrder, groupByFolder, orderIdOfFolder, type StoredFile } from "./storage-trash";
 
 /**
@@ -36,9 +38,9 @@ export async function knowledgeOf(db: DB, orderIds: string[]): Promise<Knowledge
   const listed = new Map<string, StoredFile[]>();
   for (const ids of batches(orderIds, LOOKUP_BATCH)) {
     const [orderRows, queueRows, patientRows] = await Promise.all([
-      db.selectFrom("orders").select(["id", "status", "updated_at", "full_name", "email"]).where("id", "in", ids).execute(),
+      ordersOfFolders(db, ids),
       db.selectFrom("ftp_uploads_queue").select(["file_path", "status"]).where("order_id", "in", ids).execute(),
-      db.selectFrom("orders_patients").select(["order_id", "matrix_files_info", "aligner_files_info", "retainer_files_info"]).where("order_id", "in", ids).execute(),
+      patientFileListsOf(db, ids),
     ]);
     for (const row of orderRows)
       orders.set(row.id, {
@@ -124,24 +126,7 @@ export async function listStorageFolders(db: DB, storage: FileStorage, options: 
  */
 export async function listOrderFolders(db: DB, options: { after?: string | null; now?: Date } = {}): Promise<{ folders: ClassifiedFolder[]; next: string | null }> {
   const after = options.after ?? null;
-  const rows = await db
-    .selectFrom("orders as o")
-    .select("o.id")
-    .where("o.storage_removed_at", "is", null)
-    .where((eb) =>
-      eb.exists(
-        eb
-          .selectFrom("orders_patients as p")
-          .select(sql`1`.as("one"))
-          .whereRef("p.order_id", "=", "o.id")
-          .where(sql<boolean>`(p.matrix_files_info <> '[]'::jsonb or p.aligner_files_info <> '[]'::jsonb or p.retainer_files_info <> '[]'::jsonb)`),
-      ),
-    )
-    .$if(after !== null, (query) => query.where(sql<boolean>`(o.created_at, o.id) < (select a.created_at, a.id from orders a where a.id = ${after})`))
-    .orderBy("o.created_at", "desc")
-    .orderBy("o.id", "desc")
-    .limit(FOLDERS_PAGE + 1)
-    .execute();
+  const rows = await orderFolderPage(db, after, FOLDERS_PAGE + 1);
   const page = rows.slice(0, FOLDERS_PAGE).map((row) => row.id);
   const knowledge = await knowledgeOf(db, page);
   const now = options.now ?? new Date();
@@ -251,7 +236,7 @@ async function deleteKeys(storage: FileStorage, keys: readonly string[], errors:
 
 /** Orders whose every listed file is gone: their folder no longer shows on the page (the lists stay). */
 async function markRemoved(db: DB, orderIds: string[]) {
-  if (orderIds.length) await db.updateTable("orders").set({ storage_removed_at: sql<Date>`now()` }).where("id", "in", orderIds).where("storage_removed_at", "is", null).execute();
+  if (orderIds.length) await markStorageRemoved(db, orderIds);
 }
 
 /**
@@ -348,10 +333,7 @@ export async function deletionErrorsCookie(report: DeletionReport): Promise<stri
 
 /** The errors of the last deletion (if any) and the header that forgets them. */
 export async function readDeletionErrors(request: Request): Promise<{ result: DeletionErrors | null; headers: Headers }> {
-  const cookie = resultCookie();
-  const value = (await cookie.parse(request.headers.get("Cookie"))) as DeletionErrors | null;
-  const headers = new Headers();
-  if (!value) return { result: null, headers };
-  headers.append("Set-Cookie", await cookie.serialize("", { maxAge: 0 }));
-  return { result: Array.isArray(value.errors) ? value : null, headers };
+  const { value, headers } = await takeFlash(request, resultCookie());
+  const result = value as DeletionErrors | null;
+  return { result: result && Array.isArray(result.errors) ? result : null, headers };
 }

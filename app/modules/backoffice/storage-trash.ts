@@ -1,5 +1,5 @@
 import type { OrderStatus, QueueStatus } from "~db/schema";
-import { ABANDONED_DRAFT_DAYS } from "~/modules/jobs/abandoned-drafts";
+import { ABANDONED_DRAFT_DAYS } from "~/modules/config/retention";
 
 /**
  * Which stored files are garbage (DESIGN §4.18). Pure, so each rule is a unit test.

@@ -11,7 +11,8 @@ import type { AppConfig } from "~/modules/config/config.server";
 import { type DB, embeddedDatabaseOf } from "~/modules/db/db.server";
 import type { BucketName, FileStorage, StoredObject } from "~/modules/storage/storage.server";
 import { type ArchivedFile, type BackupManifest, MANIFEST_NAME, archiveEntryOf } from "./manifest";
-import { countRows, filesNamedByRows, type RunQuery } from "./stored-files.server";
+import { filesNamedByRows } from "~/modules/orders/stored-files.server";
+import { countRows, type RunQuery } from "./stored-files.server";
 
 /**
  * `npm run backup` (ADR 077): one archive of the database and the files its rows name, taken while

@@ -3,7 +3,7 @@ import type { DB } from "~/modules/db/db.server";
 import { sql } from "kysely";
 import type { FileStorage } from "~/modules/storage/storage.server";
 import type { BackupManifest } from "./manifest";
-import { filesNamedByRows } from "./stored-files.server";
+import { filesNamedByRows } from "~/modules/orders/stored-files.server";
 
 /**
  * `npm run check:storage` (ADR 077): do the database and the storage agree? Rows naming files the

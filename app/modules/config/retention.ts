@@ -67,5 +67,11 @@ export function formatPeriod(id: RetentionPeriodId, periods: RetentionPeriods, l
   return new Intl.NumberFormat(language, { style: "unit", unit: RETENTION_PERIODS[id].unit, unitDisplay: "long" }).format(periods[id]);
 }
 
+/**
+ * A draft untouched this many days is abandoned: the scheduled job purges it, its files are garbage
+ * (DESIGN §4.18). The default of RETENTION_DRAFT_DAYS; the job itself reads the configured period.
+ */
+export const ABANDONED_DRAFT_DAYS = RETENTION_PERIODS.abandonedDraft.fallback;
+
 /** The notices' placeholder of each period: `{{retention.abandonedDraft}}` is written `{{retentionAbandonedDraft}}`. */
 export const periodPlaceholder = (id: RetentionPeriodId) => `retention${id[0]!.toUpperCase()}${id.slice(1)}`;

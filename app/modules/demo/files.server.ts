@@ -3,6 +3,7 @@ import type { DB } from "~/modules/db/db.server";
 import type { FileStorage } from "~/modules/storage/storage.server";
 import { storedFileName } from "~/modules/uploads/file-names";
 import { filesOf } from "~/modules/orders/files.server";
+import { allPatientFileLists } from "~/modules/orders/stored-files.server";
 import type { CutType, FileInfo, FileType, MatrixType, MaterialType } from "~db/schema";
 import { FILE_TYPES } from "~db/schema";
 import { DEMO } from "./data";
@@ -43,7 +44,7 @@ function makeFile(random: Random, orderId: string, folder: string, type: FileTyp
  * yet (so it may run again, and after the database was seeded elsewhere). Returns how many it stored.
  */
 export async function storeDemoFiles(db: DB, storage: FileStorage): Promise<number> {
-  const rows = await db.selectFrom("orders_patients").select(["matrix_files_info", "aligner_files_info", "retainer_files_info"]).execute();
+  const rows = await allPatientFileLists(db);
   const keys = new Set(rows.flatMap((row) => FILE_TYPES.flatMap((type) => filesOf(row, type).map((file) => file.storagePath))));
   let stored = 0;
   for (const key of keys) {

@@ -1,5 +1,6 @@
 import type { DB } from "~/modules/db/db.server";
-import { changeOrderStatus, createOrder } from "~/modules/orders/orders.server";
+import { changeOrderStatus, createOrder, recordPaymentId } from "~/modules/orders/orders.server";
+import { insertSeededPatient, writeSeededComposition } from "~/modules/orders/seeded-orders.server";
 import type { Actor } from "~/modules/orders/status";
 import { PRICE_SETS } from "~/modules/pricing/price-sets";
 import type { Currency, MarketColumn, OrderStatus, PaymentStatus, QueueStatus } from "~db/schema";
@@ -90,46 +91,38 @@ export async function seedOrders(db: DB, { now, random, staffActors, paymentActo
     const queued = await db.transaction().execute(async (trx) => {
       const inserted: Array<{ id: string; patient: PatientDraft }> = [];
       for (const patient of patients) {
-        const row = await trx
-          .insertInto("orders_patients")
-          .values({
-            order_id: order.id,
-            patient_name: patient.name,
-            folder_name: patient.folder,
-            material_type: patient.material,
-            cut_type: patient.cut,
-            matrix_type: patient.skipMatrix ? null : patient.matrix,
-            additional_comments: patient.comment,
-            matrix_files_info: JSON.stringify(patient.files.matrix),
-            aligner_files_info: JSON.stringify(patient.files.aligners),
-            retainer_files_info: JSON.stringify(patient.files.retainer),
-            skip_matrix: patient.skipMatrix,
-            skip_aligners: false,
-            skip_retainers: patient.skipRetainers,
-            created_at: patient.createdAt,
-            updated_at: composedAt,
-          })
-          .returning("id")
-          .executeTakeFirstOrThrow();
-        inserted.push({ id: row.id, patient });
-      }
-      await trx
-        .updateTable("orders")
-        .set({
-          wizard_step: isDraftPlan ? plan.step ?? FIRST_STEP : LAST_STEP,
-          delivery_comment: withContacts ? random.pick(DEMO.deliveryComments) : null,
-          additional_comments: patients.length > 0 ? random.pick(DEMO.orderComments) : null,
-          material_type: first?.material ?? null,
-          cut_type: first?.cut ?? null,
-          matrix_type: first && !first.skipMatrix ? first.matrix : null,
-          retainer_type: patients.some((patient) => patient.files.retainer.length > 0) ? "standard" : null,
-          current_patient_id: inserted.at(-1)?.id ?? null,
-          total_cost: patients.length > 0 ? total : null,
-          discount_percentage: patients.length > 0 ? discount : null,
+        const id = await insertSeededPatient(trx, {
+          order_id: order.id,
+          patient_name: patient.name,
+          folder_name: patient.folder,
+          material_type: patient.material,
+          cut_type: patient.cut,
+          matrix_type: patient.skipMatrix ? null : patient.matrix,
+          additional_comments: patient.comment,
+          matrix_files_info: JSON.stringify(patient.files.matrix),
+          aligner_files_info: JSON.stringify(patient.files.aligners),
+          retainer_files_info: JSON.stringify(patient.files.retainer),
+          skip_matrix: patient.skipMatrix,
+          skip_aligners: false,
+          skip_retainers: patient.skipRetainers,
+          created_at: patient.createdAt,
           updated_at: composedAt,
-        })
-        .where("id", "=", order.id)
-        .execute();
+        });
+        inserted.push({ id, patient });
+      }
+      await writeSeededComposition(trx, order.id, {
+        wizard_step: isDraftPlan ? plan.step ?? FIRST_STEP : LAST_STEP,
+        delivery_comment: withContacts ? random.pick(DEMO.deliveryComments) : null,
+        additional_comments: patients.length > 0 ? random.pick(DEMO.orderComments) : null,
+        material_type: first?.material ?? null,
+        cut_type: first?.cut ?? null,
+        matrix_type: first && !first.skipMatrix ? first.matrix : null,
+        retainer_type: patients.some((patient) => patient.files.retainer.length > 0) ? "standard" : null,
+        current_patient_id: inserted.at(-1)?.id ?? null,
+        total_cost: patients.length > 0 ? total : null,
+        discount_percentage: patients.length > 0 ? discount : null,
+        updated_at: composedAt,
+      });
 
       // Entries are created at upload (DESIGN §4.15), in upload order; their state is set after the status walk.
       const entries = inserted.flatMap(({ id: patientId, patient }) =>
@@ -209,7 +202,7 @@ export async function seedOrders(db: DB, { now, random, staffActors, paymentActo
           })
           .execute();
       }
-      await db.updateTable("orders").set({ payment_id: providerPaymentId }).where("id", "=", order.id).execute();
+      await recordPaymentId(db, order.id, providerPaymentId);
     }
 
     // Queue state: sent shortly after payment; a few entries in flight or failing.

@@ -1,4 +1,5 @@
 import type { DB } from "~/modules/db/db.server";
+import { linkOrderToPartner } from "~/modules/orders/customers.server";
 import { DEMO, DEMO_ADMIN_EMAIL, DEMO_MANAGER_EMAIL } from "./data";
 import { DAY, plus } from "./random";
 
@@ -21,7 +22,7 @@ export async function seedPartnersAndStaff(db: DB, now: Date, firstHandOff: Map<
           })
           .onConflict((oc) => oc.column("affiliate_email").doNothing())
           .execute();
-        if (first) await trx.updateTable("orders").set({ partner_code_id: id }).where("id", "=", first.orderId).execute();
+        if (first) await linkOrderToPartner(trx, first.orderId, id);
       }
     }
 

@@ -4,7 +4,7 @@ import { normaliseRoot } from "./paths";
 import { createSftpFileServer } from "./sftp-file-server.server";
 import type { FileServerSession, ProductionFileServer } from "./types";
 
-export type { FileServerSession, ProductionFileServer, RemoteEntry } from "./types";
+export type { FileServerSession, ProductionFileServer } from "./types";
 
 export { destinationPath } from "./paths";
 

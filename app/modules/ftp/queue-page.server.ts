@@ -11,7 +11,8 @@ import { type FileStorage, getStorage } from "~/modules/storage/storage.server";
 import { getFileServer, type ProductionFileServer } from "./file-server.server";
 import { queueActionSchema } from "./forms.server";
 import { describeQueueError, parseQueueFilters } from "./queue";
-import { deleteEntries, entrySendable, listQueueByOrder } from "./queue.server";
+import { entrySendable } from "~/modules/orders/production-queue.server";
+import { deleteEntries, listQueueByOrder } from "./queue.server";
 import { processQueue, sendEntryNow } from "./transfer.server";
 
 /** The back office's transfer queue page (staff side §4.19): the queue, and deleting, processing or sending its entries. */

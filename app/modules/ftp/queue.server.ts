@@ -1,7 +1,7 @@
-import { type ExpressionBuilder, type Selectable, sql } from "kysely";
+import { type Selectable, sql } from "kysely";
 import type { DB } from "~/modules/db/db.server";
-import { PAID_SET } from "~/modules/orders/status";
-import type { Database as DatabaseTables, OrderStatus, QueueEntry, QueueStatus } from "~db/schema";
+import { type ClaimedEntry, type QueueLimits, queueOrderPage } from "~/modules/orders/production-queue.server";
+import type { Database as DatabaseTables, OrderStatus, QueueStatus } from "~db/schema";
 import { QUEUE_COUNT_CAP, QUEUE_ORDER_COUNT_CAP, QUEUE_ORDERS_PER_PAGE, STATUSES_OF_FILTER, type QueueFilters } from "./queue";
 
 /**
@@ -16,45 +16,10 @@ import { QUEUE_COUNT_CAP, QUEUE_ORDER_COUNT_CAP, QUEUE_ORDERS_PER_PAGE, STATUSES
  *   a lease (`locked_until`), `attempts + 1`, `last_attempt_at`. The worker renews the lease while
  *   it transfers, so a live worker never loses an entry;
  * - only the holder (`locked_by`, still `uploading`) may complete, fail or release it.
+ *
+ * What the orders decide — which entries are due (`claimDueEntries`), how many remain, whether staff
+ * may send one, the list's orders — is the order data's: orders/production-queue.server.ts.
  */
-
-export interface QueueLimits {
-  leaseSeconds: number;
-  maxAttempts: number;
-}
-
-/** A claimed entry, with the status it had before (an `uploading` one was interrupted). */
-export type ClaimedEntry = QueueEntry & { previous_status: QueueStatus };
-
-const paidSet = sql.join([...PAID_SET]);
-
-/** Claims up to `limit` due entries for `workerId`, oldest due first. */
-export async function claimDueEntries(db: DB, workerId: string, limit: number, limits: QueueLimits): Promise<ClaimedEntry[]> {
-  const result = await sql<ClaimedEntry>`
-    with due as (
-      select q.id, q.status as previous_status
-        from ftp_uploads_queue q
-        join orders o on o.id = q.order_id
-       where q.removed_at is null
-         and q.attempts < ${limits.maxAttempts}
-         and (o.status in (${paidSet}) or q.released_at is not null)
-         and ((q.status in ('pending', 'failed') and q.next_attempt_at <= now())
-              or (q.status = 'uploading' and q.locked_until < now()))
-       order by q.next_attempt_at, q.created_at, q.id
-       limit ${limit}
-       for update of q skip locked
-    )
-    update ftp_uploads_queue q
-       set status = 'uploading',
-           locked_by = ${workerId},
-           locked_until = now() + make_interval(secs => ${limits.leaseSeconds}),
-           attempts = q.attempts + 1,
-           last_attempt_at = now()
-      from due
-     where q.id = due.id
-    returning q.*, due.previous_status`.execute(db);
-  return result.rows;
-}
 
 export type StaffClaim =
   | { ok: true; entry: ClaimedEntry }
@@ -170,22 +135,6 @@ export async function failInterruptedExhausted(db: DB, maxAttempts: number): Pro
   return Number(result.numUpdatedRows);
 }
 
-/** Entries still to deliver (paid or released, not completed, attempts left), due now or later. */
-export async function countRemaining(db: DB, maxAttempts: number): Promise<number> {
-  const row = await db
-    .selectFrom("ftp_uploads_queue as q")
-    .innerJoin("orders as o", "o.id", "q.order_id")
-    .select(sql<number>`count(*)::int`.as("n"))
-    .where("q.removed_at", "is", null)
-    // Named statuses rather than "not completed": the index on status finds the few undelivered
-    // entries among a million delivered ones.
-    .where("q.status", "in", ["pending", "uploading", "failed"])
-    .where((eb) => eb.or([eb("q.attempts", "<", maxAttempts), eb("q.status", "=", "uploading")]))
-    .where((eb) => eb.or([eb("o.status", "in", PAID_SET), eb("q.released_at", "is not", null)]))
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
-}
-
 /** An order of the back-office list with the entries of the filter beneath it (ADR 068). */
 export interface QueueOrderGroup {
   id: string;
@@ -201,53 +150,23 @@ type QueueViewRow = Selectable<DatabaseTables["ftp_uploads_view"]>;
 
 /**
  * One page of the back-office list by order (ADR 068): the orders that have entries in the filter,
- * newest first, drafts left out (their files are not due: they go only after payment), paged by
- * keyset on the order's (created_at, id) so a late page costs what the first does; then the filter's
- * entries of those orders only, each order's in upload order. The entries and orders of the filter are
- * counted up to QUEUE_COUNT_CAP and QUEUE_ORDER_COUNT_CAP (`capped` says there are more).
+ * newest first, drafts left out, paged by keyset on the order (the order data's `queueOrderPage`);
+ * then the filter's entries of those orders only, each order's in upload order. The entries and
+ * orders of the filter are counted up to QUEUE_COUNT_CAP and QUEUE_ORDER_COUNT_CAP (`capped` says there are more).
  */
 export async function listQueueByOrder(db: DB, filters: QueueFilters) {
   const statuses = STATUSES_OF_FILTER[filters.status];
-  const hasEntries = (eb: ExpressionBuilder<DatabaseTables, "orders">) => {
-    let entries = eb.selectFrom("ftp_uploads_queue as q").select(sql<number>`1`.as("one")).whereRef("q.order_id", "=", "orders.id").where("q.status", "in", statuses);
-    if (filters.type !== "all") entries = entries.where("q.file_type", "=", filters.type);
-    return eb.exists(entries);
-  };
-  const ordersOfFilter = () => db.selectFrom("orders").where("orders.status", "!=", "draft").where(hasEntries);
-
-  // The cursor is an order of the list; an order deleted meanwhile starts the list over.
-  const cursorId = filters.after ?? filters.before;
-  const cursor = cursorId ? await db.selectFrom("orders").select("id").where("id", "=", cursorId).executeTakeFirst() : undefined;
-  const backwards = Boolean(cursor && filters.before);
-  let page = ordersOfFilter().select(["orders.id", "orders.code", "orders.status", "orders.full_name", "orders.email", "orders.created_at"]);
-  // Compared in the database: its timestamps are finer than a JavaScript date.
-  if (cursor) page = page.where(sql<boolean>`(orders.created_at, orders.id) ${sql.raw(backwards ? ">" : "<")} (select c.created_at, c.id from orders c where c.id = ${cursor.id})`);
-  const direction = backwards ? "asc" : "desc";
-  const [found, entriesCounted, ordersCounted] = await Promise.all([
-    page.orderBy("orders.created_at", direction).orderBy("orders.id", direction).limit(QUEUE_ORDERS_PER_PAGE + 1).execute(),
-    (() => {
-      let entries = db
-        .selectFrom("ftp_uploads_queue as q")
-        .innerJoin("orders as o", "o.id", "q.order_id")
-        .select(sql<number>`1`.as("one"))
-        .where("q.status", "in", statuses)
-        .where("o.status", "!=", "draft");
-      if (filters.type !== "all") entries = entries.where("q.file_type", "=", filters.type);
-      return db.selectFrom(entries.limit(QUEUE_COUNT_CAP + 1).as("capped")).select(sql<number>`count(*)::int`.as("n")).executeTakeFirstOrThrow();
-    })(),
-    db.selectFrom(ordersOfFilter().select(sql<number>`1`.as("one")).limit(QUEUE_ORDER_COUNT_CAP + 1).as("capped")).select(sql<number>`count(*)::int`.as("n")).executeTakeFirstOrThrow(),
-  ]);
-  const more = found.length > QUEUE_ORDERS_PER_PAGE;
-  const orders = found.slice(0, QUEUE_ORDERS_PER_PAGE);
-  if (backwards) orders.reverse();
+  const { orders, more, backwards, cursor, entryCount, orderCount } = await queueOrderPage(
+    db,
+    { statuses, type: filters.type, after: filters.after, before: filters.before },
+    { perPage: QUEUE_ORDERS_PER_PAGE, entryCap: QUEUE_COUNT_CAP, orderCap: QUEUE_ORDER_COUNT_CAP },
+  );
   const entriesOf = (ids: string[]) => {
     let entries = db.selectFrom("ftp_uploads_view").selectAll().where("order_id", "in", ids).where("status", "in", statuses);
     if (filters.type !== "all") entries = entries.where("file_type", "=", filters.type);
     return entries.orderBy("created_at").orderBy("id").execute();
   };
   const rows = orders.length ? await entriesOf(orders.map((order) => order.id)) : [];
-  const entryCount = Number(entriesCounted.n);
-  const orderCount = Number(ordersCounted.n);
   return {
     groups: orders.map(
       (order): QueueOrderGroup => ({
@@ -263,24 +182,9 @@ export async function listQueueByOrder(db: DB, filters: QueueFilters) {
     entries: { total: Math.min(entryCount, QUEUE_COUNT_CAP), capped: entryCount > QUEUE_COUNT_CAP },
     orders: { total: Math.min(orderCount, QUEUE_ORDER_COUNT_CAP), capped: orderCount > QUEUE_ORDER_COUNT_CAP },
     /** The first and last order of the page, for the links to the pages before and after it. */
-    previous: (backwards ? more : Boolean(cursor)) ? (orders[0]?.id ?? null) : null,
+    previous: (backwards ? more : cursor) ? (orders[0]?.id ?? null) : null,
     next: (backwards ? true : more) ? (orders.at(-1)?.id ?? null) : null,
   };
-}
-
-/**
- * Whether staff may send an entry now (ADR 068): it exists, is not delivered, and its order is paid or
- * the entry was released before. A draft's or an unpaid order's files go after payment.
- */
-export async function entrySendable(db: DB, id: string): Promise<"ok" | "not_found" | "not_due"> {
-  const row = await db
-    .selectFrom("ftp_uploads_queue as q")
-    .innerJoin("orders as o", "o.id", "q.order_id")
-    .select(["o.status as order_status", "q.released_at"])
-    .where("q.id", "=", id)
-    .executeTakeFirst();
-  if (!row) return "not_found";
-  return PAID_SET.includes(row.order_status) || row.released_at !== null ? "ok" : "not_due";
 }
 
 /**

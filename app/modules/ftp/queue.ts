@@ -1,6 +1,6 @@
 import * as z from "zod/mini";
 import { FILE_TYPES, type FileType, type QueueStatus } from "~db/schema";
-import { listQuerySchema, oneOf, readListQuery } from "~/modules/http/list-query";
+import { listQuerySchema, oneOf, readQuery } from "~/modules/http/list-query";
 
 /**
  * The pure side of the production file server queue (DESIGN §4.15–4.17, staff-partner-packer §4
@@ -52,7 +52,7 @@ const orderCursor = z.pipe(
 const queueQuery = listQuerySchema({ statuses: STATUS_FILTERS, defaultStatus: "pending" }, { type: oneOf(TYPE_FILTERS, "all"), after: orderCursor, before: orderCursor });
 
 export function parseQueueFilters(source: Request | URL | URLSearchParams): QueueFilters {
-  const { status, type, after, before } = readListQuery(source, queueQuery);
+  const { status, type, after, before } = readQuery(source, queueQuery);
   return { status: status ?? "pending", type, after, before };
 }
 

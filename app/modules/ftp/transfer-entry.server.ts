@@ -3,7 +3,7 @@ import type { FileStorage } from "~/modules/storage/storage.server";
 import type { FileServerSession } from "./types";
 import { baseNameOf, destinationPath, normaliseDestination } from "./paths";
 import { storageErrorMessage } from "./queue";
-import type { ClaimedEntry } from "./queue.server";
+import type { ClaimedEntry } from "~/modules/orders/production-queue.server";
 
 /**
  * One queue entry's transfer: its file streamed from storage to its folder on the production file

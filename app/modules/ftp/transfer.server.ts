@@ -4,17 +4,8 @@ import type { DB } from "~/modules/db/db.server";
 import type { FileStorage } from "~/modules/storage/storage.server";
 import type { FileServerSession, ProductionFileServer } from "./types";
 import { DEFAULT_RETRY_BASE_MS, DEFAULT_RETRY_MAX_MS, retryDelayMs } from "./queue";
-import {
-  type ClaimedEntry,
-  claimDueEntries,
-  claimEntryForStaff,
-  completeEntry,
-  countRemaining,
-  failEntry,
-  failInterruptedExhausted,
-  releaseEntry,
-  renewLeases,
-} from "./queue.server";
+import { type ClaimedEntry, claimDueEntries, countRemaining } from "~/modules/orders/production-queue.server";
+import { claimEntryForStaff, completeEntry, failEntry, failInterruptedExhausted, releaseEntry, renewLeases } from "./queue.server";
 import { messageOf, StorageReadError, TransferStopped, transferEntry } from "./transfer-entry.server";
 import { logger } from "~/modules/log/logger.server";
 import { countTransfer } from "~/modules/metrics/count.server";

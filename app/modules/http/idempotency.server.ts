@@ -220,9 +220,3 @@ async function save(db: DB, key: string, answer: { status: number; headers: Arra
     logger.warn({ err: error }, "resend: answer not kept");
   }
 }
-
-/** Keys older than a day are of no use: no page resends that long. */
-export async function purgeRequestReplays(db: DB): Promise<number> {
-  const result = await db.deleteFrom("request_replays").where("created_at", "<", sql<Date>`now() - interval '1 day'`).executeTakeFirst();
-  return Number(result.numDeletedRows);
-}

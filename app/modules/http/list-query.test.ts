@@ -5,7 +5,7 @@ import {
   flag,
   listQuerySchema,
   oneOf,
-  readListQuery,
+  readQuery,
   SEARCH_MAX,
 } from "./list-query";
 
@@ -18,7 +18,7 @@ const dashboard = listQuerySchema(
   { view: oneOf(["cards", "table"] as const, null), empty: flag }
 );
 const read = (search: string) =>
-  readListQuery(new URL(`http://x/list?${search}`), dashboard);
+  readQuery(new URL(`http://x/list?${search}`), dashboard);
 
 describe("the list query", () => {
   it("gives the first page, the default tab and sort when the address says nothing", () => {

@@ -198,10 +198,12 @@ export function listQuerySchema<
 }
 
 /**
- * Reads a list's address through its schema: the first value of each name the schema knows (others
- * are not even looked at), then the schema, whose every field falls back to its default.
+ * Reads a page's address through its schema: the first value of each name the schema knows (others
+ * are not even looked at), then the schema, whose every field falls back to its default. A list's
+ * query and a page that takes one token, id or return address (`z.object({ orderId: word })`) are
+ * read this way alike, so no module reads `searchParams` by hand (the lint refuses it, ADR 067).
  */
-export function readListQuery<Schema extends z.ZodMiniType>(
+export function readQuery<Schema extends z.ZodMiniType>(
   source: Request | URL | URLSearchParams,
   schema: Schema
 ): z.output<Schema> {
@@ -223,21 +225,6 @@ export function readListQuery<Schema extends z.ZodMiniType>(
     Object.fromEntries([...names].map((name) => [name, undefined]))
   );
 }
-
-/**
- * Reads any page's address through a schema, as a list's: a page that takes one token, id or
- * return address (`z.object({ orderId: word })`) reads it this way too, so no module reads
- * `searchParams` by hand (the lint refuses it, ADR 067).
- */
-export const readQuery = readListQuery;
-
-/** Whether a list is narrowed by anything but its tab (a search, dates, a market). */
-export const isNarrowed = (query: {
-  q: string;
-  from: string | null;
-  to: string | null;
-  market: string | null;
-}) => Boolean(query.q || query.from || query.to || query.market);
 
 /** The end of a `to` date as an instant: the filter keeps rows created before the next day began (UTC). */
 export const endOfDay = (date: string) =>

@@ -1,12 +1,13 @@
-import type { AppLoadContext } from "@remix-run/node";
+import type { AppLoadContext, Cookie } from "@remix-run/node";
 import { hasGatePass } from "~/modules/auth/gate.server";
 import { getSessionUser, type SessionUser } from "~/modules/auth/session.server";
 import { type Staff, staffOf } from "~/modules/auth/staff";
-import { getLanguage, type Translator, translatorFor } from "~/modules/i18n/i18n.server";
-import type { Language } from "~/modules/i18n/languages";
-import type { Market } from "~/modules/market/market";
+import { type Translator, translatorFor } from "~/modules/i18n/i18n.server";
+import { chooseLanguage, type Language } from "~/modules/i18n/languages";
+import { type Market, MARKET_TRAITS } from "~/modules/market/market";
 import { getMarket } from "~/modules/market/market.server";
 import { readBrowserOrderIds, readCurrentOrderId } from "~/modules/orders/browser-orders.server";
+import { cookies } from "./cookies.server";
 
 /** What the HTTP server (server.mts, `getLoadContext`) passes to every loader and action: Remix's `AppLoadContext`. */
 export interface LoadContext {
@@ -29,9 +30,10 @@ export interface LoadContext {
  * sign-out, roles) answers with a redirect, and the next request reads them afresh.
  *
  * This module is the only reader of request facts: the readers it stands on (`getSessionUser`,
- * `hasGatePass`, `getMarket`, `getLanguage`, the order cookies, the load context's client address)
- * are imported nowhere else in `app/` (eslint.config.js). Code that runs before Remix (body limits,
- * the error page, the outage answer) calls `getLocale(request)` without a context.
+ * `hasGatePass`, `getMarket`, the order cookies, the load context's client address) are imported
+ * nowhere else in `app/`, and no other module parses a cookie of the request (eslint.config.js).
+ * Code that runs before Remix (body limits, the error page, the outage answer) calls
+ * `getLocale(request)` without a context.
  */
 
 /** Who is asking: the session's user, staff, the gate passes and this browser's orders. */
@@ -58,7 +60,17 @@ export interface RequestContext extends Locale {
   clientAddress: string;
 }
 
+/** What this browser keeps in its plain cookies: the language it chose, the cookie notice's answer, a partner's code. */
+export interface BrowserChoices {
+  /** The language chosen in the picker or by opening `/{lang}` (any string: checked where it is used). */
+  savedLanguage: string | null;
+  cookieConsent: boolean;
+  /** The partner whose link this browser opened (ADR 044). */
+  partnerCode: string | null;
+}
+
 const viewers = new WeakMap<object, Promise<Viewer>>();
+const choices = new WeakMap<object, Promise<BrowserChoices>>();
 const locales = new WeakMap<object, Promise<Locale>>();
 const translators = new WeakMap<object, Promise<Translator>>();
 
@@ -91,8 +103,34 @@ export function getViewer(request: Request, context?: AppLoadContext): Promise<V
 export function getLocale(request: Request, context?: AppLoadContext): Promise<Locale> {
   return once(locales, request, context, async () => {
     const market = getMarket(request);
-    return { market, language: await getLanguage(request, market) };
+    const { savedLanguage } = await getBrowserChoices(request, context);
+    const language = chooseLanguage({ pathname: new URL(request.url).pathname, saved: savedLanguage, marketDefault: MARKET_TRAITS[market].defaultLanguage });
+    return { market, language };
   });
+}
+
+/** The browser's kept choices (no database): its language, cookie consent and partner code. */
+export function getBrowserChoices(request: Request, context?: AppLoadContext): Promise<BrowserChoices> {
+  return once(choices, request, context, async () => {
+    const header = request.headers.get("Cookie");
+    const [language, consent, partner] = await Promise.all([cookies.language().parse(header), cookies.cookieConsent().parse(header), cookies.partnerCode().parse(header)]);
+    return {
+      savedLanguage: typeof language === "string" ? language : null,
+      cookieConsent: Boolean(consent),
+      partnerCode: typeof partner === "string" ? partner : null,
+    };
+  });
+}
+
+/**
+ * A one-time value a redirect left in `cookie` (a toast, the last deletion's errors), and the
+ * header that forgets it; null when there is none.
+ */
+export async function takeFlash(request: Request, cookie: Cookie): Promise<{ value: unknown; headers: Headers }> {
+  const value: unknown = await cookie.parse(request.headers.get("Cookie"));
+  const headers = new Headers();
+  if (value) headers.append("Set-Cookie", await cookie.serialize("", { maxAge: 0 }));
+  return { value: value ?? null, headers };
 }
 
 /** The translator of the request's language, made on first use (most pages need none on the server). */

@@ -1,15 +1,12 @@
 import { isDatabaseUnavailable } from "~/modules/db/unavailable";
 import { logger } from "~/modules/log/logger.server";
+import type { Failure } from "./failure";
 
 /**
  * One section of a page whose data failed to load (ADR 026): the page still renders its header,
  * navigation and other sections, and this part shows the specification's message in place.
- * `message` (and `title`) are translation keys.
  */
-export interface SectionFailure {
-  title?: string;
-  message: string;
-}
+export type SectionFailure = Failure;
 
 export type Section<T> = { ok: true; data: T } | { ok: false; failure: SectionFailure };
 

@@ -1,5 +1,6 @@
 import { redirect } from "@remix-run/node";
 import { cookies } from "./cookies.server";
+import { takeFlash } from "./request-context.server";
 
 /** A one-time message shown by the next page the server renders. Texts are translation keys. */
 export interface Toast {
@@ -25,13 +26,8 @@ export async function redirectWithToast(url: string, toast: Toast, init: Respons
 
 /** Reads the toast of this request and the header that clears it. */
 export async function readToast(request: Request): Promise<{ toast: Toast | null; headers: Headers }> {
-  const cookie = cookies.toast();
-  const value = await cookie.parse(request.headers.get("Cookie"));
-  const headers = new Headers();
-  if (!value) return { toast: null, headers };
-  headers.append("Set-Cookie", await cookie.serialize("", { maxAge: 0 }));
-  const toast = isToast(value) ? value : null;
-  return { toast, headers };
+  const { value, headers } = await takeFlash(request, cookies.toast());
+  return { toast: isToast(value) ? value : null, headers };
 }
 
 function isToast(value: unknown): value is Toast {

@@ -1,11 +1,6 @@
 import { RemixI18Next } from "remix-i18next/server";
 import { getConfig } from "~/modules/config/config.server";
-import { cookies } from "~/modules/http/cookies.server";
-// remix-i18next's own detection (below) is the one other reader of the market; pages read it through the request context.
-// eslint-disable-next-line no-restricted-imports
-import { getMarket } from "~/modules/market/market.server";
-import { type Market, MARKET_TRAITS } from "~/modules/market/market";
-import { chooseLanguage, type Language } from "./languages";
+import type { Language } from "./languages";
 import { i18nOptions, resources } from "./resources.server";
 import { logger } from "~/modules/log/logger.server";
 
@@ -23,23 +18,12 @@ export const remixI18n = new RemixI18Next({
   detection: {
     supportedLanguages: [...i18nOptions.supportedLngs],
     fallbackLanguage: i18nOptions.fallbackLng,
+    // The language of a request is the request context's (getLocale); this instance only makes translators.
     order: ["custom"],
-    async findLocale(request) {
-      return getLanguage(request, getMarket(request));
-    },
+    findLocale: async () => i18nOptions.fallbackLng,
   },
   i18next: { ...i18nOptions, resources, saveMissing: true, missingKeyHandler: onMissingKey },
 });
-
-/** The language of a request as it arrived; read through the request context (getLocale), which keeps it. */
-export async function getLanguage(request: Request, market: Market): Promise<Language> {
-  const saved = await cookies.language().parse(request.headers.get("Cookie"));
-  return chooseLanguage({
-    pathname: new URL(request.url).pathname,
-    saved: typeof saved === "string" ? saved : null,
-    marketDefault: MARKET_TRAITS[market].defaultLanguage,
-  });
-}
 
 /**
  * One translator per language and process: `getFixedT` makes and initialises an i18next instance on

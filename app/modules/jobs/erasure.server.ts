@@ -4,11 +4,8 @@ import type { DB } from "~/modules/db/db.server";
 import { intervalOf, type RetentionPeriods } from "~/modules/config/retention";
 import type { FileStorage } from "~/modules/storage/storage.server";
 import type { OrderStatus } from "~db/schema";
-import {
-  anonymiseOrderRows,
-  inFolderGroups,
-  type PassLimits,
-} from "./retention.server";
+import { anonymiseOrderRows, deleteOrdersIn, ordersLeftOf, ordersOfAddress } from "~/modules/orders/retention.server";
+import { inFolderGroups, type PassLimits } from "./retention.server";
 
 /**
  * A clinic's erasure request (ADR 079). The clinic asks in its cabinet; an admin approves; the
@@ -170,47 +167,14 @@ export async function continueErasure(
   limits: PassLimits
 ): Promise<ErasurePass> {
   const { email, pseudonym } = request;
-  const ofAddress = (statuses: OrderStatus[], afterMails: boolean) =>
-    db
-      .selectFrom("orders")
-      .select(["id", "storage_removed_at", "paid_at"])
-      .where("email", "=", email)
-      .where("status", "in", statuses)
-      // A change of the last day whose status mail has not gone yet ("shipped" with its tracking) waits for it.
-      .$if(afterMails, (query) =>
-        query.where((eb) =>
-          eb.not(
-            eb.exists(
-              eb
-                .selectFrom("order_status_history as h")
-                .select("h.id")
-                .whereRef("h.order_id", "=", "orders.id")
-                .where("h.notified_at", "is", null)
-                .where("h.mail_failed_at", "is", null)
-                .where("h.created_at", ">", sql<Date>`now() - interval '1 day'`)
-            )
-          )
-        )
-      )
-      .orderBy("created_at")
-      .limit(limits.batch)
-      .execute();
+  const ofAddress = (statuses: OrderStatus[], afterMails: boolean) => ordersOfAddress(db, email, statuses, afterMails, limits.batch);
 
   const unpaid = await ofAddress(DELETED, false);
   const deleted = await inFolderGroups(
     storage,
     unpaid.map((order) => order.id),
     limits.deadline,
-    async (ids) =>
-      Number(
-        (
-          await db
-            .deleteFrom("orders")
-            .where("id", "in", ids)
-            .where("status", "in", DELETED)
-            .executeTakeFirst()
-        ).numDeletedRows
-      )
+    (ids) => deleteOrdersIn(db, ids, DELETED)
   );
 
   const finished = await ofAddress(ANONYMISED, true);
@@ -234,19 +198,9 @@ export async function continueErasure(
   );
   anonymised += withFiles.settled;
 
-  const left = await db
-    .selectFrom("orders")
-    .select((eb) => [
-      eb.fn.countAll<string>().as("all"),
-      eb.fn
-        .countAll<string>()
-        .filterWhere("status", "in", WAITING)
-        .as("waiting"),
-    ])
-    .where("email", "=", email)
-    .executeTakeFirstOrThrow();
-  const waiting = Number(left.waiting);
-  const completed = Number(left.all) === 0;
+  const left = await ordersLeftOf(db, email, WAITING);
+  const waiting = left.waiting;
+  const completed = left.all === 0;
   const { years } = intervalOf("orderPersonalData", periods);
 
   await db.transaction().execute(async (trx) => {

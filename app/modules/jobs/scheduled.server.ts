@@ -1,8 +1,7 @@
 import { sql } from "kysely";
-import { ABANDONED_DRAFT_DAYS } from "./abandoned-drafts";
 import type { DB } from "~/modules/db/db.server";
 import { getConfig } from "~/modules/config/config.server";
-import type { RetentionPeriods } from "~/modules/config/retention";
+import { ABANDONED_DRAFT_DAYS, type RetentionPeriods } from "~/modules/config/retention";
 import { processQueue, type QueueDeps, type QueueSettings } from "~/modules/ftp/transfer.server";
 import type { FileStorage } from "~/modules/storage/storage.server";
 import { purgeUntouchedDrafts } from "~/modules/orders/drafts.server";

@@ -2,7 +2,7 @@ import { data, type LoaderFunctionArgs } from "@remix-run/node";
 import * as z from "zod/mini";
 import { cookies } from "~/modules/http/cookies.server";
 import { readQuery, word } from "~/modules/http/list-query";
-import { getLocale } from "~/modules/http/request-context.server";
+import { getBrowserChoices, getLocale } from "~/modules/http/request-context.server";
 import { isLanguage, LANGUAGES } from "~/modules/i18n/languages";
 import { MARKET_TRAITS } from "~/modules/market/market";
 import { getContacts, publicOrigin } from "~/modules/market/market.server";
@@ -22,13 +22,12 @@ export async function loadLandingPage({ request, params, context }: LoaderFuncti
   }
   const fromQuery = readQuery(request, landingQuery).partner;
   if (fromQuery) partner = (await existingPartnerCode(fromQuery).catch(() => null)) ?? partner;
-  const { market, language } = await getLocale(request, context);
-  const { offer: partnerOffer } = partner ? await attributePartner(request, market, partner, headers) : { offer: null };
+  const [{ market, language }, kept] = await Promise.all([getLocale(request, context), getBrowserChoices(request, context)]);
+  const { offer: partnerOffer } = partner ? await attributePartner(market, partner, kept.partnerCode, headers) : { offer: null };
   // Opening the landing in a language keeps that language on the pages that follow (the order
   // button, sign-in), as choosing it in the picker does.
   if (params.lang !== undefined && isLanguage(params.lang)) {
-    const saved = await cookies.language().parse(request.headers.get("Cookie"));
-    if (saved !== params.lang) headers.append("Set-Cookie", await cookies.language().serialize(params.lang));
+    if (kept.savedLanguage !== params.lang) headers.append("Set-Cookie", await cookies.language().serialize(params.lang));
   }
 
   const traits = MARKET_TRAITS[market];

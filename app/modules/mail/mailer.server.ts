@@ -5,7 +5,6 @@ import type { Mailer } from "./types";
 import { countMail } from "~/modules/metrics/count.server";
 
 export type { MailMessage, Mailer } from "./types";
-export { recipientsOf } from "./types";
 
 export function createMailer(config: Pick<AppConfig, "mail"> & Partial<Pick<AppConfig, "env">>): Mailer {
   const mail = config.mail;

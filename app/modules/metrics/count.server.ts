@@ -56,7 +56,6 @@ export const UPLOAD_REFUSALS = [
   "storage",
   "other",
 ] as const;
-export const ROUTE_KINDS = ["page", "resource", "other"] as const;
 
 /** Request durations in seconds: pages answer in milliseconds, uploads may take many minutes. */
 const DURATION_BUCKETS = [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 120];

@@ -2,7 +2,7 @@ import { sql } from "kysely";
 import client from "prom-client";
 import type { DB } from "~/modules/db/db.server";
 import { CODE_SPACE } from "~/modules/orders/order-codes";
-import { PAID_SET } from "~/modules/orders/status";
+import { oldestDueSeconds } from "~/modules/orders/production-queue.server";
 
 /**
  * The gauges read from the database when metrics are scraped (ADR 073): whether the database
@@ -48,7 +48,6 @@ export function databaseGauges(): DatabaseGauges {
 }
 
 async function readAll(db: DB, maxAttempts: number) {
-  const paid = sql.join(PAID_SET.map((status) => sql.lit(status)));
   const byStatus = await Promise.all(
     OPEN_QUEUE_STATUSES.map(async (status) => {
       const { rows } = await sql<{ n: number }>`
@@ -61,13 +60,7 @@ async function readAll(db: DB, maxAttempts: number) {
       select 1 from ftp_uploads_queue where status = 'failed' and removed_at is null and attempts >= ${maxAttempts} limit ${COUNT_CAP}
     ) as capped`.execute(db);
   // Waiting since it was uploaded, or since its order was paid (or staff released it), whichever is later.
-  const oldest = await sql<{ seconds: number | null }>`
-    select extract(epoch from now() - min(greatest(q.created_at, coalesce(o.paid_at, q.released_at, q.created_at))))::float8 as seconds
-      from ftp_uploads_queue q
-      join orders o on o.id = q.order_id
-     where q.status in ('pending', 'uploading', 'failed')
-       and q.removed_at is null
-       and (o.status in (${paid}) or q.released_at is not null)`.execute(db);
+  const oldest = await oldestDueSeconds(db);
   const held = await sql<{ n: number }>`select count(*)::int as n from order_codes where release_after >= now()`.execute(db);
   const stuck = await sql<{ n: number }>`
     select count(*)::int as n from payments
@@ -77,7 +70,7 @@ async function readAll(db: DB, maxAttempts: number) {
   return {
     byStatus,
     givenUp: Number(givenUp.rows[0]?.n ?? 0),
-    oldestSeconds: Math.max(0, Number(oldest.rows[0]?.seconds ?? 0)),
+    oldestSeconds: Math.max(0, Number(oldest ?? 0)),
     held: Number(held.rows[0]?.n ?? 0),
     stuck: Number(stuck.rows[0]?.n ?? 0),
   };

@@ -1,4 +1,3 @@
-import { sql } from "kysely";
 import type { DB } from "~/modules/db/db.server";
 import { getConfig } from "~/modules/config/config.server";
 import { remixI18n } from "~/modules/i18n/i18n.server";
@@ -6,12 +5,12 @@ import { MARKET_TRAITS } from "~/modules/market/market";
 import { publicOrigin } from "~/modules/market/market.server";
 import { createMailer, type Mailer } from "~/modules/mail/mailer.server";
 import { formatMoney } from "~/modules/money/format";
-import { longOrderNumber } from "~/modules/orders/orders.server";
+import { longOrderNumber, orderColumns } from "~/modules/orders/orders.server";
+import { claimStatusChanges, markStatusMailFailed, markStatusMailSent, postponeStatusMail } from "~/modules/orders/status-mail-outbox.server";
 import { cabinetOrderPath } from "~/modules/orders/cabinet-links";
 import { paidDocuments } from "~/modules/payments/payments.server";
 import { logger } from "~/modules/log/logger.server";
 import { carrierName, trackingLink } from "~/modules/config/carriers";
-import { UNDO_WINDOW_MINUTES } from "~/modules/orders/status";
 
 /**
  * Status mails (DESIGN §4.32): when an order becomes paid, shipped or completed and its client's
@@ -21,7 +20,8 @@ import { UNDO_WINDOW_MINUTES } from "~/modules/orders/status";
  * `STATUS_MAIL_RETRY.attempts` attempts it is marked failed and logged as an error. A worker that
  * dies between the server's acceptance and the record leaves the claim to run out, and the next run
  * sends the mail again: a mail may go twice, never zero times. A staff change waits out the time it
- * can be undone in (ADR 062), and an undone change is marked handled, so it is never mailed.
+ * can be undone in (ADR 062), and an undone change is marked handled, so it is never mailed. The
+ * outbox's statements are the order data's (orders/status-mail-outbox.server.ts).
  */
 export const NOTIFIED_STATUSES = ["paid", "shipped", "completed"] as const;
 
@@ -50,30 +50,7 @@ export interface StatusMailRun {
 
 export async function sendStatusMails(db: DB, options: { limit?: number; mailer?: Mailer; publicUrl?: string } = {}): Promise<StatusMailRun> {
   const sender = options.mailer ?? (mailer ??= createMailer(getConfig()));
-  const due = db
-    .selectFrom("order_status_history")
-    .select("id")
-    .where("notified_at", "is", null)
-    .where("mail_failed_at", "is", null)
-    .where((eb) => eb.or([eb("mail_due_at", "is", null), eb("mail_due_at", "<=", sql<Date>`now()`)]))
-    // A staff change waits out the time it can be undone in (ADR 062); a payment's goes at once.
-    .where((eb) => eb.or([eb("to_status", "=", "paid"), eb("created_at", "<=", sql<Date>`now() - make_interval(mins => ${UNDO_WINDOW_MINUTES})`)]))
-    .orderBy("created_at")
-    .limit(options.limit ?? 50)
-    .forUpdate()
-    .skipLocked();
-  const claimed = await db
-    .updateTable("order_status_history")
-    .set({
-      mail_attempts: sql<number>`mail_attempts + 1`,
-      mail_due_at: sql<Date>`now() + make_interval(mins => ${STATUS_MAIL_RETRY.leaseMinutes})`,
-    })
-    .where(sql<boolean>`id = any(array(${due}))`)
-    .where("notified_at", "is", null)
-    .returning(["id", "order_id", "to_status", "tracking_number", "carrier", "mail_attempts"])
-    .execute();
-  /** The change is handled: its mail accepted, or nothing to send. */
-  const handled = (id: string) => db.updateTable("order_status_history").set({ notified_at: sql<Date>`now()`, mail_due_at: null, mail_error: null }).where("id", "=", id).execute();
+  const claimed = await claimStatusChanges(db, options.limit ?? 50, STATUS_MAIL_RETRY.leaseMinutes);
   const run: StatusMailRun = { sent: 0, skipped: 0, retried: 0, failed: 0 };
   for (const change of claimed) {
     try {
@@ -85,20 +62,16 @@ export async function sendStatusMails(db: DB, options: { limit?: number; mailer?
       if (change.mail_attempts >= STATUS_MAIL_RETRY.attempts) {
         run.failed++;
         logger.error(`status mail failed for good after ${change.mail_attempts} attempts (order ${change.order_id}, ${change.to_status}):`, error);
-        await db.updateTable("order_status_history").set({ mail_failed_at: sql<Date>`now()`, mail_due_at: null, mail_error: message.slice(0, 500) }).where("id", "=", change.id).execute();
+        await markStatusMailFailed(db, change.id, message);
       } else {
         run.retried++;
         logger.warn(`status mail not sent, attempt ${change.mail_attempts} of ${STATUS_MAIL_RETRY.attempts} (order ${change.order_id}, ${change.to_status}):`, error);
-        await db
-          .updateTable("order_status_history")
-          .set({ mail_due_at: sql<Date>`now() + make_interval(mins => ${backoffAfter(change.mail_attempts)})`, mail_error: message.slice(0, 500) })
-          .where("id", "=", change.id)
-          .execute();
+        await postponeStatusMail(db, change.id, backoffAfter(change.mail_attempts), message);
       }
       continue;
     }
     // Recorded only now: a worker that dies before this line leaves the claim to run out, and the mail goes again.
-    await handled(change.id);
+    await markStatusMailSent(db, change.id);
   }
   return run;
 }
@@ -114,7 +87,7 @@ interface ClaimedChange {
 /** Sends one change's mail; false when it has none to send. Throws when the mail server did not take it. */
 async function sendOne(db: DB, sender: Mailer, change: ClaimedChange, publicUrl: string | undefined): Promise<boolean> {
   if (!(NOTIFIED_STATUSES as readonly string[]).includes(change.to_status)) return false;
-  const order = await db.selectFrom("orders").select(["id", "email", "market", "language", "anonymised_at"]).where("id", "=", change.order_id).executeTakeFirst();
+  const order = await orderColumns(db, change.order_id, ["id", "email", "market", "language", "anonymised_at"]);
   // An anonymised order has no address to write to: after the period none, after an erasure a pseudonym (ADR 079).
   if (!order?.email || order.anonymised_at) return false;
   const settings = await db.selectFrom("client_settings").select("notification_channel").where("email", "=", order.email).executeTakeFirst();

@@ -16,3 +16,53 @@ export async function clientOrder(db: DB, email: string, orderId: string | undef
     .where("status", "<>", "draft")
     .executeTakeFirst();
 }
+
+/**
+ * A patient of one of this clinic's past orders (not a draft), by the order's e-mail (ADR 071); undefined
+ * for anything else — another clinic's order or patient, a draft — so the page can answer 404.
+ */
+export async function clientOrderPatient(db: DB, email: string, orderId: string, patientId: string) {
+  const order = await db.selectFrom("orders").selectAll().where("id", "=", orderId).where("email", "=", email).where("status", "<>", "draft").executeTakeFirst();
+  if (!order) return undefined;
+  const patient = await db.selectFrom("orders_patients").selectAll().where("id", "=", patientId).where("order_id", "=", order.id).executeTakeFirst();
+  return patient ? { order, patient } : undefined;
+}
+
+/** The patients of an order as its cabinet page shows them: names and file lists, in the order they were added. */
+export function clientOrderPatients(db: DB, orderId: string) {
+  return db.selectFrom("orders_patients").select(["id", "patient_name", "matrix_files_info", "aligner_files_info", "retainer_files_info"]).where("order_id", "=", orderId).orderBy("created_at").execute();
+}
+
+/**
+ * "The parcel has arrived" (ADR 070): only on a shipped order of this address not yet marked, once; who
+ * and when are kept on the order. The update's own conditions decide, so two presses mark once.
+ */
+export async function markParcelReceived(db: DB, email: string, orderId: string): Promise<boolean> {
+  const marked = await db
+    .updateTable("orders")
+    .set({ parcel_received_at: new Date(), parcel_received_by: email })
+    .where("id", "=", orderId)
+    .where("email", "=", email)
+    .where("status", "=", "shipped")
+    .where("parcel_received_at", "is", null)
+    .returning("id")
+    .executeTakeFirst();
+  return marked !== undefined;
+}
+
+/** Claims the order's one sign-in link to its cabinet page (ADR 070): true for the first caller only. */
+export async function claimCabinetLink(db: DB, orderId: string): Promise<boolean> {
+  const claimed = await db
+    .updateTable("orders")
+    .set({ cabinet_link_sent_at: new Date() })
+    .where("id", "=", orderId)
+    .where("cabinet_link_sent_at", "is", null)
+    .returning("id")
+    .executeTakeFirst();
+  return claimed !== undefined;
+}
+
+/** Gives the claim back (the link could not go out): the next visit may try again. */
+export async function releaseCabinetLink(db: DB, orderId: string): Promise<void> {
+  await db.updateTable("orders").set({ cabinet_link_sent_at: null }).where("id", "=", orderId).execute();
+}

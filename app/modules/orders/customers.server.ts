@@ -1,6 +1,6 @@
 import type { Order } from "~db/schema";
 import type { DB } from "~/modules/db/db.server";
-import { normalizeEmail } from "./orders.server";
+import { normalizeEmail } from "~/modules/validation/email";
 import { EXISTING_CUSTOMER_SET } from "./status";
 
 /** The customer behind an order's e-mail: their last contacts, whether they are new, their partner. */
@@ -48,6 +48,36 @@ export async function linkPartnerAtHandOff(db: DB, order: Pick<Order, "id" | "em
     .onConflict((oc) => oc.column("affiliate_email").doNothing())
     .returning("id")
     .executeTakeFirst();
-  if (inserted) await db.updateTable("orders").set({ partner_code_id: partner.id }).where("id", "=", order.id).execute();
+  if (inserted) await linkOrderToPartner(db, order.id, partner.id);
   return Boolean(inserted);
+}
+
+/** The order is the one that made its e-mail a partner's referral (DESIGN §4.29). */
+export async function linkOrderToPartner(db: DB, orderId: string, partnerCodeId: string): Promise<void> {
+  await db.updateTable("orders").set({ partner_code_id: partnerCodeId }).where("id", "=", orderId).execute();
+}
+
+/** The currency of the newest order with this e-mail (stored trimmed and lower-cased), or undefined when none has it. */
+export async function latestOrderCurrency(db: DB, email: string) {
+  const row = await db
+    .selectFrom("orders")
+    .select("currency")
+    // E-mails are stored trimmed and lower-cased (a check on orders), so orders_email_idx serves this.
+    .where("email", "=", email)
+    .orderBy("created_at", "desc")
+    .limit(1)
+    .executeTakeFirst();
+  return row?.currency;
+}
+
+/** The company and ИНН the client of this e-mail last put on an invoice (ADR 072), or undefined. */
+export function lastInvoiceBuyer(db: DB, email: string) {
+  return db
+    .selectFrom("invoices")
+    .innerJoin("orders", "orders.id", "invoices.order_id")
+    .select(["invoices.client_company", "invoices.client_inn"])
+    .where("orders.email", "=", email)
+    .orderBy("invoices.created_at", "desc")
+    .limit(1)
+    .executeTakeFirst();
 }

@@ -1,7 +1,7 @@
 import { type ExpressionBuilder, sql } from "kysely";
 import type { Database, Order } from "~db/schema";
 import type { DB } from "~/modules/db/db.server";
-import { normalizeEmail } from "./orders.server";
+import { normalizeEmail } from "~/modules/validation/email";
 
 /**
  * Untouched drafts (DESIGN §4.6, docs/decisions/038-order-code-space.md): a draft that holds no
@@ -118,4 +118,44 @@ export async function updateDraft(db: DB, orderId: string, fields: OrderFields):
  */
 export async function setWizardStep(db: DB, orderId: string, step: number, returns = false) {
   await db.updateTable("orders").set({ wizard_step: step, wizard_returns: returns }).where("id", "=", orderId).execute();
+}
+
+/** What the wizard's price of a draft comes to (pricing's breakdown): the total, the discount, the client's personal comment. */
+export interface DraftPrice {
+  total: number;
+  discountPercent: number;
+  note: string | null;
+}
+
+/**
+ * Writes the price on a draft (a frozen order keeps its own): the total, the discount and, when the
+ * client's conditions carry a personal comment, that comment as the order's additional_comments
+ * (customer side §7: "update total_cost, updated_at and optional additional_comments (from the
+ * client's personal comment)"). The summary stores it on entering, the hand-off before it freezes.
+ */
+export async function storeDraftPrice(db: DB, orderId: string, price: DraftPrice): Promise<void> {
+  await db
+    .updateTable("orders")
+    .set({
+      total_cost: price.total,
+      discount_percentage: price.discountPercent,
+      updated_at: new Date(),
+      ...(price.note !== null ? { additional_comments: price.note } : {}),
+    })
+    .where("id", "=", orderId)
+    .where("status", "=", "draft")
+    .execute();
+}
+
+/**
+ * Remembers the draft's current patient (customer side §4): the first, chosen because none was. A
+ * convenience the caller may let fail; a frozen order keeps its own.
+ */
+export async function rememberCurrentPatient(db: DB, orderId: string, patientId: string): Promise<void> {
+  await db.updateTable("orders").set({ current_patient_id: patientId }).where("id", "=", orderId).where("status", "=", "draft").execute();
+}
+
+/** Deletes one draft (a new order that failed to be made: ADR 071); an order that left the draft stays. */
+export async function deleteDraft(db: DB, orderId: string): Promise<void> {
+  await db.deleteFrom("orders").where("id", "=", orderId).where("status", "=", "draft").execute();
 }

@@ -4,13 +4,12 @@ import type { Currency, MarketColumn, Order, OrderStatus } from "~db/schema";
 import { type DB, inTransaction } from "~/modules/db/db.server";
 import { reserveFreeCode } from "./order-codes.server";
 import { orderIdWithCode } from "./order-codes";
-import { type Actor, checkTransition, UNDO_WINDOW_MINUTES, UNDOABLE_TARGETS } from "./status";
+import { type Actor, checkTransition, isPaid, UNDO_WINDOW_MINUTES, UNDOABLE_TARGETS } from "./status";
 import type { Language } from "~/modules/i18n/languages";
 import { normalizeEmail } from "~/modules/validation/email";
 import { countOrderCreated, countOrderPaid } from "~/modules/metrics/count.server";
 
 /** The order code names folders on the production file server: the first 4 characters of the id. */
-export const orderCode = (orderId: string) => orderId.slice(0, 4);
 /** Order numbers as shown: 4 characters in titles and cards, 6 in summaries and payments. */
 export const shortOrderNumber = (orderId: string) => orderId.slice(0, 4).toUpperCase();
 export const longOrderNumber = (orderId: string) => orderId.slice(0, 6).toUpperCase();
@@ -192,6 +191,51 @@ export async function undoStatusChange(db: DB, orderId: string, changeId: string
   });
 }
 
+/** A column of `orders`: a reader names the few it needs (a row has some 40). */
+export type OrderColumn = keyof Order & string;
+
+/** Named columns of one order, or undefined. */
+export async function orderColumns<C extends OrderColumn>(db: DB, orderId: string, columns: readonly C[]): Promise<Pick<Order, C> | undefined> {
+  return (await db.selectFrom("orders").select(columns as readonly OrderColumn[]).where("id", "=", orderId).executeTakeFirst()) as Pick<Order, C> | undefined;
+}
+
+/** Named columns of one order, its row locked until the caller's transaction ends (`FOR UPDATE`). */
+export async function lockOrderColumns<C extends OrderColumn>(trx: DB, orderId: string, columns: readonly C[]): Promise<Pick<Order, C> | undefined> {
+  return (await trx.selectFrom("orders").select(columns as readonly OrderColumn[]).where("id", "=", orderId).forUpdate().executeTakeFirst()) as Pick<Order, C> | undefined;
+}
+
+/** How many orders there are, drafts included (the embedded database is seeded when it has none). */
+export async function countOrders(db: DB): Promise<number> {
+  const { count } = await db.selectFrom("orders").select(sql<number>`count(*)::int`.as("count")).executeTakeFirstOrThrow();
+  return count;
+}
+
+/** The provider's id of the order's latest payment attempt, kept on the order. */
+export async function recordPaymentId(db: DB, orderId: string, providerPaymentId: string | null): Promise<void> {
+  await db.updateTable("orders").set({ payment_id: providerPaymentId }).where("id", "=", orderId).execute();
+}
+
+/** The newest pending orders, at most `limit` (the back-office's "refresh statuses" asks their providers). */
+export async function latestPendingOrders(db: DB, limit: number): Promise<Order[]> {
+  return db.selectFrom("orders").selectAll().where("status", "=", "pending").orderBy("created_at", "desc").limit(limit).execute();
+}
+
+/**
+ * Deletes an order that never had a successful payment (DESIGN §4.7), its row locked while that is
+ * checked, so a payment confirmed meanwhile waits and then finds no order. Queue entries and the order
+ * code go by foreign keys; payment rows stay (their order id becomes null).
+ */
+export async function deleteNeverPaidRow(db: DB, orderId: string): Promise<"deleted" | "not_found" | "was_paid"> {
+  return db.transaction().execute(async (trx) => {
+    const locked = await lockOrderColumns(trx, orderId, ["id", "status", "paid_at"]);
+    if (!locked) return "not_found" as const;
+    const succeeded = await trx.selectFrom("payments").select("id").where("order_id", "=", orderId).where("status", "=", "succeeded").limit(1).executeTakeFirst();
+    if (isPaid(locked.status) || locked.paid_at !== null || succeeded) return "was_paid" as const;
+    await trx.deleteFrom("orders").where("id", "=", orderId).execute();
+    return "deleted" as const;
+  });
+}
+
 export async function findOrder(db: DB, orderId: string): Promise<Order | undefined> {
   if (!isUuid(orderId)) return undefined;
   return db.selectFrom("orders").selectAll().where("id", "=", orderId).executeTakeFirst();
@@ -201,13 +245,6 @@ export async function orderHistory(db: DB, orderId: string) {
   return db.selectFrom("order_status_history").selectAll().where("order_id", "=", orderId).orderBy("created_at").orderBy("id").execute();
 }
 
-/** Order codes are released a year after their order was created (DESIGN §4.6). */
-export async function releaseExpiredOrderCodes(db: DB): Promise<number> {
-  const result = await db.deleteFrom("order_codes").where("release_after", "<", sql<Date>`now()`).executeTakeFirst();
-  return Number(result.numDeletedRows);
-}
-
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const isUuid = (value: string) => UUID.test(value);
 
-export { normalizeEmail };

@@ -54,3 +54,9 @@ export async function updatePatient(db: DB, orderId: string, patientId: string, 
     .executeTakeFirst();
   if (Number(result.numUpdatedRows) === 0) throw new OrderFrozenError();
 }
+
+/** A patient's folder on the production server (order code + running number), or undefined. */
+export async function patientFolderName(db: DB, patientId: string): Promise<string | undefined> {
+  const patient = await db.selectFrom("orders_patients").select("folder_name").where("id", "=", patientId).executeTakeFirst();
+  return patient?.folder_name;
+}

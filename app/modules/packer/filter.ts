@@ -1,6 +1,6 @@
 import type { OrderStatus } from "~db/schema";
 import { ORDER_STATUSES } from "~/modules/orders/status";
-import { listQuerySchema, oneOf, readListQuery } from "~/modules/http/list-query";
+import { listQuerySchema, oneOf, readQuery } from "~/modules/http/list-query";
 
 /**
  * The packer's views (ADR 068): the orders to pack (paid and in work, not yet marked packed) by
@@ -31,7 +31,7 @@ export const TO_PACK: readonly OrderStatus[] = ["paid", "processing"];
 const packerQuery = listQuerySchema({ statuses: PACKER_STATUSES }, { view: oneOf(PACKER_VIEWS, "topack") });
 
 export function parsePackerFilter(source: Request | URL | URLSearchParams): PackerFilter {
-  const { view, q, status, page } = readListQuery(source, packerQuery);
+  const { view, q, status, page } = readQuery(source, packerQuery);
   // The status filter belongs to the list of every order; the other views are their own filter.
   return { view, q, status: view === "all" ? status : null, page: Math.min(10_000, page) };
 }

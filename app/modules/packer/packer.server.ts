@@ -1,7 +1,6 @@
-import type { ExpressionBuilder } from "kysely";
-import { type Database, FILE_TYPES, type FileType, type OrderStatus } from "~db/schema";
+import { FILE_TYPES, type FileType, type OrderStatus } from "~db/schema";
 import type { DB } from "~/modules/db/db.server";
-import { foundBySearch } from "~/modules/orders/order-search.server";
+import { packerOrder, packerOrderPage, packerPatients } from "~/modules/orders/packer-orders.server";
 import { shortOrderNumber } from "~/modules/orders/orders.server";
 import { getStorage } from "~/modules/storage/storage.server";
 import { filesOf } from "~/modules/orders/files.server";
@@ -14,7 +13,8 @@ import { isLogoFolder, logoFolder, logoKey } from "./logo-names.server";
 /**
  * What the packer station reads (DESIGN §4.25): non-draft orders with their number, client, address,
  * patients and file names — never prices, payments, phones, comments or anything else of the
- * back-office. Every query here selects its columns by name for that reason.
+ * back-office. The order data's queries (orders/packer-orders.server.ts) select their columns by
+ * name for that reason.
  */
 
 /** The built-in logo, for clients without one (public/packer-logo.svg). */
@@ -46,17 +46,10 @@ export interface PackerOrder {
   patients: PackerPatient[];
 }
 
-const ORDER_COLUMNS = ["orders.id", "orders.code", "orders.status", "orders.full_name", "orders.email", "orders.address"] as const;
-
 async function patientsOf(db: DB, orderIds: string[]): Promise<Map<string, PackerPatient[]>> {
   const byOrder = new Map<string, PackerPatient[]>(orderIds.map((id) => [id, []]));
   if (orderIds.length === 0) return byOrder;
-  const rows = await db
-    .selectFrom("orders_patients")
-    .select(["order_id", "patient_name", "folder_name", "matrix_files_info", "aligner_files_info", "retainer_files_info"])
-    .where("order_id", "in", orderIds)
-    .orderBy("created_at")
-    .execute();
+  const rows = await packerPatients(db, orderIds);
   for (const row of rows) {
     const files = Object.fromEntries(
       FILE_TYPES.map((type) => [type, filesOf(row, type).map((file): PackerFile => ({ name: file.originalName, ...declaredOrGuessed({ name: file.originalName, ...file }) }))]),
@@ -81,26 +74,7 @@ function toPackerOrder(row: OrderRow, patients: PackerPatient[]): PackerOrder {
 
 /** Non-draft orders, newest first, filtered by order number, client or patient and by status; one page. */
 export async function listPackerOrders(db: DB, filter: PackerFilter): Promise<{ orders: PackerListOrder[]; hasMore: boolean }> {
-  const filtered = () => {
-    let query = db.selectFrom("orders").where("orders.status", "!=", "draft");
-    if (filter.view !== "all") {
-      // The orders to pack and the packed ones waiting to go: paid or in work, with or without the mark.
-      const packed = (eb: ExpressionBuilder<Database, "orders">) => eb.exists(eb.selectFrom("order_packings").select("order_packings.id").whereRef("order_packings.order_id", "=", "orders.id"));
-      query = query.where("orders.status", "in", TO_PACK).where((eb) => (filter.view === "packed" ? packed(eb) : eb.not(packed(eb))));
-    }
-    if (filter.status) query = query.where("orders.status", "=", filter.status);
-    return query;
-  };
-  const offset = (filter.page - 1) * PACKER_PAGE_SIZE;
-  let query = filtered().select(ORDER_COLUMNS);
-  // The back-office's search without the phone; each way of matching reads at most this page (ADR 042).
-  if (filter.q) query = query.where(await foundBySearch(db, filter.q, { phone: false, narrowBase: filter.view !== "all" }, filtered, offset + PACKER_PAGE_SIZE + 1));
-  const rows = await query
-    .orderBy("orders.created_at", "desc")
-    .orderBy("orders.id")
-    .limit(PACKER_PAGE_SIZE + 1)
-    .offset(offset)
-    .execute();
+  const rows = await packerOrderPage(db, { packed: filter.view === "all" ? null : filter.view === "packed", toPack: TO_PACK, status: filter.status, q: filter.q, page: filter.page }, PACKER_PAGE_SIZE);
   const page = rows.slice(0, PACKER_PAGE_SIZE);
   const ids = page.map((row) => row.id);
   const [patients, packings] = await Promise.all([patientsOf(db, ids), packingsOf(db, ids)]);
@@ -114,7 +88,7 @@ export async function listPackerOrders(db: DB, filter: PackerFilter): Promise<{ 
 /** One non-draft order for its labels; null for a draft, an unknown id or something that is not an id. */
 export async function getPackerOrder(db: DB, orderId: string): Promise<PackerOrder | null> {
   if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(orderId)) return null;
-  const row = await db.selectFrom("orders").select(ORDER_COLUMNS).where("orders.id", "=", orderId).where("orders.status", "!=", "draft").executeTakeFirst();
+  const row = await packerOrder(db, orderId);
   if (!row) return null;
   const patients = await patientsOf(db, [row.id]);
   return toPackerOrder(row, patients.get(row.id) ?? []);

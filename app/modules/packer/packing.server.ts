@@ -1,6 +1,6 @@
 import type { OrderStatus } from "~db/schema";
 import { type DB, inTransaction } from "~/modules/db/db.server";
-import { changeOrderStatus } from "~/modules/orders/orders.server";
+import { changeOrderStatus, lockOrderColumns } from "~/modules/orders/orders.server";
 import { type Actor, checkTransition } from "~/modules/orders/status";
 import { TO_PACK } from "./filter";
 
@@ -22,7 +22,7 @@ export type PackingResult =
 
 export async function markPacked(db: DB, orderId: string, actor: Actor): Promise<PackingResult> {
   return inTransaction(db, async (trx) => {
-    const order = await trx.selectFrom("orders").select(["id", "status"]).where("id", "=", orderId).forUpdate().executeTakeFirst();
+    const order = await lockOrderColumns(trx, orderId, ["id", "status"]);
     if (!order || order.status === "draft") return { ok: false, reason: "not_found" };
     if (!TO_PACK.includes(order.status)) return { ok: false, reason: "not_due" };
     const marked = await trx.selectFrom("order_packings").select("id").where("order_id", "=", orderId).executeTakeFirst();

@@ -4,7 +4,7 @@ import type * as z from "zod/mini";
 import { requireStaff, type Staff } from "~/modules/auth/guards.server";
 import { type DB, getDb } from "~/modules/db/db.server";
 import { intentHandler } from "~/modules/http/intents";
-import { listQuerySchema, readListQuery, word } from "~/modules/http/list-query";
+import { listQuerySchema, readQuery, word } from "~/modules/http/list-query";
 import { getRequestTranslator } from "~/modules/http/request-context.server";
 import { type FormReply, intentValue, readSubmission, refused, submittedIntent } from "~/modules/http/submission.server";
 import { redirectWithToast } from "~/modules/http/toast.server";
@@ -24,7 +24,7 @@ export type AffiliateReply = FormReply;
 const affiliatesQuery = listQuerySchema({}, { open: word });
 
 export async function affiliatesList(db: DB, url: URL) {
-  const { q: search, page, open } = readListQuery(url, affiliatesQuery);
+  const { q: search, page, open } = readQuery(url, affiliatesQuery);
   const { partners, hasMore } = await listPartners(db, {
     search,
     page,
@@ -137,7 +137,7 @@ const AFFILIATE_INTENTS = {
 };
 
 export async function affiliatesAction(request: Request, context: AppLoadContext, staff: Staff) {
-  const { q, page } = readListQuery(request, affiliatesQuery);
+  const { q, page } = readQuery(request, affiliatesQuery);
   const submission = await readSubmission(request, context, affiliatesSchema);
   const partnerId = submission.payload.partner_code_id;
   if (typeof partnerId !== "string" || !isUuid(partnerId)) throw new Response("Unknown partner", { status: 400 });

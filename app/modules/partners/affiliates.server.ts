@@ -1,8 +1,9 @@
 import { sql } from "kysely";
 import type { DB } from "~/modules/db/db.server";
 import { loadSection, sectionData, sectionFailure, type SectionFailure } from "~/modules/http/section.server";
+import { containsPattern } from "~/modules/orders/order-search.server";
 import { shortOrderNumber } from "~/modules/orders/orders.server";
-import { likePattern } from "./partners.server";
+import { latestReferralOrders } from "~/modules/orders/partner-orders.server";
 import type { PayoutInput } from "./forms";
 
 /**
@@ -17,7 +18,7 @@ export const ORDERS_PER_PARTNER = 50;
 export async function listPartners(db: DB, options: { search: string; page: number; pageSize: number }) {
   let page = db.selectFrom("partner_codes as c").select(["c.id", "c.code", "c.user_email", "c.user_name", "c.contact_email", "c.contact_phone", "c.offer_accepted_at", "c.reward_percentage", "c.created_at"]);
   if (options.search) {
-    const pattern = likePattern(options.search);
+    const pattern = containsPattern(options.search);
     page = page.where((eb) => eb.or([eb("c.code", "ilike", pattern), eb("c.user_name", "ilike", pattern), eb("c.user_email", "ilike", pattern), eb("c.contact_email", "ilike", pattern)]));
   }
   // The page's partners first; then each one's balance and referral figures from the views, which a
@@ -92,40 +93,7 @@ export async function partnerDetails(db: DB, partnerCodeIds: string[]) {
       .execute(),
     // The latest orders of each partner's referrals (drafts aside), at most ORDERS_PER_PARTNER each,
     // read partner by partner; when they fail to load, each card says so in place (ADR 026).
-    loadSection("back-office: loading the orders of affiliates", { message: "failures.affiliateOrders" }, () =>
-      db
-        .selectFrom("partner_codes as p")
-        .where("p.id", "in", partnerCodeIds)
-        .innerJoinLateral(
-          (eb) =>
-            eb
-              .selectFrom("partner_affiliates as a")
-              // Each referral's latest orders straight from orders_email_idx, then the partner's latest of those.
-              .innerJoinLateral(
-                (inner) =>
-                  inner
-                    .selectFrom("orders as o")
-                    .select(["o.id", "o.status", "o.full_name", "o.email", "o.total_cost", "o.currency", "o.created_at"])
-                    .whereRef("o.email", "=", "a.affiliate_email")
-                    .where("o.status", "<>", "draft")
-                    .orderBy("o.created_at", "desc")
-                    .orderBy("o.id")
-                    .limit(ORDERS_PER_PARTNER)
-                    .as("o"),
-                (join) => join.onTrue(),
-              )
-              .whereRef("a.partner_code_id", "=", "p.id")
-              .select(["a.partner_code_id", "o.id", "o.status", "o.full_name", "o.email", "o.total_cost", "o.currency", "o.created_at"])
-              .orderBy("o.created_at", "desc")
-              .orderBy("o.id")
-              .limit(ORDERS_PER_PARTNER)
-              .as("ranked"),
-          (join) => join.onTrue(),
-        )
-        .selectAll("ranked")
-        .orderBy("ranked.created_at", "desc")
-        .execute(),
-    ),
+    loadSection("back-office: loading the orders of affiliates", { message: "failures.affiliateOrders" }, () => latestReferralOrders(db, partnerCodeIds, ORDERS_PER_PARTNER)),
   ]);
   const orders = sectionData(ordersSection, []);
   const ordersFailure = sectionFailure(ordersSection);

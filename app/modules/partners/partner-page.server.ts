@@ -1,3 +1,4 @@
+import type { Failure } from "~/modules/http/failure";
 import type { Submission } from "@conform-to/react";
 import type { LoaderFunctionArgs, ActionFunctionArgs } from "@remix-run/node";
 import type * as z from "zod/mini";
@@ -13,7 +14,7 @@ import { publicOrigin } from "~/modules/market/market.server";
 import { ensurePartnerCode, partnerBalance, partnerPayouts, referralCounts, referralOrders, savePartnerContacts, savePartnerName } from "./partners.server";
 import { partnerPageSchema } from "./forms";
 import { ACTIVITY_FILTERS, REFERRAL_STATUS_FILTERS } from "./page-helpers";
-import { listQuerySchema, oneOf, readListQuery } from "~/modules/http/list-query";
+import { listQuerySchema, oneOf, readQuery } from "~/modules/http/list-query";
 import { logger } from "~/modules/log/logger.server";
 
 /** The partner's own page (partners spec §2 "/partner"): its data, and the saving of its name and contacts. */
@@ -23,12 +24,12 @@ const PAGE_SIZE = 25;
 const referralsQuery = listQuerySchema({ statuses: REFERRAL_STATUS_FILTERS }, { activity: oneOf(ACTIVITY_FILTERS, null) });
 
 /** A refused name or contacts form, shown in place with what was typed; a failed save says why in place. */
-export type PartnerReply = FormReply & { failure?: { message: string; values: Record<string, string> } };
+export type PartnerReply = FormReply & { failure?: Failure };
 
 export async function loadPartnerPage({ request, context }: LoaderFunctionArgs) {
   const user = await requireUser(request, context);
   const t = await getRequestTranslator(request, context);
-  const { q: search, status, activity, page } = readListQuery(request, referralsQuery);
+  const { q: search, status, activity, page } = readQuery(request, referralsQuery);
   const db = await getDb();
   const base = { title: t("partners.title"), search, status, activity, page, pageSize: PAGE_SIZE };
   // Created on the first visit (spec §4 "Partner code"). Each part of the page loads on its own and

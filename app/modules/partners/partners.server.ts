@@ -1,9 +1,9 @@
 import { randomInt } from "node:crypto";
 import { sql } from "kysely";
 import type { DB } from "~/modules/db/db.server";
-import { normalizeEmail, shortOrderNumber } from "~/modules/orders/orders.server";
-import { PAID_SET } from "~/modules/orders/status";
-import type { OrderStatus } from "~db/schema";
+import { shortOrderNumber } from "~/modules/orders/orders.server";
+import { normalizeEmail } from "~/modules/validation/email";
+import { referralOrderRows } from "~/modules/orders/partner-orders.server";
 import { drawPartnerCode } from "./codes";
 import type { ContactsInput } from "./forms";
 import type { ActivityFilter, ReferralStatusFilter } from "./page-helpers";
@@ -13,8 +13,6 @@ import type { ActivityFilter, ReferralStatusFilter } from "./page-helpers";
  * drawn on the first visit; the economics come from the SQL views (partner_balance_summary,
  * partner_affiliate_order_stats), never from application arithmetic.
  */
-
-export type PartnerCode = NonNullable<Awaited<ReturnType<typeof findPartnerCode>>>;
 
 const CODE_COLUMNS = [
   "id",
@@ -27,24 +25,6 @@ const CODE_COLUMNS = [
   "reward_percentage",
   "created_at",
 ] as const;
-
-/** Statuses a referral's order is listed with: everything past the draft, except cancelled. */
-export const LISTED_STATUSES: readonly OrderStatus[] = ["pending", ...PAID_SET];
-const PAID_LIST = sql.join(PAID_SET.map((status) => sql.lit(status)));
-
-/**
- * Whether an order of a referral earns a reward (ADR 015): the paid set, roubles, paid before the
- * referral's year ends — the rule the view's eligible sum applies. Written against `o` (orders) and
- * `s` (partner_affiliate_order_stats).
- */
-const ORDER_COUNTS = sql<boolean>`coalesce(o.status in (${PAID_LIST}) and o.currency = 'rub' and o.paid_at < s.expires_at, false)`;
-
-/**
- * A counted order's own reward in kopecks: the partner's percentage (`c`, partner_codes) of its amount,
- * half up — partner_balance_summary's formula applied to one order. The balance rounds once per
- * partner, so the column's sum may differ from "Начислено" by under a kopeck per order (ADR 064).
- */
-const ORDER_REWARD = sql<string | null>`case when ${ORDER_COUNTS} then round(o.total_cost * c.reward_percentage / 100)::bigint end`;
 
 export async function findPartnerCode(db: DB, email: string) {
   return db.selectFrom("partner_codes").select(CODE_COLUMNS).where("user_email", "=", normalizeEmail(email)!).executeTakeFirst();
@@ -120,53 +100,18 @@ export interface ReferralOrderQuery {
   pageSize: number;
 }
 
-/** `%text%` for ILIKE with the pattern characters escaped. */
-export const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-
 /**
  * Orders of the partner's referrals, newest first: searchable by name, e-mail and order number,
  * filtered by status and by the referral's activity. `counts` marks an order that earns a reward.
  */
 export async function referralOrders(db: DB, partnerCodeId: string, query: ReferralOrderQuery) {
-  let select = db
-    .selectFrom("orders as o")
-    .innerJoin("partner_affiliate_order_stats as s", "s.affiliate_email", "o.email")
-    .innerJoin("partner_codes as c", "c.id", "s.partner_code_id")
-    .where("s.partner_code_id", "=", partnerCodeId)
-    .where("o.status", "in", LISTED_STATUSES);
-  if (query.status) select = select.where("o.status", "=", query.status);
-  if (query.activity) select = select.where("s.is_active", "=", query.activity === "active");
-  if (query.search) {
-    const pattern = likePattern(query.search);
-    const number = query.search.toLowerCase().replace(/^#|^№/, "").trim();
-    select = select.where((eb) =>
-      eb.or([
-        eb("o.full_name", "ilike", pattern),
-        eb("o.email", "ilike", pattern),
-        ...(/^[0-9a-f]{1,8}$/.test(number) ? [eb(sql<string>`o.id::text`, "like", `${number}%`)] : []),
-      ]),
-    );
-  }
-  const rows = await select
-    .select([
-      "o.id",
-      "o.status",
-      "o.full_name",
-      "o.email",
-      "o.total_cost",
-      "o.currency",
-      "o.created_at",
-      "o.paid_at",
-      "s.is_active",
-      "s.expires_at",
-      ORDER_COUNTS.as("counts"),
-      ORDER_REWARD.as("reward"),
-    ])
-    .orderBy("o.created_at", "desc")
-    .orderBy("o.id")
-    .limit(query.pageSize + 1)
-    .offset((query.page - 1) * query.pageSize)
-    .execute();
+  const rows = await referralOrderRows(db, partnerCodeId, {
+    search: query.search,
+    status: query.status,
+    active: query.activity ? query.activity === "active" : null,
+    page: query.page,
+    pageSize: query.pageSize,
+  });
   return {
     hasMore: rows.length > query.pageSize,
     orders: rows.slice(0, query.pageSize).map((row) => ({

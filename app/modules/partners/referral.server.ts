@@ -18,22 +18,17 @@ export async function existingPartnerCode(value: string): Promise<string | null>
   return row?.code ?? null;
 }
 
-/** The code this browser already keeps, if any. */
-export async function keptPartnerCode(request: Request): Promise<string | null> {
-  const value = await cookies.partnerCode().parse(request.headers.get("Cookie"));
-  return typeof value === "string" ? value : null;
-}
-
 /**
  * What a partner link does on the landing: the cookie at once on the domestic market, or the code
- * to offer on the international one (null when none is needed: no partner, or this code is kept).
+ * to offer on the international one (null when none is needed: no partner, or this code is `kept`,
+ * the one the browser already keeps).
  */
-export async function attributePartner(request: Request, market: Market, partner: string, headers: Headers): Promise<{ offer: string | null }> {
+export async function attributePartner(market: Market, partner: string, kept: string | null, headers: Headers): Promise<{ offer: string | null }> {
   if (market === "domestic") {
     headers.append("Set-Cookie", await cookies.partnerCode().serialize(partner));
     return { offer: null };
   }
-  return { offer: (await keptPartnerCode(request)) === partner ? null : partner };
+  return { offer: kept === partner ? null : partner };
 }
 
 /** The visitor allowed it: the cookie for a code that exists, else nothing. */

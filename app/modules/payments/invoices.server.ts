@@ -1,10 +1,10 @@
 import type { Order, PaymentLineInfo } from "~db/schema";
 import type { InvoiceSupplier } from "~/modules/config/invoice-supplier.server";
 import { type DB, inTransaction } from "~/modules/db/db.server";
-import { changeOrderStatus, isUuid, longOrderNumber } from "~/modules/orders/orders.server";
+import { lastInvoiceBuyer } from "~/modules/orders/customers.server";
+import { changeOrderStatus, isUuid, lockOrderColumns, longOrderNumber } from "~/modules/orders/orders.server";
 import { isPaid } from "~/modules/orders/status";
-import { laterPaymentLines } from "~/modules/wizard/price.server";
-import { linesForAmount, providerTexts } from "./payments.server";
+import { laterPaymentLines, linesForAmount, providerTexts } from "./payments.server";
 import { invoiceOffered } from "./invoice";
 
 /**
@@ -43,7 +43,7 @@ export async function requestInvoice(db: DB, supplier: InvoiceSupplier, order: O
   if (!invoiceOffered(order)) return { ok: false, reason: "not_payable" };
   const lines = await invoiceLines(db, order);
   return inTransaction(db, async (trx): Promise<InvoiceRequest> => {
-    const current = await trx.selectFrom("orders").select(["status", "total_cost", "currency", "market"]).where("id", "=", order.id).forUpdate().executeTakeFirst();
+    const current = await lockOrderColumns(trx, order.id, ["status", "total_cost", "currency", "market"]);
     if (!current || !invoiceOffered(current) || Number(current.total_cost) !== Number(order.total_cost)) return { ok: false, reason: "not_payable" };
     const total = Number(current.total_cost);
     const earlier = await trx.selectFrom("invoices").select(["id", "client_company", "client_inn", "total", "currency", "paid_at"]).where("order_id", "=", order.id).orderBy("created_at", "desc").execute();
@@ -74,14 +74,7 @@ export async function findOrderInvoice(db: DB, orderId: string, invoiceId: strin
 
 /** The company and ИНН a clinic last put on an invoice, to fill its next request in. */
 export async function lastBuyerOf(db: DB, email: string): Promise<InvoiceBuyer | null> {
-  const last = await db
-    .selectFrom("invoices")
-    .innerJoin("orders", "orders.id", "invoices.order_id")
-    .select(["invoices.client_company", "invoices.client_inn"])
-    .where("orders.email", "=", email)
-    .orderBy("invoices.created_at", "desc")
-    .limit(1)
-    .executeTakeFirst();
+  const last = await lastInvoiceBuyer(db, email);
   return last ? { company: last.client_company, inn: last.client_inn } : null;
 }
 
@@ -103,7 +96,7 @@ export async function markInvoicePaid(db: DB, orderId: string, invoiceId: string
     if (!invoice) return { ok: false, reason: "not_found" };
     const number = Number(invoice.number);
     if (invoice.paid_at) return { ok: false, reason: "already_paid", number };
-    const order = await trx.selectFrom("orders").select(["id", "code", "status", "total_cost", "currency"]).where("id", "=", orderId).forUpdate().executeTakeFirst();
+    const order = await lockOrderColumns(trx, orderId, ["id", "code", "status", "total_cost", "currency"]);
     if (!order) return { ok: false, reason: "not_found" };
     if (isPaid(order.status)) return { ok: false, reason: "order_paid", number };
     if (order.status !== "pending") return { ok: false, reason: "not_payable", number };

@@ -14,8 +14,7 @@ import { canOpenOrder } from "~/modules/orders/access";
 import { changeOrderStatus, findOrder, longOrderNumber, OrderTransitionError } from "~/modules/orders/orders.server";
 import { isPaid } from "~/modules/orders/status";
 import { canHavePaymentLink, isValidPaymentLinkToken, paymentResultPath } from "~/modules/payments/payment-links.server";
-import { linesForAmount, paymentFailureToast, providerTexts, startPayment } from "~/modules/payments/payments.server";
-import { laterPaymentLines } from "~/modules/wizard/price.server";
+import { laterPaymentLines, linesForAmount, paymentFailureToast, providerTexts, startPayment } from "~/modules/payments/payments.server";
 import { readSubmission } from "~/modules/http/submission.server";
 import { payButtonSchema } from "./forms";
 

@@ -7,7 +7,7 @@ import { findOrder, shortOrderNumber } from "~/modules/orders/orders.server";
 import { isValidPaymentResultToken, paymentLinkPath } from "~/modules/payments/payment-links.server";
 import { reconcileOrder } from "~/modules/payments/reconciliation.server";
 import { openableOrder, uploadViewerOf } from "~/modules/uploads/tus-access.server";
-import { orderFollowUp } from "~/modules/orders/order-follow-up.server";
+import { orderFollowUp } from "./order-follow-up.server";
 import { paidDocuments } from "~/modules/payments/payments.server";
 
 /** A value of the address as sent, null when absent: the return token travels on whole in the page's own link. */

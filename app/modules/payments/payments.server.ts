@@ -5,11 +5,14 @@ import type { DB } from "~/modules/db/db.server";
 import type { Toast } from "~/modules/http/toast.server";
 import type { Translate } from "~/modules/i18n/translate";
 import { providerLanguage } from "~/modules/orders/order-language";
+import { recordPaymentId } from "~/modules/orders/orders.server";
+import { listPatients } from "~/modules/orders/patients.server";
 import { paymentDescription, paymentNumber } from "~/modules/pricing/line-texts";
+import { priceOf } from "~/modules/pricing/order-price.server";
+import { type PaymentLine, paymentLines } from "~/modules/pricing/payment-lines";
 import { textTranslator } from "~/modules/translations/overrides.server";
 import {
   linesTotal,
-  type PaymentLine,
   type PaymentProvider,
   MissingConfirmationUrlError,
   PaymentRequestError,
@@ -103,6 +106,19 @@ export async function previousAttemptLines(db: DB, order: Order): Promise<Paymen
   const attempt = await db.selectFrom("payments").select(["lines"]).where("order_id", "=", order.id).where("amount", "=", amount).orderBy("created_at", "desc").limit(1).executeTakeFirst();
   const lines = (attempt?.lines ?? []) as PaymentLine[];
   return linesTotal(lines) === amount ? lines : [];
+}
+
+/**
+ * Payment lines for an order paid later (payment link, cabinet): the lines of its last attempt, or
+ * the lines recalculated with its e-mail's conditions when they give the same total. The payment
+ * service falls back to one line for the whole order when neither adds up.
+ */
+export async function laterPaymentLines(db: DB, order: Order): Promise<PaymentLine[]> {
+  const previous = await previousAttemptLines(db, order);
+  if (previous.length) return previous;
+  const owner = { user: order.email ? { email: order.email } : null };
+  const price = await priceOf(db, order, await listPatients(db, order.id), owner);
+  return price.total === Number(order.total_cost ?? -1) ? paymentLines(price, await providerTexts(order)) : [];
 }
 
 async function recordAttemptError(db: DB, paymentRowId: string, error: Error, status?: PaymentStatus) {
@@ -242,7 +258,7 @@ export async function startPayment(db: DB, config: AppConfig, input: StartPaymen
     })
     .where("id", "=", attempt.id)
     .execute();
-  await db.updateTable("orders").set({ payment_id: created.providerPaymentId }).where("id", "=", order.id).execute();
+  await recordPaymentId(db, order.id, created.providerPaymentId);
   return { ok: true, redirectTo: created.confirmationUrl };
 }
 

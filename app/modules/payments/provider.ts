@@ -1,23 +1,8 @@
 import type { Currency, PaymentProviderId, PaymentReceipt, PaymentStatus } from "~db/schema";
 import type { Language } from "~/modules/i18n/languages";
+import type { PaymentLine } from "~/modules/pricing/payment-lines";
 
 /** One interface for YooKassa, Stripe and the sandbox (DESIGN §4.19–4.20). Amounts in minor units. */
-
-export interface PaymentLine {
-  /** The line's wording as sent to the provider, in the order's language (ADR 043). */
-  description: string;
-  quantity: number;
-  /** Unit price in minor units. */
-  price: number;
-  /** The locale key and values the description was made from, so a page can word it in its reader's language. */
-  text?: LineTextRef;
-}
-
-/** A text by locale key: `payments.lines.delivery`, `{ name: "Anna" }`. */
-export interface LineTextRef {
-  key: string;
-  values?: Record<string, string>;
-}
 
 export interface PaymentRequest {
   orderId: string;

@@ -1,7 +1,7 @@
 import type { Order, PaymentProviderId, PaymentStatus } from "~db/schema";
 import type { AppConfig } from "~/modules/config/config.server";
 import { type DB, inTransaction } from "~/modules/db/db.server";
-import { changeOrderStatus, findOrder, OrderTransitionError } from "~/modules/orders/orders.server";
+import { changeOrderStatus, findOrder, latestPendingOrders, OrderTransitionError } from "~/modules/orders/orders.server";
 import { isPaid } from "~/modules/orders/status";
 import { NotificationRefusedError, type PaymentProvider, ProviderUnavailableError, type VerifiedPayment } from "./provider";
 import { providerById } from "./provider-choice.server";
@@ -248,7 +248,7 @@ export interface RefreshSummary {
 
 /** The back-office "refresh statuses": every pending order against its provider. */
 export async function refreshPendingPayments(db: DB, config: AppConfig): Promise<RefreshSummary> {
-  const pending = await db.selectFrom("orders").selectAll().where("status", "=", "pending").orderBy("created_at", "desc").limit(1000).execute();
+  const pending = await latestPendingOrders(db, 1000);
   let paid = 0;
   for (const order of pending) {
     if ((await reconcileOrder(db, config, order)) === "paid") paid++;

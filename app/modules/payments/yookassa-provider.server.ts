@@ -1,4 +1,5 @@
 import type { Currency, PaymentReceipt, PaymentStatus } from "~db/schema";
+import type { PaymentLine } from "~/modules/pricing/payment-lines";
 import {
   assertPaymentRequest,
   type CreatedPayment,
@@ -6,7 +7,6 @@ import {
   MissingConfirmationUrlError,
   minorToDecimal,
   NotificationRefusedError,
-  type PaymentLine,
   type PaymentProvider,
   type PaymentRequest,
   ProviderRefusedError,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { linesTotal, type PaymentLine } from "~/modules/payments/provider";
+import { linesTotal } from "~/modules/payments/provider";
 import {
   calculateOrderPrice,
   discountHundredths,
@@ -13,7 +13,7 @@ import { LANGUAGES, type Language } from "~/modules/i18n/languages";
 import { resources } from "~/modules/i18n/resources.server";
 import { createTranslator } from "~/modules/i18n/translate";
 import { lineText, paymentDescription } from "./line-texts";
-import { paymentLines } from "./payment-lines";
+import { type PaymentLine, paymentLines } from "./payment-lines";
 import { formatPriceSetAmount, PRICE_SETS } from "./price-sets";
 
 /** The locale files' texts of a language; a missing key fails the test. */

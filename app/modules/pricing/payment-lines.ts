@@ -1,9 +1,25 @@
 import type { Translate } from "~/modules/i18n/translate";
-import type { PaymentLine } from "~/modules/payments/provider";
 import { isGoodsLine, type PriceBreakdown } from "./calculate";
 import { lineText, lineTextKey } from "./line-texts";
 
 /** The payment provider's lines of a price breakdown: the discount spread so the receipt adds up. */
+
+/** A line of what the order sends its payment provider; amounts in minor units (DESIGN §4.11). */
+export interface PaymentLine {
+  /** The line's wording as sent to the provider, in the order's language (ADR 043). */
+  description: string;
+  quantity: number;
+  /** Unit price in minor units. */
+  price: number;
+  /** The locale key and values the description was made from, so a page can word it in its reader's language. */
+  text?: LineTextRef;
+}
+
+/** A text by locale key: `payments.lines.delivery`, `{ name: "Anna" }`. */
+export interface LineTextRef {
+  key: string;
+  values?: Record<string, string>;
+}
 
 /**
  * The discount share of each goods line, by the largest-remainder method: floor(amount × D / G)

@@ -5,7 +5,7 @@ import type { NextFunction, Request as ExpressRequest, RequestHandler, Response 
 import type { AppConfig, BodyLimits } from "~/modules/config/config.server";
 import { getLocale } from "~/modules/http/request-context.server";
 import { textTranslator } from "~/modules/translations/overrides.server";
-import { formatFileSize } from "~/modules/uploads/file-names";
+import { formatFileSize } from "~/modules/i18n/file-size";
 import { sendErrorPage } from "~/modules/http/error-page.server";
 
 /**

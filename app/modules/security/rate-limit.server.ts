@@ -47,8 +47,3 @@ export async function isRateLimited(db: DB, key: string, limit: number): Promise
 export async function clearRateLimit(db: DB, key: string) {
   await db.deleteFrom("rate_limits").where("key", "=", key).execute();
 }
-
-export async function purgeExpiredRateLimits(db: DB): Promise<number> {
-  const result = await db.deleteFrom("rate_limits").where("expires_at", "<", sql<Date>`now()`).executeTakeFirst();
-  return Number(result.numDeletedRows);
-}

@@ -3,7 +3,7 @@ import { createFolderStorage } from "./folder-storage.server";
 import { createS3Storage } from "./s3-storage.server";
 import type { FileStorage } from "./types";
 
-export type { BucketName, FileStorage, ListedObject, ObjectInfo, PutOptions, StoredObject } from "./types";
+export type { BucketName, FileStorage, ListedObject, StoredObject } from "./types";
 export { BUCKET_NAMES } from "./types";
 
 export { InvalidKeyError } from "./keys";

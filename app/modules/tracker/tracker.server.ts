@@ -2,7 +2,7 @@ import type { AppConfig } from "~/modules/config/config.server";
 import { PyrusTaskTracker } from "./pyrus.server";
 import type { TaskTracker, TestStep, TrackerResult } from "./types";
 
-export type { CatalogItemFound, ResolvedRequest, TaskTracker, TestStep, TrackerField, TrackerRequest, TrackerResult, TrackerTask } from "./types";
+export type { TaskTracker, TestStep, TrackerResult } from "./types";
 
 /**
  * The external task tracker (Pyrus) behind one small interface. Preparing a request (the dry run

@@ -1,5 +1,5 @@
 import type { Submission } from "@conform-to/react";
-import { listQuerySchema, readListQuery } from "~/modules/http/list-query";
+import { listQuerySchema, readQuery } from "~/modules/http/list-query";
 import type { LoaderFunctionArgs, ActionFunctionArgs } from "@remix-run/node";
 import type * as z from "zod/mini";
 import { requireStaff } from "~/modules/auth/guards.server";
@@ -34,7 +34,7 @@ function listUrl(query: string) {
 export async function loadTranslatePage({ request, context }: LoaderFunctionArgs) {
   await requireStaff(request, context);
   const t = await textTranslator((await getLocale(request, context)).language);
-  const { q: query } = readListQuery(request, overridesQuery);
+  const { q: query } = readQuery(request, overridesQuery);
   const counts = interfaceTextCounts(resources.ru[NAMESPACE]);
   try {
     const { rows, total, matching } = await searchTranslations(await getDb(), query);

@@ -22,7 +22,7 @@ import type { ScanSummary, ScanWarning, StlFormat } from "~/modules/orders/recor
  * A warning never refuses a file; only the content check (stl.ts) refuses.
  */
 
-export type { ScanSummary, ScanWarning } from "~/modules/orders/recorded-scan";
+export type { ScanSummary } from "~/modules/orders/recorded-scan";
 
 export interface ScanBounds {
   min: [number, number, number];

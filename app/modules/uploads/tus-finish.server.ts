@@ -4,7 +4,7 @@ import type { FileType } from "~db/schema";
 import { getConfig } from "~/modules/config/config.server";
 import type { DB } from "~/modules/db/db.server";
 import { isDatabaseUnavailable } from "~/modules/db/unavailable";
-import { isUuid } from "~/modules/orders/orders.server";
+import { isUuid, orderColumns } from "~/modules/orders/orders.server";
 import type { FileStorage } from "~/modules/storage/storage.server";
 import { appendFiles, orderFileUsage, recordedUpload } from "~/modules/orders/files.server";
 import { listPatients } from "~/modules/orders/patients.server";
@@ -102,7 +102,7 @@ export async function finishUpload(deps: TusDeps, upload: Upload): Promise<Finis
     await drop();
     return { ok: true, file: { name: earlier.originalName, path: earlier.storagePath, size: earlier.size, triangles: earlier.triangles ?? 0, scan: earlier.scan ?? null } };
   }
-  const order = await db.selectFrom("orders").select(["id", "code", "status"]).where("id", "=", meta.orderId).executeTakeFirst();
+  const order = await orderColumns(db, meta.orderId, ["id", "code", "status"]);
   if (!order) return refuse("gone", 404);
   if (order.status !== "draft") return refuse("frozen", 409);
   const size = fileSizeOf(meta, upload) ?? 0;

@@ -1,7 +1,7 @@
 import { redirect, type AppLoadContext, type ActionFunctionArgs } from "@remix-run/node";
 import { getDb } from "~/modules/db/db.server";
 import { intentHandler } from "~/modules/http/intents";
-import { getRequestContext } from "~/modules/http/request-context.server";
+import { getBrowserChoices, getRequestContext } from "~/modules/http/request-context.server";
 import { parseSubmission, readSubmission } from "~/modules/http/submission.server";
 import { redirectWithToast } from "~/modules/http/toast.server";
 import { isMultipartRequest } from "~/modules/uploads/multipart.server";
@@ -85,12 +85,13 @@ async function dispatch(request: Request, context: AppLoadContext) {
   const patient = patients.find((p) => p.id === order.current_patient_id) ?? patients[0] ?? null;
   const step = order.status === "draft" ? clampStep(order.wizard_step) : LAST_STEP;
   const { name, argument } = parseIntent(intent);
-  const args: IntentArgs = { request, db, viewer, order, patients, patient, step, form, typed, argument, uploadToast };
+  const { partnerCode } = await getBrowserChoices(request, context);
+  const args: IntentArgs = { db, viewer, partnerCode, order, patients, patient, step, form, typed, argument, uploadToast };
 
   if (intent === "edit") return returnToDraft(args);
 
   if (order.status !== "draft") {
-    if (intent === "pay" && order.status === "pending") return startPayment(request, db, order, viewer);
+    if (intent === "pay" && order.status === "pending") return startPayment(db, order, viewer, partnerCode);
     return redirectWithToast("/order", frozenToast);
   }
 

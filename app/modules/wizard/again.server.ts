@@ -5,7 +5,8 @@ import type { Market } from "~/modules/market/market";
 import { MARKET_TRAITS } from "~/modules/market/market";
 import type { Language } from "~/modules/i18n/languages";
 import { isDeclared } from "~/modules/orders/declaration";
-import { updateDraft } from "~/modules/orders/drafts.server";
+import { clientOrderPatient } from "~/modules/orders/client-order.server";
+import { deleteDraft, updateDraft } from "~/modules/orders/drafts.server";
 import { appendFiles, FILE_COLUMNS, filesOf, prefilledDeclaration, type RecordedFile, type StoredUpload } from "~/modules/orders/files.server";
 import { createOrder, isUuid } from "~/modules/orders/orders.server";
 import { addPatient, updatePatient } from "~/modules/orders/patients.server";
@@ -31,10 +32,7 @@ export interface AgainSource {
  */
 export async function againSource(db: DB, clinicEmail: string, orderId: string, patientId: string): Promise<AgainSource | undefined> {
   if (!isUuid(orderId) || !isUuid(patientId)) return undefined;
-  const order = await db.selectFrom("orders").selectAll().where("id", "=", orderId).where("email", "=", clinicEmail).where("status", "<>", "draft").executeTakeFirst();
-  if (!order) return undefined;
-  const patient = await db.selectFrom("orders_patients").selectAll().where("id", "=", patientId).where("order_id", "=", order.id).executeTakeFirst();
-  return patient ? { order, patient } : undefined;
+  return clientOrderPatient(db, clinicEmail, orderId, patientId);
 }
 
 export type ReusableFile = OfferedFile & Pick<RecordedFile, "originalName" | "jaw" | "stepNumber" | "confirmed" | "triangles" | "scan">;
@@ -146,7 +144,7 @@ export async function startOrderAgain(db: DB, storage: FileStorage, source: Agai
     return { ok: true, order };
   } catch (error) {
     await storage.delete("orders", copied).catch((cleanup) => logger.warn({ err: cleanup, keys: copied }, "order again: copies left after a failure"));
-    await db.deleteFrom("orders").where("id", "=", order.id).where("status", "=", "draft").execute();
+    await deleteDraft(db, order.id);
     if (error instanceof SourceGone) return { ok: false, problem: "orderAgain.errors.fileGone" };
     throw error;
   }

@@ -72,7 +72,6 @@ export const againSchema = z.object({
     z.transform((value) => [...new Set((Array.isArray(value) ? value : value === undefined ? [] : [value]).filter((item): item is string => typeof item === "string"))]),
   ),
 });
-export type AgainForm = z.infer<typeof againSchema>;
 
 export interface OfferedFile {
   type: FileType;

@@ -12,10 +12,11 @@ import { isSkippedStep } from "./navigation";
 import { clampStep, FIRST_STEP, LAST_STEP, stepAt } from "./steps";
 import { resolveOrder } from "./order-access.server";
 import { rememberOrderHeaders } from "~/modules/orders/browser-orders.server";
-import { hasPersonalConditions, priceInputOf, pricedFields } from "./price.server";
+import { hasPersonalConditions, priceInputOf } from "~/modules/pricing/order-price.server";
 import { filesOf, queueStatuses, type RecordedFile } from "~/modules/orders/files.server";
 import { detectJaw, detectStep } from "~/modules/orders/jaw-and-step";
 import { listPatients } from "~/modules/orders/patients.server";
+import { rememberCurrentPatient, storeDraftPrice } from "~/modules/orders/drafts.server";
 import { skipsOf } from "~/modules/wizard/navigation";
 import { logger } from "~/modules/log/logger.server";
 import { textTranslator } from "~/modules/translations/overrides.server";
@@ -57,16 +58,10 @@ export async function loadWizardPage({ request, context }: LoaderFunctionArgs) {
   if (current && current.id !== order.current_patient_id && order.status === "draft") {
     // The first patient, chosen because none was remembered, is saved as the order's current one (customer side §4).
     // Remembering it is a convenience: the page shows the same patient if it cannot be saved now.
-    await db
-      .updateTable("orders")
-      .set({ current_patient_id: current.id })
-      .where("id", "=", order.id)
-      .where("status", "=", "draft")
-      .execute()
-      .catch((error: unknown) => {
-        if (isDatabaseUnavailable(error)) throw error;
-        logger.error("the current patient was not saved:", error);
-      });
+    await rememberCurrentPatient(db, order.id, current.id).catch((error: unknown) => {
+      if (isDatabaseUnavailable(error)) throw error;
+      logger.error("the current patient was not saved:", error);
+    });
   }
   const step = order.status === "draft" ? clampStep(order.wizard_step) : LAST_STEP;
   const here = stepAt(step);
@@ -78,7 +73,7 @@ export async function loadWizardPage({ request, context }: LoaderFunctionArgs) {
   if (price && order.status === "draft" && (Number(order.total_cost ?? -1) !== price.total || (price.note !== null && order.additional_comments !== price.note))) {
     // The total is recalculated on entering the summary and stored (customer-side §2, step 11), with
     // the client's personal comment for staff and the task tracker (customer side §7).
-    await db.updateTable("orders").set(pricedFields(price)).where("id", "=", order.id).where("status", "=", "draft").execute();
+    await storeDraftPrice(db, order.id, price);
   }
   const personalOffer = !viewer.user && here.offersPersonalPrice === true && (await hasPersonalConditions(db, order.email));
 

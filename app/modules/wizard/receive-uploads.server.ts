@@ -10,7 +10,7 @@ import { isRateLimited } from "~/modules/security/rate-limit.server";
 import { getStorage } from "~/modules/storage/storage.server";
 import { storageKey, storedFileName } from "~/modules/uploads/file-names";
 import { MAX_MULTIPART_FIELD_BYTES, MultipartTextTooLargeError, parseMultipartFormData } from "~/modules/uploads/multipart.server";
-import { formatFileSize } from "~/modules/uploads/file-names";
+import { formatFileSize } from "~/modules/i18n/file-size";
 import { discardUnrecorded } from "~/modules/uploads/unrecorded.server";
 import { createStlUploadHandler, UploadOverQuota, type UploadResult } from "~/modules/uploads/upload-handler.server";
 import { clampStep, uploadTypeAt } from "./steps";

@@ -1,5 +1,6 @@
 import { data } from "@remix-run/node";
 import type { FileType } from "~db/schema";
+import type { Failure } from "~/modules/http/failure";
 import type { FormReply } from "~/modules/http/submission.server";
 import type { Toast } from "~/modules/http/toast.server";
 import { fileListSaveFailure } from "~/modules/uploads/save-failure";
@@ -12,12 +13,8 @@ export interface ActionFailure {
   errors: FieldErrors;
   formError?: string;
   values?: Record<string, string>;
-  /** A save the server could not make (ADR 026), shown in place; keys, a value named "…Key" translated first. */
-  saveFailure?: {
-    title: string;
-    message: string;
-    values?: Record<string, string>;
-  };
+  /** A save the server could not make (ADR 026), shown in place. */
+  saveFailure?: Failure;
 }
 
 /** "Ошибка сохранения": the retainer's wording, or the data's name for the other lists (customer side §8). */
@@ -39,12 +36,12 @@ export const frozenToast: Toast = {
  * wizard's refusals come from the order as it stands (its patients, files, the save), not from the
  * schema, which refuses nothing (forms.ts).
  */
-export type WizardReply = FormReply & { saveFailure?: ActionFailure["saveFailure"] };
+export type WizardReply = FormReply & { failure?: Failure };
 
 export function wizardReply({ errors, formError, values, saveFailure }: ActionFailure): WizardReply {
   const error: Record<string, string[]> = Object.fromEntries(Object.entries(errors).map(([name, key]) => [name, [key]]));
   if (formError) error[""] = [formError];
-  return { status: "error", initialValue: values ?? null, error, ...(saveFailure ? { saveFailure } : {}) };
+  return { status: "error", initialValue: values ?? null, error, ...(saveFailure ? { failure: saveFailure } : {}) };
 }
 
 export const fail = (failure: ActionFailure, status = 400) => data(wizardReply(failure), { status });

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sql } from "kysely";
 import { listClients, parseClientFilter, type ClientRow } from "~/modules/backoffice/clients.server";
 import { listDashboardOrders, parseDashboardFilter } from "~/modules/backoffice/dashboard.server";
-import { listCabinetOrders } from "~/modules/orders/cabinet-page.server";
+import { listCabinetOrders } from "~/modules/orders/cabinet-orders.server";
 import { parsePackerFilter } from "~/modules/packer/filter";
 import { listPackerOrders } from "~/modules/packer/packer.server";
 import { listPartners, partnerDetails } from "~/modules/partners/affiliates.server";

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createFileServer } from "~/modules/ftp/file-server.server";
 import { processQueue, type QueueDeps } from "~/modules/ftp/transfer.server";
 import type { MailMessage } from "~/modules/mail/types";
-import { anonymiseOrderRows } from "~/modules/jobs/retention.server";
+import { anonymiseOrderRows } from "~/modules/orders/retention.server";
 import { sendStatusMails } from "~/modules/notifications/status-mail.server";
 import { appendFiles } from "~/modules/orders/files.server";
 import { changeOrderStatus, longOrderNumber } from "~/modules/orders/orders.server";

@@ -1,7 +1,7 @@
 import { useEffect, useState } from "react";
 import { useTranslation } from "~/components/i18n/i18n-context";
 import type { FileType } from "~db/schema";
-import { formatFileSize } from "~/modules/uploads/file-names";
+import { formatFileSize } from "~/modules/i18n/file-size";
 import { ModelPreview, ScanInfo } from "../model-preview";
 import { InterruptedUploads } from "../interrupted-uploads";
 import { useLiveSync } from "../live-sync";

@@ -2,21 +2,19 @@ import { redirectDocument } from "@remix-run/node";
 import type { Order } from "~db/schema";
 import { getConfig } from "~/modules/config/config.server";
 import type { DB } from "~/modules/db/db.server";
-import { cookies } from "~/modules/http/cookies.server";
 import type { Viewer } from "~/modules/http/request-context.server";
 import { redirectWithToast } from "~/modules/http/toast.server";
 import { publicOrigin } from "~/modules/market/market.server";
 import { changeOrderStatus, findOrder } from "~/modules/orders/orders.server";
 import { paymentFailureToast, previousAttemptLines, providerTexts, startPayment as startOrderPayment } from "~/modules/payments/payments.server";
-import type { PaymentLine } from "~/modules/payments/provider";
-import { paymentLines } from "~/modules/pricing/payment-lines";
+import { priceOf } from "~/modules/pricing/order-price.server";
+import { type PaymentLine, paymentLines } from "~/modules/pricing/payment-lines";
 import { actorOf } from "../order-access.server";
 import { forgetCurrentOrderHeader } from "~/modules/orders/browser-orders.server";
-import { priceOf, pricedFields } from "../price.server";
 import { checkComplete } from "../step-fields.server";
 import { linkPartnerAtHandOff } from "~/modules/orders/customers.server";
 import { listPatients } from "~/modules/orders/patients.server";
-import { setWizardStep } from "~/modules/orders/drafts.server";
+import { setWizardStep, storeDraftPrice } from "~/modules/orders/drafts.server";
 import type { IntentArgs } from "./types";
 
 /**
@@ -26,7 +24,7 @@ import type { IntentArgs } from "./types";
  * outage leaves the order pending and sends the doctor back to the summary with a clear message;
  * the next press retries with the same idempotence key.
  */
-export async function startPayment(request: Request, db: DB, order: Order, viewer: Viewer) {
+export async function startPayment(db: DB, order: Order, viewer: Viewer, partnerCode: string | null) {
   const patients = await listPatients(db, order.id);
   if (order.status === "draft") {
     const incomplete = checkComplete(order, patients, order.market);
@@ -48,9 +46,8 @@ export async function startPayment(request: Request, db: DB, order: Order, viewe
         title: "wizard.payment.errorTitle",
         description: "wizard.payment.noAmount",
       });
-    const partnerCode = await cookies.partnerCode().parse(request.headers.get("Cookie"));
-    await db.updateTable("orders").set(pricedFields(price)).where("id", "=", order.id).where("status", "=", "draft").execute();
-    await linkPartnerAtHandOff(db, order, typeof partnerCode === "string" ? partnerCode : null);
+    await storeDraftPrice(db, order.id, price);
+    await linkPartnerAtHandOff(db, order, partnerCode);
     await changeOrderStatus(db, order.id, "pending", actorOf(viewer, order));
     lines = paymentLines(price, await providerTexts(order));
   } else {
@@ -76,4 +73,4 @@ export async function startPayment(request: Request, db: DB, order: Order, viewe
   });
 }
 
-export const payOrder = ({ request, db, order, viewer }: IntentArgs) => startPayment(request, db, order, viewer);
+export const payOrder = ({ db, order, viewer, partnerCode }: IntentArgs) => startPayment(db, order, viewer, partnerCode);

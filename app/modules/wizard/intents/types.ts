@@ -7,9 +7,10 @@ import type { fail } from "../replies.server";
 
 /** What every intent of the wizard's action receives: the request's facts, the order as it stands and the form. */
 export interface IntentArgs {
-  request: Request;
   db: DB;
   viewer: Viewer;
+  /** The partner whose link this browser opened (the request context's browser choices), credited at hand-off. */
+  partnerCode: string | null;
   order: Order;
   patients: Patient[];
   /** The current patient: the order's remembered one, else its first. */

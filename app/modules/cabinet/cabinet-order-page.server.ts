@@ -13,12 +13,12 @@ import { type FormReply, intentValue, readSubmission, refused, submittedIntent }
 import { redirectWithToast } from "~/modules/http/toast.server";
 import { invoiceOffered } from "~/modules/payments/invoice";
 import { lastBuyerOf, orderInvoices, requestInvoice } from "~/modules/payments/invoices.server";
-import { cabinetInvoicePath, cabinetOrderPath } from "./cabinet-links";
-import { filesOf } from "./files.server";
-import { cabinetOrderSchema } from "./forms";
-import { clientOrder } from "./client-order.server";
-import { findOrder, longOrderNumber, orderHistory } from "./orders.server";
-import { canPay } from "./status";
+import { cabinetInvoicePath, cabinetOrderPath } from "~/modules/orders/cabinet-links";
+import { clientOrder, clientOrderPatients, markParcelReceived } from "~/modules/orders/client-order.server";
+import { filesOf } from "~/modules/orders/files.server";
+import { cabinetOrderSchema } from "~/modules/orders/forms";
+import { findOrder, longOrderNumber, orderHistory } from "~/modules/orders/orders.server";
+import { canPay } from "~/modules/orders/status";
 
 /**
  * The order's own page in the cabinet (ADR 070): its timeline, its patients and files, its payments
@@ -42,7 +42,7 @@ export async function loadCabinetOrderPage({ request, context, params }: LoaderF
   const offered = invoiceOffered(order);
   const [history, patients, payments, invoices, lastBuyer] = await Promise.all([
     orderHistory(db, order.id),
-    db.selectFrom("orders_patients").select(["id", "patient_name", "matrix_files_info", "aligner_files_info", "retainer_files_info"]).where("order_id", "=", order.id).orderBy("created_at").execute(),
+    clientOrderPatients(db, order.id),
     db.selectFrom("payments").select(["id", "provider", "amount", "currency", "customer_vat_number", "invoice_id", "receipt", "updated_at"]).where("order_id", "=", order.id).where("status", "=", "succeeded").orderBy("updated_at").execute(),
     orderInvoices(db, order.id),
     offered ? lastBuyerOf(db, user.email) : null,
@@ -110,23 +110,6 @@ export async function loadCabinetOrderPage({ request, context, params }: LoaderF
       href: cabinetInvoicePath(order.id, invoice.id),
     })),
   };
-}
-
-/**
- * "The parcel has arrived" (ADR 070): only on a shipped order not yet marked, once; who and when are
- * kept on the order, where staff see them. The update's own conditions decide, so two presses mark once.
- */
-async function markParcelReceived(db: DB, email: string, orderId: string) {
-  const marked = await db
-    .updateTable("orders")
-    .set({ parcel_received_at: new Date(), parcel_received_by: email })
-    .where("id", "=", orderId)
-    .where("email", "=", email)
-    .where("status", "=", "shipped")
-    .where("parcel_received_at", "is", null)
-    .returning("id")
-    .executeTakeFirst();
-  return marked !== undefined;
 }
 
 type Found = NonNullable<Awaited<ReturnType<typeof clientOrder>>>;

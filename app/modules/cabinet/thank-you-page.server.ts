@@ -3,8 +3,8 @@ import * as z from "zod/mini";
 import { getDb } from "~/modules/db/db.server";
 import { readQuery, word } from "~/modules/http/list-query";
 import { openableOrder, uploadViewerOf } from "~/modules/uploads/tus-access.server";
-import { orderFollowUp } from "./order-follow-up.server";
-import { shortOrderNumber } from "./orders.server";
+import { shortOrderNumber } from "~/modules/orders/orders.server";
+import { orderFollowUp } from "~/modules/payments/order-follow-up.server";
 
 const thankYouQuery = z.object({ orderId: word });
 

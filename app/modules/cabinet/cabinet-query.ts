@@ -1,6 +1,6 @@
 import * as z from "zod/mini";
-import { listQuerySchema, oneOf, readListQuery } from "~/modules/http/list-query";
-import { CABINET_STATUSES, type OrderStatus } from "./status";
+import { listQuerySchema, oneOf, readQuery } from "~/modules/http/list-query";
+import { CABINET_STATUSES, type OrderStatus } from "~/modules/orders/status";
 
 /** The cabinet's list query (ADR 070): tabs, sort and the page's start, on the list kit (ADR 067). */
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -8,7 +8,6 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** A tab counts its orders up to this many ("1000+"): the count costs what it shows, whatever a clinic holds. */
 export const CABINET_COUNT_CAP = 1000;
 export const CABINET_TABS = ["all", ...CABINET_STATUSES] as const;
-export type CabinetTab = (typeof CABINET_TABS)[number];
 export const CABINET_SORTS = ["newest", "oldest"] as const;
 export type CabinetSort = (typeof CABINET_SORTS)[number];
 
@@ -45,7 +44,7 @@ export const cabinetQuery = listQuerySchema(
 );
 
 export function readCabinetQuery(source: Request | URL): CabinetQuery {
-  const { q: search, status, sort, after } = readListQuery(source, cabinetQuery);
+  const { q: search, status, sort, after } = readQuery(source, cabinetQuery);
   return { search, status, sort, after };
 }
 

@@ -7,7 +7,8 @@ import { getRequestTranslator } from "~/modules/http/request-context.server";
 import { intentValue, readSubmission, refused, submittedIntent } from "~/modules/http/submission.server";
 import { redirectWithToast } from "~/modules/http/toast.server";
 import { openErasureOf, requestErasure, withdrawErasure } from "~/modules/jobs/erasure.server";
-import { erasureSchema } from "./forms";
+import { clientOrdersByStatus } from "~/modules/orders/cabinet-orders.server";
+import { erasureSchema } from "~/modules/orders/forms";
 
 /**
  * The cabinet's erasure page (ADR 079): what erasure removes from this clinic's orders and what
@@ -23,7 +24,7 @@ export async function loadErasurePage({ request, context }: LoaderFunctionArgs) 
   const db = await getDb();
   const [open, byStatus] = await Promise.all([
     openErasureOf(db, user.email),
-    db.selectFrom("orders").select(["status", (eb) => eb.fn.countAll<string>().as("count")]).where("email", "=", user.email).groupBy("status").execute(),
+    clientOrdersByStatus(db, user.email),
   ]);
   const count = (...statuses: string[]) => byStatus.filter((row) => statuses.includes(row.status)).reduce((sum, row) => sum + Number(row.count), 0);
   return {

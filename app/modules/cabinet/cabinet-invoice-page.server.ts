@@ -3,8 +3,8 @@ import { requireUser } from "~/modules/auth/guards.server";
 import { getDb } from "~/modules/db/db.server";
 import { getRequestTranslator } from "~/modules/http/request-context.server";
 import { findOrderInvoice, invoiceDocument } from "~/modules/payments/invoices.server";
-import { cabinetOrderPath } from "./cabinet-links";
-import { clientOrder } from "./client-order.server";
+import { cabinetOrderPath } from "~/modules/orders/cabinet-links";
+import { clientOrder } from "~/modules/orders/client-order.server";
 
 /**
  * A bank-transfer invoice in the cabinet, ready to print (ADR 072): only the signed-in client whose

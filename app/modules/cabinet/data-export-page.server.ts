@@ -4,7 +4,7 @@ import { getDb } from "~/modules/db/db.server";
 import { flag, readQuery } from "~/modules/http/list-query";
 import { getStorage } from "~/modules/storage/storage.server";
 import * as z from "zod/mini";
-import { exportClientData } from "./data-export.server";
+import { exportClientData } from "~/modules/orders/data-export.server";
 
 /** Whether the archive carries the stored models too. */
 const exportQuery = z.object({ files: flag });

@@ -5,7 +5,8 @@ import type { DB } from "~/modules/db/db.server";
 import { getClientAddress, getViewer } from "~/modules/http/request-context.server";
 import { MARKET_TRAITS } from "~/modules/market/market";
 import { normalizeEmail } from "~/modules/validation/email";
-import { cabinetOrderPath, maskedEmail } from "./cabinet-links";
+import { cabinetOrderPath, maskedEmail } from "~/modules/orders/cabinet-links";
+import { claimCabinetLink, releaseCabinetLink } from "~/modules/orders/client-order.server";
 
 /**
  * How the payment and thank-you pages lead to the order in the cabinet (ADR 070):
@@ -25,14 +26,7 @@ export async function orderFollowUp(db: DB, request: Request, context: AppLoadCo
   const { user } = await getViewer(request, context);
   if (orderEmail && user && normalizeEmail(user.email) === orderEmail) return { kind: "open", href: path };
   if (!orderEmail) return { kind: "sign_in", signIn };
-  const claimed = await db
-    .updateTable("orders")
-    .set({ cabinet_link_sent_at: new Date() })
-    .where("id", "=", order.id)
-    .where("cabinet_link_sent_at", "is", null)
-    .returning("id")
-    .executeTakeFirst();
-  if (!claimed) return { kind: "sent", to: maskedEmail(orderEmail), signIn };
+  if (!(await claimCabinetLink(db, order.id))) return { kind: "sent", to: maskedEmail(orderEmail), signIn };
   const sent = await sendSignInLink(request, {
     email: orderEmail,
     redirectTo: path,
@@ -42,6 +36,6 @@ export async function orderFollowUp(db: DB, request: Request, context: AppLoadCo
   });
   if (sent.ok) return { kind: "sent", to: maskedEmail(orderEmail), signIn };
   // Given back: the next visit may try again.
-  await db.updateTable("orders").set({ cabinet_link_sent_at: null }).where("id", "=", order.id).execute();
+  await releaseCabinetLink(db, order.id);
   return { kind: "sign_in", signIn };
 }

@@ -1,0 +1,122 @@
+import { sql } from "kysely";
+import type { Currency, NotificationChannel, OrderStatus, Patient, PaymentReceipt } from "~db/schema";
+import type { DB } from "~/modules/db/db.server";
+import { containsPattern } from "./order-search.server";
+
+/**
+ * A clinic's orders as its cabinet lists them (customer side §6, ADR 070): drafts hidden, each tab
+ * counted up to a cap, pages keyset on (created_at, id), a search within the clinic's own orders.
+ */
+
+/** Orders a page of the cabinet's list shows. */
+export const CABINET_PAGE_SIZE = 20;
+
+/** A patient of a listed order, as the list query aggregates it. */
+export type CabinetPatient = Pick<Patient, "id" | "patient_name" | "matrix_files_info" | "aligner_files_info" | "retainer_files_info">;
+/** The order's last succeeded payment, as the list query picks it (amounts in minor units, as JSON numbers). */
+export interface PaymentDocumentRow {
+  amount: number | string;
+  currency: Currency;
+  customer_vat_number: string | null;
+  customer_business_name: string | null;
+  receipt: PaymentReceipt | null;
+}
+
+/** What a page of the list asks for: the cabinet's query, read by the cabinet (cabinet/cabinet-query.ts). */
+export interface ClientOrderQuery {
+  search: string;
+  status: OrderStatus | null;
+  sort: "newest" | "oldest";
+  /** The last order shown, as the database wrote its time (microseconds kept). */
+  after: { createdAt: string; id: string } | null;
+}
+
+/** This client's placed orders (drafts are hidden, as the spec says), of one status or all. */
+function clientOrders(db: DB, email: string, status: OrderStatus | null) {
+  let query = db.selectFrom("orders").where("orders.email", "=", email);
+  query = status ? query.where("orders.status", "=", status) : query.where("orders.status", "<>", "draft");
+  return query;
+}
+
+/**
+ * Each tab's orders, each counted up to `cap` from orders_email_status_idx, and the client's
+ * channel, in one round trip. Counts are of the tab, not of the search (as the back-office's tabs).
+ */
+export async function countCabinetTabs<Tab extends OrderStatus | "all">(
+  db: DB,
+  email: string,
+  tabs: readonly Tab[],
+  cap: number,
+): Promise<{ counts: Record<Tab, number>; channel: NotificationChannel | null }> {
+  const row = await db
+    .selectNoFrom((eb) => [
+      ...tabs.map((tab) =>
+        eb
+          .selectFrom(
+            clientOrders(db, email, tab === "all" ? null : (tab as OrderStatus))
+              .select(sql<number>`1`.as("one"))
+              .limit(cap + 1)
+              .as("capped"),
+          )
+          .select(sql<number>`count(*)::int`.as("count"))
+          .as(tab),
+      ),
+      eb.selectFrom("client_settings").select("notification_channel").where("email", "=", email).as("channel"),
+    ])
+    .executeTakeFirstOrThrow();
+  const values = row as Record<string, unknown>;
+  return {
+    counts: Object.fromEntries(tabs.map((tab) => [tab, Number(values[tab])])) as Record<Tab, number>,
+    channel: (values.channel as NotificationChannel | null) ?? null,
+  };
+}
+
+/**
+ * One page of the client's orders by date (newest or oldest first), keyset-paged from `after`, and one
+ * more to tell whether another page follows. A search looks for the client name of the order or a
+ * patient's name, any case, within this client's orders only: the plan walks the client's orders by
+ * their index and looks into each one's patients (a LATERAL probe of orders_patients_order_idx), so a
+ * clinic with thousands of orders never reads other clinics' patients (ADR 042).
+ */
+export async function listCabinetOrders(db: DB, email: string, query: ClientOrderQuery) {
+  let rows = clientOrders(db, email, query.status).select([
+    "orders.id",
+    "orders.status",
+    "orders.created_at",
+    sql<string>`orders.created_at::text`.as("cursor_time"),
+    "orders.address",
+    "orders.delivery_comment",
+    "orders.total_cost",
+    "orders.currency",
+    "orders.tracking_number",
+    "orders.carrier",
+    "orders.parcel_received_at",
+    // The order's patients and its payment document ride along (ADR 070): one round trip for the page's orders.
+    sql<CabinetPatient[]>`coalesce((select jsonb_agg(jsonb_build_object('id', p.id, 'patient_name', p.patient_name, 'matrix_files_info', p.matrix_files_info, 'aligner_files_info', p.aligner_files_info, 'retainer_files_info', p.retainer_files_info) order by p.created_at, p.id) from orders_patients p where p.order_id = orders.id), '[]'::jsonb)`.as("patients"),
+    sql<PaymentDocumentRow | null>`(select jsonb_build_object('amount', pm.amount, 'currency', pm.currency, 'customer_vat_number', pm.customer_vat_number, 'customer_business_name', pm.customer_business_name, 'receipt', pm.receipt) from payments pm where pm.order_id = orders.id and pm.status = 'succeeded' order by pm.updated_at desc limit 1)`.as("payment"),
+  ]);
+  if (query.search) {
+    const pattern = containsPattern(query.search);
+    rows = rows
+      .leftJoinLateral(
+        (eb) => eb.selectFrom("orders_patients").select(sql<number>`1`.as("found")).whereRef("orders_patients.order_id", "=", "orders.id").where("orders_patients.patient_name", "ilike", pattern).limit(1).as("patient"),
+        (join) => join.onTrue(),
+      )
+      .where((eb) => eb.or([eb("orders.full_name", "ilike", pattern), eb("patient.found", "is not", null)]));
+  }
+  const newest = query.sort === "newest";
+  if (query.after) {
+    const { createdAt, id } = query.after;
+    rows = rows.where(newest ? sql<boolean>`(orders.created_at, orders.id) < (${createdAt}::timestamptz, ${id}::uuid)` : sql<boolean>`(orders.created_at, orders.id) > (${createdAt}::timestamptz, ${id}::uuid)`);
+  }
+  return rows
+    .orderBy("orders.created_at", newest ? "desc" : "asc")
+    .orderBy("orders.id", newest ? "desc" : "asc")
+    .limit(CABINET_PAGE_SIZE + 1)
+    .execute();
+}
+
+/** The client's orders counted by status (the erasure page's counts: one range of the cabinet's index). */
+export function clientOrdersByStatus(db: DB, email: string) {
+  return db.selectFrom("orders").select(["status", (eb) => eb.fn.countAll<string>().as("count")]).where("email", "=", email).groupBy("status").execute();
+}

@@ -1,0 +1,62 @@
+import type { ExpressionBuilder } from "kysely";
+import type { Database, OrderStatus } from "~db/schema";
+import type { DB } from "~/modules/db/db.server";
+import { foundBySearch } from "./order-search.server";
+
+/**
+ * What the packer station reads of the orders (DESIGN §4.25): non-draft orders with their number,
+ * client, address, patients and file names — never prices, payments, phones, comments or anything
+ * else of the back-office. Every query here selects its columns by name for that reason.
+ */
+
+const ORDER_COLUMNS = ["orders.id", "orders.code", "orders.status", "orders.full_name", "orders.email", "orders.address"] as const;
+
+/** A page of the packer's list as it asks for it (packer/filter.ts). */
+export interface PackerOrderQuery {
+  /** The packed orders waiting to go (true), the ones still to pack (false) — both among `toPack` — or every order (null). */
+  packed: boolean | null;
+  /** The statuses of orders to pack: paid, or in work. */
+  toPack: readonly OrderStatus[];
+  status: OrderStatus | null;
+  q: string;
+  page: number;
+}
+
+/** Non-draft orders, newest first, filtered by order number, client or patient and by status; one page and one more row. */
+export async function packerOrderPage(db: DB, filter: PackerOrderQuery, pageSize: number) {
+  const filtered = () => {
+    let query = db.selectFrom("orders").where("orders.status", "!=", "draft");
+    if (filter.packed !== null) {
+      // The orders to pack and the packed ones waiting to go: paid or in work, with or without the mark.
+      const packed = (eb: ExpressionBuilder<Database, "orders">) => eb.exists(eb.selectFrom("order_packings").select("order_packings.id").whereRef("order_packings.order_id", "=", "orders.id"));
+      query = query.where("orders.status", "in", filter.toPack).where((eb) => (filter.packed ? packed(eb) : eb.not(packed(eb))));
+    }
+    if (filter.status) query = query.where("orders.status", "=", filter.status);
+    return query;
+  };
+  const offset = (filter.page - 1) * pageSize;
+  let query = filtered().select(ORDER_COLUMNS);
+  // The back-office's search without the phone; each way of matching reads at most this page (ADR 042).
+  if (filter.q) query = query.where(await foundBySearch(db, filter.q, { phone: false, narrowBase: filter.packed !== null }, filtered, offset + pageSize + 1));
+  return query
+    .orderBy("orders.created_at", "desc")
+    .orderBy("orders.id")
+    .limit(pageSize + 1)
+    .offset(offset)
+    .execute();
+}
+
+/** One non-draft order for its labels, or undefined. */
+export function packerOrder(db: DB, orderId: string) {
+  return db.selectFrom("orders").select(ORDER_COLUMNS).where("orders.id", "=", orderId).where("orders.status", "!=", "draft").executeTakeFirst();
+}
+
+/** The patients of these orders with their names, folders and file lists, in the order they were added. */
+export function packerPatients(db: DB, orderIds: readonly string[]) {
+  return db
+    .selectFrom("orders_patients")
+    .select(["order_id", "patient_name", "folder_name", "matrix_files_info", "aligner_files_info", "retainer_files_info"])
+    .where("order_id", "in", [...orderIds])
+    .orderBy("created_at")
+    .execute();
+}

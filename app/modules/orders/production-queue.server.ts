@@ -1,0 +1,156 @@
+import { type ExpressionBuilder, sql } from "kysely";
+import type { Database, FileType, QueueEntry, QueueStatus } from "~db/schema";
+import type { DB } from "~/modules/db/db.server";
+import { PAID_SET } from "./status";
+
+/**
+ * The queue of files to the production file server as the orders decide it (DESIGN §4.15–4.16): an
+ * entry is due once its order is in the paid set or staff released it, and the back-office lists the
+ * queue by order. The queue's own statements (lease, complete, fail, release) are ftp/queue.server.ts.
+ */
+
+export interface QueueLimits {
+  leaseSeconds: number;
+  maxAttempts: number;
+}
+
+/** A claimed entry, with the status it had before (an `uploading` one was interrupted). */
+export type ClaimedEntry = QueueEntry & { previous_status: QueueStatus };
+
+const paidSet = sql.join([...PAID_SET]);
+
+/** Claims up to `limit` due entries for `workerId`, oldest due first. */
+export async function claimDueEntries(db: DB, workerId: string, limit: number, limits: QueueLimits): Promise<ClaimedEntry[]> {
+  const result = await sql<ClaimedEntry>`
+    with due as (
+      select q.id, q.status as previous_status
+        from ftp_uploads_queue q
+        join orders o on o.id = q.order_id
+       where q.removed_at is null
+         and q.attempts < ${limits.maxAttempts}
+         and (o.status in (${paidSet}) or q.released_at is not null)
+         and ((q.status in ('pending', 'failed') and q.next_attempt_at <= now())
+              or (q.status = 'uploading' and q.locked_until < now()))
+       order by q.next_attempt_at, q.created_at, q.id
+       limit ${limit}
+       for update of q skip locked
+    )
+    update ftp_uploads_queue q
+       set status = 'uploading',
+           locked_by = ${workerId},
+           locked_until = now() + make_interval(secs => ${limits.leaseSeconds}),
+           attempts = q.attempts + 1,
+           last_attempt_at = now()
+      from due
+     where q.id = due.id
+    returning q.*, due.previous_status`.execute(db);
+  return result.rows;
+}
+
+/** Entries still to deliver (paid or released, not completed, attempts left), due now or later. */
+export async function countRemaining(db: DB, maxAttempts: number): Promise<number> {
+  const row = await db
+    .selectFrom("ftp_uploads_queue as q")
+    .innerJoin("orders as o", "o.id", "q.order_id")
+    .select(sql<number>`count(*)::int`.as("n"))
+    .where("q.removed_at", "is", null)
+    // Named statuses rather than "not completed": the index on status finds the few undelivered
+    // entries among a million delivered ones.
+    .where("q.status", "in", ["pending", "uploading", "failed"])
+    .where((eb) => eb.or([eb("q.attempts", "<", maxAttempts), eb("q.status", "=", "uploading")]))
+    .where((eb) => eb.or([eb("o.status", "in", PAID_SET), eb("q.released_at", "is not", null)]))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/**
+ * How long the longest-waiting file of a paid (or staff-released) order has waited to be delivered,
+ * in seconds (null when none waits): since it was uploaded, or since its order was paid (or staff
+ * released it), whichever is later. A gauge of the metrics (ADR 073).
+ */
+export async function oldestDueSeconds(db: DB): Promise<number | null> {
+  const paid = sql.join(PAID_SET.map((status) => sql.lit(status)));
+  const oldest = await sql<{ seconds: number | null }>`
+    select extract(epoch from now() - min(greatest(q.created_at, coalesce(o.paid_at, q.released_at, q.created_at))))::float8 as seconds
+      from ftp_uploads_queue q
+      join orders o on o.id = q.order_id
+     where q.status in ('pending', 'uploading', 'failed')
+       and q.removed_at is null
+       and (o.status in (${paid}) or q.released_at is not null)`.execute(db);
+  return oldest.rows[0]?.seconds ?? null;
+}
+
+/**
+ * Whether staff may send an entry now (ADR 068): it exists, is not delivered, and its order is paid or
+ * the entry was released before. A draft's or an unpaid order's files go after payment.
+ */
+export async function entrySendable(db: DB, id: string): Promise<"ok" | "not_found" | "not_due"> {
+  const row = await db
+    .selectFrom("ftp_uploads_queue as q")
+    .innerJoin("orders as o", "o.id", "q.order_id")
+    .select(["o.status as order_status", "q.released_at"])
+    .where("q.id", "=", id)
+    .executeTakeFirst();
+  if (!row) return "not_found";
+  return PAID_SET.includes(row.order_status) || row.released_at !== null ? "ok" : "not_due";
+}
+
+/** A filter of the back-office's queue list: the entries' statuses and file type, the page's order cursor. */
+export interface QueueOrderFilter {
+  statuses: readonly QueueStatus[];
+  type: FileType | "all";
+  /** Keyset paging by order (ADR 068): the orders after this one (the next page)… */
+  after: string | null;
+  /** …or the orders before this one (the previous page). */
+  before: string | null;
+}
+
+/** How much one page of the list reads: orders per page, and the caps of the entries' and orders' counts. */
+export interface QueueOrderLimits {
+  perPage: number;
+  entryCap: number;
+  orderCap: number;
+}
+
+/**
+ * The orders of one page of the back-office queue list by order (ADR 068): the orders that have
+ * entries in the filter, newest first, drafts left out (their files are not due: they go only after
+ * payment), paged by keyset on the order's (created_at, id) so a late page costs what the first
+ * does. The entries and orders of the filter are counted up to the caps (`capped` says there are more).
+ */
+export async function queueOrderPage(db: DB, filter: QueueOrderFilter, limits: QueueOrderLimits) {
+  const statuses = [...filter.statuses];
+  const hasEntries = (eb: ExpressionBuilder<Database, "orders">) => {
+    let entries = eb.selectFrom("ftp_uploads_queue as q").select(sql<number>`1`.as("one")).whereRef("q.order_id", "=", "orders.id").where("q.status", "in", statuses);
+    if (filter.type !== "all") entries = entries.where("q.file_type", "=", filter.type);
+    return eb.exists(entries);
+  };
+  const ordersOfFilter = () => db.selectFrom("orders").where("orders.status", "!=", "draft").where(hasEntries);
+
+  // The cursor is an order of the list; an order deleted meanwhile starts the list over.
+  const cursorId = filter.after ?? filter.before;
+  const cursor = cursorId ? await db.selectFrom("orders").select("id").where("id", "=", cursorId).executeTakeFirst() : undefined;
+  const backwards = Boolean(cursor && filter.before);
+  let page = ordersOfFilter().select(["orders.id", "orders.code", "orders.status", "orders.full_name", "orders.email", "orders.created_at"]);
+  // Compared in the database: its timestamps are finer than a JavaScript date.
+  if (cursor) page = page.where(sql<boolean>`(orders.created_at, orders.id) ${sql.raw(backwards ? ">" : "<")} (select c.created_at, c.id from orders c where c.id = ${cursor.id})`);
+  const direction = backwards ? "asc" : "desc";
+  const [found, entriesCounted, ordersCounted] = await Promise.all([
+    page.orderBy("orders.created_at", direction).orderBy("orders.id", direction).limit(limits.perPage + 1).execute(),
+    (() => {
+      let entries = db
+        .selectFrom("ftp_uploads_queue as q")
+        .innerJoin("orders as o", "o.id", "q.order_id")
+        .select(sql<number>`1`.as("one"))
+        .where("q.status", "in", statuses)
+        .where("o.status", "!=", "draft");
+      if (filter.type !== "all") entries = entries.where("q.file_type", "=", filter.type);
+      return db.selectFrom(entries.limit(limits.entryCap + 1).as("capped")).select(sql<number>`count(*)::int`.as("n")).executeTakeFirstOrThrow();
+    })(),
+    db.selectFrom(ordersOfFilter().select(sql<number>`1`.as("one")).limit(limits.orderCap + 1).as("capped")).select(sql<number>`count(*)::int`.as("n")).executeTakeFirstOrThrow(),
+  ]);
+  const more = found.length > limits.perPage;
+  const orders = found.slice(0, limits.perPage);
+  if (backwards) orders.reverse();
+  return { orders, more, backwards, cursor: Boolean(cursor), entryCount: Number(entriesCounted.n), orderCount: Number(ordersCounted.n) };
+}

@@ -1,0 +1,199 @@
+import { type RawBuilder, sql, type SqlBool } from "kysely";
+import type { OrderStatus } from "~db/schema";
+import type { DB } from "~/modules/db/db.server";
+import { type Cursor, encodeCursor, endOfDay, type ListMarket, type SortDirection, startOfDay } from "~/modules/http/list-query";
+import { fileCountOf } from "./files.server";
+import { foundBySearch } from "./order-search.server";
+import { isUuid } from "./orders.server";
+import { PAID_SET } from "./status";
+
+/**
+ * Staff's list of orders (staff side §2 "/backoffice", ADR 066, 067): the orders of a tab under the
+ * filter's dates, market and "empty" switch, counted up to a cap, one keyset page at a time in one of
+ * three sorts; the patients and histories of a page's orders; the paid orders of the statistics'
+ * windows. The dashboard (backoffice/dashboard.server.ts) and the order's own page read them.
+ */
+
+/** The filter's part every tab shares; `statuses` is the tab's (null: every status). */
+export interface WorkListFilter {
+  statuses: readonly OrderStatus[] | null;
+  /** Created on or after / before the end of (dates as YYYY-MM-DD), or null. */
+  from: string | null;
+  to: string | null;
+  market: ListMarket | null;
+  /** Orders without patients are hidden unless asked for. */
+  showEmpty: boolean;
+}
+
+export type WorkListSort = "date" | "total" | "status";
+
+export interface WorkListPageQuery extends WorkListFilter {
+  /** Order number (its first characters), client name, e-mail or phone; a search lists newest first. */
+  search: string;
+  sort: WorkListSort;
+  dir: SortDirection;
+  page: number;
+  /** Keyset: the page starts after / ends before the row with these sort values (null: by page number). */
+  after: Cursor | null;
+  before: Cursor | null;
+}
+
+/** The orders of the filter's dates, market and "empty" switch, in its statuses (all when null). */
+function ordersWhere(db: DB, filter: WorkListFilter) {
+  let query = db.selectFrom("orders");
+  if (filter.statuses) query = query.where("orders.status", "in", [...filter.statuses]);
+  if (filter.from) query = query.where("orders.created_at", ">=", startOfDay(filter.from));
+  if (filter.to) query = query.where("orders.created_at", "<", endOfDay(filter.to));
+  if (filter.market) query = query.where("orders.market", "=", filter.market);
+  if (!filter.showEmpty) query = query.where((eb) => eb.exists(eb.selectFrom("orders_patients").select("id").whereRef("orders_patients.order_id", "=", "orders.id")));
+  return query;
+}
+
+/**
+ * How many orders each tab holds under the filter (`tabs`: name and statuses), each counted up to
+ * `cap`: one statement of capped counts, one round trip, each count reading at most its cap.
+ */
+export async function countWorkListTabs<Tab extends string>(
+  db: DB,
+  filter: Omit<WorkListFilter, "statuses">,
+  tabs: ReadonlyArray<readonly [Tab, readonly OrderStatus[] | null]>,
+  cap: number,
+): Promise<Record<Tab, number>> {
+  const row = await db
+    .selectNoFrom((eb) =>
+      tabs.map(([tab, statuses]) =>
+        eb
+          .selectFrom(
+            ordersWhere(db, { ...filter, statuses })
+              .select(sql<number>`1`.as("one"))
+              .limit(cap + 1)
+              .as("capped"),
+          )
+          .select(sql<number>`count(*)::int`.as("count"))
+          .as(tab),
+      ),
+    )
+    .executeTakeFirstOrThrow();
+  return Object.fromEntries(tabs.map(([tab]) => [tab, Number((row as Record<string, unknown>)[tab])])) as Record<Tab, number>;
+}
+
+/** The paid orders of the last `days` ("current") and the `days` before ("previous"), counted and summed per currency. */
+export function paidOrderWindows(db: DB, days: number) {
+  return db
+    .selectFrom("orders")
+    .select([
+      "currency",
+      sql<"current" | "previous">`case when created_at >= now() - make_interval(days => ${days}) then 'current' else 'previous' end`.as("window"),
+      sql<number>`count(*)::int`.as("count"),
+      sql<number>`coalesce(sum(total_cost), 0)::bigint`.as("revenue"),
+    ])
+    .where("status", "in", [...PAID_SET])
+    .where("created_at", ">=", sql<Date>`now() - make_interval(days => ${2 * days})`)
+    .where("created_at", "<=", sql<Date>`now()`)
+    .groupBy(["currency", sql`2`])
+    .execute();
+}
+
+/** The statuses in their own order (the index `orders_status_rank_idx` has the same expression). */
+const STATUS_RANK = sql<number>`(case orders.status when 'draft' then 0 when 'pending' then 1 when 'paid' then 2 when 'processing' then 3 when 'shipped' then 4 when 'completed' then 5 else 6 end)`;
+const TOTAL_KEY = sql<number>`coalesce(orders.total_cost, 0)`;
+
+/**
+ * Each sort's keyset (ADR 067): the expressions a page is ordered by, the id last so no two rows tie,
+ * how a cursor's values are cast back, and how they are checked (a forged cursor reads as none).
+ */
+const KEYSETS: Record<WorkListSort, { keys: RawBuilder<unknown>[]; casts: string[]; valid: (values: Cursor) => boolean }> = {
+  date: {
+    keys: [sql`orders.created_at`, sql`orders.id`],
+    casts: ["timestamptz", "uuid"],
+    valid: ([at, id]) => isTimestamp(at) && isUuid(String(id)),
+  },
+  total: {
+    keys: [TOTAL_KEY, sql`orders.id`],
+    casts: ["bigint", "uuid"],
+    valid: ([total, id]) => Number.isSafeInteger(total) && isUuid(String(id)),
+  },
+  status: {
+    keys: [STATUS_RANK, sql`orders.created_at`, sql`orders.id`],
+    casts: ["int", "timestamptz", "uuid"],
+    valid: ([rank, at, id]) => Number.isInteger(rank) && isTimestamp(at) && isUuid(String(id)),
+  },
+};
+const TIMESTAMP = /^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}(\.\d{1,6})?([+-]\d{2}(:\d{2})?|Z)$/;
+const isTimestamp = (value: unknown) => typeof value === "string" && TIMESTAMP.test(value) && !Number.isNaN(Date.parse(value.replace(" ", "T")));
+
+/**
+ * One page of the list (`pageSize` orders), in the query's sort, with whether more follow and the
+ * cursors of its first and last row (ADR 067). Only what the cards show: a row of orders has some 40 columns.
+ */
+export async function workListPage(db: DB, query: WorkListPageQuery, pageSize: number) {
+  const keyset = KEYSETS[query.sort];
+  const cursor = query.after ?? query.before;
+  const usable = cursor && cursor.length === keyset.casts.length && keyset.valid(cursor) ? cursor : null;
+  // Backwards (`before`) reads the other way round from the cursor, then turns the rows back.
+  const backwards = Boolean(usable && query.before);
+  const descending = (query.dir === "desc") !== backwards;
+  const filtered = () => {
+    const orders = ordersWhere(db, query);
+    if (!usable) return orders;
+    const values = usable.map((value, i) => sql`${value}::${sql.raw(keyset.casts[i])}`);
+    return orders.where(sql<SqlBool>`(${sql.join(keyset.keys)}) ${sql.raw(descending ? "<" : ">")} (${sql.join(values)})`);
+  };
+  // Without a cursor a page number is an offset (an old link, a typed address); the pager's links carry cursors.
+  const offset = usable ? 0 : (query.page - 1) * pageSize;
+  let page = filtered()
+    .select([
+      "id",
+      "status",
+      "created_at",
+      "full_name",
+      "email",
+      "phone",
+      "address",
+      "delivery_comment",
+      "additional_comments",
+      "total_cost",
+      "currency",
+      "tracking_number",
+      "paid_at",
+      "parcel_received_at",
+      "parcel_received_by",
+    ])
+    .select([sql<string>`orders.created_at::text`.as("created_key"), TOTAL_KEY.as("total_key"), STATUS_RANK.as("status_rank")]);
+  // A search reads, per way of matching, at most the orders up to this page (ADR 042).
+  if (query.search) page = page.where(await foundBySearch(db, query.search, { phone: true }, filtered, offset + pageSize + 1));
+  for (const key of keyset.keys) page = page.orderBy(key, descending ? "desc" : "asc");
+  const read = await page.limit(pageSize + 1).offset(offset).execute();
+  const more = read.length > pageSize;
+  const rows = backwards ? read.slice(0, pageSize).reverse() : read;
+  const cursorOf = (row: (typeof read)[number]) =>
+    encodeCursor(query.sort === "date" ? [row.created_key, row.id] : query.sort === "total" ? [Number(row.total_key), row.id] : [Number(row.status_rank), row.created_key, row.id]);
+  const orders = rows.slice(0, pageSize);
+  return {
+    orders,
+    // Backwards, the rows after this page are the ones the staff member came from.
+    hasMore: backwards ? true : more,
+    cursors: {
+      next: orders.length ? cursorOf(orders[orders.length - 1]) : null,
+      previous: orders.length ? cursorOf(orders[0]) : null,
+    },
+  };
+}
+
+/** The patients of these orders as their cards show them: choices, and how many files of each kind (the database counts). */
+export function patientCardsOf(db: DB, orderIds: readonly string[]) {
+  return db
+    .selectFrom("orders_patients")
+    .select(["id", "order_id", "patient_name", "folder_name", "material_type", "cut_type", "matrix_type", "additional_comments", "skip_matrix", "skip_aligners", "skip_retainers"])
+    // The cards show counts: the database counts, the file lists stay where they are.
+    .select([fileCountOf("matrix").as("matrix_count"), fileCountOf("aligners").as("aligners_count"), fileCountOf("retainer").as("retainer_count")])
+    .where("order_id", "in", [...orderIds])
+    .orderBy("created_at")
+    .orderBy("folder_name")
+    .execute();
+}
+
+/** The status histories of these orders, each oldest first. */
+export function historiesOf(db: DB, orderIds: readonly string[]) {
+  return db.selectFrom("order_status_history").selectAll().where("order_id", "in", [...orderIds]).orderBy("created_at").orderBy("id").execute();
+}
