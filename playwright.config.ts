@@ -76,6 +76,9 @@ export default defineConfig({
   // The last resort, not a wait: journeys wait on conditions. A journey of many steps on a busy
   // machine (two CPU-bound processes beside the suite) takes longer than on a quiet one (ADR 059).
   timeout: 60_000,
+  // A condition's wait, not a delay: an assertion returns as soon as it holds. Five seconds (the
+  // default) was shorter than a server action on a loaded machine (a file sent over SFTP by hand).
+  expect: { timeout: 15_000 },
   reporter: process.env.PLAYWRIGHT_JSON_OUTPUT_NAME ? [["list"], ["json"]] : [["list"]],
   outputDir,
   // A failed journey keeps its trace (DOM snapshots, network, console) without the screencast's
