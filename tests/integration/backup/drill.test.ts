@@ -223,6 +223,8 @@ describe("backup and restore on the embedded default (PGlite and folders)", () =
       while (!done) {
         const response = await fetch(`${app.url}/healthz`);
         expect(response.status).toBe(200);
+        // Read to its end, so each answer frees its connection for the next request.
+        await response.arrayBuffer();
         answered++;
         await new Promise((resolve) => setTimeout(resolve, 20));
       }

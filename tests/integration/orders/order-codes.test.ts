@@ -134,7 +134,8 @@ describe("order codes on PGlite (the embedded database)", () => {
   beforeAll(async () => {
     db = await openDatabase({ kind: "pglite", dir: "memory://" });
     await migrateToLatest(db as Kysely<any>);
-  }, 60_000);
+    // Every migration on an in-memory PGlite: over a minute on a loaded two-core machine.
+  }, 180_000);
   afterAll(async () => db.destroy());
 
   it("finds the last free code and refuses cleanly when none is left", { timeout: 60_000 }, async () => {
