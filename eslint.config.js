@@ -202,8 +202,9 @@ export default tseslint.config(
   },
   {
     // The readers the request context stands on parse their own cookies; only the context imports them.
+    // The order tables stay out of them too (browser-orders only reads its cookie).
     files: COOKIE_READERS,
-    rules: { "no-restricted-syntax": ["error", CONTEXT_FACTS, ...FORM_READS, ...QUERY_READS] },
+    rules: { "no-restricted-syntax": ["error", CONTEXT_FACTS, ...FORM_READS, ...QUERY_READS, ...ORDER_TABLES] },
   },
   {
     // One route shape (ADR 050): a page route's loader and action are one call into its page module.

@@ -10,7 +10,7 @@ import { getRequestTranslator } from "~/modules/http/request-context.server";
 import { readSubmission, submittedIntent } from "~/modules/http/submission.server";
 import { redirectWithToast } from "~/modules/http/toast.server";
 import { logger } from "~/modules/log/logger.server";
-import { markInvoicePaid, type MarkPaidOutcome, orderInvoices } from "~/modules/payments/invoices.server";
+import { invoiceSummary, markInvoicePaid, type MarkPaidOutcome, orderInvoices } from "~/modules/payments/invoices.server";
 import { loadSection, sectionData, sectionFailure } from "~/modules/http/section.server";
 import { packingsOf } from "~/modules/packer/packing.server";
 import { fileCorrectionsOf } from "~/modules/orders/files.server";
@@ -83,14 +83,7 @@ async function orderCard(db: DB, orderId: string) {
     })),
     // Bank-transfer invoices (ADR 072): a transfer can be recorded for an unpaid one while the order waits for its payment.
     invoices: invoices.map((invoice) => ({
-      id: invoice.id,
-      number: Number(invoice.number),
-      createdAt: invoice.created_at.toISOString(),
-      company: invoice.client_company,
-      inn: invoice.client_inn,
-      total: Number(invoice.total),
-      currency: invoice.currency as Currency,
-      paidAt: invoice.paid_at?.toISOString() ?? null,
+      ...invoiceSummary(invoice),
       paidBy: invoice.paid_by,
       canMarkPaid: invoice.paid_at === null && order.status === "pending" && Number(order.total_cost) === Number(invoice.total),
     })),

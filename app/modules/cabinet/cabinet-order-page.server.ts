@@ -12,7 +12,7 @@ import { getRequestTranslator } from "~/modules/http/request-context.server";
 import { type FormReply, intentValue, readSubmission, refused, submittedIntent } from "~/modules/http/submission.server";
 import { redirectWithToast } from "~/modules/http/toast.server";
 import { invoiceOffered } from "~/modules/payments/invoice";
-import { lastBuyerOf, orderInvoices, requestInvoice } from "~/modules/payments/invoices.server";
+import { invoiceSummary, lastBuyerOf, orderInvoices, requestInvoice } from "~/modules/payments/invoices.server";
 import { cabinetInvoicePath, cabinetOrderPath } from "~/modules/orders/cabinet-links";
 import { clientOrder, clientOrderPatients, markParcelReceived } from "~/modules/orders/client-order.server";
 import { filesOf } from "~/modules/orders/files.server";
@@ -99,14 +99,7 @@ export async function loadCabinetOrderPage({ request, context, params }: LoaderF
     // Bank-transfer invoices (ADR 072): the form while the order can be paid, and those already made.
     invoiceForm: offered ? { company: lastBuyer?.company ?? "", inn: lastBuyer?.inn ?? "" } : null,
     invoices: invoices.map((invoice) => ({
-      id: invoice.id,
-      number: Number(invoice.number),
-      createdAt: invoice.created_at.toISOString(),
-      company: invoice.client_company,
-      inn: invoice.client_inn,
-      total: Number(invoice.total),
-      currency: invoice.currency,
-      paidAt: invoice.paid_at?.toISOString() ?? null,
+      ...invoiceSummary(invoice),
       href: cabinetInvoicePath(order.id, invoice.id),
     })),
   };

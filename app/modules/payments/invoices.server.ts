@@ -1,4 +1,4 @@
-import type { Order, PaymentLineInfo } from "~db/schema";
+import type { Currency, Order, PaymentLineInfo } from "~db/schema";
 import type { InvoiceSupplier } from "~/modules/config/invoice-supplier.server";
 import { type DB, inTransaction } from "~/modules/db/db.server";
 import { lastInvoiceBuyer } from "~/modules/orders/customers.server";
@@ -134,6 +134,20 @@ type InvoiceRow = NonNullable<Awaited<ReturnType<typeof findOrderInvoice>>>;
  * the lines — and whether it still stands: paid (when, by whom for staff), or no longer payable
  * because its order changed (a return to editing, a new total, a cancellation) or was paid otherwise.
  */
+/** An invoice as the order's pages list it, the cabinet's and staff's alike. */
+export function invoiceSummary(invoice: InvoiceRow) {
+  return {
+    id: invoice.id,
+    number: Number(invoice.number),
+    createdAt: invoice.created_at.toISOString(),
+    company: invoice.client_company,
+    inn: invoice.client_inn,
+    total: Number(invoice.total),
+    currency: invoice.currency as Currency,
+    paidAt: invoice.paid_at?.toISOString() ?? null,
+  };
+}
+
 export function invoiceDocument(invoice: InvoiceRow, order: Pick<Order, "id" | "status" | "total_cost" | "currency">, options: { staff: boolean }) {
   const total = Number(invoice.total);
   const payable = order.status === "pending" && Number(order.total_cost) === total && order.currency === invoice.currency;
