@@ -20,13 +20,26 @@ const took = (runner, file, ms) => {
   files.set(file, (files.get(file) ?? 0) + ms / 1000);
 };
 
+/**
+ * Why a test failed, on the same line: the error's first lines without colours and where it was
+ * thrown, so the last lines of a CI log (all that may be kept of it) say what to look at.
+ */
+function why(error) {
+  if (!error?.message) return "";
+  // eslint-disable-next-line no-control-regex
+  const plain = (text) => String(text).replace(/\u001b\[[0-9;]*m/g, "");
+  const lines = plain(error.message).split("\n").map((line) => line.trim()).filter((line) => line && !line.startsWith("at ")).slice(0, 4);
+  const at = error.location ? ` at ${path.basename(error.location.file)}:${error.location.line}` : (plain(error.stack ?? error.message).match(/\(?([^\s()]+\.(?:test|spec)\.[mc]?ts):(\d+):\d+\)?/)?.slice(1, 3).join(":") ?? "");
+  return `\n    ${lines.join(" | ").slice(0, 400)}${at && !at.startsWith(" at") ? ` at ${path.basename(at)}` : at}`;
+}
+
 function walkSuites(suites, report) {
   for (const suite of suites ?? []) {
     for (const spec of suite.specs ?? []) {
       for (const test of spec.tests ?? []) {
         const where = `${report} [${test.projectName}] ${spec.file}:${spec.line} › ${spec.title}`;
-        if (test.status === "unexpected") failures.push(where);
-        else if (test.status === "flaky") flaky.push(where);
+        if (test.status === "unexpected") failures.push(`${where}${why(test.results?.at(-1)?.error)}`);
+        else if (test.status === "flaky") flaky.push(`${where}${why(test.results?.find((result) => result.error)?.error)}`);
         for (const result of test.results ?? []) took(report, spec.file, result.duration ?? 0);
       }
     }
@@ -54,7 +67,7 @@ for (const name of reports) {
       if (result.endTime && result.startTime) took(name, file, result.endTime - result.startTime);
       if (result.status === "failed" && result.assertionResults.length === 0) failures.push(`vitest ${file} (did not load: ${result.message?.split("\n")[0] ?? ""})`);
       for (const assertion of result.assertionResults) {
-        if (assertion.status === "failed") failures.push(`vitest ${file} › ${assertion.fullName}`);
+        if (assertion.status === "failed") failures.push(`vitest ${file} › ${assertion.fullName}${why({ message: assertion.failureMessages?.[0] })}`);
       }
     }
   } else {
