@@ -89,7 +89,7 @@ module.exports = {
       severity: "error",
       comment:
         "A ground module (db, config, log, market, validation, i18n, http, storage, mail) imports only other ground modules: move the shared part down, or the caller up (ADR 051). The request context is the one file that reads the facts features own (the viewer, the browser's orders); its readers are named here.",
-      from: { path: `^app/modules/${GROUND}/`, pathNot: ["\\.test\\.tsx?$", "^app/modules/http/request-context\\.server\\.ts$"] },
+      from: { path: `^app/modules/${GROUND}/`, pathNot: ["\\.test\\.tsx?$", "^app/modules/http/request/request-context\\.server\\.ts$"] },
       to: {
         path: "^app/modules/",
         pathNot: [
@@ -105,7 +105,7 @@ module.exports = {
       name: "request-context-reads-named-facts",
       severity: "error",
       comment: "The request context reads the viewer (auth) and the browser's orders (orders) and nothing else above the ground (ADR 051).",
-      from: { path: "^app/modules/http/request-context\\.server\\.ts$" },
+      from: { path: "^app/modules/http/request/request-context\\.server\\.ts$" },
       to: {
         path: "^app/modules/",
         pathNot: [`^app/modules/${GROUND}/`, "^app/modules/auth/(gate\\.server|session\\.server|staff)\\.ts$", "^app/modules/orders/browser-orders\\.server\\.ts$"],

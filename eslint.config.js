@@ -3,7 +3,7 @@ import reactHooks from "eslint-plugin-react-hooks";
 import tseslint from "typescript-eslint";
 
 const REQUEST_FACTS =
-  "Read request facts through the request context (~/modules/http/request-context.server: getViewer, getLocale, getRequestTranslator, getRequestContext, getClientAddress), once per request (ADR 050).";
+  "Read request facts through the request context (~/modules/http/request/request-context.server: getViewer, getLocale, getRequestTranslator, getRequestContext, getClientAddress), once per request (ADR 050).";
 
 /** `context.clientIp` and friends are request facts too (ADR 050). */
 const CONTEXT_FACTS = {
@@ -50,7 +50,7 @@ const FORM_READS = [
 
 // A list's address is read only through the list kit's schema (ADR 067), as a form through its own.
 const QUERY_READ =
-  "Read the address through a schema: readQuery(request, schema) from ~/modules/http/list-query (ADR 067).";
+  "Read the address through a schema: readQuery(request, schema) from ~/modules/http/request/list-query (ADR 067).";
 const QUERY_READS = [
   {
     selector:
@@ -70,7 +70,7 @@ const QUERY_READS = [
   },
 ];
 // The kit itself is the one place that reads an address's names.
-const QUERY_READERS = ["app/modules/http/list-query.ts"];
+const QUERY_READERS = ["app/modules/http/request/list-query.ts"];
 
 // ---------------------------------------------------------------------------------------------
 // Order data (ADR 051): every query on orders, orders_patients and order_status_history is a
@@ -143,7 +143,7 @@ export default tseslint.config(
     // through its zod schema (ADR 053).
     files: ["app/**/*.{ts,tsx}", "server.mts", "scripts/**/*.{ts,mts}"],
     ignores: [
-      "app/modules/http/request-context.server.ts",
+      "app/modules/http/request/request-context.server.ts",
       "**/*.test.{ts,tsx}",
     ],
     rules: {
@@ -186,7 +186,7 @@ export default tseslint.config(
     files: ["app/modules/**/*.{ts,tsx}", "app/routes/**/*.ts"],
     ignores: [
       "**/*.test.{ts,tsx}",
-      "app/modules/http/request-context.server.ts",
+      "app/modules/http/request/request-context.server.ts",
       ...QUERY_READERS,
     ],
     rules: {

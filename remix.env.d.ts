@@ -1,7 +1,7 @@
 /// <reference types="@remix-run/dev" />
 
 import "@remix-run/node";
-import type { LoadContext } from "~/modules/http/request-context.server";
+import type { LoadContext } from "~/modules/http/request/request-context.server";
 
 declare module "@remix-run/node" {
   interface Future {

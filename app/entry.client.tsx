@@ -2,7 +2,7 @@ import { RemixBrowser } from "@remix-run/react";
 import { startTransition, StrictMode } from "react";
 import { hydrateRoot } from "react-dom/client";
 import { DocumentFactsProvider } from "~/components/document-facts";
-import { installResend } from "~/modules/http/idempotency-fetch";
+import { installResend } from "~/modules/http/forms/idempotency-fetch";
 import { heldTexts, loadTexts } from "~/modules/i18n/texts-cache";
 
 // An error page rendered by the server shows its request's id; hydration must render the same.

@@ -3,9 +3,9 @@ import type { AppLoadContext, EntryContext } from "@remix-run/node";
 import { isRouteErrorResponse, RemixServer } from "@remix-run/react";
 import { renderToPipeableStream } from "react-dom/server";
 import { DocumentFactsProvider } from "~/components/document-facts";
-import { setsOnlyPageCookies } from "~/modules/http/public-page-cache.server";
-import { wholeDocument } from "~/modules/http/whole-document.server";
-import { getLocale } from "~/modules/http/request-context.server";
+import { setsOnlyPageCookies } from "~/modules/http/answers/public-page-cache.server";
+import { wholeDocument } from "~/modules/http/answers/whole-document.server";
+import { getLocale } from "~/modules/http/request/request-context.server";
 import { ServerTextsProvider } from "~/components/i18n/shared-texts";
 import { shellTexts } from "~/modules/i18n/shell-texts.server";
 import type { Messages } from "~/modules/i18n/translate";
@@ -20,7 +20,7 @@ const ABORT_DELAY = 5_000;
 export const streamTimeout = ABORT_DELAY;
 
 /** The 503 answer of resource routes while the database is away, in the reader's language (server.mts). */
-export { outageAnswer } from "~/modules/http/answers.server";
+export { outageAnswer } from "~/modules/http/answers/answers.server";
 
 /** How long a browser or proxy may reuse a public page before asking again (with its ETag). */
 const PUBLIC_MAX_AGE_SECONDS = 60;

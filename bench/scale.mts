@@ -26,7 +26,7 @@ import { parseArgs } from "node:util";
 import { Kysely, PostgresDialect, sql } from "kysely";
 import pg from "pg";
 import { type DB, openDatabase } from "../app/modules/db/db.server";
-import { encodeCursor } from "../app/modules/http/list-query";
+import { encodeCursor } from "../app/modules/http/request/list-query";
 import { migrateToLatest } from "../db/migrator";
 import { type AppServer, browserFetch } from "../tests/support/app-server";
 import { clientSessionCookie, gateCookie, SECRETS, startBenchApp } from "./lib/app-fixture";

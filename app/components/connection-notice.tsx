@@ -1,5 +1,5 @@
 import { useSyncExternalStore } from "react";
-import { connectionState, resendNow, subscribeConnection } from "~/modules/http/idempotency-fetch";
+import { connectionState, resendNow, subscribeConnection } from "~/modules/http/forms/idempotency-fetch";
 import { useTranslation } from "~/components/i18n/i18n-context";
 
 const NOBODY_WAITS = () => 0;

@@ -1,5 +1,5 @@
 import { useTranslation } from "~/components/i18n/i18n-context";
-import type { Failure } from "~/modules/http/failure";
+import type { Failure } from "~/modules/http/forms/failure";
 import type { Translate } from "~/modules/i18n/translate";
 
 /**

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { GeneralErrorBoundary, NotFound } from "~/components/error-boundary";
-import { notFound } from "~/modules/http/not-found.server";
-import { notFoundTitle } from "~/modules/http/not-found";
+import { notFound } from "~/modules/http/answers/not-found.server";
+import { notFoundTitle } from "~/modules/http/answers/not-found";
 
 export const meta: MetaFunction = ({ error }) => [{ title: notFoundTitle(error) ?? "Aligner Lab" }];
 

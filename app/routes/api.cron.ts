@@ -5,8 +5,8 @@ import { getDb } from "~/modules/db/db.server";
 import { getFileServer } from "~/modules/ftp/file-server.server";
 import { runScheduledJobs } from "~/modules/jobs/scheduled.server";
 import { getStorage } from "~/modules/storage/storage.server";
-import { jsonAnswer } from "~/modules/http/answers.server";
-import { getLocale } from "~/modules/http/request-context.server";
+import { jsonAnswer } from "~/modules/http/answers/answers.server";
+import { getLocale } from "~/modules/http/request/request-context.server";
 
 /** The queue claims new files for this long per call; files in flight may take the grace period on top. */
 const QUEUE_BUDGET_MS = 20_000;

@@ -8,7 +8,7 @@ import { useTranslation } from "~/components/i18n/i18n-context";
 import { loadSignInPage, signInPageAction, type SignInReply } from "~/modules/auth/sign-in-page.server";
 import { useBrowserCheck } from "~/modules/validation/browser";
 import { replyFor } from "~/modules/validation/reply";
-import { refusalHeaders } from "~/modules/http/route-headers";
+import { refusalHeaders } from "~/modules/http/answers/route-headers";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title }, { name: "robots", content: "noindex" }];
 

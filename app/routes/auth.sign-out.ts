@@ -3,10 +3,10 @@ import { signOut } from "~/modules/auth/authenticator.server";
 import { revokeUserSessions } from "~/modules/auth/session.server";
 import { getDb } from "~/modules/db/db.server";
 import { isDatabaseUnavailable } from "~/modules/db/unavailable";
-import { getViewer } from "~/modules/http/request-context.server";
-import { readSubmission } from "~/modules/http/submission.server";
+import { getViewer } from "~/modules/http/request/request-context.server";
+import { readSubmission } from "~/modules/http/forms/submission.server";
 import { signOutSchema } from "~/modules/auth/forms";
-import { redirectWithToast, toastCookieHeader } from "~/modules/http/toast.server";
+import { redirectWithToast, toastCookieHeader } from "~/modules/http/answers/toast.server";
 import { logger } from "~/modules/log/logger.server";
 
 export async function loader() {

@@ -23,7 +23,7 @@ import { OrdersTable } from "~/components/backoffice/orders-table";
 import { CodeSpaceCard } from "~/components/backoffice/code-space-card";
 import { FilterBar } from "~/components/lists/filter-bar";
 import { ListPager } from "~/components/lists/list-pager";
-import { listHref } from "~/modules/http/list-query";
+import { listHref } from "~/modules/http/request/list-query";
 import { isShortSearch } from "~/modules/orders/search-length";
 import {
   DASHBOARD_SORTS,

@@ -7,7 +7,7 @@ import { useTranslation } from "~/components/i18n/i18n-context";
 import { LANGUAGE_NAMES, SOURCE_LANGUAGE } from "~/modules/i18n/languages";
 import { catalogueUrl, type Place, TARGET_LANGUAGES } from "~/modules/translations/catalogue";
 import { cataloguePageAction, loadCataloguePage } from "~/modules/translations/catalogue-page.server";
-import type { FormReply } from "~/modules/http/submission.server";
+import type { FormReply } from "~/modules/http/forms/submission.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title }, { name: "robots", content: "noindex" }];
 

@@ -4,7 +4,7 @@ import { StaffAccess } from "~/components/backoffice/staff-access";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { PasswordGate } from "~/components/password-gate";
 import { loadLoginPage, loginPageAction } from "~/modules/backoffice/login-page.server";
-import { refusalHeaders } from "~/modules/http/route-headers";
+import { refusalHeaders } from "~/modules/http/answers/route-headers";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title }, { name: "robots", content: "noindex" }];
 

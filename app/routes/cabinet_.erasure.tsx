@@ -3,7 +3,7 @@ import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { useTranslation } from "~/components/i18n/i18n-context";
 import { erasurePageAction, loadErasurePage } from "~/modules/cabinet/erasure-page.server";
-import type { FormReply } from "~/modules/http/submission.server";
+import type { FormReply } from "~/modules/http/forms/submission.server";
 import { formatDate } from "~/modules/partners/format";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title }, { name: "robots", content: "noindex" }];

@@ -1,8 +1,8 @@
 import { type ActionFunctionArgs, redirect } from "@remix-run/node";
 import { safeRedirect } from "~/modules/auth/guards.server";
-import { cookies } from "~/modules/http/cookies.server";
-import { cookieChoiceSchema } from "~/modules/http/forms";
-import { readSubmission } from "~/modules/http/submission.server";
+import { cookies } from "~/modules/http/request/cookies.server";
+import { cookieChoiceSchema } from "~/modules/http/forms/forms";
+import { readSubmission } from "~/modules/http/forms/submission.server";
 import { rememberPartnerHeader } from "~/modules/partners/referral.server";
 
 export async function loader() {

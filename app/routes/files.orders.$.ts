@@ -3,8 +3,8 @@ import { Readable } from "node:stream";
 import { getDb } from "~/modules/db/db.server";
 import { getStorage } from "~/modules/storage/storage.server";
 import { openableOrder, uploadViewerOf } from "~/modules/uploads/tus-access.server";
-import { textAnswer } from "~/modules/http/answers.server";
-import { getLocale } from "~/modules/http/request-context.server";
+import { textAnswer } from "~/modules/http/answers/answers.server";
+import { getLocale } from "~/modules/http/request/request-context.server";
 
 /**
  * GET /files/orders/{storagePath}: a stored model of an order (FileInfo.url), streamed, for the

@@ -1,9 +1,9 @@
 import { type ActionFunctionArgs, redirect } from "@remix-run/node";
 import { safeRedirect } from "~/modules/auth/guards.server";
-import { cookies } from "~/modules/http/cookies.server";
+import { cookies } from "~/modules/http/request/cookies.server";
 import { isLanguage, pathAfterLanguageChange } from "~/modules/i18n/languages";
-import { badRequest } from "~/modules/http/request.server";
-import { readSubmission } from "~/modules/http/submission.server";
+import { badRequest } from "~/modules/http/answers/request.server";
+import { readSubmission } from "~/modules/http/forms/submission.server";
 import { languageChoiceSchema } from "~/modules/i18n/forms";
 
 export async function loader() {

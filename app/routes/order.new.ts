@@ -1,7 +1,7 @@
 import { type ActionFunctionArgs, redirect } from "@remix-run/node";
-import { redirectWithToast } from "~/modules/http/toast.server";
+import { redirectWithToast } from "~/modules/http/answers/toast.server";
 import { forgetCurrentOrderHeader } from "~/modules/orders/browser-orders.server";
-import { readSubmission } from "~/modules/http/submission.server";
+import { readSubmission } from "~/modules/http/forms/submission.server";
 import { newOrderSchema } from "~/modules/orders/forms";
 
 export async function loader() {

@@ -22,7 +22,7 @@ import type { StepProps } from "~/components/wizard/steps/types";
 import { UploadStep } from "~/components/wizard/steps/upload-step";
 import { fieldMessages, readTyped, submittedIntent, type Typed } from "~/components/wizard/form-reading";
 import { WizardNav } from "~/components/wizard/wizard-nav";
-import { type InPlaceResult, isInPlace, isInPlaceAnswer } from "~/modules/http/in-place";
+import { type InPlaceResult, isInPlace, isInPlaceAnswer } from "~/modules/http/forms/in-place";
 import { useTranslation } from "~/components/i18n/i18n-context";
 import { numberFormat } from "~/modules/i18n/intl";
 import { useIdleImport } from "~/modules/validation/idle-import";
@@ -31,7 +31,7 @@ import { NO_SKIPS, progressPercent, returnStep, SKIP_QUESTION } from "~/modules/
 import { FIRST_STEP, LAST_STEP, stepAt, type StepView } from "~/modules/wizard/steps";
 import { handleWizardAction } from "~/modules/wizard/action.server";
 import { loadWizardPage, type WizardLoaderData } from "~/modules/wizard/loader.server";
-import { refusalHeaders } from "~/modules/http/route-headers";
+import { refusalHeaders } from "~/modules/http/answers/route-headers";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   {

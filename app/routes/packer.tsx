@@ -13,7 +13,7 @@ import { LABEL_WINDOW } from "~/components/packer/print-soon";
 import { dateTimeFormat } from "~/modules/i18n/intl";
 import packerStyles from "~/styles/packer.css";
 import { loadPackerPage, packerPageAction } from "~/modules/packer/packer-page.server";
-import { refusalHeaders } from "~/modules/http/route-headers";
+import { refusalHeaders } from "~/modules/http/answers/route-headers";
 
 /**
  * The packer station (staff-partner-packer §2 "/packer"): a password gate, then the non-draft orders

@@ -1,17 +1,17 @@
 import { type ActionFunctionArgs, redirect } from "@remix-run/node";
 import * as z from "zod/mini";
-import { asSent, readQuery } from "~/modules/http/list-query";
+import { asSent, readQuery } from "~/modules/http/request/list-query";
 import { requirePacker } from "~/modules/auth/guards.server";
-import { getLocale } from "~/modules/http/request-context.server";
+import { getLocale } from "~/modules/http/request/request-context.server";
 import { getDb } from "~/modules/db/db.server";
-import { redirectWithToast, type Toast } from "~/modules/http/toast.server";
+import { redirectWithToast, type Toast } from "~/modules/http/answers/toast.server";
 import { packerListUrl } from "~/modules/packer/filter";
 import { logoKey } from "~/modules/packer/logo-names.server";
 import { createLogoUploadHandler, LogoRequestTooLarge } from "~/modules/packer/logo-upload.server";
 import { getPackerOrder } from "~/modules/packer/packer.server";
 import { getStorage } from "~/modules/storage/storage.server";
 import { isMultipartRequest, parseMultipartFormData } from "~/modules/uploads/multipart.server";
-import { textAnswer } from "~/modules/http/answers.server";
+import { textAnswer } from "~/modules/http/answers/answers.server";
 import { logger } from "~/modules/log/logger.server";
 
 /**

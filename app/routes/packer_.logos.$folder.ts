@@ -1,10 +1,10 @@
 import { createReadableStreamFromReadable, type LoaderFunctionArgs } from "@remix-run/node";
 import { requirePacker } from "~/modules/auth/guards.server";
-import { getLocale } from "~/modules/http/request-context.server";
+import { getLocale } from "~/modules/http/request/request-context.server";
 import { LOGO_CONTENT_TYPES, type LogoContentType } from "~/modules/packer/logo-file";
 import { logoKeyOfFolder } from "~/modules/packer/packer.server";
 import { getStorage } from "~/modules/storage/storage.server";
-import { textAnswer } from "~/modules/http/answers.server";
+import { textAnswer } from "~/modules/http/answers/answers.server";
 
 /**
  * A client's logo for the packer pages. Cached for an hour by the packer's browser only (the URL is

@@ -55,7 +55,7 @@ function routeModules(): string[] {
  * answers with the not-found page of its own module.
  */
 const PAGE_MODULE = /^~\/modules\/[a-z-]+\/[a-z-]+-page\.server$/;
-const OTHER_PAGE_MODULES = new Set(["~/modules/wizard/loader.server", "~/modules/wizard/action.server", "~/modules/http/not-found.server"]);
+const OTHER_PAGE_MODULES = new Set(["~/modules/wizard/loader.server", "~/modules/wizard/action.server", "~/modules/http/answers/not-found.server"]);
 
 /** What is wrong with a page route's `loader` and `action`, or nothing when each is one call into a page module. */
 function shapeProblems(fileName: string, source: string): string[] {

@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { textsOfKey } from "~/modules/translations/overrides.server";
-import { textAnswer } from "~/modules/http/answers.server";
-import { getLocale } from "~/modules/http/request-context.server";
+import { textAnswer } from "~/modules/http/answers/answers.server";
+import { getLocale } from "~/modules/http/request/request-context.server";
 
 /**
  * GET /texts/{locale}.{area}.{version}: the interface texts the root loader leaves out of its data

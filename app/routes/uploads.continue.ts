@@ -1,12 +1,12 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { sendSignInLink } from "~/modules/auth/authenticator.server";
 import { getDb } from "~/modules/db/db.server";
-import { readSubmission } from "~/modules/http/submission.server";
+import { readSubmission } from "~/modules/http/forms/submission.server";
 import { continueElsewhereSchema } from "~/modules/uploads/forms";
-import { redirectWithToast } from "~/modules/http/toast.server";
-import { getClientAddress, getLocale } from "~/modules/http/request-context.server";
+import { redirectWithToast } from "~/modules/http/answers/toast.server";
+import { getClientAddress, getLocale } from "~/modules/http/request/request-context.server";
 import { openableOrder, uploadViewerOf } from "~/modules/uploads/tus-access.server";
-import { textAnswer } from "~/modules/http/answers.server";
+import { textAnswer } from "~/modules/http/answers/answers.server";
 
 /**
  * POST /uploads/continue {orderId}: "continue on another device" — a sign-in link to the order's

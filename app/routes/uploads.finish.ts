@@ -1,9 +1,9 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { finishAgain } from "~/modules/uploads/tus.server";
-import { readSubmission } from "~/modules/http/submission.server";
+import { readSubmission } from "~/modules/http/forms/submission.server";
 import { finishAgainSchema } from "~/modules/uploads/forms";
-import { jsonAnswer, textAnswer } from "~/modules/http/answers.server";
-import { getLocale } from "~/modules/http/request-context.server";
+import { jsonAnswer, textAnswer } from "~/modules/http/answers/answers.server";
+import { getLocale } from "~/modules/http/request/request-context.server";
 import { refusalAnswer } from "~/modules/uploads/answers.server";
 
 /**

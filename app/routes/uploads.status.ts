@@ -1,11 +1,11 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import * as z from "zod/mini";
-import { asSent, readQuery } from "~/modules/http/list-query";
+import { asSent, readQuery } from "~/modules/http/request/list-query";
 import { getDb } from "~/modules/db/db.server";
 import { openableOrder, uploadViewerOf } from "~/modules/uploads/tus-access.server";
 import { queueStatuses } from "~/modules/orders/files.server";
-import { jsonAnswer } from "~/modules/http/answers.server";
-import { getLocale } from "~/modules/http/request-context.server";
+import { jsonAnswer } from "~/modules/http/answers/answers.server";
+import { getLocale } from "~/modules/http/request/request-context.server";
 
 /**
  * GET /uploads/status?order={id}: the production file server status of each file of an order

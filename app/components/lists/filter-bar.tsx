@@ -1,7 +1,7 @@
 import { Form, Link } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { useTranslation } from "~/components/i18n/i18n-context";
-import type { ListMarket } from "~/modules/http/list-query";
+import type { ListMarket } from "~/modules/http/request/list-query";
 
 /**
  * The list kit's filter bar (ADR 067): one GET form with the kit's names — `q`, `from`, `to`,

@@ -1,7 +1,7 @@
 import { Link, useLocation } from "@remix-run/react";
 import { useTranslation } from "~/components/i18n/i18n-context";
 import { numberFormat } from "~/modules/i18n/intl";
-import { listHref } from "~/modules/http/list-query";
+import { listHref } from "~/modules/http/request/list-query";
 
 /**
  * The list kit's pager (ADR 067): "21–30 из 240 · страниц: 24" when the list knows its (capped)

@@ -1,7 +1,7 @@
 import { Link, useLocation } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { useTranslation } from "~/components/i18n/i18n-context";
-import { listHref, type SortDirection } from "~/modules/http/list-query";
+import { listHref, type SortDirection } from "~/modules/http/request/list-query";
 
 /**
  * A sortable column's header (ADR 067): a link to the same list sorted by this column, from the

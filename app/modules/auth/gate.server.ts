@@ -2,9 +2,9 @@ import { noteRole } from "~/modules/log/logger.server";
 import type { Cookie } from "@remix-run/node";
 import type { DB } from "~/modules/db/db.server";
 import { getConfig } from "~/modules/config/config.server";
-import { cookies } from "~/modules/http/cookies.server";
+import { cookies } from "~/modules/http/request/cookies.server";
 import { clearRateLimit, hitRateLimit, limitedFor } from "~/modules/security/rate-limit.server";
-import { limitKey } from "~/modules/http/client-address";
+import { limitKey } from "~/modules/http/request/client-address";
 import { hmac, safeEqual } from "./tokens.server";
 
 /**

@@ -1,5 +1,5 @@
 import { redirect, type AppLoadContext } from "@remix-run/node";
-import { getClientAddress, getViewer } from "~/modules/http/request-context.server";
+import { getClientAddress, getViewer } from "~/modules/http/request/request-context.server";
 import type { SessionUser } from "./session.server";
 import { type Staff, staffOf } from "./staff";
 

@@ -3,8 +3,8 @@ import { redirect } from "@remix-run/node";
 import { type GateName, tryGatePassword } from "~/modules/auth/gate.server";
 import { safeRedirect } from "~/modules/auth/guards.server";
 import { getDb } from "~/modules/db/db.server";
-import { getClientAddress } from "~/modules/http/request-context.server";
-import { type FormReply, readSubmission, refused } from "~/modules/http/submission.server";
+import { getClientAddress } from "~/modules/http/request/request-context.server";
+import { type FormReply, readSubmission, refused } from "~/modules/http/forms/submission.server";
 import { logger } from "~/modules/log/logger.server";
 import { gatePasswordSchema } from "./forms";
 

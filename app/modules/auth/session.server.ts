@@ -4,7 +4,7 @@ import { sql } from "kysely";
 import type { Role } from "~db/schema";
 import type { DB } from "~/modules/db/db.server";
 import { getDb } from "~/modules/db/db.server";
-import { cookies } from "~/modules/http/cookies.server";
+import { cookies } from "~/modules/http/request/cookies.server";
 import { randomToken, sha256 } from "./tokens.server";
 
 /**

@@ -1,13 +1,13 @@
-import type { Failure } from "~/modules/http/failure";
+import type { Failure } from "~/modules/http/forms/failure";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
 import * as z from "zod/mini";
 import { completeSignIn, sendSignInLink, signInWithCode } from "~/modules/auth/authenticator.server";
 import { safeRedirect } from "~/modules/auth/guards.server";
-import { asSent, readQuery } from "~/modules/http/list-query";
-import { type FormReply, readSubmission, refused, submittedIntent } from "~/modules/http/submission.server";
-import { redirectWithToast } from "~/modules/http/toast.server";
-import { getClientAddress, getLocale, getRequestTranslator, getViewer } from "~/modules/http/request-context.server";
+import { asSent, readQuery } from "~/modules/http/request/list-query";
+import { type FormReply, readSubmission, refused, submittedIntent } from "~/modules/http/forms/submission.server";
+import { redirectWithToast } from "~/modules/http/answers/toast.server";
+import { getClientAddress, getLocale, getRequestTranslator, getViewer } from "~/modules/http/request/request-context.server";
 import { BAD_CODE, signInPageSchema } from "./forms";
 
 /** A value of the address as sent, null when absent: a return address or an e-mail may run long, and "" is kept. */

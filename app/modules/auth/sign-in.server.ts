@@ -3,7 +3,7 @@ import type { DB } from "~/modules/db/db.server";
 import { getConfig } from "~/modules/config/config.server";
 import { normalizeEmail } from "~/modules/validation/email";
 import { hitRateLimit } from "~/modules/security/rate-limit.server";
-import { limitKey } from "~/modules/http/client-address";
+import { limitKey } from "~/modules/http/request/client-address";
 import { hmac, safeEqual, sha256 } from "./tokens.server";
 
 /**

@@ -3,9 +3,9 @@ import { redirect } from "@remix-run/node";
 import * as z from "zod/mini";
 import { completeSignIn, readSignInLink, signInWithLink } from "~/modules/auth/authenticator.server";
 import { safeRedirect } from "~/modules/auth/guards.server";
-import { readQuery } from "~/modules/http/list-query";
-import { readSubmission } from "~/modules/http/submission.server";
-import { getClientAddress, getLocale } from "~/modules/http/request-context.server";
+import { readQuery } from "~/modules/http/request/list-query";
+import { readSubmission } from "~/modules/http/forms/submission.server";
+import { getClientAddress, getLocale } from "~/modules/http/request/request-context.server";
 import { verifySchema } from "./forms";
 
 /** The sign-in link's token, whole (its cipher text runs past a word's 200 characters), "" when absent. */

@@ -1,4 +1,4 @@
-import type { Failure } from "~/modules/http/failure";
+import type { Failure } from "~/modules/http/forms/failure";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { requireStaff } from "~/modules/auth/guards.server";
 import { findConditions, isKnownClient, listClients, parseClientFilter, saveConditions } from "~/modules/backoffice/clients.server";
@@ -6,13 +6,13 @@ import { conditionsFormDefaults, type ConditionsFormValues } from "~/modules/bac
 import { conditionsSchema } from "~/modules/backoffice/conditions-forms";
 import { toConditionsValues } from "~/modules/backoffice/conditions.server";
 import { getDb } from "~/modules/db/db.server";
-import { redirectWithToast } from "~/modules/http/toast.server";
+import { redirectWithToast } from "~/modules/http/answers/toast.server";
 import { normalizeEmail } from "~/modules/validation/email";
-import { type FormReply, readSubmission, refused } from "~/modules/http/submission.server";
+import { type FormReply, readSubmission, refused } from "~/modules/http/forms/submission.server";
 import { logger } from "~/modules/log/logger.server";
-import { failureCause } from "~/modules/http/section.server";
+import { failureCause } from "~/modules/http/answers/section.server";
 import { listSearch } from "./client-list";
-import { getRequestTranslator } from "~/modules/http/request-context.server";
+import { getRequestTranslator } from "~/modules/http/request/request-context.server";
 
 export type Editing =
   | { email: string; defaults: ConditionsFormValues; hasSettings: boolean; failure: null }

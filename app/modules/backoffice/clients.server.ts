@@ -6,7 +6,7 @@ import { latestOrderCurrency } from "~/modules/orders/customers.server";
 import * as z from "zod/mini";
 import { CLIENTS_PAGE_SIZE } from "./client-list";
 import { EMAIL_MAX } from "~/modules/validation/email";
-import { flag, listQuerySchema, readQuery } from "~/modules/http/list-query";
+import { flag, listQuerySchema, readQuery } from "~/modules/http/request/list-query";
 
 /**
  * The clients screen (staff side §2 "/backoffice/clients"): clients are the e-mails of orders,

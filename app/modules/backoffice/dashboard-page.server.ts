@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs, ActionFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
 import { requireStaff, type Staff } from "~/modules/auth/guards.server";
-import { listHref } from "~/modules/http/list-query";
+import { listHref } from "~/modules/http/request/list-query";
 import {
   DEFAULT_PREFERENCES,
   rememberPreferences,
@@ -10,13 +10,13 @@ import {
 } from "./staff-preferences.server";
 import { type AppConfig, getConfig } from "~/modules/config/config.server";
 import { type DB, getDb } from "~/modules/db/db.server";
-import { intentHandler } from "~/modules/http/intents";
-import { getRequestTranslator } from "~/modules/http/request-context.server";
+import { intentHandler } from "~/modules/http/forms/intents";
+import { getRequestTranslator } from "~/modules/http/request/request-context.server";
 import {
   intentValue,
   readSubmission,
   submittedIntent,
-} from "~/modules/http/submission.server";
+} from "~/modules/http/forms/submission.server";
 import { dashboardSchema } from "./order-forms.server";
 import type { Submission } from "@conform-to/react";
 import type * as z from "zod/mini";
@@ -24,8 +24,8 @@ import {
   loadSection,
   sectionData,
   sectionFailure,
-} from "~/modules/http/section.server";
-import { redirectWithToast } from "~/modules/http/toast.server";
+} from "~/modules/http/answers/section.server";
+import { redirectWithToast } from "~/modules/http/answers/toast.server";
 import { logger } from "~/modules/log/logger.server";
 import { publicOrigin } from "~/modules/market/market.server";
 import { findOrder, shortOrderNumber } from "~/modules/orders/orders.server";

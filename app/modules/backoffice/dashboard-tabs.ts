@@ -5,7 +5,7 @@ import {
   listQuerySchema,
   oneOf,
   readQuery,
-} from "~/modules/http/list-query";
+} from "~/modules/http/request/list-query";
 
 /** The dashboard's tabs (ADR 066): what needs staff (paid and in work), each status, and every order (the specification's view). */
 export const WORK_STATUSES: readonly OrderStatus[] = ["paid", "processing"];

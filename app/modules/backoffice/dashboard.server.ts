@@ -2,7 +2,7 @@ import type { Selectable } from "kysely";
 import type { Currency, CutType, FileType, MaterialType, MatrixType, OrderStatus, OrderStatusHistoryTable } from "~db/schema";
 import type { DB } from "~/modules/db/db.server";
 import { DASHBOARD_TABS, type DashboardSort, type DashboardTab, type OrdersView, readDashboardQuery, tabStatuses } from "./dashboard-tabs";
-import type { Cursor, ListMarket, SortDirection } from "~/modules/http/list-query";
+import type { Cursor, ListMarket, SortDirection } from "~/modules/http/request/list-query";
 import { isPaid, ORDER_STATUSES, UNDO_WINDOW_MINUTES, UNDOABLE_TARGETS } from "~/modules/orders/status";
 import { codeSpaceUsage } from "~/modules/orders/order-codes";
 import { countHeldCodes } from "~/modules/orders/order-codes.server";
@@ -13,7 +13,7 @@ import { packingsOf } from "~/modules/packer/packing.server";
 import type { ScanSummary } from "~/modules/orders/recorded-scan";
 import { declaredOrGuessed, type FileFacts } from "~/modules/orders/declaration";
 import { buildStatistics, type DashboardStatistics, STATISTICS_WINDOW_DAYS, type WindowRow } from "./statistics";
-import { loadSection, sectionData, sectionFailure } from "~/modules/http/section.server";
+import { loadSection, sectionData, sectionFailure } from "~/modules/http/answers/section.server";
 
 /**
  * The orders dashboard (staff side §2 "/backoffice"): statistics, the filtered order cards with

@@ -3,8 +3,8 @@ import { redirect } from "@remix-run/node";
 import * as z from "zod/mini";
 import { passwordGateAction } from "~/modules/auth/password-gate.server";
 import { getStaff, safeRedirect } from "~/modules/auth/guards.server";
-import { asSent, readQuery } from "~/modules/http/list-query";
-import { getRequestTranslator, getViewer } from "~/modules/http/request-context.server";
+import { asSent, readQuery } from "~/modules/http/request/list-query";
+import { getRequestTranslator, getViewer } from "~/modules/http/request/request-context.server";
 
 /** Where to go once past the gate, as sent (a return address may run long); safeRedirect decides. */
 const loginQuery = z.object({ redirectTo: asSent });

@@ -4,15 +4,15 @@ import { requireStaff, safeRedirect } from "~/modules/auth/guards.server";
 import { deleteNeverPaidOrder } from "~/modules/backoffice/order-actions.server";
 import { getConfig } from "~/modules/config/config.server";
 import { getDb } from "~/modules/db/db.server";
-import { asSent, readQuery } from "~/modules/http/list-query";
-import { redirectWithToast } from "~/modules/http/toast.server";
+import { asSent, readQuery } from "~/modules/http/request/list-query";
+import { redirectWithToast } from "~/modules/http/answers/toast.server";
 import { findOrder, shortOrderNumber } from "~/modules/orders/orders.server";
 import { isPaid } from "~/modules/orders/status";
 import { getStorage } from "~/modules/storage/storage.server";
-import { readSubmission, submittedText } from "~/modules/http/submission.server";
+import { readSubmission, submittedText } from "~/modules/http/forms/submission.server";
 import { orderDeleteSchema } from "./order-forms.server";
 import { logger } from "~/modules/log/logger.server";
-import { getRequestTranslator } from "~/modules/http/request-context.server";
+import { getRequestTranslator } from "~/modules/http/request/request-context.server";
 
 /** Where the page returns to, as sent (a return address may run long); safeRedirect decides. */
 const orderDeleteQuery = z.object({ back: asSent });

@@ -4,11 +4,11 @@ import { requireStaff, safeRedirect } from "~/modules/auth/guards.server";
 import { staffChangeStatus } from "~/modules/backoffice/order-actions.server";
 import { NOT_ALLOWED, statusChangeSchema, statusRefusal } from "~/modules/backoffice/order-forms.server";
 import { getDb } from "~/modules/db/db.server";
-import { redirectWithToast } from "~/modules/http/toast.server";
+import { redirectWithToast } from "~/modules/http/answers/toast.server";
 import { shortOrderNumber, undoStatusChange } from "~/modules/orders/orders.server";
 import { UNDO_WINDOW_MINUTES, UNDOABLE_TARGETS } from "~/modules/orders/status";
 import { getConfig } from "~/modules/config/config.server";
-import { readSubmission, submittedText } from "~/modules/http/submission.server";
+import { readSubmission, submittedText } from "~/modules/http/forms/submission.server";
 import { logger } from "~/modules/log/logger.server";
 
 const FAILURES = {

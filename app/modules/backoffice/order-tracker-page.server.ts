@@ -5,14 +5,14 @@ import { requireStaff, safeRedirect } from "~/modules/auth/guards.server";
 import { getConfig } from "~/modules/config/config.server";
 import { publicOrigin } from "~/modules/market/market.server";
 import { getDb } from "~/modules/db/db.server";
-import { asSent, readQuery, word } from "~/modules/http/list-query";
-import { redirectWithToast } from "~/modules/http/toast.server";
+import { asSent, readQuery, word } from "~/modules/http/request/list-query";
+import { redirectWithToast } from "~/modules/http/answers/toast.server";
 import { findOrder, shortOrderNumber } from "~/modules/orders/orders.server";
 import { buildTrackerRequest, canSendToTracker } from "~/modules/tracker/order-request.server";
 import { isTaskSignature, taskSignature } from "~/modules/tracker/signature.server";
 import { getTaskTracker, type TrackerResult } from "~/modules/tracker/tracker.server";
 import { logger } from "~/modules/log/logger.server";
-import { getRequestTranslator } from "~/modules/http/request-context.server";
+import { getRequestTranslator } from "~/modules/http/request/request-context.server";
 
 /** A value of the address as sent, null when absent: a return address may run long, a task id is the tracker's. */
 /** Where the page returns to, and the task just created with its signature. */

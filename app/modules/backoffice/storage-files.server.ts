@@ -1,6 +1,6 @@
 import { sql } from "kysely";
-import { cookies } from "~/modules/http/cookies.server";
-import { takeFlash } from "~/modules/http/request-context.server";
+import { cookies } from "~/modules/http/request/cookies.server";
+import { takeFlash } from "~/modules/http/request/request-context.server";
 import type { FileType, QueueStatus, StorageTrashReason } from "~db/schema";
 import type { DB } from "~/modules/db/db.server";
 import type { FileStorage, ListedObject } from "~/modules/storage/storage.server";

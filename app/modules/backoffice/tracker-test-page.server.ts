@@ -4,8 +4,8 @@ import * as z from "zod/mini";
 import { requireStaff } from "~/modules/auth/guards.server";
 import { getConfig } from "~/modules/config/config.server";
 import { getTaskTracker, type TestStep } from "~/modules/tracker/tracker.server";
-import { flag, readQuery } from "~/modules/http/list-query";
-import { getRequestTranslator } from "~/modules/http/request-context.server";
+import { flag, readQuery } from "~/modules/http/request/list-query";
+import { getRequestTranslator } from "~/modules/http/request/request-context.server";
 
 /** `?run=1` runs the connection test; anything else only shows the page. */
 const trackerTestQuery = z.object({ run: flag });

@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { requireUser } from "~/modules/auth/guards.server";
 import { getDb } from "~/modules/db/db.server";
-import { getRequestTranslator } from "~/modules/http/request-context.server";
+import { getRequestTranslator } from "~/modules/http/request/request-context.server";
 import { findOrderInvoice, invoiceDocument } from "~/modules/payments/invoices.server";
 import { cabinetOrderPath } from "~/modules/orders/cabinet-links";
 import { clientOrder } from "~/modules/orders/client-order.server";

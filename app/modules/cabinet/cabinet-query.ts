@@ -1,5 +1,5 @@
 import * as z from "zod/mini";
-import { listQuerySchema, oneOf, readQuery } from "~/modules/http/list-query";
+import { listQuerySchema, oneOf, readQuery } from "~/modules/http/request/list-query";
 import { CABINET_STATUSES, type OrderStatus } from "~/modules/orders/status";
 
 /** The cabinet's list query (ADR 070): tabs, sort and the page's start, on the list kit (ADR 067). */

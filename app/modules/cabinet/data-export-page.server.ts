@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { requireUser } from "~/modules/auth/guards.server";
 import { getDb } from "~/modules/db/db.server";
-import { flag, readQuery } from "~/modules/http/list-query";
+import { flag, readQuery } from "~/modules/http/request/list-query";
 import { getStorage } from "~/modules/storage/storage.server";
 import * as z from "zod/mini";
 import { exportClientData } from "~/modules/orders/data-export.server";

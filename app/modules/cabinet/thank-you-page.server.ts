@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import * as z from "zod/mini";
 import { getDb } from "~/modules/db/db.server";
-import { readQuery, word } from "~/modules/http/list-query";
+import { readQuery, word } from "~/modules/http/request/list-query";
 import { openableOrder, uploadViewerOf } from "~/modules/uploads/tus-access.server";
 import { shortOrderNumber } from "~/modules/orders/orders.server";
 import { orderFollowUp } from "~/modules/payments/order-follow-up.server";

@@ -1,6 +1,6 @@
 import * as z from "zod/mini";
 import { FILE_TYPES, type FileType, type QueueStatus } from "~db/schema";
-import { listQuerySchema, oneOf, readQuery } from "~/modules/http/list-query";
+import { listQuerySchema, oneOf, readQuery } from "~/modules/http/request/list-query";
 
 /**
  * The pure side of the production file server queue (DESIGN §4.15–4.17, staff-partner-packer §4

@@ -4,8 +4,8 @@ import * as z from "zod/mini";
 import { requireStaff } from "~/modules/auth/guards.server";
 import { getFileServer } from "~/modules/ftp/file-server.server";
 import { MAX_TEST_FILE_BYTES, receiveTestUpload, testFolder } from "~/modules/ftp/send-test.server";
-import { asSent, oneOf, readQuery } from "~/modules/http/list-query";
-import { getRequestTranslator } from "~/modules/http/request-context.server";
+import { asSent, oneOf, readQuery } from "~/modules/http/request/list-query";
+import { getRequestTranslator } from "~/modules/http/request/request-context.server";
 
 const ERRORS = ["noFile", "tooLarge", "failed"] as const;
 type SendError = (typeof ERRORS)[number];

@@ -1,8 +1,8 @@
 import { data, type LoaderFunctionArgs } from "@remix-run/node";
 import * as z from "zod/mini";
-import { cookies } from "~/modules/http/cookies.server";
-import { readQuery, word } from "~/modules/http/list-query";
-import { getBrowserChoices, getLocale } from "~/modules/http/request-context.server";
+import { cookies } from "~/modules/http/request/cookies.server";
+import { readQuery, word } from "~/modules/http/request/list-query";
+import { getBrowserChoices, getLocale } from "~/modules/http/request/request-context.server";
 import { isLanguage, LANGUAGES } from "~/modules/i18n/languages";
 import { MARKET_TRAITS } from "~/modules/market/market";
 import { getContacts, publicOrigin } from "~/modules/market/market.server";

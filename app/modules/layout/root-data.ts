@@ -1,5 +1,5 @@
 import { useRouteLoaderData } from "@remix-run/react";
-import type { Toast } from "~/modules/http/toast.server";
+import type { Toast } from "~/modules/http/answers/toast.server";
 import type { Language } from "~/modules/i18n/languages";
 import type { Market, MarketTraits } from "~/modules/market/market";
 

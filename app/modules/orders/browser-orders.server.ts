@@ -1,4 +1,4 @@
-import { cookies } from "~/modules/http/cookies.server";
+import { cookies } from "~/modules/http/request/cookies.server";
 import { isUuid } from "~/modules/orders/orders.server";
 
 /**

@@ -1,7 +1,7 @@
 import { type RawBuilder, sql, type SqlBool } from "kysely";
 import type { OrderStatus } from "~db/schema";
 import type { DB } from "~/modules/db/db.server";
-import { type Cursor, encodeCursor, endOfDay, type ListMarket, type SortDirection, startOfDay } from "~/modules/http/list-query";
+import { type Cursor, encodeCursor, endOfDay, type ListMarket, type SortDirection, startOfDay } from "~/modules/http/request/list-query";
 import { fileCountOf } from "./files.server";
 import { foundBySearch } from "./order-search.server";
 import { isUuid } from "./orders.server";

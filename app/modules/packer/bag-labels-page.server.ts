@@ -3,7 +3,7 @@ import { getDb } from "~/modules/db/db.server";
 import { buildBagLabels, type LabelFile } from "~/modules/packer/bag-labels";
 import { getPackerOrder, type PackerFile } from "~/modules/packer/packer.server";
 import { QR_QUIET_ZONE, qrPath } from "~/modules/packer/qr.server";
-import { getRequestTranslator } from "~/modules/http/request-context.server";
+import { getRequestTranslator } from "~/modules/http/request/request-context.server";
 import { requirePacker } from "~/modules/auth/guards.server";
 
 const labelFiles = (files: PackerFile[]): LabelFile[] => files.map((file) => ({ name: file.name, jaw: file.jaw, stepNumber: file.step }));

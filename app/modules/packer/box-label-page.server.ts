@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { getDb } from "~/modules/db/db.server";
 import { getPackerOrder, logoUrl } from "~/modules/packer/packer.server";
-import { getRequestTranslator } from "~/modules/http/request-context.server";
+import { getRequestTranslator } from "~/modules/http/request/request-context.server";
 import { requirePacker } from "~/modules/auth/guards.server";
 
 export async function loadBoxLabelPage({ request, params, context }: LoaderFunctionArgs) {

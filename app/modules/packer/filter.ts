@@ -1,6 +1,6 @@
 import type { OrderStatus } from "~db/schema";
 import { ORDER_STATUSES } from "~/modules/orders/status";
-import { listQuerySchema, oneOf, readQuery } from "~/modules/http/list-query";
+import { listQuerySchema, oneOf, readQuery } from "~/modules/http/request/list-query";
 
 /**
  * The packer's views (ADR 068): the orders to pack (paid and in work, not yet marked packed) by

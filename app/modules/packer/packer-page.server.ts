@@ -6,7 +6,7 @@ import { getDb } from "~/modules/db/db.server";
 import { PACKER_STATUSES, parsePackerFilter } from "~/modules/packer/filter";
 import { DEFAULT_LOGO_URL, listPackerOrders, logoUrls } from "~/modules/packer/packer.server";
 import { logger } from "~/modules/log/logger.server";
-import { getRequestTranslator } from "~/modules/http/request-context.server";
+import { getRequestTranslator } from "~/modules/http/request/request-context.server";
 
 const NO_STORE = { "Cache-Control": "no-store" };
 

@@ -3,11 +3,11 @@ import { type ActionFunctionArgs, type AppLoadContext, type LoaderFunctionArgs }
 import type * as z from "zod/mini";
 import { requireStaff, type Staff } from "~/modules/auth/guards.server";
 import { type DB, getDb } from "~/modules/db/db.server";
-import { intentHandler } from "~/modules/http/intents";
-import { listQuerySchema, readQuery, word } from "~/modules/http/list-query";
-import { getRequestTranslator } from "~/modules/http/request-context.server";
-import { type FormReply, intentValue, readSubmission, refused, submittedIntent } from "~/modules/http/submission.server";
-import { redirectWithToast } from "~/modules/http/toast.server";
+import { intentHandler } from "~/modules/http/forms/intents";
+import { listQuerySchema, readQuery, word } from "~/modules/http/request/list-query";
+import { getRequestTranslator } from "~/modules/http/request/request-context.server";
+import { type FormReply, intentValue, readSubmission, refused, submittedIntent } from "~/modules/http/forms/submission.server";
+import { redirectWithToast } from "~/modules/http/answers/toast.server";
 import { isUuid } from "~/modules/orders/orders.server";
 import { addPayout, deletePayout, listPartners, ORDERS_PER_PARTNER, partnerCodeById, partnerDetails, type PartnerDetails, setRewardPercentage } from "./affiliates.server";
 import { affiliatesSchema } from "./forms";

@@ -1,6 +1,6 @@
 import { sql } from "kysely";
 import type { DB } from "~/modules/db/db.server";
-import { loadSection, sectionData, sectionFailure, type SectionFailure } from "~/modules/http/section.server";
+import { loadSection, sectionData, sectionFailure, type SectionFailure } from "~/modules/http/answers/section.server";
 import { containsPattern } from "~/modules/orders/order-search.server";
 import { shortOrderNumber } from "~/modules/orders/orders.server";
 import { latestReferralOrders } from "~/modules/orders/partner-orders.server";

@@ -1,20 +1,20 @@
-import type { Failure } from "~/modules/http/failure";
+import type { Failure } from "~/modules/http/forms/failure";
 import type { Submission } from "@conform-to/react";
 import type { LoaderFunctionArgs, ActionFunctionArgs } from "@remix-run/node";
 import type * as z from "zod/mini";
 import { requireUser } from "~/modules/auth/guards.server";
 import { type DB, getDb } from "~/modules/db/db.server";
 import { isDatabaseUnavailable } from "~/modules/db/unavailable";
-import { intentHandler } from "~/modules/http/intents";
-import { getLocale, getRequestTranslator } from "~/modules/http/request-context.server";
-import { type FormReply, intentValue, readSubmission, refused, submittedIntent } from "~/modules/http/submission.server";
-import { failureCause, loadSection, sectionData, sectionFailure } from "~/modules/http/section.server";
-import { redirectWithToast } from "~/modules/http/toast.server";
+import { intentHandler } from "~/modules/http/forms/intents";
+import { getLocale, getRequestTranslator } from "~/modules/http/request/request-context.server";
+import { type FormReply, intentValue, readSubmission, refused, submittedIntent } from "~/modules/http/forms/submission.server";
+import { failureCause, loadSection, sectionData, sectionFailure } from "~/modules/http/answers/section.server";
+import { redirectWithToast } from "~/modules/http/answers/toast.server";
 import { publicOrigin } from "~/modules/market/market.server";
 import { ensurePartnerCode, partnerBalance, partnerPayouts, referralCounts, referralOrders, savePartnerContacts, savePartnerName } from "./partners.server";
 import { partnerPageSchema } from "./forms";
 import { ACTIVITY_FILTERS, REFERRAL_STATUS_FILTERS } from "./page-helpers";
-import { listQuerySchema, oneOf, readQuery } from "~/modules/http/list-query";
+import { listQuerySchema, oneOf, readQuery } from "~/modules/http/request/list-query";
 import { logger } from "~/modules/log/logger.server";
 
 /** The partner's own page (partners spec §2 "/partner"): its data, and the saving of its name and contacts. */

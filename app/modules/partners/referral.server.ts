@@ -1,5 +1,5 @@
 import { getDb } from "~/modules/db/db.server";
-import { cookies } from "~/modules/http/cookies.server";
+import { cookies } from "~/modules/http/request/cookies.server";
 import type { Market } from "~/modules/market/market";
 
 /**

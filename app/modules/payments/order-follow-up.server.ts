@@ -2,7 +2,7 @@ import type { AppLoadContext } from "@remix-run/node";
 import type { Order } from "~db/schema";
 import { sendSignInLink } from "~/modules/auth/authenticator.server";
 import type { DB } from "~/modules/db/db.server";
-import { getClientAddress, getViewer } from "~/modules/http/request-context.server";
+import { getClientAddress, getViewer } from "~/modules/http/request/request-context.server";
 import { MARKET_TRAITS } from "~/modules/market/market";
 import { normalizeEmail } from "~/modules/validation/email";
 import { cabinetOrderPath, maskedEmail } from "~/modules/orders/cabinet-links";

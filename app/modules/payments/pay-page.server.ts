@@ -6,16 +6,16 @@ import { getStaff } from "~/modules/auth/guards.server";
 import { getConfig } from "~/modules/config/config.server";
 import { publicOrigin } from "~/modules/market/market.server";
 import { type DB, getDb } from "~/modules/db/db.server";
-import { asSent, readQuery } from "~/modules/http/list-query";
-import { getLocale, getViewer } from "~/modules/http/request-context.server";
-import { redirectWithToast } from "~/modules/http/toast.server";
+import { asSent, readQuery } from "~/modules/http/request/list-query";
+import { getLocale, getViewer } from "~/modules/http/request/request-context.server";
+import { redirectWithToast } from "~/modules/http/answers/toast.server";
 import { textTranslator } from "~/modules/translations/overrides.server";
 import { canOpenOrder } from "~/modules/orders/access";
 import { changeOrderStatus, findOrder, longOrderNumber, OrderTransitionError } from "~/modules/orders/orders.server";
 import { isPaid } from "~/modules/orders/status";
 import { canHavePaymentLink, isValidPaymentLinkToken, paymentResultPath } from "~/modules/payments/payment-links.server";
 import { laterPaymentLines, linesForAmount, paymentFailureToast, providerTexts, startPayment } from "~/modules/payments/payments.server";
-import { readSubmission } from "~/modules/http/submission.server";
+import { readSubmission } from "~/modules/http/forms/submission.server";
 import { payButtonSchema } from "./forms";
 
 /** The payment link's token (`?t=`), as sent: the page hands it back to its pay button. */

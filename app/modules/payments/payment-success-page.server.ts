@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import * as z from "zod/mini";
 import { getConfig } from "~/modules/config/config.server";
 import { getDb } from "~/modules/db/db.server";
-import { asSent, readQuery, word } from "~/modules/http/list-query";
+import { asSent, readQuery, word } from "~/modules/http/request/list-query";
 import { findOrder, shortOrderNumber } from "~/modules/orders/orders.server";
 import { isValidPaymentResultToken, paymentLinkPath } from "~/modules/payments/payment-links.server";
 import { reconcileOrder } from "~/modules/payments/reconciliation.server";

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { Currency, Order, PaymentReceipt, PaymentStatus } from "~db/schema";
 import type { AppConfig } from "~/modules/config/config.server";
 import type { DB } from "~/modules/db/db.server";
-import type { Toast } from "~/modules/http/toast.server";
+import type { Toast } from "~/modules/http/answers/toast.server";
 import type { Translate } from "~/modules/i18n/translate";
 import { providerLanguage } from "~/modules/orders/order-language";
 import { recordPaymentId } from "~/modules/orders/orders.server";

@@ -5,10 +5,10 @@ import { getDb } from "~/modules/db/db.server";
 import { longOrderNumber } from "~/modules/orders/orders.server";
 import { sandboxProvider } from "~/modules/payments/provider-choice.server";
 import { handleNotification } from "~/modules/payments/reconciliation.server";
-import { readSubmission } from "~/modules/http/submission.server";
+import { readSubmission } from "~/modules/http/forms/submission.server";
 import { sandboxOutcomeSchema } from "./forms";
 import { logger } from "~/modules/log/logger.server";
-import { getRequestTranslator } from "~/modules/http/request-context.server";
+import { getRequestTranslator } from "~/modules/http/request/request-context.server";
 
 async function findCheckout(paymentId: string | undefined) {
   const db = await getDb();

@@ -3,8 +3,8 @@ import type { PaymentProviderId } from "~db/schema";
 import { getConfig } from "~/modules/config/config.server";
 import { getDb } from "~/modules/db/db.server";
 import { handleNotification } from "./reconciliation.server";
-import { jsonAnswer } from "~/modules/http/answers.server";
-import { getLocale } from "~/modules/http/request-context.server";
+import { jsonAnswer } from "~/modules/http/answers/answers.server";
+import { getLocale } from "~/modules/http/request/request-context.server";
 
 /**
  * The body of every webhook route (`/api/webhooks/{provider}`): the raw body goes to the provider

@@ -1,12 +1,12 @@
-import { routerPath } from "~/modules/http/router-path";
+import { routerPath } from "~/modules/http/request/router-path";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import type { NextFunction, Request as ExpressRequest, RequestHandler, Response as ExpressResponse } from "express";
 import type { AppConfig, BodyLimits } from "~/modules/config/config.server";
-import { getLocale } from "~/modules/http/request-context.server";
+import { getLocale } from "~/modules/http/request/request-context.server";
 import { textTranslator } from "~/modules/translations/overrides.server";
 import { formatFileSize } from "~/modules/i18n/file-size";
-import { sendErrorPage } from "~/modules/http/error-page.server";
+import { sendErrorPage } from "~/modules/http/answers/error-page.server";
 
 /**
  * The one place that decides how large a request body may be (ADR 039), installed in server.mts

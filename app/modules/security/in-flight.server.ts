@@ -1,7 +1,7 @@
 import type { NextFunction, Request, RequestHandler, Response } from "express";
-import { sendErrorPage } from "~/modules/http/error-page.server";
+import { sendErrorPage } from "~/modules/http/answers/error-page.server";
 import { logger } from "~/modules/log/logger.server";
-import { addressGroup } from "~/modules/http/client-address";
+import { addressGroup } from "~/modules/http/request/client-address";
 
 /**
  * Requests in flight per address group, in this process (ADR 056): one sender holding many slow

@@ -1,4 +1,4 @@
-import { routerPath } from "~/modules/http/router-path";
+import { routerPath } from "~/modules/http/request/router-path";
 
 /**
  * Cross-site request check (DESIGN §4.22): every request that can change state must come from

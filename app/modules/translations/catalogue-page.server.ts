@@ -1,9 +1,9 @@
 import type { LoaderFunctionArgs, ActionFunctionArgs } from "@remix-run/node";
 import { requireStaff } from "~/modules/auth/guards.server";
 import { type DB, getDb } from "~/modules/db/db.server";
-import { getLocale } from "~/modules/http/request-context.server";
-import { readSubmission, refused, submittedText } from "~/modules/http/submission.server";
-import { redirectWithToast } from "~/modules/http/toast.server";
+import { getLocale } from "~/modules/http/request/request-context.server";
+import { readSubmission, refused, submittedText } from "~/modules/http/forms/submission.server";
+import { redirectWithToast } from "~/modules/http/answers/toast.server";
 import { NAMESPACE, resources } from "~/modules/i18n/resources.server";
 import { logger } from "~/modules/log/logger.server";
 import { buildCatalogue, CATALOGUE_PAGE_SIZE, catalogueUrl, type CatalogueQuery, matches, missingCounts, type OverridesByLanguage, shownText, TARGET_LANGUAGES, type TargetLanguage, textAt } from "./catalogue";

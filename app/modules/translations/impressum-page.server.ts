@@ -1,6 +1,6 @@
 import { type LoaderFunctionArgs, redirect } from "@remix-run/node";
 import { getConfig } from "~/modules/config/config.server";
-import { getLocale } from "~/modules/http/request-context.server";
+import { getLocale } from "~/modules/http/request/request-context.server";
 import { MARKET_TRAITS } from "~/modules/market/market";
 import { textTranslator } from "./overrides.server";
 

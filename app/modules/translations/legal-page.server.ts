@@ -1,5 +1,5 @@
 import { type LoaderFunctionArgs, redirect } from "@remix-run/node";
-import { getLocale } from "~/modules/http/request-context.server";
+import { getLocale } from "~/modules/http/request/request-context.server";
 import { legalDocument, type LegalDocumentId } from "./legal.server";
 
 /**

@@ -1,7 +1,7 @@
 import { NOT_APPOINTED } from "~/modules/config/company.server";
 import { getConfig } from "~/modules/config/config.server";
 import { formatPeriod, periodPlaceholder, RETENTION_IDS } from "~/modules/config/retention";
-import type { Locale } from "~/modules/http/request-context.server";
+import type { Locale } from "~/modules/http/request/request-context.server";
 import { interpolate, type Messages } from "~/modules/i18n/translate";
 import { type Market, MARKET_TRAITS } from "~/modules/market/market";
 import { getContacts, publicOrigin } from "~/modules/market/market.server";

@@ -1,12 +1,12 @@
 import type { Submission } from "@conform-to/react";
-import { listQuerySchema, readQuery } from "~/modules/http/list-query";
+import { listQuerySchema, readQuery } from "~/modules/http/request/list-query";
 import type { LoaderFunctionArgs, ActionFunctionArgs } from "@remix-run/node";
 import type * as z from "zod/mini";
 import { requireStaff } from "~/modules/auth/guards.server";
 import { type DB, getDb } from "~/modules/db/db.server";
-import { type FormReply, intentValue, readSubmission, refused, submittedIntent, submittedText } from "~/modules/http/submission.server";
-import { redirectWithToast } from "~/modules/http/toast.server";
-import { getLocale } from "~/modules/http/request-context.server";
+import { type FormReply, intentValue, readSubmission, refused, submittedIntent, submittedText } from "~/modules/http/forms/submission.server";
+import { redirectWithToast } from "~/modules/http/answers/toast.server";
+import { getLocale } from "~/modules/http/request/request-context.server";
 import { NAMESPACE, resources } from "~/modules/i18n/resources.server";
 import type { Messages } from "~/modules/i18n/translate";
 import { DUPLICATE, NOT_FOUND, translatePageSchema } from "./forms";

@@ -1,5 +1,5 @@
 import type { Language } from "~/modules/i18n/languages";
-import { type AnswerKey, jsonAnswer, statusKey, textAnswer } from "~/modules/http/answers.server";
+import { type AnswerKey, jsonAnswer, statusKey, textAnswer } from "~/modules/http/answers/answers.server";
 import { textTranslator } from "~/modules/translations/overrides.server";
 import { isFileType } from "./file-names";
 import { fileListSaveFailure } from "./save-failure";
@@ -7,7 +7,7 @@ import { countUploadRefusal } from "~/modules/metrics/count.server";
 
 /**
  * The answers of the resumable upload (ADR 017) in the reader's language, built on the resource
- * routes' answers (`http/answers.server.ts`): the protocol's English sentences and our own refusals,
+ * routes' answers (`http/answers/answers.server.ts`): the protocol's English sentences and our own refusals,
  * which name the upload's file types and so belong with them.
  */
 

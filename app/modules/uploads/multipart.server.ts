@@ -2,7 +2,7 @@ import type { UploadHandler, UploadHandlerPart } from "@remix-run/node";
 import { Readable } from "node:stream";
 import type { ReadableStream as NodeReadableStream } from "node:stream/web";
 import busboy from "busboy";
-import { MAX_FORM_ENTRIES } from "~/modules/http/form-shape";
+import { MAX_FORM_ENTRIES } from "~/modules/http/forms/form-shape";
 
 /**
  * Reads a `multipart/form-data` request part by part and hands each part to `handler`, the same
@@ -29,7 +29,7 @@ import { MAX_FORM_ENTRIES } from "~/modules/http/form-shape";
  */
 
 export const MAX_MULTIPART_FIELD_BYTES = 64 * 1024;
-/** Text fields of one form at most: the parsing layer's own bound (http/form-shape.ts). */
+/** Text fields of one form at most: the parsing layer's own bound (http/forms/form-shape.ts). */
 export const MAX_MULTIPART_FIELDS = MAX_FORM_ENTRIES;
 /** Files of one request at most: an order holds no more (DESIGN §4.14). */
 export const MAX_MULTIPART_FILES = 300;

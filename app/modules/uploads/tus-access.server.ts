@@ -1,7 +1,7 @@
 import type { AppLoadContext } from "@remix-run/node";
 import type { Order } from "~db/schema";
 import type { DB } from "~/modules/db/db.server";
-import { getViewer } from "~/modules/http/request-context.server";
+import { getViewer } from "~/modules/http/request/request-context.server";
 import { canOpenOrder } from "~/modules/orders/access";
 import { findOrder } from "~/modules/orders/orders.server";
 

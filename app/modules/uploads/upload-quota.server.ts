@@ -1,7 +1,7 @@
 import { getConfig } from "~/modules/config/config.server";
 import type { DB } from "~/modules/db/db.server";
 import { hitRateLimit } from "~/modules/security/rate-limit.server";
-import { limitKey } from "~/modules/http/client-address";
+import { limitKey } from "~/modules/http/request/client-address";
 
 /**
  * Upload volume (DESIGN §4.14, ADR 039), counted from the bytes that arrive, never from a declared

@@ -1,9 +1,9 @@
 import { redirect, type AppLoadContext, type ActionFunctionArgs } from "@remix-run/node";
 import { getDb } from "~/modules/db/db.server";
-import { intentHandler } from "~/modules/http/intents";
-import { getBrowserChoices, getRequestContext } from "~/modules/http/request-context.server";
-import { parseSubmission, readSubmission } from "~/modules/http/submission.server";
-import { redirectWithToast } from "~/modules/http/toast.server";
+import { intentHandler } from "~/modules/http/forms/intents";
+import { getBrowserChoices, getRequestContext } from "~/modules/http/request/request-context.server";
+import { parseSubmission, readSubmission } from "~/modules/http/forms/submission.server";
+import { redirectWithToast } from "~/modules/http/answers/toast.server";
 import { isMultipartRequest } from "~/modules/uploads/multipart.server";
 import type { UploadResult } from "~/modules/uploads/upload-handler.server";
 import { fileDeclarations, postedStep, wizardFormSchema } from "./forms";

@@ -2,10 +2,10 @@ import { type ActionFunctionArgs, data, type LoaderFunctionArgs } from "@remix-r
 import { requireUser } from "~/modules/auth/guards.server";
 import { getConfig } from "~/modules/config/config.server";
 import { getDb } from "~/modules/db/db.server";
-import { limitKey } from "~/modules/http/client-address";
-import { getRequestContext, getRequestTranslator } from "~/modules/http/request-context.server";
-import { readSubmission } from "~/modules/http/submission.server";
-import { redirectWithToast } from "~/modules/http/toast.server";
+import { limitKey } from "~/modules/http/request/client-address";
+import { getRequestContext, getRequestTranslator } from "~/modules/http/request/request-context.server";
+import { readSubmission } from "~/modules/http/forms/submission.server";
+import { redirectWithToast } from "~/modules/http/answers/toast.server";
 import { rememberOrderHeaders } from "~/modules/orders/browser-orders.server";
 import { declaredOrGuessed } from "~/modules/orders/declaration";
 import { OrderCodeExhaustedError } from "~/modules/orders/order-codes.server";

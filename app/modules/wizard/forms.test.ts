@@ -3,7 +3,7 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { postedStep, wizardFormSchema } from "./forms";
 import { typedValues } from "./replies.server";
 
-// As the parsing layer reads a post (http/submission.server.ts).
+// As the parsing layer reads a post (http/forms/submission.server.ts).
 const parse = (data: FormData, schema: typeof wizardFormSchema) => parseWithZod(data, { schema });
 
 const form = (entries: Array<[string, string]>) => {

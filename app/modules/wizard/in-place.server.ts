@@ -1,9 +1,9 @@
 import { data, type AppLoadContext } from "@remix-run/node";
-import { cookiePairs } from "~/modules/http/cookie-header";
-import { cookies } from "~/modules/http/cookies.server";
-import { isDataRequest } from "~/modules/http/request-context.server";
-import type { InPlaceAnswer } from "~/modules/http/in-place";
-import { readToast } from "~/modules/http/toast.server";
+import { cookiePairs } from "~/modules/http/request/cookie-header";
+import { cookies } from "~/modules/http/request/cookies.server";
+import { isDataRequest } from "~/modules/http/request/request-context.server";
+import type { InPlaceAnswer } from "~/modules/http/forms/in-place";
+import { readToast } from "~/modules/http/answers/toast.server";
 import { loadWizardPage, type WizardLoaderData } from "./loader.server";
 
 /**

@@ -2,7 +2,7 @@ import { data, type LoaderFunctionArgs } from "@remix-run/node";
 import type { FileType } from "~db/schema";
 import { getDb } from "~/modules/db/db.server";
 import { isDatabaseUnavailable } from "~/modules/db/unavailable";
-import { getRequestContext } from "~/modules/http/request-context.server";
+import { getRequestContext } from "~/modules/http/request/request-context.server";
 import { MARKET_TRAITS, type Market } from "~/modules/market/market";
 import { longOrderNumber, shortOrderNumber } from "~/modules/orders/orders.server";
 import { calculateOrderPrice } from "~/modules/pricing/calculate";

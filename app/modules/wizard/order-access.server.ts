@@ -1,8 +1,8 @@
 import * as z from "zod/mini";
 import type { Order } from "~db/schema";
 import type { DB } from "~/modules/db/db.server";
-import { asSent, readQuery } from "~/modules/http/list-query";
-import type { Viewer } from "~/modules/http/request-context.server";
+import { asSent, readQuery } from "~/modules/http/request/list-query";
+import type { Viewer } from "~/modules/http/request/request-context.server";
 import { canOpenOrder } from "~/modules/orders/access";
 import { findOrder } from "~/modules/orders/orders.server";
 import type { Actor } from "~/modules/orders/status";

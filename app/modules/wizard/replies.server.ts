@@ -1,8 +1,8 @@
 import { data } from "@remix-run/node";
 import type { FileType } from "~db/schema";
-import type { Failure } from "~/modules/http/failure";
-import type { FormReply } from "~/modules/http/submission.server";
-import type { Toast } from "~/modules/http/toast.server";
+import type { Failure } from "~/modules/http/forms/failure";
+import type { FormReply } from "~/modules/http/forms/submission.server";
+import type { Toast } from "~/modules/http/answers/toast.server";
 import { fileListSaveFailure } from "~/modules/uploads/save-failure";
 import type { UploadResult } from "~/modules/uploads/upload-handler.server";
 import type { FieldErrors } from "./validation";

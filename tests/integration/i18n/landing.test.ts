@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { cookies } from "~/modules/http/cookies.server";
+import { cookies } from "~/modules/http/request/cookies.server";
 import { LANGUAGES } from "~/modules/i18n/languages";
 import { formatPriceSetAmount, PRICE_SETS } from "~/modules/pricing/price-sets";
 import type { TestDatabase } from "../../support/database";

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { cookies } from "~/modules/http/cookies.server";
+import { cookies } from "~/modules/http/request/cookies.server";
 import type { TestDatabase } from "../../support/database";
 import { MARKET_HOSTS, marketBrowser } from "../i18n/support";
 import { startApp, type TestApp } from "../../support/app";

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createUserSession } from "~/modules/auth/session.server";
-import { cookies } from "~/modules/http/cookies.server";
+import { cookies } from "~/modules/http/request/cookies.server";
 import type { TestDatabase } from "../../support/database";
 import { browserFetch } from "../../support/app-server";
 import { SECRETS, startApp, type TestApp } from "../../support/app";

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { startApp, type TestApp } from "../../support/app";
 import { browserFetch } from "../../support/app-server";
 import type { TestDatabase } from "../../support/database";
-import { REPLAY_KEYS_PER_SENDER_HOUR } from "~/modules/http/idempotency.server";
+import { REPLAY_KEYS_PER_SENDER_HOUR } from "~/modules/http/forms/idempotency.server";
 
 /**
  * A post sent again never acts twice (ADR 046): the page's resend carries the same key and gets the

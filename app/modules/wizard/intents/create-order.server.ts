@@ -1,13 +1,13 @@
 import { data, redirect } from "@remix-run/node";
 import { getConfig } from "~/modules/config/config.server";
 import type { DB } from "~/modules/db/db.server";
-import type { Locale, Viewer } from "~/modules/http/request-context.server";
+import type { Locale, Viewer } from "~/modules/http/request/request-context.server";
 import { logger } from "~/modules/log/logger.server";
 import { MARKET_TRAITS } from "~/modules/market/market";
 import { reuseUntouchedDraft } from "~/modules/orders/drafts.server";
 import { OrderCodeExhaustedError } from "~/modules/orders/order-codes.server";
 import { createOrder } from "~/modules/orders/orders.server";
-import { limitKey } from "~/modules/http/client-address";
+import { limitKey } from "~/modules/http/request/client-address";
 import { hitRateLimit } from "~/modules/security/rate-limit.server";
 import { rememberOrderHeaders } from "~/modules/orders/browser-orders.server";
 import { type ActionFailure, wizardReply } from "../replies.server";

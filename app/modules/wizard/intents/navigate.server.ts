@@ -1,7 +1,7 @@
 import { redirect } from "@remix-run/node";
 import { isDatabaseUnavailable } from "~/modules/db/unavailable";
-import { failureCause } from "~/modules/http/section.server";
-import { redirectWithToast, type Toast } from "~/modules/http/toast.server";
+import { failureCause } from "~/modules/http/answers/section.server";
+import { redirectWithToast, type Toast } from "~/modules/http/answers/toast.server";
 import { navigate, returnStep, type WizardAction } from "../navigation";
 import { fail } from "../replies.server";
 import { checkStep, saveStepFields } from "../step-fields.server";

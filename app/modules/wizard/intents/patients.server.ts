@@ -1,8 +1,8 @@
 import { redirect } from "@remix-run/node";
 import type { Patient } from "~db/schema";
 import { isDatabaseUnavailable } from "~/modules/db/unavailable";
-import { failureCause } from "~/modules/http/section.server";
-import { redirectWithToast, type Toast } from "~/modules/http/toast.server";
+import { failureCause } from "~/modules/http/answers/section.server";
+import { redirectWithToast, type Toast } from "~/modules/http/answers/toast.server";
 import { fail } from "../replies.server";
 import { patientNameSchema } from "../forms";
 import { fieldErrors } from "../validation";

@@ -1,5 +1,5 @@
 import { redirect } from "@remix-run/node";
-import { redirectWithToast } from "~/modules/http/toast.server";
+import { redirectWithToast } from "~/modules/http/answers/toast.server";
 import { getStorage } from "~/modules/storage/storage.server";
 import { removeFile } from "~/modules/orders/files.server";
 import type { IntentArgs } from "./types";

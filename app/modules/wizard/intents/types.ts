@@ -1,7 +1,7 @@
 import type { Order, Patient } from "~db/schema";
 import type { DB } from "~/modules/db/db.server";
-import type { Viewer } from "~/modules/http/request-context.server";
-import type { Toast } from "~/modules/http/toast.server";
+import type { Viewer } from "~/modules/http/request/request-context.server";
+import type { Toast } from "~/modules/http/answers/toast.server";
 import type { WizardForm } from "../forms";
 import type { fail } from "../replies.server";
 

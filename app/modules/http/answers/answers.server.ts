@@ -1,6 +1,6 @@
 import type { Language } from "~/modules/i18n/languages";
 import { textTranslator } from "~/modules/translations/overrides.server";
-import { getLocale } from "./request-context.server";
+import { getLocale } from "../request/request-context.server";
 
 /**
  * Error answers of resource routes (uploads, file downloads, logos, cron, webhooks) in the reader's

@@ -1,6 +1,6 @@
 import { isDatabaseUnavailable } from "~/modules/db/unavailable";
 import { logger } from "~/modules/log/logger.server";
-import type { Failure } from "./failure";
+import type { Failure } from "../forms/failure";
 
 /**
  * One section of a page whose data failed to load (ADR 026): the page still renders its header,

@@ -1,6 +1,6 @@
 import { redirect } from "@remix-run/node";
-import { cookies } from "./cookies.server";
-import { takeFlash } from "./request-context.server";
+import { cookies } from "../request/cookies.server";
+import { takeFlash } from "../request/request-context.server";
 
 /** A one-time message shown by the next page the server renders. Texts are translation keys. */
 export interface Toast {

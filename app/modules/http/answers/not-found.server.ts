@@ -1,6 +1,6 @@
 import { data, type LoaderFunctionArgs } from "@remix-run/node";
 import { textTranslator } from "~/modules/translations/overrides.server";
-import { getLocale } from "./request-context.server";
+import { getLocale } from "../request/request-context.server";
 
 /**
  * The 404 answer for an unknown path, carrying the page's title in the reader's language, so the

@@ -2,7 +2,7 @@ import type { Submission, SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { type AppLoadContext, data } from "@remix-run/node";
 import { echoedPayload, fieldNamesOf, formShapeProblem } from "./form-shape";
-import { badRequest, readFormData } from "./request.server";
+import { badRequest, readFormData } from "../answers/request.server";
 import { logger } from "~/modules/log/logger.server";
 
 /**

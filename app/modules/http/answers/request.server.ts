@@ -1,5 +1,5 @@
 import type { AppLoadContext } from "@remix-run/node";
-import { getRequestTranslator } from "./request-context.server";
+import { getRequestTranslator } from "../request/request-context.server";
 
 /**
  * The answer to a request whose body is not what the form sends. Pages show their own "Invalid

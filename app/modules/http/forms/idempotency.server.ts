@@ -5,9 +5,9 @@ import { sql } from "kysely";
 import { getConfig } from "~/modules/config/config.server";
 import { type DB, getDb } from "~/modules/db/db.server";
 import { logger } from "~/modules/log/logger.server";
-import { addressGroup } from "./client-address";
-import { cookiePairs } from "./cookie-header";
-import { COOKIE_LIST } from "./cookie-list";
+import { addressGroup } from "../request/client-address";
+import { cookiePairs } from "../request/cookie-header";
+import { COOKIE_LIST } from "../request/cookie-list";
 import { RESEND_KEY, RESEND_KEY_HEADER } from "./idempotency";
 
 /**

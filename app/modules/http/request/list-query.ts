@@ -1,6 +1,6 @@
 import * as z from "zod/mini";
 import { withoutForbiddenCharacters } from "~/modules/validation/text";
-import { fieldNamesOf } from "./form-shape";
+import { fieldNamesOf } from "../forms/form-shape";
 
 /**
  * The list-page kit's query (ADR 067): every list reads its address through one zod schema built

@@ -1,4 +1,4 @@
-import type { Toast } from "./toast.server";
+import type { Toast } from "../answers/toast.server";
 
 /**
  * An action's answer that carries the next page itself, instead of a redirect to it (ADR 035): the

@@ -6,7 +6,7 @@ import { finalErrorHandler } from "./error-page.server";
 
 // The page's words come from the locale files through the staff's overrides, which need a database:
 // here the reader's language is English and each text is its key, so the test sees which text was chosen.
-vi.mock("./request-context.server", () => ({ getLocale: async () => ({ market: "international", language: "en" }) }));
+vi.mock("../request/request-context.server", () => ({ getLocale: async () => ({ market: "international", language: "en" }) }));
 vi.mock("~/modules/translations/overrides.server", () => ({
   textTranslator: async () => (key: string, values?: Record<string, string>) => (values?.id ? `${key}:${values.id}` : key),
 }));

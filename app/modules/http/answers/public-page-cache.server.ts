@@ -1,7 +1,7 @@
 import { gzipSync } from "node:zlib";
 import type { NextFunction, Request, RequestHandler, Response } from "express";
 import { requestFacts } from "~/modules/log/logger.server";
-import { cookiePairs } from "./cookie-header";
+import { cookiePairs } from "../request/cookie-header";
 
 /**
  * Public pages from memory (ADR 032). The landing in each language and the legal pages are the same

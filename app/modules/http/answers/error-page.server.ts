@@ -4,8 +4,8 @@ import type { Language } from "~/modules/i18n/languages";
 import type { Translate } from "~/modules/i18n/translate";
 import { logger } from "~/modules/log/logger.server";
 import { textTranslator } from "~/modules/translations/overrides.server";
-import { getLocale } from "./request-context.server";
-import { isMalformedHost, isMalformedTarget } from "./router-path";
+import { getLocale } from "../request/request-context.server";
+import { isMalformedHost, isMalformedTarget } from "../request/router-path";
 
 /**
  * The answers the HTTP server gives itself, before or after Remix (ADR 040): a target that cannot be
