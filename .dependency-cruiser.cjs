@@ -116,7 +116,7 @@ module.exports = {
       severity: "error",
       comment: "A page module (`*-page.server.ts`) serves one route: routes and the page's components import it, no module does (ADR 051).",
       from: { path: "^app/modules/", pathNot: "\\.test\\.tsx?$" },
-      to: { path: "^app/modules/(?:[^/]+/)+(?!error-page\\.)[^/]+-page\\.server\\.ts$" },
+      to: { path: "^app/modules/.+-page\\.server\\.ts$", pathNot: "/error-page\\.server\\.ts$" },
     },
     {
       name: "order-data-below-its-users",
