@@ -1,6 +1,7 @@
 import { useEffect, useState } from "react";
 import type { SerializeFrom } from "@remix-run/node";
 import { useTranslation } from "~/components/i18n/i18n-context";
+import { roublesInWords } from "~/modules/money/roubles-in-words";
 import { invoiceAmount, invoiceDate } from "~/modules/payments/invoice";
 import type { InvoiceDocument as Invoice } from "~/modules/payments/invoices.server";
 
@@ -147,7 +148,12 @@ export function InvoiceDocument({ invoice, back, nested = false }: { invoice: Se
         </tfoot>
       </table>
 
-      <p>{t("payments.invoice.count", { lines: invoice.lines.length, total: money(invoice.total) })}</p>
+      <p>
+        {t("payments.invoice.count", { lines: invoice.lines.length, total: money(invoice.total) })}
+        <br />
+        {/* The total as the bank reads it: in Russian words, whatever the page's language. */}
+        <strong className="invoice-in-words">{t("payments.invoice.inWords", { words: roublesInWords(invoice.total) })}</strong>
+      </p>
       <p className="invoice-purpose">
         <strong>{t("payments.invoice.purpose")}</strong> {t("payments.invoice.purposeValue", { order: invoice.orderNumber, number: invoice.number, date, vat: supplier.vatNote })}
       </p>

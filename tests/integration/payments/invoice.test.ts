@@ -117,6 +117,8 @@ describe("a bank-transfer invoice", () => {
     expect(text).toContain("Без НДС");
     expect(text).toContain(`Назначение платежа: оплата заказа № ${longOrderNumber(order.id)} по счёту № ${invoice!.number} от ${date}. Без НДС`);
     expect(text).toMatch(/Всего наименований: 2, на сумму 12\s500,00 ₽/);
+    // The total in words, as the bank reads it (12 500,00 ₽).
+    expect(text).toContain("Двенадцать тысяч пятьсот рублей 00 копеек");
     expect(text).not.toContain("демонстрационные");
     // Ready to print without JavaScript: the page says how, the print button comes with JavaScript.
     expect(text).toContain("Чтобы распечатать счёт, нажмите Ctrl+P");
