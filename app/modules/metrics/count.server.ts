@@ -13,7 +13,8 @@ import client from "prom-client";
  */
 
 export const MARKETS = ["domestic", "international"] as const;
-export const PAYMENT_PROVIDERS = ["yookassa", "stripe", "sandbox"] as const;
+/** The card providers, and `invoice`: a bank transfer staff record against an invoice (ADR 072). */
+export const PAYMENT_PROVIDERS = ["yookassa", "stripe", "sandbox", "invoice"] as const;
 /**
  * What a provider's answer came to (payments/reconciliation.server.ts): applied (paid … unknown_payment),
  * or a notification left aside (ignored, duplicate) or refused (refused, unavailable, not_configured).
@@ -86,7 +87,7 @@ function createInstruments() {
     uploadRefusals: counter("aligner_upload_refusals_total", "Uploaded files refused, by reason.", ["reason"]),
     ordersCreated: counter("aligner_orders_created_total", "Orders created (drafts), by market.", ["market"]),
     ordersPaid: counter("aligner_orders_paid_total", "Orders that became paid, by market.", ["market"]),
-    payments: counter("aligner_payments_total", "Providers' verified answers about payments, by provider and what applying them came to.", ["provider", "outcome"]),
+    payments: counter("aligner_payments_total", "Providers' verified answers about payments, and transfers staff record against invoices, by provider and what applying them came to.", ["provider", "outcome"]),
     mails: counter("aligner_mails_total", "Mails handed to the mail server (or the outbox), by result.", ["result"]),
   };
 }

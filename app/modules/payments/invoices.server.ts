@@ -1,6 +1,7 @@
 import type { Currency, Order, PaymentLineInfo } from "~db/schema";
 import type { InvoiceSupplier } from "~/modules/config/invoice-supplier.server";
 import { type DB, inTransaction } from "~/modules/db/db.server";
+import { countPayment } from "~/modules/metrics/count.server";
 import { lastInvoiceBuyer } from "~/modules/orders/customers.server";
 import { changeOrderStatus, isUuid, lockOrderColumns, longOrderNumber } from "~/modules/orders/orders.server";
 import { isPaid } from "~/modules/orders/status";
@@ -91,6 +92,15 @@ export type MarkPaidOutcome =
  */
 export async function markInvoicePaid(db: DB, orderId: string, invoiceId: string, staffLabel: string): Promise<MarkPaidOutcome> {
   if (!isUuid(orderId) || !isUuid(invoiceId)) return { ok: false, reason: "not_found" };
+  const outcome = await applyInvoicePayment(db, orderId, invoiceId, staffLabel);
+  // Counted with the card providers' answers (ADR 073): money that arrived for an order that changed or
+  // cannot be paid is a mismatch, which the payments alert watches; an unknown invoice is not counted.
+  const counted = outcome.ok ? "paid" : { already_paid: "already_paid", order_paid: "already_paid", amount_changed: "mismatch", not_payable: "mismatch", not_found: null }[outcome.reason];
+  if (counted) countPayment("invoice", counted);
+  return outcome;
+}
+
+function applyInvoicePayment(db: DB, orderId: string, invoiceId: string, staffLabel: string): Promise<MarkPaidOutcome> {
   return inTransaction(db, async (trx): Promise<MarkPaidOutcome> => {
     const invoice = await trx.selectFrom("invoices").select(["id", "number", "order_id", "client_company", "lines", "total", "currency", "paid_at"]).where("id", "=", invoiceId).where("order_id", "=", orderId).forUpdate().executeTakeFirst();
     if (!invoice) return { ok: false, reason: "not_found" };

@@ -16,6 +16,8 @@ import { type TestApp, startApp } from "../../support/app";
 import { browserFetch } from "../../support/app-server";
 import { buildOrder, buildOrderIn, buildPatient, customer, staff } from "../../support/builders";
 import { INVOICE_SUPPLIER } from "../../support/company";
+import { freePort } from "../../support/free-port";
+import { parseExposition, sumOf } from "../../support/prometheus";
 import { follow, rendered, signedInAs, toastOf } from "../backoffice/support";
 
 /**
@@ -36,6 +38,14 @@ const LINES = [
 const textOf = (html: string) => rendered(html).replace(/<!-- -->/g, "").replace(/<[^>]+>/g, " ").replace(/ {2,}/g, " ");
 const rub = (minor: number) => new RegExp((minor / 100).toLocaleString("ru-RU", { minimumFractionDigits: 2 }).replace(/\s/g, "\\s"));
 
+let metricsPort = 0;
+
+/** Transfers recorded against invoices so far, by outcome, as the app's metrics port exports them (ADR 073). */
+async function invoicePayments(outcome: string): Promise<number> {
+  const response = await fetch(`http://127.0.0.1:${metricsPort}/metrics`);
+  return sumOf(parseExposition(await response.text()), "aligner_payments_total", { provider: "invoice", outcome });
+}
+
 describe("a bank-transfer invoice", () => {
   let app: TestApp;
   const email = `invoice-${Date.now()}@clinic.ru`;
@@ -45,7 +55,8 @@ describe("a bank-transfer invoice", () => {
   const settings = { leaseSeconds: 30, maxAttempts: 3, concurrency: 2 };
 
   beforeAll(async () => {
-    app = await startApp({ env: { ...INVOICE_SUPPLIER } });
+    metricsPort = await freePort();
+    app = await startApp({ env: { ...INVOICE_SUPPLIER, METRICS_PORT: String(metricsPort) } });
     const db = app.database.db;
     const storage = createStorage({ storage: { kind: "folder", dir: path.join(app.dataDir, "storage") }, buckets: { orders: "orders", logos: "logos" } });
     await storage.ensureBuckets();
@@ -179,8 +190,11 @@ describe("a bank-transfer invoice", () => {
     // Not yet paid: the order's file waits in the queue.
     expect(await processQueue(deps, settings)).toMatchObject({ claimed: 0 });
 
+    const paidCounted = await invoicePayments("paid");
     const marked = await manager.request(`/backoffice/orders/${order.id}?index`, { form: { intent: "invoice_paid", invoiceId: invoice!.id } });
     expect(marked.headers.get("Location")).toBe(`/backoffice/orders/${order.id}`);
+    // Counted with the card payments, for the payments' metrics and alert (ADR 073).
+    expect(await invoicePayments("paid")).toBe(paidCounted + 1);
     expect(toastOf(await follow(manager, marked))).toEqual(["Оплата по счёту отмечена", `Счёт № ${invoice!.number} оплачен, заказ оплачен: файлы уходят на файловый сервер.`]);
 
     const paid = await db.selectFrom("orders").select(["status", "paid_at"]).where("id", "=", order.id).executeTakeFirstOrThrow();
@@ -229,7 +243,9 @@ describe("a bank-transfer invoice", () => {
     const mark = (orderId: string, invoiceId: string) => manager.request(`/backoffice/orders/${orderId}?index`, { form: { intent: "invoice_paid", invoiceId } });
     const before = await db.selectFrom("payments").select("id").where("provider", "=", "invoice").execute();
 
+    const counted = { already: await invoicePayments("already_paid"), mismatch: await invoicePayments("mismatch") };
     expect(toastOf(await follow(manager, await mark(order.id, invoice!.id)))).toEqual(["Ошибка", `Оплата по счёту № ${invoice!.number} уже отмечена — ничего не изменилось`]);
+    expect(await invoicePayments("already_paid")).toBe(counted.already + 1);
 
     // Another pending order of the clinic, with an invoice whose total the order no longer has.
     const second = await buildOrderIn(db, "pending", { email });
@@ -246,6 +262,8 @@ describe("a bank-transfer invoice", () => {
     await db.updateTable("orders").set({ total_cost: 990_000 }).where("id", "=", second.id).execute();
     expect(toastOf(await follow(manager, await mark(second.id, secondInvoice.id)))).toEqual(["Ошибка", `Сумма заказа изменилась после счёта № ${secondInvoice.number} — оплата не отмечена`]);
     expect(textOf(await (await clinic.request(`/cabinet/orders/${second.id}/invoices/${secondInvoice.id}`)).text())).toContain("Счёт больше не действует");
+    // Money that arrived for an order that changed is a mismatch for the payments' alert; forged ids are not counted.
+    expect(await invoicePayments("mismatch")).toBe(counted.mismatch + 1);
 
     expect(await db.selectFrom("payments").select("id").where("provider", "=", "invoice").execute()).toEqual(before);
     expect((await db.selectFrom("orders").select("status").where("id", "=", second.id).executeTakeFirstOrThrow()).status).toBe("pending");
