@@ -4,6 +4,7 @@ import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { useTranslation } from "~/components/i18n/i18n-context";
 import { formatMoney } from "~/modules/money/format";
 import { statusLabelKey } from "~/modules/orders/status";
+import { OpenInvoiceNote } from "~/components/payments/open-invoice-note";
 import { loadPayPage, payPageAction } from "~/modules/payments/pay-page.server";
 
 /**
@@ -83,6 +84,7 @@ export default function PayOrder() {
         <p>{t("payments.link.alreadyPaid")}</p>
       ) : data.payable ? (
         <Form method="post" action={`/pay/${data.orderId}${data.token ? `?t=${encodeURIComponent(data.token)}` : ""}`} className="actions">
+          {data.openInvoice ? <OpenInvoiceNote invoice={data.openInvoice} /> : null}
           <p className="muted">{t("payments.link.intro")}</p>
           <input type="hidden" name="t" value={data.token} />
           <button type="submit" className="button" disabled={busy}>

@@ -5,6 +5,7 @@ import { dateTimeFormat } from "~/modules/i18n/intl";
 import { formatMoney } from "~/modules/money/format";
 import type { CabinetOrderReply, loadCabinetOrderPage } from "~/modules/cabinet/cabinet-order-page.server";
 import { OrderInvoices } from "./order-invoices";
+import { OpenInvoiceNote } from "~/components/payments/open-invoice-note";
 import { PaymentReceiptNote } from "./payment-receipt";
 
 type Data = SerializeFrom<typeof loadCabinetOrderPage>;
@@ -119,6 +120,7 @@ export function CabinetOrder({ data, reply }: { data: Data; reply?: CabinetOrder
             </li>
           ))}
         </ul>
+        {order.canPay && data.openInvoice ? <OpenInvoiceNote invoice={data.openInvoice} /> : null}
         {order.canPay ? (
           <Link to={`/pay/${order.id}`} className="button button-small">
             {t("cabinet.pay")}

@@ -23,3 +23,22 @@ export function invoiceDate(iso: string, language: string): string {
 export function invoiceAmount(minorUnits: number, language: string): string {
   return numberFormat(LOCALES[language] ?? "ru-RU", { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(minorUnits / 100);
 }
+
+/** An invoice that can still be paid: not paid, and its order still pending at the invoice's total and currency. */
+export function invoiceStillPayable(
+  invoice: { total: number | string; currency: string; paid: boolean },
+  order: { status: OrderStatus; total_cost: number | string | null; currency: string },
+): boolean {
+  return !invoice.paid && order.status === "pending" && Number(order.total_cost) === Number(invoice.total) && order.currency === invoice.currency;
+}
+
+/**
+ * The newest invoice a clinic may be paying by transfer right now, shown beside the card payment so
+ * that an order is not paid twice (ADR 072); null when there is none.
+ */
+export function openInvoiceOf<T extends { total: number | string; currency: string; paid_at: Date | null }>(
+  invoices: readonly T[],
+  order: { status: OrderStatus; total_cost: number | string | null; currency: string },
+): T | null {
+  return invoices.filter((invoice) => invoiceStillPayable({ ...invoice, paid: Boolean(invoice.paid_at) }, order)).at(-1) ?? null;
+}

@@ -6,7 +6,7 @@ import { lastInvoiceBuyer } from "~/modules/orders/customers.server";
 import { changeOrderStatus, isUuid, lockOrderColumns, longOrderNumber } from "~/modules/orders/orders.server";
 import { isPaid } from "~/modules/orders/status";
 import { laterPaymentLines, linesForAmount, providerTexts } from "./payments.server";
-import { invoiceOffered } from "./invoice";
+import { invoiceOffered, invoiceStillPayable } from "./invoice";
 
 /**
  * Bank-transfer invoices of the domestic market (ADR 072). A clinic paying as a company asks for one
@@ -93,9 +93,9 @@ export type MarkPaidOutcome =
 export async function markInvoicePaid(db: DB, orderId: string, invoiceId: string, staffLabel: string): Promise<MarkPaidOutcome> {
   if (!isUuid(orderId) || !isUuid(invoiceId)) return { ok: false, reason: "not_found" };
   const outcome = await applyInvoicePayment(db, orderId, invoiceId, staffLabel);
-  // Counted with the card providers' answers (ADR 073): money that arrived for an order that changed or
-  // cannot be paid is a mismatch, which the payments alert watches; an unknown invoice is not counted.
-  const counted = outcome.ok ? "paid" : { already_paid: "already_paid", order_paid: "already_paid", amount_changed: "mismatch", not_payable: "mismatch", not_found: null }[outcome.reason];
+  // Counted with the card providers' answers (ADR 073): money that arrived for an order paid otherwise,
+  // changed or no longer payable is a mismatch, which the payments alert watches; an unknown invoice is not counted.
+  const counted = outcome.ok ? "paid" : { already_paid: "already_paid", order_paid: "mismatch", amount_changed: "mismatch", not_payable: "mismatch", not_found: null }[outcome.reason];
   if (counted) countPayment("invoice", counted);
   return outcome;
 }
@@ -160,7 +160,7 @@ export function invoiceSummary(invoice: InvoiceRow) {
 
 export function invoiceDocument(invoice: InvoiceRow, order: Pick<Order, "id" | "status" | "total_cost" | "currency">, options: { staff: boolean }) {
   const total = Number(invoice.total);
-  const payable = order.status === "pending" && Number(order.total_cost) === total && order.currency === invoice.currency;
+  const payable = invoiceStillPayable({ total, currency: invoice.currency, paid: false }, order);
   return {
     id: invoice.id,
     number: Number(invoice.number),

@@ -16,6 +16,8 @@ import { isPaid } from "~/modules/orders/status";
 import { canHavePaymentLink, isValidPaymentLinkToken, paymentResultPath } from "~/modules/payments/payment-links.server";
 import { laterPaymentLines, linesForAmount, paymentFailureToast, providerTexts, startPayment } from "~/modules/payments/payments.server";
 import { readSubmission } from "~/modules/http/forms/submission.server";
+import { openInvoiceOf } from "~/modules/payments/invoice";
+import { orderInvoices } from "~/modules/payments/invoices.server";
 import { payButtonSchema } from "./forms";
 
 /** The payment link's token (`?t=`), as sent: the page hands it back to its pay button. */
@@ -59,9 +61,12 @@ export async function loadPayPage({ request, params, context }: LoaderFunctionAr
     quantity,
     price,
   }));
+  // A transfer may be on its way: the invoice is named beside the card payment (ADR 072).
+  const openInvoice = payable(order) && order.market === "domestic" ? openInvoiceOf(await orderInvoices(db, order.id), order) : null;
   return {
     orderId: order.id,
     number: longOrderNumber(order.id),
+    openInvoice: openInvoice ? { number: Number(openInvoice.number), createdAt: openInvoice.created_at.toISOString() } : null,
     status: order.status,
     recipient: order.full_name,
     address: order.address,

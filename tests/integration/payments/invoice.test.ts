@@ -140,6 +140,12 @@ describe("a bank-transfer invoice", () => {
     expect(await invoices()).toHaveLength(1);
     const list = textOf(await (await clinic.request(orderPath())).text());
     expect(list).toContain(`Счёт № ${invoice!.number} от ${date}`);
+    // Beside the card payment, on the order's page and the payment page: the transfer may be on its way.
+    const twice = `По этому заказу выставлен счёт № ${invoice!.number} от ${date} для оплаты переводом. Если он уже оплачен, не платите картой`;
+    expect(list).toContain(twice);
+    const payPage = textOf(await (await clinic.request(`/pay/${order.id}`)).text());
+    expect(payPage).toContain(twice);
+    expect(payPage).toContain("Перейти к оплате");
   });
 
   it("is 404 for another clinic, for another order's or a forged invoice id, and for a signed-out visitor it asks to sign in", async () => {
@@ -233,6 +239,7 @@ describe("a bank-transfer invoice", () => {
     expect(cabinet).toContain(`Перевод по счёту № ${invoice!.number}`);
     expect(cabinet).toMatch(/Оплачено: 12\s500\s₽/);
     expect(cabinet).not.toContain("Получить счёт");
+    expect(cabinet).not.toContain("По этому заказу выставлен счёт");
     expect(textOf(await (await clinic.request(`${orderPath()}/invoices/${invoice!.id}`)).text())).toMatch(/Оплачен \d\d\.\d\d\.\d{4}/);
   });
 
