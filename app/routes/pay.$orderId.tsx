@@ -63,8 +63,10 @@ export default function PayOrder() {
             <tbody>
               {data.lines.map((line, index) => (
                 <tr key={index}>
-                  <td>{line.description}</td>
-                  <td className="num">{line.quantity}</td>
+                  <th scope="row">{line.description}</th>
+                  <td className="num muted" data-label={t("payments.link.quantity")}>
+                    {line.quantity}
+                  </td>
                   <td className="num">{money(line.price)}</td>
                 </tr>
               ))}
