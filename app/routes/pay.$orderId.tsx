@@ -29,7 +29,7 @@ export default function PayOrder() {
   const busy = useNavigation().state !== "idle";
   const money = (amount: number) => formatMoney(amount, data.currency, i18n.language);
   return (
-    <section className="container narrow-page">
+    <section className="container narrow-page pay-page">
       <h1>{t("payments.link.title", { number: data.number })}</h1>
       <dl className="summary-contacts">
         <dt>{t("payments.link.status")}</dt>
