@@ -61,7 +61,8 @@ if (embedded) {
     await expect(page.getByRole("group", { name: "Выручка, RUB" })).toBeVisible();
     await filterOrders(page, { status: "paid" });
     await expect(page.locator("article.bo-order").first()).toBeVisible();
-    for (const badge of await page.locator("article.bo-order .bo-order-head .badge").allTextContents()) expect(badge).toBe("Оплачен");
+    // The cards of the page before stay until the filtered ones are drawn: wait for those.
+    await expect.poll(async () => [...new Set(await page.locator("article.bo-order .bo-order-head .badge").allTextContents())]).toEqual(["Оплачен"]);
 
     await page.goto("/backoffice/clients?all=1");
     await expect(page.getByRole("heading", { name: "Клиенты", level: 1 })).toBeVisible();
@@ -168,9 +169,9 @@ if (embedded) {
       // Filter: only paid orders.
       await filterOrders(page, { status: "paid" });
       await expect(page).toHaveURL(/status=paid/);
-      const badges = await page.locator("article.bo-order .bo-order-head .badge").allTextContents();
-      expect(badges.length).toBeGreaterThan(0);
-      expect(new Set(badges)).toEqual(new Set(["Оплачен"]));
+      // The address changes before the cards are drawn (a transition): wait for the cards.
+      const badges = async () => [...new Set(await page.locator("article.bo-order .bo-order-head .badge").allTextContents())];
+      await expect.poll(badges).toEqual(["Оплачен"]);
 
       // paid → processing → shipped (tracking number) → completed, then the history.
       const order = await pick("status = 'paid'");

@@ -61,9 +61,8 @@ test("the packer page shows only the gate until the password, then the order car
   await page.getByLabel("Статус").selectOption("shipped");
   await page.getByRole("button", { name: "Найти" }).click();
   await expect(page).toHaveURL(/status=shipped/);
-  const badges = await page.locator(".pk-card .badge").allTextContents();
-  expect(badges.length).toBeGreaterThan(0);
-  expect(new Set(badges)).toEqual(new Set(["Отправлен"]));
+  // The address changes before the cards are drawn (a transition): wait for the cards.
+  await expect.poll(async () => [...new Set(await page.locator(".pk-card .badge").allTextContents())]).toEqual(["Отправлен"]);
 });
 
 test("a client logo is uploaded from the card and shown on the card and the box label", async ({ page }) => {
