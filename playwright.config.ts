@@ -82,8 +82,10 @@ export default defineConfig({
   reporter: process.env.PLAYWRIGHT_JSON_OUTPUT_NAME ? [["list"], ["json"]] : [["list"]],
   outputDir,
   // A failed journey keeps its trace (DOM snapshots, network, console) without the screencast's
-  // filmstrip: recording every frame of every journey kept Chromium's compositor busy (ADR 059).
-  use: { baseURL, trace: { mode: "retain-on-failure", screenshots: false } },
+  // filmstrip: recording every frame of every journey kept Chromium's compositor busy (ADR 059). In CI,
+  // which retries, only the retry records one: tracing every first attempt cost a tenth of the
+  // journeys' time, and a first failure still keeps its error and page snapshot (error-context.md).
+  use: { baseURL, trace: { mode: process.env.CI ? "on-first-retry" : "retain-on-failure", screenshots: false } },
   // Clears the documents the outside checkers keep (ADR 048).
   globalSetup: "./tests/e2e/checkers-setup.ts",
   projects: [
