@@ -20,6 +20,9 @@ export default defineConfig({
           // The last resort, not a wait (ADR 059): the packing and compression tests are CPU-bound
           // and took longer than vitest's default 5 s with two busy processes beside the suite.
           testTimeout: 60_000,
+          // Both cores (the default leaves one free): the unit group runs before the integration
+          // group, and beside the browser journeys it took 276 s on one worker (ADR 059).
+          maxWorkers: 2,
         },
       },
       {
