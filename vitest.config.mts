@@ -14,14 +14,14 @@ export default defineConfig({
         resolve: { alias },
         test: {
           name: "unit",
-          sequence: { groupOrder: 0 },
           include: ["app/**/*.test.{ts,tsx}", "db/**/*.test.ts", "scripts/**/*.test.ts"],
           environment: "node",
           // The last resort, not a wait (ADR 059): the packing and compression tests are CPU-bound
           // and took longer than vitest's default 5 s with two busy processes beside the suite.
           testTimeout: 60_000,
-          // Both cores (the default leaves one free): the unit group runs before the integration
-          // group, and beside the browser journeys it took 276 s on one worker (ADR 059).
+          // One pool of two workers for both projects (the same maxWorkers, no group order): unit
+          // files fill the time a worker would wait for the integration files, and the other way
+          // round. Run first and on one worker, the unit files took 276 s beside the journeys (ADR 059).
           maxWorkers: 2,
         },
       },
@@ -29,7 +29,6 @@ export default defineConfig({
         resolve: { alias },
         test: {
           name: "integration",
-          sequence: { groupOrder: 1 },
           include: ["tests/integration/**/*.test.ts"],
           environment: "node",
           globalSetup: ["tests/support/global-setup.ts"],
