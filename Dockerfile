@@ -8,6 +8,8 @@
 FROM node:24-bookworm-slim AS deps
 WORKDIR /app
 COPY package.json package-lock.json ./
+# The stand-in for crypto-js (ADR 027): node_modules/crypto-js links to it.
+COPY vendor ./vendor
 RUN npm ci --no-audit --no-fund
 
 # --- the build: build/index.js (the Remix server build), build/server/*.js (the start script, the
@@ -22,6 +24,7 @@ RUN npm run build
 FROM node:24-bookworm-slim AS prod-deps
 WORKDIR /app
 COPY package.json package-lock.json ./
+COPY vendor ./vendor
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 
 # --- runtime ---------------------------------------------------------------------------------
@@ -30,6 +33,7 @@ ENV APP_ENV=production NODE_ENV=production PORT=3000
 WORKDIR /app
 
 COPY --from=prod-deps /app/node_modules ./node_modules
+COPY --from=prod-deps /app/vendor ./vendor
 COPY --from=build /app/package.json /app/package-lock.json ./
 COPY --from=build /app/build ./build
 COPY --from=build /app/public ./public

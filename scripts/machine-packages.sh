@@ -37,6 +37,7 @@ machine_packages() {
   [ -x /usr/sbin/sshd ] || apt_install "OpenSSH server" openssh-server || return 1
   [ -x /usr/sbin/pgbouncer ] || apt_install "PgBouncer" pgbouncer || return 1
   command -v java >/dev/null || apt_install "Java (for the Nu HTML Checker)" default-jre-headless || return 1
+  command -v openssl >/dev/null || apt_install "OpenSSL (opens a sign-in token in a unit test)" openssl || return 1
   command -v promtool >/dev/null || promtool_unpacked || return 1
 }
 

@@ -12,7 +12,7 @@ import { normalizeEmail } from "~/modules/validation/email";
 import { codeCarriedSchema, linkMailSchema } from "./forms";
 import { getSessionStorage, startUserSession, type SessionData, type SessionFlashData } from "./session.server";
 import { consumeCode, consumeLink, isLinkUsable, LINK_MINUTES, recordSignInLink, signInCode, type SignedIn, signInLimitWait } from "./sign-in.server";
-import { hmac, openPassphraseToken, randomToken } from "./tokens.server";
+import { hmac, openPassphraseToken, randomToken, sealPassphraseToken } from "./tokens.server";
 import { logger } from "~/modules/log/logger.server";
 
 /**
@@ -51,10 +51,24 @@ class SignInCodeStrategy extends Strategy<SignedIn, { email: string; code: strin
   }
 }
 
+/**
+ * remix-auth-email-link (DESIGN's sign-in package) with its link cipher on Node's crypto: the same
+ * OpenSSL passphrase format its crypto-js wrote, so links already mailed still open (ADR 027). Its
+ * `encrypt` and `decrypt` are private to TypeScript, so they are replaced on the instance. crypto-js,
+ * which its authors discontinued, is not installed: package.json's `overrides` put a stand-in in its
+ * place (vendor/crypto-js-replaced) that refuses to be used.
+ */
+function onNodeCrypto<User>(strategy: EmailLinkStrategy<User>): EmailLinkStrategy<User> {
+  return Object.assign(strategy, {
+    encrypt: async (value: string) => sealPassphraseToken(value, linkSecret()),
+    decrypt: async (value: string) => openPassphraseToken(value, linkSecret()) ?? "",
+  });
+}
+
 function buildAuthenticator(storage: AuthStorage) {
   const authenticator = new Authenticator<SignedIn>(storage as SessionStorage, { sessionKey: "user", sessionErrorKey: "auth:error" });
   authenticator.use(
-    new EmailLinkStrategy<SignedIn>(
+    onNodeCrypto(new EmailLinkStrategy<SignedIn>(
       {
         secret: linkSecret(),
         callbackURL: CALLBACK_PATH,
@@ -81,7 +95,7 @@ function buildAuthenticator(storage: AuthStorage) {
         if (!signedIn) throw new Error("auth.linkInvalid");
         return signedIn;
       },
-    ),
+    )),
     "email-link",
   );
   authenticator.use(

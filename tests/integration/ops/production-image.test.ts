@@ -1,5 +1,5 @@
 import fs from "node:fs";
-import { builtinModules } from "node:module";
+import { builtinModules, createRequire } from "node:module";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { builtEntry } from "../../support/built-server";
@@ -35,7 +35,6 @@ describe("the production image", () => {
 
   it("needs no TypeScript at run time: tsx is a development dependency, and every process runs a built file", () => {
     expect(manifest.dependencies).not.toHaveProperty("tsx");
-    expect(manifest.dependencies).not.toHaveProperty("crypto-js");
     const dockerfile = fs.readFileSync(path.join(ROOT, "Dockerfile"), "utf8");
     expect(dockerfile).toMatch(/^CMD \["node", .*"build\/server\/start\.js"\]$/m);
     expect(dockerfile).not.toMatch(/--import["\s,]+tsx|\.mts\b|COPY --from=build \/app\/(app|db|scripts) /);
@@ -43,5 +42,16 @@ describe("the production image", () => {
     // The release command and the process groups (the app's name is a line `app = "…"` too).
     const commands = [...fly.matchAll(/^\s*(?:release_command|app|worker)\s*=\s*"(node [^"]+)"/gm)].map((match) => match[1]);
     expect(commands).toEqual(["node build/server/migrate.js", "node --enable-source-maps build/server/start.js", "node --enable-source-maps build/server/queue-work.js"]);
+  });
+
+  it("runs no crypto-js: the sign-in package's require of it finds the stand-in, which the image carries (ADR 027)", () => {
+    expect(manifest.dependencies["crypto-js"]).toBe("file:./vendor/crypto-js-replaced");
+    const fromSignIn = createRequire(createRequire(path.join(ROOT, "package.json")).resolve("remix-auth-email-link"));
+    const loaded = fs.realpathSync(fromSignIn.resolve("crypto-js"));
+    expect(loaded).toBe(path.join(ROOT, "vendor/crypto-js-replaced/index.js"));
+    expect(() => (fromSignIn("crypto-js") as { AES: { encrypt: () => void } }).AES.encrypt()).toThrow(/crypto-js is not installed/);
+    // The link points into vendor/: every stage that installs or runs the packages has that folder.
+    const dockerfile = fs.readFileSync(path.join(ROOT, "Dockerfile"), "utf8");
+    expect(dockerfile.match(/^COPY (?:--from=prod-deps \/app\/)?vendor \.\/vendor$/gm)).toHaveLength(3);
   });
 });
