@@ -19,9 +19,11 @@ export default defineConfig({
           // The last resort, not a wait (ADR 059): the packing and compression tests are CPU-bound
           // and took longer than vitest's default 5 s with two busy processes beside the suite.
           testTimeout: 60_000,
-          // One pool of two workers for both projects (the same maxWorkers, no group order): unit
-          // files fill the time a worker would wait for the integration files, and the other way
-          // round. Run first and on one worker, the unit files took 276 s beside the journeys (ADR 059).
+          // First, on both cores (vitest's default leaves one free): on one worker beside the browser
+          // journeys the unit group took 276 s before the integration group could start. Sharing one
+          // pool with the integration files instead made a loaded run slower and failed a
+          // timing-bound integration test (ADR 059).
+          sequence: { groupOrder: 0 },
           maxWorkers: 2,
         },
       },
@@ -29,6 +31,7 @@ export default defineConfig({
         resolve: { alias },
         test: {
           name: "integration",
+          sequence: { groupOrder: 1 },
           include: ["tests/integration/**/*.test.ts"],
           environment: "node",
           globalSetup: ["tests/support/global-setup.ts"],
