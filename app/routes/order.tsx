@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import type { ClientActionFunctionArgs, ClientLoaderFunctionArgs } from "@remix-run/react";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { ToastMessage } from "~/components/toast";
 import { SectionError } from "~/components/section-error";
@@ -84,6 +84,13 @@ const PAY_FORM = "wizard-pay";
 /** The step checks the server runs on typed fields, loaded after the page is usable (ADR 053). */
 const wizardChecks = () => import("~/modules/wizard/validation");
 
+/**
+ * Before the browser paints (an effect on the server, which paints nothing): a new step is never
+ * shown scrolled where the last one was, nor still inert, so a press the moment it appears lands on
+ * what the doctor sees.
+ */
+const useBeforePaint = typeof document === "undefined" ? useEffect : useLayoutEffect;
+
 export default function OrderWizard() {
   const data = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof clientAction>();
@@ -142,7 +149,7 @@ export default function OrderWizard() {
     if (isInPlace(actionData) && actionData.inPlace === true && actionData.toast) notify(actionData.toast);
   }, [actionData, notify]);
 
-  useEffect(() => {
+  useBeforePaint(() => {
     // A new step drawn in place (not a new document) starts at its top with the focus on its title,
     // as a new page would (customer side §2): a phone shows the step from its beginning, a screen
     // reader says where the doctor is, and Tab starts from the step's fields.
@@ -158,7 +165,7 @@ export default function OrderWizard() {
   // From the press of a step's button until the next step shows, the step takes no input (ADR 057):
   // no field, file picker or button of a step the doctor is leaving (React 18 has no `inert` prop).
   const pendingForm = useRef<HTMLFormElement>(null);
-  useEffect(() => {
+  useBeforePaint(() => {
     if (pendingForm.current) pendingForm.current.inert = busy;
   }, [busy]);
 

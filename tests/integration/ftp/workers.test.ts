@@ -110,6 +110,8 @@ describe("queue workers as separate processes", () => {
     expect(filesBelow(path.dirname(remote))).toEqual([path.basename(remote)]);
     expect(sftp.renames().filter(([, to]) => to === remote)).toHaveLength(1);
     expect(sftp.writes().filter((written) => written.startsWith(path.join(path.dirname(remote), `.${path.basename(remote)}.`)))).toHaveLength(2);
+    // The worker's log line is written after the row: read once it has arrived (a loaded machine delays the pipe).
+    await waitFor(async () => (second.completed().length > 0 ? true : null), 15_000, "the second worker's log of the job");
     expect(second.completed()).toEqual([file!.entry.id]);
     expect(second.output()).toMatch(new RegExp(`ftp transfer job=${file!.entry.id} order=${order.code} attempt=2 size=${6 * 1024 * 1024} bytes=${6 * 1024 * 1024} ms=\\d+`));
 
@@ -145,6 +147,8 @@ describe("queue workers as separate processes", () => {
     }
     // Exactly one write per file reached the server.
     expect(sftp.writes().length - writesBefore).toBe(60);
+    // Each worker logs a job after recording it: wait for every line before reading them.
+    await waitFor(async () => (one.completed().length + two.completed().length >= all.length ? true : null), 15_000, "both workers' logs of every job");
     const byOne = one.completed();
     const byTwo = two.completed();
     expect(byOne.length).toBeGreaterThan(0);
