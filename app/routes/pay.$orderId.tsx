@@ -63,7 +63,7 @@ export default function PayOrder() {
             <tbody>
               {data.lines.map((line, index) => (
                 <tr key={index}>
-                  <th scope="row">{line.description}</th>
+                  <td>{line.description}</td>
                   <td className="num muted" data-label={t("payments.link.quantity")}>
                     {line.quantity}
                   </td>

@@ -11,8 +11,8 @@ import { intentHandler } from "~/modules/http/forms/intents";
 import { getRequestTranslator } from "~/modules/http/request/request-context.server";
 import { type FormReply, intentValue, readSubmission, refused, submittedIntent } from "~/modules/http/forms/submission.server";
 import { redirectWithToast } from "~/modules/http/answers/toast.server";
-import { invoiceOffered, openInvoiceOf } from "~/modules/payments/invoice";
-import { invoiceSummary, lastBuyerOf, orderInvoices, requestInvoice } from "~/modules/payments/invoices.server";
+import { invoiceOffered } from "~/modules/payments/invoice";
+import { invoiceSummary, lastBuyerOf, openInvoiceNote, orderInvoices, requestInvoice } from "~/modules/payments/invoices.server";
 import { cabinetInvoicePath, cabinetOrderPath } from "~/modules/orders/cabinet-links";
 import { clientOrder, clientOrderPatients, markParcelReceived } from "~/modules/orders/client-order.server";
 import { filesOf } from "~/modules/orders/files.server";
@@ -99,10 +99,7 @@ export async function loadCabinetOrderPage({ request, context, params }: LoaderF
     // Bank-transfer invoices (ADR 072): the form while the order can be paid, and those already made.
     invoiceForm: offered ? { company: lastBuyer?.company ?? "", inn: lastBuyer?.inn ?? "" } : null,
     // A transfer may be on its way: the invoice is named beside the card payment.
-    openInvoice: (() => {
-      const open = order.status === "pending" ? openInvoiceOf(invoices, order) : null;
-      return open ? { number: Number(open.number), createdAt: open.created_at.toISOString() } : null;
-    })(),
+    openInvoice: openInvoiceNote(invoices, order),
     invoices: invoices.map((invoice) => ({
       ...invoiceSummary(invoice),
       href: cabinetInvoicePath(order.id, invoice.id),

@@ -50,12 +50,12 @@ export function roublesInWords(minorUnits: number): string {
   for (let index = GROUPS.length - 1; index >= 0; index--) {
     const group = Math.floor(roubles / 1000 ** index) % 1000;
     const { forms, feminine } = GROUPS[index]!;
-    // The roubles' noun is always said ("ноль рублей", "тысяча рублей"); a higher group only when it has digits.
+    // The roubles' noun is always said ("тысяча рублей"); a higher group only when it has digits;
+    // "ноль" only for no roubles at all.
     if (group === 0 && index > 0) continue;
-    words.push(...(group === 0 ? ["ноль"] : threeDigits(group, feminine)), russianPlural(group, forms));
+    const digits = group > 0 ? threeDigits(group, feminine) : roubles === 0 ? ["ноль"] : [];
+    words.push(...digits, russianPlural(group, forms));
   }
-  // "ноль" only for no roubles at all: "тысяча рублей", not "тысяча ноль рублей".
-  if (roubles > 0 && words.at(-2) === "ноль") words.splice(-2, 1);
   const sentence = `${words.join(" ")} ${String(kopecks).padStart(2, "0")} ${russianPlural(kopecks, KOPECKS)}`;
   return sentence.charAt(0).toUpperCase() + sentence.slice(1);
 }

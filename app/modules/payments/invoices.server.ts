@@ -6,7 +6,7 @@ import { lastInvoiceBuyer } from "~/modules/orders/customers.server";
 import { changeOrderStatus, isUuid, lockOrderColumns, longOrderNumber } from "~/modules/orders/orders.server";
 import { isPaid } from "~/modules/orders/status";
 import { laterPaymentLines, linesForAmount, providerTexts } from "./payments.server";
-import { invoiceOffered, invoiceStillPayable } from "./invoice";
+import { invoiceOffered, invoiceStillPayable, openInvoiceOf } from "./invoice";
 
 /**
  * Bank-transfer invoices of the domestic market (ADR 072). A clinic paying as a company asks for one
@@ -156,6 +156,12 @@ export function invoiceSummary(invoice: InvoiceRow) {
     currency: invoice.currency as Currency,
     paidAt: invoice.paid_at?.toISOString() ?? null,
   };
+}
+
+/** The invoice a clinic may be paying by transfer, as the note beside the card payment names it; null when none. */
+export function openInvoiceNote(invoices: InvoiceRow[], order: Pick<Order, "status" | "total_cost" | "currency">) {
+  const open = openInvoiceOf(invoices, order);
+  return open ? { number: Number(open.number), createdAt: open.created_at.toISOString() } : null;
 }
 
 export function invoiceDocument(invoice: InvoiceRow, order: Pick<Order, "id" | "status" | "total_cost" | "currency">, options: { staff: boolean }) {

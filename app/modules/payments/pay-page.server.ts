@@ -16,8 +16,7 @@ import { isPaid } from "~/modules/orders/status";
 import { canHavePaymentLink, isValidPaymentLinkToken, paymentResultPath } from "~/modules/payments/payment-links.server";
 import { laterPaymentLines, linesForAmount, paymentFailureToast, providerTexts, startPayment } from "~/modules/payments/payments.server";
 import { readSubmission } from "~/modules/http/forms/submission.server";
-import { openInvoiceOf } from "~/modules/payments/invoice";
-import { orderInvoices } from "~/modules/payments/invoices.server";
+import { openInvoiceNote, orderInvoices } from "~/modules/payments/invoices.server";
 import { payButtonSchema } from "./forms";
 
 /** The payment link's token (`?t=`), as sent: the page hands it back to its pay button. */
@@ -62,11 +61,11 @@ export async function loadPayPage({ request, params, context }: LoaderFunctionAr
     price,
   }));
   // A transfer may be on its way: the invoice is named beside the card payment (ADR 072).
-  const openInvoice = payable(order) && order.market === "domestic" ? openInvoiceOf(await orderInvoices(db, order.id), order) : null;
+  const openInvoice = payable(order) && order.market === "domestic" ? openInvoiceNote(await orderInvoices(db, order.id), order) : null;
   return {
     orderId: order.id,
     number: longOrderNumber(order.id),
-    openInvoice: openInvoice ? { number: Number(openInvoice.number), createdAt: openInvoice.created_at.toISOString() } : null,
+    openInvoice,
     status: order.status,
     recipient: order.full_name,
     address: order.address,
