@@ -111,29 +111,41 @@ describe("form names that would build structure the form does not have", () => {
     const memory = sampleResident(app.pid);
 
     const { result: answers, longestMs, answered } = await whileAnotherVisitorWaits(async () => {
-      const seen: Array<{ path: string; body: number; status: number; ms: number; echoed: boolean }> = [];
+      const seen: Array<{ path: string; body: number; status: number; ms: number; ordinaryMs: number; echoed: boolean }> = [];
       for (const [browser, path] of routes) {
+        // The same route's answer to an ordinary wrong form, timed just before: what "at once" means
+        // on this machine at this moment (a loaded machine answers everything slower).
+        const ordinaryStarted = performance.now();
+        await (await form(browser, path, "email=bad")).arrayBuffer();
+        const ordinaryMs = performance.now() - ordinaryStarted;
         for (const [index, body] of bodies.entries()) {
           const started = performance.now();
           const response = await form(browser, path, body);
           const text = await response.text();
-          seen.push({ path, body: index, status: response.status, ms: performance.now() - started, echoed: text.includes('"7ps"') || text.includes("4294967294") });
+          seen.push({ path, body: index, status: response.status, ms: performance.now() - started, ordinaryMs, echoed: text.includes('"7ps"') || text.includes("4294967294") });
         }
       }
       return seen;
     });
     const growth = memory.stop() - baseline;
     const slowest = Math.max(...answers.map((answer) => answer.ms));
-    console.log(`${answers.length} crafted forms: slowest answer ${slowest.toFixed(0)} ms, another visitor's longest wait ${longestMs.toFixed(0)} ms (${answered} answers), RSS +${(growth / MiB).toFixed(1)} MiB`);
+    const slowestOrdinary = Math.max(...answers.map((answer) => answer.ordinaryMs));
+    console.log(
+      `${answers.length} crafted forms: slowest answer ${slowest.toFixed(0)} ms (an ordinary form's slowest ${slowestOrdinary.toFixed(0)} ms), another visitor's longest wait ${longestMs.toFixed(0)} ms (${answered} answers), RSS +${(growth / MiB).toFixed(1)} MiB`,
+    );
+    // "At once": within a second more than three ordinary answers of the same moment. Quiet, that is
+    // about a second; with the machine loaded it grows with every answer, while the parse the bound
+    // is for took seconds to minutes whatever the load.
+    const atOnce = (ordinaryMs: number) => 1000 + 3 * ordinaryMs;
 
     for (const answer of answers) {
       expect(answer.status, `${answer.path} body ${answer.body}`).toBe(400);
       expect(answer.echoed, `${answer.path} body ${answer.body} echoes the crafted names`).toBe(false);
       // Before: 4.8 s for x[1000000] to /auth, 282 s for x[4294967294] to /order.data.
-      expect(answer.ms, `${answer.path} body ${answer.body}`).toBeLessThan(1000);
+      expect(answer.ms, `${answer.path} body ${answer.body} (an ordinary form ${answer.ordinaryMs.toFixed(0)} ms)`).toBeLessThan(atOnce(answer.ordinaryMs));
     }
     expect(answered).toBeGreaterThan(0);
-    expect(longestMs).toBeLessThan(1000);
+    expect(longestMs).toBeLessThan(atOnce(slowestOrdinary));
     expect(growth).toBeLessThan(64 * MiB);
     expect((await fetch(`${app.url}/healthz`)).status).toBe(200);
   });
