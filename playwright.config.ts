@@ -48,7 +48,9 @@ const drafts = { DRAFTS_PER_IP_DAY: "5000" };
 const chromium = {
   ...devices["Desktop Chrome"],
   launchOptions: {
-    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    // Debian's old headless shell (package chromium-headless-shell), as Playwright's own headless
+    // default is: the same Blink and V8 without the full browser's interface (ADR 059).
+    executablePath: process.env.CHROMIUM_PATH ?? "/usr/lib/chromium/chromium-headless-shell",
     // The international market is reached through a host name ending in .com (DESIGN §3), resolved to loopback.
     args: [
       "--no-sandbox",
@@ -59,9 +61,10 @@ const chromium = {
       "--disable-component-update",
       "--disable-sync",
       "--host-resolver-rules=MAP aligners-e2e.com 127.0.0.1",
-      // Debian's wrapper turns on GPU rasterization (/etc/chromium.d/default-flags); without a GPU that
-      // is SwiftShader emulating one, and the GPU process became the suite's busiest process. Skia's
-      // own software raster draws the same pages for a fraction of the CPU (ADR 059).
+      // Debian's `chromium` wrapper turns on GPU rasterization (/etc/chromium.d/default-flags); without
+      // a GPU that is SwiftShader emulating one, and the GPU process became the suite's busiest process.
+      // Skia's own software raster draws the same pages for a fraction of the CPU (ADR 059). Kept for
+      // CHROMIUM_PATH=/usr/bin/chromium (the full browser, through that wrapper).
       "--disable-gpu-rasterization",
     ],
   },

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The Debian packages the test suite needs from the machine: Chromium (browser journeys), OpenSSH
+# The Debian packages the test suite needs from the machine: Chromium and its headless shell (browser journeys), OpenSSH
 # (SFTP tests), PgBouncer (pooled database tests), a Java runtime (the Nu HTML Checker, vnu-jar) and
 # promtool (Prometheus's checker of the alert rules, taken out of Debian's package into .cache).
 # Installs what is missing when it can (root and apt-get); otherwise says which package to install.
@@ -34,6 +34,8 @@ promtool_unpacked() {
 
 machine_packages() {
   [ -x /usr/bin/chromium ] || apt_install "Chromium" chromium || return 1
+  # The browser journeys' browser (playwright.config.ts): Chromium's old headless shell.
+  [ -x /usr/lib/chromium/chromium-headless-shell ] || apt_install "Chromium's headless shell" chromium-headless-shell || return 1
   [ -x /usr/sbin/sshd ] || apt_install "OpenSSH server" openssh-server || return 1
   [ -x /usr/sbin/pgbouncer ] || apt_install "PgBouncer" pgbouncer || return 1
   command -v java >/dev/null || apt_install "Java (for the Nu HTML Checker)" default-jre-headless || return 1
