@@ -46,6 +46,12 @@ export interface TcpProxy {
   /** Resets every open connection now. New connections are still accepted. */
   cutAll(): void;
   /**
+   * Resets every open connection once, the moment `bytes` more have been forwarded in `direction`
+   * (all connections together), then forwards as before; resolves then. A cut at an exact point of a
+   * transfer, whatever the test process's own pace on a busy machine.
+   */
+  cutAllOnceAfter(direction: Direction, bytes: number): Promise<void>;
+  /**
    * Takes the target "down" for new connections: "refuse" resets each one at once (a stopped
    * server), "blackhole" accepts it and never answers (a lost network); false forwards again.
    * Open connections are not touched (call cutAll() as well for a full outage).
@@ -113,6 +119,8 @@ export async function startTcpProxy(options: TcpProxyOptions): Promise<TcpProxy>
   const links: Record<Direction, Link> = { upstream: new Link(), downstream: new Link() };
   const counters = { connections: 0, upstreamBytes: 0, downstreamBytes: 0, cuts: 0 };
   const open = new Set<Connection>();
+  /** cutAllOnceAfter's armed cut: the counter's value to cut at, and who waits for it. */
+  let oneCut: { direction: Direction; at: number; done: () => void } | null = null;
   let down: "refuse" | "blackhole" | false = false;
   const blackholed = new Set<net.Socket>();
 
@@ -154,6 +162,8 @@ export async function startTcpProxy(options: TcpProxyOptions): Promise<TcpProxy>
             if (forwarded >= cutAfter) return connection.cut();
             size = Math.min(size, cutAfter - forwarded);
           }
+          const counter = direction === "upstream" ? "upstreamBytes" : "downstreamBytes";
+          if (oneCut?.direction === direction) size = Math.max(1, Math.min(size, oneCut.at - counters[counter]));
           if (bytesPerSecond) await links[direction].take(size, bytesPerSecond);
           if (connection.closed) return;
 
@@ -162,8 +172,15 @@ export async function startTcpProxy(options: TcpProxyOptions): Promise<TcpProxy>
           if (item.data.length === 0) queue.shift();
           queuedBytes -= size;
           forwarded += size;
-          counters[direction === "upstream" ? "upstreamBytes" : "downstreamBytes"] += size;
+          counters[counter] += size;
           const flushed = to.write(slice);
+          if (oneCut?.direction === direction && counters[counter] >= oneCut.at) {
+            const { done } = oneCut;
+            oneCut = null;
+            for (const each of open) each.cut();
+            done();
+            return;
+          }
 
           if (cutAfter !== undefined && forwarded >= cutAfter) return connection.cut();
           if (!flushed) await waitForDrain();
@@ -244,6 +261,12 @@ export async function startTcpProxy(options: TcpProxyOptions): Promise<TcpProxy>
     },
     cutAll() {
       for (const connection of open) connection.cut();
+    },
+    cutAllOnceAfter(direction, bytes) {
+      const counter = direction === "upstream" ? "upstreamBytes" : "downstreamBytes";
+      return new Promise<void>((done) => {
+        oneCut = { direction, at: counters[counter] + bytes, done };
+      });
     },
     setDown(mode) {
       down = mode;

@@ -40,7 +40,8 @@ describe("faults under load", () => {
     const triangles = Math.floor((24 * 1024 * 1024) / 50);
     uploadForm(form, "matrix", [{ content: binaryStl(triangles), triangles }]);
     const sending = clinic.send("upload_matrix", "/order", { body: form });
-    await waitFor(async () => s3Proxy.stats().upstreamBytes - before > 3 * 1024 * 1024, 30_000, "the upload to reach S3");
+    // A condition's wait; its limit is the backstop for a machine so busy that the upload crawls.
+    await waitFor(async () => s3Proxy.stats().upstreamBytes - before > 3 * 1024 * 1024, 90_000, "the upload to reach S3");
     return { sending };
   }
 
@@ -134,7 +135,7 @@ describe("faults under load", () => {
     expect(record.orderId).toBeTruthy();
   });
 
-  it("(b) the S3 server stopped mid-upload: a clear error, no file row, no queue entry, no object; uploads work again after", { timeout: 60_000 }, async () => {
+  it("(b) the S3 server stopped mid-upload: a clear error, no file row, no queue entry, no object; uploads work again after", { timeout: 180_000 }, async () => {
     const requests: RequestRecord[] = [];
     const clinic = new Clinic(950, { appUrl: app.url, clinics: 1, durationMs: 0 }, requests);
     const record = newOrderRecord(950, 0);
@@ -173,7 +174,7 @@ describe("faults under load", () => {
     expect(files).toHaveLength(patient.files.length);
   });
 
-  it("(b) the network to S3 lost mid-upload: the upload fails with the same clear error instead of hanging", { timeout: 90_000 }, async () => {
+  it("(b) the network to S3 lost mid-upload: the upload fails with the same clear error instead of hanging", { timeout: 180_000 }, async () => {
     const clinic = new Clinic(951, { appUrl: app.url, clinics: 1, durationMs: 0 }, []);
     const record = newOrderRecord(951, 0);
     await clinic.startOrder(record);

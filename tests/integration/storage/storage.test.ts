@@ -120,7 +120,8 @@ function storageContract(name: string, start: () => Promise<Subject>) {
       expect((await storage.list("orders")).length).toBeGreaterThanOrEqual(6);
     });
 
-    it("lists past the first page and deletes in batches", async () => {
+    // 1,010 objects put, listed and deleted: the limit is the backstop of a machine too busy for s3rver to keep up.
+    it("lists past the first page and deletes in batches", { timeout: 180_000 }, async () => {
       const keys = Array.from({ length: 1_010 }, (_, index) => `many/${String(index).padStart(4, "0")}.txt`);
       for (let start = 0; start < keys.length; start += 50) {
         await Promise.all(keys.slice(start, start + 50).map((key) => putText(storage, key, "x")));
