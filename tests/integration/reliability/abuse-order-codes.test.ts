@@ -70,9 +70,13 @@ describe("order codes under abuse", () => {
     const browserDrafts: Array<Set<string>> = [];
     for (const jar of browsers) browserDrafts.push(new Set([(await startDraft(app, ATTACKER, jar)).orderId!]));
     const deadline = performance.now() + FLOOD_MS;
+    // The flood lasts FLOOD_MS and, on a machine too busy to send many requests in that time, until
+    // the script has been refused more times than the limit (the backstop: 90 s more).
+    const backstop = deadline + 90_000;
+    const flooding = () => performance.now() < deadline || ((statuses.get(429) ?? 0) <= DRAFTS_PER_IP_DAY && performance.now() < backstop);
     const flood = Array.from({ length: FLOOD_CONNECTIONS }, async (_, connection) => {
       const jar = browsers[connection];
-      while (performance.now() < deadline) {
+      while (flooding()) {
         if (jar) await browserFetch(app, jar).request("/order/new", { form: {}, headers: { "X-Forwarded-For": ATTACKER } });
         const { response, orderId } = await startDraft(app, ATTACKER, jar);
         statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
@@ -87,7 +91,7 @@ describe("order codes under abuse", () => {
     const clinicRun = await during;
 
     const requests = [...statuses.values()].reduce((a, b) => a + b, 0);
-    console.log(`abuse flood: ${requests} draft requests in ${FLOOD_MS / 1000} s from one address over ${FLOOD_CONNECTIONS} connections (${os.cpus().length} cores): ${JSON.stringify(Object.fromEntries(statuses))}`);
+    console.log(`abuse flood: ${requests} draft requests in ${FLOOD_MS / 1000} s or more from one address over ${FLOOD_CONNECTIONS} connections (${os.cpus().length} cores): ${JSON.stringify(Object.fromEntries(statuses))}`);
     console.log(`abuse flood, the clinic meanwhile: ${formatFigures(loadFigures(clinicRun), [])}`);
     // Only drafts and refusals, never a server error; the script was fast enough to meet the limit.
     expect([...statuses.keys()].sort()).toEqual([302, 429]);
