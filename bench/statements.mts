@@ -7,7 +7,7 @@
  * The app is the real server on the working-day fixture (bench/lib/app-fixture.ts), one worker; the
  * bench database logs every statement (`log_statement = all`, set for that database only) and the
  * lines of each request are read from the server's log (PG_LOG, default Debian's
- * /var/log/postgresql/postgresql-15-main.log) between two markers.
+ * /var/log/postgresql/postgresql-15-main.log) from where it ended before that request.
  */
 import fs from "node:fs";
 import { sql } from "kysely";

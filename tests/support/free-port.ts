@@ -13,21 +13,35 @@ export function freePort(): Promise<number> {
   });
 }
 
+/** Whether host:port accepts a TCP connection right now. */
+function accepts(host: string, port: number): Promise<boolean> {
+  return new Promise<boolean>((resolve) => {
+    const socket = net.connect({ host, port });
+    socket.once("connect", () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once("error", () => resolve(false));
+  });
+}
+
 /** Resolves once host:port accepts TCP connections; rejects after `timeoutMs`. */
 export async function waitForPort(host: string, port: number, timeoutMs: number, stillAlive: () => boolean = () => true): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const open = await new Promise<boolean>((resolve) => {
-      const socket = net.connect({ host, port });
-      socket.once("connect", () => {
-        socket.destroy();
-        resolve(true);
-      });
-      socket.once("error", () => resolve(false));
-    });
-    if (open) return;
+    if (await accepts(host, port)) return;
     if (!stillAlive()) throw new Error(`Nothing is listening on ${host}:${port}: the server exited`);
     if (Date.now() > deadline) throw new Error(`Timed out after ${timeoutMs} ms waiting for ${host}:${port}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** Resolves, with the moment (performance.now()), once host:port refuses TCP connections; rejects after `timeoutMs`. */
+export async function waitForPortClosed(host: string, port: number, timeoutMs: number): Promise<number> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (!(await accepts(host, port))) return performance.now();
+    if (Date.now() > deadline) throw new Error(`Timed out after ${timeoutMs} ms waiting for ${host}:${port} to close`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }

@@ -61,6 +61,9 @@ export interface TcpProxy {
   stop(): Promise<void>;
 }
 
+/** The stats' byte counter of a direction. */
+const counterOf = (direction: Direction) => (direction === "upstream" ? "upstreamBytes" : "downstreamBytes");
+
 // Pause reading a socket while this much is waiting to be forwarded (back-pressure through the proxy).
 const HIGH_WATER = 256 * 1024;
 const LOW_WATER = 64 * 1024;
@@ -162,7 +165,7 @@ export async function startTcpProxy(options: TcpProxyOptions): Promise<TcpProxy>
             if (forwarded >= cutAfter) return connection.cut();
             size = Math.min(size, cutAfter - forwarded);
           }
-          const counter = direction === "upstream" ? "upstreamBytes" : "downstreamBytes";
+          const counter = counterOf(direction);
           if (oneCut?.direction === direction) size = Math.max(1, Math.min(size, oneCut.at - counters[counter]));
           if (bytesPerSecond) await links[direction].take(size, bytesPerSecond);
           if (connection.closed) return;
@@ -263,9 +266,8 @@ export async function startTcpProxy(options: TcpProxyOptions): Promise<TcpProxy>
       for (const connection of open) connection.cut();
     },
     cutAllOnceAfter(direction, bytes) {
-      const counter = direction === "upstream" ? "upstreamBytes" : "downstreamBytes";
       return new Promise<void>((done) => {
-        oneCut = { direction, at: counters[counter] + bytes, done };
+        oneCut = { direction, at: counters[counterOf(direction)] + bytes, done };
       });
     },
     setDown(mode) {

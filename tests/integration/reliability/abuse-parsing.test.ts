@@ -265,16 +265,14 @@ describe("slow bodies", () => {
     const reset = outcomesSeen.filter((head) => head === "").length;
     console.log(`2000 slow bodies: ${refused} refused at once (429), ${cut} cut when they stalled (408), ${reset} reset before accepted; another visitor: longest wait ${longestMs.toFixed(0)} ms, 95th percentile ${p95Ms.toFixed(0)} ms (${answered} answers)`);
     // Only the address's cap got in at a time, each was cut, and every other was refused: all 2,000
-    // ended. Usually all are opened before the first is cut, and no more than the cap are cut; on a
-    // slow machine the opening outlasts the 30 s a stalled body is given, a cut frees its place, and
-    // a later connection takes it. So: when each connection that got in was opened, no more than the
-    // cap were in (a close seen within 100 ms after counts as a place already freed: the server frees
-    // it a moment before the client sees the close).
+    // ended. When every connection opens before the first is cut, that is "no more than the cap were
+    // cut"; on a slow machine the opening outlasts the 30 s a stalled body is given, a cut frees its
+    // place, and a later connection takes it. So: when each connection that got in was opened, no more
+    // than the cap were in (a close seen within 100 ms after counts as a place already freed: the
+    // server frees it a moment before the client sees the close).
     const admitted = times.filter((_, index) => outcomesSeen[index]!.startsWith("HTTP/1.1 408"));
     const inAt = (moment: number) => admitted.filter((other) => other.openedAt <= moment && other.closedAt > moment + 100).length;
     expect(Math.max(0, ...admitted.map((time) => inAt(time.openedAt)))).toBeLessThanOrEqual(64);
-    const firstCut = Math.min(...admitted.map((time) => time.closedAt));
-    if (times.every((time) => time.openedAt < firstCut)) expect(cut).toBeLessThanOrEqual(64);
     expect(cut).toBeGreaterThan(0);
     expect(refused + cut + reset).toBe(2000);
     expect(refused).toBeGreaterThan(1000);

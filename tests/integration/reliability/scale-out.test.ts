@@ -1,11 +1,11 @@
 import { createHash } from "node:crypto";
 import fs from "node:fs";
-import net from "node:net";
 import path from "node:path";
 import { GetObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { browserFetch } from "../../support/app-server";
+import { waitForPortClosed } from "../../support/free-port";
 import { createTestDatabase, type TestDatabase } from "../../support/database";
 import { checkIntegrity, formatFigures, loadFigures, runLoad, tessellatedBoxStl } from "../../support/load";
 import { latestOutboxMail } from "../../support/mail-text";
@@ -218,7 +218,7 @@ describe("scale-out: two app processes and two workers on one database, S3 and S
     process.kill(victim.pid, "SIGKILL");
     // The moment the process is gone: its port refuses connections. On a loaded machine that is not
     // the moment of the signal, nor a fixed time after the load began.
-    const goneAt = await refusedSince(victim.port);
+    const goneAt = await waitForPortClosed("127.0.0.1", victim.port, 30_000);
     const run = await running;
     expect(proxy.down.has(victim.port)).toBe(true);
     const figures = loadFigures(run);
@@ -293,18 +293,3 @@ describe("scale-out behind PgBouncer in transaction pooling mode", () => {
   });
 });
 
-/** Waits until nothing accepts connections on `port` and returns that moment (performance.now()). */
-async function refusedSince(port: number): Promise<number> {
-  for (;;) {
-    const refused = await new Promise<boolean>((resolve) => {
-      const socket = net.connect(port, "127.0.0.1");
-      socket.once("connect", () => {
-        socket.destroy();
-        resolve(false);
-      });
-      socket.once("error", () => resolve(true));
-    });
-    if (refused) return performance.now();
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
