@@ -34,6 +34,8 @@ export interface TcpProxyStats {
   downstreamBytes: number;
   /** Connections cut by a byte limit or cutAll(). */
   cuts: number;
+  /** Slices held back to keep bytesPerSecond (both directions): 0 while no rate is set. */
+  heldForRate: number;
 }
 
 export interface TcpProxy {
@@ -75,12 +77,14 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 class Link {
   private nextFree = 0;
 
-  /** Waits until `bytes` may be sent at `bytesPerSecond`. */
-  async take(bytes: number, bytesPerSecond: number): Promise<void> {
+  /** Waits until `bytes` may be sent at `bytesPerSecond`; true when it had to wait. */
+  async take(bytes: number, bytesPerSecond: number): Promise<boolean> {
     const now = performance.now();
     const start = Math.max(now, this.nextFree);
     this.nextFree = start + (bytes * 1000) / bytesPerSecond;
-    if (start - now >= 1) await sleep(start - now);
+    if (start - now < 1) return false;
+    await sleep(start - now);
+    return true;
   }
 }
 
@@ -120,7 +124,7 @@ class Connection {
 export async function startTcpProxy(options: TcpProxyOptions): Promise<TcpProxy> {
   let limits: ProxyLimits = { bytesPerSecond: options.bytesPerSecond, latencyMs: options.latencyMs, cutAfterBytes: options.cutAfterBytes };
   const links: Record<Direction, Link> = { upstream: new Link(), downstream: new Link() };
-  const counters = { connections: 0, upstreamBytes: 0, downstreamBytes: 0, cuts: 0 };
+  const counters = { connections: 0, upstreamBytes: 0, downstreamBytes: 0, cuts: 0, heldForRate: 0 };
   const open = new Set<Connection>();
   /** cutAllOnceAfter's armed cut: the counter's value to cut at, and who waits for it. */
   let oneCut: { direction: Direction; at: number; done: () => void } | null = null;
@@ -167,7 +171,7 @@ export async function startTcpProxy(options: TcpProxyOptions): Promise<TcpProxy>
           }
           const counter = counterOf(direction);
           if (oneCut?.direction === direction) size = Math.max(1, Math.min(size, oneCut.at - counters[counter]));
-          if (bytesPerSecond) await links[direction].take(size, bytesPerSecond);
+          if (bytesPerSecond && (await links[direction].take(size, bytesPerSecond))) counters.heldForRate++;
           if (connection.closed) return;
 
           const slice = item.data.subarray(0, size);
