@@ -22,6 +22,31 @@ export interface TestS3Server {
 }
 
 /*
+ * s3rver 3.7.1 answers a PutObject when the body has passed its checksum, not when the file holding
+ * it is written (FilesystemStore#putObject resolves on the wrong stream's "finish"; for a Buffer body,
+ * at once): a listing or GET right after the answer could see the object empty, which real S3 never
+ * shows (it reads its own writes). The same method, resolving when the file is closed.
+ */
+const PUT_WAITS_FOR_THE_FILE = `
+{
+  const FilesystemStore = require(require("path").join(require("path").dirname(process.env.S3RVER_MODULE), "stores/filesystem.js"));
+  const { pipeline } = require("stream/promises");
+  const { Transform } = require("stream");
+  FilesystemStore.prototype.putObject = async function (object) {
+    const objectPath = this.getResourcePath(object.bucket, object.key, "object");
+    await require("fs").promises.mkdir(require("path").dirname(objectPath), { recursive: true });
+    const md5 = require("crypto").createHash("md5");
+    let size = 0;
+    const count = new Transform({ transform(chunk, encoding, callback) { md5.update(chunk); size += chunk.length; callback(null, chunk); } });
+    await pipeline(Buffer.isBuffer(object.content) ? [object.content] : object.content, count, require("fs").createWriteStream(objectPath));
+    const hex = md5.digest("hex");
+    await this.putMetadata(object.bucket, object.key, object.metadata, hex);
+    return { size, md5: hex };
+  };
+}
+`;
+
+/*
  * s3rver runs in a child process because it encrypts ListObjectsV2 continuation tokens with DES,
  * which Node 17+ (OpenSSL 3) only offers with --openssl-legacy-provider: in-process, any listing
  * longer than one page (1000 keys) fails with InternalError. A separate process also keeps the
@@ -29,6 +54,7 @@ export interface TestS3Server {
  */
 const CHILD = `
 const S3rver = require(process.env.S3RVER_MODULE);
+${PUT_WAITS_FOR_THE_FILE}
 // Exit with the test process: its end of the stdin pipe closes when it dies.
 process.stdin.on("end", () => process.exit(0)).resume();
 new S3rver({ address: "127.0.0.1", port: 0, silent: true, directory: process.env.S3RVER_DIRECTORY })
