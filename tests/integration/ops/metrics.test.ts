@@ -66,8 +66,10 @@ describe("metrics on METRICS_PORT during an order", () => {
     const counted = (samples: Samples) => valueOf(samples, "aligner_http_request_duration_seconds_count", healthz) || 0;
     // Round-robin over two workers: one worker's numbers alone would show about half.
     for (let i = 0; i < 10; i++) expect((await fetch(`${app.url}/healthz`)).status).toBe(200);
-    const after = await scrape(webPort);
-    expect(counted(after) - counted(before)).toBe(10);
+    // A request is counted when its answer has gone out, a moment after the client has it: waited
+    // for (a busy machine once scraped 9 of 10), and never more than the 10.
+    let after = before;
+    await expect.poll(async () => counted((after = await scrape(webPort))) - counted(before), { timeout: 10_000 }).toBe(10);
     // A URL nobody routes is counted under its route (the root's not-found page), not under its path.
     expect((await fetch(`${app.url}/no-such-page-${Date.now()}?q=1`)).status).toBe(404);
     const routes = new Set((await scrape(webPort)).get("aligner_http_request_duration_seconds_count")!.map((sample) => sample.labels.route!));
