@@ -53,6 +53,8 @@ export interface RequestRecord {
   at: number;
   /** The answer was an HTML page (the app's own page, error pages included). */
   html: boolean;
+  /** Why there was no answer (status 0): the client's error and its cause. */
+  error?: string;
 }
 
 export interface LoadOptions {
@@ -184,6 +186,7 @@ export class Clinic {
     const started = performance.now();
     let status = 0;
     let html = false;
+    let failure: string | undefined;
     try {
       const response = await fetch(url, {
         method,
@@ -204,9 +207,11 @@ export class Clinic {
       return { status, location: response.headers.get("Location"), text };
     } catch (error) {
       status = 0;
-      throw new StepError(`${kind}: ${(error as Error).message}`);
+      const cause = (error as Error).cause as Error | undefined;
+      failure = `${(error as Error).message}${cause ? ` (${cause.message})` : ""}`;
+      throw new StepError(`${kind}: ${failure}`);
     } finally {
-      this.requests.push({ kind, status, ms: performance.now() - started, at: started, html });
+      this.requests.push({ kind, status, ms: performance.now() - started, at: started, html, ...(failure ? { error: failure } : {}) });
     }
   }
 

@@ -85,7 +85,7 @@ describe("scale-out: two app processes and two workers on one database, S3 and S
     if (figures.serverErrors) for (const app of apps) console.log(app.output().slice(-3000));
     expect(figures.paidOrders).toBeGreaterThan(0);
     expect(figures.serverErrors).toBe(0);
-    expect(figures.failedRequests).toBe(0);
+    expect(run.requests.filter((request) => request.status === 0)).toEqual([]); // each with its error, should one fail
     expect(mismatches).toEqual([]);
     // Every clinic's consecutive requests went to different processes.
     for (const [client, ports] of proxy.trail) {
@@ -287,7 +287,7 @@ describe("scale-out behind PgBouncer in transaction pooling mode", () => {
     if (figures.serverErrors) console.log(apps.map((app) => app.output().slice(-2000)).join("\n") + bouncer.output().slice(-2000));
     expect(figures.paidOrders).toBeGreaterThan(0);
     expect(figures.serverErrors).toBe(0);
-    expect(figures.failedRequests).toBe(0);
+    expect(run.requests.filter((request) => request.status === 0)).toEqual([]); // each with its error, should one fail
     expect(mismatches).toEqual([]);
     expect(Math.max(...connections)).toBeLessThanOrEqual(SERVER_POOL);
   });
