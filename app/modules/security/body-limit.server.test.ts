@@ -190,9 +190,38 @@ describe("counting a body as it arrives", () => {
     });
     const answer = await send(port, generated(32 * MiB));
     expect(answer).toMatchObject({ status: 400, text: "bad form\n", connection: "close" });
-    // The body fails when the lingering connection closes (up to LINGER_MS after the answer): waited for, not raced.
+    // The body fails when the lingering connection closes (once the sender stops sending, or at LINGER_MAX_MS): waited for, not raced.
     await vi.waitFor(() => expect(seen[0]!.outcome).toBe("error"), { timeout: 10_000 });
     expect(seen[0]!.error?.message).toBe("the parser gave up");
+  });
+
+  it("a sender that reads only once its body is sent gets the refusal, however slowly the rest of its body comes", async () => {
+    const { port, seen } = await serve(1 * MiB, (req, res, record) => readAll(req, res, record));
+    // A browser without JavaScript posting a form: it reads the answer after the upload. Past the
+    // limit, 40 pieces of 64 KiB every 80 ms: over 3 s of a slow link after the refusal.
+    const socket = net.connect(port, "127.0.0.1");
+    socket.pause();
+    socket.on("error", () => {}); // a failed write is seen by `write` below
+    const write = (data: string | Buffer) => new Promise<boolean>((resolve) => socket.write(data, (error) => resolve(!error)));
+    const piece = (size: number) => Buffer.concat([Buffer.from(`${size.toString(16)}\r\n`), Buffer.alloc(size, 0x61), Buffer.from("\r\n")]);
+    await new Promise((resolve) => socket.once("connect", resolve));
+    let sent = await write("POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n");
+    sent &&= await write(piece(1 * MiB + 64 * KiB));
+    for (let i = 0; i < 40 && sent; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 80));
+      sent = await write(piece(64 * KiB));
+    }
+    if (sent) await write("0\r\n\r\n");
+    const reply = await new Promise<string>((resolve) => {
+      let text = "";
+      socket.setEncoding("utf8").on("data", (chunk: string) => (text += chunk));
+      socket.on("error", () => resolve(text));
+      socket.on("close", () => resolve(text));
+      socket.resume();
+    });
+    expect(reply).toMatch(/^HTTP\/1\.1 413 /);
+    expect(sent).toBe(true);
+    expect(seen[0]!.exceeded).toBe(1);
   });
 
   it("an answer sent before the body arrived closes the connection instead of reading the rest", async () => {

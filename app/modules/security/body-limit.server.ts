@@ -97,8 +97,13 @@ export class BodyStalledError extends Error {
   }
 }
 
-/** How long, and how much, a closing connection still reads of a body nobody wants. */
-const LINGER_MS = 2000;
+/**
+ * How a closing connection still reads a body nobody wants, so that its sender reaches the answer
+ * (ADR 039): until the sender pauses for LINGER_IDLE_MS, has sent LINGER_BYTES more, or
+ * LINGER_MAX_MS have passed — Apache's lingering close, by bytes as well as by time.
+ */
+const LINGER_IDLE_MS = 2000;
+const LINGER_MAX_MS = 30_000;
 const LINGER_BYTES = 16 * 1024 * 1024;
 
 export interface BodyWatch {
@@ -139,15 +144,17 @@ export function watchBody(
   let exceeded = false;
   let stopped = false;
   let lingered = -1;
+  let lingerIdle: NodeJS.Timeout | undefined;
   let failure: Error | undefined;
   const socket = req.socket;
 
   const push = req.push;
   req.push = function countedPush(chunk: unknown, encoding?: BufferEncoding): boolean {
     if (lingered >= 0) {
-      // After the answer: read and throw away what was already on its way, for a moment.
+      // After the answer: read and throw away what is still coming, while it keeps coming.
       if (chunk) lingered += (chunk as Uint8Array).length;
       if (lingered > LINGER_BYTES) socket.destroy();
+      else lingerIdle?.refresh();
       return true;
     }
     // After a stop neither data nor the body's end reaches the reader: false tells the parser to pause.
@@ -191,7 +198,12 @@ export function watchBody(
     lingered = 0;
     socket.end();
     socket.resume();
-    setTimeout(() => socket.destroy(), LINGER_MS).unref();
+    lingerIdle = setTimeout(() => socket.destroy(), LINGER_IDLE_MS).unref();
+    const ceiling = setTimeout(() => socket.destroy(), LINGER_MAX_MS).unref();
+    socket.once("close", () => {
+      clearTimeout(lingerIdle);
+      clearTimeout(ceiling);
+    });
     return true;
   }
   closeGently(socket, current);
@@ -243,7 +255,7 @@ const gentleSockets = new WeakSet<Socket>();
  * still sending, the kernel answers its next bytes with a reset, and a reset makes the sender's
  * system drop the answer it had not read yet. While a body is incomplete, the answer is followed
  * by a half-close instead, and what is already on its way is read and thrown away (at most
- * LINGER_BYTES, LINGER_MS) before the connection closes. Installed once per connection (a
+ * LINGER_BYTES, LINGER_IDLE_MS, LINGER_MAX_MS) before the connection closes. Installed once per connection (a
  * connection carries many requests); the request being answered decides.
  */
 function closeGently(socket: Socket, current: { linger: () => boolean }): void {
