@@ -29,16 +29,18 @@ export interface TestS3Server {
  */
 const PUT_WAITS_FOR_THE_FILE = `
 {
-  const FilesystemStore = require(require("path").join(require("path").dirname(process.env.S3RVER_MODULE), "stores/filesystem.js"));
+  const fs = require("fs");
+  const path = require("path");
   const { pipeline } = require("stream/promises");
   const { Transform } = require("stream");
+  const FilesystemStore = require(path.join(path.dirname(process.env.S3RVER_MODULE), "stores/filesystem.js"));
   FilesystemStore.prototype.putObject = async function (object) {
     const objectPath = this.getResourcePath(object.bucket, object.key, "object");
-    await require("fs").promises.mkdir(require("path").dirname(objectPath), { recursive: true });
+    await fs.promises.mkdir(path.dirname(objectPath), { recursive: true });
     const md5 = require("crypto").createHash("md5");
     let size = 0;
     const count = new Transform({ transform(chunk, encoding, callback) { md5.update(chunk); size += chunk.length; callback(null, chunk); } });
-    await pipeline(Buffer.isBuffer(object.content) ? [object.content] : object.content, count, require("fs").createWriteStream(objectPath));
+    await pipeline(Buffer.isBuffer(object.content) ? [object.content] : object.content, count, fs.createWriteStream(objectPath));
     const hex = md5.digest("hex");
     await this.putMetadata(object.bucket, object.key, object.metadata, hex);
     return { size, md5: hex };
