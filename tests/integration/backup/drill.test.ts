@@ -40,7 +40,7 @@ interface Side {
 }
 
 interface Seeded {
-  paidOrder: { id: string; code: string; email: string };
+  paidOrder: { id: string; code: string; email: string; patientName: string };
   draftId: string;
   /** Bytes of every file the rows named when the backup began. */
   bytes: Map<string, string>;
@@ -52,13 +52,14 @@ async function storeFile(side: Side, key: string, size: number) {
   return { key, size, sha: sha256(body) };
 }
 
-/** Three orders (paid, in work, a draft), each with a patient and two aligner files, and a logo. */
+/** Three orders (paid, in work, a draft), each with a patient and two aligner files, the first two paid by card, and a logo. */
 async function seed(side: Side): Promise<Seeded> {
   const bytes = new Map<string, string>();
-  const made: { id: string; code: string; email: string }[] = [];
+  const made: Seeded["paidOrder"][] = [];
   for (const status of ["paid", "processing", "draft"] as const) {
     const order = await buildOrderIn(side.db, status);
-    const patient = await buildPatient(side.db, order.id);
+    const patient = await buildPatient(side.db, order.id, `Пациент ${status}`);
+    if (status !== "draft") await payByCard(side, order);
     const files = [];
     for (const step of [1, 2]) {
       const file = await storeFile(side, `order_${order.id}/${patient.folder_name}/aligners/upper_${step}.stl`, 40_000 + step * 1000);
@@ -66,7 +67,7 @@ async function seed(side: Side): Promise<Seeded> {
       files.push({ originalName: `upper_${step}.stl`, storagePath: file.key, url: "", type: "aligners", size: file.size, jaw: "upper", stepNumber: step, confirmed: true });
     }
     await side.db.updateTable("orders_patients").set({ aligner_files_info: JSON.stringify(files) }).where("id", "=", patient.id).execute();
-    made.push({ id: order.id, code: order.code, email: order.email ?? "" });
+    made.push({ id: order.id, code: order.code, email: order.email ?? "", patientName: patient.patient_name });
   }
   // A delivered order whose models the retention job removed: its lists stay as the record and name no stored file.
   const delivered = await buildOrderIn(side.db, "completed");
@@ -76,6 +77,37 @@ async function seed(side: Side): Promise<Seeded> {
   await side.db.updateTable("orders").set({ storage_removed_at: new Date() }).where("id", "=", delivered.id).execute();
   await side.storage.put("logos", "clinic-logo.png", Readable.from([Buffer.from("logo bytes")]));
   return { paidOrder: made[0]!, draftId: made[2]!.id, bytes };
+}
+
+/** The payment that paid an order, with the lines its receipt printed. */
+async function payByCard(side: Side, order: { id: string; code: string }) {
+  await side.db
+    .insertInto("payments")
+    .values({
+      order_id: order.id,
+      order_code: order.code,
+      provider: "sandbox",
+      amount: 1250000,
+      currency: "rub",
+      status: "succeeded",
+      idempotence_key: `drill-${order.id}`,
+      lines: JSON.stringify([{ description: "Элайнеры", quantity: 2, price: 625000 }]),
+    })
+    .execute();
+}
+
+/** A built command (`npm run restore`, `npm run check:storage`) run as an operator runs it, against the target's configuration. */
+async function runBuilt(name: "restore" | "check-storage", args: string[], env: Record<string, string>) {
+  const child = spawn(process.execPath, [builtEntry(process.cwd(), name), ...args], {
+    env: { ...process.env, APP_ENV: "test", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  let stdout = "";
+  child.stdout.on("data", (chunk) => ((stdout += chunk), (output += chunk)));
+  child.stderr.on("data", (chunk) => (output += chunk));
+  const code = await new Promise<number | null>((resolve) => child.once("close", resolve));
+  return { code, output, stdout };
 }
 
 /** The rows a restore must give back, as comparable text. */
@@ -98,7 +130,18 @@ async function changeMeanwhile(side: Side, seeded: Seeded) {
   await storeFile(side, `order_${late.id}/late.stl`, 1000);
 }
 
-async function drill(source: Side, target: Side, archive: string, serveRestored: () => Promise<{ url: string; stop(): Promise<void> }>) {
+/** A file's bytes, read whole. */
+async function bytesOf(body: AsyncIterable<unknown>) {
+  const chunks: Buffer[] = [];
+  for await (const chunk of body) chunks.push(Buffer.from(chunk as Uint8Array));
+  return Buffer.concat(chunks);
+}
+
+/**
+ * The drill, with `npm run restore` and `npm run check:storage` run as built commands against the target's
+ * configuration (`targetEnv`), and the restored app started on it.
+ */
+async function drill(source: Side, target: Side, archive: string, targetEnv: Record<string, string>) {
   const seeded = await seed(source);
   let before = "";
   const manifest: BackupManifest = await createBackup(source, archive, {
@@ -113,49 +156,62 @@ async function drill(source: Side, target: Side, archive: string, serveRestored:
   expect(manifest.files.filter((file) => file.fromGraveyard)).toHaveLength(3);
   expect(manifest.files.find((file) => file.bucket === "logos")?.key).toBe("clinic-logo.png");
   for (const file of manifest.files) if (file.bucket === "orders") expect(file.sha256, file.key).toBe(seeded.bytes.get(file.key));
+  expect(JSON.parse(before).payments).toHaveLength(2);
 
   // A storage with files is refused: a restore never mixes into live data.
   await expect(restoreBackup({ database: target.database, storage: source.storage }, archive)).rejects.toBeInstanceOf(RestoreError);
 
-  const report = await restoreBackup({ database: target.database, storage: target.storage }, archive);
-  expect(report.files).toBe(manifest.files.length);
+  const restored = await runBuilt("restore", [archive], targetEnv);
+  expect(restored.code, restored.output).toBe(0);
+  expect(restored.output).toContain(`restored ${manifest.files.length} files`);
+  const checked = await runBuilt("check-storage", [archive], targetEnv);
+  expect(checked.code, checked.output).toBe(0);
+  expect(JSON.parse(checked.stdout.slice(checked.stdout.indexOf("{\n"))).counts).toMatchObject({ rows: 6, objects: 6, checksumMismatches: 0 });
+  // A restore into what now holds data is refused by the command too, and changes nothing.
+  const again = await runBuilt("restore", [archive], targetEnv);
+  expect(again.code).toBe(1);
+
   target.db = await openDatabase(target.database);
   try {
     expect(await rowsOf(target.db)).toBe(before);
-    await migrateToLatest(target.db);
     for (const [key, sha] of seeded.bytes) {
       const object = await target.storage.get("orders", key);
       expect(object, key).not.toBeNull();
-      const chunks: Buffer[] = [];
-      for await (const chunk of object!.body) chunks.push(chunk as Buffer);
-      expect(sha256(Buffer.concat(chunks)), key).toBe(sha);
+      expect(sha256(await bytesOf(object!.body)), key).toBe(sha);
     }
     const check = await checkStorage(target.db, target.storage, { manifest });
     expect(check.counts).toMatchObject({ rows: 6, objects: 6 });
     expect(storageProblems(check), JSON.stringify(check)).toBe(0);
     // The check does find trouble: a file gone from the bucket is a row without its object.
     const gone = [...seeded.bytes.keys()][0]!;
-    const saved = await target.storage.get("orders", gone);
-    const kept: Buffer[] = [];
-    for await (const chunk of saved!.body) kept.push(chunk as Buffer);
+    const kept = await bytesOf((await target.storage.get("orders", gone))!.body);
     await target.storage.delete("orders", [gone]);
     expect((await checkStorage(target.db, target.storage)).rowsWithoutObjects).toEqual([gone]);
     // And bytes that differ from the archive's at the same size are a checksum mismatch.
-    const changed = Buffer.concat(kept);
+    const changed = Buffer.from(kept);
     changed[0] = changed[0]! ^ 0xff;
     await target.storage.put("orders", gone, Readable.from([changed]));
     const tampered = await checkStorage(target.db, target.storage, { manifest });
     expect(tampered.checksumMismatches).toEqual([`orders/${gone}`]);
     expect(tampered.counts.sizeMismatches).toBe(0);
+    // A file cut short is a size mismatch; a file no row names is an object without its row.
     await target.storage.delete("orders", [gone]);
-    await target.storage.put("orders", gone, Readable.from([Buffer.concat(kept)]));
+    await target.storage.put("orders", gone, Readable.from([kept.subarray(1)]));
+    const stray = `order_${seeded.paidOrder.id}/stray.stl`;
+    await target.storage.put("orders", stray, Readable.from([Buffer.from("solid stray")]));
+    const mixed = await checkStorage(target.db, target.storage);
+    expect(mixed.sizeMismatches).toEqual([{ key: gone, row: kept.length, object: kept.length - 1 }]);
+    expect(mixed.objectsWithoutRows).toEqual([stray]);
+    expect(storageProblems(mixed)).toBe(2);
+    await target.storage.delete("orders", [gone, stray]);
+    await target.storage.put("orders", gone, Readable.from([kept]));
 
-    // The restored app serves the paid order to its clinic after sign-in.
+    // The restored app serves the paid order to its clinic after sign-in: the list, the order's page and its files.
     const token = await signInToken(target.db, SECRETS.SESSION_SECRET, seeded.paidOrder.email);
     if (target.database.kind === "pglite") {
       await target.db.destroy(); // the embedded database belongs to the server now
     }
-    const app = await serveRestored();
+    const app = await startAppServer(targetEnv);
     try {
       const jar = new CookieJar();
       const signIn = await fetch(`${app.url}/auth/verify`, { method: "POST", headers: { Origin: app.url }, body: new URLSearchParams({ token }), redirect: "manual" });
@@ -164,6 +220,16 @@ async function drill(source: Side, target: Side, archive: string, serveRestored:
       const cabinet = await fetch(`${app.url}/cabinet`, { headers: { Cookie: jar.header() } });
       expect(cabinet.status).toBe(200);
       expect(await cabinet.text()).toContain(seeded.paidOrder.code);
+      const page = await fetch(`${app.url}/cabinet/orders/${seeded.paidOrder.id}`, { headers: { Cookie: jar.header() } });
+      expect(page.status).toBe(200);
+      expect(await page.text()).toContain(seeded.paidOrder.patientName);
+      // Both of its models, the one deleted while the backup ran included (it came from the graveyard).
+      for (const [key, sha] of seeded.bytes) {
+        if (!key.startsWith(`order_${seeded.paidOrder.id}/`)) continue;
+        const file = await fetch(`${app.url}/files/orders/${key}`, { headers: { Cookie: jar.header() } });
+        expect(file.status, key).toBe(200);
+        expect(sha256(Buffer.from(await file.arrayBuffer())), key).toBe(sha);
+      }
     } finally {
       await app.stop();
     }
@@ -196,7 +262,7 @@ describe("backup and restore on the embedded default (PGlite and folders)", () =
       storage: createStorage({ storage: { kind: "folder", dir: path.join(targetDir, "storage") }, buckets }),
     };
     try {
-      await drill(source, target, path.join(root, "backups", "embedded.tar"), () => startAppServer({ DATABASE_URL: "", DATA_DIR: targetDir, ...SECRETS }));
+      await drill(source, target, path.join(root, "backups", "embedded.tar"), { DATABASE_URL: "", DATA_DIR: targetDir, ...SECRETS });
     } finally {
       await source.db.destroy();
     }
@@ -266,9 +332,7 @@ describe("backup and restore on PostgreSQL and S3", () => {
     const targetDatabase = { kind: "postgres" as const, url: databaseUrl(names.target) };
     const target: Side = { database: targetDatabase, db: undefined as unknown as DB, storage: createStorage({ storage: s3Target.storage, buckets }) };
     try {
-      await drill(source, target, path.join(root, "postgres.tar"), () =>
-        startAppServer({ DATABASE_URL: targetDatabase.url, ...s3AppEnv(s3Target), S3_BUCKET_ORDERS: buckets.orders, S3_BUCKET_LOGOS: buckets.logos, ...SECRETS }),
-      );
+      await drill(source, target, path.join(root, "postgres.tar"), { DATABASE_URL: targetDatabase.url, ...s3AppEnv(s3Target), S3_BUCKET_ORDERS: buckets.orders, S3_BUCKET_LOGOS: buckets.logos, ...SECRETS });
     } finally {
       await source.db.destroy();
     }
