@@ -35,7 +35,7 @@ export async function loadErasuresPage({ request, context }: LoaderFunctionArgs)
     title: t("bo.erasures.title"),
     page,
     hasMore: rows.length > PER_PAGE,
-    years: getConfig().retention.orderPersonalData,
+    years: getConfig().retention.accountingRecords,
     question,
     requests: rows.slice(0, PER_PAGE).map((row) => ({
       id: row.id,

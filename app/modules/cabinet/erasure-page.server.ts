@@ -31,7 +31,7 @@ export async function loadErasurePage({ request, context }: LoaderFunctionArgs) 
     title: t("cabinet.erasure.title"),
     email: user.email,
     orders: { deleted: count("draft", "pending"), anonymised: count("shipped", "completed", "cancelled"), waiting: count("paid", "processing") },
-    years: getConfig().retention.orderPersonalData,
+    years: getConfig().retention.accountingRecords,
     request: open ? { requestedAt: open.requested_at.toISOString(), approvedAt: open.approved_at?.toISOString() ?? null, waiting: open.orders_waiting } : null,
   };
 }

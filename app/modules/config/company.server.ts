@@ -65,7 +65,6 @@ export interface CompanyDetails {
   /** The EU representative (Art. 27 GDPR), or "none" when the controller is established in the EU. */
   euRepresentative: string;
   /** Years invoices and accounting records are kept (the law of the controller's country decides). */
-  invoiceRetentionYears: string;
   /** Days the server's logs are kept by the hosting. */
   logRetentionDays: string;
   // The Impressum's facts (§ 5 DDG, ADR 076): who represents the company, how to reach it at once, where it is registered.
@@ -100,7 +99,6 @@ export const COMPANY_VARIABLES: Record<keyof CompanyDetails, string> = {
   productionCountry: "PRODUCTION_COUNTRY",
   transferSafeguard: "TRANSFER_SAFEGUARD",
   euRepresentative: "EU_REPRESENTATIVE",
-  invoiceRetentionYears: "INVOICE_RETENTION_YEARS",
   logRetentionDays: "LOG_RETENTION_DAYS",
   representative: "REPRESENTATIVE",
   contactEmail: "CONTACT_EMAIL",
@@ -121,7 +119,6 @@ const DEMO_COMPANY: CompanyDetails = {
   productionCountry: "demo country (demo)",
   transferSafeguard: "scc",
   euRepresentative: "Demo EU Representative, 1 Demo Street, Demo City (demo)",
-  invoiceRetentionYears: "10",
   logRetentionDays: "30",
   representative: "Demo Managing Director (demo)",
   contactEmail: "contact@aligner.local",
@@ -135,7 +132,6 @@ const RULES: Partial<Record<keyof CompanyDetails, { schema: { safeParse(value: s
   email: { schema: emailField({ required: "missing", invalid: "invalid" }), expected: "not an e-mail address" },
   contactEmail: { schema: emailField({ required: "missing", invalid: "invalid" }), expected: "not an e-mail address" },
   transferSafeguard: { schema: z.enum(TRANSFER_SAFEGUARDS), expected: `one of ${TRANSFER_SAFEGUARDS.join(", ")}` },
-  invoiceRetentionYears: { schema: z.string().regex(/^\d+$/).refine((value) => Number(value) >= 1 && Number(value) <= 30), expected: "whole years from 1 to 30" },
   logRetentionDays: { schema: z.string().regex(/^\d+$/).refine((value) => Number(value) >= 1 && Number(value) <= 400), expected: "whole days from 1 to 400" },
 };
 

@@ -44,7 +44,6 @@ const PRODUCTION = {
   COMPANY_INTERNATIONAL_PRODUCTION_COUNTRY: "Serbia",
   COMPANY_INTERNATIONAL_TRANSFER_SAFEGUARD: "scc",
   COMPANY_INTERNATIONAL_EU_REPRESENTATIVE: "none",
-  COMPANY_INTERNATIONAL_INVOICE_RETENTION_YEARS: "10",
   COMPANY_INTERNATIONAL_LOG_RETENTION_DAYS: "14",
   COMPANY_INTERNATIONAL_REPRESENTATIVE: "Erika Beispiel",
   COMPANY_INTERNATIONAL_CONTACT_EMAIL: "info@aligners.com",
@@ -187,14 +186,13 @@ describe("strict mode (APP_ENV=production)", () => {
 
   it("names each missing company detail of the international market, and asks none when that market is off", () => {
     const variables = Object.values(COMPANY_VARIABLES).map((suffix) => `COMPANY_INTERNATIONAL_${suffix}`);
-    expect(variables).toHaveLength(18);
+    expect(variables).toHaveLength(17);
     // The legal facts of issue 37 are among them: production country, transfer safeguard, EU representative, retention periods.
     expect(variables).toEqual(
       expect.arrayContaining([
         "COMPANY_INTERNATIONAL_PRODUCTION_COUNTRY",
         "COMPANY_INTERNATIONAL_TRANSFER_SAFEGUARD",
         "COMPANY_INTERNATIONAL_EU_REPRESENTATIVE",
-        "COMPANY_INTERNATIONAL_INVOICE_RETENTION_YEARS",
         "COMPANY_INTERNATIONAL_LOG_RETENTION_DAYS",
         "COMPANY_INTERNATIONAL_DPO",
         // The Impressum's facts (§ 5 DDG, ADR 076).
@@ -237,7 +235,6 @@ describe("strict mode (APP_ENV=production)", () => {
       productionCountry: "Serbia",
       transferSafeguard: "scc",
       euRepresentative: "none",
-      invoiceRetentionYears: "10",
       logRetentionDays: "14",
       representative: "Erika Beispiel",
       contactEmail: "info@aligners.com",
@@ -250,8 +247,8 @@ describe("strict mode (APP_ENV=production)", () => {
 
   it("refuses a transfer safeguard or retention period it cannot state, naming the variable and what it expects", () => {
     expect(() => loadConfig({ ...PRODUCTION, COMPANY_INTERNATIONAL_TRANSFER_SAFEGUARD: "trust us" })).toThrow(/COMPANY_INTERNATIONAL_TRANSFER_SAFEGUARD \(one of none, adequacy, scc\)/);
-    expect(() => loadConfig({ ...PRODUCTION, COMPANY_INTERNATIONAL_INVOICE_RETENTION_YEARS: "ten" })).toThrow(/COMPANY_INTERNATIONAL_INVOICE_RETENTION_YEARS/);
-    expect(() => loadConfig({ ...PRODUCTION, COMPANY_INTERNATIONAL_INVOICE_RETENTION_YEARS: "0" })).toThrow(/COMPANY_INTERNATIONAL_INVOICE_RETENTION_YEARS/);
+    expect(() => loadConfig({ ...PRODUCTION, RETENTION_ACCOUNTING_YEARS: "ten" })).toThrow(/RETENTION_ACCOUNTING_YEARS/);
+    expect(() => loadConfig({ ...PRODUCTION, RETENTION_ACCOUNTING_YEARS: "0" })).toThrow(/RETENTION_ACCOUNTING_YEARS/);
     expect(() => loadConfig({ ...PRODUCTION, COMPANY_INTERNATIONAL_LOG_RETENTION_DAYS: "-3" })).toThrow(/COMPANY_INTERNATIONAL_LOG_RETENTION_DAYS/);
     for (const safeguard of ["none", "adequacy", "scc"]) {
       expect(loadConfig({ ...PRODUCTION, COMPANY_INTERNATIONAL_TRANSFER_SAFEGUARD: safeguard }).company.international.transferSafeguard).toBe(safeguard);
@@ -331,7 +328,7 @@ describe("company details outside strict mode", () => {
     expect(config.company.international.name).toBe("Own Name Ltd");
     for (const [field, value] of Object.entries(config.company.international)) {
       // Coded facts (a safeguard, numbers of years and days) have defaults the notice states as such.
-      if (["name", "email", "contactEmail", "transferSafeguard", "invoiceRetentionYears", "logRetentionDays"].includes(field)) continue;
+      if (["name", "email", "contactEmail", "transferSafeguard", "logRetentionDays"].includes(field)) continue;
       expect(value, field).toMatch(/demo/);
     }
   });

@@ -31,6 +31,12 @@ export const RETENTION_PERIODS = {
   signInLinks: { variable: "RETENTION_SIGN_IN_HOURS", unit: "hour", fallback: 24, min: 1, max: 720, what: "records of sign-in links are deleted after they expired" },
   /** Answers kept for a form sent again after a dropped connection (ADR 046). */
   resentAnswers: { variable: "RETENTION_RESENT_ANSWER_HOURS", unit: "hour", fallback: 24, min: 1, max: 168, what: "answers kept for forms sent again are deleted" },
+  /**
+   * The accounting record an order keeps once its personal data is gone (products, amounts, payments with
+   * their lines, paid invoices), and partners' payouts: deleted this long after the end of the year of
+   * the order's last change (of the payout). Counted from the year's end, as tax and commercial law count.
+   */
+  accountingRecords: { variable: "RETENTION_ACCOUNTING_YEARS", unit: "year", fallback: 10, min: 1, max: 30, what: "anonymised orders' accounting records, their payments and partners' payouts are deleted, counted from the end of the year of the last change" },
 } as const satisfies Record<string, RetentionPeriodRule>;
 
 export type RetentionPeriodId = keyof typeof RETENTION_PERIODS;

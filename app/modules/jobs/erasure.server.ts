@@ -21,8 +21,9 @@ import { inFolderGroups, type PassLimits } from "./retention.server";
  *   sessions and the user, and a partner's referral names the pseudonym.
  *
  * What stays, and until when: the paid orders' accounting record (number, sums, products, dates,
- * payments with their lines and the payer's business name and tax number) until the orders'
- * retention period after the last payment (`kept_until`), when the scheduled job's own rules apply.
+ * payments with their lines and the payer's business name and tax number) until the accounting
+ * records' period after the end of the year of the last paid order's last change (`kept_until`), when
+ * the scheduled job's own rule deletes it.
  */
 
 export type ErasureRequest = Awaited<ReturnType<typeof findErasure>> & {};
@@ -178,9 +179,11 @@ export async function continueErasure(
   );
 
   const finished = await ofAddress(ANONYMISED, true);
-  const lastPaid = finished.reduce<Date | null>(
+  // The accounting record of a paid order stays until the scheduled job's own rule deletes it (ADR 074):
+  // the period after the end of the year of the order's last change.
+  const lastChange = finished.reduce<Date | null>(
     (last, order) =>
-      order.paid_at && (!last || order.paid_at > last) ? order.paid_at : last,
+      order.paid_at && (!last || order.updated_at > last) ? order.updated_at : last,
     null
   );
   const anonymise = (ids: string[]) => anonymiseOrderRows(db, ids, pseudonym);
@@ -201,7 +204,7 @@ export async function continueErasure(
   const left = await ordersLeftOf(db, email, WAITING);
   const waiting = left.waiting;
   const completed = left.all === 0;
-  const { years } = intervalOf("orderPersonalData", periods);
+  const { years } = intervalOf("accountingRecords", periods);
 
   await db.transaction().execute(async (trx) => {
     if (completed) await removeAccount(trx, email, pseudonym);
@@ -216,9 +219,9 @@ export async function continueErasure(
           deleted.files + withFiles.files
         ),
         orders_waiting: waiting,
-        kept_until: lastPaid
-          ? sql<Date>`greatest(kept_until, ${lastPaid}::timestamptz + make_interval(years => ${
-              years ?? 0
+        kept_until: lastChange
+          ? sql<Date>`greatest(kept_until, date_trunc('year', ${lastChange}::timestamptz) + make_interval(years => ${
+              (years ?? 0) + 1
             }))`
           : sql<Date>`kept_until`,
         ...(completed

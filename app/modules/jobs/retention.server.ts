@@ -19,7 +19,16 @@ export function cutoffOf(id: RetentionPeriodId, periods: RetentionPeriods): RawB
   return sql<Date>`now() - make_interval(years => ${years}, days => ${days}, hours => ${hours})`;
 }
 
-type Keyed = "sessions" | "sign_in_tokens" | "rate_limits" | "request_replays" | "order_codes" | "payment_events";
+/**
+ * The cutoff of a period counted from the end of a year, as accounting law counts: a record last
+ * changed in year Y goes once Y + <period> has ended (`date_trunc('year', now()) - <period>`).
+ */
+export function yearEndCutoffOf(id: RetentionPeriodId, periods: RetentionPeriods): RawBuilder<Date> {
+  const { years = 0, days = 0, hours = 0 } = intervalOf(id, periods);
+  return sql<Date>`date_trunc('year', now()) - make_interval(years => ${years}, days => ${days}, hours => ${hours})`;
+}
+
+type Keyed = "sessions" | "sign_in_tokens" | "rate_limits" | "request_replays" | "order_codes" | "payment_events" | "payments" | "partner_payouts";
 const KEYS: Record<Keyed, string> = {
   sessions: "id",
   sign_in_tokens: "id",
@@ -27,6 +36,8 @@ const KEYS: Record<Keyed, string> = {
   request_replays: "key",
   order_codes: "code",
   payment_events: "id",
+  payments: "id",
+  partner_payouts: "id",
 };
 
 /** Deletes at most `limit` rows of `table` that `where` picks: one pass (the keys once, then each row by its key). */

@@ -12,7 +12,8 @@ import { BUCKET_NAMES } from "~/modules/storage/storage.server";
 import { DELETED_OBJECTS_KEPT_HOURS } from "~/modules/storage/graveyard";
 import { logger } from "~/modules/log/logger.server";
 import { continueErasures } from "./erasure.server";
-import { anonymiseOrders, cutoffOf, deleteBounded, purgeAbandonedDrafts as purgeDrafts, purgeDeliveredModels } from "./retention.server";
+import { deleteAccountingRecords } from "~/modules/orders/retention.server";
+import { anonymiseOrders, cutoffOf, deleteBounded, purgeAbandonedDrafts as purgeDrafts, purgeDeliveredModels, yearEndCutoffOf } from "./retention.server";
 
 /**
  * The scheduled job (DESIGN §4.8, §4.16–4.17): one run sends due files of the production file
@@ -36,6 +37,12 @@ export interface HousekeepingSummary {
   /** Orders deleted or anonymised by approved erasure requests (ADR 079). */
   erasureOrders: number;
   paymentEventsPurged: number;
+  /** Anonymised orders deleted with their payments after the accounting records' period. */
+  accountingOrdersDeleted: number;
+  /** Payments whose order was deleted earlier, after the same period. */
+  paymentsWithoutOrderDeleted: number;
+  /** Partners' payouts deleted after the accounting records' period. */
+  partnerPayoutsDeleted: number;
   orderCodesReleased: number;
   rateLimitsPurged: number;
   requestReplaysPurged: number;
@@ -83,7 +90,7 @@ export interface HousekeepingOptions {
   onStep?: (step: string, ms: number) => void;
 }
 
-/** Retention (drafts, models, orders' personal data, payment events), order codes, rate limits, resent answers, sessions, sign-in tokens, status mails. */
+/** Retention (drafts, models, orders' personal data, payment events, accounting records, payouts), order codes, rate limits, resent answers, sessions, sign-in tokens, status mails. */
 export async function runHousekeeping(db: DB, storage: FileStorage, options: HousekeepingOptions = {}): Promise<HousekeepingSummary> {
   const started = Date.now();
   const periods = options.retention ?? getConfig().retention;
@@ -108,6 +115,11 @@ export async function runHousekeeping(db: DB, storage: FileStorage, options: Hou
   const erasures = await step("erasure requests", () => continueErasures(db, storage, periods, share(3)));
   const bounded = (table: Parameters<typeof deleteBounded>[1], where: ReturnType<typeof sql<boolean>>) => step(table, () => deleteBounded(db, table, where, limits.batch));
   const paymentEventsPurged = await bounded("payment_events", sql<boolean>`received_at < ${cutoffOf("orderPersonalData", periods)}`);
+  // The accounting record outlives the personal data: its own period, from the end of the year (ADR 074).
+  const accountingCutoff = yearEndCutoffOf("accountingRecords", periods);
+  const accountingOrders = await step("accounting records", () => deleteAccountingRecords(db, accountingCutoff, limits.batch));
+  const orphanPayments = await bounded("payments", sql<boolean>`order_id is null and updated_at < ${accountingCutoff}`);
+  const partnerPayoutsDeleted = await bounded("partner_payouts", sql<boolean>`paid_at < ${accountingCutoff}`);
   const orderCodesReleased = await bounded("order_codes", sql<boolean>`release_after < now()`);
   const rateLimitsPurged = await bounded("rate_limits", sql<boolean>`expires_at < now()`);
   // Answers kept for resent posts (ADR 046).
@@ -141,6 +153,9 @@ export async function runHousekeeping(db: DB, storage: FileStorage, options: Hou
     ordersAnonymised: anonymised.orders,
     erasureOrders: erasures.orders,
     paymentEventsPurged,
+    accountingOrdersDeleted: accountingOrders,
+    paymentsWithoutOrderDeleted: orphanPayments,
+    partnerPayoutsDeleted,
     orderCodesReleased,
     rateLimitsPurged,
     requestReplaysPurged,

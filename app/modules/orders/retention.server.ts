@@ -66,6 +66,21 @@ export function ordersToAnonymise(db: DB, cutoff: RawBuilder<Date>, limit: numbe
     .execute();
 }
 
+/**
+ * Deletes the accounting records of at most `limit` anonymised orders unchanged since `cutoff`, the
+ * oldest first (ADR 074): the order with its patients' stripped records, history and paid invoices
+ * (foreign keys), and its payments, which a deleted order would otherwise leave behind without it.
+ * One transaction; returns the orders deleted.
+ */
+export function deleteAccountingRecords(db: DB, cutoff: RawBuilder<Date>, limit: number): Promise<number> {
+  return db.transaction().execute(async (trx) => {
+    const ids = (await trx.selectFrom("orders").select("id").where("anonymised_at", "is not", null).where("updated_at", "<", cutoff).orderBy("updated_at").limit(limit).execute()).map((row) => row.id);
+    if (!ids.length) return 0;
+    await trx.deleteFrom("payments").where("order_id", "in", ids).execute();
+    return Number((await trx.deleteFrom("orders").where("id", "in", ids).executeTakeFirst()).numDeletedRows);
+  });
+}
+
 /** A file record without the names that may carry a patient's: type, size, jaw and step stay. */
 const strippedFiles = (column: string) =>
   sql.raw(`(select coalesce(jsonb_agg(f - 'originalName' - 'storagePath' - 'url'), '[]'::jsonb) from jsonb_array_elements(${column}) f)`);
@@ -121,7 +136,7 @@ export function anonymiseOrderRows(db: DB, ids: string[], email: string | null):
 export function ordersOfAddress(db: DB, email: string, statuses: readonly OrderStatus[], afterMails: boolean, limit: number) {
   return db
     .selectFrom("orders")
-    .select(["id", "storage_removed_at", "paid_at"])
+    .select(["id", "storage_removed_at", "paid_at", "updated_at"])
     .where("email", "=", email)
     .where("status", "in", [...statuses])
     .$if(afterMails, (query) =>

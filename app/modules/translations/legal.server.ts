@@ -103,7 +103,6 @@ function documentValues(market: Market, language: string, site: string, t: Trans
       productionSite: company.productionSite,
       productionCountry: company.productionCountry,
       euRepresentative: company.euRepresentative,
-      invoiceRetentionYears: company.invoiceRetentionYears,
       logRetentionDays: company.logRetentionDays,
     });
     const facts = "legal.international.facts";

@@ -66,7 +66,7 @@ describe("a clinic's erasure request", () => {
     expect(page).toContain("Неоформленные и неоплаченные заказы: 2");
     expect(page).toContain("Отправленные, выполненные и отменённые заказы: 1");
     expect(page).toContain("Оплаченные заказы в работе: 1");
-    expect(page).toContain(`${DEFAULT_RETENTION.orderPersonalData} лет после оплаты`);
+    expect(page).toContain(`${DEFAULT_RETENTION.accountingRecords} лет после оплаты`);
 
     const unticked = await clinic.request("/cabinet/erasure", { form: { intent: "request" } });
     expect(unticked.status).toBe(400);
@@ -144,10 +144,11 @@ describe("a clinic's erasure request", () => {
     expect(row.completed_at).not.toBeNull();
     expect(row.email).toBe(row.pseudonym);
     expect([row.orders_deleted, row.orders_anonymised, row.files_deleted, row.orders_waiting]).toEqual([2, 2, 1, 0]);
-    const paid = await db.selectFrom("orders").select((eb) => eb.fn.max("paid_at").as("last")).where("email", "=", row.pseudonym).executeTakeFirstOrThrow();
-    const keptUntil = new Date(paid.last as Date);
-    keptUntil.setFullYear(keptUntil.getFullYear() + DEFAULT_RETENTION.orderPersonalData);
-    expect(row.kept_until?.getTime()).toBe(keptUntil.getTime());
+    // Kept until the scheduled job's rule deletes the record: the period after the end of the year of the paid orders' last change.
+    const paid = await db.selectFrom("orders").select((eb) => eb.fn.max("updated_at").as("last")).where("email", "=", row.pseudonym).where("paid_at", "is not", null).executeTakeFirstOrThrow();
+    const keptUntil = await sql<{ at: Date }>`select date_trunc('year', ${paid.last as Date}::timestamptz) + make_interval(years => ${DEFAULT_RETENTION.accountingRecords + 1}) as at`.execute(db);
+    expect(row.kept_until?.getTime()).toBe(keptUntil.rows[0]!.at.getTime());
+    expect(row.kept_until!.getUTCFullYear()).toBe((paid.last as Date).getUTCFullYear() + DEFAULT_RETENTION.accountingRecords + 1);
 
     expect(await db.selectFrom("orders").select("id").where("email", "=", email).execute()).toEqual([]);
     expect(await db.selectFrom("users").select("id").where("email", "=", email).executeTakeFirst()).toBeUndefined();

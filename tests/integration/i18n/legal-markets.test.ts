@@ -84,7 +84,7 @@ describe("legal pages per market", () => {
       expect(privacy).toContain(COMPANY_INTERNATIONAL.COMPANY_INTERNATIONAL_EU_REPRESENTATIVE);
       expect(privacy).toContain("2021/914");
       expect(privacy).toContain("2017/745");
-      expect(privacy).toMatch(new RegExp(`\\b${COMPANY_INTERNATIONAL.COMPANY_INTERNATIONAL_INVOICE_RETENTION_YEARS}\\b`));
+      expect(privacy).toMatch(new RegExp(`\\b${COMPANY_INTERNATIONAL.RETENTION_ACCOUNTING_YEARS}\\b`));
       expect(privacy).toMatch(new RegExp(`\\b${COMPANY_INTERNATIONAL.COMPANY_INTERNATIONAL_LOG_RETENTION_DAYS}\\b`));
       expect(privacy).toContain("stripe.com/privacy");
       for (const name of ["__session", "current_order", "my_orders", "lng", "cookie_ok", "partner", "bo_gate", "packer_gate", "toast", "bo_files_result", "tus::"]) {

@@ -190,6 +190,61 @@ describe("retention periods enforced by the scheduled job", () => {
     expect((await housekeeping()).ordersAnonymised).toBe(0);
   });
 
+  it("accounting records: an anonymised order last changed in a year that ended the period ago goes with its payments; one changed on the next new year's day stays, as do payouts inside the period", async () => {
+    const years = DEFAULT_RETENTION.accountingRecords;
+    const thisYear = new Date().getUTCFullYear();
+    // The period counts from the end of the year of the last change: the last moment of year Y-N-1 is past it, the first of Y-N is not.
+    const pastIt = new Date(Date.UTC(thisYear - years - 1, 11, 31, 12));
+    const insideIt = new Date(Date.UTC(thisYear - years, 0, 1, 12));
+    const anonymisedAt = async (at: Date) => {
+      const { order } = await orderIn("completed");
+      const payment = await t.db
+        .insertInto("payments")
+        .values({ order_id: order.id, order_code: order.code, provider: "sandbox", amount: 1250000, currency: "rub", status: "succeeded", idempotence_key: `accounting-${order.id}`, lines: JSON.stringify([{ description: "Элайнеры", quantity: 2, price: 625000 }]) })
+        .returning("id")
+        .executeTakeFirstOrThrow();
+      await sql`update orders set anonymised_at = now(), email = null, storage_removed_at = now(), updated_at = ${at} where id = ${order.id}`.execute(t.db);
+      return { order, paymentId: payment.id };
+    };
+    const old = await anonymisedAt(pastIt);
+    const kept = await anonymisedAt(insideIt);
+    // A payment whose order was deleted long ago (a staff deletion): the same period, from its own last change.
+    const orphan = await t.db
+      .insertInto("payments")
+      .values({ order_id: null, order_code: "dead", provider: "sandbox", amount: 100, currency: "rub", status: "canceled", idempotence_key: "accounting-orphan", updated_at: pastIt })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    const partner = await t.db.insertInto("partner_codes").values({ code: "KEEPAB", user_email: "keep@partner.test", reward_percentage: 10 }).returning("id").executeTakeFirstOrThrow();
+    await t.db
+      .insertInto("partner_payouts")
+      .values([
+        { partner_code_id: partner.id, amount: 5000, period_year: thisYear - years - 1, period_quarter: 4, paid_at: pastIt },
+        { partner_code_id: partner.id, amount: 7000, period_year: thisYear - years, period_quarter: 1, paid_at: insideIt },
+      ])
+      .execute();
+
+    try {
+      const summary = await housekeeping();
+      expect(summary).toMatchObject({ accountingOrdersDeleted: 1, paymentsWithoutOrderDeleted: 1, partnerPayoutsDeleted: 1 });
+      expect(await exists(old.order.id)).toBe(false);
+      expect(await t.db.selectFrom("payments").select("id").where("id", "in", [old.paymentId, orphan.id]).execute()).toEqual([]);
+      expect(await t.db.selectFrom("order_status_history").select("id").where("order_id", "=", old.order.id).execute()).toEqual([]);
+      expect(await exists(kept.order.id)).toBe(true);
+      expect(await t.db.selectFrom("payments").select("amount").where("id", "=", kept.paymentId).executeTakeFirst()).toEqual({ amount: 1250000 });
+      expect((await t.db.selectFrom("partner_payouts").select("amount").execute()).map((row) => Number(row.amount))).toEqual([7000]);
+      // An order that is old but still carries its personal data is the personal-data period's to anonymise first, never deleted whole by this one.
+      const { order: named } = await orderIn("completed");
+      await sql`update orders set updated_at = ${pastIt} where id = ${named.id}`.execute(t.db);
+      const next = await housekeeping({ ...DEFAULT_RETENTION, orderPersonalData: years + 5 });
+      expect(next.accountingOrdersDeleted).toBe(0);
+      expect(await exists(named.id)).toBe(true);
+    } finally {
+      await t.db.deleteFrom("partner_payouts").execute();
+      await t.db.deleteFrom("partner_codes").where("id", "=", partner.id).execute();
+      await t.db.deleteFrom("payments").execute();
+    }
+  });
+
   it("sign-in links: a record the period past its expiry goes; a younger one stays", async () => {
     const hours = DEFAULT_RETENTION.signInLinks;
     const token = (id: string, expiredMsAgo: number) =>
@@ -231,7 +286,7 @@ describe("retention periods enforced by the scheduled job", () => {
 });
 
 /** Every period of the list changed from its default. */
-const CHANGED_PERIODS = { RETENTION_DRAFT_DAYS: "17", RETENTION_MODEL_DAYS: "45", RETENTION_ORDER_YEARS: "7", RETENTION_SIGN_IN_HOURS: "5", RETENTION_RESENT_ANSWER_HOURS: "3" };
+const CHANGED_PERIODS = { RETENTION_DRAFT_DAYS: "17", RETENTION_MODEL_DAYS: "45", RETENTION_ORDER_YEARS: "7", RETENTION_SIGN_IN_HOURS: "5", RETENTION_RESENT_ANSWER_HOURS: "3", RETENTION_ACCOUNTING_YEARS: "12" };
 
 describe("the privacy notices state the configured periods", () => {
   let app: TestApp;
@@ -243,7 +298,7 @@ describe("the privacy notices state the configured periods", () => {
   });
 
   it("each market's notice, in English and Russian, names every period of the list as configured", async () => {
-    const expected = { en: ["17 days", "45 days", "7 years", "5 hours", "3 hours"], ru: ["17 дней", "45 дней", "7 лет", "5 часов", "3 часа"] };
+    const expected = { en: ["17 days", "45 days", "7 years", "5 hours", "3 hours", "12 years"], ru: ["17 дней", "45 дней", "7 лет", "5 часов", "3 часа", "12 лет"] };
     for (const market of ["domestic", "international"] as const) {
       for (const language of ["en", "ru"] as const) {
         const browser = await browserIn(app, market, language);
