@@ -50,6 +50,13 @@ describe("a clinic's data export", () => {
     await buildPatient(app.database.db, paid.id, "Лебедев А.");
     const other = await buildOrderIn(app.database.db, "paid", { email: "someone-else@clinic.ru" });
     await buildPatient(app.database.db, other.id, "Чужой Пациент");
+    // Each paid order's card payment; the other clinic's must not travel with this clinic's data.
+    for (const [order, amount] of [[paid, 1250000], [other, 990000]] as const) {
+      await app.database.db
+        .insertInto("payments")
+        .values({ order_id: order.id, order_code: order.code, provider: "sandbox", amount, currency: "rub", status: "succeeded", idempotence_key: `export-${order.id}`, lines: JSON.stringify([{ description: "Элайнеры", quantity: 1, price: amount }]) })
+        .execute();
+    }
   });
   afterAll(async () => {
     await app?.close();
@@ -80,6 +87,12 @@ describe("a clinic's data export", () => {
       const history = await db.selectFrom("order_status_history").select("to_status").where("order_id", "=", order.id).orderBy("created_at").orderBy("id").execute();
       expect(order.history.map((change) => change.to)).toEqual(history.map((change) => change.to_status));
     }
+    const payments = await db.selectFrom("payments").select(["order_id", "provider", "status", "amount", "currency"]).where("order_id", "in", orders.map((order) => order.id)).orderBy("created_at").execute();
+    expect(payments).toHaveLength(1);
+    expect(archive.orders.flatMap((order) => order.payments.map((payment) => [order.id, payment.provider, payment.status, payment.amount, payment.currency]))).toEqual(
+      payments.map((payment) => [payment.order_id, payment.provider, payment.status, Number(payment.amount), payment.currency]),
+    );
+    expect(JSON.stringify(archive)).not.toContain("990000");
     expect(JSON.stringify(archive)).not.toContain("Чужой Пациент");
     expect(JSON.stringify(archive)).not.toContain("someone-else@clinic.ru");
     // Without files asked, each file is listed with its address and no place in the archive.
