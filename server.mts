@@ -123,9 +123,12 @@ export async function createApp(options: ServerOptions) {
   const errorPages = { stylesheets: () => stylesheetsOf(build) };
   app.use(malformedTargets(errorPages));
 
-  // Fingerprinted assets never change; other public files may.
+  // Fingerprinted assets never change; other public files may. Every public file has an extension and
+  // no page's address ends in one, so a page skips the disk lookup (and the error object of its miss)
+  // that express.static would make for every request.
   app.use("/build", express.static("public/build", { immutable: true, maxAge: "1y" }));
-  app.use(express.static("public", { maxAge: "1h" }));
+  const publicFiles = express.static("public", { maxAge: "1h" });
+  app.use((req: Request, res: Response, next: NextFunction) => (path.extname(req.path) ? publicFiles(req, res, next) : next()));
 
   app.use((req: Request, res: Response, next: NextFunction) => {
     const facts = {
