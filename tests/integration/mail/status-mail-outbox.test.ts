@@ -4,7 +4,9 @@ import os from "node:os";
 import path from "node:path";
 import { sql } from "kysely";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { createMailer } from "~/modules/mail/mailer.server";
 import { createSmtpMailer } from "~/modules/mail/smtp-mailer.server";
+import { instruments } from "~/modules/metrics/count.server";
 import { sendStatusMails, STATUS_MAIL_RETRY } from "~/modules/notifications/status-mail.server";
 import { buildOrderIn } from "../../support/builders";
 import { createTestDatabase, type TestDatabase } from "../../support/database";
@@ -85,7 +87,10 @@ describe("status mails from the outbox", () => {
 
   it("tries a refused mail again after a backoff, and after the last attempt marks it failed", async () => {
     const order = await buildOrderIn(t.db, "paid");
-    const closed = createSmtpMailer({ kind: "smtp", url: `smtp://127.0.0.1:${await freePort()}`, from: "orders@aligner.test" });
+    // The app's mailer, counted for the metrics: every refusal is a failed mail there (the MailsFailing alert, ADR 073).
+    const closed = createMailer({ mail: { kind: "smtp", url: `smtp://127.0.0.1:${await freePort()}`, from: "orders@aligner.test" } });
+    const failedMails = async () => (await instruments().mails.get()).values.find((sample) => sample.labels.result === "failed")?.value ?? 0;
+    const failedBefore = await failedMails();
     expect(await run(closed)).toMatchObject({ sent: 0, retried: 1 });
     const first = await paidChange(order.id);
     expect(first).toMatchObject({ notified_at: null, mail_attempts: 1, mail_failed_at: null });
@@ -102,6 +107,7 @@ describe("status mails from the outbox", () => {
     expect(given.mail_attempts).toBe(STATUS_MAIL_RETRY.attempts);
     expect(given.mail_failed_at).not.toBeNull();
     expect(given.notified_at).toBeNull();
+    expect((await failedMails()) - failedBefore).toBe(STATUS_MAIL_RETRY.attempts);
     // Given up: never tried again, even when the server is back.
     await dueNow(first.id);
     expect((await run()).sent).toBe(0);
