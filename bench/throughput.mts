@@ -2,7 +2,7 @@
  * Server throughput of the app's pages beside bare Remix apps (issues "Proof under pressure", item 3,
  * and "Fast under load", items 1–2).
  *
- *   npx remix build && node --import tsx bench/throughput.mts [--duration 10] [--connections 50] [--profile] [--bare-routes N]
+ *   npx remix build && node --import tsx bench/throughput.mts [--duration 10] [--connections 50] [--profile [--profile-targets 1,3,6]] [--bare-routes N]
  *   APP_NODE_ARGS="--max-semi-space-size=32" …   (Node flags for the app server, to try V8 settings)
  *
  * autocannon (in this process) with 50 connections for ~10 s on each of: two bare Remix apps
@@ -42,6 +42,9 @@ const { values } = parseArgs({
     duration: { type: "string", default: "10" },
     connections: { type: "string", default: "50" },
     profile: { type: "boolean", default: false },
+    // Which targets the profiling pass takes, by their place in the list (0 is the one-route bare app):
+    // by default the bare app with the app's routes, /order and the cabinet's list and tab.
+    "profile-targets": { type: "string", default: "1,2,3,4" },
     "bare-routes": { type: "string" },
     // Web worker processes of the app; unset is the production default, one per core (ADR 032).
     "web-concurrency": { type: "string" },
@@ -197,11 +200,11 @@ try {
     // the bare app with the app's routes, then the personal pages.
     const profileRoot = fs.mkdtempSync(path.join(os.tmpdir(), "bench-throughput-profile-"));
     try {
-      for (const index of [1, 2, 3, 4]) {
+      for (const index of values["profile-targets"]!.split(",").map(Number)) {
         const dir = path.join(profileRoot, String(index));
         fs.mkdirSync(dir);
         const profiler = ["--cpu-prof", `--cpu-prof-dir=${dir}`];
-        const pass = await startAll(index === 1 ? { bare: profiler } : { app: profiler });
+        const pass = await startAll(index <= 1 ? { bare: profiler } : { app: profiler });
         const target = pass.targets[index]!;
         let window: { fromUs: number; toUs: number };
         try {
