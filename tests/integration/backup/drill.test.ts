@@ -20,6 +20,8 @@ import { startAppServer, CookieJar } from "../../support/app-server";
 import { builtEntry } from "../../support/built-server";
 import { buildOrderIn, buildPatient } from "../../support/builders";
 import { databaseUrl, serverUrl } from "../../support/database";
+import { freePort } from "../../support/free-port";
+import { parseExposition, valueOf } from "../../support/prometheus";
 import { s3AppEnv, startS3Server, type TestS3Server } from "../../support/s3-server";
 import { signInToken } from "../../support/sign-in-link";
 
@@ -272,8 +274,14 @@ describe("backup and restore on the embedded default (PGlite and folders)", () =
     const dataDir = path.join(root, "serving");
     await fsp.mkdir(dataDir, { recursive: true });
     // Seeds the demo data into a new embedded database first: on a loaded machine that alone took over a minute.
-    const app = await startAppServer({ DATABASE_URL: "", DATA_DIR: dataDir, ...SECRETS }, { timeoutMs: 240_000 });
+    const metricsPort = await freePort();
+    const app = await startAppServer({ DATABASE_URL: "", DATA_DIR: dataDir, METRICS_PORT: String(metricsPort), ...SECRETS }, { timeoutMs: 240_000 });
     try {
+      // The embedded default is one process with the queue inside: its metrics port says so too (ADR 073).
+      const metrics = parseExposition(await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text());
+      expect(valueOf(metrics, "aligner_database_up")).toBe(1);
+      expect(valueOf(metrics, "aligner_order_codes_total")).toBe(65_536);
+      expect(valueOf(metrics, "aligner_ftp_queue_entries", { status: "pending" })).toBeGreaterThanOrEqual(0);
       const archive = path.join(root, "backups", "serving.tar");
       const child = spawn(process.execPath, [builtEntry(process.cwd(), "backup"), archive], {
         env: { ...process.env, DATABASE_URL: "", DATA_DIR: dataDir, APP_ENV: "test", ...SECRETS },
