@@ -73,7 +73,10 @@ export async function startRoundRobinProxy(backends: number[] = []): Promise<Rou
       }
     }
   });
-  server.keepAliveTimeout = 1_000;
+  // An idle client connection is kept longer than any test client keeps it (undici: 4 s), as a
+  // platform's proxy does: the client always closes first. At 1 s the proxy closed connections that a
+  // client on a loaded machine, its timers late, was already reusing — a request with no answer.
+  server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const port = (server.address() as AddressInfo).port;
   return {
