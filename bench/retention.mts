@@ -2,13 +2,16 @@
  * The scheduled job's housekeeping at five years of data (issue 45, ADR 074): every run of
  * retention under 1 s, whatever backlog lies behind it.
  *
- *   node --import tsx bench/retention.mts [--database aligner_scale_v1] [--runs 10] [--order-years 4]
+ *   node --import tsx bench/retention.mts [--database aligner_scale_v1] [--runs 10] [--order-years 4] [--accounting-years 2]
  *
  * Works on a copy of the large data set of bench/scale.mts (300,000 orders, 11,000 abandoned drafts;
  * generated first when missing), migrated to the latest schema, with backlogs added: 200,000
  * expired sessions, 100,000 sign-in links and 100,000 kept answers past their period. The orders'
  * personal-data period is set to `--order-years` (default 4, so about a fifth of five years' orders
- * are due at once) and the models' to its default (most shipped orders due). Storage is an empty
+ * are due at once) and the models' to its default (most shipped orders due). Orders older than the
+ * personal-data period and half a year are marked anonymised (as earlier runs would have left them),
+ * and the accounting records' period is `--accounting-years` (default 2), so those of them last
+ * changed before the start of the year two years ago are due for deletion too. Storage is an empty
  * folder: the figures are the database's; a bucket adds its list and delete calls, which the run's
  * budget bounds (ten orders at a time, no new group past the budget).
  *
@@ -26,6 +29,7 @@ const { values } = parseArgs({
     database: { type: "string", default: "aligner_scale_v1" },
     runs: { type: "string", default: "10" },
     "order-years": { type: "string", default: "4" },
+    "accounting-years": { type: "string", default: "2" },
   },
 });
 const TARGET_MS = 1_000;
@@ -34,7 +38,7 @@ const BASE = values.database!;
 const RUN = `${BASE}_retention`;
 const urlOf = (name: string) => Object.assign(new URL(serverUrl), { pathname: `/${name}` }).toString();
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-retention-"));
-Object.assign(process.env, { APP_ENV: "test", DATA_DIR: dataDir, RETENTION_ORDER_YEARS: values["order-years"], DATABASE_URL: urlOf(RUN) });
+Object.assign(process.env, { APP_ENV: "test", DATA_DIR: dataDir, RETENTION_ORDER_YEARS: values["order-years"], RETENTION_ACCOUNTING_YEARS: values["accounting-years"], DATABASE_URL: urlOf(RUN) });
 
 // Imported after the environment is set: the configuration is read once.
 const { ensureScaleDatabase } = await import("./lib/scale-data");
@@ -73,6 +77,7 @@ started = performance.now();
 await sql`insert into sessions (id, user_id, data, expires_at) select 'bench-' || g, null, '{}', now() - interval '1 day' - g * interval '1 second' from generate_series(1, 200000) g`.execute(db);
 await sql`insert into sign_in_tokens (email, token_hash, code_hash, expires_at) select 'bench' || g || '@clinic.test', 'h' || g, 'c' || g, now() - interval '3 days' from generate_series(1, 100000) g`.execute(db);
 await sql`insert into request_replays (key, target, created_at) select 'bench-' || g, 'POST /order', now() - interval '3 days' from generate_series(1, 100000) g`.execute(db);
+await sql`update orders set anonymised_at = now() - interval '1 day' where status <> 'draft' and updated_at < now() - make_interval(years => ${Number(values["order-years"])}, months => 6)`.execute(db);
 await sql`analyze`.execute(db);
 console.log(`backlogs added: ${((performance.now() - started) / 1000).toFixed(1)} s`);
 
@@ -82,6 +87,7 @@ const due = {
   drafts: await count(`select count(*) as n from orders where status = 'draft' and updated_at < now() - interval '${periods.abandonedDraft} days'`),
   models: await count(`select count(*) as n from orders where status in ('shipped','completed','cancelled') and storage_removed_at is null and updated_at < now() - interval '${periods.models} days'`),
   orders: await count(`select count(*) as n from orders where status <> 'draft' and anonymised_at is null and updated_at < now() - interval '${periods.orderPersonalData} years'`),
+  accounting: await count(`select count(*) as n from orders where anonymised_at is not null and updated_at < date_trunc('year', now()) - interval '${periods.accountingRecords} years'`),
   orders_all: await count(`select count(*) as n from orders`),
 };
 console.log(`due: ${JSON.stringify(due)}; periods ${JSON.stringify(periods)}`);

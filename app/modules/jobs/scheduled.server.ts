@@ -76,6 +76,12 @@ export interface DraftPurgeLimits {
   budgetMs: number;
 }
 export const DRAFT_PURGE_LIMITS: DraftPurgeLimits = { batch: 500, budgetMs: 500 };
+/**
+ * Anonymised orders one run deletes after the accounting records' period: each drags its patients,
+ * history, codes and payments (as an untouched draft does, 100 a run), so a backlog — the first run
+ * after a period was lowered — drains over runs that each stay short.
+ */
+const ACCOUNTING_ORDERS_PER_RUN = 100;
 /** Hours of the storage's graveyard one run purges per bucket: a backlog (a job that was off) drains over several runs. */
 const GRAVEYARD_HOURS_PER_RUN = 4;
 
@@ -117,7 +123,7 @@ export async function runHousekeeping(db: DB, storage: FileStorage, options: Hou
   const paymentEventsPurged = await bounded("payment_events", sql<boolean>`received_at < ${cutoffOf("orderPersonalData", periods)}`);
   // The accounting record outlives the personal data: its own period, from the end of the year (ADR 074).
   const accountingCutoff = yearEndCutoffOf("accountingRecords", periods);
-  const accountingOrders = await step("accounting records", () => deleteAccountingRecords(db, accountingCutoff, limits.batch));
+  const accountingOrders = await step("accounting records", () => deleteAccountingRecords(db, accountingCutoff, Math.min(limits.batch, ACCOUNTING_ORDERS_PER_RUN)));
   const orphanPayments = await bounded("payments", sql<boolean>`order_id is null and updated_at < ${accountingCutoff}`);
   const partnerPayoutsDeleted = await bounded("partner_payouts", sql<boolean>`paid_at < ${accountingCutoff}`);
   const orderCodesReleased = await bounded("order_codes", sql<boolean>`release_after < now()`);
