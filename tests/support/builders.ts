@@ -54,3 +54,22 @@ export async function buildPatient(db: DB, orderId: string, name = "Петров
     .returningAll()
     .executeTakeFirstOrThrow();
 }
+
+/** A card payment that succeeded for an order, with the one line its receipt printed. */
+export async function buildPayment(db: DB, order: { id: string; code: string }, overrides: { amount?: number } = {}) {
+  const amount = overrides.amount ?? 1250000;
+  return db
+    .insertInto("payments")
+    .values({
+      order_id: order.id,
+      order_code: order.code,
+      provider: "sandbox",
+      amount,
+      currency: "rub",
+      status: "succeeded",
+      idempotence_key: `test-${randomUUID()}`,
+      lines: JSON.stringify([{ description: "Элайнеры", quantity: 1, price: amount }]),
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}

@@ -64,7 +64,6 @@ export interface CompanyDetails {
   transferSafeguard: TransferSafeguard;
   /** The EU representative (Art. 27 GDPR), or "none" when the controller is established in the EU. */
   euRepresentative: string;
-  /** Years invoices and accounting records are kept (the law of the controller's country decides). */
   /** Days the server's logs are kept by the hosting. */
   logRetentionDays: string;
   // The Impressum's facts (§ 5 DDG, ADR 076): who represents the company, how to reach it at once, where it is registered.

@@ -13,10 +13,15 @@ import { markStorageRemoved } from "~/modules/orders/stored-files.server";
  * found by its key, so a run costs its batch, never the table, however many years lie behind it.
  */
 
+/** `from - <period>`, in SQL. */
+function periodBefore(from: RawBuilder<Date>, id: RetentionPeriodId, periods: RetentionPeriods): RawBuilder<Date> {
+  const { years = 0, days = 0, hours = 0 } = intervalOf(id, periods);
+  return sql<Date>`${from} - make_interval(years => ${years}, days => ${days}, hours => ${hours})`;
+}
+
 /** The cutoff of a period: `now() - <period>`. */
 export function cutoffOf(id: RetentionPeriodId, periods: RetentionPeriods): RawBuilder<Date> {
-  const { years = 0, days = 0, hours = 0 } = intervalOf(id, periods);
-  return sql<Date>`now() - make_interval(years => ${years}, days => ${days}, hours => ${hours})`;
+  return periodBefore(sql<Date>`now()`, id, periods);
 }
 
 /**
@@ -24,8 +29,7 @@ export function cutoffOf(id: RetentionPeriodId, periods: RetentionPeriods): RawB
  * changed in year Y goes once Y + <period> has ended (`date_trunc('year', now()) - <period>`).
  */
 export function yearEndCutoffOf(id: RetentionPeriodId, periods: RetentionPeriods): RawBuilder<Date> {
-  const { years = 0, days = 0, hours = 0 } = intervalOf(id, periods);
-  return sql<Date>`date_trunc('year', now()) - make_interval(years => ${years}, days => ${days}, hours => ${hours})`;
+  return periodBefore(sql<Date>`date_trunc('year', now())`, id, periods);
 }
 
 type Keyed = "sessions" | "sign_in_tokens" | "rate_limits" | "request_replays" | "order_codes" | "payment_events" | "payments" | "partner_payouts";

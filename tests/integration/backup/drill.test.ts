@@ -18,7 +18,7 @@ import { migrateToLatest } from "~db/migrator";
 import { SECRETS } from "../../support/app";
 import { startAppServer, CookieJar } from "../../support/app-server";
 import { builtEntry } from "../../support/built-server";
-import { buildOrderIn, buildPatient } from "../../support/builders";
+import { buildOrderIn, buildPatient, buildPayment } from "../../support/builders";
 import { databaseUrl, serverUrl } from "../../support/database";
 import { freePort } from "../../support/free-port";
 import { parseExposition, valueOf } from "../../support/prometheus";
@@ -61,7 +61,7 @@ async function seed(side: Side): Promise<Seeded> {
   for (const status of ["paid", "processing", "draft"] as const) {
     const order = await buildOrderIn(side.db, status);
     const patient = await buildPatient(side.db, order.id, `Пациент ${status}`);
-    if (status !== "draft") await payByCard(side, order);
+    if (status !== "draft") await buildPayment(side.db, order);
     const files = [];
     for (const step of [1, 2]) {
       const file = await storeFile(side, `order_${order.id}/${patient.folder_name}/aligners/upper_${step}.stl`, 40_000 + step * 1000);
@@ -79,23 +79,6 @@ async function seed(side: Side): Promise<Seeded> {
   await side.db.updateTable("orders").set({ storage_removed_at: new Date() }).where("id", "=", delivered.id).execute();
   await side.storage.put("logos", "clinic-logo.png", Readable.from([Buffer.from("logo bytes")]));
   return { paidOrder: made[0]!, draftId: made[2]!.id, bytes };
-}
-
-/** The payment that paid an order, with the lines its receipt printed. */
-async function payByCard(side: Side, order: { id: string; code: string }) {
-  await side.db
-    .insertInto("payments")
-    .values({
-      order_id: order.id,
-      order_code: order.code,
-      provider: "sandbox",
-      amount: 1250000,
-      currency: "rub",
-      status: "succeeded",
-      idempotence_key: `drill-${order.id}`,
-      lines: JSON.stringify([{ description: "Элайнеры", quantity: 2, price: 625000 }]),
-    })
-    .execute();
 }
 
 /** A built command (`npm run restore`, `npm run check:storage`) run as an operator runs it, against the target's configuration. */

@@ -2,7 +2,7 @@ import { unzipSync } from "fflate";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ExportedOrder } from "~/modules/orders/data-export.server";
 import { browserFetch } from "../../support/app-server";
-import { buildOrderIn, buildPatient } from "../../support/builders";
+import { buildOrderIn, buildPatient, buildPayment } from "../../support/builders";
 import { type TestApp, startApp } from "../../support/app";
 import { signedInAs } from "../backoffice/support";
 
@@ -51,12 +51,8 @@ describe("a clinic's data export", () => {
     const other = await buildOrderIn(app.database.db, "paid", { email: "someone-else@clinic.ru" });
     await buildPatient(app.database.db, other.id, "Чужой Пациент");
     // Each paid order's card payment; the other clinic's must not travel with this clinic's data.
-    for (const [order, amount] of [[paid, 1250000], [other, 990000]] as const) {
-      await app.database.db
-        .insertInto("payments")
-        .values({ order_id: order.id, order_code: order.code, provider: "sandbox", amount, currency: "rub", status: "succeeded", idempotence_key: `export-${order.id}`, lines: JSON.stringify([{ description: "Элайнеры", quantity: 1, price: amount }]) })
-        .execute();
-    }
+    await buildPayment(app.database.db, paid);
+    await buildPayment(app.database.db, other, { amount: 990000 });
   });
   afterAll(async () => {
     await app?.close();

@@ -11,7 +11,7 @@ import { runHousekeeping } from "~/modules/jobs/scheduled.server";
 import { appendFiles } from "~/modules/orders/files.server";
 import { createStorage, type FileStorage } from "~/modules/storage/storage.server";
 import { storageKey } from "~/modules/uploads/file-names";
-import { buildOrder, buildPatient, customer, paymentActor, staff } from "../../support/builders";
+import { buildOrder, buildPatient, buildPayment, customer, paymentActor, staff } from "../../support/builders";
 import { createTestDatabase, type TestDatabase } from "../../support/database";
 import { startApp, type TestApp } from "../../support/app";
 import { COMPANY_INTERNATIONAL } from "../../support/company";
@@ -198,11 +198,7 @@ describe("retention periods enforced by the scheduled job", () => {
     const insideIt = new Date(Date.UTC(thisYear - years, 0, 1, 12));
     const anonymisedAt = async (at: Date) => {
       const { order } = await orderIn("completed");
-      const payment = await t.db
-        .insertInto("payments")
-        .values({ order_id: order.id, order_code: order.code, provider: "sandbox", amount: 1250000, currency: "rub", status: "succeeded", idempotence_key: `accounting-${order.id}`, lines: JSON.stringify([{ description: "Элайнеры", quantity: 2, price: 625000 }]) })
-        .returning("id")
-        .executeTakeFirstOrThrow();
+      const payment = await buildPayment(t.db, order);
       await sql`update orders set anonymised_at = now(), email = null, storage_removed_at = now(), updated_at = ${at} where id = ${order.id}`.execute(t.db);
       return { order, paymentId: payment.id };
     };
