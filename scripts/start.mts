@@ -120,7 +120,17 @@ async function serve(onListening: () => void) {
   const db = await getDb();
   const development = process.env.NODE_ENV === "development";
   const app = await createApp({ trustProxy: config.strict ? 1 : "loopback", development });
+  // Everything this process answers for is up before the public port opens: a probe that finds the
+  // app healthy finds its metrics and its backup socket too.
+  const stopScheduler = config.queue.inProcess ? startInProcessScheduler(db) : () => Promise.resolve();
+  // The embedded database can only be backed up by this process: `npm run backup` asks it (ADR 077).
+  const stopBackupControl = config.database.kind === "pglite" ? startBackupControl(db, createStorage(config), config) : () => Promise.resolve();
+  if (config.metrics && cluster.isPrimary) await startMetricsServer({ ...config.metrics, gather: "self", db: getDb, maxAttempts: config.queue.maxAttempts });
   const server: Server = app.listen(config.port, onListening);
+  // Longer than a reverse proxy keeps an idle upstream connection (nginx and load balancers: 60 s), and
+  // than any pause of this process (the embedded backup holds it for seconds): Node's 5 s closes a
+  // connection a client is already reusing, and that request fails as a reset.
+  server.keepAliveTimeout = 65_000;
   // Node ends a request body after 300 s by default: a 100 MiB model on a 2 Mbit/s clinic link takes
   // longer without JavaScript (bench/RESULTS.md, tus section). Allow an hour: a body that stalls or
   // crawls is cut long before (security/body-limit.server.ts), and headers must come within 20 s.
@@ -129,11 +139,6 @@ async function serve(onListening: () => void) {
   server.on("clientError", lingeringClientError);
   // Below the descriptor limit, with room for the database and storage (ADR 056).
   server.maxConnections = maxConnectionsFor(await descriptorLimit());
-
-  const stopScheduler = config.queue.inProcess ? startInProcessScheduler(db) : () => Promise.resolve();
-  // The embedded database can only be backed up by this process: `npm run backup` asks it (ADR 077).
-  const stopBackupControl = config.database.kind === "pglite" ? startBackupControl(db, createStorage(config), config) : () => Promise.resolve();
-  if (config.metrics && cluster.isPrimary) await startMetricsServer({ ...config.metrics, gather: "self", db: getDb, maxAttempts: config.queue.maxAttempts });
 
   async function shutdown(signal: string) {
     logger.info(`${signal}: shutting down`);
