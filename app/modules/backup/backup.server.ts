@@ -3,15 +3,17 @@ import { createHash } from "node:crypto";
 import fs from "node:fs";
 import fsp from "node:fs/promises";
 import path from "node:path";
-import { PassThrough, type Readable, Transform } from "node:stream";
+import { PassThrough, Readable, Transform } from "node:stream";
+import type { ReadableStream as NodeReadableStream } from "node:stream/web";
 import { pipeline } from "node:stream/promises";
+import { sql } from "kysely";
 import pg from "pg";
 import tar from "tar-stream";
 import type { AppConfig } from "~/modules/config/config.server";
 import { type DB, embeddedDatabaseOf } from "~/modules/db/db.server";
 import type { BucketName, FileStorage, StoredObject } from "~/modules/storage/storage.server";
 import { type ArchivedFile, type BackupManifest, MANIFEST_NAME, archiveEntryOf } from "./manifest";
-import { filesNamedByRows } from "~/modules/orders/stored-files.server";
+import { filesNamedByRows, type NamedFile } from "~/modules/orders/stored-files.server";
 import { countRows, type RunQuery } from "./stored-files.server";
 
 /**
@@ -53,11 +55,16 @@ function run(command: string, args: string[]): Promise<void> {
   });
 }
 
+/** The database's dump, and what its rows said at that moment: the files they name and how many there are. */
 interface DatabaseSnapshot {
   file: string;
   entry: string;
-  query: RunQuery;
-  release(): Promise<void>;
+  named: NamedFile[];
+  rows: Record<string, number>;
+}
+
+async function readRows(query: RunQuery): Promise<Pick<DatabaseSnapshot, "named" | "rows">> {
+  return { named: await filesNamedByRows(query), rows: await countRows(query) };
 }
 
 /** pg_dump in a snapshot this connection exported and holds: the dump and the queries see the same rows. */
@@ -69,41 +76,30 @@ async function postgresSnapshot(url: string, workDir: string): Promise<DatabaseS
     const { rows } = await client.query<{ id: string }>("select pg_export_snapshot() as id");
     const file = path.join(workDir, "postgres.dump");
     await run("pg_dump", ["--format=custom", `--snapshot=${rows[0]!.id}`, `--file=${file}`, `--dbname=${url}`]);
-    return {
-      file,
-      entry: "database/postgres.dump",
-      query: async <Row>(text: string) => (await client.query(text)).rows as Row[],
-      async release() {
-        await client.query("commit").catch(() => undefined);
-        await client.end();
-      },
-    };
-  } catch (error) {
+    const read = await readRows(async <Row>(text: string) => (await client.query(text)).rows as Row[]);
+    await client.query("commit");
+    return { file, entry: "database/postgres.dump", ...read };
+  } finally {
     await client.end().catch(() => undefined);
-    throw error;
   }
 }
 
 /**
- * The embedded database's data directory, dumped by the process that holds it; the file list is read
- * from a copy opened from that dump, so it is exactly the dumped state.
+ * The embedded database's data directory, dumped by the process that holds it. The service's one
+ * connection is held from the first read to the end of the dump, so no query or transaction of the
+ * service runs in between: the rows read are exactly the dumped state, with no copy of the database
+ * to open (that took longer than the dump, with the service waiting).
  */
 async function embeddedSnapshot(db: DB, workDir: string): Promise<DatabaseSnapshot> {
   const pglite = embeddedDatabaseOf(db);
   if (!pglite) throw new BackupError("the embedded database is not open in this process");
-  const dump = await pglite.dumpDataDir("none");
+  const { read, dump } = await db.connection().execute(async (connection) => {
+    const read = await readRows(async <Row>(text: string) => (await sql.raw<Row>(text).execute(connection)).rows);
+    return { read, dump: await pglite.dumpDataDir("none") };
+  });
   const file = path.join(workDir, "pglite.tar");
-  await fsp.writeFile(file, Buffer.from(await dump.arrayBuffer()));
-  const [{ PGlite }, { pg_trgm }] = await Promise.all([import("@electric-sql/pglite"), import("@electric-sql/pglite/contrib/pg_trgm")]);
-  const copy = await PGlite.create(path.join(workDir, "pglite-copy"), { loadDataDir: dump, extensions: { pg_trgm } });
-  return {
-    file,
-    entry: "database/pglite.tar",
-    query: async <Row>(text: string) => (await copy.query<Row>(text)).rows,
-    async release() {
-      await copy.close();
-    },
-  };
+  await pipeline(Readable.fromWeb(dump.stream() as NodeReadableStream<Uint8Array>), fs.createWriteStream(file, { mode: 0o600 }));
+  return { file, entry: "database/pglite.tar", ...read };
 }
 
 /** Adds one entry of known size to the archive, hashing what goes in. */
@@ -137,14 +133,7 @@ export async function createBackup(target: BackupTarget, archivePath: string, ho
     if (target.database.kind === "postgres") snapshot = await postgresSnapshot(target.database.url, workDir);
     else if (target.db) snapshot = await embeddedSnapshot(target.db, workDir);
     else throw new BackupError("the embedded database must be backed up by the process that holds it");
-    let named: Awaited<ReturnType<typeof filesNamedByRows>>;
-    let rows: Record<string, number>;
-    try {
-      named = await filesNamedByRows(snapshot.query);
-      rows = await countRows(snapshot.query);
-    } finally {
-      await snapshot.release();
-    }
+    const { named, rows } = snapshot;
     await hooks.afterDatabase?.();
 
     const pack = tar.pack();

@@ -1,9 +1,10 @@
 import { COUNTED_TABLES } from "./manifest";
 
 /**
- * The rows a backup counts, as plain SQL: a backup runs it inside pg_dump's snapshot or on a copy of
- * the embedded database, so it takes a bare query function rather than the app's Kysely. Where rows
- * name stored files is the order data's (orders/stored-files.server.ts, `filesNamedByRows`).
+ * The rows a backup counts, as plain SQL: a backup runs it inside pg_dump's snapshot or on the
+ * embedded database's connection held for its dump, so it takes a bare query function rather than
+ * the app's Kysely. Where rows name stored files is the order data's (orders/stored-files.server.ts,
+ * `filesNamedByRows`).
  */
 export type RunQuery = <Row>(text: string) => Promise<Row[]>;
 
