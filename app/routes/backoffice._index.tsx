@@ -55,6 +55,7 @@ export default function BackofficeOrders() {
     ordersFailure,
     patientsFailure,
     orders,
+    rows,
     hasMore,
     cursors,
     statusForms,
@@ -64,6 +65,8 @@ export default function BackofficeOrders() {
   } = useLoaderData<typeof loader>();
   const { t, i18n } = useTranslation();
   const location = useLocation();
+  // The orders on this page: cards, or rows in the table view.
+  const shown = filter.view === "table" ? rows.length : orders.length;
   const busy = useNavigation().state === "submitting";
   const back = `${location.pathname}${location.search}`;
   const filtered = Boolean(
@@ -209,7 +212,7 @@ export default function BackofficeOrders() {
         <ListPager
           page={filter.page}
           pageSize={pageSize}
-          shown={orders.length}
+          shown={shown}
           total={total}
           cap={countCap}
           hasMore={hasMore}
@@ -244,7 +247,7 @@ export default function BackofficeOrders() {
 
       {ordersFailure ? <SectionError failure={ordersFailure} /> : null}
       {patientsFailure ? <SectionError failure={patientsFailure} /> : null}
-      {ordersFailure ? null : orders.length === 0 ? (
+      {ordersFailure ? null : shown === 0 ? (
         <p className="empty">
           {filtered || filter.tab !== "all"
             ? t("bo.orders.nothingFound")
@@ -252,7 +255,7 @@ export default function BackofficeOrders() {
         </p>
       ) : filter.view === "table" ? (
         <OrdersTable
-          orders={orders}
+          orders={rows}
           sort={filter.search ? null : filter.sort}
           dir={filter.dir}
         />
@@ -274,7 +277,7 @@ export default function BackofficeOrders() {
       <ListPager
         page={filter.page}
         pageSize={pageSize}
-        shown={orders.length}
+        shown={shown}
         total={total}
         cap={countCap}
         hasMore={hasMore}

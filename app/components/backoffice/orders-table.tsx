@@ -13,7 +13,7 @@ export function OrdersTable({
   sort,
   dir,
 }: {
-  orders: SerializeFrom<typeof loadDashboardPage>["orders"];
+  orders: SerializeFrom<typeof loadDashboardPage>["rows"];
   sort: keyof typeof DASHBOARD_SORTS | null;
   dir: "asc" | "desc";
 }) {
@@ -73,7 +73,7 @@ export function OrdersTable({
               </th>
               <td>{dates.format(new Date(order.createdAt))}</td>
               <td>{order.fullName || order.email || "—"}</td>
-              <td className="num">{order.patients.length}</td>
+              <td className="num">{order.patientCount}</td>
               <td className="num">
                 {order.total === null
                   ? "—"

@@ -83,10 +83,11 @@ export async function loadDashboardPage({ request, context }: LoaderFunctionArgs
       () => countDashboardTabs(db, filter)
     ),
   ]);
-  const { orders, hasMore, patientsFailure, cursors } = sectionData(
+  const { cards, rows, hasMore, patientsFailure, cursors } = sectionData(
     ordersSection,
     {
-      orders: [],
+      cards: [],
+      rows: [],
       hasMore: false,
       patientsFailure: null,
       cursors: { next: null, previous: null },
@@ -120,7 +121,8 @@ export async function loadDashboardPage({ request, context }: LoaderFunctionArgs
     counts: sectionData(countsSection, null),
     countCap: COUNT_CAP,
     pageSize: DASHBOARD_PAGE_SIZE,
-    orders: orders.map((order) => ({
+    /** The cards view's orders (empty in the table view) … */
+    orders: cards.map((order) => ({
       ...order,
       number: shortOrderNumber(order.id),
       canPaymentLink: canHavePaymentLink({
@@ -129,6 +131,8 @@ export async function loadDashboardPage({ request, context }: LoaderFunctionArgs
       }),
       canTracker: canSendToTracker(order.status),
     })),
+    /** … and the table view's rows (empty in the cards view). */
+    rows: rows.map((row) => ({ ...row, number: shortOrderNumber(row.id) })),
   };
 }
 

@@ -1,19 +1,19 @@
 import type { Selectable } from "kysely";
-import type { Currency, CutType, FileType, MaterialType, MatrixType, OrderStatus, OrderStatusHistoryTable } from "~db/schema";
+import type { Currency, CutType, FileType, MaterialType, MatrixType, OrdersTable, OrderStatus, OrderStatusHistoryTable } from "~db/schema";
 import type { DB } from "~/modules/db/db.server";
 import { DASHBOARD_TABS, type DashboardSort, type DashboardTab, type OrdersView, readDashboardQuery, tabStatuses } from "./dashboard-tabs";
 import type { Cursor, ListMarket, SortDirection } from "~/modules/http/request/list-query";
 import { isPaid, ORDER_STATUSES, UNDO_WINDOW_MINUTES, UNDOABLE_TARGETS } from "~/modules/orders/status";
 import { codeSpaceUsage } from "~/modules/orders/order-codes";
 import { countHeldCodes } from "~/modules/orders/order-codes.server";
-import { fileCorrectionsOf, filesOf, type RecordedFile } from "~/modules/orders/files.server";
+import { type FileCorrectionEntry, fileCorrectionsOf, filesOf, type RecordedFile } from "~/modules/orders/files.server";
 import { listPatients } from "~/modules/orders/patients.server";
 import { countWorkListTabs, historiesOf, paidOrderWindows, patientCardsOf, workListPage } from "~/modules/orders/work-list.server";
-import { packingsOf } from "~/modules/packer/packing.server";
+import { type PackingEntry, packingsOf } from "~/modules/packer/packing.server";
 import type { ScanSummary } from "~/modules/orders/recorded-scan";
 import { declaredOrGuessed, type FileFacts } from "~/modules/orders/declaration";
 import { buildStatistics, type DashboardStatistics, STATISTICS_WINDOW_DAYS, type WindowRow } from "./statistics";
-import { loadSection, sectionData, sectionFailure } from "~/modules/http/answers/section.server";
+import { loadSection, type SectionFailure, sectionData, sectionFailure } from "~/modules/http/answers/section.server";
 
 /**
  * The orders dashboard (staff side §2 "/backoffice"): statistics, the filtered order cards with
@@ -186,12 +186,80 @@ export async function countDashboardTabs(db: DB, filter: DashboardFilter): Promi
   return countWorkListTabs(db, workListFilter(filter), DASHBOARD_TABS.map((tab) => [tab, tabStatuses(tab)] as const), COUNT_CAP);
 }
 
-export async function listDashboardOrders(db: DB, filter: DashboardFilter) {
-  const { orders, hasMore, cursors } = await workListPage(
-    db,
-    { ...workListFilter(filter), statuses: tabStatuses(filter.tab), search: filter.search, sort: filter.sort, dir: filter.dir, page: filter.page, after: filter.after, before: filter.before },
-    DASHBOARD_PAGE_SIZE,
-  );
+/** The columns of an order that its card shows (the work list's row, or the whole order on its page). */
+type CardColumns = Pick<
+  Selectable<OrdersTable>,
+  | "id"
+  | "status"
+  | "created_at"
+  | "full_name"
+  | "email"
+  | "phone"
+  | "address"
+  | "delivery_comment"
+  | "additional_comments"
+  | "total_cost"
+  | "currency"
+  | "tracking_number"
+  | "paid_at"
+  | "parcel_received_at"
+  | "parcel_received_by"
+>;
+
+/** What a card shows beside the order's own columns, read for the orders on the page. */
+export interface CardDetails {
+  patients: DashboardPatient[];
+  history: DashboardHistoryEntry[];
+  fileCorrections: FileCorrectionEntry[];
+  packing: PackingEntry | null;
+  /** A payment of the order succeeded at some time (so it may never be deleted, DESIGN §4.7). */
+  everPaid: boolean;
+}
+
+/** One order as its card shows it, on the dashboard and on the order's own page. */
+export function cardOf(order: CardColumns, details: CardDetails) {
+  return {
+    id: order.id,
+    status: order.status,
+    createdAt: order.created_at.toISOString(),
+    fullName: order.full_name,
+    email: order.email,
+    phone: order.phone,
+    address: order.address,
+    deliveryComment: order.delivery_comment,
+    comment: order.additional_comments,
+    total: order.total_cost === null ? null : Number(order.total_cost),
+    currency: order.currency as Currency,
+    trackingNumber: order.tracking_number,
+    /** The doctor marked the parcel received (ADR 070): when, and with which address. */
+    parcelReceived: order.parcel_received_at ? { at: order.parcel_received_at.toISOString(), by: order.parcel_received_by } : null,
+    paidAt: order.paid_at ? order.paid_at.toISOString() : null,
+    /** Never paid: deletion allowed (DESIGN §4.7). */
+    deletable: !isPaid(order.status) && order.paid_at === null && !details.everPaid,
+    patients: details.patients,
+    history: details.history,
+    fileCorrections: details.fileCorrections,
+    packing: details.packing,
+  };
+}
+
+export type DashboardOrder = ReturnType<typeof cardOf>;
+
+/** A row of the table view: what it shows and no more, so its page reads no card's details. */
+export interface DashboardRow {
+  id: string;
+  status: OrderStatus;
+  createdAt: string;
+  fullName: string | null;
+  email: string | null;
+  total: number | null;
+  currency: Currency;
+  paidAt: string | null;
+  patientCount: number;
+}
+
+/** The cards' details of the orders on a page: patients, history, payments, corrections and packings, one query each for the page. */
+async function cardsOf(db: DB, orders: readonly CardColumns[]) {
   const ids = orders.map((order) => order.id);
   const [patientsSection, history, payments, correctionsSection, packings] = ids.length
     ? await Promise.all([
@@ -210,41 +278,52 @@ export async function listDashboardOrders(db: DB, filter: DashboardFilter) {
   const patients = sectionData(patientsSection, []);
   const fileCorrections = sectionData(correctionsSection, []);
   const everPaid = new Set(payments.map((payment) => payment.order_id));
-
   return {
     patientsFailure: sectionFailure(patientsSection),
-    hasMore,
-    cursors,
-    orders: orders.map((order) => ({
+    cards: orders.map((order) =>
+      cardOf(order, {
+        patients: patients.filter((patient) => patient.order_id === order.id).map(patientCard),
+        history: historyEntries(
+          history.filter((entry) => entry.order_id === order.id),
+          order.status,
+        ),
+        fileCorrections: fileCorrections.filter((entry) => entry.orderId === order.id),
+        packing: packings.find((entry) => entry.orderId === order.id) ?? null,
+        everPaid: everPaid.has(order.id),
+      }),
+    ),
+  };
+}
+
+/**
+ * One page of the dashboard in its view: cards with their details, or table rows that only need the
+ * page's own query (it counts each order's patients).
+ */
+export async function listDashboardOrders(
+  db: DB,
+  filter: DashboardFilter,
+): Promise<{ hasMore: boolean; cursors: { next: string | null; previous: string | null }; patientsFailure: SectionFailure | null; cards: DashboardOrder[]; rows: DashboardRow[] }> {
+  const { orders, hasMore, cursors } = await workListPage(
+    db,
+    { ...workListFilter(filter), statuses: tabStatuses(filter.tab), search: filter.search, sort: filter.sort, dir: filter.dir, page: filter.page, after: filter.after, before: filter.before },
+    DASHBOARD_PAGE_SIZE,
+  );
+  if (filter.view === "table") {
+    const rows: DashboardRow[] = orders.map((order) => ({
       id: order.id,
       status: order.status,
       createdAt: order.created_at.toISOString(),
       fullName: order.full_name,
       email: order.email,
-      phone: order.phone,
-      address: order.address,
-      deliveryComment: order.delivery_comment,
-      comment: order.additional_comments,
       total: order.total_cost === null ? null : Number(order.total_cost),
       currency: order.currency as Currency,
-      trackingNumber: order.tracking_number,
-      /** The doctor marked the parcel received (ADR 070): when, and with which address. */
-      parcelReceived: order.parcel_received_at ? { at: order.parcel_received_at.toISOString(), by: order.parcel_received_by } : null,
       paidAt: order.paid_at ? order.paid_at.toISOString() : null,
-      /** Never paid: deletion allowed (DESIGN §4.7). */
-      deletable: !isPaid(order.status) && order.paid_at === null && !everPaid.has(order.id),
-      patients: patients.filter((patient) => patient.order_id === order.id).map(patientCard),
-      history: historyEntries(
-        history.filter((entry) => entry.order_id === order.id),
-        order.status,
-      ),
-      fileCorrections: fileCorrections.filter((entry) => entry.orderId === order.id),
-      packing: packings.find((entry) => entry.orderId === order.id) ?? null,
-    })),
-  };
+      patientCount: order.patient_count,
+    }));
+    return { hasMore, cursors, patientsFailure: null, cards: [], rows };
+  }
+  return { hasMore, cursors, ...(await cardsOf(db, orders)), rows: [] };
 }
-
-export type DashboardOrder = Awaited<ReturnType<typeof listDashboardOrders>>["orders"][number];
 
 /** A patient's card: its choices and how many files of each kind (null: skipped). */
 export function patientCard(patient: Awaited<ReturnType<typeof patientCardsOf>>[number]): DashboardPatient {

@@ -16,10 +16,9 @@ import { packingsOf } from "~/modules/packer/packing.server";
 import { fileCorrectionsOf } from "~/modules/orders/files.server";
 import { patientCardsOf } from "~/modules/orders/work-list.server";
 import { findOrder, orderHistory, shortOrderNumber } from "~/modules/orders/orders.server";
-import { isPaid } from "~/modules/orders/status";
 import { canHavePaymentLink } from "~/modules/payments/payment-links.server";
 import { canSendToTracker } from "~/modules/tracker/order-request.server";
-import { type DashboardOrder, historyEntries, patientCard } from "./dashboard.server";
+import { cardOf, historyEntries, patientCard } from "./dashboard.server";
 import { orderOverviewSchema } from "./order-forms.server";
 
 /**
@@ -48,27 +47,13 @@ async function orderCard(db: DB, orderId: string) {
     packingsOf(db, [orderId]),
     orderInvoices(db, orderId),
   ]);
-  const card: DashboardOrder = {
-    id: order.id,
-    status: order.status,
-    createdAt: order.created_at.toISOString(),
-    fullName: order.full_name,
-    email: order.email,
-    phone: order.phone,
-    address: order.address,
-    deliveryComment: order.delivery_comment,
-    comment: order.additional_comments,
-    total: order.total_cost === null ? null : Number(order.total_cost),
-    currency: order.currency as Currency,
-    trackingNumber: order.tracking_number,
-    paidAt: order.paid_at ? order.paid_at.toISOString() : null,
-    deletable: !isPaid(order.status) && order.paid_at === null && !payments.some((payment) => payment.status === "succeeded"),
+  const card = cardOf(order, {
     patients: sectionData(patientsSection, []).map(patientCard),
     history: historyEntries(history, order.status),
     fileCorrections: sectionData(correctionsSection, []),
     packing: packings[0] ?? null,
-    parcelReceived: order.parcel_received_at ? { at: order.parcel_received_at.toISOString(), by: order.parcel_received_by } : null,
-  };
+    everPaid: payments.some((payment) => payment.status === "succeeded"),
+  });
   return {
     card,
     patientsFailure: sectionFailure(patientsSection) ?? sectionFailure(correctionsSection),

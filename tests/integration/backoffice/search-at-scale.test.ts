@@ -90,7 +90,7 @@ describe("searches and figures at scale", () => {
     return rows.rows.map((row) => row.id);
   }
 
-  const dashboardIds = async (q: string, extra = "") => (await listDashboardOrders(t.db, parseDashboardFilter(new URLSearchParams(`q=${encodeURIComponent(q)}${extra}`)))).orders.map((order) => order.id);
+  const dashboardIds = async (q: string, extra = "") => (await listDashboardOrders(t.db, parseDashboardFilter(new URLSearchParams(`q=${encodeURIComponent(q)}${extra}`)))).cards.map((order) => order.id);
   const packerIds = async (q: string) => (await listPackerOrders(t.db, parsePackerFilter(new URLSearchParams({ q, view: "all" })))).orders.map((order) => order.id);
 
   const TERMS = [
