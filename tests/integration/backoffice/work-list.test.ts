@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TestDatabase } from "../../support/database";
 import { buildOrderIn, buildPatient } from "../../support/builders";
 import { DASHBOARD_PAGE_SIZE } from "~/modules/backoffice/dashboard.server";
+import { countWorkListTabs } from "~/modules/orders/work-list.server";
 import { gatePassed, rendered, signedInAs, type Browser } from "./support";
 import { startApp, type TestApp } from "../../support/app";
 
@@ -45,6 +46,22 @@ describe("the orders work list", () => {
         .exec(html)?.[1]
         ?.replace(/\D/g, "") ?? Number.NaN
     );
+
+  it("counts each tab up to its cap: a tab past it reads as the cap exceeded, one at or below it exactly", async () => {
+    // Orders of one day long ago, on their own under the date filter.
+    const day = "2011-03-14";
+    const at = new Date(`${day}T12:00:00Z`);
+    for (const status of ["paid", "paid", "processing", "cancelled"] as const) {
+      const order = await buildOrderIn(t.db, status, { createdAt: at });
+      await buildPatient(t.db, order.id);
+    }
+    await buildOrderIn(t.db, "paid", { createdAt: at }); // no patients: hidden unless asked for
+    const filter = { from: day, to: day, market: null, showEmpty: false };
+    const tabs = [["work", ["paid", "processing"]], ["paid", ["paid"]], ["processing", ["processing"]], ["shipped", ["shipped"]], ["all", null]] as const;
+    expect(await countWorkListTabs(t.db, filter, tabs, 2)).toEqual({ work: 3, paid: 2, processing: 1, shipped: 0, all: 3 });
+    expect(await countWorkListTabs(t.db, filter, tabs, 10)).toEqual({ work: 3, paid: 2, processing: 1, shipped: 0, all: 4 });
+    expect(await countWorkListTabs(t.db, { ...filter, showEmpty: true }, tabs, 10)).toEqual({ work: 4, paid: 3, processing: 1, shipped: 0, all: 5 });
+  });
 
   it("opens on paid and in-work orders, each tab's count equals its rows, and dates and market narrow them", async () => {
     const make = async (
