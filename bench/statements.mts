@@ -8,6 +8,10 @@
  * bench database logs every statement (`log_statement = all`, set for that database only) and the
  * lines of each request are read from the server's log (PG_LOG, default Debian's
  * /var/log/postgresql/postgresql-15-main.log) from where it ended before that request.
+ *
+ * Then the database's own time a request (`log_min_duration_statement = 0`): the mean over 20 warm
+ * requests of each statement's parse, bind (where an unnamed statement is planned) and execute, the
+ * most costly first — what each page costs the database beside what it costs the app.
  */
 import fs from "node:fs";
 import { sql } from "kysely";
@@ -20,7 +24,7 @@ const database = await createBenchDatabase("statements");
 await seedWorkingDay(database.db);
 const name = new URL(database.url).pathname.slice(1);
 await sql`alter database ${sql.id(name)} set log_statement = 'all'`.execute(database.db);
-const app = await startBenchApp(database.url, [], 1);
+let app = await startBenchApp(database.url, [], 1);
 try {
   const client = await clientSessionCookie(database.db, app);
   const office = await gateCookie(app, "backoffice");
@@ -32,15 +36,40 @@ try {
     ["/backoffice (table)", "/backoffice?view=table", office],
   ];
   const verbose = process.argv.includes("--verbose");
+  const logged = async (url: string, cookie: string, requests: number) => {
+    const from = fs.statSync(LOG).size;
+    let status = 0;
+    for (let i = 0; i < requests; i++) status = (await getRaw(`${app.url}${url}`, { cookie })).status;
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    return { status, text: fs.readFileSync(LOG, "utf8").slice(from) };
+  };
   for (const [label, url, cookie] of targets) {
     await getRaw(`${app.url}${url}`, { cookie }); // warm: caches, pools
-    const from = fs.statSync(LOG).size;
-    const response = await getRaw(`${app.url}${url}`, { cookie });
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    const text = fs.readFileSync(LOG, "utf8").slice(from);
+    const { status, text } = await logged(url, cookie, 1);
     const lines = text.split("\n").filter((line) => line.includes(`@${name} LOG:  statement:`) || line.includes(`@${name} LOG:  execute`));
-    console.log(`${label}: HTTP ${response.status}, ${lines.length} statements`);
+    console.log(`${label}: HTTP ${status}, ${lines.length} statements`);
     if (verbose) for (const line of lines) console.log(`   ${line.replace(/^.*LOG: {2}/, "").slice(0, 220)}`);
+  }
+
+  // The database's time: every phase of every statement with its duration.
+  await sql`alter database ${sql.id(name)} set log_min_duration_statement = 0`.execute(database.db);
+  await sql`alter database ${sql.id(name)} set log_statement = 'none'`.execute(database.db);
+  await app.stop();
+  app = await startBenchApp(database.url, [], 1); // its connections read the new settings
+  const REQUESTS = 20;
+  for (const [label, url, cookie] of targets) {
+    for (let i = 0; i < 10; i++) await getRaw(`${app.url}${url}`, { cookie }); // warm; the session and the gate outlive the restart
+    const { text } = await logged(url, cookie, REQUESTS);
+    const phases = new Map<string, number>();
+    let total = 0;
+    for (const match of text.matchAll(/duration: ([\d.]+) ms {2}(parse|bind|execute|statement)[^:]*: (.{0,70})/g)) {
+      const ms = Number(match[1]);
+      total += ms;
+      const key = `${match[2]} ${match[3]!.replace(/\$\d+/g, "$")}`;
+      phases.set(key, (phases.get(key) ?? 0) + ms);
+    }
+    console.log(`${label}: ${(total / REQUESTS).toFixed(2)} ms of database time a request (mean of ${REQUESTS})`);
+    for (const [key, ms] of [...phases].sort((a, b) => b[1] - a[1]).slice(0, verbose ? 20 : 5)) console.log(`   ${(ms / REQUESTS).toFixed(3)} ms  ${key}`);
   }
 } finally {
   await app.stop();

@@ -2,6 +2,8 @@ import { sql } from "kysely";
 import type { Currency, NotificationChannel, OrderStatus, Patient, PaymentReceipt } from "~db/schema";
 import type { DB } from "~/modules/db/db.server";
 import { containsPattern } from "./order-search.server";
+import { CABINET_STATUSES } from "./status";
+import { statusCountsQuery, tabCount } from "./status-counts.server";
 
 /**
  * A clinic's orders as its cabinet lists them (customer side §6, ADR 070): drafts hidden, each tab
@@ -48,26 +50,14 @@ export async function countCabinetTabs<Tab extends OrderStatus | "all">(
   tabs: readonly Tab[],
   cap: number,
 ): Promise<{ counts: Record<Tab, number>; channel: NotificationChannel | null }> {
-  const row = await db
-    .selectNoFrom((eb) => [
-      ...tabs.map((tab) =>
-        eb
-          .selectFrom(
-            clientOrders(db, email, tab === "all" ? null : (tab as OrderStatus))
-              .select(sql<number>`1`.as("one"))
-              .limit(cap + 1)
-              .as("capped"),
-          )
-          .select(sql<number>`count(*)::int`.as("count"))
-          .as(tab),
-      ),
-      eb.selectFrom("client_settings").select("notification_channel").where("email", "=", email).as("channel"),
-    ])
-    .executeTakeFirstOrThrow();
-  const values = row as Record<string, unknown>;
+  const statusesOf = (tab: Tab): readonly OrderStatus[] => (tab === "all" ? CABINET_STATUSES : [tab as OrderStatus]);
+  const rows = await statusCountsQuery(db, [...new Set(tabs.flatMap(statusesOf))], clientOrders(db, email, null), cap)
+    .select((eb) => eb.selectFrom("client_settings").select("notification_channel").where("email", "=", email).as("channel"))
+    .execute();
+  const counts = new Map(rows.map((row) => [row.status, Number(row.count)]));
   return {
-    counts: Object.fromEntries(tabs.map((tab) => [tab, Number(values[tab])])) as Record<Tab, number>,
-    channel: (values.channel as NotificationChannel | null) ?? null,
+    counts: Object.fromEntries(tabs.map((tab) => [tab, tabCount(counts, statusesOf(tab), cap)])) as Record<Tab, number>,
+    channel: rows[0]?.channel ?? null,
   };
 }
 

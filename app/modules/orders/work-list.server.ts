@@ -6,6 +6,7 @@ import { fileCountOf } from "./files.server";
 import { foundBySearch } from "./order-search.server";
 import { isUuid } from "./orders.server";
 import { ORDER_STATUSES, PAID_SET } from "./status";
+import { statusCountsQuery, tabCount } from "./status-counts.server";
 
 /**
  * Staff's list of orders (staff side §2 "/backoffice", ADR 066, 067): the orders of a tab under the
@@ -49,13 +50,7 @@ function ordersWhere(db: DB, filter: WorkListFilter) {
   return query;
 }
 
-/**
- * How many orders each tab holds under the filter (`tabs`: name and statuses), each counted up to
- * `cap`, in one statement. Each status the tabs name is counted once, reading at most `cap + 1`
- * entries, by one subquery that runs per status: the database plans it once, where a subquery per
- * tab cost more to plan than to run. A tab adds up its statuses' counts; past the cap it shows the cap
- * exceeded, as a count that stopped there would.
- */
+/** How many orders each tab holds under the filter (`tabs`: name and statuses), each counted up to `cap`, in one statement. */
 export async function countWorkListTabs<Tab extends string>(
   db: DB,
   filter: Omit<WorkListFilter, "statuses">,
@@ -64,26 +59,9 @@ export async function countWorkListTabs<Tab extends string>(
 ): Promise<Record<Tab, number>> {
   const statusesOf = (statuses: readonly OrderStatus[] | null) => statuses ?? ORDER_STATUSES;
   const counted = [...new Set(tabs.flatMap(([, statuses]) => statusesOf(statuses)))];
-  const values = sql<{ status: OrderStatus }>`(values ${sql.join(counted.map((status) => sql`(${status})`))})`.as<"s">(sql`s(status)`);
-  const rows = await db
-    .selectFrom(values)
-    .select((eb) => [
-      "s.status",
-      eb
-        .selectFrom(
-          ordersWhere(db, { ...filter, statuses: null })
-            .where(sql<SqlBool>`orders.status = s.status`)
-            .select(sql<number>`1`.as("one"))
-            .limit(cap + 1)
-            .as("capped"),
-        )
-        .select(sql<number>`count(*)::int`.as("count"))
-        .as("count"),
-    ])
-    .execute();
-  const byStatus = new Map(rows.map((row) => [row.status, Number(row.count)]));
-  const countOf = (statuses: readonly OrderStatus[] | null) => Math.min(cap + 1, statusesOf(statuses).reduce((sum, status) => sum + (byStatus.get(status) ?? 0), 0));
-  return Object.fromEntries(tabs.map(([tab, statuses]) => [tab, countOf(statuses)])) as Record<Tab, number>;
+  const rows = await statusCountsQuery(db, counted, ordersWhere(db, { ...filter, statuses: null }), cap).execute();
+  const counts = new Map(rows.map((row) => [row.status, Number(row.count)]));
+  return Object.fromEntries(tabs.map(([tab, statuses]) => [tab, tabCount(counts, statusesOf(statuses), cap)])) as Record<Tab, number>;
 }
 
 /** The paid orders of the last `days` ("current") and the `days` before ("previous"), counted and summed per currency. */
