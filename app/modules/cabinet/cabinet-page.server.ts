@@ -8,7 +8,6 @@ import { loadSection, sectionData, sectionFailure } from "~/modules/http/answers
 import { redirectWithToast } from "~/modules/http/answers/toast.server";
 import type { PaidDocument } from "~/modules/payments/payments.server";
 import { CABINET_PAGE_SIZE as PAGE_SIZE, countCabinetTabs, listCabinetOrders, type PaymentDocumentRow } from "~/modules/orders/cabinet-orders.server";
-import { filesOf } from "~/modules/orders/files.server";
 import { longOrderNumber } from "~/modules/orders/orders.server";
 import { channelSchema } from "~/modules/orders/forms";
 import { canPay } from "~/modules/orders/status";
@@ -77,9 +76,9 @@ export async function loadCabinetPage({ request, context }: LoaderFunctionArgs) 
       patients: order.patients.map((patient) => ({
           id: patient.id,
           name: patient.patient_name,
-          matrix: filesOf(patient, "matrix").map((file) => file.originalName),
-          aligners: filesOf(patient, "aligners").map((file) => file.originalName),
-          retainers: filesOf(patient, "retainer").map((file) => file.originalName),
+          matrix: patient.matrix,
+          aligners: patient.aligners,
+          retainers: patient.retainers,
         })),
     })),
   };

@@ -1,5 +1,5 @@
 import { sql } from "kysely";
-import type { Currency, NotificationChannel, OrderStatus, Patient, PaymentReceipt } from "~db/schema";
+import type { Currency, NotificationChannel, OrderStatus, PaymentReceipt } from "~db/schema";
 import type { DB } from "~/modules/db/db.server";
 import { containsPattern } from "./order-search.server";
 import { CABINET_STATUSES } from "./status";
@@ -13,8 +13,25 @@ import { statusCountsQuery, tabCount } from "./status-counts.server";
 /** Orders a page of the cabinet's list shows. */
 export const CABINET_PAGE_SIZE = 20;
 
-/** A patient of a listed order, as the list query aggregates it. */
-export type CabinetPatient = Pick<Patient, "id" | "patient_name" | "matrix_files_info" | "aligner_files_info" | "retainer_files_info">;
+/** A patient of a listed order, as the list query aggregates it: the names of its files, which is all the card shows of them. */
+export interface CabinetPatient {
+  id: string;
+  patient_name: string;
+  matrix: string[];
+  aligners: string[];
+  retainers: string[];
+}
+
+/**
+ * The names of a file list's files, in their order, as `filesOf` reads the list (orders/files.server.ts):
+ * entries without a storage path, name or address left out. Read in the database (each list is an
+ * array: the table checks it), so a page of orders carries names, not every file's whole record.
+ */
+function fileNames(column: "matrix_files_info" | "aligner_files_info" | "retainer_files_info") {
+  return sql`(select coalesce(jsonb_agg(e.f ->> 'originalName' order by e.i), '[]'::jsonb)
+    from jsonb_array_elements(${sql.ref(`p.${column}`)}) with ordinality as e(f, i)
+    where coalesce(e.f ->> 'storagePath', '') <> '' and coalesce(e.f ->> 'originalName', '') <> '' and coalesce(e.f ->> 'url', '') <> '')`;
+}
 /** The order's last succeeded payment, as the list query picks it (amounts in minor units, as JSON numbers). */
 export interface PaymentDocumentRow {
   amount: number | string;
@@ -82,7 +99,7 @@ export async function listCabinetOrders(db: DB, email: string, query: ClientOrde
     "orders.carrier",
     "orders.parcel_received_at",
     // The order's patients and its payment document ride along (ADR 070): one round trip for the page's orders.
-    sql<CabinetPatient[]>`coalesce((select jsonb_agg(jsonb_build_object('id', p.id, 'patient_name', p.patient_name, 'matrix_files_info', p.matrix_files_info, 'aligner_files_info', p.aligner_files_info, 'retainer_files_info', p.retainer_files_info) order by p.created_at, p.id) from orders_patients p where p.order_id = orders.id), '[]'::jsonb)`.as("patients"),
+    sql<CabinetPatient[]>`coalesce((select jsonb_agg(jsonb_build_object('id', p.id, 'patient_name', p.patient_name, 'matrix', ${fileNames("matrix_files_info")}, 'aligners', ${fileNames("aligner_files_info")}, 'retainers', ${fileNames("retainer_files_info")}) order by p.created_at, p.id) from orders_patients p where p.order_id = orders.id), '[]'::jsonb)`.as("patients"),
     sql<PaymentDocumentRow | null>`(select jsonb_build_object('amount', pm.amount, 'currency', pm.currency, 'customer_vat_number', pm.customer_vat_number, 'customer_business_name', pm.customer_business_name, 'receipt', pm.receipt) from payments pm where pm.order_id = orders.id and pm.status = 'succeeded' order by pm.updated_at desc limit 1)`.as("payment"),
   ]);
   if (query.search) {

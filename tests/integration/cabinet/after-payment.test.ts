@@ -218,6 +218,21 @@ describe("after the payment", () => {
       expect(cardIds(await pageOf("after=1999-01-01_'%3Bdrop"))).toEqual(cardIds(newest));
     });
 
+    it("names each patient's files on the card in their order, without a record that names no stored file", async () => {
+      const order = await buildOrderIn(t.db, "paid", { email: "files@clinic-names.test" });
+      const patient = await buildPatient(t.db, order.id, "Козлова Ю.");
+      const file = (name: string, step: number) => ({ originalName: name, storagePath: `order_${order.id}/${patient.folder_name}/aligners/${name}`, url: `/files/orders/${name}`, type: "aligners", size: 100, jaw: "upper", stepNumber: step });
+      const aligners = [file("Шаг 2 верх.stl", 2), { ...file("без пути.stl", 3), storagePath: "" }, file("Шаг 1 верх.stl", 1)];
+      const matrix = JSON.stringify([file("Матрица верх.stl", 0), null, { originalName: "без адреса.stl", storagePath: "x" }]);
+      await sql`update orders_patients set aligner_files_info = ${JSON.stringify(aligners)}::jsonb, matrix_files_info = ${matrix}::jsonb where id = ${patient.id}`.execute(t.db);
+      const clinic = await signedInAs(app, t.db, "files@clinic-names.test");
+      const card = decode(await (await clinic.request("/cabinet")).text()).replace(/<!-- -->/g, "");
+      expect(card).toContain("Элайнеры: Шаг 2 верх.stl, Шаг 1 верх.stl");
+      expect(card).toContain("Матрицы: Матрица верх.stl");
+      expect(card).not.toContain("без пути.stl");
+      expect(card).not.toContain("без адреса.stl");
+    });
+
     it("marks a shipped parcel received once, recorded with who and when, and staff see it", async () => {
       const [shippedId] = ids.shipped!;
       const page = decode(await (await doctor.request(`/cabinet/orders/${shippedId}`)).text());
