@@ -5,7 +5,7 @@ import { DASHBOARD_TABS, type DashboardSort, type DashboardTab, type OrdersView,
 import type { Cursor, ListMarket, SortDirection } from "~/modules/http/request/list-query";
 import { isPaid, ORDER_STATUSES, UNDO_WINDOW_MINUTES, UNDOABLE_TARGETS } from "~/modules/orders/status";
 import { codeSpaceUsage } from "~/modules/orders/order-codes";
-import { countHeldCodes } from "~/modules/orders/order-codes.server";
+import { heldCodesQuery } from "~/modules/orders/order-codes.server";
 import { type FileCorrectionEntry, fileCorrectionsOf, filesOf, type RecordedFile } from "~/modules/orders/files.server";
 import { listPatients } from "~/modules/orders/patients.server";
 import { countWorkListTabs, historiesOf, paidOrderWindows, patientCardsOf, workListPage } from "~/modules/orders/work-list.server";
@@ -85,11 +85,16 @@ export function parseDashboardFilter(source: URLSearchParams | URL | Request, re
  */
 export const COUNT_CAP = 1_000;
 
+/** The statistics' windows and the codes held, in one statement: the held count on every row, and on one row alone when nothing was paid. */
 export async function loadStatistics(db: DB): Promise<DashboardStatistics> {
-  const [rows, held] = await Promise.all([paidOrderWindows(db, STATISTICS_WINDOW_DAYS), countHeldCodes(db)]);
-  const statistics = buildStatistics(rows.map((row): WindowRow => ({ currency: row.currency, window: row.window, count: Number(row.count), revenue: Number(row.revenue) })));
+  const rows = await db
+    .selectFrom(heldCodesQuery(db).as("h"))
+    .leftJoinLateral(paidOrderWindows(db, STATISTICS_WINDOW_DAYS).as("w"), (join) => join.onTrue())
+    .select(["h.held", "w.currency", "w.window", "w.count", "w.revenue"])
+    .execute();
+  const windows = rows.flatMap((row): WindowRow[] => (row.currency && row.window ? [{ currency: row.currency, window: row.window, count: Number(row.count), revenue: Number(row.revenue) }] : []));
   // How full the order code space is (DESIGN §4.6, ADR 038): staff are warned above 80 %.
-  return { ...statistics, codes: codeSpaceUsage(held) };
+  return { ...buildStatistics(windows), codes: codeSpaceUsage(Number(rows[0]?.held ?? 0)) };
 }
 
 export interface DashboardFile {

@@ -72,11 +72,14 @@ export async function reserveFreeCode(trx: DB, reservation: { reservedAt?: Date 
 }
 
 /** How many codes are held now (a year from their order's creation, or until the order is deleted). */
-export async function countHeldCodes(db: DB): Promise<number> {
-  const row = await db
+/** The codes held now, as one row (`held`): the dashboard reads it beside its statistics. */
+export function heldCodesQuery(db: DB) {
+  return db
     .selectFrom("order_codes")
     .select(sql<number>`count(*)::int`.as("held"))
-    .where("release_after", ">=", sql<Date>`now()`)
-    .executeTakeFirstOrThrow();
-  return Number(row.held);
+    .where("release_after", ">=", sql<Date>`now()`);
+}
+
+export async function countHeldCodes(db: DB): Promise<number> {
+  return Number((await heldCodesQuery(db).executeTakeFirstOrThrow()).held);
 }

@@ -77,8 +77,7 @@ export function paidOrderWindows(db: DB, days: number) {
     .where("status", "in", [...PAID_SET])
     .where("created_at", ">=", sql<Date>`now() - make_interval(days => ${2 * days})`)
     .where("created_at", "<=", sql<Date>`now()`)
-    .groupBy(["currency", sql`2`])
-    .execute();
+    .groupBy(["currency", sql`2`]);
 }
 
 /** The statuses in their own order (the index `orders_status_rank_idx` has the same expression). */

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { purgeUntouchedDrafts, reuseUntouchedDraft, UNTOUCHED_DRAFT_HOURS } from "~/modules/orders/drafts.server";
 import { codeAt, CODE_SPACE } from "~/modules/orders/order-codes";
 import { countHeldCodes, OrderCodeExhaustedError } from "~/modules/orders/order-codes.server";
+import { loadStatistics } from "~/modules/backoffice/dashboard.server";
 import type { DB } from "~/modules/db/db.server";
 import { openDatabase } from "~/modules/db/db.server";
 import { addPatient } from "~/modules/orders/patients.server";
@@ -52,6 +53,10 @@ describe("order codes on PostgreSQL", () => {
     expect(new Set(orders.map((order) => order.code))).toEqual(new Set(free));
     for (const order of orders) expect(order.id.startsWith(order.code)).toBe(true);
     expect(await countHeldCodes(t.db)).toBe(CODE_SPACE);
+    // The dashboard's statistics say so with nothing paid yet (the held count comes with no window).
+    const statistics = await loadStatistics(t.db);
+    expect(statistics.codes).toMatchObject({ held: CODE_SPACE, percent: 100, warning: true });
+    expect(statistics.count.current).toBe(0);
     await expect(buildOrder(t.db)).rejects.toBeInstanceOf(OrderCodeExhaustedError);
     // Nothing half-made of the refused order.
     expect(await t.db.selectFrom("orders").select(sql<number>`count(*)::int`.as("n")).executeTakeFirstOrThrow()).toEqual({ n: 40 });
