@@ -8,8 +8,8 @@ import { codeSpaceUsage } from "~/modules/orders/order-codes";
 import { heldCodesQuery } from "~/modules/orders/order-codes.server";
 import { type FileCorrectionEntry, fileCorrectionsOf, filesOf, type RecordedFile } from "~/modules/orders/files.server";
 import { listPatients } from "~/modules/orders/patients.server";
-import { countWorkListTabs, historiesOf, paidOrderWindows, patientCardsOf, workListPage } from "~/modules/orders/work-list.server";
-import { type PackingEntry, packingsOf } from "~/modules/packer/packing.server";
+import { countWorkListTabs, type HistoryRecord, paidOrderWindows, type PackingRecord, patientCardsOf, workListPage } from "~/modules/orders/work-list.server";
+import type { PackingEntry } from "~/modules/packer/packing.server";
 import type { ScanSummary } from "~/modules/orders/recorded-scan";
 import { declaredOrGuessed, type FileFacts } from "~/modules/orders/declaration";
 import { buildStatistics, type DashboardStatistics, STATISTICS_WINDOW_DAYS, type WindowRow } from "./statistics";
@@ -148,7 +148,7 @@ export interface DashboardHistoryEntry {
 
 /** The history of one order as its card shows it: which change undid which, and whether the latest can still be undone. */
 export function historyEntries(
-  rows: ReadonlyArray<Omit<Selectable<OrderStatusHistoryTable>, "order_id">>,
+  rows: ReadonlyArray<Pick<Selectable<OrderStatusHistoryTable>, "id" | "from_status" | "to_status" | "actor" | "note" | "tracking_number" | "carrier" | "undoes" | "created_at">>,
   status: OrderStatus,
   now = Date.now()
 ): DashboardHistoryEntry[] {
@@ -211,6 +211,13 @@ type CardColumns = Pick<
   | "parcel_received_by"
 >;
 
+/** What the page's rows bring of a card from other tables (orders/work-list.server.ts, `cards`). */
+interface CardRecords {
+  history: HistoryRecord[];
+  packing: PackingRecord | null;
+  ever_paid: boolean;
+}
+
 /** What a card shows beside the order's own columns, read for the orders on the page. */
 export interface CardDetails {
   patients: DashboardPatient[];
@@ -263,38 +270,36 @@ export interface DashboardRow {
   patientCount: number;
 }
 
-/** The cards' details of the orders on a page: patients, history, payments, corrections and packings, one query each for the page. */
-async function cardsOf(db: DB, orders: readonly CardColumns[]) {
+/**
+ * The cards of the orders on a page: their history, packing mark and payments came with the page's
+ * rows; their patients and file corrections are read here, one query each for the page, and fail on
+ * their own (staff side §8: the orders still show, with empty patient lists and the spec's message).
+ */
+async function cardsOf(db: DB, orders: ReadonlyArray<CardColumns & CardRecords>) {
   const ids = orders.map((order) => order.id);
-  const [patientsSection, history, payments, correctionsSection, packings] = ids.length
+  const [patientsSection, correctionsSection] = ids.length
     ? await Promise.all([
-        // The orders still show when only their patients fail to load: empty patient lists and the
-        // spec's message (staff side §8 "failed pieces of data load yield empty patient lists").
         loadSection("back-office: loading the patients of orders", { message: "failures.patients" }, () => patientCardsOf(db, ids)),
-        historiesOf(db, ids),
-        db.selectFrom("payments").select("order_id").where("order_id", "in", ids).where("status", "=", "succeeded").execute(),
         // Staff's corrections of the files' jaw and step belong to the order's history too (ADR 058);
         // they name the patient's folder, so they fail with the patients and say so with them.
         loadSection("back-office: loading the file corrections of orders", { message: "failures.patients" }, () => fileCorrectionsOf(db, ids)),
-        // The packer's "Упаковано" is part of the order's history too (ADR 068).
-        packingsOf(db, ids),
       ])
-    : [{ ok: true as const, data: [] }, [], [], { ok: true as const, data: [] }, []];
+    : [{ ok: true as const, data: [] }, { ok: true as const, data: [] }];
   const patients = sectionData(patientsSection, []);
   const fileCorrections = sectionData(correctionsSection, []);
-  const everPaid = new Set(payments.map((payment) => payment.order_id));
   return {
     patientsFailure: sectionFailure(patientsSection),
     cards: orders.map((order) =>
       cardOf(order, {
         patients: patients.filter((patient) => patient.order_id === order.id).map(patientCard),
         history: historyEntries(
-          history.filter((entry) => entry.order_id === order.id),
+          order.history.map((entry) => ({ ...entry, created_at: new Date(entry.created_at) })),
           order.status,
         ),
         fileCorrections: fileCorrections.filter((entry) => entry.orderId === order.id),
-        packing: packings.find((entry) => entry.orderId === order.id) ?? null,
-        everPaid: everPaid.has(order.id),
+        // The packer's "Упаковано" is part of the order's history too (ADR 068).
+        packing: order.packing ? { orderId: order.id, at: new Date(order.packing.created_at).toISOString(), actor: order.packing.actor, from: order.packing.from_status, to: order.packing.to_status } : null,
+        everPaid: order.ever_paid,
       }),
     ),
   };
@@ -312,6 +317,7 @@ export async function listDashboardOrders(
     db,
     { ...workListFilter(filter), statuses: tabStatuses(filter.tab), search: filter.search, sort: filter.sort, dir: filter.dir, page: filter.page, after: filter.after, before: filter.before },
     DASHBOARD_PAGE_SIZE,
+    { cards: filter.view === "cards" },
   );
   if (filter.view === "table") {
     const rows: DashboardRow[] = orders.map((order) => ({
@@ -327,7 +333,7 @@ export async function listDashboardOrders(
     }));
     return { hasMore, cursors, patientsFailure: null, cards: [], rows };
   }
-  return { hasMore, cursors, ...(await cardsOf(db, orders)), rows: [] };
+  return { hasMore, cursors, ...(await cardsOf(db, orders.map((order) => ({ ...order, history: order.history ?? [], packing: order.packing ?? null, ever_paid: order.ever_paid ?? false })))), rows: [] };
 }
 
 /** A patient's card: its choices and how many files of each kind (null: skipped). */

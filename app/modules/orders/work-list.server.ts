@@ -11,8 +11,8 @@ import { statusCountsQuery, tabCount } from "./status-counts.server";
 /**
  * Staff's list of orders (staff side §2 "/backoffice", ADR 066, 067): the orders of a tab under the
  * filter's dates, market and "empty" switch, counted up to a cap, one keyset page at a time in one of
- * three sorts; the patients and histories of a page's orders; the paid orders of the statistics'
- * windows. The dashboard (backoffice/dashboard.server.ts) and the order's own page read them.
+ * three sorts, with the cards' histories, packing marks and payments on the page's rows; the
+ * patients of a page's orders; the paid orders of the statistics' windows. The dashboard (backoffice/dashboard.server.ts) and the order's own page read them.
  */
 
 /** The filter's part every tab shares; `statuses` is the tab's (null: every status). */
@@ -108,11 +108,45 @@ const KEYSETS: Record<WorkListSort, { keys: RawBuilder<unknown>[]; casts: string
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}(\.\d{1,6})?([+-]\d{2}(:\d{2})?|Z)$/;
 const isTimestamp = (value: unknown) => typeof value === "string" && TIMESTAMP.test(value) && !Number.isNaN(Date.parse(value.replace(" ", "T")));
 
+/** A status change as a card's history lists it, read with the page's rows (times as ISO text, to the millisecond). */
+export interface HistoryRecord {
+  id: string;
+  from_status: OrderStatus | null;
+  to_status: OrderStatus;
+  actor: string;
+  note: string | null;
+  tracking_number: string | null;
+  carrier: string | null;
+  undoes: string | null;
+  created_at: string;
+}
+
+/** The packer's mark of an order, read with the page's rows. */
+export interface PackingRecord {
+  actor: string;
+  from_status: OrderStatus;
+  to_status: OrderStatus | null;
+  created_at: string;
+}
+
+const ISO_MS = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
+
+/**
+ * What a card shows of an order from other tables, read with the page's rows rather than one
+ * statement each: whether a payment ever succeeded (DESIGN §4.7), its history and its packing mark.
+ */
+const cardExtras = [
+  sql<boolean>`exists (select 1 from payments where payments.order_id = orders.id and payments.status = 'succeeded')`.as("ever_paid"),
+  sql<HistoryRecord[]>`coalesce((select jsonb_agg(jsonb_build_object('id', h.id::text, 'from_status', h.from_status, 'to_status', h.to_status, 'actor', h.actor, 'note', h.note, 'tracking_number', h.tracking_number, 'carrier', h.carrier, 'undoes', h.undoes::text, 'created_at', to_char(h.created_at at time zone 'UTC', ${sql.raw(ISO_MS)})) order by h.created_at, h.id) from order_status_history h where h.order_id = orders.id), '[]'::jsonb)`.as("history"),
+  sql<PackingRecord | null>`(select jsonb_build_object('actor', k.actor, 'from_status', k.from_status, 'to_status', k.to_status, 'created_at', to_char(k.created_at at time zone 'UTC', ${sql.raw(ISO_MS)})) from order_packings k where k.order_id = orders.id)`.as("packing"),
+];
+
 /**
  * One page of the list (`pageSize` orders), in the query's sort, with whether more follow and the
  * cursors of its first and last row (ADR 067). Only what the cards show: a row of orders has some 40 columns.
+ * With `cards`, each row also brings its card's history, packing mark and whether it was ever paid.
  */
-export async function workListPage(db: DB, query: WorkListPageQuery, pageSize: number) {
+export async function workListPage(db: DB, query: WorkListPageQuery, pageSize: number, { cards = false }: { cards?: boolean } = {}) {
   const keyset = KEYSETS[query.sort];
   const cursor = query.after ?? query.before;
   const usable = cursor && cursor.length === keyset.casts.length && keyset.valid(cursor) ? cursor : null;
@@ -147,7 +181,8 @@ export async function workListPage(db: DB, query: WorkListPageQuery, pageSize: n
     ])
     .select([sql<string>`orders.created_at::text`.as("created_key"), TOTAL_KEY.as("total_key"), STATUS_RANK.as("status_rank")])
     // The table view's one figure from another table, read for the page's rows only.
-    .select(sql<number>`(select count(*)::int from orders_patients where orders_patients.order_id = orders.id)`.as("patient_count"));
+    .select(sql<number>`(select count(*)::int from orders_patients where orders_patients.order_id = orders.id)`.as("patient_count"))
+    .$if(cards, (rows) => rows.select(cardExtras));
   // A search reads, per way of matching, at most the orders up to this page (ADR 042).
   if (query.search) page = page.where(await foundBySearch(db, query.search, { phone: true }, filtered, offset + pageSize + 1));
   for (const key of keyset.keys) page = page.orderBy(key, descending ? "desc" : "asc");
@@ -179,9 +214,4 @@ export function patientCardsOf(db: DB, orderIds: readonly string[]) {
     .orderBy("created_at")
     .orderBy("folder_name")
     .execute();
-}
-
-/** The status histories of these orders, each oldest first. */
-export function historiesOf(db: DB, orderIds: readonly string[]) {
-  return db.selectFrom("order_status_history").selectAll().where("order_id", "in", [...orderIds]).orderBy("created_at").orderBy("id").execute();
 }
