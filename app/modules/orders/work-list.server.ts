@@ -1,5 +1,5 @@
-import { type RawBuilder, sql, type SqlBool } from "kysely";
-import type { OrderStatus } from "~db/schema";
+import { type RawBuilder, type Selectable, sql, type SqlBool } from "kysely";
+import type { OrderPackingsTable, OrderStatus, OrderStatusHistoryTable } from "~db/schema";
 import type { DB } from "~/modules/db/db.server";
 import { type Cursor, encodeCursor, endOfDay, type ListMarket, type SortDirection, startOfDay } from "~/modules/http/request/list-query";
 import { fileCountOf } from "./files.server";
@@ -109,25 +109,10 @@ const TIMESTAMP = /^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}(\.\d{1,6})?([+-]\d{2}
 const isTimestamp = (value: unknown) => typeof value === "string" && TIMESTAMP.test(value) && !Number.isNaN(Date.parse(value.replace(" ", "T")));
 
 /** A status change as a card's history lists it, read with the page's rows (times as ISO text, to the millisecond). */
-export interface HistoryRecord {
-  id: string;
-  from_status: OrderStatus | null;
-  to_status: OrderStatus;
-  actor: string;
-  note: string | null;
-  tracking_number: string | null;
-  carrier: string | null;
-  undoes: string | null;
-  created_at: string;
-}
+export type HistoryRecord = Pick<Selectable<OrderStatusHistoryTable>, "id" | "from_status" | "to_status" | "actor" | "note" | "tracking_number" | "carrier" | "undoes"> & { created_at: string };
 
 /** The packer's mark of an order, read with the page's rows. */
-export interface PackingRecord {
-  actor: string;
-  from_status: OrderStatus;
-  to_status: OrderStatus | null;
-  created_at: string;
-}
+export type PackingRecord = Pick<Selectable<OrderPackingsTable>, "actor" | "from_status" | "to_status"> & { created_at: string };
 
 const ISO_MS = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
 
