@@ -37,6 +37,7 @@ const number = (name: keyof typeof values) => {
 };
 
 const config = loadConfig();
+for (const warning of config.retiredVariables) logger.warn(warning);
 if (config.database.kind === "pglite") {
   logger.error("queue:work needs PostgreSQL (DATABASE_URL). With the embedded database the worker runs inside `npm start`.");
   process.exit(1);

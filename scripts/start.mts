@@ -67,6 +67,7 @@ function banner(workers: number): string {
 
 /** Migrations, buckets and the embedded demo data: once, before any process serves. */
 async function prepare() {
+  for (const warning of config.retiredVariables) logger.warn(warning);
   const db = await getDb();
   const steps = await migrateToLatest(db);
   if (steps.length) logger.info(`migrations: ${steps.join(", ")}`);

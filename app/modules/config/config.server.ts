@@ -105,6 +105,8 @@ export interface AppConfig {
   /** Company details of the international market's legal texts (COMPANY_INTERNATIONAL_*). */
   company: { international: CompanyDetails };
   usingDemoCompany: boolean;
+  /** Variables set that this version no longer reads, each said with what replaced it (logged at start). */
+  retiredVariables: string[];
   /** How long personal data is kept: the privacy notices and the scheduled job read this one list (RETENTION_*, ADR 074). */
   retention: RetentionPeriods;
   /** The lab's requisites on bank-transfer invoices of the domestic market (INVOICE_*, ADR 072). */
@@ -170,6 +172,11 @@ function readOrGenerateSecrets(env: Env, dataDir: string): { secrets: Record<Sec
 }
 
 /** Builds the configuration from an environment object; throws ConfigError in strict mode. */
+/** Variables an earlier version read, and what took their place: still set, they would silently change nothing. */
+const RETIRED_VARIABLES: Record<string, string> = {
+  COMPANY_INTERNATIONAL_INVOICE_RETENTION_YEARS: "accounting records are kept RETENTION_ACCOUNTING_YEARS years from the end of the year (ADR 074)",
+};
+
 export function loadConfig(source: Record<string, string | undefined> = process.env): AppConfig {
   // An empty variable means "not set", as in most deployment tools.
   const present = Object.fromEntries(Object.entries(source).filter(([, value]) => value !== undefined && value !== ""));
@@ -330,6 +337,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     usingDemoCompany: internationalCompany.demo,
     retention: retention.periods,
     invoiceSupplier: invoices.supplier,
+    retiredVariables: Object.entries(RETIRED_VARIABLES).flatMap(([name, instead]) => (name in present ? [`${name} is no longer read: ${instead}`] : [])),
   };
 }
 

@@ -333,3 +333,13 @@ describe("company details outside strict mode", () => {
     }
   });
 });
+
+describe("variables an earlier version read", () => {
+  it("are named with what replaced them, and change nothing", () => {
+    const dir = tempDir();
+    const config = loadConfig({ DATA_DIR: dir, COMPANY_INTERNATIONAL_INVOICE_RETENTION_YEARS: "7" });
+    expect(config.retiredVariables).toEqual([expect.stringMatching(/^COMPANY_INTERNATIONAL_INVOICE_RETENTION_YEARS is no longer read: .*RETENTION_ACCOUNTING_YEARS/)]);
+    expect(config.retention).toEqual(loadConfig({ DATA_DIR: dir }).retention);
+    expect(loadConfig({ DATA_DIR: dir }).retiredVariables).toEqual([]);
+  });
+});
