@@ -329,7 +329,7 @@ export async function listDashboardOrders(
       total: order.total_cost === null ? null : Number(order.total_cost),
       currency: order.currency as Currency,
       paidAt: order.paid_at ? order.paid_at.toISOString() : null,
-      patientCount: order.patient_count,
+      patientCount: order.patient_count ?? 0, // always read without `cards`
     }));
     return { hasMore, cursors, patientsFailure: null, cards: [], rows };
   }

@@ -171,12 +171,12 @@ function readOrGenerateSecrets(env: Env, dataDir: string): { secrets: Record<Sec
   return { secrets, generated };
 }
 
-/** Builds the configuration from an environment object; throws ConfigError in strict mode. */
 /** Variables an earlier version read, and what took their place: still set, they would silently change nothing. */
 const RETIRED_VARIABLES: Record<string, string> = {
   COMPANY_INTERNATIONAL_INVOICE_RETENTION_YEARS: "accounting records are kept RETENTION_ACCOUNTING_YEARS years from the end of the year (ADR 074)",
 };
 
+/** Builds the configuration from an environment object; throws ConfigError in strict mode. */
 export function loadConfig(source: Record<string, string | undefined> = process.env): AppConfig {
   // An empty variable means "not set", as in most deployment tools.
   const present = Object.fromEntries(Object.entries(source).filter(([, value]) => value !== undefined && value !== ""));

@@ -2,6 +2,7 @@ import { sql } from "kysely";
 import client from "prom-client";
 import type { DB } from "~/modules/db/db.server";
 import { CODE_SPACE } from "~/modules/orders/order-codes";
+import { countHeldCodes } from "~/modules/orders/order-codes.server";
 import { oldestDueSeconds } from "~/modules/orders/production-queue.server";
 
 /**
@@ -61,7 +62,7 @@ async function readAll(db: DB, maxAttempts: number) {
     ) as capped`.execute(db);
   // Waiting since it was uploaded, or since its order was paid (or staff released it), whichever is later.
   const oldest = await oldestDueSeconds(db);
-  const held = await sql<{ n: number }>`select count(*)::int as n from order_codes where release_after >= now()`.execute(db);
+  const held = await countHeldCodes(db);
   const stuck = await sql<{ n: number }>`
     select count(*)::int as n from payments
      where status in ('created', 'pending')
@@ -71,7 +72,7 @@ async function readAll(db: DB, maxAttempts: number) {
     byStatus,
     givenUp: Number(givenUp.rows[0]?.n ?? 0),
     oldestSeconds: Math.max(0, Number(oldest ?? 0)),
-    held: Number(held.rows[0]?.n ?? 0),
+    held,
     stuck: Number(stuck.rows[0]?.n ?? 0),
   };
 }

@@ -165,8 +165,8 @@ export async function workListPage(db: DB, query: WorkListPageQuery, pageSize: n
       "parcel_received_by",
     ])
     .select([sql<string>`orders.created_at::text`.as("created_key"), TOTAL_KEY.as("total_key"), STATUS_RANK.as("status_rank")])
-    // The table view's one figure from another table, read for the page's rows only.
-    .select(sql<number>`(select count(*)::int from orders_patients where orders_patients.order_id = orders.id)`.as("patient_count"))
+    // The table's one figure from another table, read for the page's rows only; the cards read their patients whole.
+    .$if(!cards, (rows) => rows.select(sql<number>`(select count(*)::int from orders_patients where orders_patients.order_id = orders.id)`.as("patient_count")))
     .$if(cards, (rows) => rows.select(cardExtras));
   // A search reads, per way of matching, at most the orders up to this page (ADR 042).
   if (query.search) page = page.where(await foundBySearch(db, query.search, { phone: true }, filtered, offset + pageSize + 1));
