@@ -38,6 +38,9 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
 ];
 
 /** The orders dashboard: its data and its payment intents are in dashboard-page.server.ts. */
+/** Given again from memory while nothing it shows has changed (ADR 081). */
+export const handle = { keepForViewer: true };
+
 export async function loader(args: LoaderFunctionArgs) {
   return loadDashboardPage(args);
 }

@@ -94,6 +94,8 @@ export interface AppConfig {
   draftsPerIpDay: number;
   /** Requests one address group may have in flight in one process (REQUESTS_IN_FLIGHT_PER_ADDRESS, ADR 056). */
   requestsInFlightPerAddress: number;
+  /** How long a viewer's page may be given again from memory while its data is unchanged (KEPT_PAGE_SECONDS, ADR 081); 0 keeps none. */
+  keptPageSeconds: number;
   /** Prometheus metrics (METRICS_PORT, METRICS_HOST, ADR 073): null when off, the default. */
   metrics: { port: number; host: string } | null;
   /** Carriers staff name beside a tracking number (SHIPPING_CARRIERS, ADR 062). */
@@ -325,6 +327,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     },
     draftsPerIpDay: env.DRAFTS_PER_IP_DAY,
     requestsInFlightPerAddress: env.REQUESTS_IN_FLIGHT_PER_ADDRESS,
+    keptPageSeconds: env.KEPT_PAGE_SECONDS,
     metrics: env.METRICS_PORT ? { port: env.METRICS_PORT, host: env.METRICS_HOST } : null,
     carriers: env.SHIPPING_CARRIERS ? parseCarriers(env.SHIPPING_CARRIERS) : [...DEFAULT_CARRIERS],
     confirmStatusJumps: env.CONFIRM_STATUS_JUMPS === "true",

@@ -2,6 +2,7 @@ import { gzipSync } from "node:zlib";
 import type { NextFunction, Request, RequestHandler, Response } from "express";
 import { requestFacts } from "~/modules/log/logger.server";
 import { cookiePairs } from "../request/cookie-header";
+import { captureAnswer } from "./answer-capture.server";
 
 /**
  * Public pages from memory (ADR 032). The landing in each language and the legal pages are the same
@@ -80,7 +81,7 @@ export function publicPageCache(options: { version: () => Promise<number | null>
     // Only a GET's answer is kept: a HEAD's has no body to keep.
     if (req.method !== "GET") return next();
     const facts = requestFacts();
-    capture(res, (html) => {
+    captureAnswer(res, MAX_PAGE_BYTES, (html) => {
       if (res.statusCode !== 200 || !res.getHeader("ETag")) return;
       const setCookies = [res.getHeader("Set-Cookie") ?? []].flat().map(String);
       // Public, or private only for the page cookie it sets (entry.server, ADR 048).
@@ -115,29 +116,4 @@ function send(req: Request, res: Response, page: KeptPage) {
   if (gzip) res.setHeader("Content-Encoding", "gzip");
   res.setHeader("Content-Length", String(body.length));
   res.status(200).end(req.method === "HEAD" ? undefined : body);
-}
-
-/** Collects what the rest of the chain writes (before compression), and hands it over once sent. */
-function capture(res: Response, done: (html: Buffer) => void) {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  const write = res.write.bind(res) as (...args: unknown[]) => boolean;
-  const end = res.end.bind(res) as (...args: unknown[]) => Response;
-  const keep = (chunk: unknown, encoding?: unknown) => {
-    if (chunk === undefined || chunk === null || typeof chunk === "function" || size > MAX_PAGE_BYTES) return;
-    const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as string, typeof encoding === "string" ? (encoding as BufferEncoding) : "utf8");
-    size += buffer.length;
-    chunks.push(buffer);
-  };
-  res.write = ((chunk: unknown, ...rest: unknown[]) => {
-    keep(chunk, rest[0]);
-    return write(chunk, ...rest);
-  }) as Response["write"];
-  res.end = ((chunk?: unknown, ...rest: unknown[]) => {
-    keep(chunk, rest[0]);
-    return end(chunk, ...rest);
-  }) as Response["end"];
-  res.once("finish", () => {
-    if (size <= MAX_PAGE_BYTES) done(Buffer.concat(chunks));
-  });
 }

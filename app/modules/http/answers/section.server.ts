@@ -1,5 +1,5 @@
 import { isDatabaseUnavailable } from "~/modules/db/unavailable";
-import { logger } from "~/modules/log/logger.server";
+import { logger, noteDegraded } from "~/modules/log/logger.server";
 import type { Failure } from "../forms/failure";
 
 /**
@@ -21,6 +21,7 @@ export async function loadSection<T>(label: string, failure: SectionFailure, run
   } catch (error) {
     if (isDatabaseUnavailable(error)) throw error;
     logger.error(`${label} failed:`, error);
+    noteDegraded();
     return { ok: false, failure };
   }
 }
