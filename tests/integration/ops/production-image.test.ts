@@ -15,7 +15,8 @@ const manifest = JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "ut
 /** The packages a bundled file imports by name: `import … from "x"`, `import "x"`, `import("x")`. */
 function importedPackages(source: string): Set<string> {
   const names = new Set<string>();
-  for (const match of source.matchAll(/(?:\bfrom\s*|\bimport\s*\(?\s*)["']([^"'./][^"']*)["']/g)) {
+  // A specifier holds no white space: `"from"]` in a list of label names is not an import.
+  for (const match of source.matchAll(/(?:\bfrom\s*|\bimport\s*\(?\s*)["']([^"'./\s][^"'\s]*)["']/g)) {
     const specifier = match[1]!;
     if (specifier.startsWith("node:") || builtinModules.includes(specifier.split("/")[0]!)) continue;
     names.add(specifier.startsWith("@") ? specifier.split("/").slice(0, 2).join("/") : specifier.split("/")[0]!);
