@@ -146,7 +146,8 @@ async function check(target: Target, expected: string) {
 }
 
 async function startAll(nodeArgs: { app?: string[]; bare?: string[] } = {}, env: Record<string, string> = {}) {
-  const app = await startBenchApp(database.url, nodeArgs.app, WEB_CONCURRENCY, { env });
+  // The app as it runs (a viewer's pages kept, ADR 081), unless `env` says otherwise.
+  const app = await startBenchApp(database.url, nodeArgs.app, WEB_CONCURRENCY, { env, keptPages: true });
   const bares: BareRemix[] = [];
   try {
     bares.push(await startBareRemix(nodeArgs.bare, 0));
