@@ -57,8 +57,13 @@ interface KeptPage {
 
 const MAX_PAGE_BYTES = 1024 * 1024;
 const MAX_TOTAL_BYTES = 32 * 1024 * 1024;
-/** The headers a kept answer is given with again; everything else is the serving chain's own. */
-const KEPT_HEADERS = ["Content-Type", "Content-Security-Policy", "Cache-Control", "Content-Language"];
+/**
+ * The headers of one answer, not of its page: the serving chain sets them anew for each request
+ * (its id, the encoding and length of this body, the connection's). Every other header — the type,
+ * the policy with the page's nonce, the cache rule, Remix's own (`X-Remix-Response` on a data
+ * request) — is given again with the page.
+ */
+const ANSWER_HEADERS = new Set(["connection", "keep-alive", "date", "content-length", "content-encoding", "transfer-encoding", "vary", "x-request-id", "set-cookie", "etag"]);
 
 /** The routes whose module's `handle` says `keepForViewer`, and one pattern of their full paths. */
 export function keptRoutesOf(build: Pick<ServerBuild, "routes">): KeptRoutes {
@@ -127,9 +132,8 @@ export function keptPages(options: KeptPagesOptions): RequestHandler {
       const routeId = facts?.routeId;
       if (res.statusCode !== 200 || !routeId || !routes.ids.has(routeId) || facts?.degraded || res.hasHeader("Set-Cookie")) return;
       const headers: Record<string, string> = {};
-      for (const name of KEPT_HEADERS) {
-        const value = res.getHeader(name);
-        if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(", ") : String(value);
+      for (const [name, value] of Object.entries(res.getHeaders())) {
+        if (value !== undefined && !ANSWER_HEADERS.has(name)) headers[name] = Array.isArray(value) ? value.join(", ") : String(value);
       }
       remember(key, { dataVersion, textsVersion, until: now + options.seconds * 1000, body, gzip: null, headers, routeId, role: facts?.role });
     });
