@@ -37,10 +37,10 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { name: "robots", content: "noindex" },
 ];
 
-/** The orders dashboard: its data and its payment intents are in dashboard-page.server.ts. */
 /** Given again from memory while nothing it shows has changed (ADR 081). */
 export const handle = { keepForViewer: true };
 
+/** The orders dashboard: its data and its payment intents are in dashboard-page.server.ts. */
 export async function loader(args: LoaderFunctionArgs) {
   return loadDashboardPage(args);
 }

@@ -19,7 +19,7 @@ async function page(browser: Browser, path: string) {
   const response = await browser.request(path);
   expect(response.status, path).toBe(200);
   const html = await response.text();
-  return { nonce: nonceOf(response), html, text: rendered(html) };
+  return { nonce: nonceOf(response), vary: response.headers.get("Vary"), html, text: rendered(html) };
 }
 
 /**
@@ -62,6 +62,8 @@ describe("pages kept for their viewer", () => {
       expect(first.nonce, path).toBeTruthy();
       expect(second.nonce, path).toBe(first.nonce);
       expect(second.html, path).toBe(first.html);
+      // A proxy or browser cache must still tell the gzip answer from the plain one.
+      expect(second.vary, path).toMatch(/Accept-Encoding/i);
       // The inline scripts carry the nonce the policy names, so they still run.
       expect(second.html, path).toContain(`nonce="${second.nonce}"`);
     }

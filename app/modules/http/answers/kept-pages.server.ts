@@ -3,7 +3,7 @@ import type { ServerBuild } from "@remix-run/node";
 import type { NextFunction, Request, RequestHandler, Response } from "express";
 import { type RequestFacts, requestFacts } from "~/modules/log/logger.server";
 import { countKeptPageAnswer } from "~/modules/metrics/count.server";
-import { captureAnswer } from "./answer-capture.server";
+import { captureAnswer, sendStoredAnswer } from "./stored-answer.server";
 
 /**
  * A viewer's own pages from memory while nothing they show can have changed (ADR 081).
@@ -63,7 +63,7 @@ const MAX_TOTAL_BYTES = 32 * 1024 * 1024;
  * the policy with the page's nonce, the cache rule, Remix's own (`X-Remix-Response` on a data
  * request) — is given again with the page.
  */
-const ANSWER_HEADERS = new Set(["connection", "keep-alive", "date", "content-length", "content-encoding", "transfer-encoding", "vary", "x-request-id", "set-cookie", "etag"]);
+const ANSWER_HEADERS = new Set(["connection", "keep-alive", "date", "content-length", "content-encoding", "transfer-encoding", "x-request-id", "set-cookie", "etag"]);
 
 /** The routes whose module's `handle` says `keepForViewer`, and one pattern of their full paths. */
 export function keptRoutesOf(build: Pick<ServerBuild, "routes">): KeptRoutes {
@@ -143,19 +143,13 @@ export function keptPages(options: KeptPagesOptions): RequestHandler {
   function send(req: Request, res: Response, page: KeptPage) {
     const facts = requestFacts();
     if (facts) Object.assign(facts, { routeId: page.routeId, role: page.role });
-    for (const [name, value] of Object.entries(page.headers)) res.setHeader(name, value);
-    res.setHeader("Vary", "Accept-Encoding");
-    let body = page.body;
-    if (req.acceptsEncodings("gzip") === "gzip") {
+    const gzip = () => {
       if (!page.gzip) {
         page.gzip = gzipSync(page.body);
         totalBytes += page.gzip.length;
       }
-      body = page.gzip;
-      // Already compressed: the compression middleware leaves an answer with a Content-Encoding alone.
-      res.setHeader("Content-Encoding", "gzip");
-    }
-    res.setHeader("Content-Length", String(body.length));
-    res.status(200).end(req.method === "HEAD" ? undefined : body);
+      return page.gzip;
+    };
+    sendStoredAnswer(req, res, { headers: page.headers, body: page.body, gzip });
   }
 }

@@ -2,7 +2,7 @@ import { gzipSync } from "node:zlib";
 import type { NextFunction, Request, RequestHandler, Response } from "express";
 import { requestFacts } from "~/modules/log/logger.server";
 import { cookiePairs } from "../request/cookie-header";
-import { captureAnswer } from "./answer-capture.server";
+import { captureAnswer, sendStoredAnswer } from "./stored-answer.server";
 
 /**
  * Public pages from memory (ADR 032). The landing in each language and the legal pages are the same
@@ -102,18 +102,12 @@ export function publicPageCache(options: { version: () => Promise<number | null>
 function send(req: Request, res: Response, page: KeptPage) {
   const facts = requestFacts();
   if (facts) facts.routeId = page.routeId;
-  for (const [name, value] of Object.entries(page.headers)) res.setHeader(name, value);
   if (page.setCookies.length) res.setHeader("Set-Cookie", page.setCookies);
   const held = req.get("if-none-match");
   if (held && held.split(",").some((tag) => tag.trim().replace(/^W\//, "") === page.headers.ETag)) {
-    res.removeHeader("Content-Type");
+    for (const [name, value] of Object.entries(page.headers)) if (name !== "Content-Type") res.setHeader(name, value);
     res.status(304).end();
     return;
   }
-  const gzip = req.acceptsEncodings("gzip") === "gzip";
-  const body = gzip ? page.gzip : page.html;
-  // Already compressed: the compression middleware leaves an answer with a Content-Encoding alone.
-  if (gzip) res.setHeader("Content-Encoding", "gzip");
-  res.setHeader("Content-Length", String(body.length));
-  res.status(200).end(req.method === "HEAD" ? undefined : body);
+  sendStoredAnswer(req, res, { headers: page.headers, body: page.html, gzip: () => page.gzip });
 }

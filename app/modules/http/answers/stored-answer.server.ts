@@ -1,4 +1,4 @@
-import type { Response } from "express";
+import type { Request, Response } from "express";
 
 /**
  * Collects what the rest of the chain writes (before compression: the compression middleware sits
@@ -26,4 +26,18 @@ export function captureAnswer(res: Response, maxBytes: number, done: (body: Buff
   res.once("finish", () => {
     if (size <= maxBytes) done(Buffer.concat(chunks));
   });
+}
+
+/**
+ * Sends an answer kept in memory, compressed when the request accepts gzip: `gzip` gives the
+ * compressed body (made once by the caller's store). The headers are set first, so the compression
+ * middleware sees a Content-Encoding and leaves the body alone.
+ */
+export function sendStoredAnswer(req: Request, res: Response, answer: { headers: Record<string, string>; body: Buffer; gzip: () => Buffer }) {
+  for (const [name, value] of Object.entries(answer.headers)) res.setHeader(name, value);
+  const gzip = req.acceptsEncodings("gzip") === "gzip";
+  const body = gzip ? answer.gzip() : answer.body;
+  if (gzip) res.setHeader("Content-Encoding", "gzip");
+  res.setHeader("Content-Length", String(body.length));
+  res.status(200).end(req.method === "HEAD" ? undefined : body);
 }
