@@ -7,10 +7,8 @@ import { createRequestHandler } from "@remix-run/express";
 import compression from "compression";
 import express, { type NextFunction, type Request, type Response } from "express";
 import { getConfig } from "./app/modules/config/config.server";
-import { dataSnapshot } from "./app/modules/db/db.server";
 import { isDatabaseUnavailable } from "./app/modules/db/unavailable";
 import { finalErrorHandler, malformedTargets, stylesheetsOf } from "./app/modules/http/answers/error-page.server";
-import { keptPages, keptRoutesOf } from "./app/modules/http/answers/kept-pages.server";
 import { publicPageCache } from "./app/modules/http/answers/public-page-cache.server";
 import { resendOnce } from "./app/modules/http/forms/idempotency.server";
 import { installRouteMatchingCache } from "./app/modules/http/request/route-matching.server";
@@ -163,14 +161,12 @@ export async function createApp(options: ServerOptions) {
       }),
     });
   let handler = handlerFor(build);
-  let keptRoutes = keptRoutesOf(build);
 
   if (options.development) {
     // Rebuilds from `remix dev --manual` are picked up without restarting the process.
     fs.watchFile(BUILD_PATH, { interval: 300 }, async () => {
       build = await importBuild();
       handler = handlerFor(build);
-      keptRoutes = keptRoutesOf(build);
       await broadcastDevReady(build);
     });
   }
@@ -180,8 +176,6 @@ export async function createApp(options: ServerOptions) {
 
   // Pages that are the same for every anonymous visitor come from memory after their first answer.
   app.use(publicPageCache({ version: currentTranslationsVersion }));
-  // A viewer's own pages come from memory again while no write has committed since they were made (ADR 081).
-  app.use(keptPages({ seconds: config.keptPageSeconds, dataVersion: () => dataSnapshot(), textsVersion: currentTranslationsVersion, routes: () => keptRoutes }));
   app.all("*", (req, res, next) => handler(req, res, next));
   // Whatever fails in a middleware or in Remix is logged once and answered with a plain page, never a stack.
   app.use(finalErrorHandler(errorPages));

@@ -22,7 +22,7 @@ import type { Messages } from "~/modules/i18n/translate";
 import { SOURCE_LANGUAGE } from "~/modules/i18n/languages";
 import { layoutFor } from "~/modules/layout/layout";
 import type { RootData } from "~/modules/layout/root-data";
-import { logger, noteDegraded } from "~/modules/log/logger.server";
+import { logger } from "~/modules/log/logger.server";
 import { MARKET_TRAITS } from "~/modules/market/market";
 import { getContacts } from "~/modules/market/market.server";
 import { sharedTextsWithKey } from "~/modules/translations/overrides.server";
@@ -40,7 +40,6 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     .then(({ user }) => user)
     .catch((error) => {
       logger.error(error, "root loader: session lookup failed");
-      noteDegraded();
       return null;
     });
   const { toast, headers } = await readToast(request);

@@ -60,8 +60,7 @@ async function measure(processes: number): Promise<Measured> {
   const database = await createBenchDatabase(`scale${processes}`, { poolSize: 2 });
   const s3 = await startS3Server();
   const proxy = await startRoundRobinProxy();
-  // Every /cabinet answer made (KEPT_PAGE_SECONDS=0): how the work spreads over processes, not how often one browser asks again (ADR 081).
-  const env = { DATABASE_URL: database.url, ...s3AppEnv(s3), ...SECRETS, APP_ENV: "development", NODE_ENV: "production", PUBLIC_URL_DOMESTIC: proxy.url, KEPT_PAGE_SECONDS: "0" };
+  const env = { DATABASE_URL: database.url, ...s3AppEnv(s3), ...SECRETS, APP_ENV: "development", NODE_ENV: "production", PUBLIC_URL_DOMESTIC: proxy.url };
   const apps: AppServer[] = [];
   try {
     for (let i = 0; i < processes; i++) apps.push(await startAppServer(env, { timeoutMs: 120_000 }));

@@ -37,8 +37,6 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { name: "robots", content: "noindex" },
 ];
 
-/** Given again from memory while nothing it shows has changed (ADR 081). */
-export const handle = { keepForViewer: true };
 
 /** The orders dashboard: its data and its payment intents are in dashboard-page.server.ts. */
 export async function loader(args: LoaderFunctionArgs) {

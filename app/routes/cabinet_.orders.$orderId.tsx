@@ -7,8 +7,6 @@ import { cabinetOrderAction, loadCabinetOrderPage } from "~/modules/cabinet/cabi
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title }, { name: "robots", content: "noindex" }];
 
-/** Given again from memory while nothing it shows has changed (ADR 081). */
-export const handle = { keepForViewer: true };
 
 export async function loader(args: LoaderFunctionArgs) {
   return loadCabinetOrderPage(args);

@@ -24,15 +24,12 @@ export function startBenchApp(
   databaseUrl: string,
   nodeArgs: string[] = [],
   webConcurrency?: number,
-  { root, env = {}, keptPages = false }: { root?: string; env?: Record<string, string>; keptPages?: boolean } = {},
+  { root, env = {} }: { root?: string; env?: Record<string, string> } = {},
 ): Promise<AppServer> {
   const workers = { WEB_CONCURRENCY: webConcurrency === undefined ? "" : String(webConcurrency) };
-  // A bench that asks for a page again measures what making it costs, unless it says it measures the
-  // app as it runs: a viewer's page kept from the previous request (ADR 081) would say nothing of it.
-  const kept: Record<string, string> = keptPages ? {} : { KEPT_PAGE_SECONDS: "0" };
   // The load comes from one loopback address and stands for many visitors: the per-address cap on requests in flight (ADR 056) is not what is measured.
   const manyVisitors = { REQUESTS_IN_FLIGHT_PER_ADDRESS: "100000" };
-  return startAppServer({ DATABASE_URL: databaseUrl, APP_ENV: "development", NODE_ENV: "production", ...SECRETS, ...workers, ...manyVisitors, ...kept, ...env }, { timeoutMs: 120_000, nodeArgs, root });
+  return startAppServer({ DATABASE_URL: databaseUrl, APP_ENV: "development", NODE_ENV: "production", ...SECRETS, ...workers, ...manyVisitors, ...env }, { timeoutMs: 120_000, nodeArgs, root });
 }
 
 /** A session cookie for the clinic, made the way the sign-in link makes it (the `sessions` row and the signed cookie). */

@@ -5,7 +5,6 @@ import { getDb } from "~/modules/db/db.server";
 import { getRequestTranslator } from "~/modules/http/request/request-context.server";
 import { readSubmission } from "~/modules/http/forms/submission.server";
 import { loadSection, sectionData, sectionFailure } from "~/modules/http/answers/section.server";
-import { noteDegraded } from "~/modules/log/logger.server";
 import { redirectWithToast } from "~/modules/http/answers/toast.server";
 import type { PaidDocument } from "~/modules/payments/payments.server";
 import { CABINET_PAGE_SIZE as PAGE_SIZE, countCabinetTabs, listCabinetOrders, type PaymentDocumentRow } from "~/modules/orders/cabinet-orders.server";
@@ -35,10 +34,7 @@ export async function loadCabinetPage({ request, context }: LoaderFunctionArgs) 
       const rows = await listCabinetOrders(db, user.email, query);
       return { rows, orders: rows.slice(0, PAGE_SIZE) };
     }),
-    countCabinetTabs(db, user.email, CABINET_TABS, CABINET_COUNT_CAP).catch(() => {
-      noteDegraded();
-      return null;
-    }),
+    countCabinetTabs(db, user.email, CABINET_TABS, CABINET_COUNT_CAP).catch(() => null),
   ]);
   const { rows, orders } = sectionData(loaded, { rows: [], orders: [] });
   // Without the counts the channel is read alone: the form shows the client's own choice either way.

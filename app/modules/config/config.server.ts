@@ -94,8 +94,6 @@ export interface AppConfig {
   draftsPerIpDay: number;
   /** Requests one address group may have in flight in one process (REQUESTS_IN_FLIGHT_PER_ADDRESS, ADR 056). */
   requestsInFlightPerAddress: number;
-  /** How long a viewer's page may be given again from memory while its data is unchanged (KEPT_PAGE_SECONDS, ADR 081); 0 keeps none. */
-  keptPageSeconds: number;
   /** Prometheus metrics (METRICS_PORT, METRICS_HOST, ADR 073): null when off, the default. */
   metrics: { port: number; host: string } | null;
   /** Carriers staff name beside a tracking number (SHIPPING_CARRIERS, ADR 062). */
@@ -176,6 +174,7 @@ function readOrGenerateSecrets(env: Env, dataDir: string): { secrets: Record<Sec
 /** Variables an earlier version read, and what took their place: still set, they would silently change nothing. */
 const RETIRED_VARIABLES: Record<string, string> = {
   COMPANY_INTERNATIONAL_INVOICE_RETENTION_YEARS: "accounting records are kept RETENTION_ACCOUNTING_YEARS years from the end of the year (ADR 074)",
+  KEPT_PAGE_SECONDS: "every page is made for its request; no viewer's page is given again from memory (ADR 081)",
 };
 
 /** Builds the configuration from an environment object; throws ConfigError in strict mode. */
@@ -327,7 +326,6 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     },
     draftsPerIpDay: env.DRAFTS_PER_IP_DAY,
     requestsInFlightPerAddress: env.REQUESTS_IN_FLIGHT_PER_ADDRESS,
-    keptPageSeconds: env.KEPT_PAGE_SECONDS,
     metrics: env.METRICS_PORT ? { port: env.METRICS_PORT, host: env.METRICS_HOST } : null,
     carriers: env.SHIPPING_CARRIERS ? parseCarriers(env.SHIPPING_CARRIERS) : [...DEFAULT_CARRIERS],
     confirmStatusJumps: env.CONFIRM_STATUS_JUMPS === "true",

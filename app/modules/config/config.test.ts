@@ -342,4 +342,9 @@ describe("variables an earlier version read", () => {
     expect(config.retention).toEqual(loadConfig({ DATA_DIR: dir }).retention);
     expect(loadConfig({ DATA_DIR: dir }).retiredVariables).toEqual([]);
   });
+
+  it("name KEPT_PAGE_SECONDS, whose page store is gone", () => {
+    const config = loadConfig({ DATA_DIR: tempDir(), KEPT_PAGE_SECONDS: "10" });
+    expect(config.retiredVariables).toEqual([expect.stringMatching(/^KEPT_PAGE_SECONDS is no longer read: every page is made for its request/)]);
+  });
 });

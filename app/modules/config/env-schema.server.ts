@@ -120,8 +120,6 @@ export const envSchema = z.object({
   // a clinic network behind one address makes dozens a day.
   DRAFTS_PER_IP_DAY: positiveInt(100),
   REQUESTS_IN_FLIGHT_PER_ADDRESS: positiveInt(64),
-  // A viewer's page given again from memory while no write has committed, for this long at most (ADR 081); 0: never.
-  KEPT_PAGE_SECONDS: z.coerce.number().int().min(0).max(300).default(10),
   // Prometheus metrics on a port of their own, never the public one (ADR 073): off unless set.
   METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
   METRICS_HOST: z.string().trim().min(1).default("127.0.0.1"),

@@ -1,4 +1,4 @@
-import { Kysely, PostgresDialect, sql } from "kysely";
+import { Kysely, PostgresDialect } from "kysely";
 import pg from "pg";
 import type { Database } from "~db/schema";
 import { type AppConfig, getConfig } from "~/modules/config/config.server";
@@ -71,15 +71,6 @@ declare global {
 export function getDb(): Promise<DB> {
   globalThis.__alignerDb ??= openDatabase(getConfig().database);
   return globalThis.__alignerDb;
-}
-
-/**
- * The database's snapshot as text (`xmin:xmax:in-progress`): two equal snapshots see the same
- * committed rows, and every write that commits makes the next one differ (ADR 081).
- */
-export async function dataSnapshot(db?: DB): Promise<string> {
-  const { rows } = await sql<{ snapshot: string }>`select pg_current_snapshot()::text as snapshot`.execute(db ?? (await getDb()));
-  return rows[0]!.snapshot;
 }
 
 /** Lets tests and scripts use a database they opened themselves. */

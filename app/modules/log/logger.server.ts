@@ -20,8 +20,6 @@ export interface RequestFacts {
   /** The deepest route whose loader or action ran: layout loaders run beside their children. */
   routeDepth?: number;
   role?: "client" | "staff" | "packer";
-  /** A loader met a failure and answered it in place (a section's message): the answer is not kept (ADR 081). */
-  degraded?: boolean;
 }
 
 // One store per process: server.mts loads this module from source and the Remix build carries its own
@@ -35,12 +33,6 @@ export function withRequestFacts<T>(facts: RequestFacts, run: () => T): T {
 
 export function requestFacts(): RequestFacts | undefined {
   return requests.getStore();
-}
-
-/** Notes that this answer shows a failure in place of some of its data: it must not be given again (ADR 081). */
-export function noteDegraded() {
-  const facts = requests.getStore();
-  if (facts) facts.degraded = true;
 }
 
 /** Notes who is asking (the session or gate pass that was accepted), for the request's log line. */

@@ -88,11 +88,6 @@ function createInstruments() {
     ordersCreated: counter("aligner_orders_created_total", "Orders created (drafts), by market.", ["market"]),
     ordersPaid: counter("aligner_orders_paid_total", "Orders that became paid, by market.", ["market"]),
     payments: counter("aligner_payments_total", "Providers' verified answers about payments, and transfers staff record against invoices, by provider and what applying them came to.", ["provider", "outcome"]),
-    keptPages: counter(
-      "aligner_kept_page_answers_total",
-      "Answers of pages a viewer may be given again (ADR 081): from memory, or made because nothing was kept for that request, data and translations.",
-      ["from"],
-    ),
     mails: counter("aligner_mails_total", "Mails handed to the mail server (or the outbox), by result.", ["result"]),
   };
 }
@@ -116,7 +111,6 @@ export function instruments(): Instruments {
   }
   for (const provider of PAYMENT_PROVIDERS) for (const outcome of PAYMENT_OUTCOMES) made.payments.inc({ provider, outcome }, 0);
   for (const result of ["sent", "failed"]) made.mails.inc({ result }, 0);
-  for (const from of ["memory", "made"]) made.keptPages.inc({ from }, 0);
   store[KEY] = made;
   return made;
 }
@@ -150,10 +144,6 @@ export function countOrderPaid(market: string) {
 
 export function countPayment(provider: string, outcome: string) {
   instruments().payments.inc({ provider: bounded(provider, PAYMENT_PROVIDERS), outcome: bounded(outcome, PAYMENT_OUTCOMES) });
-}
-
-export function countKeptPageAnswer(from: "memory" | "made") {
-  instruments().keptPages.inc({ from });
 }
 
 export function countMail(result: "sent" | "failed") {

@@ -1,5 +1,5 @@
 import { isDatabaseUnavailable } from "~/modules/db/unavailable";
-import { logger, noteDegraded } from "~/modules/log/logger.server";
+import { logger } from "~/modules/log/logger.server";
 import type { Failure } from "../forms/failure";
 
 /**
@@ -21,7 +21,6 @@ export async function loadSection<T>(label: string, failure: SectionFailure, run
   } catch (error) {
     if (isDatabaseUnavailable(error)) throw error;
     logger.error(`${label} failed:`, error);
-    noteDegraded();
     return { ok: false, failure };
   }
 }
