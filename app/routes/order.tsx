@@ -308,6 +308,7 @@ export default function OrderWizard() {
           here={here}
           frozen={frozen}
           busy={busy}
+          uploading={stepUploads.some(isInFlight)}
           forward={{ text: forwardText, held: forwardHeld }}
           payment={order?.status === "draft" || order?.status === "pending" ? { form: PAY_FORM, waiting: inFlight.length > 0, market: data.market } : null}
           editable={order?.status === "pending"}

@@ -8,6 +8,8 @@ interface WizardNavProps {
   here: ReturnType<typeof stepAt>;
   frozen: boolean;
   busy: boolean;
+  /** A file of this step is going up: a skip held while uploading waits (steps.ts). */
+  uploading: boolean;
   /** The forward button's words, and why it is held (a text key), or null. */
   forward: { text: string; held: string | null };
   /** The summary's pay button: the form it posts, whether uploads still hold it, the market's words; null when the order cannot be paid. */
@@ -17,7 +19,7 @@ interface WizardNavProps {
 }
 
 /** The wizard's buttons under a step: back, back to the patient, skip, forward or pay, and why forward is held (ADR 057). */
-export function WizardNav({ step, here, frozen, busy, forward, payment, editable }: WizardNavProps) {
+export function WizardNav({ step, here, frozen, busy, uploading, forward, payment, editable }: WizardNavProps) {
   const { t } = useTranslation();
   return (
     <>
@@ -36,7 +38,7 @@ export function WizardNav({ step, here, frozen, busy, forward, payment, editable
             </button>
           ) : null}
           {here.upload ? (
-            <button type="submit" name="intent" value={here.upload.skip.intent} className="button button-secondary" formNoValidate>
+            <button type="submit" name="intent" value={here.upload.skip.intent} className="button button-secondary" formNoValidate disabled={uploading && here.upload.skip.heldWhileUploading}>
               {t("wizard.buttons.skip")}
             </button>
           ) : null}

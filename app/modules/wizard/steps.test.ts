@@ -50,6 +50,14 @@ describe("the step table", () => {
     for (const step of UPLOAD_STEPS) expect(stepNamed(step.upload.skip.to).number).toBeGreaterThan(step.number);
   });
 
+  it("holds the skip while the step's files go up where the specification says so: step 10 only", () => {
+    expect(UPLOAD_STEPS.map((step) => [step.number, step.upload.skip.heldWhileUploading ?? false])).toEqual([
+      [5, false],
+      [7, false],
+      [10, true],
+    ]);
+  });
+
   it("reads anything that is not a step as the first step", () => {
     expect(stepAt(0).number).toBe(1);
     expect(stepAt(12).number).toBe(1);

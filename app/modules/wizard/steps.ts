@@ -50,7 +50,7 @@ export interface StepDefinition {
   asksConsent?: boolean;
   choice?: StepChoice;
   /** Upload steps: the files they collect, the message when there are none, and the skip button. */
-  upload?: { type: UploadType; filesRequired: string; skip: { intent: SkipIntent; flag: SkipFlag; to: StepId; toast: string } };
+  upload?: { type: UploadType; filesRequired: string; skip: UploadSkip };
   /** A step passed over in both directions (only its navigation drawn) when the patient skipped this upload. */
   passedOverWhen?: SkipFlag;
   /** The upload skip that makes the spec count this step as skipped (progress, summaries). */
@@ -61,6 +61,20 @@ export interface StepDefinition {
   back: boolean;
   /** A signed-out doctor with personal conditions for the address is told so here. */
   offersPersonalPrice?: boolean;
+}
+
+/** An upload step's "Пропустить": what it posts, the flag it sets, where it leads and what it says. */
+export interface UploadSkip {
+  intent: SkipIntent;
+  flag: SkipFlag;
+  to: StepId;
+  toast: string;
+  /**
+   * Disabled while a file of this step (this patient) is going up, with JavaScript; enabled again once
+   * it is stored, cancelled or failed (customer side §2 says so of step 10 only). The server asks
+   * before any skip with files on their way or stored, whatever the page (ADR 057).
+   */
+  heldWhileUploading?: true;
 }
 
 export type SkipIntent = "skip_matrix" | "skip_aligners" | "skip_retainers";
@@ -158,7 +172,7 @@ export const STEPS: readonly StepDefinition[] = [
     title: "wizard.titles.retainerUpload",
     kind: "upload",
     view: "upload",
-    upload: { type: "retainer", filesRequired: "wizard.errors.retainerFilesRequired", skip: { intent: "skip_retainers", flag: "skipRetainers", to: "summary", toast: "wizard.toasts.skippedRetainers" } },
+    upload: { type: "retainer", filesRequired: "wizard.errors.retainerFilesRequired", skip: { intent: "skip_retainers", flag: "skipRetainers", to: "summary", toast: "wizard.toasts.skippedRetainers", heldWhileUploading: true } },
     countsSkippedWhen: "skipRetainers",
     perPatient: true,
     back: true,
