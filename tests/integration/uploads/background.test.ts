@@ -8,7 +8,8 @@ import { largeStl } from "../../support/stl-models";
 /**
  * Uploads go on while the doctor goes on (ADR 054), the server's side: an upload step moves on with
  * files chosen and on their way (the form names their tus uploads), never on another order's or
- * patient's upload, and payment refuses an order while a passed upload step has no stored file.
+ * patient's upload, a skip with the step's upload on its way asks first, and payment refuses an
+ * order while a passed upload step has no stored file.
  */
 
 const SECRETS = { SESSION_SECRET: "background-test-session-secret-0123456789", BACKOFFICE_PASSWORD: "office", PACKER_PASSWORD: "packer", CRON_SECRET: "cron" };
@@ -95,6 +96,21 @@ describe("an upload step with files still going up", () => {
     const paid = await browser.request("/order", { form: { intent: "pay" } });
     expect(paid.status).toBe(302);
     expect(paid.headers.get("location")).not.toBe("/order");
+  });
+
+  it("a skip sent while the step's file is on its way asks first, and skips when asked again (the page also holds step 10's skip meanwhile)", async () => {
+    const browser = browserFetch(app);
+    const { order, patient } = await toMatrixStep(t, browser);
+    await browser.request("/order", { form: { intent: "skip_matrix", step: "5" } });
+    await browser.request("/order", { form: { intent: "skip_aligners", step: "7" } });
+    expect(await stepOf(order.id)).toBe(10);
+    const retainer = await startedUpload(browser, { filename: "r-upper.stl", orderId: order.id, patientId: patient.id, type: "retainer" });
+    const asked = await browser.request("/order", { form: { intent: "skip_retainers", step: "10", in_flight: retainer } });
+    expect(asked.status).toBe(400);
+    expect(await asked.text()).toContain("На этом шаге уже есть файлы.");
+    expect(await stepOf(order.id)).toBe(10);
+    expect((await browser.request("/order", { form: { intent: "skip_retainers", step: "10", in_flight: retainer, confirm_skip: "yes" } })).status).toBe(302);
+    expect(await stepOf(order.id)).toBe(11);
   });
 
   it("a step the doctor skipped and left takes no new upload (409, nothing stored); back on that step it does", async () => {
