@@ -57,7 +57,7 @@ export interface AppConfig {
   bodyLimits: BodyLimits;
   /** Upload volume from the bytes that arrive, and the per-order cap on stored files (DESIGN §4.14). */
   uploads: { anonymousBytesPerHour: number; clientBytesPerDay: number; orderMaxBytes: number; orderMaxFiles: number };
-  database: { kind: "postgres"; url: string; poolSize?: number } | { kind: "pglite"; dir: string };
+  database: { kind: "postgres"; url: string; poolSize?: number; preparedStatements?: boolean } | { kind: "pglite"; dir: string };
   storage:
     | { kind: "folder"; dir: string }
     | {
@@ -243,7 +243,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   const domesticContacts = contactsFor(env, "domestic");
   const internationalContacts = contactsFor(env, "international");
   const database: AppConfig["database"] = env.DATABASE_URL
-    ? { kind: "postgres", url: env.DATABASE_URL, poolSize: env.DATABASE_POOL_SIZE }
+    ? { kind: "postgres", url: env.DATABASE_URL, poolSize: env.DATABASE_POOL_SIZE, preparedStatements: env.DATABASE_PREPARED_STATEMENTS === "true" }
     : { kind: "pglite", dir: path.join(dataDir, "pglite") };
 
   return {

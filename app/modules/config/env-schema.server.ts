@@ -41,6 +41,9 @@ export const envSchema = z.object({
   DATABASE_URL: optional,
   // Connections each process keeps open to PostgreSQL (docs/decisions/028-scale-out.md).
   DATABASE_POOL_SIZE: positiveInt(10),
+  // Statements prepared once per connection and planned from then on (ADR 086); `false` behind a
+  // pooler in transaction mode that cannot keep them (PgBouncer before 1.21).
+  DATABASE_PREPARED_STATEMENTS: z.enum(["true", "false"]).default("true"),
   // Sign-in links one client address may ask for in an hour (DESIGN §4.24); a clinic network behind one address may need more.
   SIGN_IN_LINKS_PER_IP_HOUR: positiveInt(20),
   // Sign-in codes that may be typed for one e-mail in a day, right or wrong (ADR 040); the link in the mail is not counted.

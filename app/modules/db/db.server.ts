@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { Kysely, PostgresDialect } from "kysely";
 import pg from "pg";
 import type { Database } from "~db/schema";
@@ -22,13 +23,56 @@ class TimedConnectClient extends pg.Client {
   }
 }
 
+/**
+ * The statements a connection has prepared, at most this many: beyond it a statement goes unnamed
+ * (parsed and planned each time, as without preparing), so neither side's memory grows with the
+ * number of distinct statements (an `in` list of every length is one each).
+ */
+const PREPARED_PER_CONNECTION = 256;
+/** Statement names by text, shared by the process's connections; emptied when it grows past this. */
+const NAMES_KEPT = 4096;
+const statementNames = new Map<string, string>();
+
+function statementName(text: string): string {
+  let name = statementNames.get(text);
+  if (name === undefined) {
+    if (statementNames.size >= NAMES_KEPT) statementNames.clear();
+    name = `a${createHash("sha1").update(text).digest("base64url").slice(0, 20)}`;
+    statementNames.set(text, name);
+  }
+  return name;
+}
+
+/**
+ * A connection that prepares each parameterised statement once, under a name made from its text,
+ * and from then on only binds and executes it (ADR 086): PostgreSQL neither parses it again nor, once
+ * it has seen that a generic plan costs no more, plans it for every request. Kysely sends every
+ * statement with its parameters through `query(text, values)`; a statement without parameters goes
+ * by the simple protocol as before (it may hold several commands, as migrations do).
+ */
+class PreparingClient extends TimedConnectClient {
+  readonly #prepared = new Set<string>();
+
+  override query(...args: unknown[]): never {
+    const [config, values] = args;
+    if (typeof config === "string" && Array.isArray(values) && values.length > 0 && args.length === 2) {
+      const name = statementName(config);
+      if (this.#prepared.has(name) || this.#prepared.size < PREPARED_PER_CONNECTION) {
+        this.#prepared.add(name);
+        return (super.query as (...rest: unknown[]) => never)({ name, text: config, values });
+      }
+    }
+    return (super.query as (...rest: unknown[]) => never)(...args);
+  }
+}
+
 /** Opens a database: PostgreSQL when a URL is given, otherwise embedded PGlite in a folder. */
 export async function openDatabase(target: AppConfig["database"], options: { poolSize?: number } = {}): Promise<DB> {
   if (target.kind === "postgres") {
     const pool = new pg.Pool({
       connectionString: target.url,
       max: options.poolSize ?? target.poolSize ?? 10,
-      Client: TimedConnectClient,
+      Client: target.preparedStatements === false ? TimedConnectClient : PreparingClient,
       types: {
         getTypeParser: ((oid: number, format?: "text" | "binary") =>
           oid === INT8_OID ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format as "text")) as typeof pg.types.getTypeParser,

@@ -250,8 +250,9 @@ describe("scale-out behind PgBouncer in transaction pooling mode", () => {
   beforeAll(async () => {
     [t, s3, proxy] = await Promise.all([createTestDatabase(1), startS3WithMultipart(), startRoundRobinProxy()]);
     bouncer = await startPgBouncer(t.url, { poolSize: SERVER_POOL });
-    // Each process asks for more connections than the pooler gives the server in all.
-    const env = { DATABASE_URL: bouncer.via(t.url), DATABASE_POOL_SIZE: "20", ...s3AppEnv(s3), ...SECRETS, PUBLIC_URL_DOMESTIC: proxy.url };
+    // Each process asks for more connections than the pooler gives the server in all. Debian's
+    // PgBouncer (1.18) cannot keep prepared statements in transaction mode: the README's setting for it (ADR 086).
+    const env = { DATABASE_URL: bouncer.via(t.url), DATABASE_POOL_SIZE: "20", DATABASE_PREPARED_STATEMENTS: "false", ...s3AppEnv(s3), ...SECRETS, PUBLIC_URL_DOMESTIC: proxy.url };
     // One after the other: each migrates (a no-op here) through the pooler at start.
     try {
       for (let i = 0; i < 2; i++) apps.push(await startApp({ database: t, env, timeoutMs: 90_000 }));
