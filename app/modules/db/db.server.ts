@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { Kysely, PostgresDialect } from "kysely";
+import { Kysely, PostgresDialect, type RawBuilder, sql } from "kysely";
 import pg from "pg";
 import type { Database } from "~db/schema";
 import { type AppConfig, getConfig } from "~/modules/config/config.server";
@@ -115,6 +115,16 @@ declare global {
 export function getDb(): Promise<DB> {
   globalThis.__alignerDb ??= openDatabase(getConfig().database);
   return globalThis.__alignerDb;
+}
+
+/**
+ * A page's `limit` or `offset` as a literal the planner reads, not a parameter (ADR 086): PostgreSQL
+ * prices a generic plan's parameterised limit at a tenth of the table, so a prepared page query
+ * would be planned anew for every request. A page size is a constant; offsets are few (cursors
+ * carry the pager's pages), and each distinct one is one more prepared statement within the bound.
+ */
+export function plannedCount(value: number): RawBuilder<number> {
+  return sql.lit(Math.max(0, Math.trunc(value)));
 }
 
 /** Lets tests and scripts use a database they opened themselves. */

@@ -1,6 +1,6 @@
 import { sql } from "kysely";
 import type { Currency, NotificationChannel, OrderStatus, PaymentReceipt } from "~db/schema";
-import type { DB } from "~/modules/db/db.server";
+import { type DB, plannedCount } from "~/modules/db/db.server";
 import { containsPattern } from "./order-search.server";
 import { CABINET_STATUSES } from "./status";
 import { statusCountsQuery, tabCount } from "./status-counts.server";
@@ -119,7 +119,7 @@ export async function listCabinetOrders(db: DB, email: string, query: ClientOrde
   return rows
     .orderBy("orders.created_at", newest ? "desc" : "asc")
     .orderBy("orders.id", newest ? "desc" : "asc")
-    .limit(CABINET_PAGE_SIZE + 1)
+    .limit(plannedCount(CABINET_PAGE_SIZE + 1))
     .execute();
 }
 

@@ -1,6 +1,6 @@
 import { type SelectQueryBuilder, sql, type SqlBool } from "kysely";
 import type { Database, OrderStatus } from "~db/schema";
-import type { DB } from "~/modules/db/db.server";
+import { type DB, plannedCount } from "~/modules/db/db.server";
 
 /**
  * Orders counted per status, each up to `cap + 1` (ADR 066): the tabs of the work list and of the
@@ -22,7 +22,7 @@ export function statusCountsQuery(db: DB, statuses: readonly OrderStatus[], orde
         orders
           .where(sql<SqlBool>`orders.status = s.status`)
           .select(sql<number>`1`.as("one"))
-          .limit(cap + 1)
+          .limit(plannedCount(cap + 1))
           .as("capped"),
       )
       .select(sql<number>`count(*)::int`.as("count"))

@@ -1,6 +1,6 @@
 import { type RawBuilder, type Selectable, sql, type SqlBool } from "kysely";
 import type { OrderPackingsTable, OrderStatus, OrderStatusHistoryTable } from "~db/schema";
-import type { DB } from "~/modules/db/db.server";
+import { type DB, plannedCount } from "~/modules/db/db.server";
 import { type Cursor, encodeCursor, endOfDay, type ListMarket, type SortDirection, startOfDay } from "~/modules/http/request/list-query";
 import { fileCountOf } from "./files.server";
 import { foundBySearch } from "./order-search.server";
@@ -171,7 +171,7 @@ export async function workListPage(db: DB, query: WorkListPageQuery, pageSize: n
   // A search reads, per way of matching, at most the orders up to this page (ADR 042).
   if (query.search) page = page.where(await foundBySearch(db, query.search, { phone: true }, filtered, offset + pageSize + 1));
   for (const key of keyset.keys) page = page.orderBy(key, descending ? "desc" : "asc");
-  const read = await page.limit(pageSize + 1).offset(offset).execute();
+  const read = await page.limit(plannedCount(pageSize + 1)).offset(plannedCount(offset)).execute();
   const more = read.length > pageSize;
   const rows = backwards ? read.slice(0, pageSize).reverse() : read;
   const cursorOf = (row: (typeof read)[number]) =>

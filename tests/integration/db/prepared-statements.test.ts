@@ -1,6 +1,6 @@
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type DB, openDatabase } from "~/modules/db/db.server";
+import { type DB, openDatabase, plannedCount } from "~/modules/db/db.server";
 import { createTestDatabase, type TestDatabase } from "../../support/database";
 
 /**
@@ -58,6 +58,25 @@ describe("prepared statements", () => {
     const prepared = await preparedOn(db);
     expect(prepared.length).toBeLessThanOrEqual(256);
     expect(prepared.length).toBeGreaterThan(200);
+  });
+
+  it("a page's limit written as a planned count lets PostgreSQL keep one generic plan; as a parameter it is planned for every request", async () => {
+    const db = await connection();
+    // A list the size of a working lab's, with the index a page reads it by.
+    await sql`create temporary table listed as select g as id, now() - g * interval '1 minute' as created_at, (array['paid', 'processing', 'shipped'])[g % 3 + 1] as status from generate_series(1, 50000) g;
+      create index on listed (created_at); analyze listed`.execute(db);
+    const page = (limit: number | ReturnType<typeof plannedCount>) =>
+      sql`select id from listed where status in (${"paid"}, ${"processing"}) order by created_at desc limit ${limit}`.execute(db);
+    for (let i = 0; i < 8; i++) {
+      await page(plannedCount(11));
+      await page(11);
+    }
+    const { rows } = await sql<{ statement: string; generic_plans: number; custom_plans: number }>`
+      select statement, generic_plans::int, custom_plans::int from pg_prepared_statements where statement like '%from listed%'`.execute(db);
+    const literal = rows.find((row) => row.statement.includes("limit 11"))!;
+    const parameter = rows.find((row) => /limit \$\d/.test(row.statement))!;
+    expect(literal.generic_plans).toBe(3);
+    expect(parameter.custom_plans).toBe(8);
   });
 
   it("DATABASE_PREPARED_STATEMENTS=false prepares nothing (a pooler in transaction mode)", async () => {
