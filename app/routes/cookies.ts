@@ -1,8 +1,8 @@
 import { type ActionFunctionArgs, redirect } from "@remix-run/node";
-import { safeRedirect } from "~/modules/auth/guards.server";
 import { cookies } from "~/modules/http/request/cookies.server";
 import { cookieChoiceSchema } from "~/modules/http/forms/forms";
 import { readSubmission } from "~/modules/http/forms/submission.server";
+import { redirectTarget } from "~/modules/http/request/redirect-target.server";
 import { rememberPartnerHeader } from "~/modules/partners/referral.server";
 
 export async function loader() {
@@ -16,6 +16,7 @@ export async function loader() {
 export async function action({ request, context }: ActionFunctionArgs) {
   const submission = await readSubmission(request, context, cookieChoiceSchema);
   const form = submission.status === "success" ? submission.value : {};
+  const back = await redirectTarget(request, context, form.redirectTo, "/");
   const headers = new Headers();
   if (form.intent === "partner") {
     const header = await rememberPartnerHeader(form.partner);
@@ -23,5 +24,5 @@ export async function action({ request, context }: ActionFunctionArgs) {
   } else {
     headers.append("Set-Cookie", await cookies.cookieConsent().serialize("1"));
   }
-  return redirect(safeRedirect(form.redirectTo, "/"), { headers });
+  return redirect(back, { headers });
 }

@@ -8,7 +8,7 @@ import { emailField, optionalText } from "~/modules/validation/fields";
  */
 export const BAD_CODE = "auth.errors.badCode";
 const signInEmail = emailField({ required: "auth.errors.emailRequired", invalid: "auth.errors.emailInvalid", badCharacters: "auth.errors.emailInvalid" });
-/** Where the sign-in leads; `safeRedirect` decides whether it may. */
+/** Where the sign-in leads; `redirectTarget` decides whether it may. */
 const redirectTo = z.optional(z.string());
 
 /** Asking for a link: the address it goes to. */

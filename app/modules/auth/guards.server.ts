@@ -52,15 +52,3 @@ export async function requirePacker(request: Request, context: AppLoadContext, r
   if (await isPacker(request, context)) return;
   throw refusal ? await refusal() : redirect(`/packer?redirectTo=${encodeURIComponent(new URL(request.url).pathname)}`);
 }
-
-/**
- * Only local paths: never send a visitor to another site after sign-in. Control characters are
- * refused too: browsers drop tabs and newlines from a Location, so "/\t/evil.example" would
- * become "//evil.example", and a newline or NUL cannot be sent in a header at all.
- */
-export function safeRedirect(to: FormDataEntryValue | string | null | undefined, fallback = "/"): string {
-  if (typeof to !== "string" || !to.startsWith("/") || to.startsWith("//") || to.startsWith("/\\")) return fallback;
-  // eslint-disable-next-line no-control-regex
-  if (/[\u0000-\u001f\u007f]/.test(to)) return fallback;
-  return to;
-}

@@ -1,9 +1,9 @@
 import type { AppLoadContext } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
 import { type GateName, tryGatePassword } from "~/modules/auth/gate.server";
-import { safeRedirect } from "~/modules/auth/guards.server";
 import { getDb } from "~/modules/db/db.server";
 import { getClientAddress } from "~/modules/http/request/request-context.server";
+import { redirectTarget } from "~/modules/http/request/redirect-target.server";
 import { type FormReply, readSubmission, refused } from "~/modules/http/forms/submission.server";
 import { logger } from "~/modules/log/logger.server";
 import { gatePasswordSchema } from "./forms";
@@ -30,7 +30,7 @@ export async function passwordGateAction(request: Request, context: AppLoadConte
   const submission = await readSubmission(request, context, gatePasswordSchema);
   // Every field has a default: the schema refuses nothing but a body that is no form.
   const { password, redirectTo } = submission.status === "success" ? submission.value : { password: "", redirectTo: undefined };
-  const target = safeRedirect(redirectTo, page.home);
+  const target = await redirectTarget(request, context, redirectTo, page.home);
   const said = (error: string, status: number, headers?: HeadersInit) =>
     refused({ ...submission, reply: (options) => submission.reply({ ...options, hideFields: ["password"] }) }, undefined, status, { password: [error] }, headers);
   try {

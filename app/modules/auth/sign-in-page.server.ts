@@ -3,8 +3,9 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
 import * as z from "zod/mini";
 import { completeSignIn, sendSignInLink, signInWithCode } from "~/modules/auth/authenticator.server";
-import { safeRedirect } from "~/modules/auth/guards.server";
 import { asSent, readQuery } from "~/modules/http/request/list-query";
+import { localTarget } from "~/modules/http/request/redirect-target";
+import { redirectTarget } from "~/modules/http/request/redirect-target.server";
 import { type FormReply, readSubmission, refused, submittedIntent } from "~/modules/http/forms/submission.server";
 import { redirectWithToast } from "~/modules/http/answers/toast.server";
 import { getClientAddress, getLocale, getRequestTranslator, getViewer } from "~/modules/http/request/request-context.server";
@@ -16,7 +17,7 @@ const signInQuery = z.object({ redirectTo: asSent, sent: asSent });
 
 export async function loadSignInPage({ request, context }: LoaderFunctionArgs) {
   const query = readQuery(request, signInQuery);
-  const redirectTo = safeRedirect(query.redirectTo, "/cabinet");
+  const redirectTo = await redirectTarget(request, context, query.redirectTo, "/cabinet");
   if ((await getViewer(request, context)).user) throw redirect(redirectTo);
   const t = await getRequestTranslator(request, context);
   return {
@@ -42,16 +43,18 @@ export async function signInPageAction({ request, context }: ActionFunctionArgs)
 
   if (submittedIntent(submission) === "code") {
     const form = value?.intent === "code" ? value : null;
+    const back = await redirectTarget(request, context, form?.redirectTo, "/cabinet");
     const signedIn = form ? await signInWithCode(request, { email: form.email, code: form.code }) : null;
     // Said at the code field, which the page shows again for this e-mail wherever the code came from.
     if (!form || !signedIn) return refused(submission, undefined, 400, { code: [BAD_CODE] });
     const cookie = await completeSignIn(request, signedIn, getClientAddress(context));
-    return redirect(safeRedirect(signedIn.redirectTo, safeRedirect(form.redirectTo, "/cabinet")), { headers: { "Set-Cookie": cookie } });
+    // The link's own return address first (checked when it was sent), else the form's.
+    return redirect(localTarget(signedIn.redirectTo, back) ?? back, { headers: { "Set-Cookie": cookie } });
   }
 
   if (!value || value.intent === "code") return refused(submission);
   const { email } = value;
-  const redirectTo = safeRedirect(value.redirectTo, "/cabinet");
+  const redirectTo = await redirectTarget(request, context, value.redirectTo, "/cabinet");
   const { market, language } = await getLocale(request, context);
   const result = await sendSignInLink(request, { email, redirectTo, market, language, clientIp: getClientAddress(context) });
   // Too many links is said at the field; a mail that could not go out, in place with its title (ADR 026).

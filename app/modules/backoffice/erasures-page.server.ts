@@ -9,7 +9,9 @@ import { readSubmission } from "~/modules/http/forms/submission.server";
 import { redirectWithToast } from "~/modules/http/answers/toast.server";
 import { approveErasure, erasureBlocker, findErasure, listErasures } from "~/modules/jobs/erasure.server";
 import { logger } from "~/modules/log/logger.server";
+import { isUuid } from "~/modules/orders/orders.server";
 import { getStorage } from "~/modules/storage/storage.server";
+import { idField } from "~/modules/validation/fields";
 
 /**
  * The back office's erasure requests (admins only, ADR 079): newest first, each with its state and
@@ -22,7 +24,8 @@ const PER_PAGE = 50;
 /** One approval's pass: a few seconds of storage calls at most; what is left goes on in the scheduled runs. */
 const APPROVAL_PASS = { batch: 200, budgetMs: 3_000 };
 
-const erasuresQuery = listQuerySchema({}, { confirm: z.pipe(z.unknown(), z.transform((value) => (typeof value === "string" && /^[0-9a-f-]{36}$/.test(value) ? value : null))) });
+/** The request asked about: an id (a forged one shows the list without a question, as any list field falls back). */
+const erasuresQuery = listQuerySchema({}, { confirm: z.pipe(z.unknown(), z.transform((value) => (typeof value === "string" && isUuid(value) ? value : null))) });
 
 export async function loadErasuresPage({ request, context }: LoaderFunctionArgs) {
   await requireAdmin(request, context);
@@ -53,7 +56,8 @@ export async function loadErasuresPage({ request, context }: LoaderFunctionArgs)
   };
 }
 
-const approveSchema = z.object({ intent: z.literal("approve"), id: z.string().check(z.regex(/^[0-9a-f-]{36}$/)) });
+/** A request's id is a UUID: anything else (36 dashes fit the pattern this once had) is refused with 400 before the database sees it. */
+const approveSchema = z.object({ intent: z.literal("approve"), id: idField("bo.erasures.gone") });
 
 export async function erasuresPageAction({ request, context }: ActionFunctionArgs) {
   const admin = await requireAdmin(request, context);

@@ -1,10 +1,11 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import * as z from "zod/mini";
-import { requireStaff, safeRedirect } from "~/modules/auth/guards.server";
+import { requireStaff } from "~/modules/auth/guards.server";
 import { deleteNeverPaidOrder } from "~/modules/backoffice/order-actions.server";
 import { getConfig } from "~/modules/config/config.server";
 import { getDb } from "~/modules/db/db.server";
 import { asSent, readQuery } from "~/modules/http/request/list-query";
+import { redirectTarget } from "~/modules/http/request/redirect-target.server";
 import { redirectWithToast } from "~/modules/http/answers/toast.server";
 import { findOrder, shortOrderNumber } from "~/modules/orders/orders.server";
 import { isPaid } from "~/modules/orders/status";
@@ -14,7 +15,7 @@ import { orderDeleteSchema } from "./order-forms.server";
 import { logger } from "~/modules/log/logger.server";
 import { getRequestTranslator } from "~/modules/http/request/request-context.server";
 
-/** Where the page returns to, as sent (a return address may run long); safeRedirect decides. */
+/** Where the page returns to, as sent (a return address may run long); redirectTarget decides. */
 const orderDeleteQuery = z.object({ back: asSent });
 
 export async function loadOrderDeletePage({ request, params, context }: LoaderFunctionArgs) {
@@ -22,7 +23,7 @@ export async function loadOrderDeletePage({ request, params, context }: LoaderFu
   const t = await getRequestTranslator(request, context);
   const order = await findOrder(await getDb(), params.orderId ?? "");
   if (!order) throw new Response("Not found", { status: 404 });
-  const back = safeRedirect(readQuery(request, orderDeleteQuery).back, "/backoffice");
+  const back = await redirectTarget(request, context, readQuery(request, orderDeleteQuery).back, "/backoffice");
   return {
     title: t("bo.orders.delete.title", { number: shortOrderNumber(order.id) }),
     number: shortOrderNumber(order.id),
@@ -38,7 +39,7 @@ export async function loadOrderDeletePage({ request, params, context }: LoaderFu
 export async function orderDeletePageAction({ request, params, context }: ActionFunctionArgs) {
   await requireStaff(request, context);
   const submission = await readSubmission(request, context, orderDeleteSchema);
-  const back = safeRedirect(submittedText(submission, "back"), "/backoffice");
+  const back = await redirectTarget(request, context, submittedText(submission, "back"), "/backoffice");
   let result;
   try {
     result = await deleteNeverPaidOrder(await getDb(), getStorage(), getConfig(), params.orderId ?? "");

@@ -1,11 +1,12 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import * as z from "zod/mini";
-import { requireStaff, safeRedirect } from "~/modules/auth/guards.server";
+import { requireStaff } from "~/modules/auth/guards.server";
 import { listOrderFiles } from "~/modules/backoffice/dashboard.server";
 import { fileCorrectionRefusal, fileCorrectionSchema, FILE_ERRORS } from "~/modules/backoffice/order-files-forms.server";
 import { patientFilesId } from "~/modules/backoffice/order-files";
 import { getDb } from "~/modules/db/db.server";
 import { asSent, readQuery } from "~/modules/http/request/list-query";
+import { redirectTarget } from "~/modules/http/request/redirect-target.server";
 import { getRequestTranslator } from "~/modules/http/request/request-context.server";
 import { readSubmission } from "~/modules/http/forms/submission.server";
 import { redirectWithToast } from "~/modules/http/answers/toast.server";
@@ -15,7 +16,7 @@ import { findOrder, isUuid, shortOrderNumber } from "~/modules/orders/orders.ser
 import { patientFolderName } from "~/modules/orders/patients.server";
 import { factsText } from "~/modules/packer/facts-text";
 
-/** Where the close link leads, as sent (a return address may run long); safeRedirect decides. */
+/** Where the close link leads, as sent (a return address may run long); redirectTarget decides. */
 const orderFilesQuery = z.object({ back: asSent });
 
 /** The files page's own address, keeping where its close link leads. */
@@ -28,7 +29,7 @@ export async function loadOrderFilesPage({ request, params, context }: LoaderFun
   const order = await findOrder(db, params.orderId ?? "");
   if (!order) throw new Response("Not found", { status: 404 });
   const number = shortOrderNumber(order.id);
-  const back = safeRedirect(readQuery(request, orderFilesQuery).back, "/backoffice");
+  const back = await redirectTarget(request, context, readQuery(request, orderFilesQuery).back, "/backoffice");
   const [patients, corrections] = await Promise.all([listOrderFiles(db, order.id), fileCorrectionsOf(db, [order.id])]);
   return {
     title: t("bo.orders.files.title", { number }),
@@ -46,7 +47,7 @@ export async function loadOrderFilesPage({ request, params, context }: LoaderFun
 export async function orderFilesPageAction({ request, params, context }: ActionFunctionArgs) {
   const staff = await requireStaff(request, context);
   const orderId = params.orderId ?? "";
-  const back = safeRedirect(readQuery(request, orderFilesQuery).back, "/backoffice");
+  const back = await redirectTarget(request, context, readQuery(request, orderFilesQuery).back, "/backoffice");
   const db = await getDb();
   const order = isUuid(orderId) ? await findOrder(db, orderId) : undefined;
   if (!order) return redirectWithToast(back, { type: "error", title: "bo.orders.files.errors.title", description: "bo.orders.errors.notFound" });

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
-import { requireStaff, safeRedirect } from "~/modules/auth/guards.server";
+import { requireStaff } from "~/modules/auth/guards.server";
 import { staffChangeStatus } from "~/modules/backoffice/order-actions.server";
 import { NOT_ALLOWED, statusChangeSchema, statusRefusal } from "~/modules/backoffice/order-forms.server";
 import { getDb } from "~/modules/db/db.server";
@@ -9,6 +9,7 @@ import { shortOrderNumber, undoStatusChange } from "~/modules/orders/orders.serv
 import { UNDO_WINDOW_MINUTES, UNDOABLE_TARGETS } from "~/modules/orders/status";
 import { getConfig } from "~/modules/config/config.server";
 import { readSubmission, submittedText } from "~/modules/http/forms/submission.server";
+import { redirectTarget } from "~/modules/http/request/redirect-target.server";
 import { logger } from "~/modules/log/logger.server";
 
 const FAILURES = {
@@ -28,7 +29,7 @@ export async function loadOrderStatusPage({ request, params, context }: LoaderFu
 export async function orderStatusPageAction({ request, params, context }: ActionFunctionArgs) {
   const staff = await requireStaff(request, context);
   const submission = await readSubmission(request, context, statusChangeSchema);
-  const back = safeRedirect(submittedText(submission, "back"), "/backoffice");
+  const back = await redirectTarget(request, context, submittedText(submission, "back"), "/backoffice");
   const orderId = params.orderId ?? "";
   if (submission.status !== "success") return redirectWithToast(back, { type: "error", title: "bo.orders.errors.statusTitle", description: statusRefusal(submission.error) });
   const { to, note, trackingNumber, carrier, confirm, undo } = submission.value;

@@ -1,11 +1,12 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import * as z from "zod/mini";
-import { requireStaff, safeRedirect } from "~/modules/auth/guards.server";
+import { requireStaff } from "~/modules/auth/guards.server";
 import { getConfig } from "~/modules/config/config.server";
 import { publicOrigin } from "~/modules/market/market.server";
 import { getDb } from "~/modules/db/db.server";
 import { asSent, readQuery, word } from "~/modules/http/request/list-query";
+import { redirectTarget } from "~/modules/http/request/redirect-target.server";
 import { redirectWithToast } from "~/modules/http/answers/toast.server";
 import { findOrder, shortOrderNumber } from "~/modules/orders/orders.server";
 import { buildTrackerRequest, canSendToTracker } from "~/modules/tracker/order-request.server";
@@ -18,7 +19,7 @@ import { getRequestTranslator } from "~/modules/http/request/request-context.ser
 /** Where the page returns to, and the task just created with its signature. */
 const orderTrackerQuery = z.object({ back: asSent, task: asSent, sig: word });
 
-const backTo = (request: Request) => safeRedirect(readQuery(request, orderTrackerQuery).back, "/backoffice");
+const backTo = (request: Request, context: LoaderFunctionArgs["context"]) => redirectTarget(request, context, readQuery(request, orderTrackerQuery).back, "/backoffice");
 
 async function orderFor(params: LoaderFunctionArgs["params"]) {
   const order = await findOrder(await getDb(), params.orderId ?? "");
@@ -32,7 +33,7 @@ export async function loadOrderTrackerPage({ request, params, context }: LoaderF
   const order = await orderFor(params);
   const config = getConfig();
   const tracker = getTaskTracker(config);
-  const base = { title: t("bo.tracker.title", { number: shortOrderNumber(order.id) }), number: shortOrderNumber(order.id), back: backTo(request), enabled: tracker.enabled };
+  const base = { title: t("bo.tracker.title", { number: shortOrderNumber(order.id) }), number: shortOrderNumber(order.id), back: await backTo(request, context), enabled: tracker.enabled };
   if (!canSendToTracker(order.status)) return data({ ...base, state: "not_allowed" as const, status: order.status }, { status: 409 });
 
   let prepared;
@@ -63,7 +64,7 @@ export async function orderTrackerPageAction({ request, params, context }: Actio
   const order = await orderFor(params);
   const config = getConfig();
   const here = new URL(request.url);
-  const back = backTo(request);
+  const back = await backTo(request, context);
   const dryRun = `${here.pathname}?back=${encodeURIComponent(back)}`;
   if (!canSendToTracker(order.status)) return redirectWithToast(back, { type: "error", title: "bo.tracker.sendFailed", description: "bo.tracker.notAllowed" });
   const tracker = getTaskTracker(config);

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AppServer, browserFetch } from "../../support/app-server";
 import type { TestDatabase } from "../../support/database";
 import { startApp, type TestApp } from "../../support/app";
+import { signedInAs } from "../backoffice/support";
 
 /**
  * What one hostile visitor can send (issue "Abuse-proof", items 4–6), over real HTTP against the
@@ -184,6 +185,69 @@ describe("abuse from one visitor", () => {
     const lines = errorLines(app, from);
     expect(lines).toEqual([]);
     expect(app.output().slice(from)).not.toContain("request failed");
+  });
+
+  it("sends the language picker back only to a page of this site, whatever address it was chosen on", async () => {
+    // The 404 page of /ru//evil.example keeps that path as the picker's return address; taking "ru" off it once led to //evil.example.
+    const notFound = await rawRequest(app, "/ru//evil.example");
+    expect(notFound.status).toBe(404);
+    const kept = /<input type="hidden" name="redirectTo" value="([^"]*)"/.exec(notFound.body)?.[1];
+    expect(kept).toBe("/ru//evil.example");
+    const form = (redirectTo: string) => new URLSearchParams({ lng: "en", redirectTo }).toString();
+    for (const [route, body] of [
+      ["/language", form(kept!)],
+      ["/language", form("/.//evil")],
+      ["/language", form("/de/.//evil")],
+      ["/language", form("/ru/\\evil.example")],
+      ["/cookies", new URLSearchParams({ redirectTo: "/.//evil" }).toString()],
+      ["/cookies", new URLSearchParams({ redirectTo: "/ru//evil.example" }).toString()],
+    ] as const) {
+      const answer = await rawRequest(app, route, { method: "POST", headers: { Origin: app.url }, body });
+      const location = String(answer.headers.location ?? "");
+      expect(answer.status, `${route} ${body}`).toBe(302);
+      // A single slash and no host: the browser stays on this site.
+      expect(location, `${route} ${body}`).toMatch(/^\/(?![/\\])/);
+      expect(new URL(location, app.url).origin).toBe(app.url);
+    }
+    // A page of the site is still where the picker leads, in the chosen language.
+    const same = await rawRequest(app, "/language", { method: "POST", headers: { Origin: app.url }, body: form("/ru/order?id=1") });
+    expect(same.headers.location).toBe("/order?id=1");
+  });
+
+  it("answers a return address beyond Latin-1 and an erasure id of dashes with 400 in the reader's language, and no error line", async () => {
+    const from = app.output().length;
+    const english = String((await rawRequest(app, "/language", { method: "POST", headers: { Origin: app.url }, body: "lng=en&redirectTo=%2F" })).headers["set-cookie"]?.[0] ?? "").split(";")[0]!;
+    const beyond = "/\u0100";
+    const posts: Array<{ target: string; body: string; headers?: Record<string, string>; says: string }> = [
+      { target: "/cookies", body: new URLSearchParams({ redirectTo: beyond }).toString(), says: "Некорректный запрос" },
+      { target: "/cookies", body: new URLSearchParams({ redirectTo: beyond }).toString(), headers: { Cookie: english }, says: "Invalid request" },
+      { target: "/language", body: new URLSearchParams({ lng: "de", redirectTo: beyond }).toString(), says: "Некорректный запрос" },
+    ];
+    for (const { target, body, headers, says } of posts) {
+      const answer = await rawRequest(app, target, { method: "POST", headers: { Origin: app.url, ...headers }, body });
+      expect(answer.status, `${target} ${body}`).toBe(400);
+      expect(answer.body).toContain(says);
+      expect(answer.headers["set-cookie"]).toBeUndefined();
+    }
+    // A page that takes the address in its query answers with its 400 page.
+    const signIn = await rawRequest(app, `/auth?redirectTo=${encodeURIComponent(beyond)}`);
+    expect(signIn.status).toBe(400);
+    expect(signIn.body).toContain("<h1>Некорректный запрос</h1>");
+
+    // The erasure id was checked only for 36 of [0-9a-f-]: 36 dashes reached PostgreSQL's uuid cast.
+    const admin = await signedInAs(app, t.db, "erasures-admin@aligner.test", ["admin"]);
+    const dashes = "-".repeat(36);
+    const approve = await admin.request("/backoffice/erasures", { form: { intent: "approve", id: dashes } });
+    expect(approve.status).toBe(400);
+    expect(await approve.text()).toContain("<h1>Некорректный запрос</h1>");
+    // Asked about in the address, a forged id shows the list without a question, as any list field falls back.
+    const asked = await admin.request(`/backoffice/erasures?confirm=${dashes}`);
+    expect(asked.status).toBe(200);
+    expect(await asked.text()).not.toContain('name="intent" value="approve"');
+
+    // The last request's line is written as its answer ends: waited for, not raced.
+    await expect.poll(() => app.output().slice(from).split("\n").filter((line) => line.includes('"msg":"request"')).length).toBeGreaterThanOrEqual(posts.length + 4);
+    expect(errorLines(app, from)).toEqual([]);
   });
 
   it("answers targets that do not decode with the product's 400 page in the reader's language, never a stack", async () => {

@@ -331,6 +331,7 @@ describe("bad input over HTTP", () => {
     { name: "unknown language", send: post("/language", { lng: "pl" }), status: 400, message: "Некорректный запрос" },
     { name: "unknown language, English", as: () => browsers.anonymousEn, send: post("/language", { lng: "xx" }), status: 400, message: "Invalid request" },
     { name: "SQL as language", send: post("/language", { lng: SQLI }), status: 400 },
+    { name: "a return address beyond Latin-1", send: post("/language", { lng: "en", redirectTo: "/\u0100" }), status: 400, message: "Некорректный запрос" },
   ]);
 
   add("POST /cabinet", [
@@ -409,6 +410,12 @@ describe("bad input over HTTP", () => {
     { name: "unknown status, English", as: () => browsers.staffEn, send: (b) => post(`/backoffice/orders/${paidOrder.id}/status`, { to: "refunded" })(b), status: 302, message: "This status change is not allowed" },
     { name: "text/plain instead of a form", as: STAFF, send: (b) => textPlain(`/backoffice/orders/${paidOrder.id}/status`, "to=cancelled&note=x")(b), status: 400, message: "Некорректный запрос" },
     { name: "open redirect in back", as: STAFF, send: (b) => post(`/backoffice/orders/${paidOrder.id}/status`, { to: "refunded", back: "https://evil.example/" })(b), status: 302, message: "Такой переход статуса не разрешён" },
+    { name: "a return address beyond Latin-1", as: STAFF, send: (b) => post(`/backoffice/orders/${paidOrder.id}/status`, { to: "processing", back: "/backoffice?q=\u0100" })(b), status: 400, message: "Некорректный запрос" },
+  ]);
+
+  add("POST /backoffice/erasures", [
+    { name: "an id of 36 dashes", as: ADMIN, send: post("/backoffice/erasures", { intent: "approve", id: "-".repeat(36) }), status: 400, message: "Некорректный запрос" },
+    { name: "a forged id", as: ADMIN, send: post("/backoffice/erasures", { intent: "approve", id: FORGED_UUID }), status: 302, message: "Запрос уже обработан или не найден" },
   ]);
 
   add("POST /backoffice/orders/:id/delete", [
@@ -667,7 +674,11 @@ describe("bad input over HTTP", () => {
     { name: "logo folder traversal", as: PACKER, send: get("/packer/logos/..%2F..%2Fetc"), status: 404 },
   ]);
 
-  add("POST /cookies", [{ name: "JSON instead of a form", send: json("/cookies", { redirectTo: "//evil.example" }), status: 400 }]);
+  add("POST /cookies", [
+    { name: "JSON instead of a form", send: json("/cookies", { redirectTo: "//evil.example" }), status: 400 },
+    { name: "a return address beyond Latin-1", send: post("/cookies", { redirectTo: "/\u0100" }), status: 400, message: "Некорректный запрос" },
+    { name: "a return address beyond Latin-1, English", as: () => browsers.anonymousEn, send: post("/cookies", { redirectTo: "/\u0100" }), status: 400, message: "Invalid request" },
+  ]);
 
   const hook = (provider: string, body: string, contentType: string | null, headers: Record<string, string> = {}) => async (browser: Browser) =>
     fetch(`${browser.app.url}/api/webhooks/${provider}`, { method: "POST", headers: { ...(contentType ? { "Content-Type": contentType } : {}), ...headers }, body, redirect: "manual" });

@@ -62,7 +62,7 @@ export function submittedIntent(submission: Submission<unknown>): unknown {
   return submission.payload.intent;
 }
 
-/** A text a form sent, whatever else it got wrong: where to go back to (checked by `safeRedirect`). */
+/** A text a form sent, whatever else it got wrong: where to go back to (checked by `redirectTarget`). */
 export function submittedText(submission: Submission<unknown>, name: string): string | undefined {
   const value = submission.payload[name];
   return typeof value === "string" ? value : undefined;
