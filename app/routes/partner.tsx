@@ -6,6 +6,7 @@ import { PayoutHistory } from "~/components/partners/payout-history";
 import { ReferralOrders } from "~/components/partners/referral-orders";
 import { SectionError } from "~/components/section-error";
 import { PartnerNameForm } from "~/components/partners/partner-name-form";
+import { PartnerCodeOffer } from "~/components/partners/partner-code-offer";
 import { useTranslation } from "~/components/i18n/i18n-context";
 import { formatMoney } from "~/modules/money/format";
 import { CopyLinkField } from "~/components/partners/copy-link-field";
@@ -36,7 +37,7 @@ export default function PartnerCabinet() {
     return (
       <section className="container partner-page">
         <h1>{t("partners.title")}</h1>
-        {screen.codeFailure ? <SectionError failure={screen.codeFailure} /> : null}
+        {screen.codeFailure ? <SectionError failure={screen.codeFailure} /> : <PartnerCodeOffer busy={busy} />}
         <p>
           <Link to="/refdoc">{t("partners.intro.offerLink")}</Link>
         </p>

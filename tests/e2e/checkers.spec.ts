@@ -75,6 +75,9 @@ test("the cabinet and the partner area", async ({ page }, testInfo) => {
   await checkPage(page, testInfo, "/cabinet, its data card opened");
   await page.goto("/partner");
   await expect(page.getByRole("heading", { name: "Партнёрский кабинет", level: 1 })).toBeVisible();
+  await checkPage(page, testInfo, "/partner before a code is asked for");
+  await page.getByRole("button", { name: "Получить партнёрский код" }).click();
+  await expect(page.locator(".partner-code")).toHaveText(/^[A-Z]{6}$/);
   await checkPage(page, testInfo, "/partner");
 });
 

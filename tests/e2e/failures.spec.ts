@@ -47,6 +47,7 @@ const LANGUAGES = [
     signOutFailed: ["Ошибка выхода", "Не удалось выйти из системы"],
     partnerName: "Клиника Отказ",
     partnerNameLabel: "Имя или название организации",
+    partnerCreate: "Получить партнёрский код",
     partnerNameSave: "Сохранить имя",
     partnerNameFailed: "Не удалось сохранить имя: база данных отклонила запрос",
     removeLabel: (name: string) => `Удалить файл ${name}`,
@@ -83,6 +84,7 @@ const LANGUAGES = [
     signOutFailed: ["Sign-out error", "Could not sign you out"],
     partnerName: "Refused Clinic",
     partnerNameLabel: "Name or organisation",
+    partnerCreate: "Get a partner code",
     partnerNameSave: "Save name",
     partnerNameFailed: "Could not save the name: the database refused the request",
     removeLabel: (name: string) => `Delete file ${name}`,
@@ -264,6 +266,7 @@ for (const texts of LANGUAGES) {
       await page.goto("/auth?redirectTo=%2Fpartner");
       await signInByMail(page, `partner-refused-${unique()}@clinic.ru`, texts.signIn);
       await expect(page).toHaveURL(/\/partner$/);
+      await page.getByRole("button", { name: texts.partnerCreate }).click();
       await page.getByLabel(texts.partnerNameLabel).fill(name);
       await refusing("partner_codes", "update", `new.user_name = ${literal(name)}`, async () => {
         await page.getByRole("button", { name: texts.partnerNameSave }).click();

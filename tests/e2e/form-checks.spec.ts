@@ -27,6 +27,8 @@ test("the partner page says a wrong e-mail, an empty name and an over-long name 
   await page.goto("/partner");
   await signIn(page, email);
   await expect(page).toHaveURL(/\/partner$/);
+  await page.getByRole("button", { name: "Получить партнёрский код" }).click();
+  await expect(page.getByLabel("Имя или название организации")).toBeVisible();
   await pageSettled(page, javascript);
   const requests = countRequests(page);
 

@@ -23,6 +23,11 @@ test("a partner gets a code, saves a name, gets the link and accepts the offer",
   await signIn(page, email);
   await expect(page).toHaveURL(/\/partner$/);
   await expect(page.getByRole("heading", { name: "Партнёрский кабинет", level: 1 })).toBeVisible();
+  // Opening the page makes no code (a GET writes nothing, ADR 083); its button does.
+  if (!embedded) expect(await e2eQuery("select id from partner_codes where user_email = $1", [email])).toEqual([]);
+  await expect(page.locator(".partner-code")).toHaveCount(0);
+  await page.getByRole("button", { name: "Получить партнёрский код" }).click();
+  await expect(page).toHaveURL(/\/partner$/);
   await expect(page.getByRole("heading", { name: "Как работает партнёрская ссылка" })).toBeVisible();
   const code = (await page.locator(".partner-code").textContent())!.trim();
   expect(code).toMatch(/^[A-Z]{6}$/);

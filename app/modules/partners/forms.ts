@@ -31,8 +31,11 @@ export function contactsSchema(offerAlreadyAccepted: boolean) {
   });
 }
 
+/** "Получить партнёрский код": the button alone. */
+export const createCodeSchema = z.object({ intent: z.literal("create") });
+
 /** The partner page's forms, by intent. */
-export const partnerPageSchema = (offerAlreadyAccepted: boolean) => z.discriminatedUnion("intent", [nameSchema, contactsSchema(offerAlreadyAccepted)]);
+export const partnerPageSchema = (offerAlreadyAccepted: boolean) => z.discriminatedUnion("intent", [createCodeSchema, nameSchema, contactsSchema(offerAlreadyAccepted)]);
 
 const partnerId = { partner_code_id: idField("partners.errors.partnerNotFound") };
 

@@ -1,6 +1,6 @@
 import type { Failure } from "~/modules/http/forms/failure";
 import type { Submission } from "@conform-to/react";
-import type { LoaderFunctionArgs, ActionFunctionArgs } from "@remix-run/node";
+import { type LoaderFunctionArgs, type ActionFunctionArgs, redirect } from "@remix-run/node";
 import type * as z from "zod/mini";
 import { requireUser } from "~/modules/auth/guards.server";
 import { type DB, getDb } from "~/modules/db/db.server";
@@ -11,7 +11,7 @@ import { type FormReply, intentValue, readSubmission, refused, submittedIntent }
 import { failureCause, loadSection, sectionData, sectionFailure } from "~/modules/http/answers/section.server";
 import { redirectWithToast } from "~/modules/http/answers/toast.server";
 import { publicOrigin } from "~/modules/market/market.server";
-import { ensurePartnerCode, partnerBalance, partnerPayouts, referralCounts, referralOrders, savePartnerContacts, savePartnerName } from "./partners.server";
+import { ensurePartnerCode, findPartnerCode, partnerBalance, partnerPayouts, referralCounts, referralOrders, savePartnerContacts, savePartnerName } from "./partners.server";
 import { partnerPageSchema } from "./forms";
 import { ACTIVITY_FILTERS, REFERRAL_STATUS_FILTERS } from "./page-helpers";
 import { listQuerySchema, oneOf, readQuery } from "~/modules/http/request/list-query";
@@ -32,14 +32,15 @@ export async function loadPartnerPage({ request, context }: LoaderFunctionArgs) 
   const { q: search, status, activity, page } = readQuery(request, referralsQuery);
   const db = await getDb();
   const base = { title: t("partners.title"), search, status, activity, page, pageSize: PAGE_SIZE };
-  // Created on the first visit (spec §4 "Partner code"). Each part of the page loads on its own and
-  // says so in place when it cannot (ADR 026); without the code nothing else of it can load.
-  const code = await loadSection("partner: loading the partner code", { message: "failures.partnerCode" }, () => ensurePartnerCode(db, user.email));
-  if (!code.ok)
+  // The code is created by the page's "create" post, never by opening it (ADR 083): a GET writes
+  // nothing. Each part of the page loads on its own and says so in place when it cannot (ADR 026);
+  // without the code nothing else of it can load.
+  const code = await loadSection("partner: loading the partner code", { message: "failures.partnerCode" }, () => findPartnerCode(db, user.email));
+  if (!code.ok || !code.data)
     return {
       ...base,
       partner: null,
-      codeFailure: code.failure,
+      codeFailure: code.ok ? null : code.failure,
       ordersFailure: null,
       payoutsFailure: null,
       payouts: [],
@@ -87,14 +88,32 @@ export async function loadPartnerPage({ request, context }: LoaderFunctionArgs) 
 interface PartnerIntentArgs {
   db: DB;
   submission: Submission<z.output<ReturnType<typeof partnerPageSchema>>, string[]>;
-  partner: Awaited<ReturnType<typeof ensurePartnerCode>>;
+  email: string;
+  /** The user's code, if they have one yet. */
+  partner: Awaited<ReturnType<typeof findPartnerCode>>;
 }
 
-async function saveName({ db, submission, partner }: PartnerIntentArgs) {
+/** "Получить партнёрский код" (spec §4 "Partner code", asked for by a post, ADR 083): one code per e-mail, then the page shows it. */
+async function createCode({ db, email }: PartnerIntentArgs) {
+  try {
+    await ensurePartnerCode(db, email);
+  } catch (error) {
+    if (isDatabaseUnavailable(error)) throw error;
+    logger.error("partner code not created:", error);
+    return redirectWithToast("/partner", { type: "error", title: "partners.toasts.errorTitle", description: "partners.toasts.codeFailed" });
+  }
+  return redirect("/partner");
+}
+
+/** The code a save is for: the user's, or one made now for a form sent before there was one (a save is a post too). */
+const codeFor = async ({ db, email, partner }: PartnerIntentArgs) => partner ?? (await ensurePartnerCode(db, email));
+
+async function saveName(args: PartnerIntentArgs) {
+  const { db, submission } = args;
   const form = intentValue(submission, "name");
   if (!form) return refused(submission);
   try {
-    await savePartnerName(db, partner.id, form.user_name);
+    await savePartnerName(db, (await codeFor(args)).id, form.user_name);
   } catch (error) {
     if (isDatabaseUnavailable(error)) throw error;
     logger.error("partner name not saved:", error);
@@ -107,11 +126,12 @@ async function saveName({ db, submission, partner }: PartnerIntentArgs) {
   });
 }
 
-async function saveContacts({ db, submission, partner }: PartnerIntentArgs) {
+async function saveContacts(args: PartnerIntentArgs) {
+  const { db, submission } = args;
   const form = intentValue(submission, "contacts");
   if (!form) return refused(submission);
   try {
-    await savePartnerContacts(db, partner.id, { contactEmail: form.contact_email, contactPhone: form.contact_phone, acceptOffer: form.offer });
+    await savePartnerContacts(db, (await codeFor(args)).id, { contactEmail: form.contact_email, contactPhone: form.contact_phone, acceptOffer: form.offer });
   } catch (error) {
     logger.error("partner contacts not saved:", error);
     return redirectWithToast("/partner", {
@@ -128,6 +148,7 @@ async function saveContacts({ db, submission, partner }: PartnerIntentArgs) {
 }
 
 const PARTNER_INTENTS = {
+  create: createCode,
   name: saveName,
   contacts: saveContacts,
 };
@@ -135,9 +156,9 @@ const PARTNER_INTENTS = {
 export async function partnerPageAction({ request, context }: ActionFunctionArgs) {
   const user = await requireUser(request, context);
   const db = await getDb();
-  const partner = await ensurePartnerCode(db, user.email);
-  const submission = await readSubmission(request, context, partnerPageSchema(partner.offer_accepted_at !== null));
+  const partner = await findPartnerCode(db, user.email);
+  const submission = await readSubmission(request, context, partnerPageSchema(Boolean(partner?.offer_accepted_at)));
   const handler = intentHandler(PARTNER_INTENTS, submittedIntent(submission));
   if (!handler) throw new Response("Unknown action", { status: 400 });
-  return handler({ db, submission, partner });
+  return handler({ db, submission, email: user.email, partner });
 }

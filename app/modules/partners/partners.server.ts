@@ -10,7 +10,7 @@ import type { ActivityFilter, ReferralStatusFilter } from "./page-helpers";
 
 /**
  * The partner side (staff-partner-packer §2 "/partner", §4 "Partner code"): one code per e-mail,
- * drawn on the first visit; the economics come from the SQL views (partner_balance_summary,
+ * drawn when the user asks for it (a post, ADR 083); the economics come from the SQL views (partner_balance_summary,
  * partner_affiliate_order_stats), never from application arithmetic.
  */
 
@@ -31,7 +31,7 @@ export async function findPartnerCode(db: DB, email: string) {
 }
 
 /**
- * The user's code, created on the first visit. `user_email` is unique, so there is never a second
+ * The user's code, created when first asked for. `user_email` is unique, so there is never a second
  * code per e-mail: two first visits at once both end with the code that was inserted first
  * (the spec's "duplicates are deleted, keeping the first"). A drawn code that is taken is redrawn.
  */

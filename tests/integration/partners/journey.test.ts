@@ -48,6 +48,7 @@ describe("partner journey", () => {
     const partner = browserFetch(app);
     partner.jar.set("__session", cookieValue(await createUserSession(t.db, user.id)));
     expect((await partner.request("/partner")).status).toBe(200);
+    expect((await partner.request("/partner", { form: { intent: "create" } })).status).toBe(302);
     expect((await partner.request("/partner", { form: { intent: "name", user_name: "Ортоцентр" } })).status).toBe(302);
     const { code, id: partnerCodeId } = await t.db.selectFrom("partner_codes").select(["code", "id"]).where("user_email", "=", "referrer@ortho.ru").executeTakeFirstOrThrow();
     const link = `${app.url}/${code}`;

@@ -36,6 +36,9 @@ describe("partner pages over HTTP", () => {
   }
 
   const codeOf = (email: string) => t.db.selectFrom("partner_codes").selectAll().where("user_email", "=", email).executeTakeFirstOrThrow();
+  const codesOf = (email: string) => t.db.selectFrom("partner_codes").select("id").where("user_email", "=", email).execute();
+  /** "Получить партнёрский код", the page's own post. */
+  const askForCode = (browser: Browser) => browser.request("/partner", { form: { intent: "create" } });
 
   it("sends a visitor who is not signed in to sign-in, for GET and POST", async () => {
     const anonymous = browserFetch(app);
@@ -48,8 +51,35 @@ describe("partner pages over HTTP", () => {
     expect(await t.db.selectFrom("partner_codes").select("id").where("user_name", "=", "Взлом").execute()).toEqual([]);
   });
 
-  it("gives a signed-in user one six-letter code on the first visit, and the link once a name is saved", async () => {
+  it("creates nothing when the page is opened, even from another site; its button's post creates the code", async () => {
+    const browser = await signedIn("partner-asked@clinic.ru");
+    // A link or an image on another site: the browser sends the session cookie with a top-level GET (SameSite=Lax).
+    const crossSite = await fetch(`${app.url}/partner`, { headers: { Cookie: browser.jar.header(), "Sec-Fetch-Site": "cross-site", "Sec-Fetch-Mode": "navigate", Referer: "https://evil.example/" }, redirect: "manual" });
+    expect(crossSite.status).toBe(200);
+    const offer = await crossSite.text();
+    expect(offer).toContain("Получить партнёрский код");
+    expect(offer).toMatch(/<form method="post"[^>]*>.*?<input type="hidden" name="intent" value="create"\/>/s);
+    expect((await browser.request("/partner")).status).toBe(200);
+    expect(await codesOf("partner-asked@clinic.ru")).toEqual([]);
+    // The same post from another site is refused (DESIGN §4.22) and creates nothing either.
+    const forged = await fetch(`${app.url}/partner`, { method: "POST", headers: { Cookie: browser.jar.header(), Origin: "https://evil.example", "Sec-Fetch-Site": "cross-site" }, body: new URLSearchParams({ intent: "create" }), redirect: "manual" });
+    expect(forged.status).toBe(403);
+    expect(await codesOf("partner-asked@clinic.ru")).toEqual([]);
+
+    // The button: POST, then back to the page (POST-redirect-GET), which shows the code.
+    const created = await askForCode(browser);
+    expect(created.status).toBe(302);
+    expect(created.headers.get("Location")).toBe("/partner");
+    const code = await codeOf("partner-asked@clinic.ru");
+    expect(await (await browser.request("/partner")).text()).toContain(code.code);
+    // Asked again (a second tab, a double click), the code stays the one.
+    await askForCode(browser);
+    expect(await codesOf("partner-asked@clinic.ru")).toHaveLength(1);
+  });
+
+  it("gives a signed-in user one six-letter code when asked, and the link once a name is saved", async () => {
     const browser = await signedIn("partner-one@clinic.ru");
+    expect((await askForCode(browser)).status).toBe(302);
     const first = await browser.request("/partner");
     expect(first.status).toBe(200);
     const html = await first.text();
@@ -59,8 +89,8 @@ describe("partner pages over HTTP", () => {
     expect(html).toContain(code.code);
     expect(html).toContain("Ссылка появится, когда вы сохраните имя.");
     expect(html).not.toContain(`${app.url}/${code.code}`);
-    await browser.request("/partner");
-    expect(await t.db.selectFrom("partner_codes").select("id").where("user_email", "=", "partner-one@clinic.ru").execute()).toHaveLength(1);
+    await askForCode(browser);
+    expect(await codesOf("partner-one@clinic.ru")).toHaveLength(1);
 
     const empty = await browser.request("/partner", { form: { intent: "name", user_name: "   " } });
     expect(empty.status).toBe(400);
@@ -79,7 +109,7 @@ describe("partner pages over HTTP", () => {
 
   it("checks the contacts with the spec's texts and records the offer acceptance once", async () => {
     const browser = await signedIn("partner-two@clinic.ru");
-    await browser.request("/partner");
+    await askForCode(browser);
     const empty = await browser.request("/partner", { form: { intent: "contacts", contact_email: "", contact_phone: "", offer: "on" } });
     expect(empty.status).toBe(400);
     const emptyHtml = await empty.text();
@@ -114,7 +144,7 @@ describe("partner pages over HTTP", () => {
 
   it("lists only the partner's own referrals' orders, with search and filters", async () => {
     const browser = await signedIn("partner-three@clinic.ru");
-    await browser.request("/partner");
+    await askForCode(browser);
     const mine = await codeOf("partner-three@clinic.ru");
     const other = await t.db.insertInto("partner_codes").values({ code: "OTHERP", user_email: "other@partner.ru" }).returning("id").executeTakeFirstOrThrow();
     await t.db.insertInto("partner_affiliates").values([

@@ -164,8 +164,9 @@ const MATRIX: Record<string, Row> = {
   // A bank-transfer invoice of the order, ready to print (ADR 072): its signed-in owner only, as the order's page.
   "/cabinet/orders/:orderId/invoices/:invoiceId": { url: (f) => `/cabinet/orders/${f.orderA.id}/invoices/${f.invoiceA}`,
     get:                               "→auth    200       404       404       →auth     →auth     404       404" },
+  // Opening the page writes nothing (a GET must not); its posts create the code and save the name (ADR 083).
   "/partner": { form: () => ({ intent: "name", user_name: "Реферал Тестовый" }),
-    get:                               "→auth    200*      200*      200*      →auth     →auth     200*      200*",
+    get:                               "→auth    200       200       200       →auth     →auth     200       200",
     post:                              "→auth    →/partner* →/partner* →/partner* →auth  →auth     →/partner* →/partner*" },
 
   // One order: its browser, its signed-in owner, staff; 404 for everyone else (DESIGN §4.4).
@@ -497,8 +498,8 @@ describe("access matrix over HTTP", () => {
     const paymentA = /\/payment\/sandbox\/([^/?#]+)/.exec(pay.headers.get("Location") ?? "")?.[1];
     if (!paymentA) throw new Error(`no sandbox checkout: ${pay.status} ${pay.headers.get("Location")}`);
 
-    // The partner's code exists once they have opened their cabinet.
-    expect((await send(clone(jars.get("partner")!), "/partner", { method: "GET" })).status).toBe(200);
+    // The partner's code exists once they have asked for it on their cabinet's page.
+    expect((await send(clone(jars.get("partner")!), "/partner", { method: "POST", body: { intent: "create" } })).status).toBe(302);
     const code = await t.db.selectFrom("partner_codes").select(["id", "code"]).where("user_email", "=", "partner@referral.test").executeTakeFirstOrThrow();
 
     fixture = { orderA, patientA: { id: patientA.id, name: patientA.patient_name }, fileUrlA: `/files/orders/${storagePath}`, paymentA, invoiceA: invoiceA.id, draftA: { id: draftA.id, patientId: draftPatient.id }, orderB, patientB, victim, paidVictim, partnerCode: code.code, partnerCodeId: code.id, bystanderEmail };

@@ -764,8 +764,8 @@ describe("bad input over HTTP", () => {
     adminId = (await t.db.selectFrom("users").select("id").where("email", "=", "admin@aligner.test").executeTakeFirstOrThrow()).id;
     browsers.user = await signedInAs(app, t.db, "partner@clinic.ru");
     browsers.userEn = await english(await signedInAs(app, t.db, "partner-en@clinic.ru"));
-    await browsers.user.request("/partner");
-    await browsers.userEn.request("/partner");
+    await browsers.user.request("/partner", { form: { intent: "create" } });
+    await browsers.userEn.request("/partner", { form: { intent: "create" } });
     browsers.packer = browserFetch(app);
     expect((await browsers.packer.request("/packer", { form: { password: SECRETS.PACKER_PASSWORD } })).status).toBe(302);
 

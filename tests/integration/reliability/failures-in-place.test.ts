@@ -254,7 +254,7 @@ describe("failures shown where they happen", () => {
     it("partner: the code and the referral orders each say they could not load", async () => {
       const email = `partner-page-${lng}@clinic.ru`;
       const partner = await inLanguage(await signedInAs(app, t.db, email), lng);
-      await page(partner, "/partner"); // creates the code
+      await partner.request("/partner", { form: { intent: "create" } }); // "Получить партнёрский код"
       await refusing(
         "select",
         "partner_codes",
@@ -274,7 +274,7 @@ describe("failures shown where they happen", () => {
 
     it("partner name: a failed save says why in place and keeps the typed name", async () => {
       const partner = await inLanguage(await signedInAs(app, t.db, `partner-name-${lng}@clinic.ru`), lng);
-      await page(partner, "/partner");
+      await partner.request("/partner", { form: { intent: "create" } });
       await refusing("update", "partner_codes", async () => {
         const response = await partner.request("/partner", {
           form: { intent: "name", user_name: "Клиника Улыбка" },
