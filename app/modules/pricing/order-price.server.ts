@@ -5,14 +5,19 @@ import { filesOf } from "~/modules/orders/files.server";
 import { calculateOrderPrice, type PriceBreakdown, type PriceInput } from "./calculate";
 
 /**
- * An order's price from what the database holds: its patients' stored files, the new-customer rule and
- * the personal conditions of a signed-in owner (DESIGN §4.10). The wizard prices the summary and the
- * hand-off with it; the payment link and the invoice price an order paid later.
+ * An order's price from what the database holds: its patients' stored files, and for a signed-in
+ * owner their personal conditions and the new-customer rule (DESIGN §4.10). The wizard prices the
+ * summary and the hand-off with it; the payment link and the invoice price an order paid later.
  */
 
 /** Who looks at the order: its owner's personal conditions apply only to them, signed in (a viewer's `user`). */
 export interface PriceViewer {
   user: { email: string } | null;
+}
+
+/** Whether the viewer is signed in with the order's e-mail: only then does the price read anything of that e-mail. */
+export function isSignedInOwner(order: Pick<Order, "email">, viewer: PriceViewer): boolean {
+  return Boolean(order.email && viewer.user && viewer.user.email === order.email);
 }
 
 /** Personal conditions apply only to a signed-in owner of the order's e-mail (DESIGN §4.10). */
@@ -23,9 +28,14 @@ export async function priceOf(db: DB, order: Order, patients: Patient[], viewer:
 /**
  * What the order's price is calculated from: its stored files, and the conditions of a signed-in
  * owner. The summary's page adds the files still going up to it in the browser (ADR 054).
+ *
+ * For anyone else the price says nothing about the typed e-mail (ADR 083): no conditions, and the
+ * new-customer rule is not looked up — such an order is priced as a first order, the same for an
+ * address that has ordered as for a fresh one. Otherwise typing an address would show whether it
+ * has ever ordered (3 points of discount, or none).
  */
 export async function priceInputOf(db: DB, order: Order, patients: Patient[], viewer: PriceViewer): Promise<PriceInput> {
-  const verified = Boolean(order.email && viewer.user && viewer.user.email === order.email);
+  const verified = isSignedInOwner(order, viewer);
   const conditions = verified ? await db.selectFrom("client_settings").selectAll().where("email", "=", order.email!).executeTakeFirst() : undefined;
   return {
     currency: order.currency,
@@ -41,7 +51,7 @@ export async function priceInputOf(db: DB, order: Order, patients: Patient[], vi
           currency: conditions.currency,
         }
       : null,
-    isNewCustomer: await isNewCustomer(db, order.email, order.id),
+    isNewCustomer: verified ? await isNewCustomer(db, order.email, order.id) : true,
     patients: patients.map((patient) => ({
       id: patient.id,
       name: patient.patient_name,
@@ -52,10 +62,4 @@ export async function priceInputOf(db: DB, order: Order, patients: Patient[], vi
       retainerFiles: patient.skip_retainers ? 0 : filesOf(patient, "retainer").length,
     })),
   };
-}
-
-/** Whether an anonymous visitor typed an e-mail that has personal conditions (offer to sign in). */
-export async function hasPersonalConditions(db: DB, email: string | null) {
-  if (!email) return false;
-  return Boolean(await db.selectFrom("client_settings").select("email").where("email", "=", email).executeTakeFirst());
 }

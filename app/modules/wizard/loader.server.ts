@@ -12,7 +12,7 @@ import { isSkippedStep } from "./navigation";
 import { clampStep, FIRST_STEP, LAST_STEP, stepAt } from "./steps";
 import { resolveOrder } from "./order-access.server";
 import { rememberOrderHeaders } from "~/modules/orders/browser-orders.server";
-import { hasPersonalConditions, priceInputOf } from "~/modules/pricing/order-price.server";
+import { isSignedInOwner, priceInputOf } from "~/modules/pricing/order-price.server";
 import { filesOf, queueStatuses, type RecordedFile } from "~/modules/orders/files.server";
 import { detectJaw, detectStep } from "~/modules/orders/jaw-and-step";
 import { listPatients } from "~/modules/orders/patients.server";
@@ -75,7 +75,9 @@ export async function loadWizardPage({ request, context }: LoaderFunctionArgs) {
     // the client's personal comment for staff and the task tracker (customer side §7).
     await storeDraftPrice(db, order.id, price);
   }
-  const personalOffer = !viewer.user && here.offersPersonalPrice === true && (await hasPersonalConditions(db, order.email));
+  // The offer to sign in is made to whoever typed an address without being signed in with it, whether
+  // or not it has conditions: whether it has them is the address's own business (ADR 083).
+  const personalOffer = here.offersPersonalPrice === true && Boolean(order.email) && !isSignedInOwner(order, viewer);
 
   return data(
     {

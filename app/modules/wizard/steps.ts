@@ -59,7 +59,7 @@ export interface StepDefinition {
   perPatient?: boolean;
   /** "← Назад" is drawn. */
   back: boolean;
-  /** A signed-out doctor with personal conditions for the address is told so here. */
+  /** A doctor not signed in with the order's address is offered here to sign in for its personal conditions. */
   offersPersonalPrice?: boolean;
 }
 

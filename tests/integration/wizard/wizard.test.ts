@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createUserSession } from "~/modules/auth/session.server";
 import type { TestDatabase } from "../../support/database";
 import { browserFetch } from "../../support/app-server";
+import { buildOrderIn } from "../../support/builders";
 import { startApp, type TestApp } from "../../support/app";
 
 /** A binary STL of `triangles` facets (content check: 84 + 50 × n bytes). */
@@ -200,6 +201,52 @@ describe("the order wizard over HTTP", () => {
     expect(page).toContain("Скидка 13%");
     const anonymousPage = await (await newBrowser().request(`/order`)).text();
     expect(anonymousPage).not.toContain("VIP");
+  });
+
+  it("tells a visitor nothing about an e-mail they are not signed in with: the summary is the same for an address with conditions and orders as for a fresh one", async () => {
+    const known = "known-clinic@clinic.ru";
+    await t.db
+      .insertInto("client_settings")
+      .values({ email: known, currency: "rub", aligner_price: 50_000, matrix_price: 40_000, discount_percentage: "10", personal_comment: "Особые условия клиники" })
+      .execute();
+    // An earlier paid order: the address has ordered before, so it is not a new customer's.
+    await buildOrderIn(t.db, "paid", { email: known });
+
+    /** The summary as its page shows it, and the data the page carries, with what differs by order alone taken out. */
+    const summaryFor = async (email: string) => {
+      const browser = newBrowser();
+      const order = await toMatrixStep(browser, email);
+      await upload(browser, Array.from({ length: 3 }, (_, i) => ({ name: `m${i}.stl`, content: binaryStl(2) })), "next");
+      await browser.request("/order", { form: { intent: "next", matrix_type: "hard" } });
+      await browser.request("/order", { form: { intent: "skip_aligners" } });
+      await browser.request("/order", { form: { intent: "skip_retainers" } });
+      const html = await (await browser.request("/order")).text();
+      expect(html).toContain("Шаг 11 из 11");
+      const response = await fetch(`${app.url}/order.data`, { headers: { Cookie: browser.jar.header() } });
+      const decoded = await decode(response.body!);
+      await decoded.done;
+      const data = (decoded.value as Record<string, { data?: Record<string, unknown> }>)["routes/order"]!.data!;
+      const stored = await t.db.selectFrom("orders").select(["total_cost", "additional_comments"]).where("id", "=", order.id).executeTakeFirstOrThrow();
+      const main = html.slice(html.indexOf("<main"), html.indexOf("</main>"));
+      const shown = [...main.matchAll(/<table class="price-table">[\s\S]*?<\/table>|<p class="note">[\s\S]*?<\/p>/g)].map((part) => part[0]);
+      const price = data.price as { lines: Array<{ patientId?: string }> };
+      return { main, shown, price: { ...price, lines: price.lines.map(({ patientId: _patient, ...line }) => line) }, priceInput: { ...(data.priceInput as object), patients: undefined }, personalOffer: data.personalOffer, stored: { total: Number(stored.total_cost), comment: stored.additional_comments } };
+    };
+
+    const withHistory = await summaryFor(known);
+    const fresh = await summaryFor(`fresh-${Date.now()}@clinic.ru`);
+    // No personal price, discount or comment of the known address: base prices and a first order's 3 %.
+    expect(withHistory.main).not.toContain("Особые условия клиники");
+    expect(withHistory.main).toContain("Скидка 3%");
+    expect(withHistory.priceInput).toMatchObject({ conditions: null, isNewCustomer: true });
+    // Both addresses get the same page: prices, discount, notes (the offer to sign in included), the stored total.
+    expect(withHistory.shown.length).toBeGreaterThan(1);
+    expect(withHistory.shown).toEqual(fresh.shown);
+    expect(withHistory.price).toEqual(fresh.price);
+    expect(withHistory.priceInput).toEqual(fresh.priceInput);
+    expect(withHistory.personalOffer).toBe(true);
+    expect(fresh.personalOffer).toBe(true);
+    expect(withHistory.stored).toEqual(fresh.stored);
   });
 
   /** The data of a page's own POST (`/order.data`), decoded as Remix's client decodes it. */
