@@ -1,5 +1,6 @@
 import { isRouteErrorResponse, Link, useLocation, useRouteError, useRouteLoaderData } from "@remix-run/react";
 import { StaffAccess } from "~/components/backoffice/staff-access";
+import { SIGNED_IN_STAFF_ONLY } from "~/modules/auth/staff";
 import { useRequestId } from "~/components/document-facts";
 import { useTranslation } from "~/components/i18n/i18n-context";
 
@@ -9,7 +10,7 @@ export function GeneralErrorBoundary() {
   const { t } = useTranslation();
   const requestId = useRequestId();
   const status = isRouteErrorResponse(error) ? error.status : 500;
-  // A back-office page refused ("Доступ запрещён": the roles page for a manager) says how to get access (ADR 069).
+  // A back-office page refused ("Доступ запрещён": the roles page for a manager, a transfer marked paid with the shared password) says how to get access (ADR 069, 083).
   const backoffice = useRouteLoaderData<{ email: string | null }>("routes/backoffice");
   const { pathname } = useLocation();
   const staffRefused = status === 403 && pathname.startsWith("/backoffice") && backoffice !== undefined;
@@ -19,7 +20,7 @@ export function GeneralErrorBoundary() {
     <section className="container error-page">
       <h1>{t(`errors.${key}.title`)}</h1>
       <p>{t(`errors.${key}.text`)}</p>
-      {staffRefused ? <StaffAccess adminOnly signedInAs={backoffice?.email ?? null} redirectTo={pathname} /> : null}
+      {staffRefused ? <StaffAccess refusal={isRouteErrorResponse(error) && error.data === SIGNED_IN_STAFF_ONLY ? "signedInOnly" : "adminOnly"} signedInAs={backoffice?.email ?? null} redirectTo={pathname} /> : null}
       {/* Rendered on the server only: the id a clinic quotes to support finds the request's log lines. */}
       {requestId ? (
         <p className="error-reference" data-request-id={requestId}>

@@ -158,6 +158,11 @@ test("a bank-transfer invoice: the cabinet's form and its error, the printable p
   await signInBackoffice(office);
   await office.goto(`/backoffice/orders/${orderId}`);
   await expect(office.getByRole("region", { name: "Счета на оплату" })).toBeVisible();
+  await checkPage(office, testInfo, "/backoffice/orders/:id with an invoice, the shared password");
+  // A transfer is recorded by a staff member signed in as themselves (ADR 083).
+  await office.goto(`/auth?redirectTo=${encodeURIComponent(`/backoffice/orders/${orderId}`)}`);
+  await signInByMail(office, "admin@aligner.local");
+  await expect(office.getByRole("region", { name: "Счета на оплату" })).toBeVisible();
   await checkPage(office, testInfo, "/backoffice/orders/:id with an invoice");
   await office.getByRole("link", { name: "Отметить оплату по счёту" }).click();
   await expect(office.getByRole("dialog", { name: /^Отметить оплату по счёту №/ })).toBeVisible();

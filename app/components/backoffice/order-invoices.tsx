@@ -13,7 +13,8 @@ type Data = SerializeFrom<typeof loadOrderOverview>;
  * The order's bank-transfer invoices on its back-office page (ADR 072): number, date, company, ИНН,
  * total, the page to print, and who recorded the transfer when. For an unpaid invoice of a pending
  * order, "Отметить оплату по счёту" asks first — a dialog the server renders from `?invoice=`, so it
- * works without JavaScript — and only its button records the transfer.
+ * works without JavaScript — and only its button records the transfer. The shared password cannot
+ * record one (ADR 083): the row says so, with the way to sign in as oneself.
  */
 export function OrderInvoicesTable({ orderId, invoices, question }: { orderId: string; invoices: Data["invoices"]; question: Data["question"] }) {
   const { t, i18n } = useTranslation();
@@ -59,6 +60,14 @@ export function OrderInvoicesTable({ orderId, invoices, question }: { orderId: s
                       <Link to={`${base}?invoice=${invoice.id}`} className="button button-small" preventScrollReset>
                         {t("bo.orders.invoices.markPaid")}
                       </Link>
+                    ) : invoice.needsSignIn ? (
+                      <>
+                        <span className="muted">{t("bo.orders.invoices.unpaid")}</span>
+                        <p className="hint small">{t("bo.orders.invoices.signInToMark")}</p>
+                        <Link to={`/auth?redirectTo=${encodeURIComponent(base)}`} className="small">
+                          {t("bo.access.signIn")}
+                        </Link>
+                      </>
                     ) : (
                       <span className="muted">{t("bo.orders.invoices.unpaid")}</span>
                     )}

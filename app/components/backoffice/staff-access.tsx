@@ -5,14 +5,17 @@ import { useTranslation } from "~/components/i18n/i18n-context";
  * How staff get into the back office (ADR 069), said where they are refused — under the password
  * gate and on a "Доступ запрещён" page: staff sign in with their own address on the sign-in page,
  * and an administrator grants roles on the roles page. Someone already signed in is told that
- * their address has no staff role (the sign-in page would only bring them back here).
+ * their address has no staff role (the sign-in page would only bring them back here). A refusal says
+ * why first: a page for administrators, or an act recorded under a person's name that the shared
+ * password cannot do (ADR 083).
  */
-export function StaffAccess({ signedInAs, redirectTo = "/backoffice", adminOnly = false }: { signedInAs: string | null; redirectTo?: string; adminOnly?: boolean }) {
+export function StaffAccess({ signedInAs, redirectTo = "/backoffice", refusal }: { signedInAs: string | null; redirectTo?: string; refusal?: "adminOnly" | "signedInOnly" }) {
   const { t } = useTranslation();
+  const adminOnly = refusal === "adminOnly";
   return (
     <section className="card stack staff-access" aria-labelledby="staff-access-title">
       <h2 id="staff-access-title">{t("bo.access.title")}</h2>
-      {adminOnly ? <p>{t("bo.access.adminOnly")}</p> : null}
+      {refusal ? <p>{t(`bo.access.${refusal}`)}</p> : null}
       {signedInAs ? (
         adminOnly ? null : <p>{t("bo.access.signedInNoRole", { email: signedInAs })}</p>
       ) : (

@@ -1,7 +1,7 @@
 import { redirect, type AppLoadContext } from "@remix-run/node";
 import { getClientAddress, getViewer } from "~/modules/http/request/request-context.server";
 import type { SessionUser } from "./session.server";
-import { type Staff, staffOf } from "./staff";
+import { SIGNED_IN_STAFF_ONLY, type Staff, staffOf } from "./staff";
 
 export type { Staff } from "./staff";
 
@@ -27,9 +27,14 @@ export async function getStaff(request: Request, context: AppLoadContext): Promi
   return staffOf(user, passes.backoffice, getClientAddress(context));
 }
 
-export async function requireStaff(request: Request, context: AppLoadContext): Promise<Staff> {
+/**
+ * Staff, or the gate. `signedIn`: an act recorded under a person's name (a bank transfer marked
+ * paid, ADR 083) — the shared password, which names nobody, is refused with 403.
+ */
+export async function requireStaff(request: Request, context: AppLoadContext, options: { signedIn?: boolean } = {}): Promise<Staff> {
   const staff = await getStaff(request, context);
   if (!staff) throw redirect(`/backoffice/login?redirectTo=${encodeURIComponent(returnTo(request))}`);
+  if (options.signedIn && staff.via !== "user") throw new Response(SIGNED_IN_STAFF_ONLY, { status: 403 });
   return staff;
 }
 

@@ -10,6 +10,9 @@ export interface Staff {
   actorLabel: string;
 }
 
+/** The text of a 403 for the shared password where a staff member must be signed in; the error page says why (ADR 083). */
+export const SIGNED_IN_STAFF_ONLY = "Signed-in staff only";
+
 /** The staff role of a request from its user's roles, else from the back-office gate pass. */
 export function staffOf(user: SessionUser | null, backofficePass: boolean, clientIp: string): Staff | null {
   if (user?.roles.includes("admin")) return { role: "admin", via: "user", user, actorLabel: user.email };

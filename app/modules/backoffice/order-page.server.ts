@@ -36,7 +36,7 @@ export async function loadOrderLayout({ request, params, context }: LoaderFuncti
 }
 
 /** One order as its card shows it: the same shape the dashboard builds for a page of cards. */
-async function orderCard(db: DB, orderId: string) {
+async function orderCard(db: DB, orderId: string, staff: Staff) {
   const order = await findOrder(db, orderId);
   if (!order) return null;
   const [patientsSection, history, payments, correctionsSection, packings, invoices] = await Promise.all([
@@ -66,12 +66,12 @@ async function orderCard(db: DB, orderId: string) {
       createdAt: payment.created_at.toISOString(),
       lastError: payment.last_error,
     })),
-    // Bank-transfer invoices (ADR 072): a transfer can be recorded for an unpaid one while the order waits for its payment.
-    invoices: invoices.map((invoice) => ({
-      ...invoiceSummary(invoice),
-      paidBy: invoice.paid_by,
-      canMarkPaid: invoice.paid_at === null && order.status === "pending" && Number(order.total_cost) === Number(invoice.total),
-    })),
+    // Bank-transfer invoices (ADR 072): a transfer can be recorded for an unpaid one while the order waits for its payment,
+    // by a staff member signed in as themselves (ADR 083): the shared password is told why it cannot.
+    invoices: invoices.map((invoice) => {
+      const payable = invoice.paid_at === null && order.status === "pending" && Number(order.total_cost) === Number(invoice.total);
+      return { ...invoiceSummary(invoice), paidBy: invoice.paid_by, canMarkPaid: payable && staff.via === "user", needsSignIn: payable && staff.via !== "user" };
+    }),
   };
 }
 
@@ -79,9 +79,9 @@ async function orderCard(db: DB, orderId: string) {
 const overviewQuery = z.object({ invoice: word });
 
 export async function loadOrderOverview({ request, params, context }: LoaderFunctionArgs) {
-  await requireStaff(request, context);
+  const staff = await requireStaff(request, context);
   const t = await getRequestTranslator(request, context);
-  const found = await orderCard(await getDb(), params.orderId ?? "");
+  const found = await orderCard(await getDb(), params.orderId ?? "", staff);
   if (!found) throw new Response("Not found", { status: 404 });
   const config = getConfig();
   const number = shortOrderNumber(found.card.id);
@@ -135,8 +135,9 @@ async function invoicePaid({ db, staff, orderId, invoiceId }: OverviewIntentArgs
 
 const OVERVIEW_INTENTS = { invoice_paid: invoicePaid };
 
+/** Its one intent records a transfer under the staff member's name: the shared password is refused (403, ADR 083). */
 export async function orderOverviewAction({ request, params, context }: ActionFunctionArgs) {
-  const staff = await requireStaff(request, context);
+  const staff = await requireStaff(request, context, { signedIn: true });
   const db = await getDb();
   const order = await findOrder(db, params.orderId ?? "");
   if (!order) throw new Response("Not found", { status: 404 });

@@ -18,7 +18,7 @@ import { buildOrder, buildOrderIn, buildPatient, customer, staff } from "../../s
 import { INVOICE_SUPPLIER } from "../../support/company";
 import { freePort } from "../../support/free-port";
 import { parseExposition, sumOf } from "../../support/prometheus";
-import { follow, rendered, signedInAs, toastOf } from "../backoffice/support";
+import { follow, gatePassed, rendered, signedInAs, toastOf } from "../backoffice/support";
 
 /**
  * A bank-transfer invoice of the domestic market (ADR 072), over HTTP against the real app: the clinic
@@ -174,6 +174,22 @@ describe("a bank-transfer invoice", () => {
     }
     expect((await invoices())[0]).toMatchObject({ paid_at: null, paid_by: null });
     expect((await app.database.db.selectFrom("orders").select("status").where("id", "=", order.id).executeTakeFirstOrThrow()).status).toBe("pending");
+  });
+
+  it("does not let the shared back-office password record a transfer: no control, the reason said, and its post refused with 403", async () => {
+    const [invoice] = await invoices();
+    const office = await gatePassed(app);
+    const page = await (await office.request(`/backoffice/orders/${order.id}`)).text();
+    expect(textOf(page)).toContain("Оплату по счёту отмечает сотрудник, вошедший со своим e-mail");
+    expect(page).not.toContain(`?invoice=${invoice!.id}`);
+    // Not even asked: the question is for those who may answer it.
+    expect(textOf(await (await office.request(`/backoffice/orders/${order.id}?invoice=${invoice!.id}`)).text())).not.toContain("Да, перевод поступил");
+    const marked = await office.request(`/backoffice/orders/${order.id}?index`, { form: { intent: "invoice_paid", invoiceId: invoice!.id } });
+    expect(marked.status).toBe(403);
+    expect(textOf(await marked.text())).toContain("общий пароль его не открывает");
+    expect((await invoices())[0]).toMatchObject({ paid_at: null, paid_by: null, payment_id: null });
+    expect((await app.database.db.selectFrom("orders").select("status").where("id", "=", order.id).executeTakeFirstOrThrow()).status).toBe("pending");
+    expect(await app.database.db.selectFrom("payments").select("id").where("order_id", "=", order.id).where("provider", "=", "invoice").execute()).toEqual([]);
   });
 
   it("staff mark it paid after a question: the order becomes paid as after a card, its file goes to the file server and the paid mail goes", async () => {

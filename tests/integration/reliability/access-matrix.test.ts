@@ -250,9 +250,10 @@ const MATRIX: Record<string, Row> = {
   "/backoffice/orders/:orderId (layout)": { url: (f) => `/backoffice/orders/${f.orderA.id}`,
     get:                               "→gate    →gate     →gate     →gate     →gate     200       200       200" },
   // Its POST records an invoice's bank transfer (ADR 072): order B has no such invoice, which the toast says, and nothing changes.
+  // Only staff signed in as themselves record one: the shared password names nobody (ADR 083).
   "/backoffice/orders/:orderId": { url: (f) => `/backoffice/orders/${f.orderB.id}`, form: (f) => ({ intent: "invoice_paid", invoiceId: f.invoiceA }),
     get:                               "→gate    →gate     →gate     →gate     →gate     200       200       200",
-    post:                              "→gate    →gate     →gate     →gate     →gate     →/backoffice/orders/ →/backoffice/orders/ →/backoffice/orders/" },
+    post:                              "→gate    →gate     →gate     →gate     →gate     403       →/backoffice/orders/ →/backoffice/orders/" },
   // An order's invoice as the clinic prints it (ADR 072): staff only, whoever's order it is.
   "/backoffice/orders/:orderId/invoices/:invoiceId": { url: (f) => `/backoffice/orders/${f.orderA.id}/invoices/${f.invoiceA}`,
     get:                               "→gate    →gate     →gate     →gate     →gate     200       200       200" },
