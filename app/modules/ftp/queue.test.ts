@@ -44,17 +44,51 @@ describe("the pending filter", () => {
 });
 
 describe("retryDelayMs", () => {
-  it("doubles from the base after each failed attempt", () => {
-    expect([1, 2, 3, 4, 5].map((attempts) => retryDelayMs(attempts, 1000, 60_000))).toEqual([1000, 2000, 4000, 8000, 16_000]);
+  const lowest = () => 0;
+  const highest = () => 1 - Number.EPSILON;
+
+  it("waits between half and the whole of a backoff that doubles after each failed attempt", () => {
+    expect([1, 2, 3, 4, 5].map((attempts) => retryDelayMs(attempts, 1000, 60_000, lowest))).toEqual([500, 1000, 2000, 4000, 8000]);
+    expect([1, 2, 3, 4, 5].map((attempts) => retryDelayMs(attempts, 1000, 60_000, highest))).toEqual([1000, 2000, 4000, 8000, 16_000]);
+    expect(retryDelayMs(3, 1000, 60_000, () => 0.5)).toBe(3000);
   });
 
-  it("is capped", () => {
-    expect(retryDelayMs(20, 1000, 60_000)).toBe(60_000);
-    expect(retryDelayMs(1000, 60_000)).toBe(6 * 60 * 60_000);
+  it("is capped, the jitter within the cap", () => {
+    expect(retryDelayMs(20, 1000, 60_000, highest)).toBe(60_000);
+    expect(retryDelayMs(20, 1000, 60_000, lowest)).toBe(30_000);
+    expect(retryDelayMs(1000, 60_000, undefined, highest)).toBe(6 * 60 * 60_000);
   });
 
   it("treats 0 attempts as the first", () => {
-    expect(retryDelayMs(0, 500, 10_000)).toBe(500);
+    expect(retryDelayMs(0, 500, 10_000, lowest)).toBe(250);
+    expect(retryDelayMs(0, 500, 10_000, highest)).toBe(500);
+  });
+
+  it("never leaves its bounds with the real random source", () => {
+    for (let attempts = 1; attempts <= 12; attempts++) {
+      const backoff = Math.min(1000 * 2 ** (attempts - 1), 600_000);
+      for (let i = 0; i < 500; i++) {
+        const delay = retryDelayMs(attempts, 1000, 600_000);
+        expect(delay).toBeGreaterThanOrEqual(backoff / 2);
+        expect(delay).toBeLessThanOrEqual(backoff);
+      }
+    }
+  });
+
+  it("spreads files that failed together over the upper half of their backoff", () => {
+    // 2,000 files failing their third attempt at the same moment: backoff 4 s, so 2–4 s.
+    const delays = Array.from({ length: 2000 }, () => retryDelayMs(3, 1000, 60_000));
+    const tenths = Array.from({ length: 10 }, () => 0);
+    for (const delay of delays) tenths[Math.min(9, Math.floor((delay - 2000) / 200))]!++;
+    // Each tenth of the range gets about 200 (a 5-sigma margin either way), none is empty or crowded.
+    for (const count of tenths) {
+      expect(count).toBeGreaterThan(130);
+      expect(count).toBeLessThan(270);
+    }
+    expect(new Set(delays).size).toBeGreaterThan(1000);
+    const mean = delays.reduce((sum, delay) => sum + delay, 0) / delays.length;
+    expect(mean).toBeGreaterThan(2900);
+    expect(mean).toBeLessThan(3100);
   });
 });
 

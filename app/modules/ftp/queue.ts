@@ -74,12 +74,17 @@ export const DEFAULT_RETRY_BASE_MS = 60_000;
 export const DEFAULT_RETRY_MAX_MS = 6 * 60 * 60_000;
 
 /**
- * Exponential backoff after a failed attempt: base, 2 × base, 4 × base… capped at `maxMs`.
- * `attempts` counts the attempt that just failed (1 after the first failure).
+ * The wait after a failed attempt: exponential backoff — base, 2 × base, 4 × base… capped at `maxMs`
+ * — with equal jitter, a random point in its upper half (ADR 084). Files that failed together (the
+ * file server went down with several in flight, or several workers) come back spread over that half
+ * instead of all at the same moment, and none sooner than half its backoff, so a server that just
+ * failed is not asked again at once. `attempts` counts the attempt that just failed (1 after the
+ * first failure); `random` gives a number in [0, 1).
  */
-export function retryDelayMs(attempts: number, baseMs = DEFAULT_RETRY_BASE_MS, maxMs = DEFAULT_RETRY_MAX_MS): number {
+export function retryDelayMs(attempts: number, baseMs = DEFAULT_RETRY_BASE_MS, maxMs = DEFAULT_RETRY_MAX_MS, random: () => number = Math.random): number {
   const exponent = Math.min(Math.max(attempts, 1) - 1, 30);
-  return Math.min(baseMs * 2 ** exponent, maxMs);
+  const backoff = Math.min(baseMs * 2 ** exponent, maxMs);
+  return Math.round(backoff / 2 + (backoff / 2) * random());
 }
 
 /** The spec's text for a file that could not be read from storage (§8), stored as the entry's error. */

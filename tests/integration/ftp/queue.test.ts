@@ -110,17 +110,18 @@ describe("the file server queue over real SFTP", () => {
     let row = await entry(file!.entry.id);
     expect(row).toMatchObject({ status: "failed", attempts: 1, error_message: "Ошибка загрузки файла из storage: NoSuchKey", locked_until: null });
     expect(row.last_attempt_at).toBeInstanceOf(Date);
-    expect(row.next_attempt_at.getTime() - row.last_attempt_at!.getTime()).toBeGreaterThanOrEqual(250);
+    // Backoff 300 ms with equal jitter: 150–300 ms after the attempt failed.
+    expect(row.next_attempt_at.getTime() - row.last_attempt_at!.getTime()).toBeGreaterThanOrEqual(150);
     expect(lines.some((line) => line.includes(`job=${file!.entry.id}`) && line.includes("outcome=failed"))).toBe(true);
 
     // Backing off: not due yet.
     expect(await processQueue(deps, settings)).toMatchObject({ claimed: 0 });
-    // Second attempt after 300 ms, third after 600 ms more; then the limit (3) is reached.
+    // Second attempt within 300 ms, third within 600 ms more; then the limit (3) is reached.
     await sleep(350);
     expect(await processQueue(deps, settings)).toMatchObject({ claimed: 1, failed: 1 });
     row = await entry(file!.entry.id);
     expect(row.attempts).toBe(2);
-    expect(row.next_attempt_at.getTime() - row.last_attempt_at!.getTime()).toBeGreaterThanOrEqual(550);
+    expect(row.next_attempt_at.getTime() - row.last_attempt_at!.getTime()).toBeGreaterThanOrEqual(300);
     await sleep(650);
     expect(await processQueue(deps, settings)).toMatchObject({ claimed: 1, failed: 1, remaining: 0 });
     await sleep(1300);
