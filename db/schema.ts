@@ -443,6 +443,27 @@ export interface StorageWalkTable {
   folders: number | null;
 }
 
+/**
+ * Housekeeping's one row (ADR 084): the lease of the pass under way, if any, and what the last pass
+ * recorded. A pass starts only when no lease is held (or it has run out) and none started in the
+ * current interval.
+ */
+export interface HousekeepingLeaseTable {
+  id: Generated<number>;
+  /** The process running a pass now ("web:host:pid:…", "queue-worker:…", "cron:…"); null between passes. */
+  held_by: string | null;
+  /** When the lease runs out unless renewed: a process that died mid-pass loses it then. */
+  held_until: Timestamp | null;
+  last_started_at: Timestamp | null;
+  last_finished_at: Timestamp | null;
+  last_ran_by: string | null;
+  /** How the last finished pass ended; a pass whose process died records nothing here. */
+  last_outcome: "completed" | "failed" | null;
+  /** Passes started since the table was made. */
+  passes: Generated<number>;
+  created_at: CreatedAt;
+}
+
 export type StorageTrashReason = "order_missing" | "unlisted" | "cancelled" | "abandoned_draft" | "delivered";
 
 /** Objects of the `orders` bucket the walk found to be garbage (DESIGN §4.18), re-checked before deleting. */
@@ -539,6 +560,7 @@ export interface Database {
   rate_limits: RateLimitsTable;
   request_replays: RequestReplaysTable;
   storage_walk: StorageWalkTable;
+  housekeeping_lease: HousekeepingLeaseTable;
   staff_preferences: StaffPreferencesTable;
   storage_trash: StorageTrashTable;
   erasure_requests: ErasureRequestsTable;

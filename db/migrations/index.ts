@@ -24,6 +24,7 @@ import * as afterPayment from "./2026-12-03T1200_after_payment";
 import * as erasureRequests from "./2026-12-04T0900_erasure_requests";
 import * as invoices from "./2026-12-04T1000_invoices";
 import * as accountingRecords from "./2026-12-05T0900_accounting_records";
+import * as housekeepingLease from "./2026-12-06T1400_housekeeping_lease";
 
 /** Every migration, by its frozen name. Listed statically so bundlers and tsx need no directory scan. */
 export const migrations: Record<string, Migration> = {
@@ -52,4 +53,5 @@ export const migrations: Record<string, Migration> = {
   "2026-12-04T0900_erasure_requests": erasureRequests,
   "2026-12-04T1000_invoices": invoices,
   "2026-12-05T0900_accounting_records": accountingRecords,
+  "2026-12-06T1400_housekeeping_lease": housekeepingLease,
 };

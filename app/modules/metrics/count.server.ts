@@ -34,6 +34,7 @@ export const PAYMENT_OUTCOMES = [
   "not_configured",
 ] as const;
 export const TRANSFER_OUTCOMES = ["completed", "failed", "released", "lease_lost"] as const;
+export const HOUSEKEEPING_OUTCOMES = ["completed", "failed"] as const;
 /** plain: the file as chosen (the form, or a resumable upload without encoding); gzip and packed: compressed in the browser (ADR 033, 045). */
 export const UPLOAD_KINDS = ["plain", "gzip", "packed"] as const;
 /** The refusals of both upload paths (uploads/upload-handler.server.ts, uploads/tus-finish.server.ts). */
@@ -89,6 +90,11 @@ function createInstruments() {
     ordersPaid: counter("aligner_orders_paid_total", "Orders that became paid, by market.", ["market"]),
     payments: counter("aligner_payments_total", "Providers' verified answers about payments, and transfers staff record against invoices, by provider and what applying them came to.", ["provider", "outcome"]),
     mails: counter("aligner_mails_total", "Mails handed to the mail server (or the outbox), by result.", ["result"]),
+    housekeepingPasses: counter(
+      "aligner_housekeeping_passes_total",
+      "Housekeeping passes this process ran, by outcome (ADR 084): one an interval for the whole deployment, run by whichever process took the lease.",
+      ["outcome"],
+    ),
   };
 }
 
@@ -111,6 +117,7 @@ export function instruments(): Instruments {
   }
   for (const provider of PAYMENT_PROVIDERS) for (const outcome of PAYMENT_OUTCOMES) made.payments.inc({ provider, outcome }, 0);
   for (const result of ["sent", "failed"]) made.mails.inc({ result }, 0);
+  for (const outcome of HOUSEKEEPING_OUTCOMES) made.housekeepingPasses.inc({ outcome }, 0);
   store[KEY] = made;
   return made;
 }
@@ -148,6 +155,10 @@ export function countPayment(provider: string, outcome: string) {
 
 export function countMail(result: "sent" | "failed") {
   instruments().mails.inc({ result });
+}
+
+export function countHousekeepingPass(outcome: (typeof HOUSEKEEPING_OUTCOMES)[number]) {
+  instruments().housekeepingPasses.inc({ outcome });
 }
 
 /** What the metrics need of a pg pool (its own counters). */
