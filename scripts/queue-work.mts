@@ -9,13 +9,16 @@ import { startMetricsServer } from "../app/modules/metrics/metrics-server.server
 
 /**
  * `npm run queue:work`: the long-lived worker process (fly.toml `worker`). Sends due files of the
- * production file server queue continuously (DESIGN §4.16) and runs the housekeeping of the
- * scheduled job every minute. Any number of workers may run against one database.
+ * production file server queue continuously (DESIGN §4.16) and takes its turn at the housekeeping of
+ * the scheduled job: one pass a minute (HOUSEKEEPING_INTERVAL_SECONDS) for the whole deployment,
+ * whichever process takes the lease (ADR 084). Any number of workers may run against one database.
  *
  * SIGTERM / SIGINT: stops claiming, lets files in flight finish for up to --grace-ms, releases the
  * rest (due again at once for another worker), then exits 0.
  *
  *   npm run queue:work -- [--poll-ms 2000] [--grace-ms 20000] [--retry-base-ms 60000] [--housekeeping-ms 60000]
+ *
+ * --housekeeping-ms overrides HOUSEKEEPING_INTERVAL_SECONDS for this worker (tests).
  */
 const { values } = parseArgs({
   options: {
@@ -45,6 +48,7 @@ if (config.database.kind === "pglite") {
 const db = await getDb();
 await migrateToLatest(db);
 const stop = startInProcessScheduler(db, {
+  kind: "queue-worker",
   queuePollMs: number("poll-ms"),
   graceMs: number("grace-ms"),
   housekeepingIntervalMs: number("housekeeping-ms"),

@@ -123,7 +123,7 @@ async function serve(onListening: () => void) {
   const app = await createApp({ trustProxy: config.strict ? 1 : "loopback", development });
   // Everything this process answers for is up before the public port opens: a probe that finds the
   // app healthy finds its metrics and its backup socket too.
-  const stopScheduler = config.queue.inProcess ? startInProcessScheduler(db) : () => Promise.resolve();
+  const stopScheduler = config.queue.inProcess ? startInProcessScheduler(db, { kind: "web" }) : () => Promise.resolve();
   // The embedded database can only be backed up by this process: `npm run backup` asks it (ADR 077).
   const stopBackupControl = config.database.kind === "pglite" ? startBackupControl(db, createStorage(config), config) : () => Promise.resolve();
   if (config.metrics && cluster.isPrimary) await startMetricsServer({ ...config.metrics, gather: "self", db: getDb, maxAttempts: config.queue.maxAttempts });

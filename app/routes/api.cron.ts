@@ -3,6 +3,7 @@ import { safeEqual } from "~/modules/auth/tokens.server";
 import { getConfig } from "~/modules/config/config.server";
 import { getDb } from "~/modules/db/db.server";
 import { getFileServer } from "~/modules/ftp/file-server.server";
+import { newWorkerId } from "~/modules/ftp/transfer.server";
 import { runScheduledJobs } from "~/modules/jobs/scheduled.server";
 import { getStorage } from "~/modules/storage/storage.server";
 import { jsonAnswer } from "~/modules/http/answers/answers.server";
@@ -18,8 +19,10 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 /**
  * The cron route: `POST /api/cron` with `Authorization: Bearer $CRON_SECRET`. Runs the scheduled
- * job once — the file server queue for a bounded time, then housekeeping — and answers with its
- * JSON summary (claimed, completed, failed, released, remaining, abandonedDraftsDeleted…).
+ * job once — the file server queue for a bounded time, then a housekeeping pass unless another
+ * process is running one (the schedulers' lease, ADR 084) — and answers with its JSON summary
+ * (claimed, completed, failed, released, remaining, housekeeping "ran" or "skipped", housekeepingBy,
+ * abandonedDraftsDeleted…).
  * Exempt from the cross-site check; the secret guards it.
  */
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -32,6 +35,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const summary = await runScheduledJobs({ db: await getDb(), storage: getStorage(), fileServer: getFileServer() }, config.queue, {
     budgetMs: QUEUE_BUDGET_MS,
     graceMs: QUEUE_GRACE_MS,
+    holder: newWorkerId("cron"),
+    housekeepingIntervalMs: config.housekeeping.intervalMs,
   });
   return Response.json({ ok: true, ...summary });
 }

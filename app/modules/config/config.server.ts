@@ -90,6 +90,8 @@ export interface AppConfig {
   internationalHosts: string[];
   enabledMarkets: Market[];
   queue: { leaseSeconds: number; maxAttempts: number; concurrency: number; inProcess: boolean };
+  /** One housekeeping pass this often for the whole deployment (HOUSEKEEPING_INTERVAL_SECONDS, ADR 084). */
+  housekeeping: { intervalMs: number };
   /** New draft orders one client address may start in a day (DRAFTS_PER_IP_DAY). */
   draftsPerIpDay: number;
   /** Requests one address group may have in flight in one process (REQUESTS_IN_FLIGHT_PER_ADDRESS, ADR 056). */
@@ -324,6 +326,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       concurrency: env.QUEUE_CONCURRENCY,
       inProcess: env.QUEUE_IN_PROCESS === "auto" ? database.kind === "pglite" : env.QUEUE_IN_PROCESS === "true",
     },
+    housekeeping: { intervalMs: env.HOUSEKEEPING_INTERVAL_SECONDS * 1000 },
     draftsPerIpDay: env.DRAFTS_PER_IP_DAY,
     requestsInFlightPerAddress: env.REQUESTS_IN_FLIGHT_PER_ADDRESS,
     metrics: env.METRICS_PORT ? { port: env.METRICS_PORT, host: env.METRICS_HOST } : null,

@@ -118,6 +118,9 @@ export const envSchema = z.object({
   QUEUE_MAX_ATTEMPTS: positiveInt(8),
   QUEUE_CONCURRENCY: positiveInt(3),
   QUEUE_IN_PROCESS: z.enum(["auto", "true", "false"]).default("auto"),
+  // Housekeeping (retention, drafts, codes, sessions, the storage walk…) runs once this often for the
+  // whole deployment, whichever process takes its lease (ADR 084).
+  HOUSEKEEPING_INTERVAL_SECONDS: positiveInt(60),
 
   // New draft orders one client address (an IPv6 /64) may start in a day (DESIGN §4.6, ADR 038);
   // a clinic network behind one address makes dozens a day.

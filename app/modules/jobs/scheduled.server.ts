@@ -12,6 +12,7 @@ import { BUCKET_NAMES } from "~/modules/storage/storage.server";
 import { DELETED_OBJECTS_KEPT_HOURS } from "~/modules/storage/graveyard";
 import { logger } from "~/modules/log/logger.server";
 import { continueErasures } from "./erasure.server";
+import { housekeepingLeaseHolder, runHousekeepingPass } from "./housekeeping-lease.server";
 import { deleteAccountingRecords } from "~/modules/orders/retention.server";
 import { anonymiseOrders, cutoffOf, deleteBounded, purgeAbandonedDrafts as purgeDrafts, purgeDeliveredModels, yearEndCutoffOf } from "./retention.server";
 
@@ -19,7 +20,8 @@ import { anonymiseOrders, cutoffOf, deleteBounded, purgeAbandonedDrafts as purge
  * The scheduled job (DESIGN §4.8, §4.16–4.17): one run sends due files of the production file
  * server queue for a bounded time, does a bounded amount of housekeeping and reports what it did.
  * The cron route runs it whole; `npm run queue:work` and the in-process worker run the same two
- * parts on their own rhythm (scheduler.server.ts).
+ * parts on their own rhythm (scheduler.server.ts). Housekeeping runs once an interval for the whole
+ * deployment, by whichever process takes its lease (housekeeping-lease.server.ts, ADR 084).
  *
  * Housekeeping enforces the retention periods of the privacy notices (ADR 074): every delete and
  * every anonymisation is one set-based pass over a bounded batch, so a run costs the same after
@@ -94,6 +96,8 @@ export interface HousekeepingOptions {
   limits?: HousekeepingLimits;
   /** Hears how long each step took (the benchmark; a slow step's name in a log). */
   onStep?: (step: string, ms: number) => void;
+  /** Fires when the pass lost its lease (ADR 084): no further step starts. */
+  signal?: AbortSignal;
 }
 
 /** Retention (drafts, models, orders' personal data, payment events, accounting records, payouts), order codes, rate limits, resent answers, sessions, sign-in tokens, status mails. */
@@ -103,6 +107,7 @@ export async function runHousekeeping(db: DB, storage: FileStorage, options: Hou
   const limits = options.limits ?? HOUSEKEEPING_LIMITS;
   let stepStarted = started;
   const step = async <T,>(name: string, run: () => Promise<T>): Promise<T> => {
+    options.signal?.throwIfAborted();
     const result = await run();
     const now = Date.now();
     options.onStep?.(name, now - stepStarted);
@@ -176,7 +181,8 @@ export async function runHousekeeping(db: DB, storage: FileStorage, options: Hou
   };
 }
 
-export interface JobSummary extends HousekeepingSummary {
+/** The queue part of a run of the whole job (the cron route's summary). */
+interface QueuePartSummary {
   /** Queue entries claimed, delivered, failed and released (shutdown) in this run. */
   claimed: number;
   completed: number;
@@ -184,16 +190,34 @@ export interface JobSummary extends HousekeepingSummary {
   released: number;
   /** Queue entries still to deliver after the run. */
   remaining: number;
+  /** The whole run's time. */
+  ms: number;
 }
+
+/**
+ * The housekeeping part: what the pass did, or that it did not run because another process's pass
+ * was under way (ADR 084); `housekeepingBy` names the process that ran it, or runs it.
+ */
+type HousekeepingPartSummary = ({ housekeeping: "ran" } & HousekeepingSummary) | { housekeeping: "skipped" };
+
+export type JobSummary = QueuePartSummary & HousekeepingPartSummary & { housekeepingBy: string | null };
 
 export interface ScheduledJobOptions {
   /** How long the queue part may claim new entries. */
   budgetMs: number;
   /** How long files in flight may run past the budget before they are released. */
   graceMs: number;
+  /** Who runs it, in the housekeeping lease and the log ("cron:host:pid:…"). */
+  holder: string;
+  /** The lease of its housekeeping pass lasts this long unless renewed (the configured interval). */
+  housekeepingIntervalMs: number;
 }
 
-/** The whole job once: the queue for a bounded time, then housekeeping. One part failing does not skip the other. */
+/**
+ * The whole job once: the queue for a bounded time, then a housekeeping pass unless another process
+ * is running one (the same lease as the schedulers, taken whatever the interval: the caller chose
+ * when; ADR 084). One part failing does not skip the other.
+ */
 export async function runScheduledJobs(deps: QueueDeps, settings: QueueSettings, options: ScheduledJobOptions): Promise<JobSummary> {
   const started = Date.now();
   const errors: unknown[] = [];
@@ -201,13 +225,18 @@ export async function runScheduledJobs(deps: QueueDeps, settings: QueueSettings,
     errors.push(error);
     return null;
   });
-  const housekeeping = await runHousekeeping(deps.db, deps.storage).catch((error) => {
+  const pass = await runHousekeepingPass(deps.db, {
+    holder: options.holder,
+    due: "now",
+    intervalMs: options.housekeepingIntervalMs,
+    log: deps.log,
+    run: (signal) => runHousekeeping(deps.db, deps.storage, { signal }),
+  }).catch((error) => {
     errors.push(error);
     return null;
   });
-  if (!queue || !housekeeping) throw errors[0];
-  return {
-    ...housekeeping,
+  if (!queue || !pass) throw errors[0];
+  const queuePart: QueuePartSummary = {
     claimed: queue.claimed,
     completed: queue.completed,
     failed: queue.failed,
@@ -215,4 +244,6 @@ export async function runScheduledJobs(deps: QueueDeps, settings: QueueSettings,
     remaining: queue.remaining,
     ms: Date.now() - started,
   };
+  if (!pass.ran) return { ...queuePart, housekeeping: "skipped", housekeepingBy: await housekeepingLeaseHolder(deps.db) };
+  return { ...pass.summary, ...queuePart, housekeeping: "ran", housekeepingBy: options.holder };
 }

@@ -159,6 +159,36 @@ describe("access and cross-site protection over HTTP", () => {
     expect(left.map((row) => row.id)).toEqual([fresh.id]);
   });
 
+  it("runs the cron route's housekeeping only while no other process runs a pass, and says who ran it", async () => {
+    const cron = async () => {
+      const response = await fetch(`${app.url}/api/cron`, { method: "POST", headers: { Authorization: `Bearer ${SECRETS.CRON_SECRET}` } });
+      expect(response.status).toBe(200);
+      return (await response.json()) as Record<string, unknown>;
+    };
+    const ran = await cron();
+    expect(ran).toMatchObject({ ok: true, housekeeping: "ran", housekeepingBy: expect.stringMatching(/^cron:/), sessionsExpired: expect.any(Number) });
+    expect(await t.db.selectFrom("housekeeping_lease").select(["held_by", "last_ran_by", "last_outcome"]).executeTakeFirstOrThrow()).toEqual({
+      held_by: null,
+      last_ran_by: ran.housekeepingBy,
+      last_outcome: "completed",
+    });
+
+    // A queue worker's pass is under way: the cron route sends files as always and leaves housekeeping to it.
+    const old = await buildOrder(t.db);
+    await t.db.updateTable("orders").set({ updated_at: sql`now() - interval '31 days'` }).where("id", "=", old.id).execute();
+    const worker = "queue-worker:elsewhere:4242:abcdef";
+    await t.db.updateTable("housekeeping_lease").set({ held_by: worker, held_until: sql<Date>`now() + interval '1 minute'` }).execute();
+    try {
+      const skipped = await cron();
+      expect(skipped).toMatchObject({ ok: true, housekeeping: "skipped", housekeepingBy: worker, claimed: 0, remaining: 0 });
+      expect(skipped).not.toHaveProperty("abandonedDraftsDeleted");
+      expect(await t.db.selectFrom("orders").select("id").where("id", "=", old.id).executeTakeFirst()).toBeDefined();
+    } finally {
+      await t.db.updateTable("housekeeping_lease").set({ held_by: null, held_until: null }).execute();
+    }
+    expect(await cron()).toMatchObject({ housekeeping: "ran", abandonedDraftsDeleted: 1 });
+  });
+
   it("remembers the language chosen in the picker and sends home pages to /{lang}", async () => {
     const browser = browserFetch(app);
     const chosen = await browser.request("/language", { form: { lng: "en", redirectTo: "/" } });
