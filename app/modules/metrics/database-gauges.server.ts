@@ -7,7 +7,8 @@ import { oldestDueSeconds } from "~/modules/orders/production-queue.server";
 
 /**
  * The gauges read from the database when metrics are scraped (ADR 073): whether the database
- * answers, the production file server queue, the order-code space and payments left pending. Each
+ * answers, the production file server queue, the order-code space, payments left pending and how long
+ * ago housekeeping last ran. Each
  * query is bounded by an index and by what the scheduled job keeps small (abandoned drafts go
  * after 30 days, codes are at most 65,536), so a scrape costs milliseconds at any age of the
  * service. Kept in a registry of their own: the process that answers the scrape reads them once,
@@ -37,6 +38,10 @@ function createGauges() {
     codesHeld: gauge("aligner_order_codes_held", "Order codes held now (each for a year after its order was created)."),
     codesTotal: gauge("aligner_order_codes_total", "Order codes there are (65,536)."),
     paymentsStuck: gauge("aligner_payments_stuck_pending", `Payment attempts still created or pending ${STUCK_PAYMENT_HOURS} hours after they were made (last ${STUCK_PAYMENT_WINDOW_DAYS} days).`),
+    housekeepingAge: gauge(
+      "aligner_housekeeping_last_pass_age_seconds",
+      "Seconds since the deployment's last housekeeping pass started, whichever process ran it (ADR 084); before the first, since the database got housekeeping.",
+    ),
   };
 }
 
@@ -68,8 +73,12 @@ async function readAll(db: DB, maxAttempts: number) {
      where status in ('created', 'pending')
        and created_at < now() - make_interval(hours => ${STUCK_PAYMENT_HOURS})
        and created_at > now() - make_interval(days => ${STUCK_PAYMENT_WINDOW_DAYS})`.execute(db);
+  // One row (ADR 084).
+  const housekeeping = await sql<{ seconds: number }>`
+    select extract(epoch from now() - coalesce(last_started_at, created_at))::float8 as seconds from housekeeping_lease`.execute(db);
   return {
     byStatus,
+    housekeepingSeconds: Math.max(0, Number(housekeeping.rows[0]?.seconds ?? 0)),
     givenUp: Number(givenUp.rows[0]?.n ?? 0),
     oldestSeconds: Math.max(0, Number(oldest ?? 0)),
     held,
@@ -96,9 +105,10 @@ export async function readDatabaseGauges(db: DB, options: { maxAttempts: number;
     g.codesHeld.set(read.held);
     g.codesTotal.set(CODE_SPACE);
     g.paymentsStuck.set(read.stuck);
+    g.housekeepingAge.set(read.housekeepingSeconds);
   } catch {
     g.databaseUp.set(0);
-    for (const metric of [g.queueEntries, g.queueGivenUp, g.queueOldestDue, g.codesHeld, g.codesTotal, g.paymentsStuck]) metric.reset();
+    for (const metric of [g.queueEntries, g.queueGivenUp, g.queueOldestDue, g.codesHeld, g.codesTotal, g.paymentsStuck, g.housekeepingAge]) metric.reset();
   } finally {
     clearTimeout(timer);
   }

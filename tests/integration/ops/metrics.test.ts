@@ -151,11 +151,16 @@ describe("metrics on METRICS_PORT during an order", () => {
     expect(valueOf(done, "aligner_mails_total", { result: "sent" })).toBe(1);
     expect(valueOf(done, "aligner_mails_total", { result: "failed" })).toBe(0);
     expect(valueOf(done, "aligner_database_up")).toBe(1);
+    // The mail went out in a housekeeping pass of the worker: counted on its port once the pass ended.
+    await waitFor(async () => valueOf(await scrape(workerPort), "aligner_housekeeping_passes_total", { outcome: "completed" }) >= 1, 30_000, "the worker's housekeeping pass");
 
     const delivered = await scrape(webPort);
     scraped.push(delivered);
     expect(valueOf(delivered, "aligner_ftp_queue_entries", { status: "pending" })).toBe(0);
     expect(valueOf(delivered, "aligner_ftp_queue_oldest_due_seconds")).toBe(0);
+    // Read from the database on the web's port: the deployment's last pass, whichever process ran it.
+    expect(valueOf(delivered, "aligner_housekeeping_last_pass_age_seconds")).toBeLessThan(30);
+    expect(valueOf(delivered, "aligner_housekeeping_passes_total", { outcome: "completed" })).toBe(0);
   });
 
   it("has alert rules that name only metrics the app exports", async () => {
@@ -164,7 +169,7 @@ describe("metrics on METRICS_PORT during an order", () => {
     const rules = (parse(fs.readFileSync(RULES, "utf8")) as { groups: Array<{ rules: Array<{ alert: string; expr: string }> }> }).groups.flatMap((group) => group.rules);
     const alerts = rules.map((rule) => rule.alert);
     expect(alerts).toEqual(
-      expect.arrayContaining(["FileQueueStalled", "FileTransfersFailing", "ServerErrors", "SlowPages", "MailsFailing", "OrderCodeSpaceFilling", "PaymentsStuckPending", "DatabaseUnreachable"]),
+      expect.arrayContaining(["FileQueueStalled", "FileTransfersFailing", "ServerErrors", "SlowPages", "MailsFailing", "OrderCodeSpaceFilling", "PaymentsStuckPending", "HousekeepingStopped", "DatabaseUnreachable"]),
     );
     const unknown = rules.flatMap((rule) => metricsOfExpression(rule.expr).filter((name) => !exported.has(name)).map((name) => `${rule.alert}: ${name}`));
     expect(unknown).toEqual([]);
