@@ -81,3 +81,20 @@ export async function createTestDatabase(poolSize = 20): Promise<TestDatabase> {
     },
   };
 }
+
+/** The databases the service runs on, by name and kind, for `describe.each`. */
+export const DATABASE_KINDS = [
+  ["PostgreSQL", "postgres"],
+  ["PGlite", "pglite"],
+] as const;
+
+/**
+ * A migrated database of either kind the service runs on, for suites that check the same SQL on both:
+ * a clone of the template on PostgreSQL, or an embedded PGlite in memory.
+ */
+export async function databaseOfKind(kind: "postgres" | "pglite", poolSize = 4): Promise<{ db: DB; drop(): Promise<void> }> {
+  if (kind === "postgres") return createTestDatabase(poolSize);
+  const db = await openDatabase({ kind: "pglite", dir: "memory://" });
+  await migrateToLatest(db as Kysely<any>);
+  return { db, drop: () => db.destroy() };
+}

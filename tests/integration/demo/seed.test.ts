@@ -1,8 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Kysely } from "kysely";
-import { openDatabase, type DB } from "~/modules/db/db.server";
+import type { DB } from "~/modules/db/db.server";
 import { PAID_SET } from "~/modules/orders/status";
-import { migrateToLatest } from "~db/migrator";
 import { ORDER_STATUSES, QUEUE_STATUSES, type FileInfo } from "~db/schema";
 import fs from "node:fs";
 import os from "node:os";
@@ -10,32 +8,23 @@ import path from "node:path";
 import { createStorage } from "~/modules/storage/storage.server";
 import { createStlScanner } from "~/modules/uploads/scan";
 import { DEMO_ADMIN_EMAIL, DEMO_MANAGER_EMAIL, DEMO_MODEL, seedDemoData, storeDemoFiles, type SeedSummary } from "~/modules/demo/seed.server";
-import { createTestDatabase, type TestDatabase } from "../../support/database";
+import { createTestDatabase, DATABASE_KINDS, databaseOfKind, type TestDatabase } from "../../support/database";
 
 const DAY = 86_400_000;
 
-describe.each([
-  ["PostgreSQL", "postgres"],
-  ["PGlite", "pglite"],
-] as const)("demo seed on %s", (_name, kind) => {
-  let target: TestDatabase | undefined;
+describe.each(DATABASE_KINDS)("demo seed on %s", (_name, kind) => {
+  let database: Awaited<ReturnType<typeof databaseOfKind>>;
   let db: DB;
   let first: SeedSummary;
   const now = new Date();
 
   beforeAll(async () => {
-    if (kind === "postgres") {
-      target = await createTestDatabase(4);
-      db = target.db;
-    } else {
-      db = await openDatabase({ kind: "pglite", dir: "memory://" });
-      await migrateToLatest(db as Kysely<any>);
-    }
+    database = await databaseOfKind(kind);
+    db = database.db;
     first = await seedDemoData(db, { now });
   });
   afterAll(async () => {
-    if (target) await target.drop();
-    else await db?.destroy();
+    await database?.drop();
   });
 
   it("loads orders in every status and queue entries in every state", async () => {

@@ -1,6 +1,6 @@
-import { type Kysely, sql } from "kysely";
+import { sql } from "kysely";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { openDatabase, type DB } from "~/modules/db/db.server";
+import type { DB } from "~/modules/db/db.server";
 import {
   finishHousekeepingPass,
   housekeepingLeaseHolder,
@@ -8,8 +8,7 @@ import {
   runHousekeepingPass,
   takeHousekeepingLease,
 } from "~/modules/jobs/housekeeping-lease.server";
-import { migrateToLatest } from "~db/migrator";
-import { createTestDatabase, type TestDatabase } from "../../support/database";
+import { DATABASE_KINDS, databaseOfKind } from "../../support/database";
 
 /**
  * Housekeeping's lease (ADR 084), on both databases the service runs on: one pass an interval for the
@@ -22,25 +21,16 @@ const interval = { due: "interval", intervalMs: MINUTE, leaseMs: MINUTE } as con
 const now = { due: "now", intervalMs: MINUTE, leaseMs: MINUTE } as const;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-describe.each([
-  ["PostgreSQL", "postgres"],
-  ["PGlite", "pglite"],
-] as const)("the housekeeping lease on %s", (_name, kind) => {
-  let target: TestDatabase | undefined;
+describe.each(DATABASE_KINDS)("the housekeeping lease on %s", (_name, kind) => {
+  let database: Awaited<ReturnType<typeof databaseOfKind>>;
   let db: DB;
 
   beforeAll(async () => {
-    if (kind === "postgres") {
-      target = await createTestDatabase(8);
-      db = target.db;
-    } else {
-      db = await openDatabase({ kind: "pglite", dir: "memory://" });
-      await migrateToLatest(db as Kysely<any>);
-    }
+    database = await databaseOfKind(kind, 8);
+    db = database.db;
   });
   afterAll(async () => {
-    if (target) await target.drop();
-    else await db?.destroy();
+    await database?.drop();
   });
   beforeEach(async () => {
     await db
