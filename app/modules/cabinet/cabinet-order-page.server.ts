@@ -14,10 +14,10 @@ import { redirectWithToast } from "~/modules/http/answers/toast.server";
 import { invoiceOffered } from "~/modules/payments/invoice";
 import { invoiceSummary, lastBuyerOf, openInvoiceNote, orderInvoices, requestInvoice } from "~/modules/payments/invoices.server";
 import { cabinetInvoicePath, cabinetOrderPath } from "~/modules/orders/cabinet-links";
-import { clientOrder, clientOrderPatients, markParcelReceived } from "~/modules/orders/client-order.server";
+import { clientOrder, clientOrderPage, markParcelReceived } from "~/modules/orders/client-order.server";
 import { filesOf } from "~/modules/orders/files.server";
 import { cabinetOrderSchema } from "~/modules/orders/forms";
-import { findOrder, longOrderNumber, orderHistory } from "~/modules/orders/orders.server";
+import { findOrder, isUuid, longOrderNumber } from "~/modules/orders/orders.server";
 import { canPay } from "~/modules/orders/status";
 
 /**
@@ -35,18 +35,16 @@ export async function loadCabinetOrderPage({ request, context, params }: LoaderF
   const orderId = params.orderId;
   const user = await requireUser(request, context);
   const db = await getDb();
-  const order = await clientOrder(db, user.email, orderId);
+  // The order with its history, patients and payments in one statement; its invoices beside it (they
+  // are read by the order's id, and thrown away with it when the order is not this clinic's).
+  const [order, orderInvoiceRows] = await Promise.all([clientOrderPage(db, user.email, orderId), orderId && isUuid(orderId) ? orderInvoices(db, orderId) : []]);
   if (!order) throw notFound();
   const t = await getRequestTranslator(request, context);
   const carriers = getConfig().carriers;
   const offered = invoiceOffered(order);
-  const [history, patients, payments, invoices, lastBuyer] = await Promise.all([
-    orderHistory(db, order.id),
-    clientOrderPatients(db, order.id),
-    db.selectFrom("payments").select(["id", "provider", "amount", "currency", "customer_vat_number", "invoice_id", "receipt", "updated_at"]).where("order_id", "=", order.id).where("status", "=", "succeeded").orderBy("updated_at").execute(),
-    orderInvoices(db, order.id),
-    offered ? lastBuyerOf(db, user.email) : null,
-  ]);
+  const { history, patients, payments } = order;
+  const invoices = orderInvoiceRows;
+  const lastBuyer = offered ? await lastBuyerOf(db, user.email) : null;
   // A change staff undid, and the undoing itself, never happened for the doctor (ADR 062).
   const undone = new Set(history.flatMap((row) => (row.undoes ? [String(row.undoes), String(row.id)] : [])));
   const timeline = [
@@ -55,7 +53,7 @@ export async function loadCabinetOrderPage({ request, context, params }: LoaderF
       .filter((row) => TIMELINE_STATUSES.includes(row.to_status) && !undone.has(String(row.id)))
       .map((row) => ({
         key: String(row.id),
-        at: row.created_at.toISOString(),
+        at: row.created_at,
         status: row.to_status as OrderStatus | null,
         tracking: row.tracking_number ? { number: row.tracking_number, carrier: carrierName(carriers, row.carrier), link: trackingLink(carriers, row.carrier, row.tracking_number) } : null,
       })),
@@ -84,11 +82,11 @@ export async function loadCabinetOrderPage({ request, context, params }: LoaderF
     patients: patients.map((patient) => ({
       id: patient.id,
       name: patient.patient_name,
-      files: (["matrix", "aligners", "retainer"] as const).map((type) => ({ type, files: filesOf(patient, type).map((file) => ({ name: file.originalName, url: file.url, size: file.size })) })),
+      files: (["matrix", "aligners", "retainer"] as const).map((type) => ({ type, files: filesOf(patient as Parameters<typeof filesOf>[0], type).map((file) => ({ name: file.originalName, url: file.url, size: file.size })) })),
     })),
     payments: payments.map((payment) => ({
       id: String(payment.id),
-      at: payment.updated_at.toISOString(),
+      at: payment.updated_at,
       amount: Number(payment.amount),
       currency: payment.currency,
       vatNumber: payment.customer_vat_number,
