@@ -13,6 +13,12 @@ import { calculateOrderPrice, type PriceBreakdown, type PriceInput } from "./cal
 /** Who looks at the order: its owner's personal conditions apply only to them, signed in (a viewer's `user`). */
 export interface PriceViewer {
   user: { email: string } | null;
+  /**
+   * The price the order is handed off to payment at (ADR 083): the new-customer rule is then looked
+   * up for every viewer — money follows the address's history, whoever typed it — while the summary
+   * shown to a viewer not signed in with the address says nothing of that history.
+   */
+  settling?: boolean;
 }
 
 /** Whether the viewer is signed in with the order's e-mail: only then does the price read anything of that e-mail. */
@@ -29,10 +35,10 @@ export async function priceOf(db: DB, order: Order, patients: Patient[], viewer:
  * What the order's price is calculated from: its stored files, and the conditions of a signed-in
  * owner. The summary's page adds the files still going up to it in the browser (ADR 054).
  *
- * For anyone else the price says nothing about the typed e-mail (ADR 083): no conditions, and the
- * new-customer rule is not looked up — such an order is priced as a first order, the same for an
- * address that has ordered as for a fresh one. Otherwise typing an address would show whether it
- * has ever ordered (3 points of discount, or none).
+ * For anyone else the summary says nothing about the typed e-mail (ADR 083): no conditions, and the
+ * new-customer rule is not looked up — such an order is shown priced as a first order, the same for
+ * an address that has ordered as for a fresh one. Otherwise typing an address would show whether it
+ * has ever ordered (3 points of discount, or none). The hand-off (`settling`) applies the rule.
  */
 export async function priceInputOf(db: DB, order: Order, patients: Patient[], viewer: PriceViewer): Promise<PriceInput> {
   const verified = isSignedInOwner(order, viewer);
@@ -51,7 +57,7 @@ export async function priceInputOf(db: DB, order: Order, patients: Patient[], vi
           currency: conditions.currency,
         }
       : null,
-    isNewCustomer: verified ? await isNewCustomer(db, order.email, order.id) : true,
+    isNewCustomer: verified || viewer.settling ? await isNewCustomer(db, order.email, order.id) : true,
     patients: patients.map((patient) => ({
       id: patient.id,
       name: patient.patient_name,

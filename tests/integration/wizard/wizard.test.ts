@@ -216,7 +216,9 @@ describe("the order wizard over HTTP", () => {
     const summaryFor = async (email: string) => {
       const browser = newBrowser();
       const order = await toMatrixStep(browser, email);
-      await upload(browser, Array.from({ length: 3 }, (_, i) => ({ name: `m${i}.stl`, content: binaryStl(2) })), "next");
+      // Named so that their jaw is read from the name (nothing left to declare before payment), and
+      // enough of them for the order to pass the minimum order, so that a discount changes the amount.
+      await upload(browser, Array.from({ length: 16 }, (_, i) => ({ name: `${i % 2 ? "Нижняя" : "Верхняя"} челюсть ${i}.stl`, content: binaryStl(2) })), "next");
       await browser.request("/order", { form: { intent: "next", matrix_type: "hard" } });
       await browser.request("/order", { form: { intent: "skip_aligners" } });
       await browser.request("/order", { form: { intent: "skip_retainers" } });
@@ -230,7 +232,7 @@ describe("the order wizard over HTTP", () => {
       const main = html.slice(html.indexOf("<main"), html.indexOf("</main>"));
       const shown = [...main.matchAll(/<table class="price-table">[\s\S]*?<\/table>|<p class="note">[\s\S]*?<\/p>/g)].map((part) => part[0]);
       const price = data.price as { lines: Array<{ patientId?: string }> };
-      return { main, shown, price: { ...price, lines: price.lines.map(({ patientId: _patient, ...line }) => line) }, priceInput: { ...(data.priceInput as object), patients: undefined }, personalOffer: data.personalOffer, stored: { total: Number(stored.total_cost), comment: stored.additional_comments } };
+      return { browser, orderId: order.id, main, shown, price: { ...price, lines: price.lines.map(({ patientId: _patient, ...line }) => line) }, priceInput: { ...(data.priceInput as object), patients: undefined }, personalOffer: data.personalOffer, stored: { total: Number(stored.total_cost), comment: stored.additional_comments } };
     };
 
     const withHistory = await summaryFor(known);
@@ -247,6 +249,18 @@ describe("the order wizard over HTTP", () => {
     expect(withHistory.personalOffer).toBe(true);
     expect(fresh.personalOffer).toBe(true);
     expect(withHistory.stored).toEqual(fresh.stored);
+    // The summary says the first-order discount is confirmed at payment; the amount handed off follows
+    // the address's history whoever typed it: the known address is charged without the 3 %, the fresh one with it.
+    expect(withHistory.main).toContain("Скидка на первый заказ подтверждается при переходе к оплате");
+    const handedOff = async (summary: typeof fresh) => {
+      const response = await summary.browser.request("/order", { form: { intent: "pay" } });
+      expect(response.status).toBe(302);
+      const order = await t.db.selectFrom("orders").select(["status", "total_cost"]).where("id", "=", summary.orderId).executeTakeFirstOrThrow();
+      expect(order.status).toBe("pending");
+      return Number(order.total_cost);
+    };
+    expect(await handedOff(fresh)).toBe(fresh.stored.total);
+    expect(await handedOff(withHistory)).toBeGreaterThan(withHistory.stored.total);
   });
 
   /** The data of a page's own POST (`/order.data`), decoded as Remix's client decodes it. */

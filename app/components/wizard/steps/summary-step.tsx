@@ -196,7 +196,7 @@ export function SummaryStep({ data, uploads = [] }: StepProps & { uploads?: Uplo
           ) : null}
         </div>
       ) : null}
-      {data.personalOffer ? <p className="note">{t("wizard.personalOffer")}</p> : null}
+      {data.personalOffer ? <p className="note">{t("wizard.personalOffer")} {t("wizard.firstOrderAtPayment")}</p> : null}
       {order.status === "pending" ? <p className="note">{t("wizard.summary.pendingNote")}</p> : null}
     </div>
   );

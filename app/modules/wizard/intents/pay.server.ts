@@ -39,7 +39,8 @@ export async function startPayment(db: DB, order: Order, viewer: Viewer, partner
   }
   let lines: PaymentLine[] = [];
   if (order.status === "draft") {
-    const price = await priceOf(db, order, patients, viewer);
+    // The amount charged follows the address's history whoever is signed in (ADR 083).
+    const price = await priceOf(db, order, patients, { ...viewer, settling: true });
     if (price.total <= 0)
       return redirectWithToast("/order", {
         type: "error",
