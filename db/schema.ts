@@ -137,6 +137,14 @@ export interface OrdersTable {
   cabinet_link_sent_at: Timestamp | null;
   /** The client's interface language when the order was created; its mails use it. */
   language: "ru" | "en" | "de" | "es" | "fr" | "it" | null;
+  /**
+   * Who started the order while it is unpaid (ADR 082): a digest of the client's address group and
+   * one of the signed-in account; both null once it is paid or cancelled, or for orders made otherwise.
+   */
+  started_from: string | null;
+  started_by: string | null;
+  /** The contacts are those a signed-in client's draft was born with, never saved by a form (ADR 082). */
+  contacts_prefilled: Generated<boolean>;
 }
 /** A held order code (DESIGN §4.6, ADR 038): free again once `release_after` has passed or its order is deleted. */
 export interface OrderCodesTable {

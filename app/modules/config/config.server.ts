@@ -55,8 +55,8 @@ export interface AppConfig {
   signInCodeAttemptsPerEmailDay: number;
   /** The largest body each kind of route accepts, in bytes (security/body-limit.server.ts, ADR 039). */
   bodyLimits: BodyLimits;
-  /** Upload volume from the bytes that arrive, and the per-order cap on stored files (DESIGN §4.14). */
-  uploads: { anonymousBytesPerHour: number; clientBytesPerDay: number; orderMaxBytes: number; orderMaxFiles: number };
+  /** Upload volume from the bytes that arrive, the per-order cap on stored files (DESIGN §4.14), what a clinic's unpaid orders hold together (ADR 082). */
+  uploads: { anonymousBytesPerHour: number; clientBytesPerDay: number; orderMaxBytes: number; orderMaxFiles: number; clinicUnpaidBytes: number };
   database: { kind: "postgres"; url: string; poolSize?: number; preparedStatements?: boolean } | { kind: "pglite"; dir: string };
   storage:
     | { kind: "folder"; dir: string }
@@ -94,6 +94,10 @@ export interface AppConfig {
   housekeeping: { intervalMs: number };
   /** New draft orders one client address may start in a day (DRAFTS_PER_IP_DAY). */
   draftsPerIpDay: number;
+  /** Unpaid orders one address group or signed-in account may hold at once (UNPAID_ORDERS_PER_SENDER, ADR 082). */
+  unpaidOrdersPerSender: number;
+  /** Data exports with files (DATA_EXPORTS_WITH_FILES_PER_PROCESS, DATA_EXPORT_WAIT_SECONDS, DATA_EXPORT_RATE a second; ADR 082). */
+  dataExports: { withFilesPerProcess: number; waitSeconds: number; bytesPerSecond: number };
   /** Requests one address group may have in flight in one process (REQUESTS_IN_FLIGHT_PER_ADDRESS, ADR 056). */
   requestsInFlightPerAddress: number;
   /** Prometheus metrics (METRICS_PORT, METRICS_HOST, ADR 073): null when off, the default. */
@@ -272,6 +276,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       clientBytesPerDay: env.UPLOAD_VOLUME_CLIENT_PER_DAY,
       orderMaxBytes: env.ORDER_MAX_BYTES,
       orderMaxFiles: env.ORDER_MAX_FILES,
+      clinicUnpaidBytes: env.UNPAID_ORDER_BYTES_PER_CLINIC,
     },
     database,
     storage: s3Configured
@@ -328,6 +333,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     },
     housekeeping: { intervalMs: env.HOUSEKEEPING_INTERVAL_SECONDS * 1000 },
     draftsPerIpDay: env.DRAFTS_PER_IP_DAY,
+    unpaidOrdersPerSender: env.UNPAID_ORDERS_PER_SENDER,
+    dataExports: { withFilesPerProcess: env.DATA_EXPORTS_WITH_FILES_PER_PROCESS, waitSeconds: env.DATA_EXPORT_WAIT_SECONDS, bytesPerSecond: env.DATA_EXPORT_RATE },
     requestsInFlightPerAddress: env.REQUESTS_IN_FLIGHT_PER_ADDRESS,
     metrics: env.METRICS_PORT ? { port: env.METRICS_PORT, host: env.METRICS_HOST } : null,
     carriers: env.SHIPPING_CARRIERS ? parseCarriers(env.SHIPPING_CARRIERS) : [...DEFAULT_CARRIERS],

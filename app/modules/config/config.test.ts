@@ -110,7 +110,9 @@ describe("configuration without APP_ENV=production", () => {
     const defaults = loadConfig({ DATA_DIR: tempDir() });
     expect(defaults.bodyLimits.webhook).toBe(256 * 1024);
     expect(defaults.bodyLimits.form).toBe(2 * 1024 ** 2);
-    expect(defaults.uploads).toEqual({ anonymousBytesPerHour: 3 * 1024 ** 3, clientBytesPerDay: 20 * 1024 ** 3, orderMaxBytes: 5 * 1024 ** 3, orderMaxFiles: 300 });
+    expect(defaults.uploads).toEqual({ anonymousBytesPerHour: 3 * 1024 ** 3, clientBytesPerDay: 20 * 1024 ** 3, orderMaxBytes: 5 * 1024 ** 3, orderMaxFiles: 300, clinicUnpaidBytes: 10 * 1024 ** 3 });
+    expect(defaults.unpaidOrdersPerSender).toBe(300);
+    expect(defaults.dataExports).toEqual({ withFilesPerProcess: 2, waitSeconds: 10, bytesPerSecond: 4 * 1024 ** 2 });
     const set = loadConfig({ DATA_DIR: tempDir(), BODY_LIMIT_WEBHOOK: "64KiB", BODY_LIMIT_FORM: "1000", UPLOAD_VOLUME_CLIENT_PER_DAY: "1.5GiB" });
     expect(set.bodyLimits.webhook).toBe(64 * 1024);
     expect(set.bodyLimits.form).toBe(1000);

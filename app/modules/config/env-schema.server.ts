@@ -62,6 +62,8 @@ export const envSchema = z.object({
   UPLOAD_VOLUME_CLIENT_PER_DAY: byteSize("20GiB"),
   ORDER_MAX_BYTES: byteSize("5GiB"),
   ORDER_MAX_FILES: positiveInt(300),
+  // What all unpaid orders a signed-in clinic started may hold together, uploads and "order again" copies alike (ADR 082).
+  UNPAID_ORDER_BYTES_PER_CLINIC: byteSize("10GiB"),
   // Read by the logger itself (app/modules/log), which starts before the configuration; named here to be checked.
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
 
@@ -125,6 +127,15 @@ export const envSchema = z.object({
   // New draft orders one client address (an IPv6 /64) may start in a day (DESIGN §4.6, ADR 038);
   // a clinic network behind one address makes dozens a day.
   DRAFTS_PER_IP_DAY: positiveInt(100),
+  // Unpaid orders (drafts, orders awaiting payment), each holding an order code, that one address group
+  // or one signed-in account may have at once (ADR 082): 300 is under 0.5 % of the 65,536 codes.
+  UNPAID_ORDERS_PER_SENDER: positiveInt(300),
+  // Data exports with files (ADR 078, 082): one at a time per clinic, this many at once per process;
+  // the next waits this long for its turn, then is refused with 429.
+  DATA_EXPORTS_WITH_FILES_PER_PROCESS: positiveInt(2),
+  DATA_EXPORT_WAIT_SECONDS: z.coerce.number().int().min(0).max(60).default(10),
+  // The fastest a process's exports with files are sent together, a second: each MiB costs it 10–17 ms of CPU (ADR 082).
+  DATA_EXPORT_RATE: byteSize("4MiB"),
   REQUESTS_IN_FLIGHT_PER_ADDRESS: positiveInt(64),
   // Prometheus metrics on a port of their own, never the public one (ADR 073): off unless set.
   METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),

@@ -1,4 +1,4 @@
-import { getConfig } from "~/modules/config/config.server";
+import { type AppConfig, getConfig } from "~/modules/config/config.server";
 import type { DB } from "~/modules/db/db.server";
 import { hitRateLimit } from "~/modules/security/rate-limit.server";
 import { limitKey } from "~/modules/http/request/client-address";
@@ -24,7 +24,11 @@ export interface UploadAllowance {
 }
 
 /** Whose allowance the bytes of an upload count against, or null for staff. */
-export function uploadAllowanceOf(who: { userEmail: string | null; isStaff: boolean }, clientIp: string, limits = getConfig().uploads): UploadAllowance | null {
+export function uploadAllowanceOf(
+  who: { userEmail: string | null; isStaff: boolean },
+  clientIp: string,
+  limits: Pick<AppConfig["uploads"], "anonymousBytesPerHour" | "clientBytesPerDay"> = getConfig().uploads,
+): UploadAllowance | null {
   if (who.isStaff) return null;
   const key = limitKey("upload", { clientAddress: clientIp, accountEmail: who.userEmail });
   if (who.userEmail) {
