@@ -7,7 +7,9 @@ import { normalizeEmail } from "~/modules/validation/email";
  * Untouched drafts (DESIGN §4.6, docs/decisions/038-order-code-space.md): a draft that holds no
  * contact or delivery data and no patient — nothing anyone typed — costs only its order code. A
  * browser that has one gets it back instead of a new draft, and housekeeping deletes it (its code
- * goes with it) once it has lain untouched for a day, instead of the month of other drafts.
+ * goes with it) once it has lain untouched for a day, instead of the month of other drafts. A
+ * signed-in client's draft is born with the contacts of their last order: until a form saves them
+ * (`contacts_prefilled`), nobody has typed them, and the draft is untouched too (ADR 082).
  */
 
 export const UNTOUCHED_DRAFT_HOURS = 24;
@@ -19,13 +21,14 @@ export const UNTOUCHED_DRAFT_HOURS = 24;
 export const UNTOUCHED_DRAFTS_PER_RUN = 100;
 
 function isUntouchedDraft(eb: ExpressionBuilder<Database, "orders">) {
+  // The same expressions as the partial index `orders_untouched_draft_idx`, so its planner finds it.
   return eb.and([
     eb("orders.status", "=", sql.lit("draft")),
-    eb("orders.email", "is", null),
-    eb("orders.phone", "is", null),
-    eb("orders.full_name", "is", null),
-    eb("orders.address", "is", null),
     eb("orders.delivery_comment", "is", null),
+    eb.or([
+      eb("orders.contacts_prefilled", "=", sql.lit(true)),
+      eb.and([eb("orders.email", "is", null), eb("orders.phone", "is", null), eb("orders.full_name", "is", null), eb("orders.address", "is", null)]),
+    ]),
     eb.not(eb.exists(eb.selectFrom("orders_patients").select("orders_patients.id").whereRef("orders_patients.order_id", "=", "orders.id"))),
   ]);
 }
@@ -57,6 +60,7 @@ export async function reuseUntouchedDraft(db: DB, browserOrderIds: readonly stri
       phone: fields.phone ?? null,
       full_name: fields.fullName ?? null,
       address: fields.address ?? null,
+      contacts_prefilled: [fields.email, fields.phone, fields.fullName, fields.address].some((value) => value != null),
       updated_at: sql<Date>`now()`,
     })
     .where((eb) =>
@@ -106,8 +110,16 @@ export class OrderFrozenError extends Error {
 
 type OrderFields = Partial<Pick<Order, "email" | "phone" | "full_name" | "address" | "delivery_comment" | "additional_comments" | "wizard_step" | "current_patient_id">>;
 
+/** The contacts a signed-in client's draft is born with; a form that saves any of them makes them typed. */
+const CONTACT_FIELDS = ["email", "phone", "full_name", "address"] as const;
+
 export async function updateDraft(db: DB, orderId: string, fields: OrderFields): Promise<void> {
-  const values = { ...fields, ...(fields.email !== undefined ? { email: normalizeEmail(fields.email) } : {}), updated_at: new Date() };
+  const values = {
+    ...fields,
+    ...(fields.email !== undefined ? { email: normalizeEmail(fields.email) } : {}),
+    ...(CONTACT_FIELDS.some((field) => fields[field] !== undefined) ? { contacts_prefilled: false } : {}),
+    updated_at: new Date(),
+  };
   const result = await db.updateTable("orders").set(values).where("id", "=", orderId).where("status", "=", "draft").executeTakeFirst();
   if (Number(result.numUpdatedRows) === 0) throw new OrderFrozenError();
 }

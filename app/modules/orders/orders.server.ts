@@ -3,6 +3,7 @@ import { sql } from "kysely";
 import type { Currency, MarketColumn, Order, OrderStatus } from "~db/schema";
 import { type DB, inTransaction } from "~/modules/db/db.server";
 import { reserveFreeCode } from "./order-codes.server";
+import { claimUnpaidOrderTurn, type OrderSender } from "./order-senders.server";
 import { orderIdWithCode } from "./order-codes";
 import { type Actor, checkTransition, isPaid, UNDO_WINDOW_MINUTES, UNDOABLE_TARGETS } from "./status";
 import type { Language } from "~/modules/i18n/languages";
@@ -28,15 +29,21 @@ export interface NewOrderInput {
   wizardStep?: number;
   /** The client's interface language, for the order's mails. */
   language?: Language;
+  /** Who starts it over HTTP: the order counts against that sender's unpaid orders (ADR 082). */
+  sender?: OrderSender;
+  /** The contacts are a signed-in client's last ones, not typed: the draft stays untouched until a form saves them (ADR 082). */
+  contactsPrefilled?: boolean;
 }
 
 /**
  * Creates a draft order with its order code reserved in the same transaction (DESIGN §4.6, ADR 038):
  * a free code is chosen first and the id made with it, so creation succeeds whenever any code is
- * free; OrderCodeExhaustedError when none is.
+ * free; OrderCodeExhaustedError when none is. With a sender, UnpaidOrdersExceeded when that sender
+ * already holds its share of unpaid orders (ADR 082).
  */
 export async function createOrder(db: DB, input: NewOrderInput, actor: Actor): Promise<Order> {
   const created = await db.transaction().execute(async (trx) => {
+    if (input.sender) await claimUnpaidOrderTurn(trx, input.sender);
     const code = await reserveFreeCode(trx, { reservedAt: input.createdAt });
     const id = orderIdWithCode(code, randomUUID());
     const order = await trx
@@ -52,6 +59,9 @@ export async function createOrder(db: DB, input: NewOrderInput, actor: Actor): P
         phone: input.phone ?? null,
         address: input.address ?? null,
         language: input.language ?? null,
+        started_from: input.sender?.from ?? null,
+        started_by: input.sender?.by ?? null,
+        contacts_prefilled: input.contactsPrefilled ?? false,
         ...(input.wizardStep !== undefined ? { wizard_step: input.wizardStep } : {}),
         ...(input.createdAt ? { created_at: input.createdAt, updated_at: input.createdAt } : {}),
       })
@@ -118,6 +128,8 @@ export async function changeOrderStatus(
         status: to,
         updated_at: at,
         ...(to === "paid" ? { paid_at: at } : {}),
+        // Who started it matters only while it is unpaid (ADR 082).
+        ...(to === "draft" || to === "pending" ? {} : { started_from: null, started_by: null }),
         ...(to === "shipped" ? { tracking_number: details.trackingNumber!.trim(), carrier: details.carrier ?? null } : {}),
       })
       .where("id", "=", orderId)

@@ -3,10 +3,11 @@ import os from "node:os";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CODE_SPACE, codeAt } from "~/modules/orders/order-codes";
+import { buildOrderIn } from "../../support/builders";
 import { type AppServer, browserFetch, CookieJar } from "../../support/app-server";
 import type { TestDatabase } from "../../support/database";
 import { Clinic, formatFigures, loadFigures, newOrderRecord, type RequestRecord, runLoad } from "../../support/load";
-import { decode, gatePassed, rendered, SECRETS } from "../backoffice/support";
+import { decode, gatePassed, rendered, SECRETS, signedInAs } from "../backoffice/support";
 import { startApp, type TestApp } from "../../support/app";
 
 /**
@@ -18,6 +19,11 @@ import { startApp, type TestApp } from "../../support/app";
  */
 
 const DRAFTS_PER_IP_DAY = 100;
+/**
+ * Unpaid orders one address group (or account) may hold at once: half the default, so that three
+ * accounts at their daily draft limit (300 drafts) pass it in seconds; the rule is the same at 300.
+ */
+const UNPAID_PER_SENDER = 150;
 /**
  * Long enough for the script to pass the limit many times over (the test asserts it did) and for the
  * clinic beside it to pay at least one order; 60 s proved nothing 20 s does not (ADR 059).
@@ -52,7 +58,7 @@ describe("order codes under abuse", () => {
   let app: TestApp;
 
   beforeAll(async () => {
-    app = await startApp({ env: { DRAFTS_PER_IP_DAY: String(DRAFTS_PER_IP_DAY) } });
+    app = await startApp({ env: { DRAFTS_PER_IP_DAY: String(DRAFTS_PER_IP_DAY), UNPAID_ORDERS_PER_SENDER: String(UNPAID_PER_SENDER) } });
     t = app.database;
   });
   afterAll(async () => {
@@ -138,6 +144,76 @@ describe("order codes under abuse", () => {
     expect(statuses.slice(DRAFTS_PER_IP_DAY)).toEqual(Array(20).fill(429));
     // Another network is another visitor.
     expect((await startDraft(app, "2001:db8:5ca1:ab1f::1")).response.status).toBe(302);
+  });
+
+  it(`holds at most ${UNPAID_PER_SENDER} codes for three signed-in accounts at one address; another clinic still orders; their drafts nobody typed into give codes back after a day`, { timeout: 120_000 }, async () => {
+    const address = "203.0.113.77";
+    const emails = ["dr.one@klinika-odin.test", "dr.two@klinika-odin.test", "dr.three@klinika-odin.test"];
+    // Each account has ordered before: its drafts are born with the last order's contacts.
+    for (const email of emails) await buildOrderIn(t.db, "paid", { email, phone: "+7 900 000-00-77", fullName: "Однов Олег", address: "Пермь, ул. Мира, 1" });
+    const sessions = await Promise.all(emails.map(async (email) => (await signedInAs(app, t.db, email)).jar.get("__session")!));
+    const since = (await sql<{ now: Date }>`select now() as now`.execute(t.db)).rows[0]!.now;
+    const heldBefore = await heldCodes(t);
+    const statuses = new Map<number, number>();
+    let refusal = "";
+    const started = performance.now();
+    // As the probe did: every post a browser with only its session, so no draft is given back.
+    await Promise.all(
+      sessions.map(async (session) => {
+        for (let post = 0; post < DRAFTS_PER_IP_DAY + 10; post++) {
+          const jar = new CookieJar();
+          jar.set("__session", session);
+          const { response } = await startDraft(app, address, jar);
+          statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
+          if (response.status === 429 && !refusal) refusal = rendered(await response.text());
+          else await response.arrayBuffer();
+        }
+      }),
+    );
+    const drafts = async () =>
+      (await t.db.selectFrom("orders").select(sql<number>`count(*)::int`.as("n")).where("email", "in", emails).where("status", "=", "draft").executeTakeFirstOrThrow()).n;
+    console.log(`three accounts at one address: ${JSON.stringify(Object.fromEntries(statuses))} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    expect(await drafts()).toBe(UNPAID_PER_SENDER);
+    expect((await heldCodes(t)) - heldBefore).toBe(UNPAID_PER_SENDER);
+    expect([...statuses.keys()].sort()).toEqual([302, 429]);
+    expect(refusal).toContain("начато слишком много неоплаченных заказов");
+
+    // Another clinic at another address starts its order; so does an anonymous visitor there.
+    const other = await signedInAs(app, t.db, "dr.other@klinika-dva.test");
+    expect((await startDraft(app, "198.51.100.77", other.jar)).response.status).toBe(302);
+    expect((await startDraft(app, "198.51.100.78")).response.status).toBe(302);
+    // The address group is still refused, whichever account asks.
+    const fourth = await signedInAs(app, t.db, "dr.four@klinika-odin.test");
+    expect((await startDraft(app, address, fourth.jar)).response.status).toBe(429);
+
+    // A browser that keeps its cookies gets its draft back, contacts filled in but nothing typed: it costs no code.
+    const keeper = await signedInAs(app, t.db, "dr.keeper@klinika-tri.test");
+    const first = (await startDraft(app, "198.51.100.79", keeper.jar)).orderId;
+    for (let again = 0; again < 3; again++) {
+      await keeper.request("/order/new", { form: {}, headers: { "X-Forwarded-For": "198.51.100.79" } });
+      expect((await startDraft(app, "198.51.100.79", keeper.jar)).orderId).toBe(first);
+    }
+    expect((await t.db.selectFrom("orders").select("email").where("id", "=", first!).executeTakeFirstOrThrow()).email).toBe("dr.keeper@klinika-tri.test");
+
+    // One account types its contacts into a draft: that one is kept; a day later the rest give their codes back.
+    const typist = await signedInAs(app, t.db, "dr.typist@klinika-tri.test");
+    const typed = (await startDraft(app, "198.51.100.80", typist.jar)).orderId;
+    await typist.request("/order", { form: { intent: "next", email: "dr.typist@klinika-tri.test", phone: "+7 900 000-00-80" }, headers: { "X-Forwarded-For": "198.51.100.80" } });
+    const startedHere = async () =>
+      (await t.db.selectFrom("orders").select(sql<number>`count(*)::int`.as("n")).where("created_at", ">=", since).where("status", "=", "draft").executeTakeFirstOrThrow()).n;
+    await t.db.updateTable("orders").set({ updated_at: sql<Date>`now() - interval '25 hours'` }).where("created_at", ">=", since).where("status", "=", "draft").execute();
+    // Housekeeping takes a bounded batch a run: as many runs as the drafts need.
+    for (let run = 0; run < 6 && (await startedHere()) > 1; run++) {
+      const cron = await fetch(`${app.url}/api/cron`, { method: "POST", headers: { Authorization: `Bearer ${SECRETS.CRON_SECRET}` } });
+      expect(cron.status).toBe(200);
+    }
+    expect(await drafts()).toBe(0);
+    expect(await startedHere()).toBe(1);
+    expect(await t.db.selectFrom("orders").select("id").where("id", "=", typed!).executeTakeFirst()).toBeDefined();
+    // Only the typed draft still holds a code of all those started here.
+    expect(await heldCodes(t)).toBe(heldBefore + 1);
+    // With its share given back, the address starts orders again.
+    expect((await startDraft(app, address, fourth.jar)).response.status).toBe(302);
   });
 
   it("gives every new order a code with 99 % of the codes held (100 tries), and tells staff how full the space is", { timeout: 120_000 }, async () => {

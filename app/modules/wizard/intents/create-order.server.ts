@@ -7,6 +7,7 @@ import { MARKET_TRAITS } from "~/modules/market/market";
 import { reuseUntouchedDraft } from "~/modules/orders/drafts.server";
 import { OrderCodeExhaustedError } from "~/modules/orders/order-codes.server";
 import { createOrder } from "~/modules/orders/orders.server";
+import { orderSender, UnpaidOrdersExceeded } from "~/modules/orders/order-senders.server";
 import { limitKey } from "~/modules/http/request/client-address";
 import { hitRateLimit } from "~/modules/security/rate-limit.server";
 import { rememberOrderHeaders } from "~/modules/orders/browser-orders.server";
@@ -19,9 +20,10 @@ export const DRAFT_WINDOW_SECONDS = 24 * 60 * 60;
 
 /**
  * Step 1 "next" with no order yet creates the draft (DESIGN §4.5, §4.6; ADR 038). Drafts cost little:
- * a browser that already has an untouched draft gets it back; otherwise one client address may
- * start `DRAFTS_PER_IP_DAY` drafts a day. Over that limit, or with every order code held, the visitor
- * stays on step 1 with the reason in their language.
+ * a browser that already has an untouched draft gets it back; otherwise one client address (or one
+ * signed-in account) may start `DRAFTS_PER_IP_DAY` drafts a day, and an address group or account
+ * may hold `UNPAID_ORDERS_PER_SENDER` unpaid orders at once (ADR 082). Over a limit, or with every
+ * order code held, the visitor stays on step 1 with the reason in their language.
  */
 export async function startOrder(db: DB, viewer: Viewer, { market, language }: Locale, clientAddress: string) {
   const prefill = viewer.user ? await lastOrderContacts(db, viewer.user.email) : undefined;
@@ -49,6 +51,8 @@ export async function startOrder(db: DB, viewer: Viewer, { market, language }: L
         // In the same transaction: a failure after it cannot leave a draft this browser never learns of.
         wizardStep: stepNumber("contacts"),
         language,
+        sender: orderSender({ clientAddress, accountEmail: viewer.user?.email }),
+        contactsPrefilled: Object.values(contacts).some((value) => value !== null),
       },
       viewer.user ? { kind: "customer", label: viewer.user.email } : { kind: "customer", label: "anonymous browser" },
     );
@@ -56,6 +60,9 @@ export async function startOrder(db: DB, viewer: Viewer, { market, language }: L
       headers: await rememberOrderHeaders(viewer.browserOrderIds, created.id, true),
     });
   } catch (error) {
+    if (error instanceof UnpaidOrdersExceeded) {
+      return refusal({ title: "wizard.errors.draftLimitTitle", message: "wizard.errors.unpaidLimit" }, 429, { "Retry-After": String(error.retryAfterSeconds) });
+    }
     if (!(error instanceof OrderCodeExhaustedError)) throw error;
     // Staff see the code space filling on the dashboard; this says it has run out.
     logger.error("a new order was refused: every order code is held (ADR 038)");
