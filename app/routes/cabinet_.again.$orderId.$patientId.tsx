@@ -5,6 +5,7 @@ import { ChoiceField, ErrorSummary, FieldError } from "~/components/wizard/field
 import { useTranslation } from "~/components/i18n/i18n-context";
 import { dateTimeFormat } from "~/modules/i18n/intl";
 import { formatFileSize } from "~/modules/i18n/file-size";
+import { refusalHeaders } from "~/modules/http/answers/route-headers";
 import { againPageAction, loadAgainPage } from "~/modules/wizard/again-page.server";
 
 /** "Заказать снова" from a patient of a past order (ADR 071): a plain form that starts a new order. */
@@ -17,6 +18,8 @@ export async function loader(args: LoaderFunctionArgs) {
 export async function action(args: ActionFunctionArgs) {
   return againPageAction(args);
 }
+
+export const headers = refusalHeaders;
 
 const FILE_GROUPS = [
   { type: "aligners", label: "orderAgain.files.aligners" },

@@ -45,6 +45,7 @@ export const UPLOAD_REFUSALS = [
   "truncated",
   "empty",
   "quota",
+  "clinic_quota",
   "too_many",
   "rate_limited",
   "daily_limit",

@@ -63,3 +63,37 @@ export async function claimUnpaidOrderTurn(trx: DB, sender: OrderSender, limit =
     .executeTakeFirstOrThrow();
   if (Number(held.from_count) >= limit || Number(held.by_count) >= limit) throw new UnpaidOrdersExceeded();
 }
+
+/**
+ * The bytes of the files that the unpaid orders one signed-in clinic started hold together (ADR 082),
+ * by the clinic's digest (`started_by`): what `UNPAID_ORDER_BYTES_PER_CLINIC` bounds.
+ */
+export async function unpaidBytesStartedBy(db: DB, startedBy: string): Promise<number> {
+  const row = await db
+    .selectFrom("orders")
+    .innerJoin("ftp_uploads_queue", "ftp_uploads_queue.order_id", "orders.id")
+    .select(sql<number>`coalesce(sum(ftp_uploads_queue.file_size), 0)::bigint`.as("bytes"))
+    .where("orders.started_by", "=", startedBy)
+    .where("orders.status", "in", ["draft", "pending"])
+    .where("ftp_uploads_queue.removed_at", "is", null)
+    .executeTakeFirstOrThrow();
+  return Number(row.bytes);
+}
+
+/**
+ * The clinic whose bound an order's files count against: the one that started it. A signed-in client
+ * adding files to a draft started before they signed in makes it theirs from then on, so what they
+ * store is always counted. Null for an order no signed-in client has started or added to.
+ */
+export async function clinicOfOrder(db: DB, orderId: string, accountEmail: string | null): Promise<string | null> {
+  if (accountEmail) {
+    await db.updateTable("orders").set({ started_by: accountDigest(accountEmail) }).where("id", "=", orderId).where("started_by", "is", null).where("status", "=", "draft").execute();
+  }
+  const row = await db.selectFrom("orders").select("started_by").where("id", "=", orderId).executeTakeFirst();
+  return row?.started_by ?? null;
+}
+
+/** How many more bytes the clinic's unpaid orders may take (Infinity for an order no clinic started). */
+export async function clinicRoom(db: DB, clinic: string | null, limit = getConfig().uploads.clinicUnpaidBytes): Promise<number> {
+  return clinic ? limit - (await unpaidBytesStartedBy(db, clinic)) : Number.POSITIVE_INFINITY;
+}

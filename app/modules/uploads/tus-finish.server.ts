@@ -8,6 +8,7 @@ import { isUuid, orderColumns } from "~/modules/orders/orders.server";
 import type { FileStorage } from "~/modules/storage/storage.server";
 import { appendFiles, orderFileUsage, recordedUpload } from "~/modules/orders/files.server";
 import { listPatients } from "~/modules/orders/patients.server";
+import { clinicRoom } from "~/modules/orders/order-senders.server";
 import { OrderFrozenError } from "~/modules/orders/drafts.server";
 import { isFileType, storageKey, storedFileName } from "./file-names";
 import { discardUnrecorded } from "./unrecorded.server";
@@ -43,7 +44,7 @@ export interface UploadMetadata {
 export type FinishReply = { ok: true; file: { name: string; path: string; size: number; triangles: number; scan: ScanSummary | null } } | { ok: false; error: UploadRefusal; fileType?: FileType };
 
 /** "save": the database refused to record a complete file in its list ("Ошибка сохранения", customer side §8). */
-export type UploadRefusal = "format" | "size" | "not_stl" | "truncated" | "empty" | "quota" | "too_many" | "rate_limited" | "daily_limit" | "frozen" | "no_patient" | "skipped" | "gone" | "save" | "damaged" | "mismatch";
+export type UploadRefusal = "format" | "size" | "not_stl" | "truncated" | "empty" | "quota" | "clinic_quota" | "too_many" | "rate_limited" | "daily_limit" | "frozen" | "no_patient" | "skipped" | "gone" | "save" | "damaged" | "mismatch";
 
 /** A refusal in the shape @tus/server sends back: the status and a JSON body the page reads. */
 export class Refusal {
@@ -102,7 +103,7 @@ export async function finishUpload(deps: TusDeps, upload: Upload): Promise<Finis
     await drop();
     return { ok: true, file: { name: earlier.originalName, path: earlier.storagePath, size: earlier.size, triangles: earlier.triangles ?? 0, scan: earlier.scan ?? null } };
   }
-  const order = await orderColumns(db, meta.orderId, ["id", "code", "status"]);
+  const order = await orderColumns(db, meta.orderId, ["id", "code", "status", "started_by"]);
   if (!order) return refuse("gone", 404);
   if (order.status !== "draft") return refuse("frozen", 409);
   const size = fileSizeOf(meta, upload) ?? 0;
@@ -110,6 +111,8 @@ export async function finishUpload(deps: TusDeps, upload: Upload): Promise<Finis
   const { orderMaxBytes, orderMaxFiles } = getConfig().uploads;
   if (usage.files + 1 > orderMaxFiles) return refuse("too_many");
   if (usage.bytes + size > orderMaxBytes) return refuse("quota");
+  // Checked again now that it is complete: other uploads of the clinic may have finished meanwhile (ADR 082).
+  if (size > (await clinicRoom(db, order.started_by))) return refuse("clinic_quota");
 
   let key = storageKey(order.id, patient.folder_name, meta.type, storedFileName(meta.filename, new Date()));
   // Never overwrite a file another upload stored in the same millisecond under the same name.

@@ -14,6 +14,7 @@ import { s3ClientOptions } from "~/modules/storage/s3-storage.server";
 import { chargeAnnouncedFile, meteredRequest, uploadAllowanceOf, UploadVolumeExceeded, volumeMeter, type VolumeMeter } from "./upload-quota.server";
 import { filesOf, orderFileUsage, type RecordedFile } from "~/modules/orders/files.server";
 import { listPatients } from "~/modules/orders/patients.server";
+import { clinicOfOrder, clinicRoom } from "~/modules/orders/order-senders.server";
 import { hasStlExtension } from "./file-names";
 import { maxCompressedBytes } from "./gzip-members";
 import { openableOrder, uploadViewerOf, type UploadViewer } from "./tus-access.server";
@@ -96,6 +97,8 @@ async function checkNewUpload(db: DB, request: Request, upload: Upload): Promise
   const { orderMaxBytes, orderMaxFiles } = getConfig().uploads;
   if (usage.files + 1 > orderMaxFiles) throw new Refusal("too_many", 422);
   if (usage.bytes + size > orderMaxBytes) throw new Refusal("quota", 422);
+  // What the clinic's unpaid orders hold together (ADR 082); checked again when the upload is complete.
+  if (size > (await clinicRoom(db, await clinicOfOrder(db, order.id, viewer.isStaff ? null : viewer.userEmail)))) throw new Refusal("clinic_quota", 422);
   // A compressed upload stores its announced file, not its few bytes on the wire: that is what it
   // is charged, now (ADR 056); its chunks are not counted again. A plain one is counted as it arrives.
   const allowance = meta.compressed ? uploadAllowanceOf(viewer, getClientAddress(contexts.get(request))) : null;

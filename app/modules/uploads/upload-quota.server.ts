@@ -1,6 +1,6 @@
 import { type AppConfig, getConfig } from "~/modules/config/config.server";
 import type { DB } from "~/modules/db/db.server";
-import { hitRateLimit } from "~/modules/security/rate-limit.server";
+import { giveBack, hitRateLimit, takeWithinLimit } from "~/modules/security/rate-limit.server";
 import { limitKey } from "~/modules/http/request/client-address";
 
 /**
@@ -95,6 +95,22 @@ export function volumeMeter(db: DB, allowance: UploadAllowance): VolumeMeter {
 export async function chargeAnnouncedFile(db: DB, allowance: UploadAllowance, fileBytes: number): Promise<void> {
   const result = await hitRateLimit(db, allowance.key, allowance.limitMiB, allowance.windowSeconds, Math.max(1, Math.ceil(fileBytes / MiB)));
   if (!result.allowed) throw new UploadVolumeExceeded(allowance.reason, result.retryAfterSeconds);
+}
+
+/** What a charge taken ahead gives back when what it paid for is not stored after all. */
+export type Refund = () => Promise<void>;
+
+/**
+ * Charges files the storage copies for an order (ADR 082: "order again"), before any copy is made:
+ * the same allowance as an upload, rounded up to a MiB. Past the allowance nothing is charged and
+ * the copies are refused; a charge taken comes with its refund, for copies that end up not stored.
+ */
+export async function chargeStoredCopies(db: DB, allowance: UploadAllowance, bytes: number): Promise<{ ok: true; refund: Refund } | { ok: false; refusal: UploadVolumeExceeded }> {
+  const mebibytes = Math.ceil(bytes / MiB);
+  if (mebibytes === 0) return { ok: true, refund: async () => undefined };
+  const refused = await takeWithinLimit(db, allowance.key, allowance.limitMiB, allowance.windowSeconds, mebibytes);
+  if (refused) return { ok: false, refusal: new UploadVolumeExceeded(allowance.reason, refused.retryAfterSeconds) };
+  return { ok: true, refund: () => giveBack(db, allowance.key, mebibytes) };
 }
 
 /**

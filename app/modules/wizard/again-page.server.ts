@@ -9,6 +9,8 @@ import { redirectWithToast } from "~/modules/http/answers/toast.server";
 import { rememberOrderHeaders } from "~/modules/orders/browser-orders.server";
 import { declaredOrGuessed } from "~/modules/orders/declaration";
 import { OrderCodeExhaustedError } from "~/modules/orders/order-codes.server";
+import { orderSender, UnpaidOrdersExceeded } from "~/modules/orders/order-senders.server";
+import { uploadAllowanceOf } from "~/modules/uploads/upload-quota.server";
 import { longOrderNumber } from "~/modules/orders/orders.server";
 import { hitRateLimit } from "~/modules/security/rate-limit.server";
 import { getStorage } from "~/modules/storage/storage.server";
@@ -81,13 +83,17 @@ export async function againPageAction({ request, params, context }: ActionFuncti
       market,
       language,
       actor: { kind: "customer", label: user.email },
+      sender: orderSender({ clientAddress, accountEmail: user.email }),
+      // The copies are charged as the clinic's uploads are (ADR 082); staff's are not counted.
+      allowance: uploadAllowanceOf({ userEmail: user.email, isStaff: viewer.isStaff }, clientAddress),
       limits: getConfig().uploads,
     });
   } catch (error) {
     if (error instanceof OrderCodeExhaustedError) return refuse("wizard.errors.noOrderCode", 409);
+    if (error instanceof UnpaidOrdersExceeded) return refuse("orderAgain.errors.unpaidLimit", 429, { "Retry-After": String(error.retryAfterSeconds) });
     throw error;
   }
-  if (!result.ok) return refuse(result.problem);
+  if (!result.ok) return refuse(result.problem, result.status, result.retryAfterSeconds === undefined ? undefined : { "Retry-After": String(result.retryAfterSeconds) });
   return redirectWithToast(
     "/order",
     { type: "success", title: "orderAgain.toasts.startedTitle", description: `orderAgain.toasts.started.${kind}`, values: { number: longOrderNumber(source.order.id) } },

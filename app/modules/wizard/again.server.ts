@@ -11,7 +11,9 @@ import { appendFiles, FILE_COLUMNS, filesOf, prefilledDeclaration, type Recorded
 import { createOrder, isUuid } from "~/modules/orders/orders.server";
 import { addPatient, updatePatient } from "~/modules/orders/patients.server";
 import type { Actor } from "~/modules/orders/status";
+import { type OrderSender, unpaidBytesStartedBy } from "~/modules/orders/order-senders.server";
 import type { FileStorage } from "~/modules/storage/storage.server";
+import { chargeStoredCopies, type UploadAllowance } from "~/modules/uploads/upload-quota.server";
 import { storageKey, storedFileName } from "~/modules/uploads/file-names";
 import { AGAIN_PLANS, type AgainKind, chosenFilesProblem, type OfferedFile, openingStep, withinOrderCap } from "./again";
 
@@ -70,17 +72,26 @@ export interface AgainRequest {
   market: Market;
   language: Language;
   actor: Actor;
-  limits: { orderMaxFiles: number; orderMaxBytes: number };
+  /** Who starts the new order (ADR 082): its code counts against the sender's unpaid orders, its files against the clinic's. */
+  sender: OrderSender & { by: string };
+  /** The upload allowance the copies are charged to, as uploads are (null for staff). */
+  allowance: UploadAllowance | null;
+  limits: { orderMaxFiles: number; orderMaxBytes: number; clinicUnpaidBytes: number };
 }
 
-export type AgainResult = { ok: true; order: Order } | { ok: false; problem: string };
+/** A refusal: its text (a translation key), and for an allowance used up its status and wait. */
+export type AgainResult = { ok: true; order: Order } | { ok: false; problem: string; status?: number; retryAfterSeconds?: number };
+
+const clinicFull: AgainResult = { ok: false, problem: "orderAgain.errors.clinicQuota", status: 422 };
 
 /**
  * The new draft (ADR 071): the old order's contacts and delivery, the patient under its name with the
  * choices this kind keeps, the chosen files copied by the storage into the new order's folder (no
  * byte passes through the app) with their declared jaw and step, counted in the order's cap, and the
- * step it opens at. Nothing is left behind when it fails: a copy missing or refused removes the
- * copies made and the draft.
+ * step it opens at. The copies cost what uploads cost (ADR 082): before any is made they must fit
+ * what the clinic's unpaid orders may hold together, and they are charged to the clinic's upload
+ * allowance — past it the order is refused with the allowance's wait. Nothing is left behind when it
+ * fails: a copy missing or refused removes the copies made and the draft, and gives the charge back.
  */
 export async function startOrderAgain(db: DB, storage: FileStorage, source: AgainSource, request: AgainRequest): Promise<AgainResult> {
   const plan = AGAIN_PLANS[request.kind];
@@ -98,22 +109,35 @@ export async function startOrderAgain(db: DB, storage: FileStorage, source: Agai
     sizes.push(info.size);
   }
   if (!withinOrderCap(sizes, { files: 0, bytes: 0 }, request.limits)) return { ok: false, problem: "orderAgain.errors.overCap" };
+  const bytes = sizes.reduce((sum, size) => sum + size, 0);
+  const clinicHolds = () => unpaidBytesStartedBy(db, request.sender.by);
+  if (bytes > 0 && (await clinicHolds()) + bytes > request.limits.clinicUnpaidBytes) return clinicFull;
+  const charge = request.allowance ? await chargeStoredCopies(db, request.allowance, bytes) : null;
+  if (charge && !charge.ok) return { ok: false, problem: "orderAgain.errors.dailyLimit", status: 429, retryAfterSeconds: charge.refusal.retryAfterSeconds };
+  const refund = charge?.refund ?? (async () => undefined);
 
   const old = source.order;
-  const order = await createOrder(
-    db,
-    {
-      market: request.market,
-      currency: MARKET_TRAITS[request.market].currency,
-      email: old.email,
-      phone: old.phone,
-      fullName: old.full_name,
-      address: old.address,
-      wizardStep: openingStep(request.kind),
-      language: request.language,
-    },
-    request.actor,
-  );
+  let order: Order;
+  try {
+    order = await createOrder(
+      db,
+      {
+        market: request.market,
+        currency: MARKET_TRAITS[request.market].currency,
+        email: old.email,
+        phone: old.phone,
+        fullName: old.full_name,
+        address: old.address,
+        wizardStep: openingStep(request.kind),
+        language: request.language,
+        sender: request.sender,
+      },
+      request.actor,
+    );
+  } catch (error) {
+    await refund();
+    throw error;
+  }
   const copied: string[] = [];
   try {
     if (old.delivery_comment) await updateDraft(db, order.id, { delivery_comment: old.delivery_comment });
@@ -140,12 +164,17 @@ export async function startOrderAgain(db: DB, storage: FileStorage, source: Agai
       }
       // Recorded as uploads are: the queue entry to the file server, and so the order's file cap.
       await appendFiles(db, order, patient, into, uploads);
+      // Counted again with this order's files recorded: of orders made at once, those that together
+      // pass the bound are undone, so the clinic never holds more than it may.
+      if ((await clinicHolds()) > request.limits.clinicUnpaidBytes) throw new ClinicFull();
     }
     return { ok: true, order };
   } catch (error) {
     await storage.delete("orders", copied).catch((cleanup) => logger.warn({ err: cleanup, keys: copied }, "order again: copies left after a failure"));
     await deleteDraft(db, order.id);
+    await refund();
     if (error instanceof SourceGone) return { ok: false, problem: "orderAgain.errors.fileGone" };
+    if (error instanceof ClinicFull) return clinicFull;
     throw error;
   }
 }
@@ -154,5 +183,12 @@ class SourceGone extends Error {
   constructor() {
     super("A file to copy vanished from storage");
     this.name = "SourceGone";
+  }
+}
+
+class ClinicFull extends Error {
+  constructor() {
+    super("The clinic's unpaid orders would hold more than they may");
+    this.name = "ClinicFull";
   }
 }

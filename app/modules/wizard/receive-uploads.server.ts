@@ -17,11 +17,14 @@ import { clampStep, uploadTypeAt } from "./steps";
 import { fileListFailureToast, frozenToast } from "./replies.server";
 import { meteredRequest, uploadAllowanceOf, UploadVolumeExceeded, volumeMeter } from "~/modules/uploads/upload-quota.server";
 import { appendFiles, orderFileUsage } from "~/modules/orders/files.server";
+import { clinicOfOrder, clinicRoom } from "~/modules/orders/order-senders.server";
 import { listPatients } from "~/modules/orders/patients.server";
 import { OrderFrozenError } from "~/modules/orders/drafts.server";
 import { countUploadRefusal } from "~/modules/metrics/count.server";
 
 const orderQuotaToast: Toast = { type: "error", title: "wizard.upload.errorTitle", description: "wizard.upload.orderQuota" };
+/** The clinic's unpaid orders hold all they may together (ADR 082). */
+const clinicQuotaToast: Toast = { type: "error", title: "wizard.upload.errorTitle", description: "wizard.upload.clinicQuota" };
 
 /** Anonymous visitors read the hourly allowance of their address, signed-in clients their account's daily one. */
 const volumeToast = (reason: UploadVolumeExceeded["reason"]): Toast => ({
@@ -51,13 +54,16 @@ export async function receiveUploads(request: Request, context: AppLoadContext, 
   const canUpload = Boolean(order && order.status === "draft" && patient && fileType);
   const usage = order && canUpload ? await orderFileUsage(db, order.id) : { files: 0, bytes: 0 };
   const { orderMaxBytes, orderMaxFiles } = getConfig().uploads;
+  const orderRoom = orderMaxBytes - usage.bytes;
+  // The clinic's unpaid orders together (ADR 082), beside the order's own cap: whichever leaves less.
+  const clinicLeft = order && canUpload ? await clinicRoom(db, await clinicOfOrder(db, order.id, viewer.isStaff ? null : (viewer.user?.email ?? null))) : Number.POSITIVE_INFINITY;
   const upload = createStlUploadHandler({
     storage: getStorage(),
     bucket: "orders",
     keyFor: (originalName, uploadedAt) => storageKey(order!.id, patient!.folder_name, fileType!, storedFileName(originalName, uploadedAt)),
     maxFiles: canUpload ? Math.max(0, orderMaxFiles - usage.files) : 0,
     // The order's cap against what is stored and what this request stores, byte by byte as it arrives.
-    maxTotalBytes: canUpload ? Math.max(0, orderMaxBytes - usage.bytes) : undefined,
+    maxTotalBytes: canUpload ? Math.max(0, Math.min(orderRoom, clinicLeft)) : undefined,
   });
   // The volume allowance counts every byte of the body as it arrives (the body's size was bounded before, ADR 039).
   const allowance = canUpload ? uploadAllowanceOf({ userEmail: viewer.user?.email ?? null, isStaff: viewer.isStaff }, getClientAddress(context)) : null;
@@ -80,9 +86,9 @@ export async function receiveUploads(request: Request, context: AppLoadContext, 
     // A body without its boundary, cut off midway or over an allowance: nothing of it is kept.
     await upload.discardStored();
     if (error instanceof UploadStepMoved) throw await conflict(request, context);
-    if (error instanceof UploadVolumeExceeded || error instanceof UploadOverQuota) countUploadRefusal(error instanceof UploadOverQuota ? "quota" : error.reason);
+    if (error instanceof UploadVolumeExceeded || error instanceof UploadOverQuota) countUploadRefusal(error instanceof UploadOverQuota ? (clinicLeft < orderRoom ? "clinic_quota" : "quota") : error.reason);
     if (error instanceof UploadVolumeExceeded) return redirectWithToast("/order", volumeToast(error.reason));
-    if (error instanceof UploadOverQuota) return redirectWithToast("/order", orderQuotaToast);
+    if (error instanceof UploadOverQuota) return redirectWithToast("/order", clinicLeft < orderRoom ? clinicQuotaToast : orderQuotaToast);
     if (request.signal.aborted) throw error;
     if (error instanceof MultipartTextTooLargeError) throw await tooLarge(request, context, formatFileSize(MAX_MULTIPART_FIELD_BYTES, (await getLocale(request, context)).language));
     throw await badRequest(request, context);
