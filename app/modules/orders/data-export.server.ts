@@ -1,3 +1,4 @@
+import { crc32 } from "node:zlib";
 import { Zip, ZipDeflate, ZipPassThrough } from "fflate";
 import { sql } from "kysely";
 import type { FileInfo } from "~db/schema";
@@ -53,6 +54,20 @@ export interface ExportedOrder {
   patients: Array<{ name: string; comment: string | null; files: ExportedFile[] }>;
   history: Array<{ from: string | null; to: string; at: string }>;
   payments: Array<{ provider: string; status: string; amount: number; currency: string; createdAt: string; invoiceId: string | null; receiptUrl: string | null }>;
+}
+
+/**
+ * A model stored as it is, its checksum made by Node's native CRC-32: fflate's own, a byte at a time
+ * in JavaScript, cost 2.5 ms of CPU a MiB, a third of what an export with files cost (ADR 082).
+ */
+class StoredModel extends ZipPassThrough {
+  private checksum = 0;
+  override push(chunk: Uint8Array, final = false) {
+    this.checksum = crc32(chunk, this.checksum);
+    this.size += chunk.length;
+    if (final) this.crc = this.checksum;
+    this.process(chunk as Uint8Array<ArrayBuffer>, final);
+  }
 }
 
 const iso = (value: Date | string | null) => (value === null ? null : new Date(value).toISOString());
@@ -167,10 +182,10 @@ export function exportClientData(db: DB, storage: FileStorage, email: string, op
       const object = await storage.get("orders", file.key);
       // A file the list names but storage no longer holds: its entry is simply absent.
       if (!object) continue;
-      const entry = new ZipPassThrough(file.path);
+      const entry = new StoredModel(file.path);
       zip.add(entry);
       for await (const chunk of object.body) {
-        entry.push(new Uint8Array(chunk as Buffer));
+        entry.push(chunk as Buffer);
         await writer.ready;
       }
       entry.push(new Uint8Array(0), true);
