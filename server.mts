@@ -78,6 +78,20 @@ function withOutagePage(build: ServerBuild): ServerBuild {
   return { ...build, routes };
 }
 
+/** Resolves when the answer's connection has taken what was written (or is gone). */
+function drained(res: Response): Promise<void> {
+  if (!res.writableNeedDrain || res.destroyed) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off("drain", done);
+      res.off("close", done);
+      resolve();
+    };
+    res.on("drain", done);
+    res.on("close", done);
+  });
+}
+
 export interface ServerOptions {
   /** Trusted proxy hops in front of the app (Fly's edge is one). */
   trustProxy: boolean | number | string;
@@ -158,6 +172,7 @@ export async function createApp(options: ServerOptions) {
         dataRequest: req.path.endsWith(".data"),
         cspNonce: cspNonce(res),
         requestId: requestFacts()?.requestId ?? "",
+        answerDrained: () => drained(res),
       }),
     });
   let handler = handlerFor(build);

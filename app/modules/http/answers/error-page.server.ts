@@ -76,17 +76,32 @@ export async function sendErrorPage(req: ExpressRequest, res: ExpressResponse, s
   }
   const reference = texts && requestId ? texts.t("errors.reference", { id: requestId }) : requestId;
   const home = texts ? texts.t("errors.home") : "/";
-  const html = [
+  res.type("html").send(plainPageHtml({ language: texts?.language ?? "ru", title, text, reference: reference ? { requestId, text: reference } : null, link: { href: "/", label: home }, stylesheets }));
+}
+
+export interface PlainPage {
+  language: Language;
+  title: string;
+  text: string;
+  /** The request's id, for a message to support. */
+  reference: { requestId: string; text: string } | null;
+  /** The way on: home, or the page the visitor came from. */
+  link: { href: string; label: string };
+  stylesheets: readonly string[];
+}
+
+/** A page of its own, outside Remix's documents: the error boundary's markup (a title, a sentence, a way on) with the site's styles. */
+export function plainPageHtml(page: PlainPage): string {
+  return [
     "<!DOCTYPE html>",
-    `<html lang="${escapeHtml(texts?.language ?? "ru")}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">`,
-    `<title>${escapeHtml(title)}</title>`,
-    ...stylesheets.map((href) => `<link rel="stylesheet" href="${escapeHtml(href)}">`),
-    `</head><body><main id="main"><section class="container error-page"><h1>${escapeHtml(title)}</h1>`,
-    text ? `<p>${escapeHtml(text)}</p>` : "",
-    reference ? `<p class="error-reference" data-request-id="${escapeHtml(requestId)}">${escapeHtml(reference)}</p>` : "",
-    `<a class="button" href="/">${escapeHtml(home)}</a></section></main></body></html>`,
+    `<html lang="${escapeHtml(page.language)}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">`,
+    `<title>${escapeHtml(page.title)}</title>`,
+    ...page.stylesheets.map((href) => `<link rel="stylesheet" href="${escapeHtml(href)}">`),
+    `</head><body><main id="main"><section class="container error-page"><h1>${escapeHtml(page.title)}</h1>`,
+    page.text ? `<p>${escapeHtml(page.text)}</p>` : "",
+    page.reference ? `<p class="error-reference" data-request-id="${escapeHtml(page.reference.requestId)}">${escapeHtml(page.reference.text)}</p>` : "",
+    `<a class="button" href="${escapeHtml(page.link.href)}">${escapeHtml(page.link.label)}</a></section></main></body></html>`,
   ].join("");
-  res.type("html").send(html);
 }
 
 /**

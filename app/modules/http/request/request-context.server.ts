@@ -18,6 +18,11 @@ export interface LoadContext {
   cspNonce: string;
   /** This request's id, sent back as X-Request-Id and shown on error pages. */
   requestId: string;
+  /**
+   * Resolves once the connection has taken what the answer wrote so far. Remix writes a streamed
+   * body as fast as it is made, so a long stream (a data export) waits on this before making more.
+   */
+  answerDrained?: () => Promise<void>;
 }
 
 /**
