@@ -25,6 +25,7 @@ import * as erasureRequests from "./2026-12-04T0900_erasure_requests";
 import * as invoices from "./2026-12-04T1000_invoices";
 import * as accountingRecords from "./2026-12-05T0900_accounting_records";
 import * as housekeepingLease from "./2026-12-06T1400_housekeeping_lease";
+import * as declinedSteps from "./2026-12-07T0900_declined_steps";
 
 /** Every migration, by its frozen name. Listed statically so bundlers and tsx need no directory scan. */
 export const migrations: Record<string, Migration> = {
@@ -54,4 +55,5 @@ export const migrations: Record<string, Migration> = {
   "2026-12-04T1000_invoices": invoices,
   "2026-12-05T0900_accounting_records": accountingRecords,
   "2026-12-06T1400_housekeeping_lease": housekeepingLease,
+  "2026-12-07T0900_declined_steps": declinedSteps,
 };
