@@ -142,6 +142,8 @@ export interface OrdersTable {
   cabinet_link_sent_at: Timestamp | null;
   /** The client's interface language when the order was created; its mails use it. */
   language: "ru" | "en" | "de" | "es" | "fr" | "it" | null;
+  /** When the doctor ticked the consent to the processing of personal data on the delivery step (ADR 087); null once unticked. */
+  data_consent_at: Timestamp | null;
 }
 /** A held order code (DESIGN §4.6, ADR 038): free again once `release_after` has passed or its order is deleted. */
 export interface OrderCodesTable {

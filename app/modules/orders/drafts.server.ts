@@ -104,7 +104,7 @@ export class OrderFrozenError extends Error {
   }
 }
 
-type OrderFields = Partial<Pick<Order, "email" | "phone" | "full_name" | "address" | "delivery_comment" | "additional_comments" | "wizard_step" | "current_patient_id">>;
+type OrderFields = Partial<Pick<Order, "email" | "phone" | "full_name" | "address" | "delivery_comment" | "additional_comments" | "wizard_step" | "current_patient_id" | "data_consent_at">>;
 
 export async function updateDraft(db: DB, orderId: string, fields: OrderFields): Promise<void> {
   const values = { ...fields, ...(fields.email !== undefined ? { email: normalizeEmail(fields.email) } : {}), updated_at: new Date() };

@@ -50,6 +50,7 @@ export async function loadWizardPage({ request, context }: LoaderFunctionArgs) {
         personalOffer: false,
         signedIn: Boolean(viewer.user),
         openItems: [] as OpenItem[],
+        consentGiven: false,
       },
       { headers },
     );
@@ -157,6 +158,8 @@ export async function loadWizardPage({ request, context }: LoaderFunctionArgs) {
       personalOffer,
       signedIn: Boolean(viewer.user),
       openItems: open,
+      /** The consent was ticked on the delivery step and not unticked since: kept while the step is edited (ADR 087). */
+      consentGiven: order.data_consent_at !== null,
     },
     { headers },
   );

@@ -46,7 +46,9 @@ export async function saveStepFields(db: DB, order: Order, patient: Patient | nu
   const here = stepAt(step);
   const { store, problems } = storable(form, here.saves?.fields ?? []);
   if (here.saves?.to === "order") {
-    await updateDraft(db, order.id, store);
+    // The consent stays given while the step is edited again (from the summary, or "Назад"): kept until unticked (ADR 087).
+    const consent = here.asksConsent && MARKET_TRAITS[market].domesticNotices ? { data_consent_at: form.consent ? (order.data_consent_at ?? new Date()) : null } : {};
+    await updateDraft(db, order.id, { ...store, ...consent });
     return problems;
   }
   if (!patient || (!here.choice && !here.saves)) return problems;

@@ -14,7 +14,7 @@ import { SECRETS, type TestApp, startApp } from "../../support/app";
  * listed as not in the order, not billed, not checked before payment, not labelled, packed or sent —
  * and only "Вернуть в заказ" or a file uploaded on that step after the skip brings the step back,
  * which the summary then says. What stops payment is named on the summary with its way there and
- * back.
+ * back; the consent stays while the delivery step is edited.
  */
 describe("a declined step", () => {
   let t: TestDatabase;
@@ -192,5 +192,24 @@ describe("a declined step", () => {
     expect(summary).toContain("Ретейнеры: шаг был пропущен и снова в заказе");
     expect(summary).toContain("Ретейнеры для Смирнова Е.");
     expect(said(summary)).toContain("Не входят в заказ (отложены при пропуске), файлов: 1: early-upper.stl");
+  });
+
+  it("the consent stays ticked while the delivery step is opened again from the summary, and goes when unticked", async () => {
+    const browser = browserFetch(app);
+    const { order } = await toRetainers(browser);
+    expect((await orderRow(order.id)).data_consent_at).not.toBeNull();
+    await skipRetainers(browser, order.id);
+    await browser.request("/order", { form: { intent: "change:delivery", step: "11" } });
+    const step = await page(browser);
+    expect(step).toMatch(/<input[^>]*name="consent"[^>]*checked=""/);
+    expect(step).toContain("Сохранить и вернуться к сводке");
+    // Sent as the page sends it (the box still ticked), the summary again.
+    await browser.request("/order", { form: { intent: "next", step: "3", full_name: "Иванова Анна", address: "Москва, ул. Ленина, 2", consent: "on" } });
+    expect(await orderRow(order.id)).toMatchObject({ wizard_step: 11, address: "Москва, ул. Ленина, 2" });
+    // Unticked: refused, and no longer given.
+    await browser.request("/order", { form: { intent: "change:delivery", step: "11" } });
+    expect((await browser.request("/order", { form: { intent: "next", step: "3", full_name: "Иванова Анна", address: "Москва, ул. Ленина, 2" } })).status).toBe(400);
+    expect((await orderRow(order.id)).data_consent_at).toBeNull();
+    expect(await page(browser)).not.toMatch(/<input[^>]*name="consent"[^>]*checked=""/);
   });
 });
