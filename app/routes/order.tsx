@@ -5,6 +5,7 @@ import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } fr
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { ToastMessage } from "~/components/toast";
 import { SectionError } from "~/components/section-error";
+import { OrdersInBrowser } from "~/components/orders/orders-in-browser";
 import { AnotherDevicePanel } from "~/components/wizard/another-device";
 import { isFor, isInFlight, type Toast, UploadProgress, useResumableUploads } from "~/components/wizard/resumable-upload";
 import { useTabReturn } from "~/components/wizard/tab-return";
@@ -235,6 +236,8 @@ export default function OrderWizard() {
           <span style={{ width: `${progressPercent(step)}%` }} />
         </div>
       </div>
+      {/* No order in the wizard: the ones this browser left waiting, to continue or pay (ADR 087). */}
+      {!order ? <OrdersInBrowser orders={data.ordersInBrowser} startHint="ordersInBrowser.startHintWizard" /> : null}
       {here.perPatient ? <PatientSelector data={data} patient={patient} /> : null}
       {/* A new step or patient list is a new form: its fields start from what the server holds, as on a new page. */}
       <Form

@@ -13,6 +13,7 @@ import { clampStep, FIRST_STEP, LAST_STEP, stepAt } from "./steps";
 import { resolveOrder } from "./order-access.server";
 import { type OpenItem, openItems } from "./step-fields.server";
 import { rememberOrderHeaders } from "~/modules/orders/browser-orders.server";
+import { type OrderInBrowser, ordersInBrowser } from "~/modules/orders/orders-in-browser.server";
 import { isSignedInOwner, priceInputOf } from "~/modules/pricing/order-price.server";
 import { filesOf, queueStatuses, type RecordedFile, setAsideFilesOf, SKIP_COLUMNS } from "~/modules/orders/files.server";
 import { detectJaw, detectStep } from "~/modules/orders/jaw-and-step";
@@ -51,6 +52,8 @@ export async function loadWizardPage({ request, context }: LoaderFunctionArgs) {
         signedIn: Boolean(viewer.user),
         openItems: [] as OpenItem[],
         consentGiven: false,
+        // No order in the wizard: the ones this browser left waiting are offered (ADR 087).
+        ordersInBrowser: await ordersInBrowser(db, viewer.browserOrderIds, orderMarket),
       },
       { headers },
     );
@@ -158,6 +161,7 @@ export async function loadWizardPage({ request, context }: LoaderFunctionArgs) {
       personalOffer,
       signedIn: Boolean(viewer.user),
       openItems: open,
+      ordersInBrowser: [] as OrderInBrowser[],
       /** The consent was ticked on the delivery step and not unticked since: kept while the step is edited (ADR 087). */
       consentGiven: order.data_consent_at !== null,
     },

@@ -14,7 +14,8 @@ import { SECRETS, type TestApp, startApp } from "../../support/app";
  * listed as not in the order, not billed, not checked before payment, not labelled, packed or sent —
  * and only "Вернуть в заказ" or a file uploaded on that step after the skip brings the step back,
  * which the summary then says. What stops payment is named on the summary with its way there and
- * back; the consent stays while the delivery step is edited.
+ * back; the consent stays while the delivery step is edited; an order left at the checkout is offered
+ * again by `/order` and the landing.
  */
 describe("a declined step", () => {
   let t: TestDatabase;
@@ -211,5 +212,39 @@ describe("a declined step", () => {
     expect((await browser.request("/order", { form: { intent: "next", step: "3", full_name: "Иванова Анна", address: "Москва, ул. Ленина, 2" } })).status).toBe(400);
     expect((await orderRow(order.id)).data_consent_at).toBeNull();
     expect(await page(browser)).not.toMatch(/<input[^>]*name="consent"[^>]*checked=""/);
+  });
+
+  it("an order left at the checkout is offered by /order and the landing of the browser that made it, to pay or open; nobody else's", async () => {
+    const browser = browserFetch(app);
+    const { order } = await toRetainers(browser);
+    await skipRetainers(browser, order.id);
+    expect((await browser.request("/order", { form: { intent: "pay" } })).headers.get("location")).toMatch(/\/payment\/sandbox\//);
+    expect(browser.jar.has("current_order")).toBe(false);
+
+    const number = order.id.slice(0, 6).toUpperCase();
+    const wizard = await page(browser);
+    expect(wizard).toContain(`Заказ ${number} ожидает оплаты`);
+    expect(wizard).toContain(`href="/pay/${order.id}"`);
+    expect(wizard).toContain(`href="/order?id=${order.id}"`);
+    expect(wizard).toContain("Чтобы начать новый заказ, нажмите «Далее».");
+    const landing = await browser.request("/");
+    expect(landing.headers.get("cache-control") ?? "").not.toMatch(/public/);
+    expect(await landing.text()).toContain(`href="/pay/${order.id}"`);
+    // "Открыть" makes it the wizard's order again: its summary.
+    const opened = await page(browser, `/order?id=${order.id}`);
+    expect(opened).toContain("Заказ ожидает оплаты.");
+
+    // A draft the doctor cleared with "Сбросить заказ" is offered to continue.
+    const cleared = browserFetch(app);
+    const draft = await toMatrixStep(t, cleared);
+    expect((await cleared.request("/order/new", { form: { reason: "clear" } })).status).toBe(302);
+    const fresh = await page(cleared);
+    expect(fresh).toContain(`Заказ ${draft.order.id.slice(0, 6).toUpperCase()} не оформлен до конца`);
+    expect(fresh).toContain(`href="/order?id=${draft.order.id}"`);
+    expect(fresh).not.toContain("/pay/");
+
+    const stranger = browserFetch(app);
+    expect(await page(stranger)).not.toContain("ожидает оплаты");
+    expect(await page(stranger, "/")).not.toContain("/pay/");
   });
 });
