@@ -87,8 +87,8 @@ async function documentTexts(context: EntryContext): Promise<Messages | undefine
 
 /**
  * A page that is the same for every anonymous visitor of its language and market (the landing and
- * legal pages, `handle.publicPage`): no signed-in user, a plain GET, and no cookie being set but the
- * page cookies themselves — a language URL (`/de`) saves its language for the visitor, and the page
+ * legal pages, `handle.publicPage`): no signed-in user, nothing of the visitor's shown (`personal`
+ * in the page's data), a plain GET, and no cookie being set but the page cookies themselves — a language URL (`/de`) saves its language for the visitor, and the page
  * is the same whatever the visitor had saved (ADR 048).
  */
 function isSharedPage(request: Request, status: number, headers: Headers, context: EntryContext): boolean {
@@ -97,7 +97,9 @@ function isSharedPage(request: Request, status: number, headers: Headers, contex
   const root = loaderData.root as { user?: unknown } | undefined;
   if (!root || root.user) return false;
   const leaf = matches[matches.length - 1];
-  return Boolean(leaf && (context.routeModules[leaf.route.id]?.handle as { publicPage?: boolean } | undefined)?.publicPage);
+  // A public page that this time shows something of its visitor (the orders the browser left waiting) is theirs alone.
+  if (!leaf || (loaderData[leaf.route.id] as { personal?: boolean } | undefined)?.personal) return false;
+  return Boolean((context.routeModules[leaf.route.id]?.handle as { publicPage?: boolean } | undefined)?.publicPage);
 }
 
 /**

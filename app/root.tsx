@@ -9,7 +9,7 @@ import { Footer } from "~/components/footer";
 import { GuaranteeBanner } from "~/components/guarantee-banner";
 import { Header } from "~/components/header";
 import { MessengerButton } from "~/components/messenger-button";
-import { ToastMessage } from "~/components/toast";
+import { ToastMessage, usePageToast } from "~/components/toast";
 import { getConfig } from "~/modules/config/config.server";
 import { useDocumentLanguage, useNonce } from "~/components/document-facts";
 import { getBrowserChoices, getLocale, getViewer } from "~/modules/http/request/request-context.server";
@@ -121,6 +121,7 @@ function Document({ children }: { children: React.ReactNode }) {
   const nonce = useNonce();
   const locale = i18n.language;
   const parts = layoutFor(pathname);
+  const toast = usePageToast(root?.toast ?? null);
   // Pages that need no client code (the packer's, on shared low-end PCs) say so with
   // `handle = { hydrate: false }`: they ship no JavaScript bundle at all.
   const hydrate = !useMatches().some((match) => (match.handle as { hydrate?: boolean } | undefined)?.hydrate === false);
@@ -140,7 +141,7 @@ function Document({ children }: { children: React.ReactNode }) {
           {t("shell.skipToContent")}
         </a>
         {parts.header && root ? <Header user={root.user} locale={locale} /> : null}
-        {root?.toast ? <ToastMessage toast={root.toast} /> : null}
+        {toast ? <ToastMessage toast={toast} /> : null}
         {hydrate ? <ConnectionNotice /> : null}
         <main id="main">{children}</main>
         {parts.banner && root?.marketTraits.guaranteeBanner ? <GuaranteeBanner /> : null}

@@ -43,6 +43,11 @@ export interface FileInfo {
   jaw?: "upper" | "lower" | null;
   stepNumber?: number | null;
   confirmed?: boolean;
+  /**
+   * Set aside by a confirmed skip of its step (ADR 087): kept in storage and on the list, but not in
+   * the order — not billed, checked, labelled or sent — until the step is un-skipped.
+   */
+  setAside?: boolean;
 }
 type Json<T> = ColumnType<T, string, string>;
 
@@ -145,6 +150,8 @@ export interface OrdersTable {
   started_by: string | null;
   /** The contacts are those a signed-in client's draft was born with, never saved by a form (ADR 082). */
   contacts_prefilled: Generated<boolean>;
+  /** When the doctor ticked the consent to the processing of personal data on the delivery step (ADR 087); null once unticked. */
+  data_consent_at: Timestamp | null;
 }
 /** A held order code (DESIGN §4.6, ADR 038): free again once `release_after` has passed or its order is deleted. */
 export interface OrderCodesTable {
@@ -215,6 +222,14 @@ export interface OrdersPatientsTable {
   skip_matrix: Generated<boolean>;
   skip_aligners: Generated<boolean>;
   skip_retainers: Generated<boolean>;
+  /** When the current skip of each upload step was confirmed (ADR 087): an upload started before it lands set aside. */
+  skip_matrix_at: Timestamp | null;
+  skip_aligners_at: Timestamp | null;
+  skip_retainers_at: Timestamp | null;
+  /** When a skipped upload step came back into the order (un-skipped, or a file uploaded on it), for the summary (ADR 087). */
+  unskip_matrix_at: Timestamp | null;
+  unskip_aligners_at: Timestamp | null;
+  unskip_retainers_at: Timestamp | null;
   created_at: CreatedAt;
   updated_at: Generated<Date>;
 }
@@ -303,6 +318,8 @@ export interface FtpUploadsQueueTable {
   released_at: Timestamp | null;
   released_by: string | null;
   removed_at: Timestamp | null;
+  /** The file was set aside by a confirmed skip of its step (ADR 087): not due, not sent, while this is set. */
+  set_aside_at: Timestamp | null;
   created_at: CreatedAt;
   completed_at: Timestamp | null;
 }
@@ -329,6 +346,7 @@ export interface FtpUploadsView {
   order_status: OrderStatus;
   order_email: string | null;
   order_full_name: string | null;
+  set_aside_at: Date | null;
 }
 export interface ClientSettingsTable {
   email: string;

@@ -1,3 +1,5 @@
+import { useLocation } from "@remix-run/react";
+import { useState } from "react";
 import { useTranslation } from "~/components/i18n/i18n-context";
 
 interface ToastProps {
@@ -42,4 +44,19 @@ export function ToastMessage({ toast }: ToastProps) {
       ) : null}
     </div>
   );
+}
+
+/**
+ * A toast belongs to the page it came with (ADR 087): once the browser moves on — a step answered in
+ * place keeps the root's data, and with it the toast — it is gone with its cause, not left on the
+ * next page saying what no longer holds.
+ */
+export function usePageToast<T>(toast: T | null): T | null {
+  const { key } = useLocation();
+  const [shown, setShown] = useState({ toast, key });
+  if (shown.toast !== toast) {
+    setShown({ toast, key });
+    return toast;
+  }
+  return shown.key === key ? toast : null;
 }

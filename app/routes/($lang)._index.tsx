@@ -11,6 +11,7 @@ import { Partners } from "~/components/landing/partners";
 import { Pricing } from "~/components/landing/pricing";
 import { Process } from "~/components/landing/process";
 import { WhyUs } from "~/components/landing/why-us";
+import { OrdersInBrowser } from "~/components/orders/orders-in-browser";
 import videoSrc from "~/components/landing/production.webm";
 import { MARKET_TRAITS } from "~/modules/market/market";
 import { useRootData } from "~/modules/layout/root-data";
@@ -44,12 +45,17 @@ export async function loader(args: LoaderFunctionArgs) {
 }
 
 export default function Landing() {
-  const { texts, prices, messengerLink, partnerOffer } = useLoaderData<typeof loader>();
+  const { texts, prices, messengerLink, partnerOffer, ordersInBrowser } = useLoaderData<typeof loader>();
   const root = useRootData();
   const traits = root?.marketTraits ?? MARKET_TRAITS.domestic;
   return (
     <PageTexts scope="landing" texts={texts}>
       {partnerOffer ? <PartnerConsent code={partnerOffer} /> : null}
+      {ordersInBrowser.length ? (
+        <div className="container">
+          <OrdersInBrowser orders={ordersInBrowser} startHint="ordersInBrowser.startHintLanding" />
+        </div>
+      ) : null}
       <Hero />
       <WhyUs videoSrc={videoSrc} />
       <Process />

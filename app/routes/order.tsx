@@ -5,13 +5,14 @@ import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } fr
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { ToastMessage } from "~/components/toast";
 import { SectionError } from "~/components/section-error";
+import { OrdersInBrowser } from "~/components/orders/orders-in-browser";
 import { AnotherDevicePanel } from "~/components/wizard/another-device";
 import { isFor, isInFlight, type Toast, UploadProgress, useResumableUploads } from "~/components/wizard/resumable-upload";
 import { useTabReturn } from "~/components/wizard/tab-return";
 import { ErrorSummary } from "~/components/wizard/fields";
 import { ContactsStep } from "~/components/wizard/steps/contacts-step";
 import { CutStep } from "~/components/wizard/steps/cut-step";
-import { DeliveryStep } from "~/components/wizard/steps/delivery-step";
+import { consentShown, DeliveryStep } from "~/components/wizard/steps/delivery-step";
 import { MaterialStep } from "~/components/wizard/steps/material-step";
 import { MatrixTypeStep } from "~/components/wizard/steps/matrix-type-step";
 import { PatientSelector } from "~/components/wizard/steps/patient-selector";
@@ -129,7 +130,7 @@ export default function OrderWizard() {
   const props: StepProps = { data, patient, errors, values };
   // What the step's form holds now, for the forward button; a new form starts from what it shows.
   const [typed, setTyped] = useState<Typed & { formKey: string }>({ formKey: "", patientName: "", consent: false });
-  const shownTyped: Typed = typed.formKey === formKey ? typed : { patientName: (values.patient_name ?? "").trim(), consent: values.consent === "on" };
+  const shownTyped: Typed = typed.formKey === formKey ? typed : { patientName: (values.patient_name ?? "").trim(), consent: consentShown(values, data.consentGiven) === "on" };
   const [toast, setToast] = useState<(Toast & { id: number }) | null>(null);
   const notify = useCallback((next: Toast) => setToast({ ...next, id: Date.now() + Math.random() }), []);
   const uploads = useResumableUploads(resumable && order && patient && fileType ? { orderId: order.id, patientId: patient.id, type: fileType } : null, notify);
@@ -143,6 +144,9 @@ export default function OrderWizard() {
   // data, revalidated after its batch, lists it, so the button never blinks off in between.
   const chosenHere = stepUploads.some((item) => item.uploadId && item.stage !== "failed");
   const inFlight = uploads.items.filter(isInFlight);
+
+  // A toast of one step is gone once another shows (ADR 087); one the new step brings follows below.
+  useEffect(() => setToast(null), [step]);
 
   useEffect(() => {
     // A step answered in place (ADR 035) brings the toast its redirect would have left in a cookie.
@@ -232,6 +236,8 @@ export default function OrderWizard() {
           <span style={{ width: `${progressPercent(step)}%` }} />
         </div>
       </div>
+      {/* No order in the wizard: the ones this browser left waiting, to continue or pay (ADR 087). */}
+      {!order ? <OrdersInBrowser orders={data.ordersInBrowser} startHint="ordersInBrowser.startHintWizard" /> : null}
       {here.perPatient ? <PatientSelector data={data} patient={patient} /> : null}
       {/* A new step or patient list is a new form: its fields start from what the server holds, as on a new page. */}
       <Form

@@ -26,6 +26,8 @@ import * as invoices from "./2026-12-04T1000_invoices";
 import * as accountingRecords from "./2026-12-05T0900_accounting_records";
 import * as housekeepingLease from "./2026-12-06T1400_housekeeping_lease";
 import * as orderSenders from "./2026-12-06T1500_order_senders";
+import * as declinedSteps from "./2026-12-07T0900_declined_steps";
+import * as keptConsent from "./2026-12-07T0910_kept_consent";
 
 /** Every migration, by its frozen name. Listed statically so bundlers and tsx need no directory scan. */
 export const migrations: Record<string, Migration> = {
@@ -56,4 +58,6 @@ export const migrations: Record<string, Migration> = {
   "2026-12-05T0900_accounting_records": accountingRecords,
   "2026-12-06T1400_housekeeping_lease": housekeepingLease,
   "2026-12-06T1500_order_senders": orderSenders,
+  "2026-12-07T0900_declined_steps": declinedSteps,
+  "2026-12-07T0910_kept_consent": keptConsent,
 };

@@ -1,6 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { checkPage, closeCheckingPages, validateKeptDocuments, watchDocuments } from "./checkers";
-import { atStep, orderToCheckout, paidOrder, press, signInBackoffice, signInByMail, signInPacker } from "./journeys";
+import { atStep, orderToCheckout, orderToRetainers, paidOrder, press, signInBackoffice, signInByMail, signInPacker, skipWithFiles, stlFile } from "./journeys";
 import { askForInvoice, pendingOrderInCabinet } from "./invoice-support";
 import { pastOrderWithAligners } from "./order-again-support";
 import { e2eQuery, embedded } from "./support";
@@ -9,9 +9,10 @@ import { e2eQuery, embedded } from "./support";
  * Every page and state a user meets, through the outside checkers (ADR 048): axe-core's WCAG 2.1 A/AA
  * rules on the live page, and its server-rendered HTML kept for the Nu HTML Checker, which the last
  * test runs once over all of them. Customer pages in each market and language, the legal
- * pages, sign-in, every wizard step with and without a field error and after an upload, the sandbox
- * checkout, the cabinet, the partner area, every back-office page, the packer and its labels, and the
- * error pages. A new page belongs in this list.
+ * pages, sign-in, every wizard step with and without a field error and after an upload, a step
+ * skipped with its files and brought back, a refused payment, the orders a browser left waiting,
+ * the sandbox checkout, the cabinet, the partner area, every back-office page, the packer and its
+ * labels, and the error pages. A new page belongs in this list.
  */
 
 const PORT = process.env.E2E_PORT ?? (embedded ? 3220 : 3210);
@@ -63,6 +64,33 @@ test("every wizard step, a field error, an upload and the checkout", async ({ pa
   await atStep(page, 2);
   await expect(page.locator("[aria-invalid=true]").first()).toBeVisible();
   await checkPage(page, testInfo, "wizard step 2 with field errors");
+});
+
+test("a step skipped with files, what stops payment, the way back from a refused payment, and the orders a browser left waiting", async ({ page }, testInfo) => {
+  await orderToRetainers(page);
+  await page.setInputFiles("#field-files", [stlFile("checkers-scan.stl")]);
+  await press(page, "Загрузить", 10);
+  await expect(page.locator(".file-list li", { hasText: "checkers-scan.stl" })).toBeVisible();
+  await skipWithFiles(page);
+  await checkPage(page, testInfo, "wizard summary, a step skipped with its files set aside");
+  await press(page, "изменить: Смирнова Е., Ретейнеры", 10);
+  await checkPage(page, testInfo, "wizard step 10, its files set aside");
+  await press(page, "Вернуть в заказ", 10);
+  await press(page, "Сохранить и вернуться к сводке", 11);
+  await expect(page.getByRole("region", { name: "Перед оплатой осталось" })).toBeVisible();
+  await checkPage(page, testInfo, "wizard summary, a step back in the order and what stops payment");
+  await page.getByRole("button", { name: "Перейти к оплате" }).click();
+  await atStep(page, 10);
+  await checkPage(page, testInfo, "wizard step 10 after a refused payment");
+  await page.getByLabel("Челюсть файла checkers-scan.stl").selectOption("lower");
+  await press(page, "Сохранить и вернуться к сводке", 11);
+  await page.getByRole("button", { name: "Перейти к оплате" }).click();
+  await expect(page).toHaveURL(/\/payment\/sandbox\/sbx_/);
+  for (const url of ["/order", "/"]) {
+    await page.goto(url);
+    await expect(page.getByRole("region", { name: "В этом браузере есть незавершённые заказы" })).toBeVisible();
+    await checkPage(page, testInfo, `${url} offering the order this browser left waiting`);
+  }
 });
 
 test("the cabinet and the partner area", async ({ page }, testInfo) => {

@@ -72,6 +72,27 @@ export async function walkToPatientStep(page: Page, labels: WizardLabels, email:
   await press(page, labels.next, 4);
 }
 
+/** A new order: one hard matrix named with its jaw, aligners skipped; on the retainers (step 10). */
+export async function orderToRetainers(page: Page) {
+  await walkToPatientStep(page, { next: "Далее →", email: "E-mail", phone: "Телефон", fullName: "ФИО получателя", address: "Адрес доставки", consent: true }, `declined-${Date.now()}-${Math.random().toString(36).slice(2, 6)}@clinic.ru`);
+  await page.getByLabel("Имя пациента").fill("Смирнова Е.");
+  await press(page, "Далее →", 5);
+  await page.setInputFiles("#field-files", [stlFile("declined-matrix-upper.stl")]);
+  await press(page, "Загрузить", 5);
+  await expect(page.getByText("Загружено файлов: 1/1")).toBeVisible();
+  await press(page, "Далее →", 6);
+  await page.getByRole("radio", { name: /^Твердая матрица/ }).check();
+  await press(page, "Далее →", 7);
+  await press(page, "Пропустить", 10);
+}
+
+/** "Пропустить" on step 10 holding files: asked (ADR 057), then pressed again; the summary. */
+export async function skipWithFiles(page: Page) {
+  await press(page, "Пропустить", 10);
+  await expect(page.getByText("На этом шаге уже есть файлы.", { exact: false })).toBeVisible();
+  await press(page, "Пропустить", 11);
+}
+
 export async function atStep(page: Page, step: number) {
   await expect(page.getByText(new RegExp(`^(Шаг|Step) ${step} (из|of) 11$`))).toBeVisible();
 }

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { type DetailedError, Upload, type UploadOptions } from "tus-js-client";
 import { bytesReader, compressedSource, GZIP_ENCODING, type CompressedSource } from "~/modules/uploads/gzip-members";
 import { PACKED_ENCODING, packingCompressor } from "~/modules/uploads/stl-pack";
+import { largeStl } from "./stl-models";
 
 /**
  * tus-js-client in Node, as the upload step uses it in the browser: the page's cookies and Origin
@@ -84,6 +85,27 @@ export function tusUpload(input: TusUploadInput): Promise<TusOutcome> {
     const upload = new Upload(input.file, options);
     input.onStart?.(upload);
     upload.start();
+  });
+}
+
+/**
+ * Starts an upload of a 7 MiB model and leaves it after its first chunk, as a page still sending
+ * would be: resolves with its id (resume it with `uploadUrl`).
+ */
+export function startedUpload(at: { base: string; cookie: string }, metadata: TusUploadInput["metadata"]): Promise<string> {
+  return new Promise<string>((resolve, reject) => {
+    void tusUpload({
+      base: at.base,
+      origin: at.base,
+      cookie: at.cookie,
+      file: largeStl(7),
+      metadata,
+      chunkSize: 5 * 1024 * 1024,
+      retryDelays: null,
+      onStart: (upload) => {
+        upload.options.onChunkComplete = () => void upload.abort().then(() => resolve(upload.url!.slice(upload.url!.lastIndexOf("/") + 1)));
+      },
+    }).then((outcome) => reject(outcome.error ?? new Error("the upload ended before its first chunk")));
   });
 }
 

@@ -4,7 +4,7 @@ import { takeFlash } from "~/modules/http/request/request-context.server";
 import type { FileType, QueueStatus, StorageTrashReason } from "~db/schema";
 import type { DB } from "~/modules/db/db.server";
 import type { FileStorage, ListedObject } from "~/modules/storage/storage.server";
-import { filesOf } from "~/modules/orders/files.server";
+import { storedFilesOf } from "~/modules/orders/files.server";
 import { markStorageRemoved, orderFolderPage, ordersOfFolders, patientFileListsOf } from "~/modules/orders/stored-files.server";
 import { batches, classifyFolder, type ClassifiedFolder, type FolderOrder, groupByFolder, orderIdOfFolder, type StoredFile } from "./storage-trash";
 
@@ -53,7 +53,7 @@ export async function knowledgeOf(db: DB, orderIds: string[]): Promise<Knowledge
     for (const row of queueRows) queue.set(row.file_path, row.status);
     for (const row of patientRows) {
       const files = listed.get(row.order_id) ?? [];
-      for (const type of FILE_TYPES) for (const file of filesOf(row, type)) files.push({ key: file.storagePath, size: Number(file.size) || 0 });
+      for (const type of FILE_TYPES) for (const file of storedFilesOf(row, type)) files.push({ key: file.storagePath, size: Number(file.size) || 0 });
       listed.set(row.order_id, files);
     }
   }

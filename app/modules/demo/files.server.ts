@@ -2,7 +2,7 @@ import { Readable } from "node:stream";
 import type { DB } from "~/modules/db/db.server";
 import type { FileStorage } from "~/modules/storage/storage.server";
 import { storedFileName } from "~/modules/uploads/file-names";
-import { filesOf } from "~/modules/orders/files.server";
+import { storedFilesOf } from "~/modules/orders/files.server";
 import { allPatientFileLists } from "~/modules/orders/stored-files.server";
 import type { CutType, FileInfo, FileType, MatrixType, MaterialType } from "~db/schema";
 import { FILE_TYPES } from "~db/schema";
@@ -45,7 +45,7 @@ function makeFile(random: Random, orderId: string, folder: string, type: FileTyp
  */
 export async function storeDemoFiles(db: DB, storage: FileStorage): Promise<number> {
   const rows = await allPatientFileLists(db);
-  const keys = new Set(rows.flatMap((row) => FILE_TYPES.flatMap((type) => filesOf(row, type).map((file) => file.storagePath))));
+  const keys = new Set(rows.flatMap((row) => FILE_TYPES.flatMap((type) => storedFilesOf(row, type).map((file) => file.storagePath))));
   let stored = 0;
   for (const key of keys) {
     if (await storage.head("orders", key)) continue;

@@ -162,7 +162,8 @@ export async function listQueueByOrder(db: DB, filters: QueueFilters) {
     { perPage: QUEUE_ORDERS_PER_PAGE, entryCap: QUEUE_COUNT_CAP, orderCap: QUEUE_ORDER_COUNT_CAP },
   );
   const entriesOf = (ids: string[]) => {
-    let entries = db.selectFrom("ftp_uploads_view").selectAll().where("order_id", "in", ids).where("status", "in", statuses);
+    // A file set aside by the doctor's skip is not in the order (ADR 087): the list is the factory's work.
+    let entries = db.selectFrom("ftp_uploads_view").selectAll().where("order_id", "in", ids).where("status", "in", statuses).where("set_aside_at", "is", null);
     if (filters.type !== "all") entries = entries.where("file_type", "=", filters.type);
     return entries.orderBy("created_at").orderBy("id").execute();
   };

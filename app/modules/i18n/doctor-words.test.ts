@@ -18,13 +18,14 @@ const LOCALES_DIR = path.join(ROOT, "locales");
  * Areas a doctor reads: the landing and its shell (header, footer, banner, cookie notice, messenger
  * link), sign-in and its mail, the cabinet and the status mails (`notifications`), the wizard with
  * its uploads, the payment and thank-you pages, the error pages and answers a browser shows, the
- * failure toasts, and the partner's own pages (a partner is a clinic too).
+ * failure toasts, the partner's own pages (a partner is a clinic too), and the orders a browser left
+ * waiting (the landing and the wizard offer them).
  */
 const DOCTOR_AREAS = [
   "shell", "header", "language", "footer", "banner", "messenger", "cookies", "home", "landing",
   "auth", "cabinet", "notifications", "toasts", "pagination", "lists", "orderStatus",
   "wizard", "uploads", "payments", "sandbox", "paymentResult", "thankyou",
-  "errors", "connection", "answers", "failures", "partners", "orderAgain",
+  "errors", "connection", "answers", "failures", "partners", "orderAgain", "ordersInBrowser",
 ] as const;
 
 /** Areas only staff read: the back office and its gate, the transfer queue, translations, the packer. */

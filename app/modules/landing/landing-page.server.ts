@@ -2,7 +2,10 @@ import { data, type LoaderFunctionArgs } from "@remix-run/node";
 import * as z from "zod/mini";
 import { cookies } from "~/modules/http/request/cookies.server";
 import { readQuery, word } from "~/modules/http/request/list-query";
-import { getBrowserChoices, getLocale } from "~/modules/http/request/request-context.server";
+import { getBrowserChoices, getLocale, getViewer } from "~/modules/http/request/request-context.server";
+import { getDb } from "~/modules/db/db.server";
+import { ordersInBrowser } from "~/modules/orders/orders-in-browser.server";
+import { logger } from "~/modules/log/logger.server";
 import { isLanguage, LANGUAGES } from "~/modules/i18n/languages";
 import { MARKET_TRAITS } from "~/modules/market/market";
 import { getContacts, publicOrigin } from "~/modules/market/market.server";
@@ -22,7 +25,7 @@ export async function loadLandingPage({ request, params, context }: LoaderFuncti
   }
   const fromQuery = readQuery(request, landingQuery).partner;
   if (fromQuery) partner = (await existingPartnerCode(fromQuery).catch(() => null)) ?? partner;
-  const [{ market, language }, kept] = await Promise.all([getLocale(request, context), getBrowserChoices(request, context)]);
+  const [{ market, language }, kept, viewer] = await Promise.all([getLocale(request, context), getBrowserChoices(request, context), getViewer(request, context)]);
   const { offer: partnerOffer } = partner ? await attributePartner(market, partner, kept.partnerCode, headers) : { offer: null };
   // Opening the landing in a language keeps that language on the pages that follow (the order
   // button, sign-in), as choosing it in the picker does.
@@ -46,6 +49,14 @@ export async function loadLandingPage({ request, params, context }: LoaderFuncti
     monthlyThreshold: money(set.monthlyThreshold),
   };
 
+  // The orders this browser left waiting, offered above the page (ADR 087); the page is then this visitor's own.
+  // An outage costs the offer, never the page.
+  const waiting = viewer.browserOrderIds.length
+    ? await ordersInBrowser(await getDb(), viewer.browserOrderIds, market).catch((error: unknown) => {
+        logger.error(error, "landing: this browser's orders not read");
+        return [];
+      })
+    : [];
   const t = await textTranslator(language);
   const origin = publicOrigin(market);
   const own = params.lang && isLanguage(params.lang) ? `/${params.lang}` : "/";
@@ -58,6 +69,9 @@ export async function loadLandingPage({ request, params, context }: LoaderFuncti
       prices,
       messengerLink: getContacts(market).messengerLink,
       partnerOffer,
+      ordersInBrowser: waiting,
+      /** The page shows something of this visitor: no shared cache keeps it (entry.server). */
+      personal: waiting.length > 0,
       seo: {
         canonical: `${origin}${own}`,
         alternates: [...LANGUAGES.map((code) => ({ hrefLang: code, href: `${origin}/${code}` })), { hrefLang: "x-default", href: `${origin}/` }],

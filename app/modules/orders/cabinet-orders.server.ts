@@ -1,6 +1,7 @@
 import { sql } from "kysely";
 import type { Currency, NotificationChannel, OrderStatus, PaymentReceipt } from "~db/schema";
 import { type DB, plannedCount } from "~/modules/db/db.server";
+import { inOrder } from "./files.server";
 import { containsPattern } from "./order-search.server";
 import { CABINET_STATUSES } from "./status";
 import { statusCountsQuery, tabCount } from "./status-counts.server";
@@ -24,13 +25,13 @@ export interface CabinetPatient {
 
 /**
  * The names of a file list's files, in their order, as `filesOf` reads the list (orders/files.server.ts):
- * entries without a storage path, name or address left out. Read in the database (each list is an
+ * entries without a storage path, name or address, and files set aside by a skip (ADR 087), left out. Read in the database (each list is an
  * array: the table checks it), so a page of orders carries names, not every file's whole record.
  */
 function fileNames(column: "matrix_files_info" | "aligner_files_info" | "retainer_files_info") {
   return sql`(select coalesce(jsonb_agg(e.f ->> 'originalName' order by e.i), '[]'::jsonb)
     from jsonb_array_elements(${sql.ref(`p.${column}`)}) with ordinality as e(f, i)
-    where coalesce(e.f ->> 'storagePath', '') <> '' and coalesce(e.f ->> 'originalName', '') <> '' and coalesce(e.f ->> 'url', '') <> '')`;
+    where coalesce(e.f ->> 'storagePath', '') <> '' and coalesce(e.f ->> 'originalName', '') <> '' and coalesce(e.f ->> 'url', '') <> '' and ${inOrder(sql`e.f`)})`;
 }
 /** The order's last succeeded payment, as the list query picks it (amounts in minor units, as JSON numbers). */
 export interface PaymentDocumentRow {

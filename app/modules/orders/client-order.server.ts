@@ -61,11 +61,6 @@ export async function clientOrderPage(db: DB, email: string, orderId: string | u
     .executeTakeFirst();
 }
 
-/** The patients of an order as its cabinet page shows them: names and file lists, in the order they were added. */
-export function clientOrderPatients(db: DB, orderId: string) {
-  return db.selectFrom("orders_patients").select(["id", "patient_name", "matrix_files_info", "aligner_files_info", "retainer_files_info"]).where("order_id", "=", orderId).orderBy("created_at").execute();
-}
-
 /**
  * "The parcel has arrived" (ADR 070): only on a shipped order of this address not yet marked, once; who
  * and when are kept on the order. The update's own conditions decide, so two presses mark once.

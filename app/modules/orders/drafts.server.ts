@@ -108,7 +108,7 @@ export class OrderFrozenError extends Error {
   }
 }
 
-type OrderFields = Partial<Pick<Order, "email" | "phone" | "full_name" | "address" | "delivery_comment" | "additional_comments" | "wizard_step" | "current_patient_id">>;
+type OrderFields = Partial<Pick<Order, "email" | "phone" | "full_name" | "address" | "delivery_comment" | "additional_comments" | "wizard_step" | "current_patient_id" | "data_consent_at">>;
 
 /** The contacts a signed-in client's draft is born with; a form that saves any of them makes them typed. */
 const CONTACT_FIELDS = ["email", "phone", "full_name", "address"] as const;

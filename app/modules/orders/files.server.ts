@@ -23,24 +23,50 @@ export const FILE_COLUMNS = {
 // At most 300 files and 5 GiB per order (DESIGN §4.14): `ORDER_MAX_FILES`, `ORDER_MAX_BYTES` (config.uploads).
 
 /**
- * How many files of a kind a patient has, counted by the database as `filesOf` reads them: entries
- * with a storage path, an original name and a URL, each a non-empty string. For lists that show only
- * the counts: the file lists of a page of orders are tens of kilobytes of JSON to fetch and parse.
+ * The skip of each file type's upload step (ADR 087): its flag, when the skip was confirmed, and
+ * when the step came back into the order after one.
+ */
+export const SKIP_COLUMNS = {
+  matrix: { flag: "skip_matrix", at: "skip_matrix_at", back: "unskip_matrix_at" },
+  aligners: { flag: "skip_aligners", at: "skip_aligners_at", back: "unskip_aligners_at" },
+  retainer: { flag: "skip_retainers", at: "skip_retainers_at", back: "unskip_retainers_at" },
+} as const satisfies Record<FileType, { flag: keyof Patient; at: keyof Patient; back: keyof Patient }>;
+
+/** SQL: a file record (a JSONB element) is in the order, not set aside by a skip (ADR 087). */
+export const inOrder = (file: ReturnType<typeof sql>) => sql<boolean>`(${file} -> 'setAside') is distinct from 'true'::jsonb`;
+
+/**
+ * How many files of a kind a patient has in the order, counted by the database as `filesOf` reads
+ * them: entries with a storage path, an original name and a URL, each a non-empty string, and not set
+ * aside. For lists that show only the counts: the file lists of a page of orders are tens of
+ * kilobytes of JSON to fetch and parse.
  */
 export function fileCountOf(type: FileType) {
   return sql<number>`(select count(*)::int from jsonb_array_elements(${sql.ref(`orders_patients.${FILE_COLUMNS[type]}`)}) as file
     where ${sql.join(
       ["storagePath", "originalName", "url"].map((field) => sql`jsonb_typeof(file -> ${sql.lit(field)}) = 'string' and file ->> ${sql.lit(field)} <> ''`),
       sql` and `,
-    )})`;
+    )} and ${inOrder(sql`file`)})`;
 }
 
-export function filesOf(patient: Pick<Patient, "matrix_files_info" | "aligner_files_info" | "retainer_files_info">, type: FileType): FileInfo[] {
+type FileLists = Pick<Patient, "matrix_files_info" | "aligner_files_info" | "retainer_files_info">;
+
+/**
+ * Every file a patient's list records for a kind, in the order or set aside: what storage holds for
+ * it (the storage screen, an upload's record found again). Entries missing storagePath, originalName
+ * or url are discarded (customer-side §3).
+ */
+export function storedFilesOf(patient: FileLists, type: FileType): FileInfo[] {
   const value = patient[FILE_COLUMNS[type]] as unknown;
   const list = typeof value === "string" ? (JSON.parse(value) as unknown) : value;
-  // Entries missing storagePath, originalName or url are discarded (customer-side §3).
   return Array.isArray(list) ? (list as FileInfo[]).filter((file) => file && file.storagePath && file.originalName && file.url) : [];
 }
+
+/** A patient's files of a kind that are in the order: billed, checked before payment, labelled, packed and sent. */
+export const filesOf = (patient: FileLists, type: FileType): FileInfo[] => storedFilesOf(patient, type).filter((file) => file.setAside !== true);
+
+/** The files a confirmed skip set aside (ADR 087): kept, listed as not included, restored by un-skipping. */
+export const setAsideFilesOf = (patient: FileLists, type: FileType): FileInfo[] => storedFilesOf(patient, type).filter((file) => file.setAside === true);
 
 /** Storage key and production-server folder of the queue entry (DESIGN §4.15–4.16). */
 export function queueDestination(order: Pick<Order, "code">, patient: Pick<Patient, "folder_name">, type: FileType) {
@@ -68,48 +94,58 @@ export type RecordedFile = FileInfo & { scan?: ScanSummary | null; uploadKey?: s
 
 /**
  * Appends stored files to a patient's list and creates their queue entries, in one transaction:
- * the one finishing step of every upload, plain form or resumable. The list grows by a single SQL
- * statement (DESIGN §4.13), so two uploads at once never lose a file. Returns "duplicate" (and
- * changes nothing) when a file with one of the uploads' `uploadKey` is already on the list.
+ * the one finishing step of every upload, plain form or resumable. The list grows on its locked row
+ * by one statement (DESIGN §4.13), so two uploads at once never lose a file. Returns "duplicate"
+ * (and changes nothing) when a file with one of the uploads' `uploadKey` is already on the list.
+ *
+ * An upload on a skipped step brings the step back (DESIGN §4.9), unless it was started before the
+ * skip was confirmed (`startedAt`, a resumable upload's creation): the doctor declined it on its way,
+ * and it lands set aside with the step's other files (ADR 087).
  */
-export async function appendFiles(db: DB, order: Pick<Order, "id" | "code">, patient: Patient, type: FileType, uploads: StoredUpload[]): Promise<"recorded" | "duplicate"> {
+export async function appendFiles(db: DB, order: Pick<Order, "id" | "code">, patient: Patient, type: FileType, uploads: StoredUpload[], startedAt = new Date()): Promise<"recorded" | "duplicate"> {
   if (uploads.length === 0) return "recorded";
-  const now = new Date().toISOString();
+  const now = new Date();
   const uploadKeys = uploads.flatMap((upload) => (upload.uploadKey ? [upload.uploadKey] : []));
-  const infos: RecordedFile[] = uploads.map((upload) => ({
-    originalName: upload.originalName,
-    storagePath: upload.key,
-    url: `/files/orders/${upload.key}`,
-    type: "model/stl",
-    size: upload.size,
-    triangles: upload.triangles,
-    uploadedAt: now,
-    ...(upload.scan ? { scan: upload.scan } : {}),
-    ...(upload.uploadKey ? { uploadKey: upload.uploadKey } : {}),
-    ...(upload.declared ?? prefilledDeclaration(upload.originalName, type)),
-  }));
   const column = FILE_COLUMNS[type];
-  const skipColumn = type === "matrix" ? "skip_matrix" : type === "aligners" ? "skip_aligners" : "skip_retainers";
+  const skip = SKIP_COLUMNS[type];
   return db.transaction().execute(async (trx) => {
-    const result = await trx
-      .updateTable("orders_patients")
-      .set({
-        [column]: sql`${sql.ref(column)} || ${JSON.stringify(infos)}::jsonb`,
-        [skipColumn]: false,
-        updated_at: new Date(),
-      } as never)
+    const row = await trx
+      .selectFrom("orders_patients")
+      .selectAll()
       .where("id", "=", patient.id)
       .where("order_id", "=", order.id)
       .where((eb) => eb.exists(eb.selectFrom("orders").select("id").where("id", "=", order.id).where("status", "=", "draft")))
-      // Checked again on the locked row, so of two finishing steps at once only one appends.
-      .$if(uploadKeys.length > 0, (query) =>
-        query.where(sql<boolean>`not exists (select 1 from jsonb_array_elements(${sql.ref(column)}) e where e->>'uploadKey' = any(${uploadKeys}::text[]))`),
-      )
+      .forUpdate()
       .executeTakeFirst();
-    if (Number(result.numUpdatedRows) === 0) {
-      if (uploadKeys.length > 0 && (await isRecorded(trx, patient.id, type, uploadKeys))) return "duplicate";
-      throw new OrderFrozenError();
-    }
+    // Checked on the locked row, so of two finishing steps at once only one appends.
+    if (uploadKeys.length > 0 && (row ? storedFilesOf(row, type).some((file) => (file as RecordedFile).uploadKey !== undefined && uploadKeys.includes((file as RecordedFile).uploadKey!)) : await isRecorded(trx, patient.id, type, uploadKeys)))
+      return "duplicate";
+    if (!row) throw new OrderFrozenError();
+    const skippedAt = row[skip.at];
+    const declined = row[skip.flag] && skippedAt !== null && new Date(skippedAt).getTime() > startedAt.getTime();
+    const infos: RecordedFile[] = uploads.map((upload) => ({
+      originalName: upload.originalName,
+      storagePath: upload.key,
+      url: `/files/orders/${upload.key}`,
+      type: "model/stl",
+      size: upload.size,
+      triangles: upload.triangles,
+      uploadedAt: now.toISOString(),
+      ...(upload.scan ? { scan: upload.scan } : {}),
+      ...(upload.uploadKey ? { uploadKey: upload.uploadKey } : {}),
+      ...(upload.declared ?? prefilledDeclaration(upload.originalName, type)),
+      ...(declined ? { setAside: true } : {}),
+    }));
+    await trx
+      .updateTable("orders_patients")
+      .set({
+        [column]: sql`${sql.ref(column)} || ${JSON.stringify(infos)}::jsonb`,
+        // A confirmed skip undone by a file: the summary says the step came back (ADR 087).
+        ...(declined ? {} : { [skip.flag]: false, [skip.at]: null, ...(row[skip.flag] && skippedAt !== null ? { [skip.back]: now } : {}) }),
+        updated_at: now,
+      } as never)
+      .where("id", "=", row.id)
+      .execute();
     await trx
       .insertInto("ftp_uploads_queue")
       .values(
@@ -123,6 +159,7 @@ export async function appendFiles(db: DB, order: Pick<Order, "id" | "code">, pat
           patient_name: patient.patient_name,
           file_type: type,
           file_size: upload.size,
+          set_aside_at: declined ? now : null,
         })),
       )
       .execute();
@@ -304,7 +341,7 @@ async function isRecorded(db: DB, patientId: string, type: FileType, uploadKeys:
 export async function recordedUpload(db: DB, patientId: string, type: FileType, uploadKeys: string[]): Promise<RecordedFile | undefined> {
   const patient = await db.selectFrom("orders_patients").selectAll().where("id", "=", patientId).executeTakeFirst();
   if (!patient) return undefined;
-  return (filesOf(patient, type) as RecordedFile[]).find((file) => file.uploadKey !== undefined && uploadKeys.includes(file.uploadKey));
+  return (storedFilesOf(patient, type) as RecordedFile[]).find((file) => file.uploadKey !== undefined && uploadKeys.includes(file.uploadKey));
 }
 
 /**

@@ -41,7 +41,12 @@ export async function addPatient(db: DB, order: Pick<Order, "id" | "code">, name
   });
 }
 
-type PatientFields = Partial<Pick<Patient, "material_type" | "cut_type" | "matrix_type" | "additional_comments" | "skip_matrix" | "skip_aligners" | "skip_retainers">>;
+type PatientFields = Partial<
+  Pick<
+    Patient,
+    "material_type" | "cut_type" | "matrix_type" | "additional_comments" | "skip_matrix" | "skip_aligners" | "skip_retainers" | "skip_matrix_at" | "skip_aligners_at" | "skip_retainers_at" | "unskip_matrix_at" | "unskip_aligners_at" | "unskip_retainers_at"
+  >
+>;
 
 export async function updatePatient(db: DB, orderId: string, patientId: string, fields: PatientFields): Promise<void> {
   if (Object.keys(fields).length === 0) return;

@@ -27,6 +27,7 @@ export async function claimDueEntries(db: DB, workerId: string, limit: number, l
         from ftp_uploads_queue q
         join orders o on o.id = q.order_id
        where q.removed_at is null
+         and q.set_aside_at is null
          and q.attempts < ${limits.maxAttempts}
          and (o.status in (${paidSet}) or q.released_at is not null)
          and ((q.status in ('pending', 'failed') and q.next_attempt_at <= now())
@@ -54,6 +55,7 @@ export async function countRemaining(db: DB, maxAttempts: number): Promise<numbe
     .innerJoin("orders as o", "o.id", "q.order_id")
     .select(sql<number>`count(*)::int`.as("n"))
     .where("q.removed_at", "is", null)
+    .where("q.set_aside_at", "is", null)
     // Named statuses rather than "not completed": the index on status finds the few undelivered
     // entries among a million delivered ones.
     .where("q.status", "in", ["pending", "uploading", "failed"])
@@ -76,22 +78,26 @@ export async function oldestDueSeconds(db: DB): Promise<number | null> {
       join orders o on o.id = q.order_id
      where q.status in ('pending', 'uploading', 'failed')
        and q.removed_at is null
+       and q.set_aside_at is null
        and (o.status in (${paid}) or q.released_at is not null)`.execute(db);
   return oldest.rows[0]?.seconds ?? null;
 }
 
 /**
  * Whether staff may send an entry now (ADR 068): it exists, is not delivered, and its order is paid or
- * the entry was released before. A draft's or an unpaid order's files go after payment.
+ * the entry was released before. A draft's or an unpaid order's files go after payment; a file set
+ * aside by the doctor's skip never goes (ADR 087).
  */
 export async function entrySendable(db: DB, id: string): Promise<"ok" | "not_found" | "not_due"> {
   const row = await db
     .selectFrom("ftp_uploads_queue as q")
     .innerJoin("orders as o", "o.id", "q.order_id")
-    .select(["o.status as order_status", "q.released_at"])
+    .select(["o.status as order_status", "q.released_at", "q.set_aside_at"])
     .where("q.id", "=", id)
     .executeTakeFirst();
   if (!row) return "not_found";
+  // A file the doctor's skip set aside is not in the order (ADR 087): nobody sends it.
+  if (row.set_aside_at !== null) return "not_due";
   return PAID_SET.includes(row.order_status) || row.released_at !== null ? "ok" : "not_due";
 }
 
@@ -121,7 +127,7 @@ export interface QueueOrderLimits {
 export async function queueOrderPage(db: DB, filter: QueueOrderFilter, limits: QueueOrderLimits) {
   const statuses = [...filter.statuses];
   const hasEntries = (eb: ExpressionBuilder<Database, "orders">) => {
-    let entries = eb.selectFrom("ftp_uploads_queue as q").select(sql<number>`1`.as("one")).whereRef("q.order_id", "=", "orders.id").where("q.status", "in", statuses);
+    let entries = eb.selectFrom("ftp_uploads_queue as q").select(sql<number>`1`.as("one")).whereRef("q.order_id", "=", "orders.id").where("q.status", "in", statuses).where("q.set_aside_at", "is", null);
     if (filter.type !== "all") entries = entries.where("q.file_type", "=", filter.type);
     return eb.exists(entries);
   };
@@ -143,6 +149,7 @@ export async function queueOrderPage(db: DB, filter: QueueOrderFilter, limits: Q
         .innerJoin("orders as o", "o.id", "q.order_id")
         .select(sql<number>`1`.as("one"))
         .where("q.status", "in", statuses)
+        .where("q.set_aside_at", "is", null)
         .where("o.status", "!=", "draft");
       if (filter.type !== "all") entries = entries.where("q.file_type", "=", filter.type);
       return db.selectFrom(entries.limit(limits.entryCap + 1).as("capped")).select(sql<number>`count(*)::int`.as("n")).executeTakeFirstOrThrow();

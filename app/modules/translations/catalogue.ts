@@ -57,6 +57,7 @@ export const PLACES: ReadonlyArray<readonly [prefix: string, places: readonly Pl
   ["backoffice", ["staff"]],
   ["orderStatus", ["/cabinet", "/backoffice", "mail"]],
   ["wizard", ["/order"]],
+  ["ordersInBrowser", ["/", "/order"]],
   ["orderAgain", ["/cabinet", "/cabinet/again/…"]],
   ["uploads", ["/order"]],
   ["thankyou", ["/thankyou"]],

@@ -171,7 +171,9 @@ export async function finishUpload(deps: TusDeps, upload: Upload): Promise<Finis
   const triangles = verdict.ok ? verdict.triangles : 0;
   let outcome: "recorded" | "duplicate";
   try {
-    outcome = await appendFiles(db, order, patient, meta.type, [{ originalName: meta.filename, key, size, triangles, scan, uploadKey: meta.uploadKey }]);
+    // Started before a confirmed skip of its step, it lands set aside (ADR 087).
+    const startedAt = upload.creation_date ? new Date(upload.creation_date) : new Date();
+    outcome = await appendFiles(db, order, patient, meta.type, [{ originalName: meta.filename, key, size, triangles, scan, uploadKey: meta.uploadKey }], startedAt);
   } catch (error) {
     await discardUnrecorded(db, storage, order.id, [key], error);
     if (error instanceof OrderFrozenError) return refuse("frozen", 409);

@@ -12,7 +12,7 @@ import { limitedFor } from "~/modules/security/rate-limit.server";
 import { getStorage } from "~/modules/storage/storage.server";
 import { s3ClientOptions } from "~/modules/storage/s3-storage.server";
 import { chargeAnnouncedFile, meteredRequest, uploadAllowanceOf, UploadVolumeExceeded, volumeMeter, type VolumeMeter } from "./upload-quota.server";
-import { filesOf, orderFileUsage, type RecordedFile } from "~/modules/orders/files.server";
+import { orderFileUsage, type RecordedFile, storedFilesOf } from "~/modules/orders/files.server";
 import { listPatients } from "~/modules/orders/patients.server";
 import { clinicOfOrder, clinicRoom } from "~/modules/orders/order-senders.server";
 import { hasStlExtension } from "./file-names";
@@ -209,13 +209,16 @@ function sharedTus() {
 /**
  * Whether one of `ids` (the tus uploads the page says are still going up, ADR 054) is an upload of
  * this order, patient and file type that the store holds: the step's files were chosen and are on
- * their way, so "next" may move on. Payment still needs them stored (checkComplete).
+ * their way, so "next" may move on. Payment still needs them stored (checkComplete). With
+ * `startedAfter`, only an upload created after that moment counts (one started before a confirmed
+ * skip lands set aside, ADR 087).
  */
-export async function uploadsOnTheWay(orderId: string, patientId: string, type: string, ids: string[]): Promise<boolean> {
+export async function uploadsOnTheWay(orderId: string, patientId: string, type: string, ids: string[], startedAfter?: Date): Promise<boolean> {
   for (const id of ids.slice(0, 50)) {
     if (orderIdOfUpload(id) !== orderId.toLowerCase()) continue;
     const upload = await sharedTus().deps.datastore.getUpload(id).catch(() => null);
     const meta = upload ? readMetadata(upload.metadata) : null;
+    if (startedAfter && !(upload?.creation_date && new Date(upload.creation_date).getTime() >= startedAfter.getTime())) continue;
     if (meta && meta.patientId === patientId && meta.type === type) return true;
   }
   return false;
@@ -334,7 +337,7 @@ export async function finishAgain(request: Request, context: AppLoadContext, id:
     // No complete upload: it was finished already (look it up) or is gone.
     for (const patient of await listPatients(db, orderId)) {
       for (const type of ["matrix", "aligners", "retainer"] as const) {
-        const file = (filesOf(patient, type) as RecordedFile[]).find((candidate) => candidate.uploadKey === uploadKey);
+        const file = (storedFilesOf(patient, type) as RecordedFile[]).find((candidate) => candidate.uploadKey === uploadKey);
         if (file) return { status: 200, reply: { ok: true, file: { name: file.originalName, path: file.storagePath, size: file.size, triangles: file.triangles ?? 0, scan: file.scan ?? null } } };
       }
     }

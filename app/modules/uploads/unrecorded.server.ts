@@ -2,7 +2,7 @@ import { FILE_TYPES } from "~db/schema";
 import type { DB } from "~/modules/db/db.server";
 import { isDatabaseUnavailable } from "~/modules/db/unavailable";
 import type { FileStorage } from "~/modules/storage/storage.server";
-import { filesOf } from "~/modules/orders/files.server";
+import { storedFilesOf } from "~/modules/orders/files.server";
 import { listPatients } from "~/modules/orders/patients.server";
 import { logger } from "~/modules/log/logger.server";
 
@@ -25,7 +25,7 @@ export async function discardUnrecorded(db: DB, storage: FileStorage, orderId: s
     keys,
     recorded: async () => {
       const patients = await listPatients(db, orderId);
-      return new Set(patients.flatMap((patient) => FILE_TYPES.flatMap((type) => filesOf(patient, type).map((file) => file.storagePath))));
+      return new Set(patients.flatMap((patient) => FILE_TYPES.flatMap((type) => storedFilesOf(patient, type).map((file) => file.storagePath))));
     },
     remove: (unrecorded) => storage.delete("orders", unrecorded, { unrecorded: true }),
   });

@@ -13,6 +13,7 @@ import { keepStep, moveThroughSteps } from "./intents/navigate.server";
 import { addPatient, nextWithTypedPatient, selectPatient } from "./intents/patients.server";
 import { payOrder, startPayment } from "./intents/pay.server";
 import { removeOrderFile } from "./intents/remove-file.server";
+import { unskipStep } from "./intents/unskip.server";
 import type { IntentArgs, IntentHandler } from "./intents/types";
 import type { WizardAction } from "./navigation";
 import { clampStep, LAST_STEP, stepAt, uploadTypeAt } from "./steps";
@@ -37,6 +38,7 @@ const DRAFT_INTENTS: Record<string, IntentHandler> = {
   "select_patient:": selectPatient,
   add_patient: addPatient,
   "remove:": removeOrderFile,
+  "unskip:": unskipStep,
   "change:": changeStep,
   pay: payOrder,
   ...Object.fromEntries(NAV_ACTIONS.map((action): [string, IntentHandler] => [action, (args) => moveThroughSteps(args, action)])),

@@ -1,5 +1,5 @@
 import { data, type LoaderFunctionArgs } from "@remix-run/node";
-import type { FileType } from "~db/schema";
+import { FILE_TYPES, type FileType } from "~db/schema";
 import { getDb } from "~/modules/db/db.server";
 import { isDatabaseUnavailable } from "~/modules/db/unavailable";
 import { getRequestContext } from "~/modules/http/request/request-context.server";
@@ -11,9 +11,11 @@ import type { ScanSummary } from "~/modules/uploads/scan";
 import { isSkippedStep } from "./navigation";
 import { clampStep, FIRST_STEP, LAST_STEP, stepAt } from "./steps";
 import { resolveOrder } from "./order-access.server";
+import { type OpenItem, openItems } from "./step-fields.server";
 import { rememberOrderHeaders } from "~/modules/orders/browser-orders.server";
+import { type OrderInBrowser, ordersInBrowser } from "~/modules/orders/orders-in-browser.server";
 import { isSignedInOwner, priceInputOf } from "~/modules/pricing/order-price.server";
-import { filesOf, queueStatuses, type RecordedFile } from "~/modules/orders/files.server";
+import { filesOf, queueStatuses, type RecordedFile, setAsideFilesOf, SKIP_COLUMNS } from "~/modules/orders/files.server";
 import { detectJaw, detectStep } from "~/modules/orders/jaw-and-step";
 import { listPatients } from "~/modules/orders/patients.server";
 import { rememberCurrentPatient, storeDraftPrice } from "~/modules/orders/drafts.server";
@@ -48,6 +50,10 @@ export async function loadWizardPage({ request, context }: LoaderFunctionArgs) {
         priceInput: null,
         personalOffer: false,
         signedIn: Boolean(viewer.user),
+        openItems: [] as OpenItem[],
+        consentGiven: false,
+        // No order in the wizard: the ones this browser left waiting are offered (ADR 087).
+        ordersInBrowser: await ordersInBrowser(db, viewer.browserOrderIds, orderMarket),
       },
       { headers },
     );
@@ -78,6 +84,8 @@ export async function loadWizardPage({ request, context }: LoaderFunctionArgs) {
   // The offer to sign in is made to whoever typed an address without being signed in with it, whether
   // or not it has conditions: whether it has them is the address's own business (ADR 083).
   const personalOffer = here.offersPersonalPrice === true && Boolean(order.email) && !isSignedInOwner(order, viewer);
+  // What still stops payment, each with the step that settles it (ADR 087).
+  const open = here.kind === "summary" && order.status === "draft" ? openItems(order, patients, orderMarket) : [];
 
   return data(
     {
@@ -110,8 +118,14 @@ export async function loadWizardPage({ request, context }: LoaderFunctionArgs) {
         matrixType: patient.matrix_type,
         comments: patient.additional_comments,
         skips: skipsOf(patient),
+        /** Per kind: the files a confirmed skip set aside (ADR 087), listed as not in the order, and whether a skipped step came back. */
+        setAside: Object.fromEntries(FILE_TYPES.map((type) => [type, setAsideFilesOf(patient, type).map((file) => ({ name: file.originalName, size: file.size, path: file.storagePath }))])) as Record<
+          FileType,
+          Array<{ name: string; size: number; path: string }>
+        >,
+        cameBack: Object.fromEntries(FILE_TYPES.map((type) => [type, patient[SKIP_COLUMNS[type].back] !== null])) as Record<FileType, boolean>,
         files: Object.fromEntries(
-          (["matrix", "aligners", "retainer"] as const).map((type) => [
+          FILE_TYPES.map((type) => [
             type,
             (filesOf(patient, type) as RecordedFile[]).map((file) => ({
               name: file.originalName,
@@ -146,6 +160,10 @@ export async function loadWizardPage({ request, context }: LoaderFunctionArgs) {
       priceInput,
       personalOffer,
       signedIn: Boolean(viewer.user),
+      openItems: open,
+      ordersInBrowser: [] as OrderInBrowser[],
+      /** The consent was ticked on the delivery step and not unticked since: kept while the step is edited (ADR 087). */
+      consentGiven: order.data_consent_at !== null,
     },
     { headers },
   );

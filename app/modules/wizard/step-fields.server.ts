@@ -46,7 +46,9 @@ export async function saveStepFields(db: DB, order: Order, patient: Patient | nu
   const here = stepAt(step);
   const { store, problems } = storable(form, here.saves?.fields ?? []);
   if (here.saves?.to === "order") {
-    await updateDraft(db, order.id, store);
+    // The consent stays given while the step is edited again (from the summary, or "Назад"): kept until unticked (ADR 087).
+    const consent = here.asksConsent && MARKET_TRAITS[market].domesticNotices ? { data_consent_at: form.consent ? (order.data_consent_at ?? new Date()) : null } : {};
+    await updateDraft(db, order.id, { ...store, ...consent });
     return problems;
   }
   if (!patient || (!here.choice && !here.saves)) return problems;
@@ -95,13 +97,27 @@ export async function checkStep({ step, order, patient, patientCount, form, type
   return Object.keys(errors).length ? { errors, values: typed } : null;
 }
 
-/** Everything the summary needs before payment; the first problem points the doctor to its step. */
-export function checkComplete(order: Order, patients: Patient[], market: Market): { step: number; error: string } | null {
+/**
+ * Something that still stops payment (ADR 087): the summary names each one with a link to the step
+ * that settles it (and back), and payment sends the doctor to the first.
+ */
+export interface OpenItem {
+  step: number;
+  /** The patient the step is for; null for the order's own steps (contacts, delivery, patients). */
+  patientId: string | null;
+  error: string;
+  /** The names of the files still to be declared. */
+  files?: string[];
+}
+
+/** Everything the summary needs before payment, in the order of the steps; a skipped step's files are not the order's and ask nothing. */
+export function openItems(order: Order, patients: Patient[], market: Market): OpenItem[] {
+  const items: OpenItem[] = [];
   const contactErrors = checkContacts({
     email: order.email ?? "",
     phone: order.phone ?? "",
   });
-  if (Object.keys(contactErrors).length) return { step: stepNumber("contacts"), error: Object.values(contactErrors)[0]! };
+  if (Object.keys(contactErrors).length) items.push({ step: stepNumber("contacts"), patientId: null, error: Object.values(contactErrors)[0]! });
   const deliveryErrors = checkDelivery(
     {
       full_name: order.full_name ?? "",
@@ -111,31 +127,40 @@ export function checkComplete(order: Order, patients: Patient[], market: Market)
     },
     false,
   );
-  if (Object.keys(deliveryErrors).length) return { step: stepNumber("delivery"), error: Object.values(deliveryErrors)[0]! };
+  if (Object.keys(deliveryErrors).length) items.push({ step: stepNumber("delivery"), patientId: null, error: Object.values(deliveryErrors)[0]! });
   const noPatient = patientProblem(patients.length);
-  if (noPatient) return { step: stepNumber("patient"), error: noPatient };
+  if (noPatient) items.push({ step: stepNumber("patient"), patientId: null, error: noPatient });
   for (const patient of patients) {
     const skips = skipsOf(patient);
-    if (UPLOAD_STEPS.every((step) => filesOf(patient, step.upload.type).length === 0)) return { step: UPLOAD_STEPS[0]!.number, error: "wizard.errors.patientWithoutFiles" };
+    const open = (step: number, error: string, files?: string[]) => items.push({ step, patientId: patient.id, error, ...(files ? { files } : {}) });
+    if (UPLOAD_STEPS.every((step) => filesOf(patient, step.upload.type).length === 0)) {
+      open(UPLOAD_STEPS[0]!.number, "wizard.errors.patientWithoutFiles");
+      continue;
+    }
+    const included = UPLOAD_STEPS.filter((step) => !skips[step.upload.skip.flag]);
     // A step passed while its files were still going up (ADR 054) is paid for only once they are stored.
-    for (const step of UPLOAD_STEPS) {
+    for (const step of included) {
       const missing = filesProblem(step.number, { stored: filesOf(patient, step.upload.type).length, skips, onTheWay: false });
-      if (missing) return { step: step.number, error: missing };
+      if (missing) open(step.number, missing);
     }
     // Every file's jaw (and an aligner's step) declared where its name did not give them (ADR 058).
-    for (const step of UPLOAD_STEPS) {
-      if (unconfirmedFiles(filesOf(patient, step.upload.type)).length > 0) return { step: step.number, error: "wizard.errors.declareFiles" };
+    for (const step of included) {
+      const unconfirmed = unconfirmedFiles(filesOf(patient, step.upload.type));
+      if (unconfirmed.length > 0) open(step.number, "wizard.errors.declareFiles", unconfirmed.map((file) => file.originalName));
     }
     // The choices of the steps behind each upload the patient has files for and did not skip.
-    for (const upload of UPLOAD_STEPS) {
-      if (filesOf(patient, upload.upload.type).length === 0 || skips[upload.upload.skip.flag]) continue;
+    for (const upload of included) {
+      if (filesOf(patient, upload.upload.type).length === 0) continue;
       for (const step of choicesBehind(upload.upload.skip.flag)) {
-        if (step.choice && choiceMissing(step.choice, null, patient, market)) return { step: step.number, error: step.choice.required };
+        if (step.choice && choiceMissing(step.choice, null, patient, market)) open(step.number, step.choice.required);
       }
     }
   }
-  return null;
+  return items;
 }
+
+/** The first thing that stops payment, or null: payment sends the doctor to its step. */
+export const checkComplete = (order: Order, patients: Patient[], market: Market): OpenItem | null => openItems(order, patients, market)[0] ?? null;
 
 /** The choice steps passed over when this upload is skipped: the ones its files need. */
 const choicesBehind = (flag: StepDefinition["passedOverWhen"]) => STEPS.filter((step) => step.choice && step.passedOverWhen === flag);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { browserFetch, type AppServer, startAppServer } from "../../support/app-server";
 import { createTestDatabase, type TestDatabase } from "../../support/database";
-import { tusUpload } from "../../support/tus-client";
+import { startedUpload as startedUploadOf, tusUpload } from "../../support/tus-client";
 import { toMatrixStep } from "../../support/wizard-walk";
 import { largeStl } from "../../support/stl-models";
 
@@ -13,7 +13,6 @@ import { largeStl } from "../../support/stl-models";
  */
 
 const SECRETS = { SESSION_SECRET: "background-test-session-secret-0123456789", BACKOFFICE_PASSWORD: "office", PACKER_PASSWORD: "packer", CRON_SECRET: "cron" };
-const CHUNK = 5 * 1024 * 1024;
 
 describe("an upload step with files still going up", () => {
   let t: TestDatabase;
@@ -29,22 +28,7 @@ describe("an upload step with files still going up", () => {
   });
 
   type Browser = ReturnType<typeof browserFetch>;
-  /** Starts an upload and leaves it after its first chunk, as a page still sending would be: its id. */
-  const startedUpload = (browser: Browser, metadata: Record<string, string>) =>
-    new Promise<string>((resolve, reject) => {
-      void tusUpload({
-        base: app.url,
-        origin: app.url,
-        cookie: browser.jar.header(),
-        file: largeStl(7),
-        metadata: metadata as never,
-        chunkSize: CHUNK,
-        retryDelays: null,
-        onStart: (upload) => {
-          upload.options.onChunkComplete = () => void upload.abort().then(() => resolve(upload.url!.slice(upload.url!.lastIndexOf("/") + 1)));
-        },
-      }).then((outcome) => reject(outcome.error ?? new Error("the upload ended before its first chunk")));
-    });
+  const startedUpload = (browser: Browser, metadata: Record<string, string>) => startedUploadOf({ base: app.url, cookie: browser.jar.header() }, metadata as never);
   const walkFromAligners = async (browser: Browser) => {
     await browser.request("/order", { form: { intent: "next", step: "7" } });
     await browser.request("/order", { form: { intent: "next", step: "8", material_type: "single_layer" } });

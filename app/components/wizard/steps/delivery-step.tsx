@@ -4,6 +4,9 @@ import { useTranslation } from "~/components/i18n/i18n-context";
 import { TextField } from "../fields";
 import type { StepProps } from "./types";
 
+/** The consent as the step shows it: as sent with a refused form, else as given before and not withdrawn (ADR 087). */
+export const consentShown = (values: Record<string, string>, given: boolean): string | undefined => values.consent ?? (given ? "on" : undefined);
+
 export function DeliveryStep({ data, errors, values }: StepProps) {
   const { t } = useTranslation();
   return (
@@ -13,7 +16,7 @@ export function DeliveryStep({ data, errors, values }: StepProps) {
       <TextField name="delivery_comment" label="wizard.fields.deliveryComment" multiline defaultValue={values.delivery_comment ?? data.order?.deliveryComment} error={errors.delivery_comment} />
       {data.traits.domesticNotices ? (
         <Field
-          field={{ id: "field-consent", name: "consent", errors: errors.consent ? [errors.consent] : undefined, initialValue: values.consent }}
+          field={{ id: "field-consent", name: "consent", errors: errors.consent ? [errors.consent] : undefined, initialValue: consentShown(values, data.consentGiven) }}
           type="checkbox"
           label={
             <>

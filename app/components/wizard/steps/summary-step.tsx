@@ -3,7 +3,7 @@ import { useTranslation } from "~/components/i18n/i18n-context";
 import { formatMoney } from "~/modules/money/format";
 import { calculateOrderPrice } from "~/modules/pricing/calculate";
 import { lineText } from "~/modules/pricing/line-texts";
-import type { StepId } from "~/modules/wizard/steps";
+import { type StepId, stepAt } from "~/modules/wizard/steps";
 import type { StepProps } from "./types";
 
 type FileKind = "matrix" | "aligners" | "retainer";
@@ -34,6 +34,8 @@ export function SummaryStep({ data, uploads = [] }: StepProps & { uploads?: Uplo
           }),
         })
       : data.price;
+  // A part the doctor skipped says so, not merely that it holds nothing.
+  const none = (patient: (typeof data.patients)[number], type: FileKind) => t(skipped(patient, type) ? "wizard.summary.skipped" : "wizard.summary.none");
   const money = (amount: number) => formatMoney(amount, order.currency, i18n.language);
   // "изменить" beside each part opens its step, whose "next" leads back here (ADR 060); a draft's only.
   const change = (step: StepId, what: string, patientId?: string) =>
@@ -48,6 +50,27 @@ export function SummaryStep({ data, uploads = [] }: StepProps & { uploads?: Uplo
         {t("wizard.summary.number")} <strong>{order.number}</strong>
         {order.status !== "draft" ? <span className={`badge badge-${order.status}`}> {t(`orderStatus.${order.status}`)}</span> : null}
       </p>
+      {data.openItems.length ? (
+        // Everything that still stops payment, named open, each with the way there and back (ADR 087).
+        <section className="notice summary-open" aria-labelledby="summary-open-title">
+          <h3 id="summary-open-title">{t("wizard.summary.openTitle")}</h3>
+          <ul className="plain-list">
+            {data.openItems.map((item, index) => {
+              const patient = data.patients.find(({ id }) => id === item.patientId);
+              const what = `${patient ? `${patient.name}: ` : ""}${t(item.error)}`;
+              return (
+                <li key={index}>
+                  {what}
+                  {item.files ? <span className="summary-open-files"> {t("wizard.summary.openFiles", { names: item.files.join(", ") })}</span> : null}{" "}
+                  <button type="submit" name="intent" value={`change:${stepAt(item.step).id}${item.patientId ? `:${item.patientId}` : ""}`} className="link-button" formNoValidate aria-label={`${t("wizard.summary.openGo")}: ${what}`}>
+                    {t("wizard.summary.openGo")}
+                  </button>
+                </li>
+              );
+            })}
+          </ul>
+        </section>
+      ) : null}
       <dl className="summary-contacts">
         <dt>{t("wizard.fields.email")}</dt>
         <dd>{order.email ?? "—"}</dd>
@@ -71,16 +94,17 @@ export function SummaryStep({ data, uploads = [] }: StepProps & { uploads?: Uplo
             <li>
               {t("wizard.summary.matrix")}:{" "}
               {!count(patient, "matrix")
-                ? t("wizard.summary.none")
+                ? none(patient, "matrix")
                 : `${t(patient.matrixType === "soft" ? "wizard.matrix.soft" : "wizard.matrix.hard")} · ${t("wizard.summary.files", {
                     count: count(patient, "matrix"),
                   })}`}{" "}
               {change("matrix", `${patient.name}, ${t("wizard.summary.matrix")}`, patient.id)}
             </li>
+            <SetAsideNote patient={patient} type="matrix" part={t("wizard.summary.matrix")} draft={order.status === "draft"} />
             <li>
               {t("wizard.summary.aligners")}:{" "}
               {!count(patient, "aligners")
-                ? t("wizard.summary.none")
+                ? none(patient, "aligners")
                 : `${t(patient.materialType === "three_layer" ? "wizard.material.threeLayer" : "wizard.material.singleLayer")} · ${t(
                     patient.cutType === "straight" ? "wizard.cut.straight" : "wizard.cut.wavy",
                   )} · ${t("wizard.summary.files", {
@@ -88,19 +112,21 @@ export function SummaryStep({ data, uploads = [] }: StepProps & { uploads?: Uplo
                   })}`}{" "}
               {change("aligners", `${patient.name}, ${t("wizard.summary.aligners")}`, patient.id)}
             </li>
+            <SetAsideNote patient={patient} type="aligners" part={t("wizard.summary.aligners")} draft={order.status === "draft"} />
             <li>
               {t("wizard.summary.retainers")}:{" "}
               {!count(patient, "retainer")
-                ? t("wizard.summary.none")
+                ? none(patient, "retainer")
                 : t("wizard.summary.files", {
                     count: count(patient, "retainer"),
                   })}{" "}
               {change("retainers", `${patient.name}, ${t("wizard.summary.retainers")}`, patient.id)}
             </li>
+            <SetAsideNote patient={patient} type="retainer" part={t("wizard.summary.retainers")} draft={order.status === "draft"} />
             {kinds.some((type) => count(patient, type) > 0) ? (
               <li>
                 {/* Each file's jaw and step as its bag label prints them (ADR 058). */}
-                <details className="summary-files">
+                <details className="summary-files" open={kinds.some((type) => !skipped(patient, type) && patient.files[type].some((file) => !file.confirmed)) || undefined}>
                   <summary>{t("wizard.summary.filesList")}</summary>
                   <ul className="plain-list">
                     {kinds.flatMap((type) =>
@@ -199,5 +225,30 @@ export function SummaryStep({ data, uploads = [] }: StepProps & { uploads?: Uplo
       {data.personalOffer ? <p className="note">{t("wizard.personalOffer")} {t("wizard.firstOrderAtPayment")}</p> : null}
       {order.status === "pending" ? <p className="note">{t("wizard.summary.pendingNote")}</p> : null}
     </div>
+  );
+}
+
+/**
+ * A part's files a confirmed skip set aside, listed as not in the order with "Вернуть в заказ", and
+ * a skipped part that came back, said before payment (ADR 087).
+ */
+function SetAsideNote({ patient, type, part, draft }: { patient: StepProps["data"]["patients"][number]; type: FileKind; part: string; draft: boolean }) {
+  const { t } = useTranslation();
+  const aside = patient.setAside[type];
+  if (!aside.length && !patient.cameBack[type]) return null;
+  return (
+    <>
+      {patient.cameBack[type] ? <li className="summary-came-back">{t("wizard.summary.cameBack", { part })}</li> : null}
+      {aside.length ? (
+        <li className="summary-set-aside">
+          {t("wizard.summary.setAside", { count: aside.length })}: {aside.map((file) => file.name).join(", ")}{" "}
+          {draft ? (
+            <button type="submit" name="intent" value={`unskip:${type}:${patient.id}`} className="link-button" formNoValidate aria-label={`${t("wizard.buttons.unskip")}: ${patient.name}, ${part}`}>
+              {t("wizard.buttons.unskip")}
+            </button>
+          ) : null}
+        </li>
+      ) : null}
+    </>
   );
 }

@@ -157,6 +157,26 @@ export function UploadStep({
           ))}
         </ul>
       )}
+      {patient && patient.setAside[type].length ? (
+        // Files a confirmed skip set aside (ADR 087): kept, not in the order, until "Вернуть в заказ".
+        <section className="set-aside" aria-labelledby="set-aside-title">
+          <h3 id="set-aside-title" className="files-title">
+            {t("wizard.setAside.title", { count: patient.setAside[type].length })}
+          </h3>
+          <p className="hint">{t("wizard.setAside.hint")}</p>
+          <ul className="file-list">
+            {patient.setAside[type].map((file) => (
+              <li key={file.path}>
+                <span className="file-name">{file.name}</span>
+                <span className="muted small">{formatFileSize(file.size, i18n.language)}</span>
+              </li>
+            ))}
+          </ul>
+          <button type="submit" name="intent" value={`unskip:${type}:${patient.id}`} className="button button-secondary" formNoValidate>
+            {t("wizard.buttons.unskip")}
+          </button>
+        </section>
+      ) : null}
       {preview ? <ModelPreview name={preview.name} url={`/files/orders/${preview.path}`} onClose={() => setPreview(null)} /> : null}
     </div>
   );

@@ -6,11 +6,14 @@ import { navigate, returnStep, type WizardAction } from "../navigation";
 import { fail } from "../replies.server";
 import { checkStep, saveStepFields } from "../step-fields.server";
 import type { FieldErrors } from "../validation";
+import type { Order, Patient } from "~db/schema";
 import { listPatients, updatePatient } from "~/modules/orders/patients.server";
 import { OrderFrozenError, setWizardStep } from "~/modules/orders/drafts.server";
 import { SKIP_QUESTION, skipClearedByUpload, skipsOf } from "~/modules/wizard/navigation";
-import { LAST_STEP, stepAt } from "../steps";
-import { filesOf } from "~/modules/orders/files.server";
+import { LAST_STEP, stepAt, type UploadType, uploadStepOf } from "../steps";
+import { filesOf, SKIP_COLUMNS } from "~/modules/orders/files.server";
+import { setStepAside } from "~/modules/orders/set-aside.server";
+import { uploadsOnTheWay } from "~/modules/uploads/tus.server";
 import type { IntentArgs } from "./types";
 import { logger } from "~/modules/log/logger.server";
 
@@ -58,17 +61,14 @@ export async function moveThroughSteps({ db, order, patients, patient, step, for
   if (skippedType && patient && form.confirm_skip !== "yes" && (filesOf(patient, skippedType).length > 0 || form.in_flight.length > 0)) {
     return fail({ errors: {}, formError: SKIP_QUESTION, values: typed });
   }
-  // A skipped upload step the doctor came back to and gave files goes on as not skipped (DESIGN §9:
-  // uploading on a skipped step clears its flag), so its files are billed and the steps behind it asked.
-  const unskipped = action === "next" && upload && patient && skipsOf(patient)[upload.skip.flag] && (filesOf(patient, upload.type).length > 0 || form.in_flight.length > 0) ? skipClearedByUpload(upload.type) : {};
+  const unskipped = action === "next" && upload && patient && (await comesBack(order, patient, upload.type, form.in_flight)) ? skipClearedByUpload(upload.type) : {};
   const move = navigate(step, action, { ...skipsOf(patient), ...unskipped });
-  const setSkips = { ...unskipped, ...move.setSkips };
-  if (patient && Object.keys(setSkips).length) {
-    await updatePatient(db, order.id, patient.id, {
-      ...(setSkips.skipMatrix !== undefined ? { skip_matrix: setSkips.skipMatrix } : {}),
-      ...(setSkips.skipAligners !== undefined ? { skip_aligners: setSkips.skipAligners } : {}),
-      ...(setSkips.skipRetainers !== undefined ? { skip_retainers: setSkips.skipRetainers } : {}),
-    });
+  if (patient && upload && move.setSkips?.[upload.skip.flag]) {
+    // A confirmed skip sets the step's files aside: out of the order, kept to be restored (ADR 087).
+    await setStepAside(db, order.id, patient.id, upload.type);
+  } else if (patient && upload && Object.keys(unskipped).length) {
+    const columns = SKIP_COLUMNS[upload.type];
+    await updatePatient(db, order.id, patient.id, { [columns.flag]: false, [columns.at]: null, [columns.back]: new Date() });
   }
   // A step opened from the summary leads back there once its part is done (ADR 060).
   const to = order.wizard_returns && action === "next" ? returnStep(step, { ...skipsOf(patient), ...unskipped }) : move.step;
@@ -82,6 +82,19 @@ export async function moveThroughSteps({ db, order, patients, patient, step, for
         ? { type: "info", title: "wizard.toasts.addPatientTitle", description: "wizard.toasts.addPatient" }
         : null);
   return toast ? redirectWithToast("/order", toast) : redirect("/order");
+}
+
+/**
+ * A skipped upload step the doctor came back to and gave files goes on as not skipped (DESIGN §9:
+ * uploading on a skipped step clears its flag), so its files are billed and the steps behind it
+ * asked: files in the order, or uploads of this step on their way that were started after the skip.
+ * The files a confirmed skip set aside bring nothing back: only "Вернуть в заказ" does (ADR 087).
+ */
+async function comesBack(order: Order, patient: Patient, type: UploadType, inFlight: string[]): Promise<boolean> {
+  if (!skipsOf(patient)[uploadStepOf(type).upload.skip.flag]) return false;
+  if (filesOf(patient, type).length > 0) return true;
+  const skippedAt = patient[SKIP_COLUMNS[type].at];
+  return inFlight.length > 0 && uploadsOnTheWay(order.id, patient.id, type, inFlight, skippedAt ? new Date(skippedAt) : undefined);
 }
 
 /** A plain "upload" button (and any intent the wizard does not know): files are stored, the step stays. */

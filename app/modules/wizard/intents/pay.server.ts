@@ -14,7 +14,7 @@ import { forgetCurrentOrderHeader } from "~/modules/orders/browser-orders.server
 import { checkComplete } from "../step-fields.server";
 import { linkPartnerAtHandOff } from "~/modules/orders/customers.server";
 import { listPatients } from "~/modules/orders/patients.server";
-import { setWizardStep, storeDraftPrice } from "~/modules/orders/drafts.server";
+import { setWizardStep, storeDraftPrice, updateDraft } from "~/modules/orders/drafts.server";
 import type { IntentArgs } from "./types";
 
 /**
@@ -29,11 +29,14 @@ export async function startPayment(db: DB, order: Order, viewer: Viewer, partner
   if (order.status === "draft") {
     const incomplete = checkComplete(order, patients, order.market);
     if (incomplete) {
-      await setWizardStep(db, order.id, incomplete.step);
+      // The step that settles it, for its patient, and back to the summary from there (ADR 060, 087).
+      if (incomplete.patientId) await updateDraft(db, order.id, { current_patient_id: incomplete.patientId });
+      await setWizardStep(db, order.id, incomplete.step, true);
       return redirectWithToast("/order", {
         type: "error",
         title: "wizard.errors.incompleteTitle",
         description: incomplete.error,
+        ...(incomplete.files ? { lines: [{ key: "wizard.summary.openFiles", values: { names: incomplete.files.join(", ") } }] } : {}),
       });
     }
   }
