@@ -31,7 +31,7 @@ afterAll(async () => {
 });
 
 describe("distinct padded cookies from one account", () => {
-  it(`${REQUESTS} cabinet data requests, each with its own 15 KB cookie, on a 256 MB heap: all answered, the health check throughout, memory growth under 64 MiB`, { timeout: 300_000 }, async () => {
+  it(`${REQUESTS} cabinet data requests, each with its own 15 KB cookie, on a 256 MB heap: all answered, the health check throughout, memory growth under 64 MiB`, { timeout: 600_000 }, async () => {
     let sent = 0;
     const statuses = new Map<number, number>();
     const ask = async (i: number) => {
