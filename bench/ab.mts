@@ -8,7 +8,8 @@
  *   git worktree add /tmp/base <commit> && ln -s "$PWD/node_modules" /tmp/base/node_modules
  *   (cd /tmp/base && npx remix build) && npx remix build
  *   node --import tsx bench/ab.mts /tmp/base . cabinet      (order | cabinet | backoffice)
- *   ROUNDS=10 SLICE=3 … ; ENV_A='{"NAME":"value"}' ENV_B=… to compare settings on one checkout
+ *   ROUNDS=10 SLICE=3 … ; ENV_A='{"NAME":"value"}' ENV_B=… to compare settings on one checkout;
+ *   PAGE_A='backoffice?view=cards' PAGE_B='backoffice?view=table' … to compare two addresses of one page
  *
  * Each checkout's server (`scripts/start.mts`, NODE_ENV=production, one worker) runs on one
  * PostgreSQL database with the packer fixture's 50 orders; the page is opened as the throughput
@@ -44,7 +45,9 @@ try {
   for (const app of apps) {
     const cookie =
       page === "backoffice" ? await gateCookie(app, "backoffice") : page === "cabinet" ? await clientSessionCookie(database.db, app) : (await walkWizard(app, async () => {}, 3)).jar.header();
-    targets.push({ app, url: `${app.url}/${page}`, headers: { "accept-encoding": "gzip", cookie } });
+    // PAGE_A / PAGE_B: another address of the same page on each side (`backoffice?view=table`).
+    const address = (apps.indexOf(app) ? process.env.PAGE_B : process.env.PAGE_A) ?? page;
+    targets.push({ app, url: `${app.url}/${address}`, headers: { "accept-encoding": "gzip", cookie } });
   }
   for (const target of targets) await autocannon({ url: target.url, connections: 10, duration: 3, headers: target.headers }); // warm-up
   const sums = targets.map(() => ({ cpu: 0, requests: 0, seconds: 0, failed: 0 }));

@@ -18,6 +18,7 @@ import {
   loadDashboardPage,
 } from "~/modules/backoffice/dashboard-page.server";
 import { OrderCard } from "~/components/backoffice/order-card";
+import { PlainNavigation } from "~/components/lists/plain-navigation";
 import { StatisticsCards } from "~/components/backoffice/statistics-cards";
 import { OrdersTable } from "~/components/backoffice/orders-table";
 import { CodeSpaceCard } from "~/components/backoffice/code-space-card";
@@ -261,7 +262,7 @@ export default function BackofficeOrders() {
           dir={filter.dir}
         />
       ) : (
-        <div className="bo-orders">
+        <PlainNavigation className="bo-orders">
           {orders.map((order) => (
             <OrderCard
               key={order.id}
@@ -271,9 +272,10 @@ export default function BackofficeOrders() {
               canPaymentLink={order.canPaymentLink}
               canTracker={order.canTracker}
               statusForms={statusForms}
+              compact
             />
           ))}
-        </div>
+        </PlainNavigation>
       )}
       <ListPager
         page={filter.page}

@@ -178,6 +178,9 @@ if (embedded) {
       await filterOrders(page, { q: order.number });
       let card = orderCard(page, order.number);
       await expect(card.locator(".badge").first()).toHaveText("Оплачен");
+      // With JavaScript the cards' plain forms and links are sent in place (ADR 081): the document stays.
+      const sameDocument = () => page.evaluate(() => (window as Window & { cardsDocument?: boolean }).cardsDocument === true);
+      if (javaScriptEnabled) await page.evaluate(() => Object.assign(window, { cardsDocument: true }));
       await card.getByRole("button", { name: "В работу" }).click();
       await expect(toast(page)).toContainText("Готово");
       card = orderCard(page, order.number);
@@ -190,6 +193,7 @@ if (embedded) {
       card = orderCard(page, order.number);
       await expect(card.locator(".badge").first()).toHaveText("Завершен");
       await expect(card.getByRole("button", { name: "Выполнить" })).toBeDisabled();
+      if (javaScriptEnabled) expect(await sameDocument(), "the card's forms posted without reloading the page").toBe(true);
       await card.locator(".bo-history summary").click();
       const history = card.locator(".bo-history li");
       await expect(history.filter({ hasText: "Оплачен → В работе" })).toContainText("back-office password");

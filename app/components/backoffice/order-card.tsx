@@ -1,15 +1,15 @@
-import { Form, Link } from "@remix-run/react";
 import type { OrderStatus } from "~db/schema";
 import type { DashboardOrder } from "~/modules/backoffice/dashboard.server";
 import type { Carrier } from "~/modules/config/carriers";
 import { isJump } from "~/modules/orders/status";
-import { FILE_KINDS, patientFilesId } from "~/modules/backoffice/order-files";
 import { useTranslation } from "~/components/i18n/i18n-context";
 import { dateTimeFormat } from "~/modules/i18n/intl";
 import { formatMoney } from "~/modules/money/format";
 import { factsText } from "~/modules/packer/facts-text";
 import { readablePhone } from "~/modules/validation/phone";
+import { ListForm, ListLink } from "~/components/lists/plain-navigation";
 import { DeleteLink, historyOf, TrackingLine } from "./order-card-parts";
+import { PatientLines, PatientsTable } from "./order-card-patients";
 
 /**
  * An order card of the orders dashboard: the order's facts, its patients with how many files of each
@@ -17,9 +17,6 @@ import { DeleteLink, historyOf, TrackingLine } from "./order-card-parts";
  */
 
 const localeOf = (language: string) => (language === "ru" ? "ru-RU" : language);
-const MATERIAL_LABELS = { single_layer: "wizard.material.singleLayer", three_layer: "wizard.material.threeLayer" } as const;
-const CUT_LABELS = { wavy: "wizard.cut.wavy", straight: "wizard.cut.straight" } as const;
-const MATRIX_LABELS = { soft: "wizard.matrix.soft", hard: "wizard.matrix.hard" } as const;
 const COMPLETABLE: readonly OrderStatus[] = ["paid", "processing", "shipped"];
 const CANCELLABLE: readonly OrderStatus[] = ["draft", "pending", "paid", "processing"];
 
@@ -32,9 +29,11 @@ interface OrderCardProps {
   canTracker: boolean;
   /** The carriers offered with "Отправлен" and whether a change that skips a step asks first (ADR 062). */
   statusForms: { carriers: Carrier[]; confirmJumps: boolean };
+  /** On the dashboard: patients one line each; the order's own page has them as a table. */
+  compact?: boolean;
 }
 
-export function OrderCard({ order, back, number, canPaymentLink, canTracker, statusForms }: OrderCardProps) {
+export function OrderCard({ order, back, number, canPaymentLink, canTracker, statusForms, compact = false }: OrderCardProps) {
   const { t, i18n } = useTranslation();
   const locale = localeOf(i18n.language);
   const dates = dateTimeFormat(locale, { dateStyle: "short", timeStyle: "short" });
@@ -48,7 +47,7 @@ export function OrderCard({ order, back, number, canPaymentLink, canTracker, sta
       <header className="bo-order-head">
         <h2 id={titleId}>
           {/* The order's own page: everything of this card, and its payments (ADR 069). */}
-          <Link to={`/backoffice/orders/${order.id}`}>{t("bo.orders.number", { number })}</Link>
+          <ListLink to={`/backoffice/orders/${order.id}`}>{t("bo.orders.number", { number })}</ListLink>
         </h2>
         <span className={`badge badge-${order.status}`}>{t(`orderStatus.${order.status}`)}</span>
       </header>
@@ -102,50 +101,10 @@ export function OrderCard({ order, back, number, canPaymentLink, canTracker, sta
 
         {order.patients.length === 0 ? (
           <p className="muted small">{t("bo.orders.noPatients")}</p>
+        ) : compact ? (
+          <PatientLines patients={order.patients} filesUrl={filesUrl} />
         ) : (
-          <div className="table-wrap bo-patients">
-            <table>
-              <caption className="visually-hidden">{t("bo.orders.patientsOf", { number })}</caption>
-              <thead>
-                <tr>
-                  <th scope="col">{t("bo.orders.columns.patient")}</th>
-                  <th scope="col">{t("bo.orders.columns.material")}</th>
-                  <th scope="col">{t("bo.orders.columns.cut")}</th>
-                  <th scope="col">{t("bo.orders.columns.matrix")}</th>
-                  <th scope="col">{t("bo.orders.columns.files")}</th>
-                </tr>
-              </thead>
-              <tbody>
-                {order.patients.map((patient) => (
-                  <tr key={patient.id}>
-                    <th scope="row">
-                      {patient.name}
-                      <div className="small muted">{patient.folder}</div>
-                      {patient.comment ? <div className="small bo-patient-comment">{patient.comment}</div> : null}
-                    </th>
-                    <td>{patient.material ? t(MATERIAL_LABELS[patient.material]) : "—"}</td>
-                    <td>{patient.cut ? t(CUT_LABELS[patient.cut]) : "—"}</td>
-                    <td>{patient.matrix ? t(MATRIX_LABELS[patient.matrix]) : "—"}</td>
-                    <td className="bo-files">
-                      {FILE_KINDS.map(({ type, label }) => {
-                        const count = patient.fileCounts[type];
-                        return (
-                          <div key={type} className={count ? "small" : "small muted"}>
-                            {t(label)}: {count === null ? t("bo.orders.skipped") : count}
-                          </div>
-                        );
-                      })}
-                      {FILE_KINDS.some(({ type }) => patient.fileCounts[type]) ? (
-                        <Link to={`${filesUrl}#${patientFilesId(patient.folder)}`} className="small">
-                          {t("bo.orders.files.open")}
-                        </Link>
-                      ) : null}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <PatientsTable patients={order.patients} filesUrl={filesUrl} number={number} />
         )}
       </div>
 
@@ -169,13 +128,13 @@ export function OrderCard({ order, back, number, canPaymentLink, canTracker, sta
                 {item.entry.trackingNumber ? <TrackingLine number={item.entry.trackingNumber} carrier={item.entry.carrier} carriers={statusForms.carriers} /> : null}
                 {item.entry.note ? <div className="small">{item.entry.note}</div> : null}
                 {item.entry.undoable ? (
-                  <Form method="post" action={statusUrl} className="bo-undo">
+                  <ListForm action={statusUrl} className="bo-undo">
                     <input type="hidden" name="back" value={back} />
                     <input type="hidden" name="undo" value={item.entry.id} />
                     <button type="submit" className="link-button small">
                       {t("bo.orders.undo")}
                     </button>
-                  </Form>
+                  </ListForm>
                 ) : null}
               </li>
             ) : item.kind === "packed" ? (
@@ -201,7 +160,7 @@ export function OrderCard({ order, back, number, canPaymentLink, canTracker, sta
           // Where the lab asks for it, completing an order that was not shipped asks first (ADR 062).
           <details className="bo-confirm">
             <summary className="button button-small">{t("bo.orders.actions.complete")}</summary>
-            <Form method="post" action={statusUrl} className="bo-confirm-body">
+            <ListForm action={statusUrl} className="bo-confirm-body">
               <input type="hidden" name="back" value={back} />
               <input type="hidden" name="to" value="completed" />
               <input type="hidden" name="confirm" value="yes" />
@@ -209,30 +168,30 @@ export function OrderCard({ order, back, number, canPaymentLink, canTracker, sta
               <button type="submit" className="button button-small">
                 {t("bo.orders.jumpYes")}
               </button>
-            </Form>
+            </ListForm>
           </details>
         ) : order.status !== "draft" ? (
-          <Form method="post" action={statusUrl}>
+          <ListForm action={statusUrl}>
             <input type="hidden" name="back" value={back} />
             <input type="hidden" name="to" value="completed" />
             <button type="submit" className="button button-small" disabled={!COMPLETABLE.includes(order.status)}>
               {t("bo.orders.actions.complete")}
             </button>
-          </Form>
+          </ListForm>
         ) : null}
         {order.status === "paid" ? (
-          <Form method="post" action={statusUrl}>
+          <ListForm action={statusUrl}>
             <input type="hidden" name="back" value={back} />
             <input type="hidden" name="to" value="processing" />
             <button type="submit" className="button button-secondary button-small">
               {t("bo.orders.actions.processing")}
             </button>
-          </Form>
+          </ListForm>
         ) : null}
         {order.status === "processing" ? (
           <details className="bo-confirm">
             <summary className="button button-secondary button-small">{t("bo.orders.actions.shipped")}</summary>
-            <Form method="post" action={statusUrl} className="bo-confirm-body">
+            <ListForm action={statusUrl} className="bo-confirm-body">
               <input type="hidden" name="back" value={back} />
               <input type="hidden" name="to" value="shipped" />
               <label htmlFor={`carrier-${order.id}`}>{t("bo.orders.carrier")}</label>
@@ -248,26 +207,26 @@ export function OrderCard({ order, back, number, canPaymentLink, canTracker, sta
               <button type="submit" className="button button-small">
                 {t("bo.orders.actions.ship")}
               </button>
-            </Form>
+            </ListForm>
           </details>
         ) : null}
         {canPaymentLink ? (
-          <Form method="post" action="/backoffice?index">
+          <ListForm action="/backoffice?index">
             <input type="hidden" name="orderId" value={order.id} />
             <button type="submit" name="intent" value="payment_link" className="button button-secondary button-small">
               {t("payments.backoffice.createLink")}
             </button>
-          </Form>
+          </ListForm>
         ) : null}
         {canTracker ? (
-          <Link to={`/backoffice/orders/${order.id}/tracker?back=${encodeURIComponent(back)}`} className="button button-secondary button-small">
+          <ListLink to={`/backoffice/orders/${order.id}/tracker?back=${encodeURIComponent(back)}`} className="button button-secondary button-small">
             {t("bo.tracker.action")}
-          </Link>
+          </ListLink>
         ) : null}
         {CANCELLABLE.includes(order.status) ? (
           <details className="bo-confirm">
             <summary className="button button-secondary button-small">{t("bo.orders.actions.cancel")}</summary>
-            <Form method="post" action={statusUrl} className="bo-confirm-body">
+            <ListForm action={statusUrl} className="bo-confirm-body">
               <input type="hidden" name="back" value={back} />
               <input type="hidden" name="to" value="cancelled" />
               {/* This form is the confirmation of the cancel. */}
@@ -279,7 +238,7 @@ export function OrderCard({ order, back, number, canPaymentLink, canTracker, sta
               <button type="submit" className="button button-small bo-danger">
                 {t("bo.orders.actions.cancelYes")}
               </button>
-            </Form>
+            </ListForm>
           </details>
         ) : null}
         {order.deletable ? <DeleteLink orderId={order.id} back={back} /> : null}
