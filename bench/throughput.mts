@@ -2,7 +2,7 @@
  * Server throughput of the app's pages beside bare Remix apps (issues "Proof under pressure", item 3,
  * and "Fast under load", items 1–2).
  *
- *   npx remix build && node --import tsx bench/throughput.mts [--duration 10] [--connections 50] [--profile [--profile-targets 1,3,6]] [--bare-routes N]
+ *   npx remix build && node --import tsx bench/throughput.mts [--duration 10] [--connections 50] [--targets 6,7] [--profile [--profile-targets 1,3,6]] [--bare-routes N]
  *   APP_NODE_ARGS="--max-semi-space-size=32" …   (Node flags for the app server, to try V8 settings)
  *
  * autocannon (in this process) with 50 connections for ~10 s on each of: two bare Remix apps
@@ -12,8 +12,9 @@
  * landing and a legal page for an anonymous visitor, `/de` and `/en` for a first-time visitor (the
  * answer saves the language) and `/privacy` with German saved, then both bare apps again (the machine is
  * shared: the two runs of each show the drift; their mean is the reference), then each personal page
- * at a fixed offered load of half the bare app's capacity (autocannon's `overallRate`, its latencies
- * corrected for coordinated omission): the p99 a clinic meets on a busy day, not at saturation. Every
+ * at a fixed offered load of half the bare app's capacity (requests at an even pace whatever the
+ * answers, each latency counted from when the request was due: bench/lib/open-loop.ts): the p99 a
+ * clinic meets on a busy day, not at saturation. Every
  * answer is made for its request (nothing is kept for a viewer, ADR 081). Requests ask for gzip,
  * as browsers do. The app is the real server (`scripts/start.mts`, NODE_ENV=production, one worker
  * per core unless --web-concurrency) on PostgreSQL with the 50 orders of the packer fixture.
@@ -37,6 +38,7 @@ import { createBenchDatabase } from "./lib/database";
 import { type BareRemix, startBareRemix } from "./lib/bare-remix";
 import { cpuSecondsOf } from "./lib/cpu";
 import { largestProfile, summarizeProfile } from "./lib/cpu-profile";
+import { openLoop } from "./lib/open-loop";
 import { decode, getRaw } from "./lib/page-weight";
 import { type Figure, printResult } from "./lib/result";
 
@@ -48,6 +50,8 @@ const { values } = parseArgs({
     // Which targets the profiling pass takes, by their place in the list (0 is the one-route bare app):
     // by default the bare app with the app's routes, /order and the cabinet's list and tab.
     "profile-targets": { type: "string", default: "1,2,3,4" },
+    // Only these targets, by the same places (the two bare apps are always measured): `--targets 6,7` for the back-office's views.
+    targets: { type: "string" },
     "bare-routes": { type: "string" },
     // Web worker processes of the app; unset is the production default, one per core (ADR 032).
     "web-concurrency": { type: "string" },
@@ -92,8 +96,8 @@ interface Run {
   load1: number;
 }
 
-async function cannon(target: Target, seconds: number, connections: number, overallRate?: number) {
-  return autocannon({ url: target.url, connections, duration: seconds, overallRate, headers: { "accept-encoding": "gzip", ...target.headers } });
+async function cannon(target: Target, seconds: number, connections: number) {
+  return autocannon({ url: target.url, connections, duration: seconds, headers: { "accept-encoding": "gzip", ...target.headers } });
 }
 
 async function measure(target: Target, offered?: number): Promise<Run> {
@@ -101,7 +105,10 @@ async function measure(target: Target, offered?: number): Promise<Run> {
   const serverBefore = cpuSecondsOf(target.pid);
   const ownBefore = process.cpuUsage();
   const started = performance.now();
-  const result = await cannon(target, DURATION, CONNECTIONS, offered);
+  // A fixed offered load is an open loop at an even pace (bench/lib/open-loop.ts); saturation is autocannon's closed loop.
+  const result = offered
+    ? await openLoop(target.url, { rate: offered, seconds: DURATION, headers: { "accept-encoding": "gzip", ...target.headers } })
+    : await cannon(target, DURATION, CONNECTIONS).then((run) => ({ rps: run.requests.average, requests: run.requests.total, p50: run.latency.p50, p99: run.latency.p99, non2xx: run.non2xx, errors: run.errors }));
   const seconds = (performance.now() - started) / 1000;
   const serverCpu = cpuSecondsOf(target.pid) - serverBefore;
   const own = process.cpuUsage(ownBefore);
@@ -109,13 +116,13 @@ async function measure(target: Target, offered?: number): Promise<Run> {
     label: offered ? `${target.label}, ${Math.round(offered)} req/s offered` : target.label,
     reference: target.reference,
     offered,
-    rps: result.requests.average,
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    requests: result.requests.total,
+    rps: result.rps,
+    p50: result.p50,
+    p99: result.p99,
+    requests: result.requests,
     non2xx: result.non2xx,
     errors: result.errors,
-    serverCpuMsPerRequest: (serverCpu * 1000) / Math.max(1, result.requests.total),
+    serverCpuMsPerRequest: (serverCpu * 1000) / Math.max(1, result.requests),
     serverCores: serverCpu / seconds,
     loadCores: (own.user + own.system) / 1e6 / seconds,
     load1: os.loadavg()[0]!,
@@ -196,13 +203,15 @@ const stopAll = async (servers: { app: AppServer; bares: BareRemix[] }) => {
 const profiles: Array<{ label: string; summary: ReturnType<typeof summarizeProfile> }> = [];
 try {
   started = await startAll({ app: process.env.APP_NODE_ARGS?.split(" ").filter(Boolean) });
-  for (const target of started.targets) idle.set(target.label, await idleLatency(target));
-  for (const target of started.targets) runs.push(await measure(target));
+  const chosen = values.targets ? new Set(values.targets.split(",").map(Number)) : null;
+  const measured = started.targets.filter((target, index) => !chosen || target.reference === null || chosen.has(index));
+  for (const target of measured) idle.set(target.label, await idleLatency(target));
+  for (const target of measured) runs.push(await measure(target));
   // The bare apps again: the drift of a shared machine shows in the two runs of each.
   for (const target of started.targets.filter((candidate) => candidate.reference === null)) runs.push({ ...(await measure(target)), label: `${target.label} (again)` });
   // Each personal page at half the bare app's capacity: the latency a clinic meets on a busy day.
   const half = reference(`bare Remix, ${BARE_ROUTES} routes`).rps / 2;
-  for (const target of started.targets.filter((candidate) => candidate.personal)) runs.push(await measure(target, half));
+  for (const target of measured.filter((candidate) => candidate.personal)) runs.push(await measure(target, half));
   await stopAll(started);
   started = undefined;
 

@@ -219,6 +219,10 @@ export interface OrdersPatientsTable {
   matrix_files_info: Json<FileInfo[]>;
   aligner_files_info: Json<FileInfo[]>;
   retainer_files_info: Json<FileInfo[]>;
+  /** The files of each kind in the order, as `filesOf` counts them: kept by the database (generated columns). */
+  matrix_file_count: ColumnType<number, never, never>;
+  aligner_file_count: ColumnType<number, never, never>;
+  retainer_file_count: ColumnType<number, never, never>;
   skip_matrix: Generated<boolean>;
   skip_aligners: Generated<boolean>;
   skip_retainers: Generated<boolean>;

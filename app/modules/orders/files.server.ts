@@ -35,18 +35,17 @@ export const SKIP_COLUMNS = {
 /** SQL: a file record (a JSONB element) is in the order, not set aside by a skip (ADR 087). */
 export const inOrder = (file: ReturnType<typeof sql>) => sql<boolean>`(${file} -> 'setAside') is distinct from 'true'::jsonb`;
 
+/** The generated column that counts a kind's files in the order (migration 2026-12-08T1200). */
+const COUNT_COLUMNS = { matrix: "matrix_file_count", aligners: "aligner_file_count", retainer: "retainer_file_count" } as const satisfies Record<FileType, keyof Patient>;
+
 /**
- * How many files of a kind a patient has in the order, counted by the database as `filesOf` reads
- * them: entries with a storage path, an original name and a URL, each a non-empty string, and not set
- * aside. For lists that show only the counts: the file lists of a page of orders are tens of
- * kilobytes of JSON to fetch and parse.
+ * How many files of a kind a patient has in the order, as `filesOf` reads them: entries with a
+ * storage path, an original name and a URL, each a non-empty string, and not set aside. Kept on the
+ * row by the database as the lists are written (migration 2026-12-08T1200), for lists that show only
+ * the counts: counting a page of orders' file lists cost the database about 1 ms a page.
  */
 export function fileCountOf(type: FileType) {
-  return sql<number>`(select count(*)::int from jsonb_array_elements(${sql.ref(`orders_patients.${FILE_COLUMNS[type]}`)}) as file
-    where ${sql.join(
-      ["storagePath", "originalName", "url"].map((field) => sql`jsonb_typeof(file -> ${sql.lit(field)}) = 'string' and file ->> ${sql.lit(field)} <> ''`),
-      sql` and `,
-    )} and ${inOrder(sql`file`)})`;
+  return sql.ref<number>(`orders_patients.${COUNT_COLUMNS[type]}`);
 }
 
 type FileLists = Pick<Patient, "matrix_files_info" | "aligner_files_info" | "retainer_files_info">;
