@@ -1,4 +1,5 @@
-import { Link, useSubmit } from "@remix-run/react";
+import { useSubmit } from "@remix-run/react";
+import { ListLink } from "~/components/lists/plain-navigation";
 import type { DashboardOrder } from "~/modules/backoffice/dashboard.server";
 import { type Carrier, carrierName, trackingLink } from "~/modules/config/carriers";
 import { useTranslation } from "~/components/i18n/i18n-context";
@@ -25,7 +26,7 @@ export function DeleteLink({ orderId, back }: { orderId: string; back: string })
   const submit = useSubmit();
   const url = `/backoffice/orders/${orderId}/delete`;
   return (
-    <Link
+    <ListLink
       to={`${url}?back=${encodeURIComponent(back)}`}
       className="button button-secondary button-small bo-danger-link"
       onClick={(event) => {
@@ -34,7 +35,7 @@ export function DeleteLink({ orderId, back }: { orderId: string; back: string })
       }}
     >
       {t("bo.orders.actions.delete")}
-    </Link>
+    </ListLink>
   );
 }
 
