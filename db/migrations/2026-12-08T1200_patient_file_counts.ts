@@ -14,7 +14,7 @@ export async function up(db: Kysely<any>): Promise<void> {
       where jsonb_typeof(file -> 'storagePath') = 'string' and file ->> 'storagePath' <> ''
         and jsonb_typeof(file -> 'originalName') = 'string' and file ->> 'originalName' <> ''
         and jsonb_typeof(file -> 'url') = 'string' and file ->> 'url' <> ''
-        and (file -> 'setAside') is distinct from 'true'::jsonb
+        and not coalesce(file -> 'setAside' = 'true'::jsonb, false)
     $$`.execute(db);
   await sql`
     alter table orders_patients

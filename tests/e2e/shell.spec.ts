@@ -58,7 +58,7 @@ test("the back-office asks for the password and then shows orders", async ({ pag
   await page.getByRole("button", { name: "Войти" }).click();
   await expect(page).toHaveURL(/\/backoffice$/);
   await expect(page.getByRole("heading", { name: "Заказы", level: 1 })).toBeVisible();
-  await expect(page.locator("tbody tr").first()).toBeVisible();
+  await expect(page.locator("article.bo-order").first()).toBeVisible();
   await expect(page.getByRole("link", { name: "Написать нам в мессенджер" })).toHaveCount(0);
 });
 
