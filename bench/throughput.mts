@@ -2,7 +2,7 @@
  * Server throughput of the app's pages beside bare Remix apps (issues "Proof under pressure", item 3,
  * and "Fast under load", items 1–2).
  *
- *   npx remix build && node --import tsx bench/throughput.mts [--duration 10] [--connections 50] [--targets 6,7] [--profile [--profile-targets 1,3,6]] [--bare-routes N]
+ *   npx remix build && node --import tsx bench/throughput.mts [--duration 10] [--connections 50] [--targets 6,7,13] [--profile [--profile-targets 1,3,6]] [--bare-routes N]
  *   APP_NODE_ARGS="--max-semi-space-size=32" …   (Node flags for the app server, to try V8 settings)
  *
  * autocannon (in this process) with 50 connections for ~10 s on each of: two bare Remix apps
@@ -179,8 +179,11 @@ async function startAll(nodeArgs: { app?: string[]; bare?: string[] } = {}) {
       { label: "/de (language URL, new visitor)", reference: "one route", url: `${app.url}/de`, pid: app.pid, headers: {} },
       { label: "/en (language URL, new visitor)", reference: "one route", url: `${app.url}/en`, pid: app.pid, headers: {} },
       { label: "/privacy in German (lng=de)", reference: "one route", url: `${app.url}/privacy`, pid: app.pid, headers: { cookie: "lng=ImRlIg%3D%3D" } },
+      // What a browser with JavaScript fetches when staff move to another tab or page of the cards: the
+      // loaders' data (single fetch), no document. Beside the bare app's document, for scale only.
+      { label: "/backoffice.data (the cards' data on a move, staff with JavaScript)", reference: "same routes", personal: true, url: `${app.url}/backoffice.data?view=cards`, pid: app.pid, headers: { cookie: office } },
     ];
-    const expected = ["Welcome to Remix", "Welcome to Remix", "Шаг 3 из 11", CLIENT_EMAIL, CLIENT_EMAIL, `Заказ ${clientOrder.id.slice(0, 6).toUpperCase()}`, "Заказы</h1>", "Заказы</h1>", "Aligner Lab", "Aligner Lab", 'lang="de"', 'lang="en"', 'lang="de"'];
+    const expected = ["Welcome to Remix", "Welcome to Remix", "Шаг 3 из 11", CLIENT_EMAIL, CLIENT_EMAIL, `Заказ ${clientOrder.id.slice(0, 6).toUpperCase()}`, "Заказы</h1>", "Заказы</h1>", "Aligner Lab", "Aligner Lab", 'lang="de"', 'lang="en"', 'lang="de"', "routes/backoffice._index"];
     for (const [index, target] of targets.entries()) await check(target, expected[index]!);
     return { app, bares, targets };
   } catch (error) {
