@@ -163,8 +163,8 @@ test.describe("compressed uploads on a slow link", () => {
     });
     link.proxy.setLimits({ bytesPerSecond: 1_000_000, latencyMs: 40 });
     const before = link.proxy.stats().upstreamBytes;
-    // The connection drops once 3 MiB have gone up: inside the first 5 MiB chunk, at the proxy's own
-    // count (a poll from here could come late on a busy machine, after the chunk was whole).
+    // The connection drops once 3 MiB have gone up: inside a chunk (chunks of about 2 s of the link,
+    // ADR 096), at the proxy's own count (a poll from here could come late on a busy machine).
     const dropped = link.proxy.cutAllOnceAfter("upstream", 3 * MiB);
     await page.setInputFiles("#field-files", file);
 

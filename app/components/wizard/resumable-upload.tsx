@@ -10,7 +10,8 @@ import type { UploadReply, UploadTarget } from "./tus-upload.client";
 /**
  * The upload step with JavaScript (issue 4): chosen files go through the resumable tus upload
  * (loaded on demand), each with a progress bar, bytes and time left — one percentage, of the file's
- * bytes the server acknowledged, 100 % once the file is recorded with its queue entry (ADR 054); the
+ * bytes sent within the chunk in flight and at least those the server acknowledged, 100 % only once
+ * the file is recorded with its queue entry (ADR 054, 096); the
  * overall count; the display hides 1.5 s after the end; the "Загружено файлов: X/Y" toast; a guard
  * against leaving mid-upload.
  * Beside it: the uploads a closed tab left (interrupted-uploads.tsx), the file server status of the
@@ -30,10 +31,12 @@ export interface UploadItem {
   id: number;
   name: string;
   size: number;
-  /** The file's bytes the server acknowledged. */
+  /** The file's bytes sent: those the server acknowledged, and within the chunk in flight those on the wire (ADR 096). */
   sent: number;
-  /** The upload's bytes the server acknowledged for `sent` (its offset): fewer when the browser compresses (ADR 033). */
+  /** The upload's bytes for `sent`: fewer when the browser compresses (ADR 033). */
   wire: number;
+  /** The upload's bytes the server acknowledged (its offset): only these make the file stored. */
+  held: number;
   stage: Stage;
   /** When the upload should end (Date.now's clock), while the estimate is stable (upload-progress.ts). */
   finishAt?: number;
@@ -96,7 +99,7 @@ export function useResumableUploads(target: UploadTarget | null, notify: Notify)
         if (!/\.stl$/i.test(file.name)) refused.format++;
         else if (file.size > MAX_BYTES) refused.size++;
         else if ((verdict = await precheck(file)) !== "ok") lines.push({ key: "wizard.upload.fileFailed", values: { name: file.name, causeKey: `wizard.upload.causes.${verdict}` } });
-        else accepted.push({ file, item: { id: nextId++, name: file.name, size: file.size, sent: 0, wire: 0, stage: "waiting", target: to, file } });
+        else accepted.push({ file, item: { id: nextId++, name: file.name, size: file.size, sent: 0, wire: 0, held: 0, stage: "waiting", target: to, file } });
       }
       if (refused.format) notify({ type: "error", title: "uploads.errors.formatTitle", description: "wizard.upload.formatError", values: { count: refused.format } });
       if (refused.size) notify({ type: "error", title: "uploads.errors.sizeTitle", description: "wizard.upload.sizeError", values: { count: refused.size } });
@@ -121,7 +124,11 @@ export function useResumableUploads(target: UploadTarget | null, notify: Notify)
             onAcknowledged({ sent, wire, finishAt }) {
               lastWire = wire;
               // An answer that arrives after the upload was cancelled or failed leaves it settled, with its retry and removal.
-              update(item.id, (current) => (current.stage === "failed" || current.stage === "done" ? {} : { sent, wire, finishAt, stage: sent < file.size ? "sending" : "finishing" }));
+              update(item.id, (current) => (current.stage === "failed" || current.stage === "done" ? {} : { sent, wire, held: wire, finishAt, stage: sent < file.size ? "sending" : "finishing" }));
+            },
+            onSending({ sent, wire }) {
+              // Within the chunk in flight: the bar moves, the file is not stored until the server says so.
+              update(item.id, (current) => (current.stage === "sending" ? { sent: Math.min(sent, file.size - 1), wire } : {}));
             },
           });
           update(item.id, { stage: "sending", cancel: running.cancel });
@@ -228,11 +235,11 @@ export function UploadProgress({ items, onRetry, onRemove }: { items: UploadItem
       </p>
       <ul className="plain-list">
         {items.map((item) => {
-          // What the server holds, the same bytes as beside it (upload-progress.ts percentOf).
-          const percent = item.stage === "done" ? 100 : Math.floor((item.sent * 100) / item.size);
+          // The bytes beside it; 100 only once the server recorded the file (upload-progress.ts percentOf).
+          const percent = item.stage === "done" ? 100 : Math.min(item.stage === "sending" ? 99 : 100, Math.floor((item.sent * 100) / item.size));
           const left = item.finishAt && item.stage === "sending" ? Math.ceil((item.finishAt - Date.now()) / 1000) : 0;
           return (
-            <li key={item.id} className={`upload-item upload-${item.stage}`} data-acknowledged={item.wire}>
+            <li key={item.id} className={`upload-item upload-${item.stage}`} data-acknowledged={item.held}>
               <div className="upload-line">
                 <span className="file-name">{item.name}</span>
                 <span className="small">

@@ -1,15 +1,16 @@
 import { type DetailedError, Upload, type UploadOptions } from "tus-js-client";
-import { blobReader, canCompress, compressedSource, GZIP_CHUNK_BYTES, GZIP_ENCODING } from "~/modules/uploads/gzip-members";
+import { blobReader, canCompress, compressedSource, GZIP_ENCODING } from "~/modules/uploads/gzip-members";
 import { PACKED_ENCODING } from "~/modules/uploads/stl-pack";
-import { type Progress, uploadProgress } from "~/modules/uploads/upload-progress";
+import { FIRST_CHUNK_BYTES, nextChunkBytes, type Progress, uploadProgress } from "~/modules/uploads/upload-progress";
 import { canPack, packingCompress } from "./packing.client";
 
 /**
  * One resumable upload in the browser (ADR 017). This module and tus-js-client are loaded only
  * when a file is chosen (a dynamic import), never with the page.
  *
- * - 5 MiB chunks (S3's smallest part, TUS_PART_BYTES on the server): a dropped connection costs
- *   at most the chunk in flight.
+ * - Chunks sized to about 2 s of the link (upload-progress.ts `nextChunkBytes`, ADR 096): from
+ *   256 KiB on a slow clinic line to 5 MiB (S3's smallest part) on a fast one. A dropped connection
+ *   costs at most the chunk in flight; the server joins small chunks into parts.
  * - Retries with backoff; while the browser is offline tus-js-client does not retry at all, so the
  *   upload waits for the `online` event and starts again from the server's offset.
  * - The upload's address is kept in localStorage under a fingerprint of the order, patient, step
@@ -19,8 +20,9 @@ import { canPack, packingCompress } from "./packing.client";
  *   chunk, its length deferred (ADR 033); progress still counts the file's own bytes. Where it
  *   can also start a Web Worker, a binary STL's chunks are packed there when that is smaller
  *   (encoding stl-pack, ADR 045).
- * - Progress counts only what the server acknowledged: the `Upload-Offset` of its answers to HEAD
- *   and PATCH (upload-progress.ts, ADR 054), never what the browser handed to the network.
+ * - Progress: what the server acknowledged (the `Upload-Offset` of its answers to HEAD and PATCH)
+ *   makes a file stored and the time left; within the chunk in flight the bar follows what the
+ *   browser reports sent (upload-progress.ts, ADR 054 and 096).
  */
 
 export interface UploadTarget {
@@ -34,11 +36,12 @@ export type UploadReply = { ok: true; file: { name: string; path: string; size: 
 export interface UploadEvents {
   /** The server confirmed an offset: the file's bytes it holds, the upload's bytes, the time left once stable. */
   onAcknowledged(progress: Progress): void;
+  /** Bytes of the chunk in flight left the browser: the file's bytes and the upload's bytes sent so far. */
+  onSending?(progress: Progress): void;
   /** The server holds the upload now (created or found again): its id names it to the step's form (ADR 054). */
   onCreated?(id: string): void;
 }
 
-const CHUNK_BYTES = GZIP_CHUNK_BYTES;
 const RETRY_DELAYS = [0, 1000, 3000, 5000, 10000, 20000, 30000];
 /** After the retries, try again this long later (or when the browser is back online). */
 const RESTART_MS = 30000;
@@ -101,20 +104,30 @@ export function startUpload(file: File, target: UploadTarget, events: UploadEven
 
   const progress = uploadProgress({ fileBytes: file.size, fileBytesAt: source ? (wire) => source.fileBytesAt(wire) : undefined });
 
+  // The chunk in flight: where it started on the wire and when (its PATCH), for the next one's size.
+  let chunk = { from: 0, startedAt: 0 };
   const upload = new Upload(file, {
     endpoint: "/uploads/tus",
-    chunkSize: CHUNK_BYTES,
+    chunkSize: FIRST_CHUNK_BYTES,
     ...deferred,
     retryDelays: RETRY_DELAYS,
     metadata,
     fingerprint: () => Promise.resolve(fingerprint),
     removeFingerprintOnSuccess: true,
+    onBeforeRequest(request) {
+      if (request.getMethod() === "PATCH") chunk = { from: Number(request.getHeader("Upload-Offset") ?? 0), startedAt: Date.now() };
+    },
+    onProgress(wireSent) {
+      events.onSending?.(progress.sending(wireSent));
+    },
     onUploadUrlAvailable: () => events.onCreated?.((upload.url ?? "").slice((upload.url ?? "").lastIndexOf("/") + 1)),
     async onAfterResponse(request, response) {
       // A new upload holds nothing yet; a found or continued one holds what its offset says.
       // A refusal at the end (a JSON answer with its offset) holds nothing: the file is not stored.
       const offset = response.getStatus() < 300 && parse(response.getBody())?.ok !== false ? (response.getHeader("Upload-Offset") ?? (request.getMethod() === "POST" ? "0" : null)) : null;
       if (offset === null || !/^\d+$/.test(offset)) return;
+      // tus-js-client reads the chunk size for every chunk: the next one takes about 2 s of this link.
+      if (request.getMethod() === "PATCH" && chunk.startedAt > 0) upload.options.chunkSize = nextChunkBytes(Number(offset) - chunk.from, Date.now() - chunk.startedAt, upload.options.chunkSize ?? FIRST_CHUNK_BYTES);
       // A compressed upload found again (a reload): the members up to its offset place it in the file.
       // The upload goes on from there and would make them first anyway.
       if (source && request.getMethod() === "HEAD") await source.slice(Number(offset), Number(offset)).catch(() => undefined);

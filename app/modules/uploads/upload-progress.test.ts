@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { scanLikeStl } from "../../../tests/support/stl-models";
 import { bytesReader, compressedSource, gzipMember } from "./gzip-members";
-import { agree, percentOf, rateOf, uploadProgress, WINDOW_MS } from "./upload-progress";
+import { agree, CHUNK_TARGET_MS, FIRST_CHUNK_BYTES, MAX_CHUNK_BYTES, MIN_CHUNK_BYTES, nextChunkBytes, percentOf, rateOf, uploadProgress, WINDOW_MS } from "./upload-progress";
 
 const MiB = 1024 * 1024;
 
@@ -155,5 +155,49 @@ describe("upload progress: the time left", () => {
     expect(agree(100_000, 120_000, 60_000)).toBe(false); // 20 s apart of 60 s left
     expect(agree(10_000, 11_900, 9_000)).toBe(true); // a few seconds say the same
     expect(WINDOW_MS).toBeGreaterThanOrEqual(10_000);
+  });
+});
+
+describe("upload progress: chunks sized to the link, the bar within the chunk in flight (ADR 096)", () => {
+  it("aims each chunk at about two seconds of the link, growing at most twice a chunk, within 256 KiB and 5 MiB", () => {
+    // 1.5 Mbit/s with 150 ms latency: 512 KiB took about 3 s.
+    const slow = nextChunkBytes(FIRST_CHUNK_BYTES, 2_950, FIRST_CHUNK_BYTES);
+    expect(slow).toBeGreaterThan(MIN_CHUNK_BYTES);
+    expect(slow).toBeLessThan(FIRST_CHUNK_BYTES);
+    expect(Math.abs((slow / FIRST_CHUNK_BYTES) * 2_950 - CHUNK_TARGET_MS)).toBeLessThan(50);
+    // A very slow line: never below the smallest chunk.
+    expect(nextChunkBytes(MIN_CHUNK_BYTES, 60_000, MIN_CHUNK_BYTES)).toBe(MIN_CHUNK_BYTES);
+    // A fast line took the first chunk in 20 ms: twice it, then twice again, up to S3's smallest part.
+    let chunk = FIRST_CHUNK_BYTES;
+    const sizes = [];
+    for (let i = 0; i < 5; i++) sizes.push((chunk = nextChunkBytes(chunk, 20, chunk)));
+    expect(sizes).toEqual([2 * FIRST_CHUNK_BYTES, 4 * FIRST_CHUNK_BYTES, 8 * FIRST_CHUNK_BYTES, MAX_CHUNK_BYTES, MAX_CHUNK_BYTES]);
+    // Nothing measured (an answer with no new bytes): the size stays.
+    expect(nextChunkBytes(0, 1_000, 3 * MiB)).toBe(3 * MiB);
+  });
+
+  it("shows the bytes on the wire within the chunk, never less than the server holds, and no time left of its own", () => {
+    const progress = uploadProgress({ fileBytes: 3 * MiB });
+    expect(progress.sending(100_000)).toEqual({ sent: 100_000, wire: 100_000 });
+    progress.acknowledged(512 * 1024, 3_000);
+    // The next chunk's first bytes: what the server holds at least.
+    expect(progress.sending(512 * 1024 + 40_000)).toEqual({ sent: 512 * 1024 + 40_000, wire: 512 * 1024 + 40_000 });
+    // Past the file's end (a deferred length): the file's bytes at most.
+    expect(progress.sending(4 * MiB).sent).toBe(3 * MiB);
+    for (let at = 4_000, offset = MiB; offset < 3 * MiB; at += 1_000, offset += 256 * 1024) progress.acknowledged(offset, at);
+    expect(progress.sending(3 * MiB - 10).finishAt).toBeUndefined();
+  });
+
+  it("maps the wire bytes of a compressed chunk in flight back to the file's bytes", async () => {
+    const file = scanLikeStl(120, 110, 3);
+    const source = compressedSource(bytesReader(file), { chunkBytes: 256 * 1024 });
+    const progress = uploadProgress({ fileBytes: file.length, fileBytesAt: (wire) => source.fileBytesAt(wire) });
+    const slice = await source.slice(0, 300_000);
+    const halfway = progress.sending(slice.value.length / 2);
+    const whole = progress.sending(slice.value.length);
+    expect(halfway.sent).toBeGreaterThan(0);
+    expect(whole.sent).toBeGreaterThan(halfway.sent);
+    // Compressed, the file's bytes outrun the wire's.
+    expect(whole.sent).toBeGreaterThan(whole.wire);
   });
 });

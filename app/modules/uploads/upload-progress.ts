@@ -1,9 +1,12 @@
 /**
- * An upload's progress as the server confirmed it (ADR 054, "How progress is counted"). The only
- * bytes counted are those the server acknowledged: the `Upload-Offset` of its answers to the tus
- * HEAD and PATCH requests, mapped back to the file's own bytes when the file goes up compressed or
- * packed (ADR 033, 045). What the browser has handed to its network stack is not counted: on a slow
- * link that runs far ahead of what arrived.
+ * An upload's progress (ADR 054, "How progress is counted", and ADR 096). Two counts, kept apart:
+ * - **held**: the bytes the server acknowledged, the `Upload-Offset` of its answers to the tus HEAD
+ *   and PATCH requests, mapped back to the file's own bytes when the file goes up compressed or
+ *   packed (ADR 033, 045). Only these make a file stored, and only these feed the time left.
+ * - **on the wire**: within the chunk in flight, what the browser reports sent (`sending`). It never
+ *   counts past that chunk, and chunks are sized to about CHUNK_TARGET_MS of the link
+ *   (`nextChunkBytes`), so the bar moves every few seconds and runs ahead of what arrived by at
+ *   most one chunk, however much the browser's and the network's buffers take at once.
  *
  * The time left comes from the rate of the last WINDOW_MS of acknowledgements and is told only once
  * it is stable: at least MIN_SAMPLES acknowledgements, and the finish time this one predicts agrees
@@ -11,6 +14,26 @@
  *
  * Plain logic, no browser API: the upload code (tus-upload.client.ts) feeds it, the tests drive it.
  */
+
+/** A chunk should take about this long on the link: the bar and the time left move at least this often. */
+export const CHUNK_TARGET_MS = 2_000;
+/** The smallest chunk: below it the request's own round trip costs more than the bar gains. */
+export const MIN_CHUNK_BYTES = 256 * 1024;
+/** The largest chunk: S3's smallest part (TUS_PART_BYTES), what a fast link sends at once. */
+export const MAX_CHUNK_BYTES = 5 * 1024 * 1024;
+/** The first chunk, before the link was measured: about 2 s at 2 Mbit/s. */
+export const FIRST_CHUNK_BYTES = 512 * 1024;
+
+/**
+ * The next chunk's size from the last one: `bytes` acknowledged `elapsedMs` after it was started
+ * (its round trip included), aimed at CHUNK_TARGET_MS, at most twice the last (a link that took one
+ * chunk quickly into its buffers is not trusted with a much larger one), within the bounds.
+ */
+export function nextChunkBytes(bytes: number, elapsedMs: number, last: number): number {
+  if (!(bytes > 0) || !(elapsedMs > 0)) return Math.max(MIN_CHUNK_BYTES, Math.min(MAX_CHUNK_BYTES, last));
+  const aimed = Math.round((bytes / elapsedMs) * CHUNK_TARGET_MS);
+  return Math.max(MIN_CHUNK_BYTES, Math.min(MAX_CHUNK_BYTES, 2 * last, aimed));
+}
 
 /** How far back the rate looks: long enough for a few 5 MiB chunks on a clinic's uplink. */
 export const WINDOW_MS = 20_000;
@@ -79,6 +102,15 @@ export function uploadProgress({ fileBytes, fileBytesAt = (wire) => wire, window
   let seen = 0;
   let predicted: number | null = null;
   return {
+    /**
+     * What is on the wire within the chunk in flight: `wire` bytes of the upload sent (the browser's
+     * count, bounded by the chunk it is sending). Never less than what the server holds; no time left
+     * of its own (that comes from acknowledgements only).
+     */
+    sending(wire: number): Progress {
+      const held = samples.at(-1)?.bytes ?? 0;
+      return { sent: Math.max(held, Math.min(fileBytes, Math.max(0, fileBytesAt(wire)))), wire };
+    },
     acknowledged(wire: number, at: number): Progress {
       const sent = Math.min(fileBytes, Math.max(0, fileBytesAt(wire)));
       const last = samples.at(-1);

@@ -274,6 +274,30 @@ describe("resumable uploads (tus) with S3 storage", () => {
     expect(stored.filter((key) => key.startsWith("tus-"))).toEqual([]);
   });
 
+  it("joins the small chunks a slow link sends (256 KiB up, ADR 096) into S3 parts and stores the file byte for byte", async () => {
+    const browser = browserFetch(app);
+    const { order, patient } = await toMatrixStep(t, browser);
+    const file = binaryStl(130_000); // 6.2 MiB: a 5 MiB part and the rest, from chunks of 300 KiB
+    const result = await tusUpload({
+      base: app.url.replace(/\/$/, ""),
+      cookie: browser.jar.header(),
+      origin: app.url.replace(/\/$/, ""),
+      file,
+      metadata: { filename: "s3-small-chunks.stl", orderId: order.id, patientId: patient.id, type: "matrix" },
+      chunkSize: 300 * 1024,
+    });
+    expect(result.ok).toBe(true);
+    const files = await matrixFiles(t, patient.id);
+    const stored = files.find((entry) => entry.originalName === "s3-small-chunks.stl");
+    expect(stored).toBeDefined();
+    expect(stored!.size).toBe(file.length);
+    const download = await browser.request(`/files/orders/${stored!.storagePath}`);
+    expect(download.status).toBe(200);
+    expect(Buffer.from(await download.arrayBuffer()).equals(file)).toBe(true);
+    // No part or info object of the upload is left.
+    expect((await keys()).filter((key) => key.startsWith("tus-"))).toEqual([]);
+  });
+
   it("refuses a file that is not STL without storing it, and expires abandoned multipart uploads", async () => {
     const browser = browserFetch(app);
     const { order, patient } = await toMatrixStep(t, browser);
