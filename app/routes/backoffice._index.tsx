@@ -32,12 +32,15 @@ import {
   type DashboardTab,
 } from "~/modules/backoffice/dashboard-tabs";
 import { numberFormat } from "~/modules/i18n/intl";
+import type { PageHandle } from "~/modules/layout/layout";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data?.title },
   { name: "robots", content: "noindex" },
 ];
 
+/** The first thing a keyboard reaches: a link past the header, statistics and filters to the orders. */
+export const handle: PageHandle = { skipLink: { href: "#orders-list", text: "bo.orders.skipToList" } };
 
 /** The orders dashboard: its data and its payment intents are in dashboard-page.server.ts. */
 export async function loader(args: LoaderFunctionArgs) {
@@ -247,6 +250,8 @@ export default function BackofficeOrders() {
         </Form>
       </div>
 
+      {/* The skip link's target: focus lands here, and the next Tab is the first order's. */}
+      <div id="orders-list" tabIndex={-1} className="bo-orders-list">
       {ordersFailure ? <SectionError failure={ordersFailure} /> : null}
       {patientsFailure ? <SectionError failure={patientsFailure} /> : null}
       {ordersFailure ? null : shown === 0 ? (
@@ -277,6 +282,7 @@ export default function BackofficeOrders() {
           ))}
         </PlainNavigation>
       )}
+      </div>
       <ListPager
         page={filter.page}
         pageSize={pageSize}

@@ -46,4 +46,16 @@ describe("staff's edges", () => {
     expect(out.headers.get("Location")).toBe("/backoffice/login");
     expect((await gate.request("/backoffice")).status).toBe(302);
   });
+
+  it("opens the dashboard with a skip link to the order list, before anything else one can focus", async () => {
+    const gate = await gatePassed(app);
+    const html = rendered(await (await gate.request("/backoffice")).text());
+    const body = html.slice(html.indexOf("<body"));
+    const firstFocusable = body.match(/<(a|button|input|select|textarea|summary)\b[^>]*>/)?.[0] ?? "";
+    expect(firstFocusable).toBe('<a class="skip-link" href="#orders-list">');
+    expect(body).toContain('<a class="skip-link" href="#orders-list">Перейти к списку заказов</a>');
+    expect(body).toMatch(/<div id="orders-list" tabindex="-1"/);
+    // Not on other back-office pages, which have no order list.
+    expect(rendered(await (await gate.request("/backoffice/clients")).text())).not.toContain('href="#orders-list"');
+  });
 });
