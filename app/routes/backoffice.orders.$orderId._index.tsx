@@ -53,7 +53,7 @@ export default function OrderOverview() {
                     <td>{payment.provider === "invoice" ? t("bo.orders.invoices.provider") : payment.provider}</td>
                     <td className="num">{formatMoney(payment.amount, payment.currency, i18n.language)}</td>
                     <td>
-                      {t(`bo.orders.page.paymentStatuses.${payment.status}`)}
+                      {payment.superseded ? t(`bo.orders.page.paymentSuperseded.${payment.superseded}`) : t(`bo.orders.page.paymentStatuses.${payment.status}`)}
                       {payment.lastError ? <div className="small muted">{payment.lastError}</div> : null}
                     </td>
                   </tr>

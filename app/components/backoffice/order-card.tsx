@@ -50,6 +50,7 @@ export function OrderCard({ order, back, number, canPaymentLink, canTracker, sta
           <ListLink to={`/backoffice/orders/${order.id}`}>{t("bo.orders.number", { number })}</ListLink>
         </h2>
         <span className={`badge badge-${order.status}`}>{t(`orderStatus.${order.status}`)}</span>
+        {order.transferInvoice ? <span className="badge badge-transfer">{t("bo.orders.transferAwaited", { number: order.transferInvoice })}</span> : null}
       </header>
       <p className="small muted">{when(order.createdAt)}</p>
       <div className="bo-order-body">

@@ -72,7 +72,7 @@ export function OrdersTable({
                 </Link>
               </th>
               <td>{dates.format(new Date(order.createdAt))}</td>
-              <td>{order.fullName || order.email || "—"}</td>
+              <td>{order.clinic || "—"}</td>
               <td className="num">{order.patientCount}</td>
               <td className="num">
                 {order.total === null
@@ -83,6 +83,11 @@ export function OrdersTable({
                 <span className={`badge badge-${order.status}`}>
                   {t(`orderStatus.${order.status}`)}
                 </span>
+                {order.transferInvoice ? (
+                  <span className="badge badge-transfer">
+                    {t("bo.orders.transferAwaited", { number: order.transferInvoice })}
+                  </span>
+                ) : null}
               </td>
               <td>
                 {order.paidAt ? dates.format(new Date(order.paidAt)) : "—"}

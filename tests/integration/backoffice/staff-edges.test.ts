@@ -1,6 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TestDatabase } from "../../support/database";
 import { startApp, type TestApp } from "../../support/app";
+import { randomUUID } from "node:crypto";
+import { markInvoicePaid } from "~/modules/payments/invoices.server";
+import { shortOrderNumber } from "~/modules/orders/orders.server";
+import { buildOrderIn, buildPatient } from "../../support/builders";
 import { gatePassed, rendered, signedInAs } from "./support";
 
 /** A page's text as read: no scripts, tags or React's text separators. */
@@ -57,5 +61,64 @@ describe("staff's edges", () => {
     expect(body).toMatch(/<div id="orders-list" tabindex="-1"/);
     // Not on other back-office pages, which have no order list.
     expect(rendered(await (await gate.request("/backoffice/clients")).text())).not.toContain('href="#orders-list"');
+  });
+
+  /** A bank-transfer invoice for the order's total, as the clinic's request makes it (ADR 072). */
+  async function invoiceFor(order: { id: string }, company: string) {
+    const { total_cost } = await t.db.selectFrom("orders").select("total_cost").where("id", "=", order.id).executeTakeFirstOrThrow();
+    return t.db
+      .insertInto("invoices")
+      .values({ order_id: order.id, client_company: company, client_inn: "7701234567", supplier: JSON.stringify({}), lines: JSON.stringify([]), total: Number(total_cost), currency: "rub" })
+      .returning(["id", "number"])
+      .executeTakeFirstOrThrow();
+  }
+
+  it("marks an order that waits for a bank transfer, on its card, in the table and on its page", async () => {
+    const transfer = await buildOrderIn(t.db, "pending", { fullName: "Получатель Посылки" });
+    await buildPatient(t.db, transfer.id);
+    const card = await buildOrderIn(t.db, "pending");
+    await buildPatient(t.db, card.id);
+    const invoice = await invoiceFor(transfer, "ООО «Улыбка»");
+    const gate = await gatePassed(app);
+    const cards = textOf(await (await gate.request("/backoffice?status=pending")).text());
+    const cardOf = (text: string, number: string) => text.slice(text.indexOf(`Заказ ${number}`), text.indexOf(`Заказ ${number}`) + 200);
+    expect(cardOf(cards, shortOrderNumber(transfer.id))).toContain(`Ожидает оплаты Оплата по счёту №${invoice.number}`);
+    expect(cardOf(cards, shortOrderNumber(card.id))).not.toContain("Оплата по счёту");
+    const table = textOf(await (await gate.request(`/backoffice?status=pending&view=table`)).text());
+    expect(table).toContain(`Ожидает оплаты Оплата по счёту №${invoice.number}`);
+    const page = textOf(await (await gate.request(`/backoffice/orders/${transfer.id}`)).text());
+    expect(page).toContain(`Оплата по счёту №${invoice.number}`);
+  });
+
+  it("names the clinic in the table's «Клиника» column: the invoice's company, else the account's e-mail — never the parcel's recipient", async () => {
+    const invoiced = await buildOrderIn(t.db, "pending", { fullName: "Курьеру Отдать Лично", email: "clinic-a@smile.test" });
+    await invoiceFor(invoiced, "ООО «Клиника Альфа»");
+    const plain = await buildOrderIn(t.db, "pending", { fullName: "Регистратура Первый Этаж", email: "clinic-b@smile.test" });
+    const gate = await gatePassed(app);
+    const html = rendered(await (await gate.request(`/backoffice?status=pending&view=table&empty=1`)).text());
+    const rowOf = (id: string) => html.split("<tr").find((row) => row.includes(`/backoffice/orders/${id}"`)) ?? "";
+    const cells = (row: string) => [...row.matchAll(/<td[^>]*>([\s\S]*?)<\/td>/g)].map((match) => textOf(match[1]!).trim());
+    expect(cells(rowOf(invoiced.id))[1]).toBe("ООО «Клиника Альфа»");
+    expect(cells(rowOf(plain.id))[1]).toBe("clinic-b@smile.test");
+    expect(html).not.toContain("Курьеру Отдать Лично");
+    expect(html).not.toContain("Регистратура Первый Этаж");
+  });
+
+  it("shows a card attempt left open under a paid invoice as not completed, not as «Ожидает оплаты»", async () => {
+    const order = await buildOrderIn(t.db, "pending");
+    await t.db
+      .insertInto("payments")
+      .values({ order_id: order.id, order_code: order.code, provider: "sandbox", amount: 1250000, currency: "rub", status: "pending", idempotence_key: `test-${randomUUID()}`, lines: JSON.stringify([]) })
+      .execute();
+    const invoice = await invoiceFor(order, "ООО «Дента»");
+    const admin = await signedInAs(app, t.db, "admin-pay@aligner.test", ["admin"]);
+    const before = textOf(await (await admin.request(`/backoffice/orders/${order.id}`)).text());
+    expect(before).toContain("sandbox 12 500 ₽ Ожидает оплаты");
+    expect((await markInvoicePaid(t.db, order.id, invoice.id, "admin-pay@aligner.test")).ok).toBe(true);
+    const after = textOf(await (await admin.request(`/backoffice/orders/${order.id}`)).text());
+    const payments = after.slice(after.indexOf("Платежи"), after.indexOf("Счета на оплату"));
+    expect(payments).toContain("Не завершён: заказ оплачен по счёту");
+    expect(payments).not.toContain("Ожидает оплаты");
+    expect(after).not.toContain(`Оплата по счёту №${invoice.number}`);
   });
 });
