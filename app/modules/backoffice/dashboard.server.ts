@@ -339,8 +339,7 @@ export async function listDashboardOrders(
       currency: order.currency as Currency,
       paidAt: order.paid_at ? order.paid_at.toISOString() : null,
       patientCount: order.patient_count ?? 0, // always read without `cards`
-      clinic: order.invoice_company || order.email || order.full_name,
-      transferInvoice: order.transfer_invoice,
+      ...{ clinic: order.invoice_company || order.email || order.full_name, transferInvoice: order.transfer_invoice },
     }));
     return { hasMore, cursors, patientsFailure: null, cards: [], rows };
   }
