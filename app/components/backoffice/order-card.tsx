@@ -195,6 +195,8 @@ export function OrderCard({ order, back, number, canPaymentLink, canTracker, sta
             <ListForm action={statusUrl} className="bo-confirm-body">
               <input type="hidden" name="back" value={back} />
               <input type="hidden" name="to" value="shipped" />
+              {/* Not packed yet (no packer's "Упаковано"): the form asks before the parcel is marked sent. */}
+              {order.packing ? null : <p className="small bo-unpacked-question">{t("bo.orders.unpackedQuestion")}</p>}
               <label htmlFor={`carrier-${order.id}`}>{t("bo.orders.carrier")}</label>
               <select id={`carrier-${order.id}`} name="carrier" defaultValue={statusForms.carriers[0]?.id}>
                 {statusForms.carriers.map((carrier) => (

@@ -4,6 +4,7 @@ import { startApp, type TestApp } from "../../support/app";
 import { randomUUID } from "node:crypto";
 import { markInvoicePaid } from "~/modules/payments/invoices.server";
 import { shortOrderNumber } from "~/modules/orders/orders.server";
+import { markPacked } from "~/modules/packer/packing.server";
 import { buildOrderIn, buildPatient } from "../../support/builders";
 import { gatePassed, rendered, signedInAs } from "./support";
 
@@ -120,5 +121,25 @@ describe("staff's edges", () => {
     expect(payments).toContain("Не завершён: заказ оплачен по счёту");
     expect(payments).not.toContain("Ожидает оплаты");
     expect(after).not.toContain(`Оплата по счёту №${invoice.number}`);
+  });
+
+  it("asks before an unpacked order is marked shipped, in the shipping form itself (no JavaScript needed)", async () => {
+    const unpacked = await buildOrderIn(t.db, "processing");
+    await buildPatient(t.db, unpacked.id);
+    const packed = await buildOrderIn(t.db, "paid");
+    await buildPatient(t.db, packed.id);
+    expect((await markPacked(t.db, packed.id, { kind: "staff", label: "packer (10.0.0.7)" })).ok).toBe(true);
+    const gate = await gatePassed(app);
+    const html = rendered(await (await gate.request("/backoffice?status=processing")).text());
+    const shipForm = (id: string) => {
+      const card = html.slice(html.indexOf(`id="order-${id}"`));
+      const start = card.indexOf('<details class="bo-confirm"><summary class="button button-secondary button-small">Отправлен…</summary>');
+      expect(start, "the card's shipping confirmation").toBeGreaterThan(-1);
+      return card.slice(start, card.indexOf("</details>", start));
+    };
+    const question = "Заказ ещё не упакован: упаковщик не отметил «Упаковано». Отметить отправку всё равно?";
+    expect(textOf(shipForm(unpacked.id))).toContain(question);
+    expect(textOf(shipForm(packed.id))).not.toContain(question);
+    expect(shipForm(packed.id)).toContain("Отметить отправку");
   });
 });
