@@ -196,7 +196,7 @@ if (embedded) {
       if (javaScriptEnabled) expect(await sameDocument(), "the card's forms posted without reloading the page").toBe(true);
       await card.locator(".bo-history summary").click();
       const history = card.locator(".bo-history li");
-      await expect(history.filter({ hasText: "Оплачен → В работе" })).toContainText("back-office password");
+      await expect(history.filter({ hasText: "Оплачен → В работе" })).toContainText("общий пароль панели");
       await expect(history.filter({ hasText: "В работе → Отправлен" })).toContainText("Трек-номер: RA987654321RU");
       await expect(history.filter({ hasText: "Отправлен → Завершен" })).toHaveCount(1);
       const { rows: statuses } = await sql.query<{ to_status: string }>("select to_status from order_status_history where order_id = $1 order by created_at, id", [order.id]);
@@ -284,7 +284,7 @@ if (embedded) {
       await expect(toast(page)).toContainText("→ НЧ, шаг 42");
       await expect(file.locator(".bo-file-declared")).toHaveText("НЧ, шаг 42");
       await expect(page.locator(".bo-file-history")).toContainText(`→ НЧ, шаг 42`);
-      await expect(page.locator(".bo-file-history")).toContainText("back-office password");
+      await expect(page.locator(".bo-file-history")).toContainText("общий пароль панели");
       const stored = await sql.query<{ to_jaw: string; to_step: number }>("select to_jaw, to_step from order_file_corrections where order_id = $1", [order.id]);
       expect(stored.rows).toEqual([{ to_jaw: "lower", to_step: 42 }]);
     });

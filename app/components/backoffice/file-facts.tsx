@@ -5,6 +5,7 @@ import { factsText } from "~/modules/packer/facts-text";
 import { useTranslation } from "~/components/i18n/i18n-context";
 import { dateTimeFormat } from "~/modules/i18n/intl";
 import type { FileCorrectionEntry } from "~/modules/orders/files.server";
+import { actorText } from "~/modules/orders/actor-text";
 
 /**
  * A file's jaw and step on staff's files page (ADR 058): what its labels print, marked while it is
@@ -69,7 +70,7 @@ export function FileCorrections({ corrections }: { corrections: readonly FileCor
             {entry.from.guessed ? <span className="small muted"> ({t("bo.orders.files.wasGuessed")})</span> : null}
             <span className="muted">
               {" "}
-              · {entry.patientFolder} · {entry.actor}
+              · {entry.patientFolder} · {actorText(t, entry.actor)}
             </span>
           </li>
         ))}

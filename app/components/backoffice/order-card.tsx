@@ -2,6 +2,7 @@ import type { OrderStatus } from "~db/schema";
 import type { DashboardOrder } from "~/modules/backoffice/dashboard.server";
 import type { Carrier } from "~/modules/config/carriers";
 import { isJump } from "~/modules/orders/status";
+import { actorText } from "~/modules/orders/actor-text";
 import { useTranslation } from "~/components/i18n/i18n-context";
 import { dateTimeFormat } from "~/modules/i18n/intl";
 import { formatMoney } from "~/modules/money/format";
@@ -123,7 +124,7 @@ export function OrderCard({ order, back, number, canPaymentLink, canTracker, sta
                 {item.entry.from
                   ? `${t(`orderStatus.${item.entry.from}`)} → ${t(`orderStatus.${item.entry.to}`)}`
                   : t("bo.orders.created", { status: t(`orderStatus.${item.entry.to}`) })}
-                <span className="muted"> · {item.entry.actor}</span>
+                <span className="muted"> · {actorText(t, item.entry.actor)}</span>
                 {item.entry.undoes ? <span className="muted"> · {t("bo.orders.undoOf")}</span> : null}
                 {item.entry.undone ? <span className="badge"> {t("bo.orders.undoneMark")}</span> : null}
                 {item.entry.trackingNumber ? <TrackingLine number={item.entry.trackingNumber} carrier={item.entry.carrier} carriers={statusForms.carriers} /> : null}
@@ -141,14 +142,14 @@ export function OrderCard({ order, back, number, canPaymentLink, canTracker, sta
             ) : item.kind === "packed" ? (
               <li key={index}>
                 <time dateTime={item.entry.at}>{when(item.entry.at)}</time> {t("bo.orders.packed")}
-                <span className="muted"> · {item.entry.actor}</span>
+                <span className="muted"> · {actorText(t, item.entry.actor)}</span>
               </li>
             ) : (
               <li key={index}>
                 <time dateTime={item.entry.at}>{when(item.entry.at)}</time> {t("bo.orders.files.change", { name: item.entry.name, from: factsText(t, item.entry.from), to: factsText(t, item.entry.to) })}
                 <span className="muted">
                   {" "}
-                  · {item.entry.patientFolder} · {item.entry.actor}
+                  · {item.entry.patientFolder} · {actorText(t, item.entry.actor)}
                 </span>
               </li>
             ),

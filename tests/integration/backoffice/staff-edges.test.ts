@@ -3,7 +3,7 @@ import type { TestDatabase } from "../../support/database";
 import { startApp, type TestApp } from "../../support/app";
 import { randomUUID } from "node:crypto";
 import { markInvoicePaid } from "~/modules/payments/invoices.server";
-import { shortOrderNumber } from "~/modules/orders/orders.server";
+import { changeOrderStatus, shortOrderNumber } from "~/modules/orders/orders.server";
 import { markPacked } from "~/modules/packer/packing.server";
 import { buildOrderIn, buildPatient } from "../../support/builders";
 import { gatePassed, rendered, signedInAs } from "./support";
@@ -141,5 +141,25 @@ describe("staff's edges", () => {
     expect(textOf(shipForm(unpacked.id))).toContain(question);
     expect(textOf(shipForm(packed.id))).not.toContain(question);
     expect(shipForm(packed.id)).toContain("Отметить отправку");
+  });
+
+  it("says the history's actors in the reader's language: the shared password, a browser without sign-in, the payment", async () => {
+    const order = await buildOrderIn(t.db, "draft");
+    await buildPatient(t.db, order.id);
+    await t.db.updateTable("orders").set({ total_cost: 1250000 }).where("id", "=", order.id).execute();
+    await changeOrderStatus(t.db, order.id, "pending", { kind: "customer", label: "anonymous browser" });
+    await changeOrderStatus(t.db, order.id, "paid", { kind: "payment", label: "sandbox sbx_77aa" });
+    const gate = await gatePassed(app);
+    const moved = await gate.request(`/backoffice/orders/${order.id}/status`, { method: "POST", form: { to: "processing", back: "/backoffice" } });
+    expect(moved.status).toBe(302);
+    const history = (html: string) => {
+      const text = textOf(html);
+      return text.slice(text.indexOf("История"), text.indexOf("История") + 600);
+    };
+    const ru = history(await (await gate.request(`/backoffice/orders/${order.id}`)).text());
+    expect(ru).toContain("Черновик → Ожидает оплаты · клиент без входа");
+    expect(ru).toContain("Ожидает оплаты → Оплачен · тестовая касса, платёж sbx_77aa");
+    expect(ru).toMatch(/Оплачен → В работе · общий пароль панели \(.+\)/);
+    expect(ru).not.toMatch(/back-office password|anonymous browser|sandbox/);
   });
 });
