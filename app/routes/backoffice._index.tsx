@@ -21,6 +21,7 @@ import { OrderCard } from "~/components/backoffice/order-card";
 import { PlainNavigation } from "~/components/lists/plain-navigation";
 import { StatisticsCards } from "~/components/backoffice/statistics-cards";
 import { OrdersTable } from "~/components/backoffice/orders-table";
+import { useStaffTimeZone } from "~/components/backoffice/staff-clock";
 import { CodeSpaceCard } from "~/components/backoffice/code-space-card";
 import { FilterBar } from "~/components/lists/filter-bar";
 import { ListPager } from "~/components/lists/list-pager";
@@ -70,6 +71,7 @@ export default function BackofficeOrders() {
   } = useLoaderData<typeof loader>();
   const { t, i18n } = useTranslation();
   const location = useLocation();
+  const timeZone = useStaffTimeZone();
   // The orders on this page: cards, or rows in the table view.
   const shown = filter.view === "table" ? rows.length : orders.length;
   const busy = useNavigation().state === "submitting";
@@ -265,6 +267,7 @@ export default function BackofficeOrders() {
           orders={rows}
           sort={filter.search ? null : filter.sort}
           dir={filter.dir}
+          timeZone={timeZone}
         />
       ) : (
         <PlainNavigation className="bo-orders">
@@ -277,6 +280,7 @@ export default function BackofficeOrders() {
               canPaymentLink={order.canPaymentLink}
               canTracker={order.canTracker}
               statusForms={statusForms}
+              timeZone={timeZone}
               compact
             />
           ))}

@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TestDatabase } from "../../support/database";
 import { startApp, type TestApp } from "../../support/app";
 import { randomUUID } from "node:crypto";
+import http from "node:http";
+import { sql } from "kysely";
 import { markInvoicePaid } from "~/modules/payments/invoices.server";
 import { changeOrderStatus, shortOrderNumber } from "~/modules/orders/orders.server";
 import { markPacked } from "~/modules/packer/packing.server";
@@ -161,5 +163,41 @@ describe("staff's edges", () => {
     expect(ru).toContain("Ожидает оплаты → Оплачен · тестовая касса, платёж sbx_77aa");
     expect(ru).toMatch(/Оплачен → В работе · общий пароль панели \(.+\)/);
     expect(ru).not.toMatch(/back-office password|anonymous browser|sandbox/);
+  });
+
+  /** A GET with a Host of our own (fetch cannot set one): the international market's host. */
+  function getWithHost(path: string, host: string, cookie: string): Promise<string> {
+    return new Promise((resolve, reject) => {
+      const request = http.get({ host: "127.0.0.1", port: app.port, path, headers: { Host: `${host}:${app.port}`, Cookie: cookie } }, (response) => {
+        let body = "";
+        response.setEncoding("utf8");
+        response.on("data", (chunk: string) => (body += chunk));
+        response.on("end", () => (response.statusCode === 200 ? resolve(body) : reject(new Error(`${path}: ${response.statusCode}`))));
+      });
+      request.on("error", reject);
+    });
+  }
+
+  it("shows the back office's times in the market's zone, said as such: Moscow on the domestic site, Berlin on the international", async () => {
+    const order = await buildOrderIn(t.db, "paid");
+    await buildPatient(t.db, order.id);
+    // 21:30 UTC on 10 March: already the 11th in Moscow (UTC+3), still the 10th in Berlin (UTC+1).
+    await sql`update orders set created_at = '2026-03-10T21:30:00Z' where id = ${order.id}`.execute(t.db);
+    const number = shortOrderNumber(order.id);
+    const gate = await gatePassed(app);
+    const card = textOf(await (await gate.request(`/backoffice?q=${number}&status=all`)).text());
+    expect(card).toContain(`Заказ ${number} Оплачен 11.03.2026, 00:30 МСК`);
+    const page = textOf(await (await gate.request(`/backoffice/orders/${order.id}`)).text());
+    expect(page).toContain("11.03.2026, 00:30 МСК");
+    const table = rendered(await (await gate.request(`/backoffice?q=${number}&status=all&view=table`)).text());
+    expect(table).toMatch(new RegExp(`/backoffice/orders/${order.id}"[^>]*>${number}</a></th><td>11\\.03\\.2026</td>`));
+
+    const international = await getWithHost(`/backoffice?q=${number}&status=all`, "aligners.com", gate.jar.header());
+    const language = international.match(/<html lang="([^"]+)"/)?.[1] ?? "";
+    const berlin = new Intl.DateTimeFormat(language === "ru" ? "ru-RU" : language, { dateStyle: "short", timeStyle: "short", timeZone: "Europe/Berlin" }).format(new Date("2026-03-10T21:30:00Z"));
+    const zone = { ru: "по Берлину", en: "Berlin time", de: "Berliner Zeit" }[language as "ru" | "en" | "de"];
+    expect(zone, `a zone's name in ${language}`).toBeDefined();
+    expect(textOf(international)).toContain(`${berlin} ${zone}`);
+    expect(berlin).toMatch(/22:30|10:30/);
   });
 });
