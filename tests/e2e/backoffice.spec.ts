@@ -255,7 +255,7 @@ if (embedded) {
       test.setTimeout(120_000);
       const mismatches: string[] = [];
       page.on("console", (message) => {
-        if (message.type() === "error" && /hydrat|did not match|server rendered/i.test(message.text())) mismatches.push(message.text());
+        if (message.type() === "error" && /hydrat|did not match|server rendered|React error #(418|423|425)/i.test(message.text())) mismatches.push(message.text());
       });
       await signIn(page, app.url, PASSWORD);
 
