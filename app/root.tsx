@@ -20,7 +20,7 @@ import { useSharedTexts } from "~/components/i18n/shared-texts";
 import { earlyTextsFetch, fallbackTexts, loadTexts, SHELL_TEXTS_ID, shellTextsJson } from "~/modules/i18n/texts-cache";
 import type { Messages } from "~/modules/i18n/translate";
 import { SOURCE_LANGUAGE } from "~/modules/i18n/languages";
-import { layoutFor } from "~/modules/layout/layout";
+import { layoutFor, type PageHandle } from "~/modules/layout/layout";
 import type { RootData } from "~/modules/layout/root-data";
 import { logger } from "~/modules/log/logger.server";
 import { MARKET_TRAITS } from "~/modules/market/market";
@@ -124,7 +124,9 @@ function Document({ children }: { children: React.ReactNode }) {
   const toast = usePageToast(root?.toast ?? null);
   // Pages that need no client code (the packer's, on shared low-end PCs) say so with
   // `handle = { hydrate: false }`: they ship no JavaScript bundle at all.
-  const hydrate = !useMatches().some((match) => (match.handle as { hydrate?: boolean } | undefined)?.hydrate === false);
+  const matches = useMatches();
+  const hydrate = !matches.some((match) => (match.handle as PageHandle | undefined)?.hydrate === false);
+  const pageSkip = matches.map((match) => (match.handle as PageHandle | undefined)?.skipLink).filter((skip) => skip !== undefined).pop() ?? null;
   return (
     <html lang={locale}>
       <head>
@@ -136,6 +138,12 @@ function Document({ children }: { children: React.ReactNode }) {
         {hydrate && !root ? <ShellTexts /> : null}
       </head>
       <body>
+        {/* A page may offer a skip link of its own, first of all (the back office's order list). */}
+        {pageSkip ? (
+          <a className="skip-link" href={pageSkip.href}>
+            {t(pageSkip.text)}
+          </a>
+        ) : null}
         {parts.cookieNotice && root && !root.cookieConsent ? <CookieNotice international={root.market === "international"} /> : null}
         <a className="skip-link" href="#main">
           {t("shell.skipToContent")}

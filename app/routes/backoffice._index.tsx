@@ -21,6 +21,7 @@ import { OrderCard } from "~/components/backoffice/order-card";
 import { PlainNavigation } from "~/components/lists/plain-navigation";
 import { StatisticsCards } from "~/components/backoffice/statistics-cards";
 import { OrdersTable } from "~/components/backoffice/orders-table";
+import { useStaffTimeZone } from "~/components/backoffice/staff-clock";
 import { CodeSpaceCard } from "~/components/backoffice/code-space-card";
 import { FilterBar } from "~/components/lists/filter-bar";
 import { ListPager } from "~/components/lists/list-pager";
@@ -32,12 +33,15 @@ import {
   type DashboardTab,
 } from "~/modules/backoffice/dashboard-tabs";
 import { numberFormat } from "~/modules/i18n/intl";
+import type { PageHandle } from "~/modules/layout/layout";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data?.title },
   { name: "robots", content: "noindex" },
 ];
 
+/** The first thing a keyboard reaches: a link past the header, statistics and filters to the orders. */
+export const handle: PageHandle = { skipLink: { href: "#orders-list", text: "bo.orders.skipToList" } };
 
 /** The orders dashboard: its data and its payment intents are in dashboard-page.server.ts. */
 export async function loader(args: LoaderFunctionArgs) {
@@ -67,6 +71,7 @@ export default function BackofficeOrders() {
   } = useLoaderData<typeof loader>();
   const { t, i18n } = useTranslation();
   const location = useLocation();
+  const timeZone = useStaffTimeZone();
   // The orders on this page: cards, or rows in the table view.
   const shown = filter.view === "table" ? rows.length : orders.length;
   const busy = useNavigation().state === "submitting";
@@ -247,6 +252,8 @@ export default function BackofficeOrders() {
         </Form>
       </div>
 
+      {/* The skip link's target: focus lands here, and the next Tab is the first order's. */}
+      <div id="orders-list" tabIndex={-1} className="bo-orders-list">
       {ordersFailure ? <SectionError failure={ordersFailure} /> : null}
       {patientsFailure ? <SectionError failure={patientsFailure} /> : null}
       {ordersFailure ? null : shown === 0 ? (
@@ -260,6 +267,7 @@ export default function BackofficeOrders() {
           orders={rows}
           sort={filter.search ? null : filter.sort}
           dir={filter.dir}
+          timeZone={timeZone}
         />
       ) : (
         <PlainNavigation className="bo-orders">
@@ -272,11 +280,13 @@ export default function BackofficeOrders() {
               canPaymentLink={order.canPaymentLink}
               canTracker={order.canTracker}
               statusForms={statusForms}
+              timeZone={timeZone}
               compact
             />
           ))}
         </PlainNavigation>
       )}
+      </div>
       <ListPager
         page={filter.page}
         pageSize={pageSize}

@@ -7,6 +7,8 @@ import { Field } from "~/components/field";
 import { failureText } from "~/components/section-error";
 import { basePriceHint, CURRENCIES, PRICE_FIELDS } from "~/modules/backoffice/conditions";
 import { useTranslation } from "~/components/i18n/i18n-context";
+import { zonedDates } from "~/modules/i18n/clock";
+import { useStaffTimeZone } from "~/components/backoffice/staff-clock";
 import { formatMoney } from "~/modules/money/format";
 import { isShortSearch } from "~/modules/orders/search-length";
 import { PageDialog } from "~/components/backoffice/ui";
@@ -36,7 +38,7 @@ export default function BackofficeClients() {
   const location = useLocation();
   const params = new URLSearchParams(location.search);
   const [search, setSearch] = useState(filter.search);
-  const locale = i18n.language === "ru" ? "ru-RU" : i18n.language;
+  const date = zonedDates(i18n.language, useStaffTimeZone());
   const emptyKey = filter.search ? "bo.clients.emptySearch" : filter.showAll ? "bo.clients.empty" : "bo.clients.emptyPaid";
   const conditionsLink = (email: string) => {
     const next = new URLSearchParams(params);
@@ -96,7 +98,7 @@ export default function BackofficeClients() {
                   <td>{client.name ?? "—"}</td>
                   <td className="num">{client.orders}</td>
                   <td className="num">{client.paidLast30.length ? client.paidLast30.map((sum) => formatMoney(sum.amount, sum.currency, i18n.language)).join(" + ") : "—"}</td>
-                  <td>{new Date(client.lastOrderAt).toLocaleDateString(locale)}</td>
+                  <td>{date(client.lastOrderAt)}</td>
                   <td>
                     <Link to={conditionsLink(client.email)} className="button button-secondary button-small" preventScrollReset aria-label={t("bo.clients.conditionsFor", { email: client.email })}>
                       {t("bo.clients.conditions")}

@@ -6,7 +6,8 @@ import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { SectionError } from "~/components/section-error";
 import { loadOrderOverview, orderOverviewAction } from "~/modules/backoffice/order-page.server";
 import { useTranslation } from "~/components/i18n/i18n-context";
-import { dateTimeFormat } from "~/modules/i18n/intl";
+import { zonedTimes } from "~/modules/i18n/clock";
+import { useStaffTimeZone } from "~/components/backoffice/staff-clock";
 import { formatMoney } from "~/modules/money/format";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title }, { name: "robots", content: "noindex" }];
@@ -24,11 +25,12 @@ export async function action(args: ActionFunctionArgs) {
 export default function OrderOverview() {
   const { order, number, canPaymentLink, canTracker, statusForms, patientsFailure, payments, invoices, question } = useLoaderData<typeof loader>();
   const { t, i18n } = useTranslation();
-  const dates = dateTimeFormat(i18n.language === "ru" ? "ru-RU" : i18n.language, { dateStyle: "short", timeStyle: "short" });
+  const timeZone = useStaffTimeZone();
+  const when = zonedTimes(t, i18n.language, timeZone);
   return (
     <>
       {patientsFailure ? <SectionError failure={patientsFailure} /> : null}
-      <OrderCard order={order} back={`/backoffice/orders/${order.id}`} number={number} canPaymentLink={canPaymentLink} canTracker={canTracker} statusForms={statusForms} />
+      <OrderCard order={order} back={`/backoffice/orders/${order.id}`} number={number} canPaymentLink={canPaymentLink} canTracker={canTracker} statusForms={statusForms} timeZone={timeZone} />
       <section className="card bo-order-payments" aria-labelledby="order-payments-title">
         <h2 id="order-payments-title">{t("bo.orders.page.payments")}</h2>
         {payments.length === 0 ? (
@@ -49,11 +51,13 @@ export default function OrderOverview() {
               <tbody>
                 {payments.map((payment) => (
                   <tr key={payment.id}>
-                    <td>{dates.format(new Date(payment.createdAt))}</td>
+                    <td>
+                      <time dateTime={payment.createdAt}>{when(payment.createdAt)}</time>
+                    </td>
                     <td>{payment.provider === "invoice" ? t("bo.orders.invoices.provider") : payment.provider}</td>
                     <td className="num">{formatMoney(payment.amount, payment.currency, i18n.language)}</td>
                     <td>
-                      {t(`bo.orders.page.paymentStatuses.${payment.status}`)}
+                      {payment.superseded ? t(`bo.orders.page.paymentSuperseded.${payment.superseded}`) : t(`bo.orders.page.paymentStatuses.${payment.status}`)}
                       {payment.lastError ? <div className="small muted">{payment.lastError}</div> : null}
                     </td>
                   </tr>

@@ -6,7 +6,8 @@ import { SectionError } from "~/components/section-error";
 import { TranslationsNav } from "~/components/translations/translations-nav";
 import { LANGUAGE_NAMES, type Language } from "~/modules/i18n/languages";
 import { useTranslation } from "~/components/i18n/i18n-context";
-import { dateTimeFormat } from "~/modules/i18n/intl";
+import { zonedTimes } from "~/modules/i18n/clock";
+import { useStaffTimeZone } from "~/components/backoffice/staff-clock";
 import { replyFor } from "~/modules/validation/reply";
 import { loadTranslatePage, translatePageAction, type TranslateReply } from "~/modules/translations/translate-page.server";
 
@@ -33,7 +34,7 @@ export default function BackofficeTranslate() {
   const navigation = useNavigation();
   const busy = navigation.state === "submitting";
   const { t, i18n } = useTranslation();
-  const locale = i18n.language === "ru" ? "ru-RU" : i18n.language;
+  const when = zonedTimes(t, i18n.language, useStaffTimeZone());
   const addReply = replyFor(action, { intent: "add" });
 
   return (
@@ -103,10 +104,7 @@ export default function BackofficeTranslate() {
                   <p className="muted small">
                     {row.usedBy > 0 ? t("translations.usedBy", { count: row.usedBy }) : t("translations.notInInterface")} ·{" "}
                     {t("translations.updated", {
-                      date: dateTimeFormat(locale, {
-                        dateStyle: "short",
-                        timeStyle: "short",
-                      }).format(new Date(row.updatedAt)),
+                      date: when(row.updatedAt),
                     })}
                   </p>
                 </div>

@@ -13,7 +13,7 @@ export async function loader(args: LoaderFunctionArgs) {
  * a menu that opens as a <details> element, so it works without JavaScript.
  */
 export default function BackofficeLayout() {
-  const { role, via, email } = useLoaderData<typeof loader>();
+  const { role, email } = useLoaderData<typeof loader>();
   const { t } = useTranslation();
   const tabs = (
     <>
@@ -37,13 +37,12 @@ export default function BackofficeLayout() {
             {tabs}
           </nav>
           <span className="muted small bo-who">{email ?? t("backoffice.viaPassword")}</span>
-          {via === "password" ? (
-            <Form method="post" action="/backoffice/logout">
-              <button type="submit" className="link-button">
-                {t("backoffice.signOut")}
-              </button>
-            </Form>
-          ) : null}
+          {/* Every way in has its way out: the password's pass and the e-mail sign-in both end here. */}
+          <Form method="post" action="/backoffice/logout">
+            <button type="submit" className="link-button">
+              {t("backoffice.signOut")}
+            </button>
+          </Form>
           <details className="mobile-menu bo-menu">
             <summary aria-label={t("bo.menu")}>
               <span aria-hidden="true">☰</span> <span className="bo-menu-label">{t("bo.menu")}</span>

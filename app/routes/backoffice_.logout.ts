@@ -1,11 +1,11 @@
 import { type ActionFunctionArgs, redirect } from "@remix-run/node";
-import { leaveGate } from "~/modules/auth/gate.server";
+import { backofficeSignOut } from "~/modules/backoffice/logout.server";
 
 export async function loader() {
   return redirect("/backoffice");
 }
 
-/** Ends this browser's back-office password session. */
-export async function action(_args: ActionFunctionArgs) {
-  return redirect("/backoffice/login", { headers: { "Set-Cookie": await leaveGate("backoffice") } });
+/** "Выйти" in the back office, for every way in: the password session and the e-mail sign-in both end. */
+export async function action(args: ActionFunctionArgs) {
+  return backofficeSignOut(args);
 }

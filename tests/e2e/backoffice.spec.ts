@@ -196,7 +196,7 @@ if (embedded) {
       if (javaScriptEnabled) expect(await sameDocument(), "the card's forms posted without reloading the page").toBe(true);
       await card.locator(".bo-history summary").click();
       const history = card.locator(".bo-history li");
-      await expect(history.filter({ hasText: "Оплачен → В работе" })).toContainText("back-office password");
+      await expect(history.filter({ hasText: "Оплачен → В работе" })).toContainText("общий пароль панели");
       await expect(history.filter({ hasText: "В работе → Отправлен" })).toContainText("Трек-номер: RA987654321RU");
       await expect(history.filter({ hasText: "Отправлен → Завершен" })).toHaveCount(1);
       const { rows: statuses } = await sql.query<{ to_status: string }>("select to_status from order_status_history where order_id = $1 order by created_at, id", [order.id]);
@@ -251,6 +251,67 @@ if (embedded) {
       await expect(page).toHaveURL(new RegExp(`/backoffice\\?(.*&)?q=${tracked.number}`));
     });
 
+    test("staff's edges: a skip link to the orders, transfers and unpacked orders told, actors and times in Russian and Moscow's zone, the clinic, «Выйти»", async ({ page, javaScriptEnabled }) => {
+      test.setTimeout(120_000);
+      const mismatches: string[] = [];
+      page.on("console", (message) => {
+        if (message.type() === "error" && /hydrat|did not match|server rendered|React error #(418|423|425)/i.test(message.text())) mismatches.push(message.text());
+      });
+      await signIn(page, app.url, PASSWORD);
+
+      // The first Tab reaches the skip link, shown on focus; after it, the next Tab is the first order's.
+      await page.goto(`${app.url}/backoffice`);
+      const skip = page.getByRole("link", { name: "Перейти к списку заказов" });
+      await expect(skip).not.toBeInViewport();
+      await page.keyboard.press("Tab");
+      await expect(skip).toBeFocused();
+      await expect(skip).toBeInViewport();
+      await page.keyboard.press("Enter");
+      await expect(page).toHaveURL(/#orders-list$/);
+      await page.keyboard.press("Tab");
+      expect(await page.evaluate(() => document.activeElement?.closest("article") === document.querySelector("article.bo-order"))).toBe(true);
+
+      // An order waiting for a bank transfer says so beside "Ожидает оплаты"; a card order does not.
+      const transfer = await pick("status = 'pending' and total_cost is not null");
+      const { rows: invoices } = await sql.query<{ number: string }>(
+        "insert into invoices (order_id, client_company, client_inn, supplier, lines, total, currency) select id, 'ООО «Клиника Е2Е»', '7701234567', '{}', '[]', total_cost, currency from orders where id = $1 returning number::text",
+        [transfer.id],
+      );
+      await filterOrders(page, { q: transfer.number, status: "pending" });
+      await expect(orderCard(page, transfer.number).locator(".bo-order-head")).toContainText(`Ожидает оплаты`);
+      await expect(orderCard(page, transfer.number).locator(".bo-order-head .badge-transfer")).toHaveText(`Оплата по счёту №${invoices[0]!.number}`);
+
+      // Times in Moscow's zone, said as such; with JavaScript the same as the server wrote them.
+      const { rows: created } = await sql.query<{ created_at: Date }>("select created_at from orders where id = $1", [transfer.id]);
+      const moscow = new Intl.DateTimeFormat("ru-RU", { dateStyle: "short", timeStyle: "short", timeZone: "Europe/Moscow" }).format(created[0]!.created_at);
+      await expect(orderCard(page, transfer.number).locator("p.small.muted time").first()).toHaveText(`${moscow} МСК`);
+
+      // An order the packer has not packed asks before it is marked shipped.
+      const unpacked = await pick("status = 'processing' and not exists (select 1 from order_packings k where k.order_id = o.id)");
+      await filterOrders(page, { q: unpacked.number, status: "processing" });
+      const card = orderCard(page, unpacked.number);
+      await card.getByText("Отправлен…").click();
+      await expect(card.getByText("Заказ ещё не упакован: упаковщик не отметил «Упаковано». Отметить отправку всё равно?")).toBeVisible();
+      await expect(card.getByRole("button", { name: "Отметить отправку" })).toBeVisible();
+
+      // The history's actors in Russian.
+      await card.locator(".bo-history summary").click();
+      await expect(card.locator(".bo-history")).not.toContainText(/back-office password|anonymous browser|sandbox/);
+
+      // The table's «Клиника»: the invoice's company, not the parcel's recipient.
+      await page.goto(`${app.url}/backoffice?status=pending&q=${transfer.number}&view=table`);
+      const row = page.getByRole("row").filter({ has: page.getByRole("link", { name: transfer.number, exact: true }) });
+      await expect(row.getByRole("cell").nth(1)).toHaveText("ООО «Клиника Е2Е»");
+      expect(mismatches, "the server's and the browser's pages differ").toEqual([]);
+      if (javaScriptEnabled) expect(await page.evaluate(() => Boolean((window as Window & { __remixContext?: unknown }).__remixContext))).toBe(true);
+
+      // «Выйти» ends the back-office session.
+      await page.getByRole("button", { name: "Выйти" }).first().click();
+      await expect(page).toHaveURL(/\/backoffice\/login$/);
+      await page.goto(`${app.url}/backoffice`);
+      await expect(page).toHaveURL(/\/backoffice\/login/);
+    });
+
     test("client conditions are saved from the clients page", async ({ page }) => {
       await signIn(page, app.url, PASSWORD);
       await page.getByRole("link", { name: "Клиенты" }).first().click();
@@ -284,7 +345,7 @@ if (embedded) {
       await expect(toast(page)).toContainText("→ НЧ, шаг 42");
       await expect(file.locator(".bo-file-declared")).toHaveText("НЧ, шаг 42");
       await expect(page.locator(".bo-file-history")).toContainText(`→ НЧ, шаг 42`);
-      await expect(page.locator(".bo-file-history")).toContainText("back-office password");
+      await expect(page.locator(".bo-file-history")).toContainText("общий пароль панели");
       const stored = await sql.query<{ to_jaw: string; to_step: number }>("select to_jaw, to_step from order_file_corrections where order_id = $1", [order.id]);
       expect(stored.rows).toEqual([{ to_jaw: "lower", to_step: 42 }]);
     });

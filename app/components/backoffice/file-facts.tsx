@@ -3,8 +3,10 @@ import type { FileType } from "~db/schema";
 import type { DashboardFile } from "~/modules/backoffice/dashboard.server";
 import { factsText } from "~/modules/packer/facts-text";
 import { useTranslation } from "~/components/i18n/i18n-context";
-import { dateTimeFormat } from "~/modules/i18n/intl";
+import { zonedTimes } from "~/modules/i18n/clock";
+import { useStaffTimeZone } from "./staff-clock";
 import type { FileCorrectionEntry } from "~/modules/orders/files.server";
+import { actorText } from "~/modules/orders/actor-text";
 
 /**
  * A file's jaw and step on staff's files page (ADR 058): what its labels print, marked while it is
@@ -57,19 +59,20 @@ export function FileFactsForm({ action, patientId, type, file }: { action: strin
 /** The order's history of its files: who corrected which file's jaw and step, from what to what, when. */
 export function FileCorrections({ corrections }: { corrections: readonly FileCorrectionEntry[] }) {
   const { t, i18n } = useTranslation();
+  const timeZone = useStaffTimeZone();
   if (corrections.length === 0) return null;
-  const dates = dateTimeFormat(i18n.language === "ru" ? "ru-RU" : i18n.language, { dateStyle: "short", timeStyle: "short" });
+  const when = zonedTimes(t, i18n.language, timeZone);
   return (
     <section className="bo-file-history" aria-labelledby="file-history-title">
       <h3 id="file-history-title">{t("bo.orders.files.history")}</h3>
       <ol>
         {corrections.map((entry, index) => (
           <li key={index}>
-            <time dateTime={entry.at}>{dates.format(new Date(entry.at))}</time> {t("bo.orders.files.change", { name: entry.name, from: factsText(t, entry.from), to: factsText(t, entry.to) })}
+            <time dateTime={entry.at}>{when(entry.at)}</time> {t("bo.orders.files.change", { name: entry.name, from: factsText(t, entry.from), to: factsText(t, entry.to) })}
             {entry.from.guessed ? <span className="small muted"> ({t("bo.orders.files.wasGuessed")})</span> : null}
             <span className="muted">
               {" "}
-              · {entry.patientFolder} · {entry.actor}
+              · {entry.patientFolder} · {actorText(t, entry.actor)}
             </span>
           </li>
         ))}

@@ -2,8 +2,10 @@ import type { OrderStatus } from "~db/schema";
 import type { DashboardOrder } from "~/modules/backoffice/dashboard.server";
 import type { Carrier } from "~/modules/config/carriers";
 import { isJump } from "~/modules/orders/status";
+import { actorText } from "~/modules/orders/actor-text";
 import { useTranslation } from "~/components/i18n/i18n-context";
-import { dateTimeFormat } from "~/modules/i18n/intl";
+import { zonedTimes } from "~/modules/i18n/clock";
+import type { StaffTimeZone } from "~/modules/market/market";
 import { formatMoney } from "~/modules/money/format";
 import { factsText } from "~/modules/packer/facts-text";
 import { readablePhone } from "~/modules/validation/phone";
@@ -16,7 +18,6 @@ import { PatientLines, PatientsTable } from "./order-card-patients";
  * kind and a link to them on the order's files page, history, and staff's actions on it.
  */
 
-const localeOf = (language: string) => (language === "ru" ? "ru-RU" : language);
 const COMPLETABLE: readonly OrderStatus[] = ["paid", "processing", "shipped"];
 const CANCELLABLE: readonly OrderStatus[] = ["draft", "pending", "paid", "processing"];
 
@@ -29,15 +30,16 @@ interface OrderCardProps {
   canTracker: boolean;
   /** The carriers offered with "Отправлен" and whether a change that skips a step asks first (ADR 062). */
   statusForms: { carriers: Carrier[]; confirmJumps: boolean };
+  /** The zone its times are shown in (the market's, read once by the page). */
+  timeZone: StaffTimeZone;
   /** On the dashboard: patients one line each; the order's own page has them as a table. */
   compact?: boolean;
 }
 
-export function OrderCard({ order, back, number, canPaymentLink, canTracker, statusForms, compact = false }: OrderCardProps) {
+export function OrderCard({ order, back, number, canPaymentLink, canTracker, statusForms, timeZone, compact = false }: OrderCardProps) {
   const { t, i18n } = useTranslation();
-  const locale = localeOf(i18n.language);
-  const dates = dateTimeFormat(locale, { dateStyle: "short", timeStyle: "short" });
-  const when = (iso: string) => dates.format(new Date(iso));
+  // In the market's zone, said as such: the same rendered by the server and in the browser.
+  const when = zonedTimes(t, i18n.language, timeZone);
   const statusUrl = `/backoffice/orders/${order.id}/status`;
   const filesUrl = `/backoffice/orders/${order.id}/files?back=${encodeURIComponent(back)}`;
   const titleId = `order-${order.id}`;
@@ -50,8 +52,11 @@ export function OrderCard({ order, back, number, canPaymentLink, canTracker, sta
           <ListLink to={`/backoffice/orders/${order.id}`}>{t("bo.orders.number", { number })}</ListLink>
         </h2>
         <span className={`badge badge-${order.status}`}>{t(`orderStatus.${order.status}`)}</span>
+        {order.transferInvoice ? <span className="badge badge-transfer">{t("bo.orders.transferAwaited", { number: order.transferInvoice })}</span> : null}
       </header>
-      <p className="small muted">{when(order.createdAt)}</p>
+      <p className="small muted">
+        <time dateTime={order.createdAt}>{when(order.createdAt)}</time>
+      </p>
       <div className="bo-order-body">
         <dl className="bo-facts">
           <dt>{t("bo.orders.client")}</dt>
@@ -92,7 +97,7 @@ export function OrderCard({ order, back, number, canPaymentLink, canTracker, sta
             <>
               <dt>{t("bo.orders.parcelReceived")}</dt>
               <dd>
-                {dates.format(new Date(order.parcelReceived.at))}
+                {when(order.parcelReceived.at)}
                 {order.parcelReceived.by ? ` · ${order.parcelReceived.by}` : null}
               </dd>
             </>
@@ -122,7 +127,7 @@ export function OrderCard({ order, back, number, canPaymentLink, canTracker, sta
                 {item.entry.from
                   ? `${t(`orderStatus.${item.entry.from}`)} → ${t(`orderStatus.${item.entry.to}`)}`
                   : t("bo.orders.created", { status: t(`orderStatus.${item.entry.to}`) })}
-                <span className="muted"> · {item.entry.actor}</span>
+                <span className="muted"> · {actorText(t, item.entry.actor)}</span>
                 {item.entry.undoes ? <span className="muted"> · {t("bo.orders.undoOf")}</span> : null}
                 {item.entry.undone ? <span className="badge"> {t("bo.orders.undoneMark")}</span> : null}
                 {item.entry.trackingNumber ? <TrackingLine number={item.entry.trackingNumber} carrier={item.entry.carrier} carriers={statusForms.carriers} /> : null}
@@ -140,14 +145,14 @@ export function OrderCard({ order, back, number, canPaymentLink, canTracker, sta
             ) : item.kind === "packed" ? (
               <li key={index}>
                 <time dateTime={item.entry.at}>{when(item.entry.at)}</time> {t("bo.orders.packed")}
-                <span className="muted"> · {item.entry.actor}</span>
+                <span className="muted"> · {actorText(t, item.entry.actor)}</span>
               </li>
             ) : (
               <li key={index}>
                 <time dateTime={item.entry.at}>{when(item.entry.at)}</time> {t("bo.orders.files.change", { name: item.entry.name, from: factsText(t, item.entry.from), to: factsText(t, item.entry.to) })}
                 <span className="muted">
                   {" "}
-                  · {item.entry.patientFolder} · {item.entry.actor}
+                  · {item.entry.patientFolder} · {actorText(t, item.entry.actor)}
                 </span>
               </li>
             ),
@@ -194,6 +199,8 @@ export function OrderCard({ order, back, number, canPaymentLink, canTracker, sta
             <ListForm action={statusUrl} className="bo-confirm-body">
               <input type="hidden" name="back" value={back} />
               <input type="hidden" name="to" value="shipped" />
+              {/* Not packed yet (no packer's "Упаковано"): the form asks before the parcel is marked sent. */}
+              {order.packing ? null : <p className="small bo-unpacked-question">{t("bo.orders.unpackedQuestion")}</p>}
               <label htmlFor={`carrier-${order.id}`}>{t("bo.orders.carrier")}</label>
               <select id={`carrier-${order.id}`} name="carrier" defaultValue={statusForms.carriers[0]?.id}>
                 {statusForms.carriers.map((carrier) => (

@@ -4,7 +4,8 @@ import { useTranslation } from "~/components/i18n/i18n-context";
 import { SortHeader } from "~/components/lists/sort-header";
 import type { loadDashboardPage } from "~/modules/backoffice/dashboard-page.server";
 import { DASHBOARD_SORTS } from "~/modules/backoffice/dashboard-tabs";
-import { dateTimeFormat } from "~/modules/i18n/intl";
+import { zonedDates } from "~/modules/i18n/clock";
+import type { StaffTimeZone } from "~/modules/market/market";
 import { formatMoney } from "~/modules/money/format";
 
 /** The compact view: one row per order; its code opens its card (the search by code). */
@@ -12,16 +13,16 @@ export function OrdersTable({
   orders,
   sort,
   dir,
+  timeZone,
 }: {
   orders: SerializeFrom<typeof loadDashboardPage>["rows"];
   sort: keyof typeof DASHBOARD_SORTS | null;
   dir: "asc" | "desc";
+  timeZone: StaffTimeZone;
 }) {
   const { t, i18n } = useTranslation();
-  const dates = dateTimeFormat(
-    i18n.language === "ru" ? "ru-RU" : i18n.language,
-    { dateStyle: "short" }
-  );
+  // Days in the market's zone: an order of 00:30 in Moscow is of that day, as its card says.
+  const date = zonedDates(i18n.language, timeZone);
   return (
     <div className="table-wrap">
       <table className="bo-orders-table">
@@ -71,8 +72,8 @@ export function OrdersTable({
                   {order.number}
                 </Link>
               </th>
-              <td>{dates.format(new Date(order.createdAt))}</td>
-              <td>{order.fullName || order.email || "—"}</td>
+              <td>{date(order.createdAt)}</td>
+              <td>{order.clinic || "—"}</td>
               <td className="num">{order.patientCount}</td>
               <td className="num">
                 {order.total === null
@@ -83,9 +84,14 @@ export function OrdersTable({
                 <span className={`badge badge-${order.status}`}>
                   {t(`orderStatus.${order.status}`)}
                 </span>
+                {order.transferInvoice ? (
+                  <span className="badge badge-transfer">
+                    {t("bo.orders.transferAwaited", { number: order.transferInvoice })}
+                  </span>
+                ) : null}
               </td>
               <td>
-                {order.paidAt ? dates.format(new Date(order.paidAt)) : "—"}
+                {order.paidAt ? date(order.paidAt) : "—"}
               </td>
             </tr>
           ))}

@@ -213,6 +213,7 @@ type CardColumns = Pick<
 
 /** What the page's rows bring of a card from other tables (orders/work-list.server.ts, `cards`). */
 interface CardRecords {
+  transfer_invoice: string | null;
   history: HistoryRecord[];
   packing: PackingRecord | null;
   ever_paid: boolean;
@@ -226,6 +227,8 @@ export interface CardDetails {
   packing: PackingEntry | null;
   /** A payment of the order succeeded at some time (so it may never be deleted, DESIGN §4.7). */
   everPaid: boolean;
+  /** The number of the unpaid invoice a pending order waits to be paid by bank transfer (ADR 072), or null. */
+  transferInvoice: string | null;
 }
 
 /** One order as its card shows it, on the dashboard and on the order's own page. */
@@ -246,6 +249,8 @@ export function cardOf(order: CardColumns, details: CardDetails) {
     /** The doctor marked the parcel received (ADR 070): when, and with which address. */
     parcelReceived: order.parcel_received_at ? { at: order.parcel_received_at.toISOString(), by: order.parcel_received_by } : null,
     paidAt: order.paid_at ? order.paid_at.toISOString() : null,
+    /** Waits for a bank transfer against this invoice, not for a card (ADR 072). */
+    transferInvoice: details.transferInvoice,
     /** Never paid: deletion allowed (DESIGN §4.7). */
     deletable: !isPaid(order.status) && order.paid_at === null && !details.everPaid,
     patients: details.patients,
@@ -268,6 +273,9 @@ export interface DashboardRow {
   currency: Currency;
   paidAt: string | null;
   patientCount: number;
+  /** The clinic: the company its latest invoice names, else the account's e-mail (not the delivery's recipient). */
+  clinic: string | null;
+  transferInvoice: string | null;
 }
 
 /**
@@ -300,6 +308,7 @@ async function cardsOf(db: DB, orders: ReadonlyArray<CardColumns & CardRecords>)
         // The packer's "Упаковано" is part of the order's history too (ADR 068).
         packing: order.packing ? { orderId: order.id, at: new Date(order.packing.created_at).toISOString(), actor: order.packing.actor, from: order.packing.from_status, to: order.packing.to_status } : null,
         everPaid: order.ever_paid,
+        transferInvoice: order.transfer_invoice,
       }),
     ),
   };
@@ -330,6 +339,7 @@ export async function listDashboardOrders(
       currency: order.currency as Currency,
       paidAt: order.paid_at ? order.paid_at.toISOString() : null,
       patientCount: order.patient_count ?? 0, // always read without `cards`
+      ...{ clinic: order.invoice_company || order.email || order.full_name, transferInvoice: order.transfer_invoice },
     }));
     return { hasMore, cursors, patientsFailure: null, cards: [], rows };
   }

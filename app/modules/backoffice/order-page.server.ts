@@ -16,6 +16,7 @@ import { packingsOf } from "~/modules/packer/packing.server";
 import { fileCorrectionsOf } from "~/modules/orders/files.server";
 import { patientCardsOf } from "~/modules/orders/work-list.server";
 import { findOrder, orderHistory, shortOrderNumber } from "~/modules/orders/orders.server";
+import { isPaid } from "~/modules/orders/status";
 import { canHavePaymentLink } from "~/modules/payments/payment-links.server";
 import { canSendToTracker } from "~/modules/tracker/order-request.server";
 import { cardOf, historyEntries, patientCard } from "./dashboard.server";
@@ -53,7 +54,10 @@ async function orderCard(db: DB, orderId: string, staff: Staff) {
     fileCorrections: sectionData(correctionsSection, []),
     packing: packings[0] ?? null,
     everPaid: payments.some((payment) => payment.status === "succeeded"),
+    transferInvoice: order.status === "pending" ? (invoices.filter((invoice) => invoice.paid_at === null).map((invoice) => String(invoice.number)).pop() ?? null) : null,
   });
+  // What paid the order, for the attempts it made unnecessary: one left open reads so, not "Ожидает оплаты".
+  const paidBy = payments.find((payment) => payment.status === "succeeded") ?? null;
   return {
     card,
     patientsFailure: sectionFailure(patientsSection) ?? sectionFailure(correctionsSection),
@@ -65,6 +69,8 @@ async function orderCard(db: DB, orderId: string, staff: Staff) {
       status: payment.status as PaymentStatus,
       createdAt: payment.created_at.toISOString(),
       lastError: payment.last_error,
+      /** An attempt left open after the order was paid another way (by bank transfer, or by another attempt). */
+      superseded: (payment.status === "created" || payment.status === "pending") && (paidBy !== null || isPaid(order.status)) ? (paidBy?.provider === "invoice" ? ("invoice" as const) : ("other" as const)) : null,
     })),
     // Bank-transfer invoices (ADR 072): a transfer can be recorded for an unpaid one while the order waits for its payment,
     // by a staff member signed in as themselves (ADR 083): the shared password is told why it cannot.

@@ -24,3 +24,12 @@ export function layoutFor(pathname: string): LayoutParts {
     messenger: !path.startsWith("/backoffice") && !any("/packer"),
   };
 }
+
+/**
+ * What a route's `handle` may say to the document: `hydrate: false`, a page without client code;
+ * `skipLink`, a skip link of the page's own before everything else (its target's id and text key).
+ */
+export interface PageHandle {
+  hydrate?: boolean;
+  skipLink?: { href: `#${string}`; text: string };
+}

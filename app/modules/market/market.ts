@@ -21,11 +21,15 @@ export interface MarketTraits {
    * provider in the public offer's requisites, as Russian law expects; /impressum leads there.
    */
   impressum: boolean;
+  /** The zone the market's staff read times in (the back office says it beside each time): Moscow, or Berlin for the EU. */
+  timeZone: StaffTimeZone;
 }
 
+export type StaffTimeZone = "Europe/Moscow" | "Europe/Berlin";
+
 export const MARKET_TRAITS: Record<Market, MarketTraits> = {
-  domestic: { currency: "rub", defaultLanguage: "ru", softMatrix: true, domesticNotices: true, legalLinks: true, guaranteeBanner: true, impressum: false },
-  international: { currency: "eur", defaultLanguage: "en", softMatrix: false, domesticNotices: false, legalLinks: false, guaranteeBanner: false, impressum: true },
+  domestic: { currency: "rub", defaultLanguage: "ru", softMatrix: true, domesticNotices: true, legalLinks: true, guaranteeBanner: true, impressum: false, timeZone: "Europe/Moscow" },
+  international: { currency: "eur", defaultLanguage: "en", softMatrix: false, domesticNotices: false, legalLinks: false, guaranteeBanner: false, impressum: true, timeZone: "Europe/Berlin" },
 };
 
 /** Host without port, lower-cased. */

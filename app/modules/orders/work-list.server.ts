@@ -127,6 +127,15 @@ const cardExtras = [
 ];
 
 /**
+ * A pending order's latest unpaid bank-transfer invoice (ADR 072), by its number: the order waits
+ * for a transfer, not a card. One probe of the invoices' (order_id, created_at) index per row.
+ */
+const awaitedTransfer = sql<string | null>`(select i.number::text from invoices i where i.order_id = orders.id and i.paid_at is null and orders.status = 'pending' order by i.created_at desc limit 1)`.as("transfer_invoice");
+
+/** The company the order's latest invoice names: the clinic, where it asked for one (the table's "Клиника"). */
+const invoiceCompany = sql<string | null>`(select i.client_company from invoices i where i.order_id = orders.id order by i.created_at desc limit 1)`.as("invoice_company");
+
+/**
  * One page of the list (`pageSize` orders), in the query's sort, with whether more follow and the
  * cursors of its first and last row (ADR 067). Only what the cards show: a row of orders has some 40 columns.
  * With `cards`, each row also brings its card's history, packing mark and whether it was ever paid.
@@ -164,9 +173,9 @@ export async function workListPage(db: DB, query: WorkListPageQuery, pageSize: n
       "parcel_received_at",
       "parcel_received_by",
     ])
-    .select([sql<string>`orders.created_at::text`.as("created_key"), TOTAL_KEY.as("total_key"), STATUS_RANK.as("status_rank")])
+    .select([sql<string>`orders.created_at::text`.as("created_key"), TOTAL_KEY.as("total_key"), STATUS_RANK.as("status_rank"), awaitedTransfer])
     // The table's one figure from another table, read for the page's rows only; the cards read their patients whole.
-    .$if(!cards, (rows) => rows.select(sql<number>`(select count(*)::int from orders_patients where orders_patients.order_id = orders.id)`.as("patient_count")))
+    .$if(!cards, (rows) => rows.select([sql<number>`(select count(*)::int from orders_patients where orders_patients.order_id = orders.id)`.as("patient_count"), invoiceCompany]))
     .$if(cards, (rows) => rows.select(cardExtras));
   // A search reads, per way of matching, at most the orders up to this page (ADR 042).
   if (query.search) page = page.where(await foundBySearch(db, query.search, { phone: true }, filtered, offset + pageSize + 1));

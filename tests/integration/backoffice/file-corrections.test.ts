@@ -118,7 +118,7 @@ describe("declared jaw and step for staff and packers", () => {
     const cardHistory = /<details class="bo-history">([\s\S]*?)<\/details>/.exec(dashboard)![1]!;
     const statusChanges = await app.database.db.selectFrom("order_status_history").select("id").where("order_id", "=", order.id).execute();
     expect(textOf(cardHistory)).toContain(`История (${statusChanges.length + 2})`);
-    expect(textOf(cardHistory)).toMatch(new RegExp(`Шаг 01 низ\\.stl: НЧ, шаг 01 → НЧ, шаг 02 · ${patient.folder_name} · manager@aligner\\.test .+? retainer_old\\.stl: ВЧ → НЧ · ${patient.folder_name} · back-office password`));
+    expect(textOf(cardHistory)).toMatch(new RegExp(`Шаг 01 низ\\.stl: НЧ, шаг 01 → НЧ, шаг 02 · ${patient.folder_name} · manager@aligner\\.test .+? retainer_old\\.stl: ВЧ → НЧ · ${patient.folder_name} · общий пароль панели`));
 
     // An aligner needs its step: refused with the reason, nothing stored.
     const noStep = await correct(manager, "aligners", "scan_final.stl", "upper", "");

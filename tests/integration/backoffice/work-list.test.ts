@@ -160,15 +160,21 @@ describe("the orders work list", () => {
   });
 
   it("shows the compact table with the order's code, date, clinic, patients, total, status and payment date", async () => {
+    // The clinic is the company its invoice names (not the parcel's recipient, issue 57).
     const order = await buildOrderIn(t.db, "paid", {
-      fullName: "Клиника Табличная",
+      fullName: "Получатель Посылки",
     });
+    await t.db
+      .insertInto("invoices")
+      .values({ order_id: order.id, client_company: "Клиника Табличная", client_inn: "7701234567", supplier: JSON.stringify({}), lines: JSON.stringify([]), total: 1250000, currency: "rub" })
+      .execute();
     await buildPatient(t.db, order.id);
     const html = await page("?view=table");
     const row = text(
       html.slice(html.indexOf('<table class="bo-orders-table"'))
     );
     expect(row).toContain("Клиника Табличная");
+    expect(row).not.toContain("Получатель Посылки");
     expect(row).toMatch(/Заказ Дата ↓ Клиника Пациенты Сумма Статус Оплачен/);
     expect(row).toMatch(
       new RegExp(

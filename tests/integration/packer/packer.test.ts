@@ -373,7 +373,7 @@ describe("the packer station over HTTP", () => {
       const staff = browserFetch(app);
       await staff.request("/backoffice/login", { form: { password: SECRETS.BACKOFFICE_PASSWORD, redirectTo: "/backoffice" } });
       const card = (await (await staff.request(`/backoffice?q=${order.id.slice(0, 8)}&empty=1`)).text()).replace(/<!-- -->/g, "");
-      expect(card).toMatch(new RegExp(`<time dateTime="${mark!.created_at.toISOString()}">[^<]+</time> Упаковано<span class="muted"> · packer \\(`));
+      expect(card).toMatch(new RegExp(`<time dateTime="${mark!.created_at.toISOString()}">[^<]+</time> Упаковано<span class="muted"> · упаковщик \\(`));
       expect(card).toContain("Оплачен → В работе");
 
       // Twice is once.
