@@ -34,6 +34,70 @@ function byKeyBytes(a: ListedObject, b: ListedObject): number {
   return Buffer.compare(Buffer.from(a.key), Buffer.from(b.key));
 }
 
+/** A folder's entries in S3's byte order of their keys (a folder sorts as its name and "/"). */
+interface SortedChild {
+  name: string;
+  isDirectory: boolean;
+  key: string;
+  order: Buffer;
+}
+
+/** The index of the first child a page after `after` may need: the folder the cursor lies in, or the first child after it. */
+function firstAtOrAfter(children: SortedChild[], after: Buffer): number {
+  let low = 0;
+  let high = children.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (Buffer.compare(children[middle]!.order, after) <= 0) low = middle + 1;
+    else high = middle;
+  }
+  const before = children[low - 1];
+  return before?.isDirectory && after.subarray(0, before.order.length).equals(before.order) ? low - 1 : low;
+}
+
+/**
+ * A folder's sorted entries are kept while the folder's modification time says nothing was added to
+ * or removed from it; a listing is trusted only when taken a second or more after that time, as a file
+ * system's clock may tick coarsely (a change within the same tick would leave the time as it was).
+ * So the walk's pages read the bucket's 50,000 order folders once, not once per page.
+ */
+const SETTLED_MS = 1_000;
+const KEPT_FOLDERS = 64;
+const sortedFolders = new Map<string, { mtimeMs: number; children: SortedChild[] }>();
+
+async function sortedChildren(dir: string, dirKey: string): Promise<SortedChild[] | null> {
+  let mtimeMs: number;
+  try {
+    mtimeMs = (await fsp.stat(dir)).mtimeMs;
+  } catch (error) {
+    if (isMissing(error)) return null;
+    throw error;
+  }
+  const kept = sortedFolders.get(dir);
+  if (kept && kept.mtimeMs === mtimeMs) return kept.children;
+  const readAt = Date.now();
+  let entries: fs.Dirent[];
+  try {
+    entries = await fsp.readdir(dir, { withFileTypes: true });
+  } catch (error) {
+    if (isMissing(error)) return null;
+    throw error;
+  }
+  const children = entries
+    .filter((entry) => entry.isDirectory() || entry.isFile())
+    .map((entry) => {
+      const key = dirKey ? `${dirKey}/${entry.name}` : entry.name;
+      return { name: entry.name, isDirectory: entry.isDirectory(), key, order: Buffer.from(entry.isDirectory() ? `${key}/` : key) };
+    })
+    .sort((a, b) => Buffer.compare(a.order, b.order));
+  sortedFolders.delete(dir);
+  if (readAt - mtimeMs >= SETTLED_MS && children.length > 0) {
+    if (sortedFolders.size >= KEPT_FOLDERS) sortedFolders.delete(sortedFolders.keys().next().value!);
+    sortedFolders.set(dir, { mtimeMs, children });
+  }
+  return children;
+}
+
 export function createFolderStorage(config: FolderStorageConfig, buckets: AppConfig["buckets"]): FileStorage {
   const root = path.resolve(config.dir);
   const tmpDir = path.join(root, ".tmp");
@@ -286,25 +350,14 @@ export function createFolderStorage(config: FolderStorageConfig, buckets: AppCon
       let more = false;
 
       async function walk(dir: string, dirKey: string): Promise<boolean> {
-        let entries: fs.Dirent[];
-        try {
-          entries = await fsp.readdir(dir, { withFileTypes: true });
-        } catch (error) {
-          if (isMissing(error)) return false;
-          throw error;
-        }
-        const children = entries
-          .filter((entry) => entry.isDirectory() || entry.isFile())
-          .map((entry) => {
-            const key = dirKey ? `${dirKey}/${entry.name}` : entry.name;
-            return { entry, key, order: Buffer.from(entry.isDirectory() ? `${key}/` : key) };
-          })
-          .sort((a, b) => Buffer.compare(a.order, b.order));
-        for (const { entry, key, order } of children) {
-          if (entry.isDirectory()) {
+        const children = await sortedChildren(dir, dirKey);
+        if (children === null) return false;
+        for (let at = after ? firstAtOrAfter(children, after) : 0; at < children.length; at++) {
+          const { name, isDirectory, key, order } = children[at]!;
+          if (isDirectory) {
             // Every key inside starts with `order`: all at or before the cursor unless the cursor lies inside.
             if (after && Buffer.compare(order, after) <= 0 && !after.subarray(0, order.length).equals(order)) continue;
-            if (await walk(path.join(dir, entry.name), key)) return true;
+            if (await walk(path.join(dir, name), key)) return true;
             continue;
           }
           if (after && Buffer.compare(order, after) <= 0) continue;
@@ -313,8 +366,8 @@ export function createFolderStorage(config: FolderStorageConfig, buckets: AppCon
             return true;
           }
           try {
-            const stats = await fsp.stat(path.join(dir, entry.name));
-            objects.push({ key, size: stats.size, lastModified: stats.mtime });
+            const stats = await fsp.stat(path.join(dir, name));
+            if (stats.isFile()) objects.push({ key, size: stats.size, lastModified: stats.mtime });
           } catch (error) {
             if (!isMissing(error)) throw error; // deleted while listing
           }
