@@ -41,9 +41,35 @@ export function firstAtOrAfter(children: SortedChild[], after: Buffer): number {
  */
 const SETTLED_MS = 1_000;
 const KEPT_FOLDERS = 64;
-const sortedFolders = new Map<string, { mtimeMs: number; children: SortedChild[] }>();
+/** Folders with fewer entries are read afresh each time (a patient's or a type's folder): no stat, nothing kept. */
+const KEPT_FROM_ENTRIES = 100;
+const sortedFolders = new Map<string, { mtimeMs: number; children: SortedChild[] } | null>();
+
+async function readSorted(dir: string, dirKey: string): Promise<SortedChild[] | null> {
+  let entries: fs.Dirent[];
+  try {
+    entries = await fsp.readdir(dir, { withFileTypes: true });
+  } catch (error) {
+    if (isMissing(error)) return null;
+    throw error;
+  }
+  return entries
+    .filter((entry) => entry.isDirectory() || entry.isFile())
+    .map((entry) => {
+      const key = dirKey ? `${dirKey}/${entry.name}` : entry.name;
+      return { name: entry.name, isDirectory: entry.isDirectory(), key, order: Buffer.from(entry.isDirectory() ? `${key}/` : key) };
+    })
+    .sort((a, b) => Buffer.compare(a.order, b.order));
+}
 
 export async function sortedChildren(dir: string, dirKey: string): Promise<SortedChild[] | null> {
+  // A folder not known to be large is read as it is; one found large is remembered, and from then on
+  // its time is taken before it is read, so a change after that time is never missed.
+  if (!sortedFolders.has(dir)) {
+    const children = await readSorted(dir, dirKey);
+    if (children && children.length >= KEPT_FROM_ENTRIES) remember(dir, null);
+    return children;
+  }
   let mtimeMs: number;
   try {
     mtimeMs = (await fsp.stat(dir)).mtimeMs;
@@ -54,24 +80,13 @@ export async function sortedChildren(dir: string, dirKey: string): Promise<Sorte
   const kept = sortedFolders.get(dir);
   if (kept && kept.mtimeMs === mtimeMs) return kept.children;
   const readAt = Date.now();
-  let entries: fs.Dirent[];
-  try {
-    entries = await fsp.readdir(dir, { withFileTypes: true });
-  } catch (error) {
-    if (isMissing(error)) return null;
-    throw error;
-  }
-  const children = entries
-    .filter((entry) => entry.isDirectory() || entry.isFile())
-    .map((entry) => {
-      const key = dirKey ? `${dirKey}/${entry.name}` : entry.name;
-      return { name: entry.name, isDirectory: entry.isDirectory(), key, order: Buffer.from(entry.isDirectory() ? `${key}/` : key) };
-    })
-    .sort((a, b) => Buffer.compare(a.order, b.order));
-  sortedFolders.delete(dir);
-  if (readAt - mtimeMs >= SETTLED_MS && children.length > 0) {
-    if (sortedFolders.size >= KEPT_FOLDERS) sortedFolders.delete(sortedFolders.keys().next().value!);
-    sortedFolders.set(dir, { mtimeMs, children });
-  }
+  const children = await readSorted(dir, dirKey);
+  remember(dir, children && readAt - mtimeMs >= SETTLED_MS ? { mtimeMs, children } : null);
   return children;
+}
+
+function remember(dir: string, listing: { mtimeMs: number; children: SortedChild[] } | null) {
+  sortedFolders.delete(dir);
+  if (sortedFolders.size >= KEPT_FOLDERS) sortedFolders.delete(sortedFolders.keys().next().value!);
+  sortedFolders.set(dir, listing);
 }
