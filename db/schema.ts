@@ -326,6 +326,8 @@ export interface FtpUploadsQueueTable {
   set_aside_at: Timestamp | null;
   created_at: CreatedAt;
   completed_at: Timestamp | null;
+  /** Its order is in the paid set or staff released it: kept by the database's triggers (ADR 092), never written by the code. */
+  due: Generated<boolean>;
 }
 export interface FtpUploadsView {
   id: string;

@@ -12,7 +12,7 @@ import { migrateToLatest } from "../../db/migrator";
  *
  * Bump SCALE_GENERATOR_VERSION whenever the data changes, so kept databases are regenerated.
  */
-export const SCALE_GENERATOR_VERSION = 1;
+export const SCALE_GENERATOR_VERSION = 2;
 
 export type ScaleSize = "small" | "large";
 
@@ -33,6 +33,13 @@ export interface ScaleShape {
   queueEntries: number;
   queuePending: number;
   queueFailed: number;
+  /**
+   * Queue entries that uploads wrote for drafts, unpaid and cancelled orders: pending, never due
+   * until the order is paid (ADR 092). Part of `queueEntries`' million at five years.
+   */
+  queueNeverDue: number;
+  /** Files the storage walk found to be trash (storage_trash), over the order folders. */
+  trash: number;
   /** Drafts untouched for more than 30 days (the job's backlog) and drafts in progress. */
   abandonedDrafts: number;
   recentDrafts: number;
@@ -51,6 +58,8 @@ export const SCALE_SHAPES: Record<ScaleSize, ScaleShape> = {
     queueEntries: 1_000_000,
     queuePending: 100,
     queueFailed: 40,
+    queueNeverDue: 124_124,
+    trash: 486_535,
     abandonedDrafts: 11_000,
     recentDrafts: 300,
   },
@@ -66,10 +75,22 @@ export const SCALE_SHAPES: Record<ScaleSize, ScaleShape> = {
     queueEntries: 400,
     queuePending: 10,
     queueFailed: 4,
+    queueNeverDue: 50,
+    trash: 150,
     abandonedDrafts: 20,
     recentDrafts: 3,
   },
 };
+
+/**
+ * SCALE_FRACTION (0 < f ≤ 1) makes the large data set that fraction of five years of the large lab,
+ * every count scaled alike (a busy machine where the whole takes too long); 1 by default.
+ */
+export const SCALE_FRACTION = Math.min(1, Math.max(0.001, Number(process.env.SCALE_FRACTION ?? "1") || 1));
+if (SCALE_FRACTION < 1) {
+  const large = SCALE_SHAPES.large as unknown as Record<string, number>;
+  for (const key of Object.keys(large)) if (key !== "years" && key !== "bigClinicEvery" && key !== "queuePending" && key !== "queueFailed") large[key] = Math.max(1, Math.round(large[key]! * SCALE_FRACTION));
+}
 
 /** People the benchmark signs in as, and things its searches look for. The same in both sizes. */
 export const SCALE_PEOPLE = {
@@ -378,6 +399,30 @@ function statements(shape: ScaleShape): Array<[string, string]> {
      ) q
      where q.r <= ${shape.queueEntries}
      order by q.r desc`,
+  );
+  // Uploads write an entry for every file, draft or not: the entries of drafts, unpaid and cancelled
+  // orders wait, never due, until the order is paid (most never are).
+  step(
+    "file server queue: never due",
+    `insert into ftp_uploads_queue (order_id, patient_id, file_path, original_name, destination_path, order_prefix, patient_name, file_type, file_size, created_at)
+     select pt.order_id, pt.id, 'order_' || pt.order_id || '/' || pt.folder_name || '/matrix/nd_' || k || '.stl', 'Шаг ' || k || ' верх.stl',
+       '/aligners/' || pt.code || '/' || pt.folder_name || '/matrix', pt.code, pt.patient_name, 'matrix', 1000000 + k, pt.created_at
+     from (
+       select pt.*, o.code, row_number() over (order by pt.created_at desc, pt.id) as r from orders_patients pt
+       join orders o on o.id = pt.order_id and o.status in ('draft', 'pending', 'cancelled')
+     ) pt
+     cross join generate_series(1, 8) k
+     where (pt.r - 1) * 8 + k <= ${shape.queueNeverDue}`,
+  );
+  // What the storage walk keeps as found trash: files no order lists, over order folders.
+  step(
+    "storage trash",
+    `insert into storage_trash (key, folder, size, modified_at, reason, found_at)
+     select 'order_' || o.id || '/trash_' || k || '.stl', 'order_' || o.id, 1000 + k, o.created_at,
+       case when o.status = 'cancelled' then 'cancelled' when o.status = 'draft' then 'abandoned_draft' else 'unlisted' end, now()
+     from (select id, status, created_at, row_number() over (order by id) as r from orders) o
+     cross join generate_series(1, 10) k
+     where (o.r - 1) * 10 + k <= ${shape.trash}`,
   );
   step(
     "referrals",

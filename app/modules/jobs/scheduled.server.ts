@@ -62,15 +62,19 @@ export interface HousekeepingSummary {
 
 /**
  * How much housekeeping one run does: at most `batch` rows per statement, and at most `filesBatch`
- * orders per file-removing pass, whose storage calls start no new group of ten orders once
- * `budgetMs` since the run's start has passed (ADR 074; bench/RESULTS.md "Retention in bounded passes").
+ * orders per file-removing pass. The passes share `budgetMs`: each is given its share of it from
+ * when it starts (not from the run's start, so a slow pass before it takes none of its time), and
+ * starts no new group of orders once its share is spent; its first group always goes (ADR 074, ADR
+ * 092; bench/RESULTS.md "Retention in bounded passes").
  */
 export interface HousekeepingLimits {
   batch: number;
   filesBatch: number;
   budgetMs: number;
 }
-export const HOUSEKEEPING_LIMITS: HousekeepingLimits = { batch: 500, filesBatch: 100, budgetMs: 300 };
+export const HOUSEKEEPING_LIMITS: HousekeepingLimits = { batch: 500, filesBatch: 100, budgetMs: 800 };
+/** The file-removing passes that share the budget: abandoned drafts, models, orders' personal data, erasure requests. */
+const FILE_PASSES = 4;
 
 /** Kept for callers that purge drafts alone (tests): the configured period, a batch and a budget. */
 export interface DraftPurgeLimits {
@@ -114,16 +118,17 @@ export async function runHousekeeping(db: DB, storage: FileStorage, options: Hou
     stepStarted = now;
     return result;
   };
-  // The file-removing passes share the run's budget in turns, so a long backlog of one never
-  // starves the others; each pass's first group of ten orders always goes.
-  const share = (part: number) => ({ batch: limits.filesBatch, deadline: started + (limits.budgetMs * part) / 3 });
-  const drafts = await step("abandoned drafts", () => purgeDrafts(db, storage, periods, share(1)));
+  // The file-removing passes share the run's budget, each its share from when it starts, so a long
+  // backlog of one (or a slow statement before it) never starves the others; each pass's first group
+  // always goes (ADR 092).
+  const share = () => ({ batch: limits.filesBatch, deadline: Date.now() + limits.budgetMs / FILE_PASSES });
+  const drafts = await step("abandoned drafts", () => purgeDrafts(db, storage, periods, share()));
   // Drafts nobody typed into give their codes back after a day (ADR 038).
   await step("untouched drafts", () => purgeUntouchedDrafts(db));
-  const models = await step("models", () => purgeDeliveredModels(db, storage, periods, share(2)));
-  const anonymised = await step("orders' personal data", () => anonymiseOrders(db, storage, periods, share(3)));
+  const models = await step("models", () => purgeDeliveredModels(db, storage, periods, share()));
+  const anonymised = await step("orders' personal data", () => anonymiseOrders(db, storage, periods, share()));
   // Approved erasure requests go on where their last pass stopped (ADR 079); their first group always goes.
-  const erasures = await step("erasure requests", () => continueErasures(db, storage, periods, share(3)));
+  const erasures = await step("erasure requests", () => continueErasures(db, storage, periods, share()));
   const bounded = (table: Parameters<typeof deleteBounded>[1], where: ReturnType<typeof sql<boolean>>) => step(table, () => deleteBounded(db, table, where, limits.batch));
   const paymentEventsPurged = await bounded("payment_events", sql<boolean>`received_at < ${cutoffOf("orderPersonalData", periods)}`);
   // The accounting record outlives the personal data: its own period, from the end of the year (ADR 074).

@@ -17,7 +17,14 @@ export interface QueueLimits {
 /** A claimed entry, with the status it had before (an `uploading` one was interrupted). */
 export type ClaimedEntry = QueueEntry & { previous_status: QueueStatus };
 
-const paidSet = sql.join([...PAID_SET]);
+/**
+ * The due entries not yet delivered, as the partial index `ftp_uploads_queue_due_open_idx` holds them
+ * (ADR 092): `due` is kept by the database as the order enters or leaves the paid set or staff release
+ * an entry, so the entries of drafts, unpaid and cancelled orders are never read. Literals, not
+ * parameters: a prepared statement's generic plan uses a partial index only when its query names the
+ * index's condition itself.
+ */
+const OPEN_DUE = sql<boolean>`q.due and q.status in ('pending', 'uploading', 'failed')`;
 
 /** Claims up to `limit` due entries for `workerId`, oldest due first. */
 export async function claimDueEntries(db: DB, workerId: string, limit: number, limits: QueueLimits): Promise<ClaimedEntry[]> {
@@ -25,11 +32,10 @@ export async function claimDueEntries(db: DB, workerId: string, limit: number, l
     with due as (
       select q.id, q.status as previous_status
         from ftp_uploads_queue q
-        join orders o on o.id = q.order_id
-       where q.removed_at is null
+       where ${OPEN_DUE}
+         and q.removed_at is null
          and q.set_aside_at is null
          and q.attempts < ${limits.maxAttempts}
-         and (o.status in (${paidSet}) or q.released_at is not null)
          and ((q.status in ('pending', 'failed') and q.next_attempt_at <= now())
               or (q.status = 'uploading' and q.locked_until < now()))
        order by q.next_attempt_at, q.created_at, q.id
@@ -50,19 +56,14 @@ export async function claimDueEntries(db: DB, workerId: string, limit: number, l
 
 /** Entries still to deliver (paid or released, not completed, attempts left), due now or later. */
 export async function countRemaining(db: DB, maxAttempts: number): Promise<number> {
-  const row = await db
-    .selectFrom("ftp_uploads_queue as q")
-    .innerJoin("orders as o", "o.id", "q.order_id")
-    .select(sql<number>`count(*)::int`.as("n"))
-    .where("q.removed_at", "is", null)
-    .where("q.set_aside_at", "is", null)
-    // Named statuses rather than "not completed": the index on status finds the few undelivered
-    // entries among a million delivered ones.
-    .where("q.status", "in", ["pending", "uploading", "failed"])
-    .where((eb) => eb.or([eb("q.attempts", "<", maxAttempts), eb("q.status", "=", "uploading")]))
-    .where((eb) => eb.or([eb("o.status", "in", PAID_SET), eb("q.released_at", "is not", null)]))
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
+  const row = await sql<{ n: number }>`
+    select count(*)::int as n
+      from ftp_uploads_queue q
+     where ${OPEN_DUE}
+       and q.removed_at is null
+       and q.set_aside_at is null
+       and (q.attempts < ${maxAttempts} or q.status = 'uploading')`.execute(db);
+  return Number(row.rows[0]?.n ?? 0);
 }
 
 /**
@@ -71,15 +72,13 @@ export async function countRemaining(db: DB, maxAttempts: number): Promise<numbe
  * released it), whichever is later. A gauge of the metrics (ADR 073).
  */
 export async function oldestDueSeconds(db: DB): Promise<number | null> {
-  const paid = sql.join(PAID_SET.map((status) => sql.lit(status)));
   const oldest = await sql<{ seconds: number | null }>`
     select extract(epoch from now() - min(greatest(q.created_at, coalesce(o.paid_at, q.released_at, q.created_at))))::float8 as seconds
       from ftp_uploads_queue q
       join orders o on o.id = q.order_id
-     where q.status in ('pending', 'uploading', 'failed')
+     where ${OPEN_DUE}
        and q.removed_at is null
-       and q.set_aside_at is null
-       and (o.status in (${paid}) or q.released_at is not null)`.execute(db);
+       and q.set_aside_at is null`.execute(db);
   return oldest.rows[0]?.seconds ?? null;
 }
 

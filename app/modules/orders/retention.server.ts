@@ -40,9 +40,11 @@ export function deliveredOrdersWithFiles(db: DB, cutoff: RawBuilder<Date>, limit
               .selectFrom("ftp_uploads_queue as q")
               .select("q.id")
               .whereRef("q.order_id", "=", "orders.id")
-              // Named statuses, not "<> completed": the status index finds the few undelivered entries among a
-              // million delivered ones (a "<>" scanned the whole queue, 1.3 s at five years).
-              .where("q.status", "in", ["pending", "uploading", "failed"])
+              // A shipped or completed order's entries are all due (ADR 092): the partial index of the due
+              // entries still to deliver holds them, and never the never-due entries of drafts and
+              // unpaid orders. Named statuses as literals, so a prepared statement's plan still uses it
+              // (a "<> completed" scanned the whole queue, 1.3 s at five years).
+              .where(sql<boolean>`q.due and q.status in ('pending', 'uploading', 'failed')`)
               .where("q.removed_at", "is", null),
           ),
         ),

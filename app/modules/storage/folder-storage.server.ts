@@ -8,6 +8,7 @@ import type { AppConfig } from "~/modules/config/config.server";
 import { ByteCounter } from "./body-length";
 import { assertValidKey, assertValidPrefix } from "./keys";
 import { graveyardStamp, isGraveyardStamp } from "./graveyard";
+import { firstAtOrAfter, sortedChildren } from "./sorted-folders.server";
 import type { BucketName, FileStorage, ListedObject, ObjectInfo, PutOptions, StoredObject } from "./types";
 
 type FolderStorageConfig = Extract<AppConfig["storage"], { kind: "folder" }>;
@@ -286,25 +287,14 @@ export function createFolderStorage(config: FolderStorageConfig, buckets: AppCon
       let more = false;
 
       async function walk(dir: string, dirKey: string): Promise<boolean> {
-        let entries: fs.Dirent[];
-        try {
-          entries = await fsp.readdir(dir, { withFileTypes: true });
-        } catch (error) {
-          if (isMissing(error)) return false;
-          throw error;
-        }
-        const children = entries
-          .filter((entry) => entry.isDirectory() || entry.isFile())
-          .map((entry) => {
-            const key = dirKey ? `${dirKey}/${entry.name}` : entry.name;
-            return { entry, key, order: Buffer.from(entry.isDirectory() ? `${key}/` : key) };
-          })
-          .sort((a, b) => Buffer.compare(a.order, b.order));
-        for (const { entry, key, order } of children) {
-          if (entry.isDirectory()) {
+        const children = await sortedChildren(dir, dirKey);
+        if (children === null) return false;
+        for (let at = after ? firstAtOrAfter(children, after) : 0; at < children.length; at++) {
+          const { name, isDirectory, key, order } = children[at]!;
+          if (isDirectory) {
             // Every key inside starts with `order`: all at or before the cursor unless the cursor lies inside.
             if (after && Buffer.compare(order, after) <= 0 && !after.subarray(0, order.length).equals(order)) continue;
-            if (await walk(path.join(dir, entry.name), key)) return true;
+            if (await walk(path.join(dir, name), key)) return true;
             continue;
           }
           if (after && Buffer.compare(order, after) <= 0) continue;
@@ -313,8 +303,8 @@ export function createFolderStorage(config: FolderStorageConfig, buckets: AppCon
             return true;
           }
           try {
-            const stats = await fsp.stat(path.join(dir, entry.name));
-            objects.push({ key, size: stats.size, lastModified: stats.mtime });
+            const stats = await fsp.stat(path.join(dir, name));
+            if (stats.isFile()) objects.push({ key, size: stats.size, lastModified: stats.mtime });
           } catch (error) {
             if (!isMissing(error)) throw error; // deleted while listing
           }

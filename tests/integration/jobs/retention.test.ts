@@ -8,6 +8,7 @@ import { logger } from "~/modules/log/logger.server";
 import { loadConfig } from "~/modules/config/config.server";
 import { DEFAULT_RETENTION, type RetentionPeriods } from "~/modules/config/retention";
 import { runHousekeeping } from "~/modules/jobs/scheduled.server";
+import { ORDERS_AT_ONCE } from "~/modules/jobs/retention.server";
 import { appendFiles } from "~/modules/orders/files.server";
 import { createStorage, type FileStorage } from "~/modules/storage/storage.server";
 import { storageKey } from "~/modules/uploads/file-names";
@@ -267,6 +268,28 @@ describe("retention periods enforced by the scheduled job", () => {
     expect((await housekeeping(DEFAULT_RETENTION, limits)).sessionsExpired).toBe(2);
     expect((await housekeeping(DEFAULT_RETENTION, limits)).sessionsExpired).toBe(1);
     expect(await t.db.selectFrom("sessions").select("id").execute()).toEqual([]);
+  });
+
+  it("a large backlog shrinks by more than one group of orders a run, even on a slow storage, and the run stays within the job's budget", async () => {
+    // Each list call of this storage takes 110 ms: a pass whose time began with the run's (ADR 074's
+    // shared clock) had spent it before its first group was done, and removed one group a run.
+    const slow: FileStorage = { ...storage, list: async (...args) => (await new Promise((resolve) => setTimeout(resolve, 110)), storage.list(...args)) };
+    for (let i = 0; i < 45; i++) {
+      const draft = await buildOrder(t.db);
+      await withModel(draft);
+      await lastChanged(draft.id, (DEFAULT_RETENTION.abandonedDraft + 1) * DAY);
+    }
+    for (let i = 0; i < 25; i++) {
+      const { order } = await orderIn("completed");
+      await deliverQueue(order.id);
+      await lastChanged(order.id, (DEFAULT_RETENTION.models + 1) * DAY);
+    }
+    const summary = await runHousekeeping(t.db, slow, { retention: DEFAULT_RETENTION });
+    expect(summary.abandonedDraftsDeleted).toBeGreaterThan(ORDERS_AT_ONCE);
+    expect(summary.modelFoldersRemoved).toBeGreaterThan(ORDERS_AT_ONCE);
+    expect(summary.ms).toBeLessThan(2_000);
+    const left = await t.db.selectFrom("orders").select(sql<number>`count(*)::int`.as("n")).where("status", "=", "draft").executeTakeFirstOrThrow();
+    expect(left.n).toBe(45 - summary.abandonedDraftsDeleted);
   });
 
   it("the job reads its periods from the configuration the notices read: RETENTION_DRAFT_DAYS=17 removes a draft unchanged for 18 days", async () => {
