@@ -7,7 +7,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vites
 import { logger } from "~/modules/log/logger.server";
 import { loadConfig } from "~/modules/config/config.server";
 import { DEFAULT_RETENTION, type RetentionPeriods } from "~/modules/config/retention";
-import { runHousekeeping } from "~/modules/jobs/scheduled.server";
+import { HOUSEKEEPING_LIMITS, runHousekeeping } from "~/modules/jobs/scheduled.server";
 import { ORDERS_AT_ONCE } from "~/modules/jobs/retention.server";
 import { appendFiles } from "~/modules/orders/files.server";
 import { createStorage, type FileStorage } from "~/modules/storage/storage.server";
@@ -284,10 +284,15 @@ describe("retention periods enforced by the scheduled job", () => {
       await deliverQueue(order.id);
       await lastChanged(order.id, (DEFAULT_RETENTION.models + 1) * DAY);
     }
-    const summary = await runHousekeeping(t.db, slow, { retention: DEFAULT_RETENTION });
+    // Each pass's share is long enough here for a few groups on a loaded test machine (its database
+    // statements, not only the storage's 110 ms, slow down with the machine); the production budget
+    // is timed by bench/scale.mts.
+    const limits = { ...HOUSEKEEPING_LIMITS, budgetMs: 4 * 1_500 };
+    const summary = await runHousekeeping(t.db, slow, { retention: DEFAULT_RETENTION, limits });
     expect(summary.abandonedDraftsDeleted).toBeGreaterThan(ORDERS_AT_ONCE);
     expect(summary.modelFoldersRemoved).toBeGreaterThan(ORDERS_AT_ONCE);
-    expect(summary.ms).toBeLessThan(2_000);
+    // The passes stop starting groups once their shares are spent: the run ends near its budget.
+    expect(summary.ms).toBeLessThan(limits.budgetMs + 4_000);
     const left = await t.db.selectFrom("orders").select(sql<number>`count(*)::int`.as("n")).where("status", "=", "draft").executeTakeFirstOrThrow();
     expect(left.n).toBe(45 - summary.abandonedDraftsDeleted);
   });
