@@ -98,8 +98,8 @@ export function watchDocuments(page: Page) {
  */
 export async function checkPage(page: Page, testInfo: TestInfo, name: string, options: { languages?: boolean } = {}) {
   await checkAccessibilityAndMarkup(page, testInfo, name);
-  await checkPhoneLayout(page, testInfo, name);
-  if (options.languages) await checkPhoneLayoutInLanguages(page, testInfo, name);
+  await checkPhoneLayout(page, name);
+  if (options.languages) await checkPhoneLayoutInLanguages(page, name);
 }
 
 async function checkAccessibilityAndMarkup(page: Page, testInfo: TestInfo, name: string) {
