@@ -48,68 +48,6 @@ export default function Cabinet() {
         </Form>
       </div>
 
-      <details className="card channel">
-        <summary>
-          {t("cabinet.channel")}: <strong>{t(`cabinet.channels.${data.channel}`)}</strong> <span className="link-button">{t("cabinet.change")}</span>
-        </summary>
-        <Form method="post" className="stack">
-          <fieldset className="choices">
-            <legend>{t("cabinet.channelLegend")}</legend>
-            {NOTIFICATION_CHANNELS.map((channel) => (
-              <label key={channel} className="choice">
-                <input type="radio" name="channel" value={channel} defaultChecked={channel === data.channel} />
-                <span>{t(`cabinet.channels.${channel}`)}</span>
-              </label>
-            ))}
-          </fieldset>
-          <div>
-            <button type="submit" className="button button-small">
-              {t("cabinet.save")}
-            </button>
-          </div>
-        </Form>
-      </details>
-
-      <details className="card sessions">
-        <summary>{t("cabinet.sessions.title")}</summary>
-        <Form method="post" action="/auth/sign-out" className="stack">
-          <input type="hidden" name="scope" value="everywhere" />
-          <p className="muted small">{t("cabinet.sessions.text")}</p>
-          <div>
-            <button type="submit" className="button button-small button-secondary">
-              {t("cabinet.sessions.signOutEverywhere")}
-            </button>
-          </div>
-        </Form>
-      </details>
-
-      <details className="card data-export">
-        <summary>{t("cabinet.data.title")}</summary>
-        <Form method="get" action="/cabinet/data" reloadDocument className="stack">
-          <p className="muted small">{t("cabinet.data.text")}</p>
-          <label className="checkbox">
-            <input type="checkbox" name="files" value="1" />
-            <span>{t("cabinet.data.withFiles")}</span>
-          </label>
-          <div>
-            <button type="submit" className="button button-small button-secondary">
-              {t("cabinet.data.download")}
-            </button>
-          </div>
-        </Form>
-        <p className="small">
-          <Link to="/cabinet/erasure">{t("cabinet.data.erasure")}</Link>
-        </p>
-      </details>
-
-      {data.isPartner ? (
-        <aside className="card partner-invite">
-          <h2>{t("cabinet.partnerTitle")}</h2>
-          <p className="muted small">{t("cabinet.partnerText")}</p>
-          <Link to="/partner">{t("cabinet.partnerLink")}</Link>
-        </aside>
-      ) : null}
-
       <nav className="cabinet-tabs" aria-label={t("cabinet.statusFilter")}>
         <ul>
           {CABINET_TABS.map((tab) => {
@@ -157,6 +95,71 @@ export default function Cabinet() {
           {data.next ? <Link to={listLink({ after: data.next })}>{t("pagination.next")}</Link> : <span />}
         </nav>
       ) : null}
+
+      {/* The orders come first, on a phone's first screen too (ADR 095); the clinic's settings follow them. */}
+      <div className="cabinet-settings">
+        <details className="card channel">
+          <summary>
+            {t("cabinet.channel")}: <strong>{t(`cabinet.channels.${data.channel}`)}</strong> <span className="link-button">{t("cabinet.change")}</span>
+          </summary>
+          <Form method="post" className="stack">
+            <fieldset className="choices">
+              <legend>{t("cabinet.channelLegend")}</legend>
+              {NOTIFICATION_CHANNELS.map((channel) => (
+                <label key={channel} className="choice">
+                  <input type="radio" name="channel" value={channel} defaultChecked={channel === data.channel} />
+                  <span>{t(`cabinet.channels.${channel}`)}</span>
+                </label>
+              ))}
+            </fieldset>
+            <div>
+              <button type="submit" className="button button-small">
+                {t("cabinet.save")}
+              </button>
+            </div>
+          </Form>
+        </details>
+
+        <details className="card sessions">
+          <summary>{t("cabinet.sessions.title")}</summary>
+          <Form method="post" action="/auth/sign-out" className="stack">
+            <input type="hidden" name="scope" value="everywhere" />
+            <p className="muted small">{t("cabinet.sessions.text")}</p>
+            <div>
+              <button type="submit" className="button button-small button-secondary">
+                {t("cabinet.sessions.signOutEverywhere")}
+              </button>
+            </div>
+          </Form>
+        </details>
+
+        <details className="card data-export">
+          <summary>{t("cabinet.data.title")}</summary>
+          <Form method="get" action="/cabinet/data" reloadDocument className="stack">
+            <p className="muted small">{t("cabinet.data.text")}</p>
+            <label className="checkbox">
+              <input type="checkbox" name="files" value="1" />
+              <span>{t("cabinet.data.withFiles")}</span>
+            </label>
+            <div>
+              <button type="submit" className="button button-small button-secondary">
+                {t("cabinet.data.download")}
+              </button>
+            </div>
+          </Form>
+          <p className="small">
+            <Link to="/cabinet/erasure">{t("cabinet.data.erasure")}</Link>
+          </p>
+        </details>
+
+        {data.isPartner ? (
+          <aside className="card partner-invite">
+            <h2>{t("cabinet.partnerTitle")}</h2>
+            <p className="muted small">{t("cabinet.partnerText")}</p>
+            <Link to="/partner">{t("cabinet.partnerLink")}</Link>
+          </aside>
+        ) : null}
+      </div>
     </section>
   );
 }

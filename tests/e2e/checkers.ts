@@ -5,6 +5,7 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
 import { expect, type Page, type Response, type TestInfo } from "@playwright/test";
+import { checkPhoneLayout, checkPhoneLayoutInLanguages } from "./layout";
 import { run } from "./support";
 
 /**
@@ -89,10 +90,19 @@ export function watchDocuments(page: Page) {
 
 /**
  * Checks the page as it stands: axe over the live DOM (fails the test on a serious or critical
- * violation, listing each rule, its help and the offending elements) and keeps the last document the
- * server sent for the Nu checker. `name` says which page or state it is, for the reports.
+ * violation, listing each rule, its help and the offending elements), keeps the last document the
+ * server sent for the Nu checker, and measures the page on a phone at 360 and 390 px (ADR 095: no
+ * sideways scroll, nothing under the messenger button). `name` says which page or state it is, for
+ * the reports. With `languages`, for a page its address alone shows, the phone layout is measured in
+ * the other five languages too.
  */
-export async function checkPage(page: Page, testInfo: TestInfo, name: string) {
+export async function checkPage(page: Page, testInfo: TestInfo, name: string, options: { languages?: boolean } = {}) {
+  await checkAccessibilityAndMarkup(page, testInfo, name);
+  await checkPhoneLayout(page, name);
+  if (options.languages) await checkPhoneLayoutInLanguages(page, name);
+}
+
+async function checkAccessibilityAndMarkup(page: Page, testInfo: TestInfo, name: string) {
   const label = `${testInfo.project.name}: ${name}`;
   const results = await axeResults(page, testInfo);
   const failing = results.violations.filter((violation) => FAILING_IMPACTS.has(violation.impact ?? ""));

@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import { expect, type Page, test, type TestInfo } from "@playwright/test";
 import { atStep, press } from "./journeys";
+import { measure } from "./layout";
 import { fixtureFile } from "./support";
 
 /**
@@ -29,103 +30,16 @@ function binaryStl(name: string, triangles = 12): string {
   });
 }
 
-interface LayoutReport {
-  /** How far the page scrolls sideways beyond the screen. */
-  sideways: number;
-  /** Text that reaches outside its own box, a box that clips it, or the screen; parts of a form past its edge. */
-  overflowing: string[];
-  /** Controls of the wizard the messenger button lies on, at the top, middle and bottom of the page. */
-  covered: string[];
-  messengerSeen: boolean;
-}
-
-/** Measures the page's element boxes in the browser (no JavaScript of the page needed). */
-async function measure(page: Page): Promise<LayoutReport> {
-  const report: LayoutReport = { sideways: 0, overflowing: [], covered: [], messengerSeen: false };
-  report.sideways = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-  report.overflowing = await page.evaluate(() => {
-    const found: string[] = [];
-    const main = document.querySelector("main")!;
-    const walker = document.createTreeWalker(main, NodeFilter.SHOW_TEXT);
-    const inside = (inner: DOMRect, outer: DOMRect) =>
-      inner.left >= outer.left - 1 && inner.right <= outer.right + 1 && inner.top >= outer.top - 1 && inner.bottom <= outer.bottom + 1;
-    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-      const text = node.textContent?.trim();
-      const parent = node.parentElement;
-      if (!text || !parent) continue;
-      // Text meant to be read by screen readers only, or drawn by the browser itself, has no box to keep to.
-      if (parent.closest("select, option, script, style, template, .visually-hidden, .default-submit, [hidden]")) continue;
-      const range = document.createRange();
-      range.selectNodeContents(node);
-      const rects = [...range.getClientRects()].filter((rect) => rect.width > 0 && rect.height > 0);
-      if (rects.length === 0) continue;
-      let box: Element = parent;
-      while (getComputedStyle(box).display.startsWith("inline") || getComputedStyle(box).display === "contents") box = box.parentElement!;
-      const clippers: Element[] = [];
-      for (let element: Element | null = parent; element && element !== document.body; element = element.parentElement) {
-        const style = getComputedStyle(element);
-        if (style.overflowX !== "visible" || style.overflowY !== "visible") clippers.push(element);
-      }
-      const screen = new DOMRect(0, -1e6, window.innerWidth, 2e6);
-      for (const rect of rects) {
-        const outside = [box, ...clippers].find((element) => !inside(rect, element.getBoundingClientRect()));
-        if (outside || !inside(rect, screen)) {
-          found.push(`"${text.slice(0, 40)}" outside ${outside ? `<${outside.tagName.toLowerCase()} class="${outside.className}">` : "the screen"}`);
-          break;
-        }
-      }
-    }
-    // Nothing of a step's form (a button that will not wrap, a wide list) reaches into its margin.
-    for (const form of document.querySelectorAll(".wizard-form")) {
-      const outer = form.getBoundingClientRect();
-      const style = getComputedStyle(form);
-      const edge = { left: outer.left + parseFloat(style.borderLeftWidth) + parseFloat(style.paddingLeft), right: outer.right - parseFloat(style.borderRightWidth) - parseFloat(style.paddingRight) };
-      for (const element of form.querySelectorAll("*")) {
-        if (element.closest(".visually-hidden, .default-submit, option")) continue;
-        const box = element.getBoundingClientRect();
-        if (box.width === 0 || box.height === 0) continue;
-        if (box.left < edge.left - 1 || box.right > edge.right + 1) {
-          found.push(`<${element.tagName.toLowerCase()} class="${element.className}"> "${(element.textContent ?? "").trim().slice(0, 30)}" past the form's content`);
-        }
-      }
-    }
-    return found;
-  });
-  const messenger = page.locator(".messenger-button");
-  await expect(messenger, "the messenger button is on the page").toHaveCount(1);
-  for (const at of ["top", "middle", "bottom"] as const) {
-    await page.evaluate((where) => {
-      const end = document.documentElement.scrollHeight - window.innerHeight;
-      window.scrollTo(0, where === "top" ? 0 : where === "middle" ? end / 2 : end);
-    }, at);
-    const found = await page.evaluate((where) => {
-      const bubble = document.querySelector(".messenger-button")!.getBoundingClientRect();
-      const onScreen = bubble.bottom > 0 && bubble.top < window.innerHeight;
-      const controls = document.querySelectorAll("main :is(a[href], button, input:not([type=hidden]), select, textarea, label, summary, [tabindex]):not(.default-submit)");
-      const covered = [...controls].flatMap((control) => {
-        const box = control.getBoundingClientRect();
-        if (box.width === 0 || box.height === 0) return [];
-        const meets = box.left < bubble.right && box.right > bubble.left && box.top < bubble.bottom && box.bottom > bubble.top;
-        return meets ? [`${where}: <${control.tagName.toLowerCase()}> "${(control.textContent ?? "").trim().slice(0, 30) || control.getAttribute("name")}"`] : [];
-      });
-      return { covered, onScreen };
-    }, at);
-    report.covered.push(...found.covered);
-    if (at === "bottom") report.messengerSeen = found.onScreen;
-  }
-  await page.evaluate(() => window.scrollTo(0, 0));
-  return report;
-}
-
 async function checkLayout(page: Page, testInfo: TestInfo, width: number, what: string) {
   const name = `${String(width).padStart(4, "0")}px-${what}.png`;
   const file = testInfo.outputPath(name);
   await page.screenshot({ path: file, fullPage: true });
   await testInfo.attach(name, { path: file, contentType: "image/png" });
+  await expect(page.locator(".messenger-button"), "the messenger button is on the page").toHaveCount(1);
   const report = await measure(page);
   expect.soft(report.sideways, `${what} at ${width} px scrolls sideways`).toBeLessThanOrEqual(0);
   expect.soft(report.overflowing, `${what} at ${width} px: text outside its box`).toEqual([]);
-  expect.soft(report.covered, `${what} at ${width} px: controls under the messenger button`).toEqual([]);
+  expect.soft(report.covered, `${what} at ${width} px: controls or badges under the messenger button`).toEqual([]);
   expect.soft(report.messengerSeen, `${what} at ${width} px: the messenger button is reachable at the page's end`).toBe(true);
 }
 
