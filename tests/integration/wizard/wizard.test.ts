@@ -244,6 +244,23 @@ describe("the order wizard over HTTP", () => {
     expect(order.email).toBe(email);
   });
 
+  it("does not show a discount the minimum-order fee cancels as a saving, and the fee as it actually tops the order up", async () => {
+    const browser = newBrowser();
+    await toMatrixStep(browser);
+    // 2 hard matrices × 1 000 ₽ = 2 000; −3 % (first order) = 60; + 1 500 delivery → topped up to 10 000 ₽.
+    await upload(browser, [{ name: "m-upper.stl", content: binaryStl(2) }, { name: "m-lower.stl", content: binaryStl(2) }], "next");
+    await browser.request("/order", { form: { intent: "next", matrix_type: "hard" } });
+    await browser.request("/order", { form: { intent: "skip_aligners" } });
+    await browser.request("/order", { form: { intent: "skip_retainers" } });
+    const page = await (await browser.request("/order")).text();
+    expect(page).toContain("Скидка 3% не снижает итог: действует минимальная сумма заказа 10");
+    expect(page).not.toMatch(/−60\s₽/);
+    // The fee tops 3 500 ₽ up to 10 000 ₽ without the cancelled discount: 6 500 ₽, not 6 560 ₽.
+    expect(page).toMatch(/6\s500\s₽/);
+    expect(page).not.toMatch(/6\s560\s₽/);
+    expect(page).toMatch(/10\s000\s₽/);
+  });
+
   it("tells a visitor nothing about an e-mail they are not signed in with: the summary is the same for an address with conditions and orders as for a fresh one", async () => {
     const known = "known-clinic@clinic.ru";
     await t.db
