@@ -164,7 +164,8 @@ function ConditionsDialog({ editing, closeTo }: { editing: Editing; closeTo: str
             })}
             <Field field={fields.discountPercentage} label="bo.conditions.discountPercentage" control={number} />
           </div>
-          <Field field={fields.personalComment} label="bo.conditions.personalComment" multiline />
+          <Field field={fields.personalComment} label="bo.conditions.personalComment" hint="bo.conditions.personalCommentHint" multiline />
+          <Field field={fields.internalComment} label="bo.conditions.internalComment" hint="bo.conditions.internalCommentHint" multiline />
           <p className="hint">{t("bo.conditions.hint")}</p>
           <p className="hint" id="conditions-which-wins">
             {t("bo.conditions.whichWins")}

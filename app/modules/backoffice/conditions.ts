@@ -33,9 +33,10 @@ export interface StoredConditions extends Record<PriceColumn, number | null> {
   currency: Currency;
   discount_percentage: string | number | null;
   personal_comment: string | null;
+  internal_comment?: string | null;
 }
 
-export type ConditionsFormValues = Record<PriceField | "discountPercentage" | "personalComment", string> & { currency: Currency };
+export type ConditionsFormValues = Record<PriceField | "discountPercentage" | "personalComment" | "internalComment", string> & { currency: Currency };
 
 /** 85000 kopecks → "850"; 1290 cents → "12.90" (money with cents shows both, ADR 043); null → "". */
 export function toMajorUnits(minor: number | null): string {
@@ -60,6 +61,7 @@ export function conditionsFormDefaults(stored: StoredConditions | null | undefin
     retainerPremiumPrice: toMajorUnits(stored?.retainer_premium_price ?? null),
     discountPercentage: discount === null ? "" : String(Number(discount)),
     personalComment: stored?.personal_comment ?? "",
+    internalComment: stored?.internal_comment ?? "",
   };
 }
 

@@ -135,6 +135,34 @@ describe("back-office clients and personal conditions", () => {
     expect(await total(doctor)).toBe(1_896_000);
   });
 
+  it("keeps two comments: the one the client sees on the summary, labelled so, and an internal one the client never sees", async () => {
+    const email = "two-comments@clinic.test";
+    const form = rendered(await (await staff.request(`/backoffice/clients?client=${encodeURIComponent(email)}`)).text());
+    expect(form).toContain("Персональный комментарий (виден клиенту)");
+    expect(form).toContain("Виден клиенту в итоге заказа.");
+    expect(form).toContain("Внутренний комментарий");
+    expect(form).toContain("Только для сотрудников: клиенту не показывается.");
+    const saved = await staff.request(`/backoffice/clients?client=${encodeURIComponent(email)}`, {
+      form: { email, currency: "rub", personalComment: "Доставка курьером клиники", internalComment: "Просил скидку, отказали" },
+    });
+    expect(saved.status).toBe(302);
+    const row = await t.db.selectFrom("client_settings").selectAll().where("email", "=", email).executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ personal_comment: "Доставка курьером клиники", internal_comment: "Просил скидку, отказали" });
+    const reopened = rendered(await (await staff.request(`/backoffice/clients?client=${encodeURIComponent(email)}`)).text());
+    expect(reopened).toContain("Просил скидку, отказали");
+
+    const doctor = await signedInAs(app, t.db, email);
+    const order = await buildOrder(t.db, { email });
+    const patient = await buildPatient(t.db, order.id, "Смирнова Е.");
+    await t.db.updateTable("orders_patients").set({ skip_matrix: true, skip_retainers: true, skip_aligners: true }).where("id", "=", patient.id).execute();
+    await t.db.updateTable("orders").set({ wizard_step: 11 }).where("id", "=", order.id).execute();
+    const summary = await (await doctor.request(`/order?id=${order.id}`)).text();
+    expect(summary).toContain("Доставка курьером клиники");
+    expect(summary).not.toContain("Просил скидку");
+    const stored = await t.db.selectFrom("orders").select("additional_comments").where("id", "=", order.id).executeTakeFirstOrThrow();
+    expect(stored.additional_comments ?? "").not.toContain("Просил скидку");
+  });
+
   it("keeps the page and the form behind the gate", async () => {
     const stranger = browserFetch(app);
     const page = await stranger.request("/backoffice/clients");
