@@ -170,6 +170,19 @@ function ConditionsDialog({ editing, closeTo }: { editing: Editing; closeTo: str
           <p className="hint" id="conditions-which-wins">
             {t("bo.conditions.whichWins")}
           </p>
+          {reply?.unusual && reply.unusual.fields.length > 0 ? (
+            // Far from the base price: said, and saved by submitting again (the fingerprint carries the values asked about).
+            <div className="field-error" role="alert" id="conditions-unusual">
+              <p>{t("bo.conditions.unusual.title")}</p>
+              <ul>
+                {reply.unusual.fields.map((field) => (
+                  <li key={field}>{t(priceLabel(field))}</li>
+                ))}
+              </ul>
+              <p>{t("bo.conditions.unusual.confirm")}</p>
+              <input type="hidden" name="confirmUnusual" value={reply.unusual.fingerprint} />
+            </div>
+          ) : null}
           <div className="bo-dialog-actions bo-save-bar">
             <Link to={closeTo} className="button button-secondary" preventScrollReset>
               {t("bo.dialog.cancel")}
