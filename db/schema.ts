@@ -364,7 +364,10 @@ export interface ClientSettingsTable {
   retainer_standard_price: Int8 | null;
   retainer_premium_price: Int8 | null;
   discount_percentage: Numeric | null;
+  /** Shown to the client on the order's summary. */
   personal_comment: string | null;
+  /** Staff only: never shown to the client (ADR 093). */
+  internal_comment: string | null;
   notification_channel: Generated<NotificationChannel>;
   created_at: CreatedAt;
   updated_at: Generated<Date>;

@@ -166,11 +166,25 @@ function ConditionsDialog({ editing, closeTo }: { editing: Editing; closeTo: str
             })}
             <Field field={fields.discountPercentage} label="bo.conditions.discountPercentage" control={number} />
           </div>
-          <Field field={fields.personalComment} label="bo.conditions.personalComment" multiline />
+          <Field field={fields.personalComment} label="bo.conditions.personalComment" hint="bo.conditions.personalCommentHint" multiline />
+          <Field field={fields.internalComment} label="bo.conditions.internalComment" hint="bo.conditions.internalCommentHint" multiline />
           <p className="hint">{t("bo.conditions.hint")}</p>
           <p className="hint" id="conditions-which-wins">
             {t("bo.conditions.whichWins")}
           </p>
+          {reply?.unusual && reply.unusual.fields.length > 0 ? (
+            // Far from the base price: said, and saved by submitting again (the fingerprint carries the values asked about).
+            <div className="field-error" role="alert" id="conditions-unusual">
+              <p>{t("bo.conditions.unusual.title")}</p>
+              <ul>
+                {reply.unusual.fields.map((field) => (
+                  <li key={field}>{t(priceLabel(field))}</li>
+                ))}
+              </ul>
+              <p>{t("bo.conditions.unusual.confirm")}</p>
+              <input type="hidden" name="confirmUnusual" value={reply.unusual.fingerprint} />
+            </div>
+          ) : null}
           <div className="bo-dialog-actions bo-save-bar">
             <Link to={closeTo} className="button button-secondary" preventScrollReset>
               {t("bo.dialog.cancel")}

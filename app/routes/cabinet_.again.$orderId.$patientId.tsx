@@ -86,6 +86,27 @@ export default function OrderAgain() {
           )}
           <FieldError id="field-files" error={errors.files} />
         </fieldset>
+        {/* The minimum order before the doctor confirms: two replacement aligners can cost the minimum, most of it the fee. */}
+        <div className="note" id="again-minimum">
+          <p>{t("orderAgain.minimum.rule", { minimum: data.minimumOrder.minimum })}</p>
+          <ul className="plain-list">
+            <li>
+              {t(data.minimumOrder.aligners.fee ? "orderAgain.minimum.exampleFee" : "orderAgain.minimum.example", {
+                what: t("orderAgain.minimum.aligners", { count: data.minimumOrder.aligners.count }),
+                total: data.minimumOrder.aligners.total,
+                fee: data.minimumOrder.aligners.fee ?? "",
+              })}
+            </li>
+            <li>
+              {t(data.minimumOrder.retainer.fee ? "orderAgain.minimum.exampleFee" : "orderAgain.minimum.example", {
+                what: t("orderAgain.minimum.retainer"),
+                total: data.minimumOrder.retainer.total,
+                fee: data.minimumOrder.retainer.fee ?? "",
+              })}
+            </li>
+          </ul>
+          {data.minimumOrder.upTo > 0 ? <p>{t("orderAgain.minimum.upTo", { count: data.minimumOrder.upTo, minimum: data.minimumOrder.minimum })}</p> : null}
+        </div>
         <div className="actions">
           <button type="submit" className="button" disabled={busy}>
             {t("orderAgain.submit")}

@@ -85,6 +85,14 @@ export function CabinetOrder({ data, reply }: { data: Data; reply?: CabinetOrder
         {data.patients.map((patient) => (
           <div key={patient.id} className="stack">
             <h3>{patient.name}</h3>
+            {/* The order's own page, where every mail leads: "Заказать снова" here too, not only in the cabinet's list (ADR 071). */}
+            {order.status !== "draft" ? (
+              <p className="small">
+                <Link to={`/cabinet/again/${order.id}/${patient.id}`} aria-label={t("orderAgain.linkLabel", { patient: patient.name })}>
+                  {t("orderAgain.link")}
+                </Link>
+              </p>
+            ) : null}
             <ul className="plain-list small">
               {patient.files.map((group) => (
                 <li key={group.type}>

@@ -5,6 +5,8 @@ export interface PriceList {
   rows: Array<{ key: "singleLayer" | "threeLayer" | "softMatrix" | "hardMatrix" | "retainer" | "delivery"; amount: string }>;
   minimumOrder: string;
   monthlyThreshold: string;
+  /** The signed-in client's own prices (personal conditions), not the base set. */
+  personal?: boolean;
 }
 
 /** Anchor `pricing`: the market's price set (customer-side §2, §9). */
@@ -21,11 +23,11 @@ export function Pricing({ prices, domesticNotices, messengerLink, alt }: { price
     <section className={alt ? "landing-section landing-section-alt" : "landing-section"} id="pricing" aria-labelledby="pricing-title">
       <div className="container pricing">
         <div>
-          <h2 id="pricing-title">{t("landing.pricing.title")}</h2>
+          <h2 id="pricing-title">{t(prices.personal ? "landing.pricing.titlePersonal" : "landing.pricing.title")}</h2>
           <p className="section-lead">{t("landing.pricing.lead")}</p>
           <div className="table-wrap">
             <table className="price-list">
-              <caption className="visually-hidden">{t("wizard.step1.tableCaption")}</caption>
+              <caption className="visually-hidden">{t(prices.personal ? "wizard.step1.tableCaptionPersonal" : "wizard.step1.tableCaption")}</caption>
               <thead>
                 <tr>
                   <th scope="col">{t("landing.pricing.item")}</th>

@@ -2,7 +2,7 @@ import type { Failure } from "~/modules/http/forms/failure";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { requireStaff } from "~/modules/auth/guards.server";
 import { findConditions, isKnownClient, listClients, parseClientFilter, saveConditions } from "~/modules/backoffice/clients.server";
-import { conditionsFormDefaults, type ConditionsFormValues } from "~/modules/backoffice/conditions";
+import { conditionsFormDefaults, type ConditionsFormValues, type PriceField, unusualPrices } from "~/modules/backoffice/conditions";
 import { conditionsSchema } from "~/modules/backoffice/conditions-forms";
 import { toConditionsValues } from "~/modules/backoffice/conditions.server";
 import { getDb } from "~/modules/db/db.server";
@@ -54,14 +54,19 @@ export async function loadClientsPage({ request, context }: LoaderFunctionArgs) 
 }
 
 /** A refused conditions form (ADR 053): what was typed and why; a save that failed says so in place, its cause a translation key (ADR 026). */
-export type ConditionsReply = FormReply & { failure?: Failure };
+export type ConditionsReply = FormReply & { failure?: Failure; unusual?: { fields: PriceField[]; fingerprint: string } };
 
 export async function clientsPageAction({ request, context }: ActionFunctionArgs) {
   await requireStaff(request, context);
   const submission = await readSubmission(request, context, conditionsSchema);
   if (submission.status !== "success") return refused(submission);
+  const values = toConditionsValues(submission.value);
+  // A price far from the base one is saved only once staff confirm it (a second submit, no JavaScript needed).
+  const unusual = unusualPrices(values, values.currency);
+  const confirmed = (submission.payload as Record<string, unknown>).confirmUnusual;
+  if (unusual.fields.length > 0 && confirmed !== unusual.fingerprint) return refused(submission, { unusual }, 409);
   try {
-    await saveConditions(await getDb(), submission.value.email, toConditionsValues(submission.value));
+    await saveConditions(await getDb(), submission.value.email, values);
   } catch (error) {
     logger.error("back-office: saving client conditions failed:", error);
     return refused(submission, { failure: { message: "bo.conditions.saveFailed", values: { messageKey: failureCause(error) } } }, 500);

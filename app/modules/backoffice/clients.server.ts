@@ -87,6 +87,7 @@ export interface ConditionsValues {
   retainer_premium_price: number | null;
   discount_percentage: number | null;
   personal_comment: string | null;
+  internal_comment: string | null;
 }
 
 /** Upsert by e-mail; the notification channel the client chose stays as it is. */

@@ -32,6 +32,7 @@ export const conditionsSchema = z.object({
   retainerPremiumPrice: price,
   discountPercentage: decimalField(DISCOUNT_MAX, { ...NUMBER_MESSAGES, tooLarge: "bo.conditions.errors.discountMax" }),
   personalComment: textField(TEXT_MAX.comment, undefined, "bo.conditions.errors.commentLength"),
+  internalComment: textField(TEXT_MAX.comment, undefined, "bo.conditions.errors.commentLength"),
 });
 
 export type ConditionsForm = z.output<typeof conditionsSchema>;

@@ -14,5 +14,6 @@ export function toConditionsValues(form: ConditionsForm): ConditionsValues {
     ...prices,
     discount_percentage: form.discountPercentage === undefined || form.discountPercentage === 0 ? null : form.discountPercentage,
     personal_comment: form.personalComment ? form.personalComment : null,
+    internal_comment: form.internalComment ? form.internalComment : null,
   };
 }

@@ -39,6 +39,7 @@ describe("the conditions form", () => {
       retainerPremiumPrice: "",
       discountPercentage: "7.5",
       personalComment: "",
+      internalComment: "",
     });
     expect(conditionsFormDefaults(null, "eur").currency).toBe("eur");
   });
@@ -58,6 +59,7 @@ describe("the conditions form", () => {
       retainer_premium_price: null,
       discount_percentage: null,
       personal_comment: null,
+      internal_comment: null,
     });
   });
 

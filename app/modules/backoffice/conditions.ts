@@ -33,9 +33,10 @@ export interface StoredConditions extends Record<PriceColumn, number | null> {
   currency: Currency;
   discount_percentage: string | number | null;
   personal_comment: string | null;
+  internal_comment?: string | null;
 }
 
-export type ConditionsFormValues = Record<PriceField | "discountPercentage" | "personalComment", string> & { currency: Currency };
+export type ConditionsFormValues = Record<PriceField | "discountPercentage" | "personalComment" | "internalComment", string> & { currency: Currency };
 
 /** 85000 kopecks → "850"; 1290 cents → "12.90" (money with cents shows both, ADR 043); null → "". */
 export function toMajorUnits(minor: number | null): string {
@@ -60,6 +61,7 @@ export function conditionsFormDefaults(stored: StoredConditions | null | undefin
     retainerPremiumPrice: toMajorUnits(stored?.retainer_premium_price ?? null),
     discountPercentage: discount === null ? "" : String(Number(discount)),
     personalComment: stored?.personal_comment ?? "",
+    internalComment: stored?.internal_comment ?? "",
   };
 }
 
@@ -86,4 +88,39 @@ export function basePriceHint(field: PriceField, currency: Currency, language: s
     case "retainerPremiumPrice":
       return { key: "bo.conditions.hints.retainerPremium" };
   }
+}
+
+/** A price more than this many times the base price, or less than its share, is asked about before it is saved. */
+export const UNUSUAL_PRICE_FACTOR = 10;
+
+/** The base price a personal price field stands for, in minor units. */
+function basePriceOf(field: PriceField, currency: Currency): number {
+  const base = PRICE_SETS[currency];
+  switch (field) {
+    case "alignerPrice":
+    case "alignerSingleLayerPrice":
+      return base.singleLayerMaterial;
+    case "alignerThreeLayerPrice":
+      return base.threeLayerMaterial;
+    case "matrixPrice":
+      return base.hardMatrix;
+    case "retainerStandardPrice":
+    case "retainerPremiumPrice":
+      return base.retainer;
+  }
+}
+
+/**
+ * The price fields far outside the usual range — above 10× or below 1/10 of the base price (a
+ * typo's extra zero, kopecks for roubles) — with a fingerprint of their values: the form asks, and
+ * saves on a second submit that carries the same fingerprint (works without JavaScript).
+ */
+export function unusualPrices(values: Partial<Record<PriceColumn, number | null>>, currency: Currency): { fields: PriceField[]; fingerprint: string } {
+  const fields = PRICE_FIELDS.filter((field) => {
+    const minor = values[PRICE_COLUMNS[field]];
+    if (minor === null || minor === undefined) return false;
+    const base = basePriceOf(field, currency);
+    return minor > base * UNUSUAL_PRICE_FACTOR || minor * UNUSUAL_PRICE_FACTOR < base;
+  });
+  return { fields, fingerprint: fields.map((field) => `${field}=${values[PRICE_COLUMNS[field]]}`).join(";") };
 }

@@ -11,6 +11,7 @@ import { MARKET_TRAITS } from "~/modules/market/market";
 import { getContacts, publicOrigin } from "~/modules/market/market.server";
 import { attributePartner, existingPartnerCode } from "~/modules/partners/referral.server";
 import { formatPriceSetAmount, PRICE_SETS } from "~/modules/pricing/price-sets";
+import { priceListFor } from "~/modules/pricing/order-price.server";
 import { pageTexts, textTranslator } from "~/modules/translations/overrides.server";
 
 /** A partner's code in the address (`?partner=`); its shape is checked against the codes that exist. */
@@ -34,7 +35,13 @@ export async function loadLandingPage({ request, params, context }: LoaderFuncti
   }
 
   const traits = MARKET_TRAITS[market];
-  const set = PRICE_SETS[traits.currency];
+  // A signed-in client with personal conditions sees their own prices ("Ваши цены"); an outage shows the base set.
+  const { priceSet: set, personal: personalPrices } = viewer.user
+    ? await priceListFor(await getDb(), traits.currency, viewer.user.email).catch((error: unknown) => {
+        logger.error(error, "landing: the client's prices not read");
+        return { priceSet: PRICE_SETS[traits.currency], personal: false };
+      })
+    : { priceSet: PRICE_SETS[traits.currency], personal: false };
   const money = (minorUnits: number) => formatPriceSetAmount(minorUnits, set.currency, language);
   const prices = {
     rows: [
@@ -47,6 +54,7 @@ export async function loadLandingPage({ request, params, context }: LoaderFuncti
     ],
     minimumOrder: money(set.minimumOrder),
     monthlyThreshold: money(set.monthlyThreshold),
+    personal: personalPrices,
   };
 
   // The orders this browser left waiting, offered above the page (ADR 087); the page is then this visitor's own.
@@ -71,7 +79,7 @@ export async function loadLandingPage({ request, params, context }: LoaderFuncti
       partnerOffer,
       ordersInBrowser: waiting,
       /** The page shows something of this visitor: no shared cache keeps it (entry.server). */
-      personal: waiting.length > 0,
+      personal: waiting.length > 0 || personalPrices,
       seo: {
         canonical: `${origin}${own}`,
         alternates: [...LANGUAGES.map((code) => ({ hrefLang: code, href: `${origin}/${code}` })), { hrefLang: "x-default", href: `${origin}/` }],

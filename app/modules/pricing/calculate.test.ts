@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { linesTotal } from "~/modules/payments/provider";
 import {
+  appliedDiscount,
   calculateOrderPrice,
   discountHundredths,
   isGoodsLine,
@@ -1337,5 +1338,30 @@ describe("pricing properties over generated orders", () => {
       if (netGoods !== result.goodsSubtotal - result.discountAmount)
         fail("goods lines do not carry the whole discount");
     });
+  });
+});
+
+describe("appliedDiscount: a discount is a saving only as far as it lowers the total", () => {
+  const matrices = (count: number, discount: number) =>
+    calculateOrderPrice({
+      currency: "rub",
+      conditions: conditions({ currency: "rub", discount_percentage: discount }),
+      isNewCustomer: false,
+      patients: [patient("p1", "Anna", "single_layer", "hard", 0, count)],
+    });
+  it("keeps a discount the minimum does not touch", () => {
+    const price = matrices(20, 10);
+    expect(appliedDiscount(price)).toEqual({ saving: price.discountAmount, serviceFee: 0, applies: "full" });
+  });
+  it("shows none of a discount the fee cancels, and the fee from the undiscounted goods", () => {
+    const price = matrices(2, 3);
+    expect(price.total).toBe(1_000_000);
+    expect(appliedDiscount(price)).toEqual({ saving: 0, serviceFee: 650_000, applies: "none" });
+  });
+  it("shows the part of a discount that lowers the total down to the minimum", () => {
+    // 9 × 1 000 = 9 000 + 1 500 = 10 500 undiscounted; −10 % = 9 600 → 10 000: a saving of 500 ₽.
+    const price = matrices(9, 10);
+    expect(price.total).toBe(1_000_000);
+    expect(appliedDiscount(price)).toEqual({ saving: 50_000, serviceFee: 0, applies: "partly" });
   });
 });

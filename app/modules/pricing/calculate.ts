@@ -265,3 +265,26 @@ export function calculateOrderPrice(input: PriceInput): PriceBreakdown {
     minimumOrder: base.minimumOrder,
   };
 }
+
+/** What a breakdown's discount does to its total, as the summary shows it (issue: a fee that cancels it). */
+export interface AppliedDiscount {
+  /** How far the discount lowers the total: the undiscounted order's total minus the total. */
+  saving: number;
+  /** The fee as it tops up the order once only the saving is taken off: goods − saving + delivery + fee = total. */
+  serviceFee: number;
+  /** "full": the whole discount lowers the total; "partly": the minimum order takes some back; "none": all of it. */
+  applies: "full" | "partly" | "none";
+}
+
+/**
+ * A discount is a saving only as far as it lowers the total: below the minimum order the fee tops
+ * the order up to the same amount with or without it. Read from the breakdown alone, so the total
+ * and every amount charged stay the calculation's own.
+ */
+export function appliedDiscount(breakdown: PriceBreakdown): AppliedDiscount {
+  const undiscounted = Math.max(breakdown.goodsSubtotal + breakdown.delivery, breakdown.minimumOrder);
+  const saving = Math.max(0, Math.min(breakdown.discountAmount, undiscounted - breakdown.total));
+  const serviceFee = breakdown.total - (breakdown.goodsSubtotal - saving + breakdown.delivery);
+  const applies = saving === breakdown.discountAmount ? "full" : saving === 0 ? "none" : "partly";
+  return { saving, serviceFee, applies };
+}

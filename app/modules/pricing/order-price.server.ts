@@ -2,7 +2,9 @@ import type { Order, Patient } from "~db/schema";
 import type { DB } from "~/modules/db/db.server";
 import { isNewCustomer } from "~/modules/orders/customers.server";
 import { filesOf } from "~/modules/orders/files.server";
-import { calculateOrderPrice, type PriceBreakdown, type PriceInput } from "./calculate";
+import type { CurrencyCode } from "~/modules/money/format";
+import { calculateOrderPrice, type PersonalConditions, type PriceBreakdown, type PriceInput } from "./calculate";
+import { PRICE_SETS, type PriceSet } from "./price-sets";
 
 /**
  * An order's price from what the database holds: its patients' stored files, and for a signed-in
@@ -42,21 +44,9 @@ export async function priceOf(db: DB, order: Order, patients: Patient[], viewer:
  */
 export async function priceInputOf(db: DB, order: Order, patients: Patient[], viewer: PriceViewer): Promise<PriceInput> {
   const verified = isSignedInOwner(order, viewer);
-  const conditions = verified ? await db.selectFrom("client_settings").selectAll().where("email", "=", order.email!).executeTakeFirst() : undefined;
   return {
     currency: order.currency,
-    conditions: conditions
-      ? {
-          aligner_price: conditions.aligner_price === null ? null : Number(conditions.aligner_price),
-          aligner_single_layer_price: conditions.aligner_single_layer_price === null ? null : Number(conditions.aligner_single_layer_price),
-          aligner_three_layer_price: conditions.aligner_three_layer_price === null ? null : Number(conditions.aligner_three_layer_price),
-          matrix_price: conditions.matrix_price === null ? null : Number(conditions.matrix_price),
-          retainer_standard_price: conditions.retainer_standard_price === null ? null : Number(conditions.retainer_standard_price),
-          discount_percentage: conditions.discount_percentage,
-          personal_comment: conditions.personal_comment,
-          currency: conditions.currency,
-        }
-      : null,
+    conditions: verified ? await conditionsOf(db, order.email!) : null,
     isNewCustomer: verified || viewer.settling ? await isNewCustomer(db, order.email, order.id) : true,
     patients: patients.map((patient) => ({
       id: patient.id,
@@ -68,4 +58,45 @@ export async function priceInputOf(db: DB, order: Order, patients: Patient[], vi
       retainerFiles: patient.skip_retainers ? 0 : filesOf(patient, "retainer").length,
     })),
   };
+}
+
+/** A client's stored conditions as the price calculation reads them, or null when there are none. */
+export async function conditionsOf(db: DB, email: string): Promise<PersonalConditions | null> {
+  const conditions = await db.selectFrom("client_settings").selectAll().where("email", "=", email).executeTakeFirst();
+  if (!conditions) return null;
+  return {
+    aligner_price: conditions.aligner_price === null ? null : Number(conditions.aligner_price),
+    aligner_single_layer_price: conditions.aligner_single_layer_price === null ? null : Number(conditions.aligner_single_layer_price),
+    aligner_three_layer_price: conditions.aligner_three_layer_price === null ? null : Number(conditions.aligner_three_layer_price),
+    matrix_price: conditions.matrix_price === null ? null : Number(conditions.matrix_price),
+    retainer_standard_price: conditions.retainer_standard_price === null ? null : Number(conditions.retainer_standard_price),
+    discount_percentage: conditions.discount_percentage,
+    personal_comment: conditions.personal_comment,
+    currency: conditions.currency,
+  };
+}
+
+/**
+ * The price list a viewer sees on step 1 and on the landing: the base set, with the unit prices of a
+ * signed-in client's personal conditions put in — read from the same calculation the summary prices
+ * an order with (an order without goods), so the list and the summary cannot disagree.
+ * `personal` says some price differs from the base set ("Ваши цены").
+ */
+export async function priceListFor(db: DB, currency: CurrencyCode, email: string | null | undefined): Promise<{ priceSet: PriceSet; personal: boolean }> {
+  const base = PRICE_SETS[currency];
+  const conditions = email ? await conditionsOf(db, email) : null;
+  if (!conditions) return { priceSet: base, personal: false };
+  const { unitPrices } = calculateOrderPrice({ currency, conditions, isNewCustomer: false, patients: [] });
+  const priceSet: PriceSet = {
+    ...base,
+    singleLayerMaterial: unitPrices.singleLayer,
+    threeLayerMaterial: unitPrices.threeLayer,
+    // The summary charges both kinds of matrix at the one matrix price (calculate.ts).
+    softMatrix: unitPrices.matrix,
+    hardMatrix: unitPrices.matrix,
+    retainer: unitPrices.retainer,
+    delivery: unitPrices.delivery,
+  };
+  const keys = ["singleLayerMaterial", "threeLayerMaterial", "softMatrix", "hardMatrix", "retainer", "delivery"] as const;
+  return { priceSet, personal: keys.some((key) => priceSet[key] !== base[key]) };
 }

@@ -14,6 +14,12 @@ import { uploadAllowanceOf } from "~/modules/uploads/upload-quota.server";
 import { longOrderNumber } from "~/modules/orders/orders.server";
 import { hitRateLimit } from "~/modules/security/rate-limit.server";
 import { getStorage } from "~/modules/storage/storage.server";
+import { calculateOrderPrice } from "~/modules/pricing/calculate";
+import { conditionsOf } from "~/modules/pricing/order-price.server";
+import { isNewCustomer } from "~/modules/orders/customers.server";
+import { formatMoney } from "~/modules/money/format";
+import type { DB } from "~/modules/db/db.server";
+import type { AgainSource } from "./again.server";
 import { AGAIN_KINDS, AGAIN_PLANS, againSchema, chosenFilesProblem } from "./again";
 import { againSource, reusableFiles, startOrderAgain } from "./again.server";
 import { DRAFT_WINDOW_SECONDS } from "./intents/create-order.server";
@@ -38,8 +44,43 @@ async function openSource(request: Request, context: LoaderFunctionArgs["context
   return { user, db, source };
 }
 
+/** No order has this id: the new-customer rule is asked about the clinic's orders as they are. */
+const NO_ORDER = "00000000-0000-0000-0000-000000000000";
+
+/**
+ * The minimum-order rule with the totals to expect (issue 57): two replacement aligners of the
+ * patient's material, and one retainer, priced by the one calculation with the clinic's conditions,
+ * and how many aligners still cost the minimum. Said before the doctor confirms.
+ */
+async function minimumOrderEstimates(db: DB, email: string, source: AgainSource, language: string) {
+  const [conditions, isNew] = await Promise.all([conditionsOf(db, email), isNewCustomer(db, email, NO_ORDER)]);
+  const currency = source.order.currency;
+  const price = (alignerFiles: number, retainerFiles: number) =>
+    calculateOrderPrice({
+      currency,
+      conditions,
+      isNewCustomer: isNew,
+      patients: [{ id: source.patient.id, name: source.patient.patient_name, materialType: source.patient.material_type, matrixType: source.patient.matrix_type, alignerFiles, matrixFiles: 0, retainerFiles }],
+    });
+  const money = (amount: number) => formatMoney(amount, currency, language);
+  const example = (alignerFiles: number, retainerFiles: number) => {
+    const breakdown = price(alignerFiles, retainerFiles);
+    return { total: money(breakdown.total), fee: breakdown.serviceFee > 0 ? money(breakdown.serviceFee) : null };
+  };
+  // The most aligners that still come to the minimum (none when even one passes it); bounded by an order's files.
+  let upTo = 0;
+  while (upTo < 300 && price(upTo + 1, 0).serviceFee > 0) upTo += 1;
+  return {
+    minimum: money(price(0, 0).minimumOrder),
+    upTo,
+    aligners: { count: 2, ...example(2, 0) },
+    retainer: example(0, 1),
+  };
+}
+
 export async function loadAgainPage({ request, params, context }: LoaderFunctionArgs) {
-  const { source } = await openSource(request, context, params);
+  const { source, user, db } = await openSource(request, context, params);
+  const { language } = await getRequestContext(request, context);
   const t = await getRequestTranslator(request, context);
   const number = longOrderNumber(source.order.id);
   const files = reusableFiles(source).filter((file) => OFFERED_TYPES.has(file.type));
@@ -52,6 +93,7 @@ export async function loadAgainPage({ request, params, context }: LoaderFunction
     // The kind offered first: replacement where there are aligners to replace, else a new stage.
     suggested: files.some((file) => file.type === "aligners") ? ("replacement" as const) : ("new_stage" as const),
     filesRemoved: source.order.storage_removed_at !== null,
+    minimumOrder: await minimumOrderEstimates(db, user.email, source, language),
     files: files.map((file) => {
       const facts = declaredOrGuessed({ name: file.originalName, jaw: file.jaw, stepNumber: file.stepNumber, confirmed: file.confirmed });
       return { type: file.type, path: file.storagePath, name: file.originalName, size: file.size, jaw: facts.jaw, step: facts.step };

@@ -6,7 +6,6 @@ import { getRequestContext } from "~/modules/http/request/request-context.server
 import { MARKET_TRAITS, type Market } from "~/modules/market/market";
 import { longOrderNumber, shortOrderNumber } from "~/modules/orders/orders.server";
 import { calculateOrderPrice } from "~/modules/pricing/calculate";
-import { PRICE_SETS } from "~/modules/pricing/price-sets";
 import type { ScanSummary } from "~/modules/uploads/scan";
 import { isSkippedStep } from "./navigation";
 import { clampStep, FIRST_STEP, LAST_STEP, stepAt } from "./steps";
@@ -14,7 +13,7 @@ import { resolveOrder } from "./order-access.server";
 import { type OpenItem, openItems } from "./step-fields.server";
 import { rememberOrderHeaders } from "~/modules/orders/browser-orders.server";
 import { type OrderInBrowser, ordersInBrowser } from "~/modules/orders/orders-in-browser.server";
-import { isSignedInOwner, priceInputOf } from "~/modules/pricing/order-price.server";
+import { isSignedInOwner, priceInputOf, priceListFor } from "~/modules/pricing/order-price.server";
 import { filesOf, queueStatuses, type RecordedFile, setAsideFilesOf, SKIP_COLUMNS } from "~/modules/orders/files.server";
 import { detectJaw, detectStep } from "~/modules/orders/jaw-and-step";
 import { listPatients } from "~/modules/orders/patients.server";
@@ -31,7 +30,10 @@ export async function loadWizardPage({ request, context }: LoaderFunctionArgs) {
   const headers = order && fromQuery ? await rememberOrderHeaders(viewer.browserOrderIds, order.id, false) : undefined;
   const orderMarket: Market = order?.market ?? market;
   const traits = MARKET_TRAITS[orderMarket];
-  const priceSet = PRICE_SETS[traits.currency];
+  // A signed-in client sees their own prices from step 1 on, as the summary will charge them: those of
+  // the order's e-mail when it is theirs, none when the order carries someone else's address.
+  const listEmail = viewer.user && (!order?.email || order.email === viewer.user.email) ? viewer.user.email : null;
+  const { priceSet, personal: personalPrices } = await priceListFor(db, order?.currency ?? traits.currency, listEmail);
 
   if (!order) {
     return data(
@@ -41,6 +43,7 @@ export async function loadWizardPage({ request, context }: LoaderFunctionArgs) {
         market: orderMarket,
         traits,
         priceSet,
+        personalPrices,
         patients: [],
         currentPatientId: null,
         noPatient: false,
@@ -109,6 +112,7 @@ export async function loadWizardPage({ request, context }: LoaderFunctionArgs) {
       market: orderMarket,
       traits,
       priceSet,
+      personalPrices,
       patients: patients.map((patient) => ({
         id: patient.id,
         name: patient.patient_name,

@@ -135,6 +135,65 @@ describe("back-office clients and personal conditions", () => {
     expect(await total(doctor)).toBe(1_896_000);
   });
 
+  it("keeps two comments: the one the client sees on the summary, labelled so, and an internal one the client never sees", async () => {
+    const email = "two-comments@clinic.test";
+    const form = rendered(await (await staff.request(`/backoffice/clients?client=${encodeURIComponent(email)}`)).text());
+    expect(form).toContain("Персональный комментарий (виден клиенту)");
+    expect(form).toContain("Виден клиенту в итоге заказа.");
+    expect(form).toContain("Внутренний комментарий");
+    expect(form).toContain("Только для сотрудников: клиенту не показывается.");
+    const saved = await staff.request(`/backoffice/clients?client=${encodeURIComponent(email)}`, {
+      form: { email, currency: "rub", personalComment: "Доставка курьером клиники", internalComment: "Просил скидку, отказали" },
+    });
+    expect(saved.status).toBe(302);
+    const row = await t.db.selectFrom("client_settings").selectAll().where("email", "=", email).executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ personal_comment: "Доставка курьером клиники", internal_comment: "Просил скидку, отказали" });
+    const reopened = rendered(await (await staff.request(`/backoffice/clients?client=${encodeURIComponent(email)}`)).text());
+    expect(reopened).toContain("Просил скидку, отказали");
+
+    const doctor = await signedInAs(app, t.db, email);
+    const order = await buildOrder(t.db, { email });
+    const patient = await buildPatient(t.db, order.id, "Смирнова Е.");
+    await t.db.updateTable("orders_patients").set({ skip_matrix: true, skip_retainers: true, skip_aligners: true }).where("id", "=", patient.id).execute();
+    await t.db.updateTable("orders").set({ wizard_step: 11 }).where("id", "=", order.id).execute();
+    const summary = await (await doctor.request(`/order?id=${order.id}`)).text();
+    expect(summary).toContain("Доставка курьером клиники");
+    expect(summary).not.toContain("Просил скидку");
+    const stored = await t.db.selectFrom("orders").select("additional_comments").where("id", "=", order.id).executeTakeFirstOrThrow();
+    expect(stored.additional_comments ?? "").not.toContain("Просил скидку");
+  });
+
+  it("asks before saving a price far outside the usual range, and saves it on a second submit that confirms it (no JavaScript)", async () => {
+    const email = "typo-price@clinic.test";
+    const url = `/backoffice/clients?client=${encodeURIComponent(email)}`;
+    // 9 000 ₽ for a single-layer aligner (base 900 ₽: an extra zero) and 50 ₽ for a matrix (base 1 000 ₽).
+    const typed = { email, currency: "rub", alignerSingleLayerPrice: "9001", matrixPrice: "50", retainerStandardPrice: "800" };
+    const asked = await staff.request(url, { form: typed });
+    expect(asked.status).toBe(409);
+    const html = rendered(await asked.text());
+    expect(html).toContain("Цена отличается от базовой больше чем в 10 раз:");
+    expect(html).toContain("Проверьте значения. Если они верны, нажмите «Сохранить» ещё раз.");
+    const fingerprint = /name="confirmUnusual" value="([^"]+)"/.exec(html)?.[1];
+    expect(fingerprint).toBe("alignerSingleLayerPrice=900100;matrixPrice=5000");
+    // What was typed stays in the form; nothing is saved yet.
+    expect(html).toMatch(/name="alignerSingleLayerPrice"[^>]*value="9001"/);
+    expect(await t.db.selectFrom("client_settings").selectAll().where("email", "=", email).executeTakeFirst()).toBeUndefined();
+
+    // A confirmation of other values does not save changed ones.
+    const changed = await staff.request(url, { form: { ...typed, matrixPrice: "40", confirmUnusual: fingerprint! } });
+    expect(changed.status).toBe(409);
+    expect(await t.db.selectFrom("client_settings").selectAll().where("email", "=", email).executeTakeFirst()).toBeUndefined();
+
+    const saved = await staff.request(url, { form: { ...typed, confirmUnusual: fingerprint! } });
+    expect(saved.status).toBe(302);
+    const row = await t.db.selectFrom("client_settings").selectAll().where("email", "=", email).executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ aligner_single_layer_price: 900_100, matrix_price: 5_000, retainer_standard_price: 80_000 });
+
+    // Prices within the range save at once: 10× the base is still usual.
+    const usual = await staff.request(url, { form: { email, currency: "rub", alignerSingleLayerPrice: "9000", matrixPrice: "100" } });
+    expect(usual.status).toBe(302);
+  });
+
   it("keeps the page and the form behind the gate", async () => {
     const stranger = browserFetch(app);
     const page = await stranger.request("/backoffice/clients");

@@ -141,6 +141,29 @@ describe("ordering again from a patient", () => {
     expect(priced).toEqual({ status: "pending", total_cost: 1_230_000 });
   });
 
+  it("is offered on the order's own cabinet page, and its page states the minimum order with the totals to expect before the doctor confirms", async () => {
+    const past = await pastOrder(OTHER);
+    const orderPage = rendered(await (await other.request(`/cabinet/orders/${past.order.id}`)).text());
+    expect(orderPage).toContain(`href="/cabinet/again/${past.order.id}/${past.patient.id}"`);
+    expect(orderPage).toContain("Заказать снова");
+
+    const html = rendered(await (await other.request(`/cabinet/again/${past.order.id}/${past.patient.id}`)).text());
+    expect(html).toMatch(/Минимальная сумма заказа — 10\s000\s₽ вместе с доставкой/);
+    // Base three-layer aligners, not a new customer: 2 × 1 000 + 1 500 delivery = 3 500 → 10 000 ₽, 6 500 ₽ of it the fee.
+    expect(html).toMatch(/Элайнеры, 2 шт\.: итог 10\s000\s₽, из них сервисный сбор 6\s500\s₽\./);
+    // 8 × 1 000 + 1 500 = 9 500 is still topped up; 9 aligners pass the minimum.
+    expect(html).toMatch(/Если элайнеров не больше 8, итог — 10\s000\s₽\./);
+    // The statement comes before the button that confirms.
+    expect(html.indexOf("Минимальная сумма заказа")).toBeLessThan(html.indexOf("Продолжить оформление"));
+
+    // The clinic's own conditions price the estimate: 2 × 6 000 = 12 000 − 10 % = 10 800 + 1 500 = 12 300 ₽, no fee.
+    const mine = await pastOrder(CLINIC);
+    const priced = rendered(await (await clinic.request(`/cabinet/again/${mine.order.id}/${mine.patient.id}`)).text());
+    expect(priced).toMatch(/Элайнеры, 2 шт\.: итог 12\s300\s₽\./);
+    // One aligner (6 000 − 600 + 1 500 = 6 900 ₽) is still topped up to the minimum.
+    expect(priced).toMatch(/Если элайнеров не больше 1, итог — 10\s000\s₽\./);
+  });
+
   it("a retainer copies the chosen model into the retainers; a new stage copies nothing and opens on the scans", async () => {
     const past = await pastOrder(CLINIC);
     const retainer = await postAgain(clinic, past.order.id, past.patient.id, [["kind", "retainer"], ["files", past.aligners[2]!.info.storagePath]]);

@@ -203,6 +203,64 @@ describe("the order wizard over HTTP", () => {
     expect(anonymousPage).not.toContain("VIP");
   });
 
+  it("shows a signed-in clinic its own prices from step 1 and on the landing, as the summary charges them", async () => {
+    const email = "own-prices@clinic.ru";
+    await t.db
+      .insertInto("client_settings")
+      .values({ email, currency: "rub", aligner_price: 50_000, matrix_price: 40_000, retainer_standard_price: 70_000, discount_percentage: "0" })
+      .execute();
+    const user = await t.db.insertInto("users").values({ email }).returning("id").executeTakeFirstOrThrow();
+    const signedIn = newBrowser();
+    signedIn.jar.set("__session", (await createUserSession(t.db, user.id)).split(";")[0]!.split("=").slice(1).join("="));
+
+    const base = await (await newBrowser().request("/order")).text();
+    expect(base).toContain("Базовые цены");
+    expect(base).not.toContain("Ваши цены");
+    expect(base).toMatch(/900\s₽/);
+
+    const step1 = await (await signedIn.request("/order")).text();
+    expect(step1).toContain("Ваши цены");
+    expect(step1).not.toContain("Базовые цены");
+    // Both aligners at the general 500 ₽, matrices at 400 ₽, the retainer at 700 ₽; delivery stays 1 500 ₽.
+    expect(step1).toMatch(/500\s₽/);
+    expect(step1).toMatch(/400\s₽/);
+    expect(step1).toMatch(/700\s₽/);
+    expect(step1).not.toMatch(/>900\s₽</);
+
+    const landing = await (await signedIn.request("/")).text();
+    expect(landing).toMatch(/<h2 id="pricing-title">Ваши цены<\/h2>/);
+    expect(landing).toMatch(/400\s₽/);
+    const anonymousLanding = await (await newBrowser().request("/")).text();
+    expect(anonymousLanding).toMatch(/<h2 id="pricing-title">Цены<\/h2>/);
+
+    // The summary charges the same unit price step 1 showed: 3 matrices × 400 ₽.
+    const order = await toMatrixStep(signedIn, email);
+    await upload(signedIn, Array.from({ length: 3 }, (_, i) => ({ name: `m${i}.stl`, content: binaryStl(2) })), "next");
+    await signedIn.request("/order", { form: { intent: "next", matrix_type: "hard" } });
+    await signedIn.request("/order", { form: { intent: "skip_aligners" } });
+    await signedIn.request("/order", { form: { intent: "skip_retainers" } });
+    const summary = await (await signedIn.request("/order")).text();
+    expect(summary).toMatch(/400\s₽/);
+    expect(order.email).toBe(email);
+  });
+
+  it("does not show a discount the minimum-order fee cancels as a saving, and the fee as it actually tops the order up", async () => {
+    const browser = newBrowser();
+    await toMatrixStep(browser);
+    // 2 hard matrices × 1 000 ₽ = 2 000; −3 % (first order) = 60; + 1 500 delivery → topped up to 10 000 ₽.
+    await upload(browser, [{ name: "m-upper.stl", content: binaryStl(2) }, { name: "m-lower.stl", content: binaryStl(2) }], "next");
+    await browser.request("/order", { form: { intent: "next", matrix_type: "hard" } });
+    await browser.request("/order", { form: { intent: "skip_aligners" } });
+    await browser.request("/order", { form: { intent: "skip_retainers" } });
+    const page = await (await browser.request("/order")).text();
+    expect(page).toContain("Скидка 3% не снижает итог: действует минимальная сумма заказа 10");
+    expect(page).not.toMatch(/−60\s₽/);
+    // The fee tops 3 500 ₽ up to 10 000 ₽ without the cancelled discount: 6 500 ₽, not 6 560 ₽.
+    expect(page).toMatch(/6\s500\s₽/);
+    expect(page).not.toMatch(/6\s560\s₽/);
+    expect(page).toMatch(/10\s000\s₽/);
+  });
+
   it("tells a visitor nothing about an e-mail they are not signed in with: the summary is the same for an address with conditions and orders as for a fresh one", async () => {
     const known = "known-clinic@clinic.ru";
     await t.db

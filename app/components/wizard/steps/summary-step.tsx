@@ -1,7 +1,7 @@
 import { isFor, isInFlight, type UploadItem } from "~/components/wizard/resumable-upload";
 import { useTranslation } from "~/components/i18n/i18n-context";
 import { formatMoney } from "~/modules/money/format";
-import { calculateOrderPrice } from "~/modules/pricing/calculate";
+import { appliedDiscount, calculateOrderPrice } from "~/modules/pricing/calculate";
 import { lineText } from "~/modules/pricing/line-texts";
 import { type StepId, stepAt } from "~/modules/wizard/steps";
 import type { StepProps } from "./types";
@@ -34,6 +34,8 @@ export function SummaryStep({ data, uploads = [] }: StepProps & { uploads?: Uplo
           }),
         })
       : data.price;
+  // A discount the minimum order cancels is not shown as a saving; the fee is shown as it tops up (issue 57).
+  const applied = price ? appliedDiscount(price) : null;
   // A part the doctor skipped says so, not merely that it holds nothing.
   const none = (patient: (typeof data.patients)[number], type: FileKind) => t(skipped(patient, type) ? "wizard.summary.skipped" : "wizard.summary.none");
   const money = (amount: number) => formatMoney(amount, order.currency, i18n.language);
@@ -170,22 +172,32 @@ export function SummaryStep({ data, uploads = [] }: StepProps & { uploads?: Uplo
                   </tr>
                 ))}
               {price.discountAmount > 0 ? (
-                <tr>
-                  <th scope="row">
-                    {t("wizard.summary.discount", {
-                      percent: price.discountPercent,
-                    })}
-                  </th>
-                  <td />
-                  <td className="num">−{money(price.discountAmount)}</td>
-                </tr>
+                applied!.applies === "none" ? (
+                  <tr>
+                    {/* The minimum order cancels the discount: it is said, never shown as a saving. */}
+                    <th scope="row" colSpan={3} className="muted">
+                      {t("wizard.summary.discountCancelled", { percent: price.discountPercent, amount: money(price.minimumOrder) })}
+                    </th>
+                  </tr>
+                ) : (
+                  <tr>
+                    <th scope="row">
+                      {t("wizard.summary.discount", {
+                        percent: price.discountPercent,
+                      })}
+                      {applied!.applies === "partly" ? <div className="muted small">{t("wizard.summary.discountPartly", { amount: money(price.minimumOrder) })}</div> : null}
+                    </th>
+                    <td />
+                    <td className="num">−{money(applied!.saving)}</td>
+                  </tr>
+                )
               ) : null}
               <tr>
                 <th scope="row">{lineText("delivery", t)}</th>
                 <td />
                 <td className="num">{money(price.delivery)}</td>
               </tr>
-              {price.serviceFee > 0 ? (
+              {applied!.serviceFee > 0 ? (
                 <tr>
                   <th scope="row">
                     {lineText("service_fee", t)}
@@ -196,7 +208,7 @@ export function SummaryStep({ data, uploads = [] }: StepProps & { uploads?: Uplo
                     </div>
                   </th>
                   <td />
-                  <td className="num">{money(price.serviceFee)}</td>
+                  <td className="num">{money(applied!.serviceFee)}</td>
                 </tr>
               ) : null}
               {price.note ? (

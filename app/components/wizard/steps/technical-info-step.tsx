@@ -22,7 +22,7 @@ export function TechnicalInfoStep({ data }: StepProps) {
       <p>{t("wizard.step1.intro")}</p>
       <div className="table-wrap">
         <table>
-          <caption className="visually-hidden">{t("wizard.step1.tableCaption")}</caption>
+          <caption className={data.personalPrices ? undefined : "visually-hidden"}>{t(data.personalPrices ? "wizard.step1.tableCaptionPersonal" : "wizard.step1.tableCaption")}</caption>
           <tbody>
             {rows.map(([label, amount, note]) => (
               <tr key={label}>
