@@ -1,5 +1,5 @@
 import { sql, type RawBuilder, type SqlBool } from "kysely";
-import type { Cursor } from "~/modules/http/request/list-query";
+import { type Cursor, encodeCursor } from "~/modules/http/request/list-query";
 
 /**
  * The one way a list's keyset cursor holds a timestamp (ADR 091): the database writes it as UTC ISO
@@ -51,4 +51,71 @@ export function usableCursor(cursor: Cursor | null, casts: readonly KeysetCast[]
 export function pastCursor(keys: readonly RawBuilder<unknown>[], cursor: Cursor, casts: readonly KeysetCast[], descending: boolean): RawBuilder<SqlBool> {
   const values = cursor.map((value, i) => sql`${value}::${sql.raw(casts[i])}`);
   return sql<SqlBool>`(${sql.join(keys)}) ${sql.raw(descending ? "<" : ">")} (${sql.join(values)})`;
+}
+
+/** One sort key of a list: its expression, how a cursor's value of it is cast back, and its direction. */
+export interface KeysetKey {
+  expr: RawBuilder<unknown>;
+  cast: KeysetCast;
+  descending: boolean;
+}
+
+/**
+ * The rows past the cursor when the keys run different ways (newest first, then id ascending):
+ * `k1 < v1 or (k1 = v1 and k2 > v2) or …`, each key compared its own way (reversed `backwards`).
+ */
+function pastCursorEach(keys: readonly KeysetKey[], cursor: Cursor, backwards: boolean): RawBuilder<SqlBool> {
+  const value = (i: number) => sql`${cursor[i]}::${sql.raw(keys[i].cast)}`;
+  const branches = keys.map((key, i) => {
+    const equal = keys.slice(0, i).map((earlier, j) => sql`${earlier.expr} = ${value(j)}`);
+    const past = sql`${key.expr} ${sql.raw(key.descending !== backwards ? "<" : ">")} ${value(i)}`;
+    return sql`(${sql.join([...equal, past], sql` and `)})`;
+  });
+  return sql<SqlBool>`(${sql.join(branches, sql` or `)})`;
+}
+
+/** The names a keyset page's sort values are selected under, beside the list's own columns. */
+const keyName = (i: number) => `keyset_${i}`;
+
+/**
+ * A list's keyset page (ADR 091): from the address's `after` / `before` cursor (the forward one
+ * wins; a cursor that is not this list's reads as none: the first page), the condition the rows
+ * start past, the order to read them in, the sort values to select, and, from the rows read (one
+ * more than a page), the page in the list's order with whether more follow and its cursors.
+ * Backwards (`before`) reads the other way from the cursor, then turns the rows back.
+ */
+export function keysetPlan(keys: readonly KeysetKey[], after: Cursor | null, before: Cursor | null) {
+  const casts = keys.map((key) => key.cast);
+  const forward = usableCursor(after, casts);
+  const cursor = forward ?? usableCursor(before, casts);
+  const backwards = !forward && cursor !== null;
+  const sameWay = keys.every((key) => key.descending === keys[0].descending);
+  return {
+    /** Whether the address carried a usable cursor. */
+    cursor,
+    /** The condition of the rows past the cursor, or null on the first page. */
+    past: cursor === null ? null : sameWay ? pastCursor(keys.map((key) => key.expr), cursor, casts, keys[0].descending !== backwards) : pastCursorEach(keys, cursor, backwards),
+    /** The sort values as the cursors hold them (timestamps as exact text), to select with the rows. */
+    select: keys.map((key, i) => (key.cast === "timestamptz" ? keysetTimestamp(key.expr) : key.expr).as(keyName(i))),
+    /** The order to read in: the list's own, or turned round when reading backwards. */
+    order: keys.map((key) => [key.expr, key.descending !== backwards ? "desc" : "asc"] as const),
+    page<Row extends object>(read: readonly Row[], pageSize: number) {
+      const more = read.length > pageSize;
+      const rows = read.slice(0, pageSize);
+      if (backwards) rows.reverse();
+      const cursorOf = (row: Row) =>
+        encodeCursor(
+          keys.map((key, i) => {
+            const value = (row as Record<string, unknown>)[keyName(i)];
+            return key.cast === "bigint" || key.cast === "int" ? Number(value) : String(value);
+          })
+        );
+      return {
+        rows,
+        // Backwards, the rows after this page are the ones the person came from.
+        hasMore: backwards ? true : more,
+        cursors: { next: rows.length ? cursorOf(rows[rows.length - 1]) : null, previous: rows.length ? cursorOf(rows[0]) : null },
+      };
+    },
+  };
 }

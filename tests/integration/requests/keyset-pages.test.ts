@@ -1,8 +1,10 @@
+import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TestDatabase } from "../../support/database";
 import { buildOrderIn, buildPatient } from "../../support/builders";
 import { gatePassed, type Browser } from "../backoffice/support";
-import { startApp, type TestApp } from "../../support/app";
+import { browserFetch } from "../../support/app-server";
+import { SECRETS, startApp, type TestApp } from "../../support/app";
 
 /**
  * Every list's "next" link is a real keyset cursor (ADR 091): a page after it starts right after
@@ -35,15 +37,15 @@ describe("the lists' next links", () => {
     [...html.matchAll(/<th scope="row"><a[^>]* href="\/backoffice\/orders\/([0-9a-f-]{36})"/g)].map((match) => match[1]);
 
   /** Walks a list from its first address by its own next links, adding a newer row before each step. */
-  async function walkAddingRows(first: string, rowsOf: (html: string) => string[], addNewer: () => Promise<void>) {
+  async function walkAddingRows(first: string, rowsOf: (html: string) => string[], addNewer: () => Promise<void>, browser: Browser = staff) {
     const seen: string[] = [];
-    let html = await (await staff.request(first)).text();
+    let html = await (await browser.request(first)).text();
     for (let step = 0; step < 20; step++) {
       seen.push(...rowsOf(html));
       const next = nextLink(html);
       if (!next) break;
       await addNewer();
-      const response = await staff.request(next);
+      const response = await browser.request(next);
       expect(response.status, next).toBe(200);
       html = await response.text();
     }
@@ -57,15 +59,11 @@ describe("the lists' next links", () => {
       const createdAt = new Date(Date.UTC(2019, 0, 1 + (i % 9), 10, i, 0, 123));
       const order = await buildOrderIn(t.db, i % 3 === 0 ? "processing" : "paid", { createdAt, market: "international", currency: "eur" });
       await t.db.updateTable("orders").set({ total_cost: (i % 5) * 100 + 50 }).where("id", "=", order.id).execute();
-      // Microseconds a JavaScript Date cannot hold: a cursor rounded to the millisecond would misplace rows.
-      await t.db.updateTable("orders").set({ created_at: new Date(createdAt.getTime()) }).where("id", "=", order.id).execute();
       await buildPatient(t.db, order.id);
       made.push(order.id);
     }
-    await t.db.executeQuery(
-      // Every order of that month gets 456 microseconds more.
-      (await import("kysely")).sql`update orders set created_at = created_at + interval '456 microseconds' where created_at >= '2019-01-01' and created_at < '2019-02-01'`.compile(t.db)
-    );
+    // Microseconds a JavaScript Date cannot hold: a cursor rounded to the millisecond would misplace rows.
+    await sql`update orders set created_at = created_at + interval '456 microseconds' where created_at >= '2019-01-01' and created_at < '2019-02-01'`.execute(t.db);
     let added = 0;
     const addNewer = async () => {
       // A newer order of the same filter: first in the date sort, and somewhere inside the others.
@@ -84,5 +82,28 @@ describe("the lists' next links", () => {
       expect([...before].filter((id) => !seen.includes(id)), `${sort}: rows missed`).toEqual([]);
     }
     expect(made.length).toBe(25);
+  });
+
+  it("the packer's list of every order neither repeats nor skips a row when newer orders come in between pages", async () => {
+    const packer = browserFetch(app);
+    await packer.request("/packer", { form: { password: SECRETS.PACKER_PASSWORD, redirectTo: "/packer" } });
+    const before: string[] = [];
+    for (let i = 0; i < 75; i++) {
+      // Pairs of orders at one instant: the id breaks the tie.
+      const order = await buildOrderIn(t.db, "shipped", { createdAt: new Date(Date.UTC(2018, 5, 1, 8, Math.floor(i / 2), 0)) });
+      before.push(order.id);
+    }
+    await sql`update orders set created_at = created_at + interval '789 microseconds' where status = 'shipped'`.execute(t.db);
+    const cardsOf = (html: string) => [...html.matchAll(/<article [^>]*id="o-([0-9a-f-]{36})"/g)].map((match) => match[1]);
+    const seen = await walkAddingRows(
+      "/packer?view=all&status=shipped",
+      cardsOf,
+      async () => {
+        await buildOrderIn(t.db, "shipped", { createdAt: new Date() });
+      },
+      packer
+    );
+    expect(seen.length, "a row shown twice").toBe(new Set(seen).size);
+    expect(before.filter((id) => !seen.includes(id)), "rows missed").toEqual([]);
   });
 });
