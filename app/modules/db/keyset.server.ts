@@ -75,7 +75,7 @@ function pastCursorEach(keys: readonly KeysetKey[], cursor: Cursor, backwards: b
 }
 
 /** The names a keyset page's sort values are selected under, beside the list's own columns. */
-const keyName = (i: number) => `keyset_${i}`;
+const keyName = (i: number) => `keyset_${i}` as const;
 
 /**
  * A list's keyset page (ADR 091): from the address's `after` / `before` cursor (the forward one
@@ -93,6 +93,8 @@ export function keysetPlan(keys: readonly KeysetKey[], after: Cursor | null, bef
   return {
     /** Whether the address carried a usable cursor. */
     cursor,
+    /** Whether the page is read backwards (before the cursor). */
+    backwards,
     /** The condition of the rows past the cursor, or null on the first page. */
     past: cursor === null ? null : sameWay ? pastCursor(keys.map((key) => key.expr), cursor, casts, keys[0].descending !== backwards) : pastCursorEach(keys, cursor, backwards),
     /** The sort values as the cursors hold them (timestamps as exact text), to select with the rows. */

@@ -106,4 +106,16 @@ describe("the lists' next links", () => {
     expect(seen.length, "a row shown twice").toBe(new Set(seen).size);
     expect(before.filter((id) => !seen.includes(id)), "rows missed").toEqual([]);
   });
+
+  it("the back office's client list neither repeats nor skips a client when new clients order between pages", async () => {
+    // The orders above are each a client of their own: some 150, three pages.
+    const before = (await t.db.selectFrom("client_summaries").select("email").execute()).map((row) => row.email);
+    expect(before.length).toBeGreaterThan(100);
+    const emailsOf = (html: string) => [...new Set([...html.matchAll(/doctor-[0-9a-f]{8}@clinic\.test/g)].map((match) => match[0]))];
+    const seen = await walkAddingRows("/backoffice/clients?all=1", emailsOf, async () => {
+      await buildOrderIn(t.db, "paid", { createdAt: new Date() });
+    });
+    expect(seen.length, "a client shown twice").toBe(new Set(seen).size);
+    expect(before.filter((email) => !seen.includes(email)), "clients missed").toEqual([]);
+  });
 });
