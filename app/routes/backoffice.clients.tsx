@@ -33,7 +33,7 @@ export async function action(args: ActionFunctionArgs) {
 }
 
 export default function BackofficeClients() {
-  const { filter, clients, hasMore, editing } = useLoaderData<typeof loader>();
+  const { filter, clients, hasMore, cursors, editing } = useLoaderData<typeof loader>();
   const { t, i18n } = useTranslation();
   const location = useLocation();
   const params = new URLSearchParams(location.search);
@@ -111,7 +111,7 @@ export default function BackofficeClients() {
           </table>
         </div>
       )}
-      <ListPager page={filter.page} pageSize={CLIENTS_PAGE_SIZE} shown={clients.length} total={null} hasMore={hasMore} without={["client"]} />
+      <ListPager page={filter.page} pageSize={CLIENTS_PAGE_SIZE} shown={clients.length} total={null} hasMore={hasMore} cursors={cursors} without={["client"]} />
       {editing ? <ConditionsDialog key={editing.email} editing={editing} closeTo={`/backoffice/clients${listSearch(location.search)}`} /> : null}
     </section>
   );

@@ -50,7 +50,7 @@ export default function PackerPage() {
   const { t, i18n } = useTranslation();
   if (loaded.gate) return <PasswordGate titleKey="gate.packerTitle" reply={actionData} redirectTo={params.get("redirectTo") ?? "/packer"} />;
 
-  const { filter, orders, statuses, hasMore, loadFailed } = loaded;
+  const { filter, orders, statuses, hasMore, cursors, loadFailed } = loaded;
   const back = filterQuery(filter);
   const packedAt = (iso: string) => dateTimeFormat(i18n.language === "ru" ? "ru-RU" : i18n.language, { dateStyle: "short", timeStyle: "short" }).format(new Date(iso));
   return (
@@ -187,7 +187,7 @@ export default function PackerPage() {
         </div>
       )}
 
-      <ListPager page={filter.page} pageSize={PACKER_PAGE_SIZE} shown={orders.length} total={null} hasMore={hasMore} />
+      <ListPager page={filter.page} pageSize={PACKER_PAGE_SIZE} shown={orders.length} total={null} hasMore={hasMore} cursors={cursors} />
     </div>
   );
 }

@@ -103,7 +103,7 @@ export function ReferralOrders({ screen }: { screen: SerializeFrom<typeof loadPa
           <p className="hint small">{t("partners.orders.rewardHint")}</p>
         </>
       )}
-      <ListPager page={screen.page} pageSize={screen.pageSize} shown={screen.orders.length} total={null} hasMore={screen.hasMore} />
+      <ListPager page={screen.page} pageSize={screen.pageSize} shown={screen.orders.length} total={null} hasMore={screen.hasMore} cursors={"cursors" in screen ? screen.cursors : undefined} />
     </section>
   );
 }

@@ -23,7 +23,7 @@ export async function loadClientsPage({ request, context }: LoaderFunctionArgs) 
   const t = await getRequestTranslator(request, context);
   const { client: opened, ...filter } = parseClientFilter(request);
   const db = await getDb();
-  const { clients, hasMore } = await listClients(db, filter);
+  const { clients, hasMore, cursors } = await listClients(db, filter);
 
   let editing: Editing | null = null;
   const client = normalizeEmail(opened);
@@ -48,6 +48,7 @@ export async function loadClientsPage({ request, context }: LoaderFunctionArgs) 
     title: t("bo.clients.title"),
     filter,
     hasMore,
+    cursors,
     clients: clients.map((row) => ({ ...row, lastOrderAt: row.lastOrderAt.toISOString() })),
     editing,
   };

@@ -6,7 +6,7 @@ import { latestOrderCurrency } from "~/modules/orders/customers.server";
 import * as z from "zod/mini";
 import { CLIENTS_PAGE_SIZE } from "./client-list";
 import { EMAIL_MAX } from "~/modules/validation/email";
-import { flag, listQuerySchema, readQuery } from "~/modules/http/request/list-query";
+import { type Cursor, flag, listQuerySchema, readQuery } from "~/modules/http/request/list-query";
 
 /**
  * The clients screen (staff side §2 "/backoffice/clients"): clients are the e-mails of orders,
@@ -22,6 +22,9 @@ export interface ClientFilter {
   /** Off: only clients with payments. Ignored while a search text is present (it searches everyone). */
   showAll: boolean;
   page: number;
+  /** Keyset cursors of the pager's links (ADR 091). */
+  after?: Cursor | null;
+  before?: Cursor | null;
 }
 
 export interface ClientRow {
@@ -40,18 +43,19 @@ export const clientsQuery = listQuerySchema({}, { all: flag, client: z.pipe(z.un
 
 export function parseClientFilter(source: Request | URL | URLSearchParams): ClientFilter & { client: string | null } {
   const query = readQuery(source, clientsQuery);
-  return { search: query.q, showAll: query.all, page: query.page, client: query.client };
+  return { search: query.q, showAll: query.all, page: query.page, after: query.after, before: query.before, client: query.client };
 }
 
 /**
  * One page of clients, in the order of their latest order, with the latest name on their orders and
  * their sums of the last `PAID_WINDOW_DAYS` (the order data's `clientPage`, ADR 042).
  */
-export async function listClients(db: DB, filter: ClientFilter): Promise<{ clients: ClientRow[]; hasMore: boolean }> {
-  const rows = await clientPage(db, { search: filter.search, showAll: filter.showAll, page: filter.page, pageSize: CLIENTS_PAGE_SIZE, paidWindowDays: PAID_WINDOW_DAYS });
+export async function listClients(db: DB, filter: ClientFilter): Promise<{ clients: ClientRow[]; hasMore: boolean; cursors: { next: string | null; previous: string | null } }> {
+  const { rows, hasMore, cursors } = await clientPage(db, { search: filter.search, showAll: filter.showAll, page: filter.page, after: filter.after ?? null, before: filter.before ?? null, pageSize: CLIENTS_PAGE_SIZE, paidWindowDays: PAID_WINDOW_DAYS });
   return {
-    hasMore: rows.length > CLIENTS_PAGE_SIZE,
-    clients: rows.slice(0, CLIENTS_PAGE_SIZE).map((row) => ({
+    hasMore,
+    cursors,
+    clients: rows.map((row) => ({
       email: row.email,
       name: row.name,
       orders: Number(row.orders_count),

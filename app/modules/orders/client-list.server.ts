@@ -1,6 +1,8 @@
 import { sql } from "kysely";
 import type { Currency } from "~db/schema";
 import type { DB } from "~/modules/db/db.server";
+import { type KeysetKey, keysetPlan } from "~/modules/db/keyset.server";
+import type { Cursor } from "~/modules/http/request/list-query";
 import { containsPattern } from "./order-search.server";
 import { isShortSearch, SHORT_SEARCH_WINDOW } from "./search-length";
 import { PAID_SET } from "./status";
@@ -18,6 +20,9 @@ export interface ClientPageQuery {
   showAll: boolean;
   page: number;
   pageSize: number;
+  /** Keyset (ADR 091): the page starts after / ends before the client with these sort values. */
+  after?: Cursor | null;
+  before?: Cursor | null;
   /** The paid sums count orders of the paid set paid within this many days. */
   paidWindowDays: number;
 }
@@ -28,7 +33,14 @@ export interface ClientPageQuery {
  * alone, through orders_email_idx and orders_email_paid_idx (ADR 042). A search filters the clients
  * before anything is added up: the e-mail by its trigram index, a name through the orders' trigram index.
  */
-export function clientPage(db: DB, query: ClientPageQuery) {
+/** Latest order first, ties by e-mail. */
+const CLIENT_KEYS: KeysetKey[] = [
+  { expr: sql`s.last_order_at`, cast: "timestamptz", descending: true },
+  { expr: sql`s.email`, cast: "text", descending: false },
+];
+
+export async function clientPage(db: DB, query: ClientPageQuery) {
+  const plan = keysetPlan(CLIENT_KEYS, query.after ?? null, query.before ?? null);
   let page = db.selectFrom("client_summaries as s").select(["s.email", "s.orders_count", "s.paid_orders_count", "s.last_order_at"]);
   if (query.search) {
     const search = query.search;
@@ -49,12 +61,17 @@ export function clientPage(db: DB, query: ClientPageQuery) {
   } else if (!query.showAll) {
     page = page.where("s.paid_orders_count", ">", 0);
   }
+  if (plan.past) page = page.where(plan.past);
+  let ordered = page.select(plan.select);
+  for (const [key, direction] of plan.order) ordered = ordered.orderBy(key, direction);
+  // Without a cursor a page number is a position (an old link, a typed address: ADR 091).
+  const offset = plan.cursor ? 0 : (query.page - 1) * query.pageSize;
   const paidIn = (currency: Currency) =>
     sql<number>`(select coalesce(sum(o.total_cost), 0)::bigint from orders o
                   where o.email = client.email and o.paid_at >= now() - make_interval(days => ${query.paidWindowDays})
                     and o.status in (${sql.join(PAID_SET)}) and o.currency = ${currency})`;
-  return db
-    .selectFrom(page.orderBy("s.last_order_at", "desc").orderBy("s.email").limit(query.pageSize + 1).offset((query.page - 1) * query.pageSize).as("client"))
+  const rows = await db
+    .selectFrom((offset > 0 ? ordered.offset(offset) : ordered).limit(query.pageSize + 1).as("client"))
     .leftJoin("client_settings", "client_settings.email", "client.email")
     .selectAll("client")
     .select([
@@ -64,7 +81,8 @@ export function clientPage(db: DB, query: ClientPageQuery) {
       paidIn("eur").as("paid_eur"),
       sql<boolean>`client_settings.email is not null`.as("has_conditions"),
     ])
-    .orderBy("client.last_order_at", "desc")
-    .orderBy("client.email")
+    .orderBy("client.last_order_at", plan.backwards ? "asc" : "desc")
+    .orderBy("client.email", plan.backwards ? "desc" : "asc")
     .execute();
+  return plan.page(rows, query.pageSize);
 }

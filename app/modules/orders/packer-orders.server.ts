@@ -1,6 +1,8 @@
-import type { ExpressionBuilder } from "kysely";
+import { type ExpressionBuilder, sql } from "kysely";
 import type { Database, OrderStatus } from "~db/schema";
 import type { DB } from "~/modules/db/db.server";
+import { type KeysetKey, keysetPlan } from "~/modules/db/keyset.server";
+import type { Cursor } from "~/modules/http/request/list-query";
 import { foundBySearch } from "./order-search.server";
 
 /**
@@ -20,10 +22,23 @@ export interface PackerOrderQuery {
   status: OrderStatus | null;
   q: string;
   page: number;
+  /** Keyset (ADR 091): the page starts after / ends before the row with these sort values. */
+  after: Cursor | null;
+  before: Cursor | null;
 }
 
-/** Non-draft orders, newest first, filtered by order number, client or patient and by status; one page and one more row. */
+/** Newest first, ties by id. */
+const PACKER_KEYS: KeysetKey[] = [
+  { expr: sql`orders.created_at`, cast: "timestamptz", descending: true },
+  { expr: sql`orders.id`, cast: "uuid", descending: false },
+];
+
+/**
+ * Non-draft orders, newest first, filtered by order number, client or patient and by status; one
+ * page after (before) the address's cursor, with whether more follow and the page's cursors.
+ */
 export async function packerOrderPage(db: DB, filter: PackerOrderQuery, pageSize: number) {
+  const plan = keysetPlan(PACKER_KEYS, filter.after, filter.before);
   const filtered = () => {
     let query = db.selectFrom("orders").where("orders.status", "!=", "draft");
     if (filter.packed !== null) {
@@ -32,18 +47,16 @@ export async function packerOrderPage(db: DB, filter: PackerOrderQuery, pageSize
       query = query.where("orders.status", "in", filter.toPack).where((eb) => (filter.packed ? packed(eb) : eb.not(packed(eb))));
     }
     if (filter.status) query = query.where("orders.status", "=", filter.status);
-    return query;
+    return plan.past ? query.where(plan.past) : query;
   };
-  const offset = (filter.page - 1) * pageSize;
-  let query = filtered().select(ORDER_COLUMNS);
+  // Without a cursor a page number is a position (an old link, a typed address: ADR 091).
+  const offset = plan.cursor ? 0 : (filter.page - 1) * pageSize;
+  let query = filtered().select(ORDER_COLUMNS).select(plan.select);
   // The back-office's search without the phone; each way of matching reads at most this page (ADR 042).
   if (filter.q) query = query.where(await foundBySearch(db, filter.q, { phone: false, narrowBase: filter.packed !== null }, filtered, offset + pageSize + 1));
-  return query
-    .orderBy("orders.created_at", "desc")
-    .orderBy("orders.id")
-    .limit(pageSize + 1)
-    .offset(offset)
-    .execute();
+  for (const [key, direction] of plan.order) query = query.orderBy(key, direction);
+  const read = await (offset > 0 ? query.offset(offset) : query).limit(pageSize + 1).execute();
+  return plan.page(read, pageSize);
 }
 
 /** One non-draft order for its labels, or undefined. */

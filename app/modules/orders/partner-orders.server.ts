@@ -1,6 +1,8 @@
 import { sql } from "kysely";
 import type { OrderStatus } from "~db/schema";
 import type { DB } from "~/modules/db/db.server";
+import { type KeysetKey, keysetPlan } from "~/modules/db/keyset.server";
+import type { Cursor } from "~/modules/http/request/list-query";
 import { containsPattern } from "./order-search.server";
 import { PAID_SET } from "./status";
 
@@ -36,14 +38,24 @@ export interface ReferralOrderFilter {
   active: boolean | null;
   page: number;
   pageSize: number;
+  /** Keyset (ADR 091): the page starts after / ends before the row with these sort values. */
+  after?: Cursor | null;
+  before?: Cursor | null;
 }
 
+/** Newest first, ties by id. */
+const REFERRAL_KEYS: KeysetKey[] = [
+  { expr: sql`o.created_at`, cast: "timestamptz", descending: true },
+  { expr: sql`o.id`, cast: "uuid", descending: false },
+];
+
 /**
- * Orders of the partner's referrals, newest first, one page and one more row: searchable by name,
+ * Orders of the partner's referrals, newest first, one page (after or before the cursor): searchable by name,
  * e-mail and order number, filtered by status and by the referral's activity. `counts` marks an
  * order that earns a reward, `reward` its kopecks.
  */
-export function referralOrderRows(db: DB, partnerCodeId: string, query: ReferralOrderFilter) {
+export async function referralOrderRows(db: DB, partnerCodeId: string, query: ReferralOrderFilter) {
+  const plan = keysetPlan(REFERRAL_KEYS, query.after ?? null, query.before ?? null);
   let select = db
     .selectFrom("orders as o")
     .innerJoin("partner_affiliate_order_stats as s", "s.affiliate_email", "o.email")
@@ -52,6 +64,7 @@ export function referralOrderRows(db: DB, partnerCodeId: string, query: Referral
     .where("o.status", "in", LISTED_STATUSES);
   if (query.status) select = select.where("o.status", "=", query.status);
   if (query.active !== null) select = select.where("s.is_active", "=", query.active);
+  if (plan.past) select = select.where(plan.past);
   if (query.search) {
     const pattern = containsPattern(query.search);
     const number = query.search.toLowerCase().replace(/^#|^№/, "").trim();
@@ -63,7 +76,7 @@ export function referralOrderRows(db: DB, partnerCodeId: string, query: Referral
       ]),
     );
   }
-  return select
+  let page = select
     .select([
       "o.id",
       "o.status",
@@ -78,11 +91,11 @@ export function referralOrderRows(db: DB, partnerCodeId: string, query: Referral
       ORDER_COUNTS.as("counts"),
       ORDER_REWARD.as("reward"),
     ])
-    .orderBy("o.created_at", "desc")
-    .orderBy("o.id")
-    .limit(query.pageSize + 1)
-    .offset((query.page - 1) * query.pageSize)
-    .execute();
+    .select(plan.select);
+  for (const [key, direction] of plan.order) page = page.orderBy(key, direction);
+  // Without a cursor a page number is a position (an old link, a typed address: ADR 091).
+  const offset = plan.cursor ? 0 : (query.page - 1) * query.pageSize;
+  return plan.page(await (offset > 0 ? page.offset(offset) : page).limit(query.pageSize + 1).execute(), query.pageSize);
 }
 
 /**

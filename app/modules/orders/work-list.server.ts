@@ -1,10 +1,10 @@
-import { type RawBuilder, type Selectable, sql, type SqlBool } from "kysely";
+import { type RawBuilder, type Selectable, sql } from "kysely";
 import type { OrderPackingsTable, OrderStatus, OrderStatusHistoryTable } from "~db/schema";
 import { type DB, plannedCount } from "~/modules/db/db.server";
+import { type KeysetCast, keysetTimestamp, pastCursor, usableCursor } from "~/modules/db/keyset.server";
 import { type Cursor, encodeCursor, endOfDay, type ListMarket, type SortDirection, startOfDay } from "~/modules/http/request/list-query";
 import { fileCountOf } from "./files.server";
 import { foundBySearch } from "./order-search.server";
-import { isUuid } from "./orders.server";
 import { ORDER_STATUSES, PAID_SET } from "./status";
 import { statusCountsQuery, tabCount } from "./status-counts.server";
 
@@ -85,28 +85,14 @@ const STATUS_RANK = sql<number>`(case orders.status when 'draft' then 0 when 'pe
 const TOTAL_KEY = sql<number>`coalesce(orders.total_cost, 0)`;
 
 /**
- * Each sort's keyset (ADR 067): the expressions a page is ordered by, the id last so no two rows tie,
- * how a cursor's values are cast back, and how they are checked (a forged cursor reads as none).
+ * Each sort's keyset (ADR 067, 091): the expressions a page is ordered by, the id last so no two rows
+ * tie, and how a cursor's values are cast back and checked (a forged cursor reads as none).
  */
-const KEYSETS: Record<WorkListSort, { keys: RawBuilder<unknown>[]; casts: string[]; valid: (values: Cursor) => boolean }> = {
-  date: {
-    keys: [sql`orders.created_at`, sql`orders.id`],
-    casts: ["timestamptz", "uuid"],
-    valid: ([at, id]) => isTimestamp(at) && isUuid(String(id)),
-  },
-  total: {
-    keys: [TOTAL_KEY, sql`orders.id`],
-    casts: ["bigint", "uuid"],
-    valid: ([total, id]) => Number.isSafeInteger(total) && isUuid(String(id)),
-  },
-  status: {
-    keys: [STATUS_RANK, sql`orders.created_at`, sql`orders.id`],
-    casts: ["int", "timestamptz", "uuid"],
-    valid: ([rank, at, id]) => Number.isInteger(rank) && isTimestamp(at) && isUuid(String(id)),
-  },
+const KEYSETS: Record<WorkListSort, { keys: RawBuilder<unknown>[]; casts: KeysetCast[] }> = {
+  date: { keys: [sql`orders.created_at`, sql`orders.id`], casts: ["timestamptz", "uuid"] },
+  total: { keys: [TOTAL_KEY, sql`orders.id`], casts: ["bigint", "uuid"] },
+  status: { keys: [STATUS_RANK, sql`orders.created_at`, sql`orders.id`], casts: ["int", "timestamptz", "uuid"] },
 };
-const TIMESTAMP = /^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}(\.\d{1,6})?([+-]\d{2}(:\d{2})?|Z)$/;
-const isTimestamp = (value: unknown) => typeof value === "string" && TIMESTAMP.test(value) && !Number.isNaN(Date.parse(value.replace(" ", "T")));
 
 /** A status change as a card's history lists it, read with the page's rows (times as ISO text, to the millisecond). */
 export type HistoryRecord = Pick<Selectable<OrderStatusHistoryTable>, "id" | "from_status" | "to_status" | "actor" | "note" | "tracking_number" | "carrier" | "undoes"> & { created_at: string };
@@ -143,17 +129,17 @@ const invoiceCompany = sql<string | null>`(select i.client_company from invoices
 export async function workListPage(db: DB, query: WorkListPageQuery, pageSize: number, { cards = false }: { cards?: boolean } = {}) {
   const keyset = KEYSETS[query.sort];
   const cursor = query.after ?? query.before;
-  const usable = cursor && cursor.length === keyset.casts.length && keyset.valid(cursor) ? cursor : null;
+  const usable = usableCursor(cursor, keyset.casts);
   // Backwards (`before`) reads the other way round from the cursor, then turns the rows back.
   const backwards = Boolean(usable && query.before);
   const descending = (query.dir === "desc") !== backwards;
   const filtered = () => {
     const orders = ordersWhere(db, query);
     if (!usable) return orders;
-    const values = usable.map((value, i) => sql`${value}::${sql.raw(keyset.casts[i])}`);
-    return orders.where(sql<SqlBool>`(${sql.join(keyset.keys)}) ${sql.raw(descending ? "<" : ">")} (${sql.join(values)})`);
+    return orders.where(pastCursor(keyset.keys, usable, keyset.casts, descending));
   };
-  // Without a cursor a page number is an offset (an old link, a typed address); the pager's links carry cursors.
+  // Without a cursor a page number is a position (an old link, a typed address: ADR 091); the
+  // pager's links carry cursors, and a page after a cursor skips no row.
   const offset = usable ? 0 : (query.page - 1) * pageSize;
   let page = filtered()
     .select([
@@ -173,14 +159,14 @@ export async function workListPage(db: DB, query: WorkListPageQuery, pageSize: n
       "parcel_received_at",
       "parcel_received_by",
     ])
-    .select([sql<string>`orders.created_at::text`.as("created_key"), TOTAL_KEY.as("total_key"), STATUS_RANK.as("status_rank"), awaitedTransfer])
+    .select([keysetTimestamp(sql`orders.created_at`).as("created_key"), TOTAL_KEY.as("total_key"), STATUS_RANK.as("status_rank"), awaitedTransfer])
     // The table's one figure from another table, read for the page's rows only; the cards read their patients whole.
     .$if(!cards, (rows) => rows.select([sql<number>`(select count(*)::int from orders_patients where orders_patients.order_id = orders.id)`.as("patient_count"), invoiceCompany]))
     .$if(cards, (rows) => rows.select(cardExtras));
   // A search reads, per way of matching, at most the orders up to this page (ADR 042).
   if (query.search) page = page.where(await foundBySearch(db, query.search, { phone: true }, filtered, offset + pageSize + 1));
   for (const key of keyset.keys) page = page.orderBy(key, descending ? "desc" : "asc");
-  const read = await page.limit(plannedCount(pageSize + 1)).offset(plannedCount(offset)).execute();
+  const read = await (offset > 0 ? page.offset(plannedCount(offset)) : page).limit(plannedCount(pageSize + 1)).execute();
   const more = read.length > pageSize;
   const rows = backwards ? read.slice(0, pageSize).reverse() : read;
   const cursorOf = (row: (typeof read)[number]) =>

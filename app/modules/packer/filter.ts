@@ -1,6 +1,6 @@
 import type { OrderStatus } from "~db/schema";
 import { ORDER_STATUSES } from "~/modules/orders/status";
-import { listQuerySchema, oneOf, readQuery } from "~/modules/http/request/list-query";
+import { type Cursor, encodeCursor, listQuerySchema, oneOf, readQuery } from "~/modules/http/request/list-query";
 
 /**
  * The packer's views (ADR 068): the orders to pack (paid and in work, not yet marked packed) by
@@ -17,6 +17,9 @@ export interface PackerFilter {
   /** Only in the "all" view. */
   status: OrderStatus | null;
   page: number;
+  /** Keyset cursors of the pager's links (ADR 091). */
+  after: Cursor | null;
+  before: Cursor | null;
 }
 
 /** Orders on one page of the packer's list. */
@@ -31,9 +34,9 @@ export const TO_PACK: readonly OrderStatus[] = ["paid", "processing"];
 const packerQuery = listQuerySchema({ statuses: PACKER_STATUSES }, { view: oneOf(PACKER_VIEWS, "topack") });
 
 export function parsePackerFilter(source: Request | URL | URLSearchParams): PackerFilter {
-  const { view, q, status, page } = readQuery(source, packerQuery);
+  const { view, q, status, page, after, before } = readQuery(source, packerQuery);
   // The status filter belongs to the list of every order; the other views are their own filter.
-  return { view, q, status: view === "all" ? status : null, page: Math.min(10_000, page) };
+  return { view, q, status: view === "all" ? status : null, page: Math.min(10_000, page), after, before };
 }
 
 /** "?q=…&status=…&page=…" with defaults left out ("" for the plain list). */
@@ -43,6 +46,9 @@ export function filterQuery(filter: PackerFilter, page = filter.page): string {
   if (filter.q) params.set("q", filter.q);
   if (filter.status) params.set("status", filter.status);
   if (page > 1) params.set("page", String(page));
+  // The same page keeps its cursor, so a form's way back shows the rows it was on (ADR 091).
+  if (page > 1 && page === filter.page && filter.after) params.set("after", encodeCursor(filter.after));
+  else if (page > 1 && page === filter.page && filter.before) params.set("before", encodeCursor(filter.before));
   const query = params.toString();
   return query ? `?${query}` : "";
 }

@@ -16,7 +16,7 @@ export async function loadPackerPage({ request, context }: LoaderFunctionArgs) {
   if (!(await isPacker(request, context))) return data({ gate: true as const, title }, { headers: NO_STORE });
   const filter = parsePackerFilter(request);
   try {
-    const { orders, hasMore } = await listPackerOrders(await getDb(), filter);
+    const { orders, hasMore, cursors } = await listPackerOrders(await getDb(), filter);
     const logos = await logoUrls(orders.map((order) => order.email));
     return data(
       {
@@ -25,6 +25,7 @@ export async function loadPackerPage({ request, context }: LoaderFunctionArgs) {
         filter,
         statuses: PACKER_STATUSES,
         hasMore,
+        cursors,
         loadFailed: false,
         orders: orders.map((order) => ({ ...order, logo: (order.email && logos.get(order.email)) || DEFAULT_LOGO_URL })),
       },
@@ -32,7 +33,7 @@ export async function loadPackerPage({ request, context }: LoaderFunctionArgs) {
     );
   } catch (cause) {
     logger.error("packer: orders could not be read:", cause);
-    return data({ gate: false as const, title, filter, statuses: PACKER_STATUSES, hasMore: false, loadFailed: true, orders: [] }, { status: 503, headers: NO_STORE });
+    return data({ gate: false as const, title, filter, statuses: PACKER_STATUSES, hasMore: false, cursors: { next: null, previous: null }, loadFailed: true, orders: [] }, { status: 503, headers: NO_STORE });
   }
 }
 

@@ -29,7 +29,7 @@ export type PartnerReply = FormReply & { failure?: Failure };
 export async function loadPartnerPage({ request, context }: LoaderFunctionArgs) {
   const user = await requireUser(request, context);
   const t = await getRequestTranslator(request, context);
-  const { q: search, status, activity, page } = readQuery(request, referralsQuery);
+  const { q: search, status, activity, page, after, before } = readQuery(request, referralsQuery);
   const db = await getDb();
   const base = { title: t("partners.title"), search, status, activity, page, pageSize: PAGE_SIZE };
   // The code is created by the page's "create" post, never by opening it (ADR 083): a GET writes
@@ -59,6 +59,8 @@ export async function loadPartnerPage({ request, context }: LoaderFunctionArgs) 
         activity,
         page,
         pageSize: PAGE_SIZE,
+        after,
+        before,
       }),
     ),
   ]);
@@ -81,7 +83,7 @@ export async function loadPartnerPage({ request, context }: LoaderFunctionArgs) 
     payoutsFailure: sectionFailure(payouts),
     payouts: sectionData(payouts, []),
     ordersFailure: sectionFailure(list),
-    ...sectionData(list, { orders: [], hasMore: false }),
+    ...sectionData(list, { orders: [], hasMore: false, cursors: { next: null, previous: null } }),
   };
 }
 

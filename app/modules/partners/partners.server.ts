@@ -1,6 +1,7 @@
 import { randomInt } from "node:crypto";
 import { sql } from "kysely";
 import type { DB } from "~/modules/db/db.server";
+import type { Cursor } from "~/modules/http/request/list-query";
 import { shortOrderNumber } from "~/modules/orders/orders.server";
 import { normalizeEmail } from "~/modules/validation/email";
 import { referralOrderRows } from "~/modules/orders/partner-orders.server";
@@ -98,6 +99,8 @@ export interface ReferralOrderQuery {
   activity: ActivityFilter | null;
   page: number;
   pageSize: number;
+  after?: Cursor | null;
+  before?: Cursor | null;
 }
 
 /**
@@ -105,16 +108,19 @@ export interface ReferralOrderQuery {
  * filtered by status and by the referral's activity. `counts` marks an order that earns a reward.
  */
 export async function referralOrders(db: DB, partnerCodeId: string, query: ReferralOrderQuery) {
-  const rows = await referralOrderRows(db, partnerCodeId, {
+  const { rows, hasMore, cursors } = await referralOrderRows(db, partnerCodeId, {
     search: query.search,
     status: query.status,
     active: query.activity ? query.activity === "active" : null,
     page: query.page,
     pageSize: query.pageSize,
+    after: query.after ?? null,
+    before: query.before ?? null,
   });
   return {
-    hasMore: rows.length > query.pageSize,
-    orders: rows.slice(0, query.pageSize).map((row) => ({
+    hasMore,
+    cursors,
+    orders: rows.map((row) => ({
       id: row.id,
       number: shortOrderNumber(row.id),
       status: row.status,
