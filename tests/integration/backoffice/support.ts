@@ -54,3 +54,9 @@ export function rendered(html: string): string {
 export function decode(html: string): string {
   return html.replace(/&quot;/g, '"').replace(/&#x27;/g, "'").replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&");
 }
+
+/** The address of a list pager's link (`rel="next"` or `rel="prev"`), as the page writes it, or null. */
+export function pagerLink(html: string, rel: "next" | "prev"): string | null {
+  const link = new RegExp(`<a [^>]*href="([^"]+)"[^>]*rel="${rel}"|<a [^>]*rel="${rel}"[^>]*href="([^"]+)"`).exec(html);
+  return link?.slice(1).find(Boolean)?.replace(/&amp;/g, "&") ?? null;
+}

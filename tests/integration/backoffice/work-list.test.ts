@@ -4,7 +4,7 @@ import type { TestDatabase } from "../../support/database";
 import { buildOrderIn, buildPatient } from "../../support/builders";
 import { DASHBOARD_PAGE_SIZE } from "~/modules/backoffice/dashboard.server";
 import { countWorkListTabs } from "~/modules/orders/work-list.server";
-import { gatePassed, rendered, signedInAs, type Browser } from "./support";
+import { gatePassed, pagerLink, rendered, signedInAs, type Browser } from "./support";
 import { startApp, type TestApp } from "../../support/app";
 
 /**
@@ -195,18 +195,8 @@ describe("the orders work list", () => {
         /<th scope="row"><a[^>]* href="\/backoffice\/orders\/([0-9a-f]{8})[0-9a-f-]{28}"/g
       ),
     ].map((match) => match[1]);
-  const nextLink = (html: string) =>
-    /<a [^>]*href="([^"]+)"[^>]*rel="next"|<a [^>]*rel="next"[^>]*href="([^"]+)"/
-      .exec(html)
-      ?.slice(1)
-      .find(Boolean)
-      ?.replace(/&amp;/g, "&") ?? null;
-  const previousLink = (html: string) =>
-    /<a [^>]*href="([^"]+)"[^>]*rel="prev"|<a [^>]*rel="prev"[^>]*href="([^"]+)"/
-      .exec(html)
-      ?.slice(1)
-      .find(Boolean)
-      ?.replace(/&amp;/g, "&") ?? null;
+  const nextLink = (html: string) => pagerLink(html, "next");
+  const previousLink = (html: string) => pagerLink(html, "prev");
 
   it("pages by keyset through every row once, in the sort's order, forward and back, and sorts by total and status", async () => {
     const market = "international";

@@ -2,7 +2,7 @@ import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TestDatabase } from "../../support/database";
 import { buildOrderIn, buildPatient } from "../../support/builders";
-import { gatePassed, type Browser } from "../backoffice/support";
+import { gatePassed, pagerLink, type Browser } from "../backoffice/support";
 import { browserFetch } from "../../support/app-server";
 import { SECRETS, startApp, type TestApp } from "../../support/app";
 
@@ -27,12 +27,7 @@ describe("the lists' next links", () => {
     await app?.close();
   });
 
-  const nextLink = (html: string) =>
-    /<a [^>]*href="([^"]+)"[^>]*rel="next"|<a [^>]*rel="next"[^>]*href="([^"]+)"/
-      .exec(html)
-      ?.slice(1)
-      .find(Boolean)
-      ?.replace(/&amp;/g, "&") ?? null;
+  const nextLink = (html: string) => pagerLink(html, "next");
   const tableRows = (html: string) =>
     [...html.matchAll(/<th scope="row"><a[^>]* href="\/backoffice\/orders\/([0-9a-f-]{36})"/g)].map((match) => match[1]);
 
