@@ -132,6 +132,26 @@ describe("gigabytes at once", () => {
     expect((await streamPost(app.url, warmTus, generatedBody(2 * GiB), tusPatchHeaders(warm), "PATCH")).status).toBe(413);
     expect((await streamPost(app.url, "/cookies", generatedBody(2 * GiB), browserHeaders(warm, { "Content-Type": "application/x-www-form-urlencoded" }))).status).toBe(413);
     expect((await streamPost(app.url, "/api/webhooks/sandbox", generatedBody(2 * GiB), { "Content-Type": "application/json" })).status).toBe(413);
+    const form = () => streamPost(app.url, "/cookies", generatedBody(2 * GiB, { head: "redirectTo=/&x=" }), { Origin: app.url, "Content-Type": "application/x-www-form-urlencoded" });
+    const webhook = () => streamPost(app.url, "/api/webhooks/sandbox", generatedBody(2 * GiB, { head: '{"paymentId":"' }), { "Content-Type": "application/json" });
+    const upload = (browser: Browser) => {
+      const { contentType, body } = multipartBody(2 * GiB);
+      return streamPost(app.url, "/order", body, browserHeaders(browser, { "Content-Type": contentType }));
+    };
+    const tus = (target: string) => streamPost(app.url, target, generatedBody(2 * GiB), tusPatchHeaders(uploaders[3]!), "PATCH");
+    const attack = (target: string) => Promise.all([form(), form(), form(), webhook(), webhook(), webhook(), upload(uploaders[0]!), upload(uploaders[1]!), upload(uploaders[2]!), tus(target)]);
+    // The same ten at once, once before measuring: the heap a process grows to while ten streams are
+    // read at once (and keeps) is its working size under concurrency, not the attack's cost. A server
+    // that held what it read would grow again, by the bodies, in the measured round.
+    // That first round is bounded too, more loosely: a server that read a body into memory would
+    // grow by gigabytes there and then reuse that memory in the measured round.
+    const warmTarget = await createTusUpload(uploaders[3]!, steps[3]!.order.id, steps[3]!.patient.id, 50 * MiB);
+    const beforeWarmAttack = residentBytes(app.pid);
+    const warmMemory = sampleResident(app.pid);
+    const warmAttack = await attack(warmTarget);
+    const warmGrowth = warmMemory.stop() - beforeWarmAttack;
+    expect(warmAttack.map((a) => a.status)).toEqual([413, 413, 413, 413, 413, 413, 302, 302, 302, 413]);
+    expect(warmGrowth, `RSS grew by ${(warmGrowth / MiB).toFixed(1)} MiB in the first round`).toBeLessThan(128 * MiB);
     await t.db.deleteFrom("rate_limits").execute();
     await new Promise((resolve) => setTimeout(resolve, 1000));
     const baseline = residentBytes(app.pid);
@@ -156,18 +176,11 @@ describe("gigabytes at once", () => {
       }
     })();
 
-    const form = () => streamPost(app.url, "/cookies", generatedBody(2 * GiB, { head: "redirectTo=/&x=" }), { Origin: app.url, "Content-Type": "application/x-www-form-urlencoded" });
-    const webhook = () => streamPost(app.url, "/api/webhooks/sandbox", generatedBody(2 * GiB, { head: '{"paymentId":"' }), { "Content-Type": "application/json" });
-    const upload = (browser: Browser) => {
-      const { contentType, body } = multipartBody(2 * GiB);
-      return streamPost(app.url, "/order", body, browserHeaders(browser, { "Content-Type": contentType }));
-    };
-    const tus = () => streamPost(app.url, tusPath, generatedBody(2 * GiB), tusPatchHeaders(uploaders[3]!), "PATCH");
-    const answers = await Promise.all([form(), form(), form(), webhook(), webhook(), webhook(), upload(uploaders[0]!), upload(uploaders[1]!), upload(uploaders[2]!), tus()]);
+    const answers = await attack(tusPath);
     attacking = false;
     await visitor;
     const growth = memory.stop() - baseline;
-    console.log(`RSS ${(baseline / MiB).toFixed(0)} MiB before, +${(growth / MiB).toFixed(1)} MiB at the peak of the attack; ${others.length} other requests answered`);
+    console.log(`RSS ${(baseline / MiB).toFixed(0)} MiB before, +${(growth / MiB).toFixed(1)} MiB at the peak of the attack (first round +${(warmGrowth / MiB).toFixed(1)} MiB); ${others.length} other requests answered`);
 
     expect(answers.slice(0, 3).map((a) => a.status)).toEqual([413, 413, 413]);
     expect(answers.slice(3, 6).map((a) => a.status)).toEqual([413, 413, 413]);
