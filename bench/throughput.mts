@@ -50,6 +50,8 @@ const { values } = parseArgs({
     // Which targets the profiling pass takes, by their place in the list (0 is the one-route bare app):
     // by default the bare app with the app's routes, /order and the cabinet's list and tab.
     "profile-targets": { type: "string", default: "1,2,3,4" },
+    // Where to keep the profiles (one .cpuprofile per profiled target) for DevTools or a closer look.
+    "keep-profiles": { type: "string" },
     // Only these targets, by the same places (the two bare apps are always measured): `--targets 6,7` for the back-office's views.
     targets: { type: "string" },
     "bare-routes": { type: "string" },
@@ -242,6 +244,10 @@ try {
         const file = largestProfile(dir);
         if (!file) throw new Error(`no CPU profile written for ${target.label}`);
         profiles.push({ label: target.label, summary: summarizeProfile(file, window) });
+        if (values["keep-profiles"]) {
+          fs.mkdirSync(values["keep-profiles"], { recursive: true });
+          fs.copyFileSync(file, path.join(values["keep-profiles"], `target-${index}.cpuprofile`));
+        }
       }
     } finally {
       fs.rmSync(profileRoot, { recursive: true, force: true });

@@ -194,13 +194,18 @@ if (embedded) {
       await expect(card.locator(".badge").first()).toHaveText("Завершен");
       await expect(card.getByRole("button", { name: "Выполнить" })).toBeDisabled();
       if (javaScriptEnabled) expect(await sameDocument(), "the card's forms posted without reloading the page").toBe(true);
-      await card.locator(".bo-history summary").click();
-      const history = card.locator(".bo-history li");
+      // The card shows the history's latest entry; its link opens all of it on the order's page (ADR 100).
+      await expect(card.locator(".bo-history li")).toHaveCount(1);
+      await expect(card.locator(".bo-history li")).toContainText("Отправлен → Завершен");
+      await card.locator(".bo-history").getByRole("link", { name: /^История \(\d+\)$/ }).click();
+      await expect(page).toHaveURL(new RegExp(`/backoffice/orders/${order.id}#history$`));
+      const history = page.locator("#history li");
       await expect(history.filter({ hasText: "Оплачен → В работе" })).toContainText("общий пароль панели");
       await expect(history.filter({ hasText: "В работе → Отправлен" })).toContainText("Трек-номер: RA987654321RU");
       await expect(history.filter({ hasText: "Отправлен → Завершен" })).toHaveCount(1);
       const { rows: statuses } = await sql.query<{ to_status: string }>("select to_status from order_status_history where order_id = $1 order by created_at, id", [order.id]);
       expect(statuses.map((row) => row.to_status).slice(-3)).toEqual(["processing", "shipped", "completed"]);
+      await page.goBack();
 
       // Delete a never-paid order after confirmation: its files and queue rows go with it.
       const draft = await pick("status = 'draft' and paid_at is null");
@@ -294,9 +299,12 @@ if (embedded) {
       await expect(card.getByText("Заказ ещё не упакован: упаковщик не отметил «Упаковано». Отметить отправку всё равно?")).toBeVisible();
       await expect(card.getByRole("button", { name: "Отметить отправку" })).toBeVisible();
 
-      // The history's actors in Russian.
-      await card.locator(".bo-history summary").click();
+      // The history's actors in Russian, on the card and on the order's page.
+      await expect(card.locator(".bo-history li")).toHaveCount(1);
       await expect(card.locator(".bo-history")).not.toContainText(/back-office password|anonymous browser|sandbox/);
+      await page.goto(`${app.url}/backoffice/orders/${unpacked.id}`);
+      await expect(page.locator("#history li").first()).toBeVisible();
+      await expect(page.locator("#history")).not.toContainText(/back-office password|anonymous browser|sandbox/);
 
       // The table's «Клиника»: the invoice's company, not the parcel's recipient.
       await page.goto(`${app.url}/backoffice?status=pending&q=${transfer.number}&view=table`);

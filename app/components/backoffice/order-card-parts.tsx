@@ -1,21 +1,9 @@
 import { useSubmit } from "@remix-run/react";
 import { ListLink } from "~/components/lists/plain-navigation";
-import type { DashboardOrder } from "~/modules/backoffice/dashboard.server";
 import { type Carrier, carrierName, trackingLink } from "~/modules/config/carriers";
 import { useTranslation } from "~/components/i18n/i18n-context";
 
-/** The order card's smaller parts: its history's entries in order, the delete link and the tracking line. */
-
-/** Status changes and staff's corrections of the files' jaw and step, oldest first. */
-export function historyOf(order: DashboardOrder) {
-  const items = [
-    ...order.history.map((entry) => ({ kind: "status" as const, at: entry.at, entry })),
-    ...order.fileCorrections.map((entry) => ({ kind: "file" as const, at: entry.at, entry })),
-    ...(order.packing ? [{ kind: "packed" as const, at: order.packing.at, entry: order.packing }] : []),
-  ];
-  // Stable: entries of one moment keep their kind's order.
-  return items.sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0));
-}
+/** The order card's smaller parts: the delete link and the tracking line. */
 
 /**
  * Without JavaScript: a link to the confirmation page. With it: the browser's own confirmation

@@ -10,7 +10,8 @@ import { formatMoney } from "~/modules/money/format";
 import { factsText } from "~/modules/packer/facts-text";
 import { readablePhone } from "~/modules/validation/phone";
 import { ListForm, ListLink } from "~/components/lists/plain-navigation";
-import { DeleteLink, historyOf, TrackingLine } from "./order-card-parts";
+import { type HistoryItem, historyOf } from "~/modules/backoffice/order-history";
+import { DeleteLink, TrackingLine } from "./order-card-parts";
 import { PatientLines, PatientsTable } from "./order-card-patients";
 
 /**
@@ -117,48 +118,28 @@ export function OrderCard({ order, back, number, canPaymentLink, canTracker, sta
         {t("bo.orders.total")}: <strong>{order.total === null ? "—" : formatMoney(order.total, order.currency, i18n.language)}</strong>
       </p>
 
-      <details className="bo-history">
-        <summary>{t("bo.orders.history", { count: order.history.length + order.fileCorrections.length + (order.packing ? 1 : 0) })}</summary>
-        <ol>
-          {historyOf(order).map((item, index) =>
-            item.kind === "status" ? (
-              <li key={index}>
-                <time dateTime={item.entry.at}>{when(item.entry.at)}</time>{" "}
-                {item.entry.from
-                  ? `${t(`orderStatus.${item.entry.from}`)} → ${t(`orderStatus.${item.entry.to}`)}`
-                  : t("bo.orders.created", { status: t(`orderStatus.${item.entry.to}`) })}
-                <span className="muted"> · {actorText(t, item.entry.actor)}</span>
-                {item.entry.undoes ? <span className="muted"> · {t("bo.orders.undoOf")}</span> : null}
-                {item.entry.undone ? <span className="badge"> {t("bo.orders.undoneMark")}</span> : null}
-                {item.entry.trackingNumber ? <TrackingLine number={item.entry.trackingNumber} carrier={item.entry.carrier} carriers={statusForms.carriers} /> : null}
-                {item.entry.note ? <div className="small">{item.entry.note}</div> : null}
-                {item.entry.undoable ? (
-                  <ListForm action={statusUrl} className="bo-undo">
-                    <input type="hidden" name="back" value={back} />
-                    <input type="hidden" name="undo" value={item.entry.id} />
-                    <button type="submit" className="link-button small">
-                      {t("bo.orders.undo")}
-                    </button>
-                  </ListForm>
-                ) : null}
-              </li>
-            ) : item.kind === "packed" ? (
-              <li key={index}>
-                <time dateTime={item.entry.at}>{when(item.entry.at)}</time> {t("bo.orders.packed")}
-                <span className="muted"> · {actorText(t, item.entry.actor)}</span>
-              </li>
-            ) : (
-              <li key={index}>
-                <time dateTime={item.entry.at}>{when(item.entry.at)}</time> {t("bo.orders.files.change", { name: item.entry.name, from: factsText(t, item.entry.from), to: factsText(t, item.entry.to) })}
-                <span className="muted">
-                  {" "}
-                  · {item.entry.patientFolder} · {actorText(t, item.entry.actor)}
-                </span>
-              </li>
-            ),
-          )}
-        </ol>
-      </details>
+      {order.folded ? (
+        // On the dashboard: the latest entry (its undo too) and a link to the whole history on the order's page.
+        <div className="bo-history bo-history-folded">
+          {order.folded.latest ? (
+            <ol>
+              <HistoryLine item={order.folded.latest} back={back} statusUrl={statusUrl} carriers={statusForms.carriers} when={when} />
+            </ol>
+          ) : null}
+          <ListLink to={`/backoffice/orders/${order.id}#history`} className="small">
+            {t("bo.orders.history", { count: order.folded.count })}
+          </ListLink>
+        </div>
+      ) : (
+        <details className="bo-history" id="history" open={compact ? undefined : true}>
+          <summary>{t("bo.orders.history", { count: order.history.length + order.fileCorrections.length + (order.packing ? 1 : 0) })}</summary>
+          <ol>
+            {historyOf(order).map((item, index) => (
+              <HistoryLine key={index} item={item} back={back} statusUrl={statusUrl} carriers={statusForms.carriers} when={when} />
+            ))}
+          </ol>
+        </details>
+      )}
 
       <div className="bo-order-actions">
         {order.status !== "draft" && statusForms.confirmJumps && isJump(order.status, "completed") && COMPLETABLE.includes(order.status) ? (
@@ -251,5 +232,50 @@ export function OrderCard({ order, back, number, canPaymentLink, canTracker, sta
         {order.deletable ? <DeleteLink orderId={order.id} back={back} /> : null}
       </div>
     </article>
+  );
+}
+
+/** One entry of an order's history: a status change (with its undo while it may be undone), the packer's mark or a file's correction. */
+function HistoryLine({ item, back, statusUrl, carriers, when }: { item: HistoryItem; back: string; statusUrl: string; carriers: Carrier[]; when: (at: string) => string }) {
+  const { t } = useTranslation();
+  if (item.kind === "packed") {
+    return (
+      <li>
+        <time dateTime={item.entry.at}>{when(item.entry.at)}</time> {t("bo.orders.packed")}
+        <span className="muted"> · {actorText(t, item.entry.actor)}</span>
+      </li>
+    );
+  }
+  if (item.kind === "file") {
+    return (
+      <li>
+        <time dateTime={item.entry.at}>{when(item.entry.at)}</time> {t("bo.orders.files.change", { name: item.entry.name, from: factsText(t, item.entry.from), to: factsText(t, item.entry.to) })}
+        <span className="muted">
+          {" "}
+          · {item.entry.patientFolder} · {actorText(t, item.entry.actor)}
+        </span>
+      </li>
+    );
+  }
+  const { entry } = item;
+  return (
+    <li>
+      <time dateTime={entry.at}>{when(entry.at)}</time>{" "}
+      {entry.from ? `${t(`orderStatus.${entry.from}`)} → ${t(`orderStatus.${entry.to}`)}` : t("bo.orders.created", { status: t(`orderStatus.${entry.to}`) })}
+      <span className="muted"> · {actorText(t, entry.actor)}</span>
+      {entry.undoes ? <span className="muted"> · {t("bo.orders.undoOf")}</span> : null}
+      {entry.undone ? <span className="badge"> {t("bo.orders.undoneMark")}</span> : null}
+      {entry.trackingNumber ? <TrackingLine number={entry.trackingNumber} carrier={entry.carrier} carriers={carriers} /> : null}
+      {entry.note ? <div className="small">{entry.note}</div> : null}
+      {entry.undoable ? (
+        <ListForm action={statusUrl} className="bo-undo">
+          <input type="hidden" name="back" value={back} />
+          <input type="hidden" name="undo" value={entry.id} />
+          <button type="submit" className="link-button small">
+            {t("bo.orders.undo")}
+          </button>
+        </ListForm>
+      ) : null}
+    </li>
   );
 }

@@ -10,6 +10,9 @@ import { type FileCorrectionEntry, fileCorrectionsOf, filesOf, type RecordedFile
 import { listPatients } from "~/modules/orders/patients.server";
 import { countWorkListTabs, type HistoryRecord, paidOrderWindows, type PackingRecord, patientCardsOf, workListPage } from "~/modules/orders/work-list.server";
 import type { PackingEntry } from "~/modules/packer/packing.server";
+import { type DashboardHistoryEntry, type FoldedHistory, foldHistory } from "./order-history";
+
+export type { DashboardHistoryEntry };
 import type { ScanSummary } from "~/modules/orders/recorded-scan";
 import { declaredOrGuessed, type FileFacts } from "~/modules/orders/declaration";
 import { buildStatistics, type DashboardStatistics, STATISTICS_WINDOW_DAYS, type WindowRow } from "./statistics";
@@ -129,23 +132,6 @@ export interface PatientFiles {
   files: Record<FileType, DashboardFile[] | null>;
 }
 
-export interface DashboardHistoryEntry {
-  id: string;
-  at: string;
-  from: OrderStatus | null;
-  to: OrderStatus;
-  actor: string;
-  note: string | null;
-  trackingNumber: string | null;
-  carrier: string | null;
-  /** This change undid an earlier one (ADR 062). */
-  undoes: string | null;
-  /** A later change undid this one. */
-  undone: boolean;
-  /** The order's latest change, made by staff, still undoable now (ADR 062). */
-  undoable: boolean;
-}
-
 /** The history of one order as its card shows it: which change undid which, and whether the latest can still be undone. */
 export function historyEntries(
   rows: ReadonlyArray<Pick<Selectable<OrderStatusHistoryTable>, "id" | "from_status" | "to_status" | "actor" | "note" | "tracking_number" | "carrier" | "undoes" | "created_at">>,
@@ -257,6 +243,8 @@ export function cardOf(order: CardColumns, details: CardDetails) {
     history: details.history,
     fileCorrections: details.fileCorrections,
     packing: details.packing,
+    /** On the dashboard, the history folded to its latest entry and its count (ADR 100); null on the order's own page. */
+    folded: null as FoldedHistory | null,
   };
 }
 
@@ -297,8 +285,9 @@ async function cardsOf(db: DB, orders: ReadonlyArray<CardColumns & CardRecords>)
   const fileCorrections = sectionData(correctionsSection, []);
   return {
     patientsFailure: sectionFailure(patientsSection),
+    // A card on the dashboard sends and shows its latest history entry only; the order's page has all (ADR 100).
     cards: orders.map((order) =>
-      cardOf(order, {
+      foldHistory(cardOf(order, {
         patients: patients.filter((patient) => patient.order_id === order.id).map(patientCard),
         history: historyEntries(
           order.history.map((entry) => ({ ...entry, created_at: new Date(entry.created_at) })),
@@ -309,7 +298,7 @@ async function cardsOf(db: DB, orders: ReadonlyArray<CardColumns & CardRecords>)
         packing: order.packing ? { orderId: order.id, at: new Date(order.packing.created_at).toISOString(), actor: order.packing.actor, from: order.packing.from_status, to: order.packing.to_status } : null,
         everPaid: order.ever_paid,
         transferInvoice: order.transfer_invoice,
-      }),
+      })),
     ),
   };
 }

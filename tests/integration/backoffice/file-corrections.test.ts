@@ -113,10 +113,15 @@ describe("declared jaw and step for staff and packers", () => {
     expect(toastOf(await (await manager.request(again.headers.get("Location")!.replace(/#.*/, ""))).text())).toBe("Без изменений У файла Шаг 01 низ.stl уже эти челюсть и шаг.");
     expect(await app.database.db.selectFrom("order_file_corrections").select("id").where("order_id", "=", order.id).execute()).toHaveLength(2);
 
-    // The order card's history lists them beside the status changes.
-    const dashboard = await (await manager.request(`/backoffice?q=${order.id.slice(0, 8)}&empty=1`)).text();
-    const cardHistory = /<details class="bo-history">([\s\S]*?)<\/details>/.exec(dashboard)![1]!;
+    // The order's history lists them beside the status changes: on its own page all of it, on the
+    // dashboard's card the latest entry and a link there with the count (ADR 100).
     const statusChanges = await app.database.db.selectFrom("order_status_history").select("id").where("order_id", "=", order.id).execute();
+    const dashboard = await (await manager.request(`/backoffice?q=${order.id.slice(0, 8)}&empty=1`)).text();
+    const folded = /<div class="bo-history bo-history-folded">([\s\S]*?)<\/div>/.exec(dashboard)![1]!;
+    expect(textOf(folded)).toMatch(new RegExp(`retainer_old\\.stl: ВЧ → НЧ · ${patient.folder_name} · общий пароль панели \\([^)]+\\) История \\(${statusChanges.length + 2}\\)$`));
+    expect(folded).toContain(`href="/backoffice/orders/${order.id}#history"`);
+    const orderPage = await (await manager.request(`/backoffice/orders/${order.id}`)).text();
+    const cardHistory = /<details class="bo-history" id="history" open="">([\s\S]*?)<\/details>/.exec(orderPage)![1]!;
     expect(textOf(cardHistory)).toContain(`История (${statusChanges.length + 2})`);
     expect(textOf(cardHistory)).toMatch(new RegExp(`Шаг 01 низ\\.stl: НЧ, шаг 01 → НЧ, шаг 02 · ${patient.folder_name} · manager@aligner\\.test .+? retainer_old\\.stl: ВЧ → НЧ · ${patient.folder_name} · общий пароль панели`));
 

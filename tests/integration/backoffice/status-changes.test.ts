@@ -72,10 +72,12 @@ describe("status changes staff can trust", () => {
     // Neither the undone change nor the undo is ever mailed, even after the window.
     await backdate("order_id", order.id);
     expect((await mails()).filter((mail) => mail.to === order.email)).toEqual([]);
-    // The card marks the undone change.
+    // The dashboard's card shows the undo as its latest entry; the order's page marks the undone change too.
     const card = textOf(await (await staff.request(`/backoffice?q=${order.id.slice(0, 8)}`)).text());
-    expect(card).toContain("возвращено");
     expect(card).toContain("Возврат изменения");
+    const orderPage = textOf(await (await staff.request(`/backoffice/orders/${order.id}`)).text());
+    expect(orderPage).toContain("возвращено");
+    expect(orderPage).toContain("Возврат изменения");
 
     // The same undo again, an undo of the undo, and a forged entry change nothing.
     for (const forged of [undo!, String(history.at(-1)!.id), "999999999", "1"]) {
@@ -107,7 +109,9 @@ describe("status changes staff can trust", () => {
     const late = (await historyOf(order.id)).at(-1)!;
     await backdate("id", late.id);
     const history = await (await staff.request(`/backoffice?q=${order.id.slice(0, 8)}`)).text();
-    expect(history.slice(history.indexOf('class="bo-history"'))).not.toContain(`name="undo" value="${String(late.id)}"`);
+    expect(history.indexOf('class="bo-history bo-history-folded"')).toBeGreaterThan(0);
+    expect(history.slice(history.indexOf('class="bo-history bo-history-folded"'))).not.toContain(`name="undo" value="${String(late.id)}"`);
+    expect(history.slice(history.indexOf('class="bo-history bo-history-folded"'))).toContain("RA000000001RU");
     const refused = await post(order.id, { undo: String(late.id) });
     expect(toastOf(await follow(staff, refused))).toEqual(["Не удалось обновить статус заказа...", "Это изменение уже нельзя вернуть"]);
     expect((await stateOf(order.id)).status).toBe("shipped");
