@@ -10,6 +10,8 @@ WORKDIR /app
 COPY package.json package-lock.json ./
 # The stand-in for crypto-js (ADR 027): node_modules/crypto-js links to it.
 COPY vendor ./vendor
+# Run after the install (package.json "postinstall"): exact changes to installed packages (ADR 101).
+COPY scripts/patch-packages.mjs ./scripts/
 RUN npm ci --no-audit --no-fund
 
 # --- the build: build/index.js (the Remix server build), build/server/*.js (the start script, the
@@ -25,6 +27,7 @@ FROM node:24-bookworm-slim AS prod-deps
 WORKDIR /app
 COPY package.json package-lock.json ./
 COPY vendor ./vendor
+COPY scripts/patch-packages.mjs ./scripts/
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 
 # --- runtime ---------------------------------------------------------------------------------

@@ -135,4 +135,27 @@ describe("route matching kept per route shape and path", () => {
     const routes = appLikeRoutes();
     expect(plain(router.matchRoutes(routes, "/backoffice/test"))).toEqual(plain(original(routes, "/backoffice/test")));
   });
+
+  it("answers the data router's own matching too: its static handler matches through the export (scripts/patch-packages.mjs)", async () => {
+    const remix = createRequire(import.meta.url).resolve("@remix-run/server-runtime");
+    const router = createRequire(remix)("@remix-run/router") as {
+      matchRoutes: MatchRoutes;
+      createStaticHandler: (routes: RouteLike[]) => { query: (request: Request) => Promise<unknown>; queryRoute: (request: Request) => Promise<unknown> };
+    };
+    const installed = router.matchRoutes;
+    let calls = 0;
+    router.matchRoutes = ((routes, location, basename) => {
+      calls++;
+      return installed(routes, location, basename);
+    }) as MatchRoutes;
+    try {
+      const handler = router.createStaticHandler([{ id: "root", path: "/", children: [{ id: "cabinet", path: "cabinet", loader: () => "orders" } as RouteLike] }]);
+      const context = (await handler.query(new Request("http://localhost/cabinet"))) as { matches: Array<{ route: { id: string } }> };
+      expect(context.matches.map((match) => match.route.id)).toEqual(["root", "cabinet"]);
+      expect(await handler.queryRoute(new Request("http://localhost/cabinet"))).toBe("orders");
+      expect(calls).toBe(2);
+    } finally {
+      router.matchRoutes = installed;
+    }
+  });
 });
