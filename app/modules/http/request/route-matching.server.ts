@@ -11,8 +11,8 @@ import { createRequire } from "node:module";
  * kept per shape and path, and handed out with the caller's own route objects.
  *
  * Installed over `@remix-run/router`'s exported `matchRoutes`, which the request handler, React
- * Router and Remix's renderer call through the module's exports; the router's own internal call
- * (one per request) is left as it is.
+ * Router and Remix's renderer call through the module's exports; the data router's static handler
+ * calls it there too once scripts/patch-packages.mjs has run (ADR 101).
  */
 
 export interface RouteLike {
