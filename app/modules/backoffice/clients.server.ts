@@ -51,7 +51,7 @@ export function parseClientFilter(source: Request | URL | URLSearchParams): Clie
  * their sums of the last `PAID_WINDOW_DAYS` (the order data's `clientPage`, ADR 042).
  */
 export async function listClients(db: DB, filter: ClientFilter): Promise<{ clients: ClientRow[]; hasMore: boolean; cursors: { next: string | null; previous: string | null } }> {
-  const { rows, hasMore, cursors } = await clientPage(db, { search: filter.search, showAll: filter.showAll, page: filter.page, after: filter.after ?? null, before: filter.before ?? null, pageSize: CLIENTS_PAGE_SIZE, paidWindowDays: PAID_WINDOW_DAYS });
+  const { rows, hasMore, cursors } = await clientPage(db, { search: filter.search, showAll: filter.showAll, after: filter.after ?? null, before: filter.before ?? null, pageSize: CLIENTS_PAGE_SIZE, paidWindowDays: PAID_WINDOW_DAYS });
   return {
     hasMore,
     cursors,
