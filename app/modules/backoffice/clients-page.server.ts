@@ -1,7 +1,7 @@
 import type { Failure } from "~/modules/http/forms/failure";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { requireStaff } from "~/modules/auth/guards.server";
-import { findConditions, isKnownClient, listClients, parseClientFilter, saveConditions } from "~/modules/backoffice/clients.server";
+import { clientSummaries, findConditions, isKnownClient, listClients, parseClientFilter, saveConditions } from "~/modules/backoffice/clients.server";
 import { conditionsFormDefaults, type ConditionsFormValues, type PriceField, unusualPrices } from "~/modules/backoffice/conditions";
 import { conditionsSchema } from "~/modules/backoffice/conditions-forms";
 import { toConditionsValues } from "~/modules/backoffice/conditions.server";
@@ -26,7 +26,7 @@ export async function loadClientsPage({ request, context }: LoaderFunctionArgs) 
   const { client: opened, ...filter } = parseClientFilter(request);
   const db = await getDb();
   // An old `?page=N` address goes to its page's cursor first (ADR 091).
-  const moved = await oldPageRedirect(new URL(request.url), { page: filter.page, after: filter.after ?? null, before: filter.before ?? null }, CLIENT_CURSOR_CASTS, (after) => listClients(db, { ...filter, after, before: null }));
+  const moved = await oldPageRedirect(new URL(request.url), { page: filter.page, after: filter.after ?? null, before: filter.before ?? null }, CLIENT_CURSOR_CASTS, (after) => clientSummaries(db, { ...filter, after, before: null }));
   if (moved) throw moved;
   const { clients, hasMore, cursors } = await listClients(db, filter);
 

@@ -36,12 +36,11 @@ const CLIENT_KEYS: KeysetKey[] = [
 export const CLIENT_CURSOR_CASTS = keysetCasts(CLIENT_KEYS);
 
 /**
- * One page of clients from client_summaries, in the order of their latest order, and one more row;
- * the figures only the page shows — the latest name, the paid sums — are read for the page's e-mails
- * alone, through orders_email_idx and orders_email_paid_idx (ADR 042). A search filters the clients
- * before anything is added up: the e-mail by its trigram index, a name through the orders' trigram index.
+ * The summaries of one page of clients, in the order to read them, with their sort values. A search
+ * filters the clients before anything is added up: the e-mail by its trigram index, a name through
+ * the orders' trigram index.
  */
-export async function clientPage(db: DB, query: ClientPageQuery) {
+function clientsPageQuery(db: DB, query: ClientPageQuery) {
   const plan = keysetPlan(CLIENT_KEYS, query.after ?? null, query.before ?? null);
   let page = db.selectFrom("client_summaries as s").select(["s.email", "s.orders_count", "s.paid_orders_count", "s.last_order_at"]);
   if (query.search) {
@@ -66,12 +65,28 @@ export async function clientPage(db: DB, query: ClientPageQuery) {
   if (plan.past) page = page.where(plan.past);
   let ordered = page.select(plan.select);
   for (const [key, direction] of plan.order) ordered = ordered.orderBy(key, direction);
+  return { plan, rows: ordered.limit(query.pageSize + 1) };
+}
+
+/** One page of the clients as the summaries hold them, with its cursors: no names or sums (an old `?page=N` address's walk, ADR 091). */
+export async function clientSummaryPage(db: DB, query: ClientPageQuery) {
+  const { plan, rows } = clientsPageQuery(db, query);
+  return plan.page(await rows.execute(), query.pageSize);
+}
+
+/**
+ * One page of clients from client_summaries, in the order of their latest order, and one more row;
+ * the figures only the page shows — the latest name, the paid sums — are read for the page's e-mails
+ * alone, through orders_email_idx and orders_email_paid_idx (ADR 042).
+ */
+export async function clientPage(db: DB, query: ClientPageQuery) {
+  const { plan, rows: page } = clientsPageQuery(db, query);
   const paidIn = (currency: Currency) =>
     sql<number>`(select coalesce(sum(o.total_cost), 0)::bigint from orders o
                   where o.email = client.email and o.paid_at >= now() - make_interval(days => ${query.paidWindowDays})
                     and o.status in (${sql.join(PAID_SET)}) and o.currency = ${currency})`;
   const rows = await db
-    .selectFrom(ordered.limit(query.pageSize + 1).as("client"))
+    .selectFrom(page.as("client"))
     .leftJoin("client_settings", "client_settings.email", "client.email")
     .selectAll("client")
     .select([

@@ -10,7 +10,7 @@ import { getRequestTranslator } from "~/modules/http/request/request-context.ser
 import { type FormReply, intentValue, readSubmission, refused, submittedIntent } from "~/modules/http/forms/submission.server";
 import { redirectWithToast } from "~/modules/http/answers/toast.server";
 import { isUuid } from "~/modules/orders/orders.server";
-import { addPayout, deletePayout, listPartners, ORDERS_PER_PARTNER, PARTNER_CURSOR_CASTS, partnerCodeById, partnerDetails, type PartnerDetails, setRewardPercentage } from "./affiliates.server";
+import { addPayout, deletePayout, listPartners, ORDERS_PER_PARTNER, PARTNER_CURSOR_CASTS, partnerCodeById, partnerCodesPage, partnerDetails, type PartnerDetails, setRewardPercentage } from "./affiliates.server";
 import { affiliatesSchema } from "./forms";
 import { currentPeriod } from "./page-helpers";
 import { logger } from "~/modules/log/logger.server";
@@ -27,7 +27,7 @@ const affiliatesQuery = listQuerySchema({}, { open: word });
 export async function affiliatesList(db: DB, url: URL) {
   const { q: search, page, after, before, open } = readQuery(url, affiliatesQuery);
   // An old `?page=N` address goes to its page's cursor first (ADR 091).
-  const moved = await oldPageRedirect(url, { page, after, before }, PARTNER_CURSOR_CASTS, (from) => listPartners(db, { search, pageSize: PAGE_SIZE, after: from, before: null }));
+  const moved = await oldPageRedirect(url, { page, after, before }, PARTNER_CURSOR_CASTS, (from) => partnerCodesPage(db, { search, pageSize: PAGE_SIZE, after: from, before: null }));
   if (moved) throw moved;
   const { partners, hasMore, cursors } = await listPartners(db, { search, pageSize: PAGE_SIZE, after, before });
   const at = { search, page, after, before };

@@ -34,9 +34,8 @@ export interface PartnerListQuery {
   before: Cursor | null;
 }
 
-/** One page of the partners, oldest first (after or before the cursor), with whether more follow and the page's cursors. */
-export async function listPartners(db: DB, options: PartnerListQuery) {
-  const plan = keysetPlan(PARTNER_KEYS, options.after, options.before);
+/** The codes of one page of partners, oldest first, in the order to read them, with their sort values (`plan.select`). */
+function partnersPageQuery(db: DB, options: PartnerListQuery, plan: ReturnType<typeof keysetPlan>) {
   let page = db.selectFrom("partner_codes as c").select(["c.id", "c.code", "c.user_email", "c.user_name", "c.contact_email", "c.contact_phone", "c.offer_accepted_at", "c.reward_percentage", "c.created_at"]);
   if (options.search) {
     const pattern = containsPattern(options.search);
@@ -45,10 +44,22 @@ export async function listPartners(db: DB, options: PartnerListQuery) {
   if (plan.past) page = page.where(plan.past);
   let ordered = page.select(plan.select);
   for (const [key, direction] of plan.order) ordered = ordered.orderBy(key, direction);
+  return ordered.limit(options.pageSize + 1);
+}
+
+/** One page of the partners' codes alone, with whether more follow and its cursors (an old `?page=N` address's walk, ADR 091). */
+export async function partnerCodesPage(db: DB, options: PartnerListQuery) {
+  const plan = keysetPlan(PARTNER_KEYS, options.after, options.before);
+  return plan.page(await partnersPageQuery(db, options, plan).execute(), options.pageSize);
+}
+
+/** One page of the partners, oldest first (after or before the cursor), with whether more follow and the page's cursors. */
+export async function listPartners(db: DB, options: PartnerListQuery) {
+  const plan = keysetPlan(PARTNER_KEYS, options.after, options.before);
   // The page's partners first; then each one's balance and referral figures from the views, which a
   // filter by partner reaches before any order is read (ADR 042).
   const rows = await db
-    .selectFrom(ordered.limit(options.pageSize + 1).as("p"))
+    .selectFrom(partnersPageQuery(db, options, plan).as("p"))
     .leftJoinLateral(
       (eb) => eb.selectFrom("partner_balance_summary as b").select(["b.accrued_total", "b.paid_total", "b.due_total"]).whereRef("b.partner_code_id", "=", "p.id").as("b"),
       (join) => join.onTrue(),
