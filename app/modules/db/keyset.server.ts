@@ -8,7 +8,8 @@ import { type Cursor, decodeCursor, encodeCursor, listHref } from "~/modules/htt
  * text to the microsecond (`2026-12-08T15:00:00.123456Z`), so the value read back is the very value
  * the row holds — no text form of the server's time zone, no millisecond rounding of a JavaScript
  * Date. The cursor itself (base64url JSON of the sort values, the id last) is `encodeCursor` of the
- * list kit; this module gives the exact sort values and the comparison a page starts from.
+ * list kit; this module gives the exact sort values, the comparison a page starts from, and the
+ * redirect of an old `?page=N` address to its page's cursor.
  */
 
 /** A timestamp column as a cursor holds it: UTC ISO text to the microsecond, written by the database. */
@@ -156,6 +157,9 @@ export async function oldPageRedirect(
     for (let page = 1; page < query.page; page++) {
       const read = await step(after === null ? null : decodeCursor(after));
       after = read.hasMore ? read.cursors.next : null;
+      // A cursor the address could not carry back (a sort value longer than a cursor holds) would
+      // lead to this page again, and round: such a walk ends on the first page.
+      if (after !== null && !usableCursor(decodeCursor(after), casts)) after = null;
       if (after === null) break;
     }
   }
