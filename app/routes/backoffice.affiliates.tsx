@@ -45,7 +45,7 @@ export default function BackofficeAffiliates() {
           ))}
         </ul>
       )}
-      <ListPager page={view.page} pageSize={view.pageSize} shown={view.partners.length} total={null} hasMore={view.hasMore} without={["open"]} />
+      <ListPager page={view.page} pageSize={view.pageSize} shown={view.partners.length} total={null} hasMore={view.hasMore} cursors={view.cursors} without={["open"]} />
     </section>
   );
 }

@@ -1,9 +1,11 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Form, Link, useLoaderData, useNavigation } from "@remix-run/react";
-import { PageDialog, Pagination } from "~/components/backoffice/ui";
+import { Form, Link, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
+import { PageDialog } from "~/components/backoffice/ui";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { useTranslation } from "~/components/i18n/i18n-context";
+import { ListPager } from "~/components/lists/list-pager";
 import { erasuresPageAction, loadErasuresPage } from "~/modules/backoffice/erasures-page.server";
+import { listHref } from "~/modules/http/request/list-query";
 import { formatDate } from "~/modules/partners/format";
 
 const BACK = "/backoffice/erasures";
@@ -25,7 +27,10 @@ export default function BackofficeErasures() {
   const language = i18n.language;
   const busy = useNavigation().state === "submitting";
   const date = (iso: string | null) => formatDate(iso, language);
-  const back = data.page > 1 ? `${BACK}?page=${data.page}` : BACK;
+  const { search } = useLocation();
+  // The same page of the list (its number and cursor), with or without a request asked about.
+  const samePage = (confirm: string | null) => listHref(BACK, search, { confirm }, { samePage: true });
+  const back = samePage(null);
   return (
     <section className="bo-page">
       <h1>{t("bo.erasures.title")}</h1>
@@ -75,7 +80,7 @@ export default function BackofficeErasures() {
                     ) : row.approvedAt ? (
                       t("bo.erasures.stateGoing", { date: date(row.approvedAt), by: row.approvedBy ?? "—", waiting: row.waiting })
                     ) : (
-                      <Link to={`${BACK}?${new URLSearchParams({ ...(data.page > 1 ? { page: String(data.page) } : {}), confirm: row.id })}`} className="button button-small bo-danger">
+                      <Link to={samePage(row.id)} className="button button-small bo-danger">
                         {t("bo.erasures.approve")}
                       </Link>
                     )}
@@ -95,7 +100,7 @@ export default function BackofficeErasures() {
           </table>
         </div>
       )}
-      <Pagination page={data.page} hasMore={data.hasMore} />
+      <ListPager page={data.page} pageSize={data.pageSize} shown={data.requests.length} total={null} hasMore={data.hasMore} cursors={data.cursors} without={["confirm"]} />
     </section>
   );
 }

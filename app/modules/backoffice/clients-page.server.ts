@@ -1,11 +1,13 @@
 import type { Failure } from "~/modules/http/forms/failure";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { requireStaff } from "~/modules/auth/guards.server";
-import { findConditions, isKnownClient, listClients, parseClientFilter, saveConditions } from "~/modules/backoffice/clients.server";
+import { clientSummaries, findConditions, isKnownClient, listClients, parseClientFilter, saveConditions } from "~/modules/backoffice/clients.server";
 import { conditionsFormDefaults, type ConditionsFormValues, type PriceField, unusualPrices } from "~/modules/backoffice/conditions";
 import { conditionsSchema } from "~/modules/backoffice/conditions-forms";
 import { toConditionsValues } from "~/modules/backoffice/conditions.server";
 import { getDb } from "~/modules/db/db.server";
+import { oldPageRedirect } from "~/modules/db/keyset.server";
+import { CLIENT_CURSOR_CASTS } from "~/modules/orders/client-list.server";
 import { redirectWithToast } from "~/modules/http/answers/toast.server";
 import { normalizeEmail } from "~/modules/validation/email";
 import { type FormReply, readSubmission, refused } from "~/modules/http/forms/submission.server";
@@ -23,6 +25,9 @@ export async function loadClientsPage({ request, context }: LoaderFunctionArgs) 
   const t = await getRequestTranslator(request, context);
   const { client: opened, ...filter } = parseClientFilter(request);
   const db = await getDb();
+  // An old `?page=N` address goes to its page's cursor first (ADR 091).
+  const moved = await oldPageRedirect(new URL(request.url), { page: filter.page, after: filter.after ?? null, before: filter.before ?? null }, CLIENT_CURSOR_CASTS, (after) => clientSummaries(db, { ...filter, after, before: null }));
+  if (moved) throw moved;
   const { clients, hasMore, cursors } = await listClients(db, filter);
 
   let editing: Editing | null = null;

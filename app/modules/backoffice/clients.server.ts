@@ -1,7 +1,7 @@
 import { sql } from "kysely";
 import type { ClientSettings, Currency } from "~db/schema";
 import type { DB } from "~/modules/db/db.server";
-import { clientPage } from "~/modules/orders/client-list.server";
+import { clientPage, clientSummaryPage } from "~/modules/orders/client-list.server";
 import { latestOrderCurrency } from "~/modules/orders/customers.server";
 import * as z from "zod/mini";
 import { CLIENTS_PAGE_SIZE } from "./client-list";
@@ -46,12 +46,17 @@ export function parseClientFilter(source: Request | URL | URLSearchParams): Clie
   return { search: query.q, showAll: query.all, page: query.page, after: query.after, before: query.before, client: query.client };
 }
 
+/** The page of clients the filter names, its summaries and cursors alone (an old `?page=N` address's walk, ADR 091). */
+export function clientSummaries(db: DB, filter: ClientFilter) {
+  return clientSummaryPage(db, { search: filter.search, showAll: filter.showAll, after: filter.after ?? null, before: filter.before ?? null, pageSize: CLIENTS_PAGE_SIZE, paidWindowDays: PAID_WINDOW_DAYS });
+}
+
 /**
  * One page of clients, in the order of their latest order, with the latest name on their orders and
  * their sums of the last `PAID_WINDOW_DAYS` (the order data's `clientPage`, ADR 042).
  */
 export async function listClients(db: DB, filter: ClientFilter): Promise<{ clients: ClientRow[]; hasMore: boolean; cursors: { next: string | null; previous: string | null } }> {
-  const { rows, hasMore, cursors } = await clientPage(db, { search: filter.search, showAll: filter.showAll, page: filter.page, after: filter.after ?? null, before: filter.before ?? null, pageSize: CLIENTS_PAGE_SIZE, paidWindowDays: PAID_WINDOW_DAYS });
+  const { rows, hasMore, cursors } = await clientPage(db, { search: filter.search, showAll: filter.showAll, after: filter.after ?? null, before: filter.before ?? null, pageSize: CLIENTS_PAGE_SIZE, paidWindowDays: PAID_WINDOW_DAYS });
   return {
     hasMore,
     cursors,

@@ -10,6 +10,7 @@ import {
 } from "./staff-preferences.server";
 import { type AppConfig, getConfig } from "~/modules/config/config.server";
 import { type DB, getDb } from "~/modules/db/db.server";
+import { oldPageRedirect } from "~/modules/db/keyset.server";
 import { intentHandler } from "~/modules/http/forms/intents";
 import { getRequestTranslator } from "~/modules/http/request/request-context.server";
 import {
@@ -29,6 +30,7 @@ import { redirectWithToast } from "~/modules/http/answers/toast.server";
 import { logger } from "~/modules/log/logger.server";
 import { publicOrigin } from "~/modules/market/market.server";
 import { findOrder, shortOrderNumber } from "~/modules/orders/orders.server";
+import { workListCursorCasts } from "~/modules/orders/work-list.server";
 import {
   canHavePaymentLink,
   paymentLinkPath,
@@ -62,6 +64,9 @@ export async function loadDashboardPage({ request, context }: LoaderFunctionArgs
   );
   const remembered = sectionData(preferences, DEFAULT_PREFERENCES);
   const filter = parseDashboardFilter(request, remembered.ordersView);
+  // An old `?page=N` address goes to its page's cursor first (ADR 091), walked by the table's rows (lighter than the cards).
+  const moved = await oldPageRedirect(new URL(request.url), filter, workListCursorCasts(filter.sort), (after) => listDashboardOrders(db, { ...filter, view: "table", after, before: null }));
+  if (moved) throw moved;
   // Each part of the page loads on its own: a failing query shows its message in place (ADR 026).
   // Folded statistics are not even read.
   const [statisticsSection, ordersSection, countsSection] = await Promise.all([

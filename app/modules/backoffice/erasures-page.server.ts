@@ -3,11 +3,12 @@ import * as z from "zod/mini";
 import { requireAdmin } from "~/modules/auth/guards.server";
 import { getConfig } from "~/modules/config/config.server";
 import { getDb } from "~/modules/db/db.server";
+import { oldPageRedirect } from "~/modules/db/keyset.server";
 import { listQuerySchema, readQuery } from "~/modules/http/request/list-query";
 import { getRequestTranslator } from "~/modules/http/request/request-context.server";
 import { readSubmission } from "~/modules/http/forms/submission.server";
 import { redirectWithToast } from "~/modules/http/answers/toast.server";
-import { approveErasure, erasureBlocker, findErasure, listErasures } from "~/modules/jobs/erasure.server";
+import { approveErasure, ERASURE_CURSOR_CASTS, erasureBlocker, findErasure, listErasures } from "~/modules/jobs/erasure.server";
 import { logger } from "~/modules/log/logger.server";
 import { isUuid } from "~/modules/orders/orders.server";
 import { getStorage } from "~/modules/storage/storage.server";
@@ -30,17 +31,22 @@ const erasuresQuery = listQuerySchema({}, { confirm: z.pipe(z.unknown(), z.trans
 export async function loadErasuresPage({ request, context }: LoaderFunctionArgs) {
   await requireAdmin(request, context);
   const t = await getRequestTranslator(request, context);
-  const { page, confirm } = readQuery(request, erasuresQuery);
+  const { page, after, before, confirm } = readQuery(request, erasuresQuery);
   const db = await getDb();
-  const [rows, asked] = await Promise.all([listErasures(db, page, PER_PAGE), confirm ? findErasure(db, confirm) : undefined]);
+  // An old `?page=N` address goes to its page's cursor first (ADR 091).
+  const moved = await oldPageRedirect(new URL(request.url), { page, after, before }, ERASURE_CURSOR_CASTS, (from) => listErasures(db, { after: from, before: null, perPage: PER_PAGE }));
+  if (moved) throw moved;
+  const [{ rows, hasMore, cursors }, asked] = await Promise.all([listErasures(db, { after, before, perPage: PER_PAGE }), confirm ? findErasure(db, confirm) : undefined]);
   const question = asked && !asked.approved_at && !asked.completed_at ? { id: asked.id, email: asked.email, blocker: await erasureBlocker(db, asked.email) } : null;
   return {
     title: t("bo.erasures.title"),
     page,
-    hasMore: rows.length > PER_PAGE,
+    pageSize: PER_PAGE,
+    hasMore,
+    cursors,
     years: getConfig().retention.accountingRecords,
     question,
-    requests: rows.slice(0, PER_PAGE).map((row) => ({
+    requests: rows.map((row) => ({
       id: row.id,
       email: row.completed_at ? null : row.email,
       requestedAt: row.requested_at.toISOString(),

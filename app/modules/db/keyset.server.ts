@@ -1,12 +1,15 @@
+import { redirect } from "@remix-run/node";
 import { sql, type RawBuilder, type SqlBool } from "kysely";
-import { type Cursor, encodeCursor } from "~/modules/http/request/list-query";
+import { redirectWithToast } from "~/modules/http/answers/toast.server";
+import { type Cursor, decodeCursor, encodeCursor, listHref } from "~/modules/http/request/list-query";
 
 /**
  * The one way a list's keyset cursor holds a timestamp (ADR 091): the database writes it as UTC ISO
  * text to the microsecond (`2026-12-08T15:00:00.123456Z`), so the value read back is the very value
  * the row holds — no text form of the server's time zone, no millisecond rounding of a JavaScript
  * Date. The cursor itself (base64url JSON of the sort values, the id last) is `encodeCursor` of the
- * list kit; this module gives the exact sort values and the comparison a page starts from.
+ * list kit; this module gives the exact sort values, the comparison a page starts from, and the
+ * redirect of an old `?page=N` address to its page's cursor.
  */
 
 /** A timestamp column as a cursor holds it: UTC ISO text to the microsecond, written by the database. */
@@ -74,6 +77,9 @@ function pastCursorEach(keys: readonly KeysetKey[], cursor: Cursor, backwards: b
   return sql<SqlBool>`(${sql.join(branches, sql` or `)})`;
 }
 
+/** How a list's cursor holds its keys' values, for `usableCursor` and `oldPageRedirect`. */
+export const keysetCasts = (keys: readonly KeysetKey[]): readonly KeysetCast[] => keys.map((key) => key.cast);
+
 /** The names a keyset page's sort values are selected under, beside the list's own columns. */
 const keyName = (i: number) => `keyset_${i}` as const;
 
@@ -120,4 +126,48 @@ export function keysetPlan(keys: readonly KeysetKey[], after: Cursor | null, bef
       };
     },
   };
+}
+
+/**
+ * How many pages an old `?page=N` address is walked to find where its page starts (ADR 091,
+ * amendment): one keyset step a page, so at most this many statements of a page's size each.
+ */
+export const OLD_PAGE_WALK = 20;
+
+/** One step of the walk: a page of the list after `after` (null: its first page), as the list reads it. */
+export type KeysetStep = (after: Cursor | null) => Promise<{ hasMore: boolean; cursors: { next: string | null } }>;
+
+/**
+ * An old `?page=N` address (a page number and no cursor of this list: a bookmark from before the
+ * cursors, a typed address) answered with a redirect to the same page's keyset address
+ * (`page=N&after=` the last row of page N−1), found by walking the list's own pages from the first
+ * one by their cursors — the list read as its pager reads it, never by OFFSET. Past
+ * `OLD_PAGE_WALK` pages, or past the list's end, it redirects to the first page with a message.
+ * Null when the address needs no redirect (the first page, or a cursor of this list).
+ */
+export async function oldPageRedirect(
+  url: URL,
+  query: { page: number; after: Cursor | null; before: Cursor | null },
+  casts: readonly KeysetCast[],
+  step: KeysetStep,
+): Promise<Response | null> {
+  if (query.page <= 1 || usableCursor(query.after, casts) || usableCursor(query.before, casts)) return null;
+  let after: string | null = null;
+  if (query.page <= OLD_PAGE_WALK) {
+    for (let page = 1; page < query.page; page++) {
+      const read = await step(after === null ? null : decodeCursor(after));
+      after = read.hasMore ? read.cursors.next : null;
+      // A cursor the address could not carry back (a sort value longer than a cursor holds) would
+      // lead to this page again, and round: such a walk ends on the first page.
+      if (after !== null && !usableCursor(decodeCursor(after), casts)) after = null;
+      if (after === null) break;
+    }
+  }
+  if (after !== null) return redirect(listHref(url.pathname, url.search, { page: String(query.page), after, before: null }));
+  return redirectWithToast(listHref(url.pathname, url.search, { page: null, after: null, before: null }), {
+    type: "info",
+    title: "pagination.oldPageTitle",
+    description: "pagination.oldPage",
+    values: { page: query.page },
+  });
 }

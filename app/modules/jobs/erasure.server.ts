@@ -1,6 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { sql } from "kysely";
 import type { DB } from "~/modules/db/db.server";
+import { keysetCasts, type KeysetKey, keysetPlan } from "~/modules/db/keyset.server";
+import type { Cursor } from "~/modules/http/request/list-query";
 import { intervalOf, type RetentionPeriods } from "~/modules/config/retention";
 import type { FileStorage } from "~/modules/storage/storage.server";
 import type { OrderStatus } from "~db/schema";
@@ -91,16 +93,25 @@ export async function withdrawErasure(db: DB, email: string): Promise<boolean> {
   return Number(result.numDeletedRows) > 0;
 }
 
-/** Requests newest first, one page (a lab gets a few a year; the page stays one index range). */
-export function listErasures(db: DB, page: number, perPage: number) {
-  return db
-    .selectFrom("erasure_requests")
-    .select(COLUMNS)
-    .orderBy("requested_at", "desc")
-    .orderBy("id", "desc")
-    .limit(perPage + 1)
-    .offset((page - 1) * perPage)
-    .execute();
+/** Newest first, ties by id (both one way: one row comparison). */
+const ERASURE_KEYS: KeysetKey[] = [
+  { expr: sql`erasure_requests.requested_at`, cast: "timestamptz", descending: true },
+  { expr: sql`erasure_requests.id`, cast: "uuid", descending: true },
+];
+
+/** How the list's cursor holds its values (an address without one of them is an old `?page=N` one, ADR 091). */
+export const ERASURE_CURSOR_CASTS = keysetCasts(ERASURE_KEYS);
+
+/**
+ * Requests newest first, one page after (before) the cursor, with whether more follow and the page's
+ * cursors (ADR 091; a lab gets a few a year, and the page stays one range of the requests).
+ */
+export async function listErasures(db: DB, query: { after: Cursor | null; before: Cursor | null; perPage: number }) {
+  const plan = keysetPlan(ERASURE_KEYS, query.after, query.before);
+  let page = db.selectFrom("erasure_requests").select(COLUMNS).select(plan.select);
+  if (plan.past) page = page.where(plan.past);
+  for (const [key, direction] of plan.order) page = page.orderBy(key, direction);
+  return plan.page(await page.limit(query.perPage + 1).execute(), query.perPage);
 }
 
 /**

@@ -1,7 +1,7 @@
 import { sql } from "kysely";
 import type { Currency } from "~db/schema";
 import type { DB } from "~/modules/db/db.server";
-import { type KeysetKey, keysetPlan } from "~/modules/db/keyset.server";
+import { keysetCasts, type KeysetKey, keysetPlan } from "~/modules/db/keyset.server";
 import type { Cursor } from "~/modules/http/request/list-query";
 import { containsPattern } from "./order-search.server";
 import { isShortSearch, SHORT_SEARCH_WINDOW } from "./search-length";
@@ -18,7 +18,6 @@ export interface ClientPageQuery {
   search: string;
   /** Off: only clients with payments. Ignored while a search text is present (it searches everyone). */
   showAll: boolean;
-  page: number;
   pageSize: number;
   /** Keyset (ADR 091): the page starts after / ends before the client with these sort values. */
   after?: Cursor | null;
@@ -27,19 +26,21 @@ export interface ClientPageQuery {
   paidWindowDays: number;
 }
 
-/**
- * One page of clients from client_summaries, in the order of their latest order, and one more row;
- * the figures only the page shows — the latest name, the paid sums — are read for the page's e-mails
- * alone, through orders_email_idx and orders_email_paid_idx (ADR 042). A search filters the clients
- * before anything is added up: the e-mail by its trigram index, a name through the orders' trigram index.
- */
 /** Latest order first, ties by e-mail. */
 const CLIENT_KEYS: KeysetKey[] = [
   { expr: sql`s.last_order_at`, cast: "timestamptz", descending: true },
   { expr: sql`s.email`, cast: "text", descending: false },
 ];
 
-export async function clientPage(db: DB, query: ClientPageQuery) {
+/** How the list's cursor holds its values (an address without one of them is an old `?page=N` one, ADR 091). */
+export const CLIENT_CURSOR_CASTS = keysetCasts(CLIENT_KEYS);
+
+/**
+ * The summaries of one page of clients, in the order to read them, with their sort values. A search
+ * filters the clients before anything is added up: the e-mail by its trigram index, a name through
+ * the orders' trigram index.
+ */
+function clientsPageQuery(db: DB, query: ClientPageQuery) {
   const plan = keysetPlan(CLIENT_KEYS, query.after ?? null, query.before ?? null);
   let page = db.selectFrom("client_summaries as s").select(["s.email", "s.orders_count", "s.paid_orders_count", "s.last_order_at"]);
   if (query.search) {
@@ -64,14 +65,28 @@ export async function clientPage(db: DB, query: ClientPageQuery) {
   if (plan.past) page = page.where(plan.past);
   let ordered = page.select(plan.select);
   for (const [key, direction] of plan.order) ordered = ordered.orderBy(key, direction);
-  // Without a cursor a page number is a position (an old link, a typed address: ADR 091).
-  const offset = plan.cursor ? 0 : (query.page - 1) * query.pageSize;
+  return { plan, rows: ordered.limit(query.pageSize + 1) };
+}
+
+/** One page of the clients as the summaries hold them, with its cursors: no names or sums (an old `?page=N` address's walk, ADR 091). */
+export async function clientSummaryPage(db: DB, query: ClientPageQuery) {
+  const { plan, rows } = clientsPageQuery(db, query);
+  return plan.page(await rows.execute(), query.pageSize);
+}
+
+/**
+ * One page of clients from client_summaries, in the order of their latest order, and one more row;
+ * the figures only the page shows — the latest name, the paid sums — are read for the page's e-mails
+ * alone, through orders_email_idx and orders_email_paid_idx (ADR 042).
+ */
+export async function clientPage(db: DB, query: ClientPageQuery) {
+  const { plan, rows: page } = clientsPageQuery(db, query);
   const paidIn = (currency: Currency) =>
     sql<number>`(select coalesce(sum(o.total_cost), 0)::bigint from orders o
                   where o.email = client.email and o.paid_at >= now() - make_interval(days => ${query.paidWindowDays})
                     and o.status in (${sql.join(PAID_SET)}) and o.currency = ${currency})`;
   const rows = await db
-    .selectFrom((offset > 0 ? ordered.offset(offset) : ordered).limit(query.pageSize + 1).as("client"))
+    .selectFrom(page.as("client"))
     .leftJoin("client_settings", "client_settings.email", "client.email")
     .selectAll("client")
     .select([

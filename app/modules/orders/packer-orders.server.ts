@@ -1,7 +1,7 @@
 import { type ExpressionBuilder, sql } from "kysely";
 import type { Database, OrderStatus } from "~db/schema";
 import type { DB } from "~/modules/db/db.server";
-import { type KeysetKey, keysetPlan } from "~/modules/db/keyset.server";
+import { keysetCasts, type KeysetKey, keysetPlan } from "~/modules/db/keyset.server";
 import type { Cursor } from "~/modules/http/request/list-query";
 import { foundBySearch } from "./order-search.server";
 
@@ -21,7 +21,6 @@ export interface PackerOrderQuery {
   toPack: readonly OrderStatus[];
   status: OrderStatus | null;
   q: string;
-  page: number;
   /** Keyset (ADR 091): the page starts after / ends before the row with these sort values. */
   after: Cursor | null;
   before: Cursor | null;
@@ -32,6 +31,9 @@ const PACKER_KEYS: KeysetKey[] = [
   { expr: sql`orders.created_at`, cast: "timestamptz", descending: true },
   { expr: sql`orders.id`, cast: "uuid", descending: false },
 ];
+
+/** How the list's cursor holds its values (an address without one of them is an old `?page=N` one, ADR 091). */
+export const PACKER_CURSOR_CASTS = keysetCasts(PACKER_KEYS);
 
 /**
  * Non-draft orders, newest first, filtered by order number, client or patient and by status; one
@@ -49,13 +51,11 @@ export async function packerOrderPage(db: DB, filter: PackerOrderQuery, pageSize
     if (filter.status) query = query.where("orders.status", "=", filter.status);
     return plan.past ? query.where(plan.past) : query;
   };
-  // Without a cursor a page number is a position (an old link, a typed address: ADR 091).
-  const offset = plan.cursor ? 0 : (filter.page - 1) * pageSize;
   let query = filtered().select(ORDER_COLUMNS).select(plan.select);
   // The back-office's search without the phone; each way of matching reads at most this page (ADR 042).
-  if (filter.q) query = query.where(await foundBySearch(db, filter.q, { phone: false, narrowBase: filter.packed !== null }, filtered, offset + pageSize + 1));
+  if (filter.q) query = query.where(await foundBySearch(db, filter.q, { phone: false, narrowBase: filter.packed !== null }, filtered, pageSize + 1));
   for (const [key, direction] of plan.order) query = query.orderBy(key, direction);
-  const read = await (offset > 0 ? query.offset(offset) : query).limit(pageSize + 1).execute();
+  const read = await query.limit(pageSize + 1).execute();
   return plan.page(read, pageSize);
 }
 

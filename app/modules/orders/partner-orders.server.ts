@@ -1,7 +1,7 @@
 import { sql } from "kysely";
 import type { OrderStatus } from "~db/schema";
 import type { DB } from "~/modules/db/db.server";
-import { type KeysetKey, keysetPlan } from "~/modules/db/keyset.server";
+import { keysetCasts, type KeysetKey, keysetPlan } from "~/modules/db/keyset.server";
 import type { Cursor } from "~/modules/http/request/list-query";
 import { containsPattern } from "./order-search.server";
 import { PAID_SET } from "./status";
@@ -36,7 +36,6 @@ export interface ReferralOrderFilter {
   status: OrderStatus | null;
   /** Only the orders of active (true) or inactive (false) referrals; null: both. */
   active: boolean | null;
-  page: number;
   pageSize: number;
   /** Keyset (ADR 091): the page starts after / ends before the row with these sort values. */
   after?: Cursor | null;
@@ -48,6 +47,9 @@ const REFERRAL_KEYS: KeysetKey[] = [
   { expr: sql`o.created_at`, cast: "timestamptz", descending: true },
   { expr: sql`o.id`, cast: "uuid", descending: false },
 ];
+
+/** How the list's cursor holds its values (an address without one of them is an old `?page=N` one, ADR 091). */
+export const REFERRAL_CURSOR_CASTS = keysetCasts(REFERRAL_KEYS);
 
 /**
  * Orders of the partner's referrals, newest first, one page (after or before the cursor): searchable by name,
@@ -93,9 +95,7 @@ export async function referralOrderRows(db: DB, partnerCodeId: string, query: Re
     ])
     .select(plan.select);
   for (const [key, direction] of plan.order) page = page.orderBy(key, direction);
-  // Without a cursor a page number is a position (an old link, a typed address: ADR 091).
-  const offset = plan.cursor ? 0 : (query.page - 1) * query.pageSize;
-  return plan.page(await (offset > 0 ? page.offset(offset) : page).limit(query.pageSize + 1).execute(), query.pageSize);
+  return plan.page(await page.limit(query.pageSize + 1).execute(), query.pageSize);
 }
 
 /**

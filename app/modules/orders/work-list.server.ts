@@ -33,8 +33,9 @@ export interface WorkListPageQuery extends WorkListFilter {
   search: string;
   sort: WorkListSort;
   dir: SortDirection;
+  /** Names the page ("21–30"); where it starts is the cursor's alone (ADR 091). */
   page: number;
-  /** Keyset: the page starts after / ends before the row with these sort values (null: by page number). */
+  /** Keyset: the page starts after / ends before the row with these sort values (null: the first page). */
   after: Cursor | null;
   before: Cursor | null;
 }
@@ -94,6 +95,9 @@ const KEYSETS: Record<WorkListSort, { keys: RawBuilder<unknown>[]; casts: Keyset
   status: { keys: [STATUS_RANK, sql`orders.created_at`, sql`orders.id`], casts: ["int", "timestamptz", "uuid"] },
 };
 
+/** How a cursor of the sort holds its values: an address whose cursor is not of them is an old `?page=N` one (ADR 091). */
+export const workListCursorCasts = (sort: WorkListSort): readonly KeysetCast[] => KEYSETS[sort].casts;
+
 /** A status change as a card's history lists it, read with the page's rows (times as ISO text, to the millisecond). */
 export type HistoryRecord = Pick<Selectable<OrderStatusHistoryTable>, "id" | "from_status" | "to_status" | "actor" | "note" | "tracking_number" | "carrier" | "undoes"> & { created_at: string };
 
@@ -138,9 +142,8 @@ export async function workListPage(db: DB, query: WorkListPageQuery, pageSize: n
     if (!usable) return orders;
     return orders.where(pastCursor(keyset.keys, usable, keyset.casts, descending));
   };
-  // Without a cursor a page number is a position (an old link, a typed address: ADR 091); the
-  // pager's links carry cursors, and a page after a cursor skips no row.
-  const offset = usable ? 0 : (query.page - 1) * pageSize;
+  // No OFFSET: without a cursor this is the first page (an old `?page=N` address is redirected to its
+  // cursor first, `oldPageRedirect`, ADR 091); a page after a cursor skips no row.
   let page = filtered()
     .select([
       "id",
@@ -164,9 +167,9 @@ export async function workListPage(db: DB, query: WorkListPageQuery, pageSize: n
     .$if(!cards, (rows) => rows.select([sql<number>`(select count(*)::int from orders_patients where orders_patients.order_id = orders.id)`.as("patient_count"), invoiceCompany]))
     .$if(cards, (rows) => rows.select(cardExtras));
   // A search reads, per way of matching, at most the orders up to this page (ADR 042).
-  if (query.search) page = page.where(await foundBySearch(db, query.search, { phone: true }, filtered, offset + pageSize + 1));
+  if (query.search) page = page.where(await foundBySearch(db, query.search, { phone: true }, filtered, pageSize + 1));
   for (const key of keyset.keys) page = page.orderBy(key, descending ? "desc" : "asc");
-  const read = await (offset > 0 ? page.offset(plannedCount(offset)) : page).limit(plannedCount(pageSize + 1)).execute();
+  const read = await page.limit(plannedCount(pageSize + 1)).execute();
   const more = read.length > pageSize;
   const rows = backwards ? read.slice(0, pageSize).reverse() : read;
   const cursorOf = (row: (typeof read)[number]) =>

@@ -3,8 +3,10 @@ import { data } from "@remix-run/node";
 import { passwordGateAction } from "~/modules/auth/password-gate.server";
 import { isPacker } from "~/modules/auth/guards.server";
 import { getDb } from "~/modules/db/db.server";
+import { oldPageRedirect } from "~/modules/db/keyset.server";
+import { PACKER_CURSOR_CASTS } from "~/modules/orders/packer-orders.server";
 import { PACKER_STATUSES, parsePackerFilter } from "~/modules/packer/filter";
-import { DEFAULT_LOGO_URL, listPackerOrders, logoUrls } from "~/modules/packer/packer.server";
+import { DEFAULT_LOGO_URL, listPackerOrders, logoUrls, packerListPage } from "~/modules/packer/packer.server";
 import { logger } from "~/modules/log/logger.server";
 import { getRequestTranslator } from "~/modules/http/request/request-context.server";
 
@@ -15,8 +17,12 @@ export async function loadPackerPage({ request, context }: LoaderFunctionArgs) {
   const title = t("gate.packerTitle");
   if (!(await isPacker(request, context))) return data({ gate: true as const, title }, { headers: NO_STORE });
   const filter = parsePackerFilter(request);
+  const db = await getDb();
+  // An old `?page=N` address goes to its page's cursor first (ADR 091), walked by the orders' rows alone.
+  const moved = await oldPageRedirect(new URL(request.url), filter, PACKER_CURSOR_CASTS, (after) => packerListPage(db, { ...filter, after, before: null }));
+  if (moved) throw moved;
   try {
-    const { orders, hasMore, cursors } = await listPackerOrders(await getDb(), filter);
+    const { orders, hasMore, cursors } = await listPackerOrders(db, filter);
     const logos = await logoUrls(orders.map((order) => order.email));
     return data(
       {

@@ -72,9 +72,14 @@ function toPackerOrder(row: OrderRow, patients: PackerPatient[]): PackerOrder {
   return { id: row.id, number: shortOrderNumber(row.id), code: row.code, status: row.status, client: row.full_name, email: row.email, address: row.address, patients };
 }
 
+/** The page of the packer's list the filter names: its order rows and cursors, without patients or packing marks. */
+export function packerListPage(db: DB, filter: PackerFilter) {
+  return packerOrderPage(db, { packed: filter.view === "all" ? null : filter.view === "packed", toPack: TO_PACK, status: filter.status, q: filter.q, after: filter.after, before: filter.before }, PACKER_PAGE_SIZE);
+}
+
 /** Non-draft orders, newest first, filtered by order number, client or patient and by status; one page. */
 export async function listPackerOrders(db: DB, filter: PackerFilter): Promise<{ orders: PackerListOrder[]; hasMore: boolean; cursors: { next: string | null; previous: string | null } }> {
-  const { rows: page, hasMore, cursors } = await packerOrderPage(db, { packed: filter.view === "all" ? null : filter.view === "packed", toPack: TO_PACK, status: filter.status, q: filter.q, page: filter.page, after: filter.after, before: filter.before }, PACKER_PAGE_SIZE);
+  const { rows: page, hasMore, cursors } = await packerListPage(db, filter);
   const ids = page.map((row) => row.id);
   const [patients, packings] = await Promise.all([patientsOf(db, ids), packingsOf(db, ids)]);
   const packedAt = new Map(packings.map((packing) => [packing.orderId, packing.at]));

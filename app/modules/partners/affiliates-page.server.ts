@@ -4,12 +4,13 @@ import type * as z from "zod/mini";
 import { requireStaff, type Staff } from "~/modules/auth/guards.server";
 import { type DB, getDb } from "~/modules/db/db.server";
 import { intentHandler } from "~/modules/http/forms/intents";
-import { listQuerySchema, readQuery, word } from "~/modules/http/request/list-query";
+import { type Cursor, encodeCursor, listQuerySchema, readQuery, word } from "~/modules/http/request/list-query";
+import { oldPageRedirect } from "~/modules/db/keyset.server";
 import { getRequestTranslator } from "~/modules/http/request/request-context.server";
 import { type FormReply, intentValue, readSubmission, refused, submittedIntent } from "~/modules/http/forms/submission.server";
 import { redirectWithToast } from "~/modules/http/answers/toast.server";
 import { isUuid } from "~/modules/orders/orders.server";
-import { addPayout, deletePayout, listPartners, ORDERS_PER_PARTNER, partnerCodeById, partnerDetails, type PartnerDetails, setRewardPercentage } from "./affiliates.server";
+import { addPayout, deletePayout, listPartners, ORDERS_PER_PARTNER, PARTNER_CURSOR_CASTS, partnerCodeById, partnerCodesPage, partnerDetails, type PartnerDetails, setRewardPercentage } from "./affiliates.server";
 import { affiliatesSchema } from "./forms";
 import { currentPeriod } from "./page-helpers";
 import { logger } from "~/modules/log/logger.server";
@@ -24,12 +25,12 @@ export type AffiliateReply = FormReply;
 const affiliatesQuery = listQuerySchema({}, { open: word });
 
 export async function affiliatesList(db: DB, url: URL) {
-  const { q: search, page, open } = readQuery(url, affiliatesQuery);
-  const { partners, hasMore } = await listPartners(db, {
-    search,
-    page,
-    pageSize: PAGE_SIZE,
-  });
+  const { q: search, page, after, before, open } = readQuery(url, affiliatesQuery);
+  // An old `?page=N` address goes to its page's cursor first (ADR 091).
+  const moved = await oldPageRedirect(url, { page, after, before }, PARTNER_CURSOR_CASTS, (from) => partnerCodesPage(db, { search, pageSize: PAGE_SIZE, after: from, before: null }));
+  if (moved) throw moved;
+  const { partners, hasMore, cursors } = await listPartners(db, { search, pageSize: PAGE_SIZE, after, before });
+  const at = { search, page, after, before };
   // Payouts, referrals and orders are read and rendered for one partner only — the one opened by
   // `?open=CODE`, or the only one a search found — so the page costs what it shows (ADR 064).
   const detailed = partners.filter((partner) => partner.code === open || partners.length === 1);
@@ -42,6 +43,7 @@ export async function affiliatesList(db: DB, url: URL) {
     page,
     pageSize: PAGE_SIZE,
     hasMore,
+    cursors,
     open,
     period: currentPeriod(),
     ordersLimit: ORDERS_PER_PARTNER,
@@ -49,17 +51,27 @@ export async function affiliatesList(db: DB, url: URL) {
       ...partner,
       detailed: details.has(partner.id),
       /** The same list with this partner's card whole. */
-      openHref: `?${listParams(search, page, partner.code)}#partner-${partner.code}`,
+      openHref: `?${listParams(at, partner.code)}#partner-${partner.code}`,
       ...(details.get(partner.id) ?? NO_DETAILS),
     })),
   };
 }
 
-/** The list's search and page, with `open` naming the partner whose card is whole. */
-function listParams(search: string, page: number, open: string | null): URLSearchParams {
+/** Where in the list a page is: its search, its number and the cursor it was reached by. */
+interface ListPlace {
+  search: string;
+  page: number;
+  after: Cursor | null;
+  before: Cursor | null;
+}
+
+/** The list's search and page (its number and cursor), with `open` naming the partner whose card is whole. */
+function listParams({ search, page, after, before }: ListPlace, open: string | null): URLSearchParams {
   const params = new URLSearchParams();
   if (search) params.set("q", search);
   if (page > 1) params.set("page", String(page));
+  if (after) params.set("after", encodeCursor(after));
+  else if (before) params.set("before", encodeCursor(before));
   if (open) params.set("open", open);
   return params;
 }
@@ -137,7 +149,7 @@ const AFFILIATE_INTENTS = {
 };
 
 export async function affiliatesAction(request: Request, context: AppLoadContext, staff: Staff) {
-  const { q, page } = readQuery(request, affiliatesQuery);
+  const { q: search, page, after, before } = readQuery(request, affiliatesQuery);
   const submission = await readSubmission(request, context, affiliatesSchema);
   const partnerId = submission.payload.partner_code_id;
   if (typeof partnerId !== "string" || !isUuid(partnerId)) throw new Response("Unknown partner", { status: 400 });
@@ -146,7 +158,7 @@ export async function affiliatesAction(request: Request, context: AppLoadContext
   const db = await getDb();
   const partner = await partnerCodeById(db, partnerId);
   // Back to the same list with this partner's summary open.
-  const back = listParams(q, page, partner?.code ?? null);
+  const back = listParams({ search, page, after, before }, partner?.code ?? null);
   const to = `/backoffice/affiliates?${back}${partner ? `#partner-${partner.code}` : ""}`;
   const failed = (description: string) =>
     redirectWithToast(to, {

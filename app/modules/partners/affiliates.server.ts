@@ -1,5 +1,7 @@
 import { sql } from "kysely";
 import type { DB } from "~/modules/db/db.server";
+import { keysetCasts, type KeysetKey, keysetPlan } from "~/modules/db/keyset.server";
+import type { Cursor } from "~/modules/http/request/list-query";
 import { loadSection, sectionData, sectionFailure, type SectionFailure } from "~/modules/http/answers/section.server";
 import { containsPattern } from "~/modules/orders/order-search.server";
 import { shortOrderNumber } from "~/modules/orders/orders.server";
@@ -15,23 +17,49 @@ import type { PayoutInput } from "./forms";
 
 export const ORDERS_PER_PARTNER = 50;
 
-export async function listPartners(db: DB, options: { search: string; page: number; pageSize: number }) {
+/** Oldest first, ties by code (a code is unique). */
+const PARTNER_KEYS: KeysetKey[] = [
+  { expr: sql`c.created_at`, cast: "timestamptz", descending: false },
+  { expr: sql`c.code`, cast: "text", descending: false },
+];
+
+/** How the list's cursor holds its values (an address without one of them is an old `?page=N` one, ADR 091). */
+export const PARTNER_CURSOR_CASTS = keysetCasts(PARTNER_KEYS);
+
+export interface PartnerListQuery {
+  search: string;
+  pageSize: number;
+  /** Keyset (ADR 091): the page starts after / ends before the partner with these sort values. */
+  after: Cursor | null;
+  before: Cursor | null;
+}
+
+/** The codes of one page of partners, oldest first, in the order to read them, with their sort values (`plan.select`). */
+function partnersPageQuery(db: DB, options: PartnerListQuery, plan: ReturnType<typeof keysetPlan>) {
   let page = db.selectFrom("partner_codes as c").select(["c.id", "c.code", "c.user_email", "c.user_name", "c.contact_email", "c.contact_phone", "c.offer_accepted_at", "c.reward_percentage", "c.created_at"]);
   if (options.search) {
     const pattern = containsPattern(options.search);
     page = page.where((eb) => eb.or([eb("c.code", "ilike", pattern), eb("c.user_name", "ilike", pattern), eb("c.user_email", "ilike", pattern), eb("c.contact_email", "ilike", pattern)]));
   }
+  if (plan.past) page = page.where(plan.past);
+  let ordered = page.select(plan.select);
+  for (const [key, direction] of plan.order) ordered = ordered.orderBy(key, direction);
+  return ordered.limit(options.pageSize + 1);
+}
+
+/** One page of the partners' codes alone, with whether more follow and its cursors (an old `?page=N` address's walk, ADR 091). */
+export async function partnerCodesPage(db: DB, options: PartnerListQuery) {
+  const plan = keysetPlan(PARTNER_KEYS, options.after, options.before);
+  return plan.page(await partnersPageQuery(db, options, plan).execute(), options.pageSize);
+}
+
+/** One page of the partners, oldest first (after or before the cursor), with whether more follow and the page's cursors. */
+export async function listPartners(db: DB, options: PartnerListQuery) {
+  const plan = keysetPlan(PARTNER_KEYS, options.after, options.before);
   // The page's partners first; then each one's balance and referral figures from the views, which a
   // filter by partner reaches before any order is read (ADR 042).
   const rows = await db
-    .selectFrom(
-      page
-        .orderBy("c.created_at")
-        .orderBy("c.code")
-        .limit(options.pageSize + 1)
-        .offset((options.page - 1) * options.pageSize)
-        .as("p"),
-    )
+    .selectFrom(partnersPageQuery(db, options, plan).as("p"))
     .leftJoinLateral(
       (eb) => eb.selectFrom("partner_balance_summary as b").select(["b.accrued_total", "b.paid_total", "b.due_total"]).whereRef("b.partner_code_id", "=", "p.id").as("b"),
       (join) => join.onTrue(),
@@ -47,12 +75,14 @@ export async function listPartners(db: DB, options: { search: string; page: numb
     )
     .selectAll("p")
     .select(["b.accrued_total", "b.paid_total", "b.due_total", "r.referrals_sum", "r.referrals_count"])
-    .orderBy("p.created_at")
-    .orderBy("p.code")
+    .orderBy("p.created_at", plan.backwards ? "desc" : "asc")
+    .orderBy("p.code", plan.backwards ? "desc" : "asc")
     .execute();
+  const { rows: listed, hasMore, cursors } = plan.page(rows, options.pageSize);
   return {
-    hasMore: rows.length > options.pageSize,
-    partners: rows.slice(0, options.pageSize).map((row) => ({
+    hasMore,
+    cursors,
+    partners: listed.map((row) => ({
       id: row.id,
       code: row.code,
       email: row.user_email,

@@ -4,6 +4,7 @@ import { type LoaderFunctionArgs, type ActionFunctionArgs, redirect } from "@rem
 import type * as z from "zod/mini";
 import { requireUser } from "~/modules/auth/guards.server";
 import { type DB, getDb } from "~/modules/db/db.server";
+import { oldPageRedirect } from "~/modules/db/keyset.server";
 import { isDatabaseUnavailable } from "~/modules/db/unavailable";
 import { intentHandler } from "~/modules/http/forms/intents";
 import { getLocale, getRequestTranslator } from "~/modules/http/request/request-context.server";
@@ -16,6 +17,7 @@ import { partnerPageSchema } from "./forms";
 import { ACTIVITY_FILTERS, REFERRAL_STATUS_FILTERS } from "./page-helpers";
 import { listQuerySchema, oneOf, readQuery } from "~/modules/http/request/list-query";
 import { logger } from "~/modules/log/logger.server";
+import { REFERRAL_CURSOR_CASTS } from "~/modules/orders/partner-orders.server";
 
 /** The partner's own page (partners spec §2 "/partner"): its data, and the saving of its name and contacts. */
 const PAGE_SIZE = 25;
@@ -48,6 +50,11 @@ export async function loadPartnerPage({ request, context }: LoaderFunctionArgs) 
       hasMore: false,
     };
   const partner = code.data;
+  // An old `?page=N` address goes to its page's cursor first (ADR 091).
+  const moved = await oldPageRedirect(new URL(request.url), { page, after, before }, REFERRAL_CURSOR_CASTS, (from) =>
+    referralOrders(db, partner.id, { search, status, activity, pageSize: PAGE_SIZE, after: from, before: null }),
+  );
+  if (moved) throw moved;
   const [balance, counts, payouts, list] = await Promise.all([
     partnerBalance(db, partner.id),
     referralCounts(db, partner.id),
@@ -57,7 +64,6 @@ export async function loadPartnerPage({ request, context }: LoaderFunctionArgs) 
         search,
         status,
         activity,
-        page,
         pageSize: PAGE_SIZE,
         after,
         before,

@@ -97,7 +97,6 @@ export interface ReferralOrderQuery {
   search: string;
   status: ReferralStatusFilter | null;
   activity: ActivityFilter | null;
-  page: number;
   pageSize: number;
   after?: Cursor | null;
   before?: Cursor | null;
@@ -112,7 +111,6 @@ export async function referralOrders(db: DB, partnerCodeId: string, query: Refer
     search: query.search,
     status: query.status,
     active: query.activity ? query.activity === "active" : null,
-    page: query.page,
     pageSize: query.pageSize,
     after: query.after ?? null,
     before: query.before ?? null,

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sql } from "kysely";
 import { listClients, parseClientFilter, type ClientRow } from "~/modules/backoffice/clients.server";
 import { listDashboardOrders, parseDashboardFilter } from "~/modules/backoffice/dashboard.server";
+import { decodeCursor } from "~/modules/http/request/list-query";
 import { listCabinetOrders } from "~/modules/orders/cabinet-orders.server";
 import { parsePackerFilter } from "~/modules/packer/filter";
 import { listPackerOrders } from "~/modules/packer/packer.server";
@@ -90,7 +91,13 @@ describe("searches and figures at scale", () => {
     return rows.rows.map((row) => row.id);
   }
 
-  const dashboardIds = async (q: string, extra = "") => (await listDashboardOrders(t.db, parseDashboardFilter(new URLSearchParams(`q=${encodeURIComponent(q)}${extra}`)))).cards.map((order) => order.id);
+  /** The dashboard's page `page` of a search, reached as its pager reaches it: by each page's "next" cursor (ADR 091). */
+  const dashboardIds = async (q: string, extra = "", page = 1) => {
+    const filter = parseDashboardFilter(new URLSearchParams(`q=${encodeURIComponent(q)}${extra}`));
+    let listed = await listDashboardOrders(t.db, filter);
+    for (let n = 2; n <= page; n++) listed = await listDashboardOrders(t.db, { ...filter, page: n, after: decodeCursor(listed.cursors.next), before: null });
+    return listed.cards.map((order) => order.id);
+  };
   const packerIds = async (q: string) => (await listPackerOrders(t.db, parsePackerFilter(new URLSearchParams({ q, view: "all" })))).orders.map((order) => order.id);
 
   const TERMS = [
@@ -117,7 +124,7 @@ describe("searches and figures at scale", () => {
       expect(expected.length).toBeGreaterThan(0);
       expect(await dashboardIds(q)).toEqual(expected);
       const second = await scanned(q, { phone: true, where: "exists (select 1 from orders_patients e where e.order_id = o.id)", limit: 20 });
-      expect(await dashboardIds(q, "&page=2")).toEqual(second.slice(10));
+      expect(await dashboardIds(q, "", 2)).toEqual(second.slice(10));
       expect(await packerIds(q)).toEqual(await scanned(q, { phone: false, where: "o.status <> 'draft'", limit: 50 }));
     });
   });
@@ -149,7 +156,7 @@ describe("searches and figures at scale", () => {
       const all = (await sql<{ id: string; created_at: Date }>`select id, created_at from orders o where code like ${`${prefix}%`} and exists (select 1 from orders_patients e where e.order_id = o.id) order by created_at desc, id`.execute(t.db)).rows;
       const oldest = all.length - 1;
       const page = Math.floor(oldest / 10) + 1;
-      expect(await dashboardIds(prefix, `&page=${page}`)).toEqual(all.slice((page - 1) * 10, page * 10).map((row) => row.id));
+      expect(await dashboardIds(prefix, "", page)).toEqual(all.slice((page - 1) * 10, page * 10).map((row) => row.id));
       expect(oldest).toBeGreaterThan(0);
       const windowStart = (await sql<{ at: Date }>`select created_at as at from orders order by created_at desc offset 9999 limit 1`.execute(t.db)).rows[0]!.at;
       expect(all[oldest]!.created_at.getTime()).toBeLessThan(windowStart.getTime());
@@ -200,14 +207,20 @@ describe("searches and figures at scale", () => {
         .map(({ names: _names, ...client }) => client);
     }
 
-    const page = (query: string) => listClients(t.db, parseClientFilter(new URLSearchParams(query)));
+    /** The clients' page `n` of the address, reached as its pager reaches it: by each page's "next" cursor (ADR 091). */
+    const page = async (query: string, n = 1) => {
+      const filter = parseClientFilter(new URLSearchParams(query));
+      let listed = await listClients(t.db, filter);
+      for (let at = 2; at <= n; at++) listed = await listClients(t.db, { ...filter, page: at, after: decodeCursor(listed.cursors.next), before: null });
+      return listed;
+    };
 
     it("pages the clients with payments, everyone, and a search of e-mails and names as the grouping did", async () => {
       const withPayments = await grouped({ search: "", showAll: false });
       expect((await page("")).clients).toEqual(withPayments.slice(0, 50));
-      expect((await page("page=3")).clients).toEqual(withPayments.slice(100, 150));
+      expect((await page("", 3)).clients).toEqual(withPayments.slice(100, 150));
       const everyone = await grouped({ search: "", showAll: true });
-      expect((await page("all=1&page=2")).clients).toEqual(everyone.slice(50, 100));
+      expect((await page("all=1", 2)).clients).toEqual(everyone.slice(50, 100));
       for (const search of ["yolkina", "ЁЛКИНА", "bulk12", "Rossi 1", "Другой"]) {
         expect((await page(`q=${encodeURIComponent(search)}`)).clients).toEqual((await grouped({ search, showAll: true })).slice(0, 50));
       }
@@ -303,7 +316,10 @@ describe("searches and figures at scale", () => {
 
     it("gives the back-office page the balances, referral sums and referrals the full join gave", async () => {
       const { referrals, balances } = await worked();
-      const listed = [...(await listPartners(t.db, { search: "", page: 1, pageSize: 20 })).partners, ...(await listPartners(t.db, { search: "", page: 2, pageSize: 20 })).partners];
+      // The second page as its pager reaches it: after the first page's last partner (ADR 091).
+      const first = await listPartners(t.db, { search: "", pageSize: 20, after: null, before: null });
+      const second = await listPartners(t.db, { search: "", pageSize: 20, after: decodeCursor(first.cursors.next), before: null });
+      const listed = [...first.partners, ...second.partners];
       expect(listed.map((partner) => partner.id)).toEqual(partners.map((partner) => partner.id));
       for (const partner of listed) {
         const own = referrals.filter((referral) => referral.partner === partner.id);

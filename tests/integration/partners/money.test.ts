@@ -36,7 +36,7 @@ describe("a partner's payouts and per-order rewards", () => {
     return built.id;
   }
   const daysAgo = (days: number) => sql<Date>`now() - make_interval(days => ${days})`;
-  const allOrders = (partnerCodeId: string) => referralOrders(t.db, partnerCodeId, { search: "", status: null, activity: null, page: 1, pageSize: 100 });
+  const allOrders = (partnerCodeId: string) => referralOrders(t.db, partnerCodeId, { search: "", status: null, activity: null, pageSize: 100 });
 
   it("lists every payout newest first with its date, quarter, amount and the staff member who recorded it", async () => {
     const p = await partner("PAYHIS", "history@partner.ru", 10);
