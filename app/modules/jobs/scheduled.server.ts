@@ -72,7 +72,7 @@ export interface HousekeepingLimits {
   filesBatch: number;
   budgetMs: number;
 }
-export const HOUSEKEEPING_LIMITS: HousekeepingLimits = { batch: 500, filesBatch: 100, budgetMs: 800 };
+export const HOUSEKEEPING_LIMITS: HousekeepingLimits = { batch: 500, filesBatch: 100, budgetMs: 200 };
 /** The file-removing passes that share the budget: abandoned drafts, models, orders' personal data, erasure requests. */
 const FILE_PASSES = 4;
 
