@@ -13,8 +13,10 @@
  *
  * Each figure is the median of 5 warm requests (one request first warms each page), small and large
  * alternating. Target: ≤ 2 × the small database's time or under 100 ms; the scheduled job
- * (POST /api/cron, the file server queue with 100 due entries, then housekeeping with 11,000
- * abandoned drafts behind) under 2 s in every one of its runs.
+ * (POST /api/cron, the file server queue with 140 due entries, then housekeeping with 11,000
+ * abandoned drafts behind) under 1 s in every one of its runs and under 300 ms in the median, with
+ * due files and with nothing due, and a backlog of 15,000 abandoned drafts and 4,600 due models
+ * (issue 58) gone within 1,440 runs (a day of runs a minute apart) at the pace the runs removed them.
  *
  * --explain: the servers report every query of SLOW_QUERY_MS (--explain-ms, 50) or more
  * (bench/lib/slow-queries.mjs); the benchmark prints EXPLAIN (ANALYZE, BUFFERS) of each distinct
@@ -46,7 +48,10 @@ const { values } = parseArgs({
 const SAMPLES = 5;
 const FAST_MS = 100;
 const RATIO_TARGET = 2;
-const JOB_TARGET_MS = 2_000;
+const JOB_TARGET_MS = 1_000;
+const JOB_MEDIAN_TARGET_MS = 300;
+/** Issue 58's retention backlog, and the runs it must be gone in (a day of runs a minute apart). */
+const BACKLOG = { drafts: 15_000, models: 4_600, runs: 1_440 };
 const JOB_RUNS = 5;
 
 const serverUrl = process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
@@ -394,6 +399,8 @@ interface JobRun {
   models: number;
   claimed: number;
   remaining: number;
+  /** Objects of the bucket the storage walk listed (its pages are sized to its time, ADR 092). */
+  walked: number;
 }
 /** The scheduled job as the platform's cron calls it; what each run did. */
 async function runJob(s: Side): Promise<JobRun> {
@@ -401,8 +408,8 @@ async function runJob(s: Side): Promise<JobRun> {
   const response = await fetch(`${s.app.url}/api/cron`, { method: "POST", headers: { Authorization: `Bearer ${SECRETS.CRON_SECRET}` } });
   const ms = performance.now() - begun;
   if (response.status !== 200) throw new Error(`the scheduled job on the ${s.size} database: HTTP ${response.status}`);
-  const summary = (await response.json()) as { abandonedDraftsDeleted?: number; modelFoldersRemoved?: number; claimed: number; remaining: number };
-  return { ms, drafts: summary.abandonedDraftsDeleted ?? 0, models: summary.modelFoldersRemoved ?? 0, claimed: summary.claimed, remaining: summary.remaining };
+  const summary = (await response.json()) as { abandonedDraftsDeleted?: number; modelFoldersRemoved?: number; storageObjectsWalked?: number; claimed: number; remaining: number };
+  return { ms, drafts: summary.abandonedDraftsDeleted ?? 0, models: summary.modelFoldersRemoved ?? 0, walked: summary.storageObjectsWalked ?? 0, claimed: summary.claimed, remaining: summary.remaining };
 }
 const draftsLeft = async (s: Side) =>
   Number((await s.db.selectFrom("orders").select((eb) => eb.fn.countAll<number>().as("n")).where("status", "=", "draft").where("updated_at", "<", new Date(Date.now() - 30 * 86_400_000)).executeTakeFirstOrThrow()).n);
@@ -414,6 +421,8 @@ const modelsLeft = async (s: Side) =>
     ).rows[0]!.n,
   );
 const backlogBefore = { drafts: await draftsLeft(big), models: await modelsLeft(big) };
+let backlogLine = "";
+let backlogFigure: Figure | null = null;
 /** Runs of the job with due files (the 100 pending and 40 failed entries), then with nothing due. */
 const jobRuns: Record<"due" | "idle", Record<ScaleSize, JobRun[]>> = { due: { small: [], large: [] }, idle: { small: [], large: [] } };
 for (let run = 0; run < JOB_RUNS; run++) for (const s of sides) jobRuns.due[s.size].push(await runJob(s));
@@ -423,6 +432,12 @@ for (let run = 0; run < JOB_RUNS; run++) for (const s of sides) jobRuns.idle[s.s
 const backlogAfter = { drafts: await draftsLeft(big), models: await modelsLeft(big) };
 {
   const all = (size: ScaleSize) => [...jobRuns.due[size], ...jobRuns.idle[size]];
+  // A backlog's runs at the pace of the slowest run's removals: the fewest a run removed while some were left.
+  const leastPerRun = (pick: (run: JobRun) => number, before: number, after: number) => {
+    const runs = all("large").map(pick);
+    return after > 0 ? Math.min(...runs) : Math.min(...runs.filter((_, at) => runs.slice(0, at + 1).reduce((sum, n) => sum + n, 0) < before));
+  };
+  const runsOf = (backlog: number, perRun: number) => (perRun > 0 ? Math.ceil(backlog / perRun) : Number.POSITIVE_INFINITY);
   const runsOfBacklog = (before: number, after: number) => {
     const perRun = (before - after) / (2 * JOB_RUNS);
     return perRun > 0 ? Math.ceil(before / perRun) : Number.POSITIVE_INFINITY;
@@ -444,18 +459,24 @@ const backlogAfter = { drafts: await draftsLeft(big), models: await modelsLeft(b
       small: middle("small"),
       large: middle("large"),
       note: phase === "idle" ? `remaining after: ${jobRuns.idle.large.at(-1)?.remaining}` : `remaining per run: ${jobRuns.due.large.map((run) => run.remaining).join(", ")}`,
-      target: `< ${JOB_TARGET_MS} ms`,
-      met: middle("large") < JOB_TARGET_MS,
+      target: `< ${JOB_MEDIAN_TARGET_MS} ms`,
+      met: middle("large") < JOB_MEDIAN_TARGET_MS && middle("small") < JOB_MEDIAN_TARGET_MS,
     });
   }
   rows.push({
     label: `POST /api/cron, all ${2 * JOB_RUNS} runs: slowest`,
     small: Math.max(...all("small").map((run) => run.ms)),
     large: Math.max(...all("large").map((run) => run.ms)),
-    note: `retention backlog (large): abandoned drafts ${backlogBefore.drafts} → ${backlogAfter.drafts} (gone in ~${runsOfBacklog(backlogBefore.drafts, backlogAfter.drafts)} runs), models ${backlogBefore.models} → ${backlogAfter.models} (~${runsOfBacklog(backlogBefore.models, backlogAfter.models)} runs)`,
+    note: `retention backlog (large): abandoned drafts ${backlogBefore.drafts} → ${backlogAfter.drafts} (gone in ~${runsOfBacklog(backlogBefore.drafts, backlogAfter.drafts)} runs), models ${backlogBefore.models} → ${backlogAfter.models} (~${runsOfBacklog(backlogBefore.models, backlogAfter.models)} runs); objects walked per run: ${all("large").map((run) => run.walked).join(", ")}`,
     target: `< ${JOB_TARGET_MS} ms every run`,
     met: Math.max(...all("large").map((run) => run.ms)) < JOB_TARGET_MS,
   });
+  // Issue 58's backlog at the pace of the run that removed the fewest (while there were more to remove).
+  const fewest = { drafts: leastPerRun((run) => run.drafts, backlogBefore.drafts, backlogAfter.drafts), models: leastPerRun((run) => run.models, backlogBefore.models, backlogAfter.models) };
+  const backlogRuns = { drafts: runsOf(BACKLOG.drafts, fewest.drafts), models: runsOf(BACKLOG.models, fewest.models) };
+  const backlogMet = backlogRuns.drafts <= BACKLOG.runs && backlogRuns.models <= BACKLOG.runs;
+  backlogLine = `retention backlog of issue 58 (${BACKLOG.drafts} abandoned drafts, ${BACKLOG.models} due models) at the fewest a run removed — ${fewest.drafts} drafts, ${fewest.models} models: gone in ${backlogRuns.drafts} and ${backlogRuns.models} runs (target ≤ ${BACKLOG.runs}: ${backlogMet ? "met" : "not met"}); removed per run: drafts ${all("large").map((run) => run.drafts).join(", ")}; models ${all("large").map((run) => run.models).join(", ")}`;
+  backlogFigure = { name: "retention backlog of issue 58, runs to clear", figure: `${Math.max(backlogRuns.drafts, backlogRuns.models)} runs`, target: `≤ ${BACKLOG.runs} runs`, met: backlogMet, value: Math.max(backlogRuns.drafts, backlogRuns.models) };
   log(`job runs (large, ms): with due files ${jobRuns.due.large.map((run) => run.ms.toFixed(0)).join(", ")}; nothing due ${jobRuns.idle.large.map((run) => run.ms.toFixed(0)).join(", ")}`);
 }
 
@@ -511,6 +532,7 @@ console.log("|---|---|---|---|---|---|");
 for (const row of rows) {
   console.log(`| ${cell(row.label)} | ${row.small.toFixed(0)} | ${row.large.toFixed(0)} | ${(row.large / row.small).toFixed(1)} × | ${row.met ? "met" : "**not met**"} | ${cell(row.note ?? "")} |`);
 }
+if (backlogLine) console.log(`\n${backlogLine}`);
 const unmet = rows.filter((row) => !row.met);
 console.log(`\n${rows.length} figures, ${unmet.length} not meeting the target${unmet.length ? `: ${unmet.map((row) => row.label).join("; ")}` : ""}`);
 
@@ -529,5 +551,6 @@ const figures: Figure[] = rows.map((row) => ({
   met: row.met,
   value: row.large,
 }));
+if (backlogFigure) figures.push(backlogFigure);
 figures.unshift({ name: "large data set generation", figure: `${large.seconds.toFixed(0)} s${large.generated ? "" : " (kept from an earlier run)"}`, target: "minutes", met: large.seconds < 600, value: large.seconds });
 printResult({ bench: "scale", figures, loadavg: os.loadavg() });

@@ -53,12 +53,15 @@ export async function deleteBounded(db: DB, table: Keyed, where: RawBuilder<bool
 
 /**
  * How much of a file-removing pass one run does: at most `batch` orders chosen, and no new group of
- * them once `deadline` (ms since the epoch) has passed. The first group always goes, so a slow
- * moment never leaves a run that removes nothing; a backlog drains over several runs.
+ * them once `deadline` (ms since the epoch) has passed. The first group always goes — or groups until
+ * `atLeast` orders, when given — so a slow moment never leaves a run that removes nothing, and a
+ * backlog drains over several runs at a pace the time cannot lower.
  */
 export interface PassLimits {
   batch: number;
   deadline: number;
+  /** Orders the pass takes on whatever the time, in whole groups (ORDERS_AT_ONCE, the first group, by default). */
+  atLeast?: number;
 }
 /** Orders of a pass's first group: their files are listed at once, and their rows change in one statement each. */
 export const ORDERS_AT_ONCE = 10;
@@ -71,14 +74,14 @@ export const MOST_ORDERS_AT_ONCE = 50;
  * and its orders wait for the next run). The first group is ORDERS_AT_ONCE orders and always goes;
  * each next one is sized by the time the last took (ADR 092): twice as many orders while a group
  * took under a quarter of the time left, up to MOST_ORDERS_AT_ONCE, so a fast storage clears a
- * backlog in few groups and a slow one is not given more than its time. Returns the orders settled
- * and the files deleted.
+ * backlog in few groups and a slow one is not given more than its time; groups go whatever the time
+ * until `atLeast` orders were taken on. Returns the orders settled and the files deleted.
  */
-export async function inFolderGroups(storage: FileStorage, ids: string[], deadline: number, settle: (ids: string[]) => Promise<number>) {
+export async function inFolderGroups(storage: FileStorage, ids: string[], deadline: number, settle: (ids: string[]) => Promise<number>, atLeast = ORDERS_AT_ONCE) {
   let settled = 0;
   let files = 0;
   let size = ORDERS_AT_ONCE;
-  for (let at = 0; at < ids.length && (at === 0 || Date.now() < deadline); ) {
+  for (let at = 0; at < ids.length && (at === 0 || at < atLeast || Date.now() < deadline); ) {
     const group = ids.slice(at, at + size);
     at += group.length;
     const groupStarted = Date.now();
@@ -105,6 +108,7 @@ export async function purgeAbandonedDrafts(db: DB, storage: FileStorage, periods
     drafts.map((draft) => draft.id),
     limits.deadline,
     (ids) => deleteDrafts(db, ids),
+    limits.atLeast,
   );
   return { deleted: settled, files };
 }
@@ -121,6 +125,7 @@ export async function purgeDeliveredModels(db: DB, storage: FileStorage, periods
     orders.map((order) => order.id),
     limits.deadline,
     (ids) => markStorageRemoved(db, ids),
+    limits.atLeast,
   );
   return { orders: settled, files };
 }

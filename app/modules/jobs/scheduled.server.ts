@@ -64,17 +64,24 @@ export interface HousekeepingSummary {
  * How much housekeeping one run does: at most `batch` rows per statement, and at most `filesBatch`
  * orders per file-removing pass. The passes share `budgetMs`: each is given its share of it from
  * when it starts (not from the run's start, so a slow pass before it takes none of its time), and
- * starts no new group of orders once its share is spent; its first group always goes (ADR 074, ADR
- * 092; bench/RESULTS.md "Retention in bounded passes").
+ * starts no new group of orders once its share is spent; its first group always goes, the abandoned
+ * drafts' first DRAFTS_AT_LEAST_A_RUN (ADR 074, ADR 092; bench/RESULTS.md "Retention in bounded
+ * passes", "The job's run by its steps").
  */
 export interface HousekeepingLimits {
   batch: number;
   filesBatch: number;
   budgetMs: number;
 }
-export const HOUSEKEEPING_LIMITS: HousekeepingLimits = { batch: 500, filesBatch: 100, budgetMs: 800 };
+export const HOUSEKEEPING_LIMITS: HousekeepingLimits = { batch: 500, filesBatch: 100, budgetMs: 200 };
 /** The file-removing passes that share the budget: abandoned drafts, models, orders' personal data, erasure requests. */
 const FILE_PASSES = 4;
+/**
+ * Abandoned drafts a run removes whatever its time (while there are any): a backlog of 15,000 goes
+ * within a day of runs a minute apart (1,440 runs need 11 a run) even on a machine so busy that a
+ * group of ten takes all of the pass's share. A model's pass needs four a run for 4,600: its first group.
+ */
+const DRAFTS_AT_LEAST_A_RUN = 20;
 
 /** Kept for callers that purge drafts alone (tests): the configured period, a batch and a budget. */
 export interface DraftPurgeLimits {
@@ -122,7 +129,7 @@ export async function runHousekeeping(db: DB, storage: FileStorage, options: Hou
   // backlog of one (or a slow statement before it) never starves the others; each pass's first group
   // always goes (ADR 092).
   const share = () => ({ batch: limits.filesBatch, deadline: Date.now() + limits.budgetMs / FILE_PASSES });
-  const drafts = await step("abandoned drafts", () => purgeDrafts(db, storage, periods, share()));
+  const drafts = await step("abandoned drafts", () => purgeDrafts(db, storage, periods, { ...share(), atLeast: DRAFTS_AT_LEAST_A_RUN }));
   // Drafts nobody typed into give their codes back after a day (ADR 038).
   await step("untouched drafts", () => purgeUntouchedDrafts(db));
   const models = await step("models", () => purgeDeliveredModels(db, storage, periods, share()));
