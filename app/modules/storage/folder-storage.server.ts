@@ -8,7 +8,7 @@ import type { AppConfig } from "~/modules/config/config.server";
 import { ByteCounter } from "./body-length";
 import { assertValidKey, assertValidPrefix } from "./keys";
 import { graveyardStamp, isGraveyardStamp } from "./graveyard";
-import { firstAtOrAfter, sortedChildren } from "./sorted-folders.server";
+import { firstAtOrAfter, keptListingTime, removedOwnChild, sortedChildren } from "./sorted-folders.server";
 import type { BucketName, FileStorage, ListedObject, ObjectInfo, PutOptions, StoredObject } from "./types";
 
 type FolderStorageConfig = Extract<AppConfig["storage"], { kind: "folder" }>;
@@ -89,11 +89,15 @@ export function createFolderStorage(config: FolderStorageConfig, buckets: AppCon
   /** Removes now-empty folders between `file` and `stopAt`, so deleted keys leave no trace. */
   async function pruneEmptyParents(file: string, stopAt: string): Promise<void> {
     for (let dir = path.dirname(file); dir.startsWith(stopAt + path.sep); dir = path.dirname(dir)) {
+      const parent = path.dirname(dir);
+      const listed = keptListingTime(parent);
       try {
         await fsp.rmdir(dir);
       } catch {
         return; // not empty (or already gone): the folders above are not empty either
       }
+      // The parent's kept listing (the bucket's order folders) outlives this removal of our own.
+      await removedOwnChild(parent, path.basename(dir), listed);
     }
   }
 

@@ -44,6 +44,9 @@ const KEPT_FOLDERS = 64;
 /** Folders with fewer entries are read afresh each time (a patient's or a type's folder): no stat, nothing kept. */
 const KEPT_FROM_ENTRIES = 100;
 const sortedFolders = new Map<string, { mtimeMs: number; children: SortedChild[] } | null>();
+/** How many times a kept folder was read afresh (for the tests: a listing kept across the storage's own removals). */
+let keptFolderReads = 0;
+export const keptFolderReadCount = () => keptFolderReads;
 
 async function readSorted(dir: string, dirKey: string): Promise<SortedChild[] | null> {
   let entries: fs.Dirent[];
@@ -80,6 +83,7 @@ export async function sortedChildren(dir: string, dirKey: string): Promise<Sorte
   const kept = sortedFolders.get(dir);
   if (kept && kept.mtimeMs === mtimeMs) return kept.children;
   const readAt = Date.now();
+  keptFolderReads++;
   const children = await readSorted(dir, dirKey);
   remember(dir, children && readAt - mtimeMs >= SETTLED_MS ? { mtimeMs, children } : null);
   return children;
@@ -89,4 +93,30 @@ function remember(dir: string, listing: { mtimeMs: number; children: SortedChild
   sortedFolders.delete(dir);
   if (sortedFolders.size >= KEPT_FOLDERS) sortedFolders.delete(sortedFolders.keys().next().value!);
   sortedFolders.set(dir, listing);
+}
+
+/** The modification time of a kept folder's listing, if it has one: what `removedOwnChild` compares with. */
+export function keptListingTime(dir: string): number | null {
+  return sortedFolders.get(dir)?.mtimeMs ?? null;
+}
+
+/**
+ * The storage itself removed `name` from `dir` (an emptied folder pruned after a delete): a kept
+ * listing that was current just before (`before`, taken before the removal) stays kept, without that
+ * child and with the folder's new time, so that the housekeeping's removals do not make the next walk
+ * read the bucket's 50,000 order folders again (ADR 092, amended). A change another process made in
+ * the same moment could be hidden until the folder changes again; the walk then meets that folder on
+ * a later pass, and a removed one is read as missing.
+ */
+export async function removedOwnChild(dir: string, name: string, before: number | null): Promise<void> {
+  const kept = sortedFolders.get(dir);
+  if (!kept || before === null || kept.mtimeMs !== before) return;
+  let mtimeMs: number;
+  try {
+    mtimeMs = (await fsp.stat(dir)).mtimeMs;
+  } catch {
+    sortedFolders.delete(dir);
+    return;
+  }
+  remember(dir, { mtimeMs, children: kept.children.filter((child) => child.name !== name) });
 }

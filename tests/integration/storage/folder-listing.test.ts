@@ -4,6 +4,7 @@ import path from "node:path";
 import { Readable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createStorage, type FileStorage } from "~/modules/storage/storage.server";
+import { keptFolderReadCount } from "~/modules/storage/sorted-folders.server";
 
 /**
  * The folder storage's pages read from their cursor (ADR 092): a large folder's sorted entries are kept
@@ -52,5 +53,23 @@ describe("the folder storage's pages after a cursor", () => {
     expect(await all(11)).toEqual(now);
     const after = now[40]!;
     expect((await storage.listAfter("orders", after, 5)).objects.map((object) => object.key)).toEqual(now.slice(41, 46));
+  });
+
+  it("keeps the order folders' listing across its own removals: a deleted order's folder gone from the pages without reading the bucket again", async () => {
+    const keys = Array.from({ length: 120 }, (_, i) => `removal_${String(i).padStart(3, "0")}/Пациент/matrix/upper.stl`);
+    for (const key of keys) await put(key);
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    const before = await all(50);
+    expect(before.filter((key) => key.startsWith("removal_"))).toEqual(keys);
+    const reads = keptFolderReadCount();
+    // Housekeeping deletes two orders' files: their emptied folders are pruned, up to the bucket.
+    await storage.delete("orders", [keys[10]!, keys[77]!]);
+    const after = await all(50);
+    expect(after.filter((key) => key.startsWith("removal_"))).toEqual(keys.filter((_, i) => i !== 10 && i !== 77));
+    expect(await fsp.readdir(path.join(dir, "orders")).then((names) => names.includes("removal_010"))).toBe(false);
+    expect(keptFolderReadCount() - reads, "the bucket's folder read again").toBe(0);
+    // A folder another writer adds is seen as before (the folder's time moved past the kept one).
+    await put("removal_500/Пациент/matrix/lower.stl");
+    expect(await all(50)).toContain("removal_500/Пациент/matrix/lower.stl");
   });
 });
