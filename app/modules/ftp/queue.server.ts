@@ -194,11 +194,10 @@ export async function listQueueByOrder(db: DB, view: QueueView) {
   // A folded order's first failed files, each order's by its entries' index (order_id, status).
   const failedIds = withFailed.length
     ? (
-        await sql<{ id: string }>`select f.id from orders o cross join lateral (
+        await sql<{ id: string }>`select f.id from (values ${sql.join(withFailed.map((id) => sql`(${id}::uuid)`))}) as o(id) cross join lateral (
             select q.id from ftp_uploads_queue q
              where q.order_id = o.id and q.status = 'failed' and q.set_aside_at is null ${view.type === "all" ? sql`` : sql`and q.file_type = ${view.type}`}
-             order by q.created_at, q.id limit ${QUEUE_FILES_OPEN}) f
-          where o.id in (${sql.join(withFailed)})`.execute(db)
+             order by q.created_at, q.id limit ${QUEUE_FILES_OPEN}) f`.execute(db)
       ).rows.map((row) => row.id)
     : [];
   let listing = db.selectFrom("ftp_uploads_view").selectAll().where("status", "in", statuses).where("set_aside_at", "is", null);
