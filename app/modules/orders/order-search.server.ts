@@ -79,7 +79,7 @@ export const COMMON_MATCHES = 2_000;
  * in a MATERIALIZED CTE, planned for all its rows (so by its trigram index, never a sequential scan
  * hoping to stop early) and read only as far as the limit.
  */
-async function fewMatches(db: Kysely<Database>, matches: Compilable & Expression<unknown>): Promise<string[] | null> {
+export async function fewMatches(db: Kysely<Database>, matches: Compilable & Expression<unknown>): Promise<string[] | null> {
   const found = await sql<{ id: string }>`with found as materialized (${matches}) select id from found limit ${COMMON_MATCHES + 1}`.execute(db);
   // Counted before an order's several matching patients become one id.
   return found.rows.length > COMMON_MATCHES ? null : [...new Set(found.rows.map((row) => row.id))];
