@@ -10,8 +10,8 @@ import type { Language } from "~/modules/i18n/languages";
  * other instances drop their cached overrides.
  */
 
-/** Overrides on one page of the editor (ADR 098): each row carries its edit and delete forms, so a page of 500 was 1.5 MB. */
-export const TRANSLATIONS_PAGE_SIZE = 50;
+/** Overrides on one page of the editor (ADR 098): each row carries its edit and delete forms (about 3.5 KB), so a page of 500 was 1.5 MB. */
+export const TRANSLATIONS_PAGE_SIZE = 30;
 
 export interface TranslationRecord {
   id: string;

@@ -59,11 +59,13 @@ describe("the translation editor's pages", () => {
     // Back from the last page is the page before it.
     const previous = pagerLink(html, "prev")!;
     expect(previous).toMatch(/[?&]before=/);
-    expect(rowsOf(await (await staff.request(previous)).text())).toEqual(seen.slice(TRANSLATIONS_PAGE_SIZE, 2 * TRANSLATIONS_PAGE_SIZE));
+    const lastPage = rowsOf(html).length;
+    expect(rowsOf(await (await staff.request(previous)).text())).toEqual(seen.slice(seen.length - lastPage - TRANSLATIONS_PAGE_SIZE, seen.length - lastPage));
     // A search pages the same way, counting what it finds.
     const searched = await (await staff.request(`/backoffice/translate?q=${encodeURIComponent("Text 1")}`)).text();
-    expect(searched).toContain("1–42 из 42"); // "Text 1", "Text 10"–"Text 19", "Text 100"–"Text 130"
-    expect(pagerLink(searched, "next")).toBeNull();
+    // "Text 1", "Text 10"–"Text 19", "Text 100"–"Text 130"
+    expect(searched).toContain(`1–${Math.min(42, TRANSLATIONS_PAGE_SIZE)} из 42`);
+    expect(pagerLink(searched, "next") !== null).toBe(42 > TRANSLATIONS_PAGE_SIZE);
     // A forged cursor shows the first page.
     expect(rowsOf(await (await staff.request("/backoffice/translate?page=2&after=bm9wZQ")).text())).toHaveLength(TRANSLATIONS_PAGE_SIZE);
     await db.deleteFrom("translations").execute();
