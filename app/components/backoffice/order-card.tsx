@@ -44,6 +44,7 @@ export function OrderCard({ order, back, number, canPaymentLink, canTracker, sta
   const statusUrl = `/backoffice/orders/${order.id}/status`;
   const filesUrl = `/backoffice/orders/${order.id}/files?back=${encodeURIComponent(back)}`;
   const titleId = `order-${order.id}`;
+  const history = order.folded ? [] : historyOf(order);
 
   return (
     <article className="card bo-order" aria-labelledby={titleId}>
@@ -131,10 +132,11 @@ export function OrderCard({ order, back, number, canPaymentLink, canTracker, sta
           </ListLink>
         </div>
       ) : (
-        <details className="bo-history" id="history" open={compact ? undefined : true}>
-          <summary>{t("bo.orders.history", { count: order.history.length + order.fileCorrections.length + (order.packing ? 1 : 0) })}</summary>
+        // On the order's own page: the whole history, open (the dashboard's link leads here).
+        <details className="bo-history" id="history" open>
+          <summary>{t("bo.orders.history", { count: history.length })}</summary>
           <ol>
-            {historyOf(order).map((item, index) => (
+            {history.map((item, index) => (
               <HistoryLine key={index} item={item} back={back} statusUrl={statusUrl} carriers={statusForms.carriers} when={when} />
             ))}
           </ol>
