@@ -31,9 +31,9 @@ for (const patch of patches) {
   const patched = count(text, patch.to);
   if (unpatched === 0 && patched === patch.places) continue;
   if (unpatched !== patch.places || patched !== 0) {
-    console.error(`patch-packages: ${patch.file} is not the version this patch was written for (found the text ${unpatched} times, its patched form ${patched} times, expected ${patch.places}); see scripts/patch-packages.mjs and ADR 101`);
+    process.stderr.write(`patch-packages: ${patch.file} is not the version this patch was written for (found the text ${unpatched} times, its patched form ${patched} times, expected ${patch.places}); see scripts/patch-packages.mjs and ADR 101\n`);
     process.exit(1);
   }
   fs.writeFileSync(file, text.replaceAll(patch.from, patch.to));
-  console.log(`patch-packages: ${patch.file}: ${patch.places} places patched`);
+  process.stdout.write(`patch-packages: ${patch.file}: ${patch.places} places patched\n`);
 }
