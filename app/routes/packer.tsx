@@ -114,7 +114,6 @@ export default function PackerPage() {
               </div>
               <p>
                 <b>{order.client ?? t("packer.card.noClient")}</b>
-                {order.email ? <span className="muted"> · {order.email}</span> : null}
                 <br />
                 {order.address ?? <span className="muted">{t("packer.card.noAddress")}</span>}
               </p>
@@ -128,12 +127,14 @@ export default function PackerPage() {
                       {LABEL_KINDS.map((kind) =>
                         patient.files[kind].length > 0 ? (
                           <p key={kind}>
-                            <i>{t(`packer.kinds.${kind}`)}:</i>{" "}
+                            <i>{`${t(`packer.kinds.${kind}`)}:`}</i>{" "}
                             {patient.files[kind].map((file, index) => (
                               <Fragment key={index}>
                                 {index > 0 ? " " : null}
+                                {/* One text and one element a file, no separators between texts: a card lists every file of every patient (ADR 098). */}
                                 <span className="pk-file">
-                                  {file.name} <span className={file.guessed ? "pk-facts pk-guessed" : "pk-facts"}>({file.guessed ? `${factsText(t, file)} · ${t("packer.card.guessed")}` : factsText(t, file)})</span>
+                                  {`${file.name} `}
+                                  {file.guessed ? <mark>{`(${factsText(t, file)} · ${t("packer.card.guessed")})`}</mark> : <em>{`(${factsText(t, file)})`}</em>}
                                   {index < patient.files[kind].length - 1 ? "," : null}
                                 </span>
                               </Fragment>
