@@ -415,6 +415,18 @@ describe("bad input over HTTP", () => {
     { name: "a return address beyond Latin-1", as: STAFF, send: (b) => post(`/backoffice/orders/${paidOrder.id}/status`, { to: "processing", back: "/backoffice?q=\u0100" })(b), status: 400, message: "Некорректный запрос" },
   ]);
 
+  // A card's status change posted to the dashboard itself: a refusal is the page again (400) with the card's form holding what was typed (ADR 105).
+  const onDashboard = (form: Record<string, string>) => post(`/backoffice?index&tab=all&q=${encodeURIComponent(form.orderId!.slice(0, 8))}`, { intent: "status", ...form });
+  add("POST /backoffice (a card's status change)", [
+    { name: "ship a paid order: not allowed, the tracking number kept", as: STAFF, send: (b) => onDashboard({ orderId: paidOrder.id, to: "shipped", carrier: "russian_post", trackingNumber: "RA123456789RU" })(b), status: 400, message: "Такой переход статуса не разрешён", invalid: "trackingNumber", kept: "RA123456789RU" },
+    { name: "cancel without a note", as: STAFF, send: (b) => onDashboard({ orderId: paidOrder.id, to: "cancelled", confirm: "yes", note: "" })(b), status: 400, message: "Укажите причину отмены" },
+    { name: "1001-character cancel note: refused, not cut, kept", as: STAFF, send: (b) => onDashboard({ orderId: paidOrder.id, to: "cancelled", confirm: "yes", note: "н".repeat(1001) })(b), status: 400, message: "Слишком длинный текст — сократите его", invalid: "note", kept: "н".repeat(1001) },
+    { name: "script in the tracking number is shown back escaped", as: STAFF, send: (b) => onDashboard({ orderId: paidOrder.id, to: "shipped", trackingNumber: XSS })(b), status: 400, message: "Такой переход статуса не разрешён", inert: XSS },
+    { name: "forged order id", as: STAFF, send: onDashboard({ orderId: FORGED_UUID, to: "processing" }), status: 400, message: "Заказ не найден" },
+    { name: "non-UUID order id", as: STAFF, send: onDashboard({ orderId: SQLI, to: "processing" }), status: 400, message: "Заказ не найден" },
+    { name: "unknown status, English", as: () => browsers.staffEn, send: (b) => onDashboard({ orderId: paidOrder.id, to: "refunded" })(b), status: 400, message: "This status change is not allowed" },
+  ]);
+
   add("POST /backoffice/erasures", [
     { name: "an id of 36 dashes", as: ADMIN, send: post("/backoffice/erasures", { intent: "approve", id: "-".repeat(36) }), status: 400, message: "Некорректный запрос" },
     { name: "a forged id", as: ADMIN, send: post("/backoffice/erasures", { intent: "approve", id: FORGED_UUID }), status: 302, message: "Запрос уже обработан или не найден" },
