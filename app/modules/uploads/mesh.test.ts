@@ -13,7 +13,11 @@ function scan(format: "ply" | "obj", bytes: Uint8Array, chunkSize = bytes.length
 
 async function toStl(format: "ply" | "obj", bytes: Uint8Array, triangles: number) {
   const parts: Uint8Array[] = [];
-  for await (const part of binaryStlOf([bytes.subarray(0, 7), bytes.subarray(7)], format, triangles)) parts.push(part);
+  async function* chunks() {
+    yield bytes.subarray(0, 7);
+    yield bytes.subarray(7);
+  }
+  for await (const part of binaryStlOf(chunks(), format, triangles)) parts.push(part);
   const out = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
   let at = 0;
   for (const part of parts) {
