@@ -36,6 +36,11 @@ export function meshFormatOf(name: string): MeshFormat | null {
   return match ? (match[1]!.toLowerCase() as MeshFormat) : null;
 }
 
+/** The refusal a doctor reads: a PLY or OBJ that is not one is "not a mesh", not "not an STL". */
+export function refusalOf(format: MeshFormat, reason: Extract<StlVerdict, { ok: false }>["reason"]): Extract<StlVerdict, { ok: false }>["reason"] | "not_mesh" {
+  return reason === "not_stl" && format !== "stl" ? "not_mesh" : reason;
+}
+
 /** A polygon of more corners than this is damaged data, not a face (it also bounds what one record holds). */
 const MAX_POLYGON = 65_536;
 /** A PLY header longer than this is not a PLY header. */

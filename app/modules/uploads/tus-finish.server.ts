@@ -11,7 +11,7 @@ import { listPatients } from "~/modules/orders/patients.server";
 import { clinicRoom } from "~/modules/orders/order-senders.server";
 import { OrderFrozenError } from "~/modules/orders/drafts.server";
 import { isFileType, sourceKeyOf, storageKey, storedFileName } from "./file-names";
-import { meshFormatOf } from "./mesh";
+import { type MeshFormat, meshFormatOf, refusalOf } from "./mesh";
 import { SOURCE_CONTENT_TYPES, storeConvertedStl } from "./mesh-store.server";
 import { discardUnrecorded } from "./unrecorded.server";
 import { createMeshScanner, type ScanSummary } from "./scan";
@@ -45,7 +45,7 @@ export interface UploadMetadata {
 export type FinishReply = { ok: true; file: { name: string; path: string; size: number; triangles: number; scan: ScanSummary | null } } | { ok: false; error: UploadRefusal; fileType?: FileType };
 
 /** "save": the database refused to record a complete file in its list ("Ошибка сохранения", customer side §8). */
-export type UploadRefusal = "format" | "size" | "not_stl" | "truncated" | "empty" | "points_only" | "bad_index" | "quota" | "clinic_quota" | "too_many" | "rate_limited" | "daily_limit" | "frozen" | "no_patient" | "skipped" | "gone" | "save" | "damaged" | "mismatch";
+export type UploadRefusal = "format" | "size" | "not_stl" | "truncated" | "empty" | "points_only" | "bad_index" | "not_mesh" | "quota" | "clinic_quota" | "too_many" | "rate_limited" | "daily_limit" | "frozen" | "no_patient" | "skipped" | "gone" | "save" | "damaged" | "mismatch";
 
 /** A refusal in the shape @tus/server sends back: the status and a JSON body the page reads. */
 export class Refusal {
@@ -115,8 +115,9 @@ export async function finishUpload(deps: TusDeps, upload: Upload): Promise<Finis
   // Checked again now that it is complete: other uploads of the clinic may have finished meanwhile (ADR 082).
   if (size > (await clinicRoom(db, order.started_by))) return refuse("clinic_quota");
 
-  const format = meshFormatOf(meta.filename);
-  if (!format) return refuse("format", 415);
+  const named = meshFormatOf(meta.filename);
+  if (!named) return refuse("format", 415);
+  const format: MeshFormat = named;
   // A PLY or OBJ is stored as sent beside the binary STL made from it, which `key` names (ADR 102).
   const sourceOf = (stlKey: string) => (format === "stl" ? stlKey : sourceKeyOf(stlKey, format));
   let key = storageKey(order.id, patient.folder_name, meta.type, storedFileName(meta.filename, new Date()));
@@ -155,8 +156,8 @@ export async function finishUpload(deps: TusDeps, upload: Upload): Promise<Finis
     const { verdict } = scanner.finish();
     // Failing before the end of the body makes the put fail: a refused file is never stored.
     if (!verdict.ok) {
-      refused = verdict.reason;
-      throw new Error(`not an STL file (${verdict.reason})`);
+      refused = refusalOf(format, verdict.reason);
+      throw new Error(`not a model file (${verdict.reason})`);
     }
   }
   const body = Readable.from(checked(), { objectMode: false, highWaterMark: 64 * 1024 });

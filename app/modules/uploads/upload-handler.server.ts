@@ -2,7 +2,7 @@ import type { UploadHandler, UploadHandlerPart } from "@remix-run/node";
 import { Readable } from "node:stream";
 import type { BucketName, FileStorage } from "~/modules/storage/storage.server";
 import { sourceKeyOf } from "./file-names";
-import { meshFormatOf } from "./mesh";
+import { type MeshFormat, meshFormatOf, refusalOf } from "./mesh";
 import { SOURCE_CONTENT_TYPES, storeConvertedStl } from "./mesh-store.server";
 import { MAX_MULTIPART_FIELD_BYTES, MultipartFieldTooLargeError } from "./multipart.server";
 import { createMeshScanner, type ScanSummary } from "./scan";
@@ -46,7 +46,7 @@ export const MAX_FIELD_BYTES = MAX_MULTIPART_FIELD_BYTES;
 /** How much of a file may wait between the request and storage (Readable buffer). */
 const BODY_HIGH_WATER_MARK = 64 * 1024;
 
-export type UploadErrorCode = "format" | "size" | "not_stl" | "truncated" | "empty" | "points_only" | "bad_index" | "too_many" | "storage";
+export type UploadErrorCode = "format" | "size" | "not_stl" | "truncated" | "empty" | "points_only" | "bad_index" | "not_mesh" | "too_many" | "storage";
 
 export type UploadResult =
   | {
@@ -106,7 +106,7 @@ export interface StlUploadHandler {
 
 /** Why the body stream of a file was cut; it fails the put so nothing is stored. */
 class FileRefused extends Error {
-  constructor(public readonly code: "size" | "not_stl" | "truncated" | "empty" | "points_only" | "bad_index") {
+  constructor(public readonly code: "size" | ReturnType<typeof refusalOf>) {
     super(`Upload refused: ${code}`);
     this.name = "FileRefused";
   }
@@ -224,8 +224,9 @@ export function createStlUploadHandler(options: StlUploadHandlerOptions): StlUpl
       return message === undefined ? { ok: false, originalName, error } : { ok: false, originalName, error, message };
     };
 
-    const format = meshFormatOf(originalName);
-    if (!format) return refuse("format");
+    const named = meshFormatOf(originalName);
+    if (!named) return refuse("format");
+    const format: MeshFormat = named;
     if (maxFiles !== undefined && stored >= maxFiles) return refuse("too_many");
 
     const uploadedAt = nextTimestamp();
@@ -259,7 +260,7 @@ export function createStlUploadHandler(options: StlUploadHandlerOptions): StlUpl
       }
       ({ verdict, scan } = scanner.finish());
       // Failing before the end of the body makes the put fail, so a non-STL is never stored.
-      if (!verdict.ok) throw (refusal = new FileRefused(verdict.reason));
+      if (!verdict.ok) throw (refusal = new FileRefused(refusalOf(format, verdict.reason)));
     }
 
     // Non-object mode with a byte high-water mark: the generator (and so the request) is read only
