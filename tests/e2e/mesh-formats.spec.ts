@@ -10,7 +10,7 @@ import { dataDir, e2eQuery, embedded, fixtureFile } from "./support";
  * and nothing is stored; a binary PLY and an ASCII PLY written by Assimp (tests/fixtures/mesh) and
  * an OBJ of quads are accepted, shown with their size, and reach payment. Staff then send them
  * from the file-server queue, and what the factory's folder receives is a binary STL with the
- * source's triangles and box.
+ * source's triangles and box; staff download both the original and the STL.
  */
 
 const corpus = path.resolve("tests/fixtures/mesh");
@@ -139,5 +139,15 @@ test("PLY and OBJ on the aligners' step: refused in the doctor's words, or accep
     expect(stl.size).toBe(84 + 50 * triangles);
     expect(stl.triangles).toBe(triangles);
     for (const side of ["min", "max"] as const) for (let axis = 0; axis < 3; axis++) expect(stl.bbox[side][axis]).toBeCloseTo(bbox[side][axis]!, 5);
+  }
+
+  // Staff download both: the original as the doctor sent it, under its name, and the STL beside it.
+  await page.goto(`/backoffice/orders/${orderId}/files`);
+  for (const { name, file, triangles } of good) {
+    const item = page.locator("li").filter({ hasText: name });
+    const original = await page.request.get((await item.getByRole("link", { name, exact: true }).getAttribute("href"))!);
+    expect(Buffer.compare(await original.body(), fs.readFileSync(file()))).toBe(0);
+    const stl = await page.request.get((await item.getByRole("link", { name: "STL", exact: true }).getAttribute("href"))!);
+    expect(readStl(await stl.body()).triangles).toBe(triangles);
   }
 });
