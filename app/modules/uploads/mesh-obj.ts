@@ -1,6 +1,25 @@
 import { Fan, Lines, MAX_POLYGON, type MeshReader, type TriangleSink, Vertices } from "./mesh-parts";
 import type { StlVerdict } from "./stl";
 
+/** The vertex number of a face corner (`12`, `-3`, `12/5`, `12//7`, `12/5/7`), NaN when it is not one; read by hand, as it runs for every corner. */
+function vertexNumber(corner: string): number {
+  let at = 0;
+  let sign = 1;
+  if (corner.charCodeAt(0) === 45) {
+    sign = -1;
+    at = 1;
+  } else if (corner.charCodeAt(0) === 43) at = 1;
+  const start = at;
+  let value = 0;
+  for (; at < corner.length; at++) {
+    const code = corner.charCodeAt(at);
+    if (code === 47) break; // "/"
+    if (code < 48 || code > 57) return NaN;
+    value = value * 10 + (code - 48);
+  }
+  return at === start ? NaN : sign * value;
+}
+
 /**
  * Wavefront OBJ: `v x y z` (anything after the third number, a weight or a colour, is ignored) and
  * `f a b c …` with `a`, `a/t`, `a//n` or `a/t/n` corners, indices from 1 or negative (counted back
@@ -24,9 +43,7 @@ export function createObjReader(sink: TriangleSink): MeshReader {
     if (indices.length < length) indices = new Float64Array(length);
     for (let index = 0; index < length; index++) {
       const part = parts[index + 1]!;
-      const slash = part.indexOf("/");
-      const text = slash < 0 ? part : part.slice(0, slash);
-      const number = /^[+-]?\d+$/.test(text) ? Number(text) : NaN;
+      const number = vertexNumber(part);
       if (!Number.isSafeInteger(number) || number === 0) {
         failure = Number.isNaN(number) ? "not_stl" : "bad_index";
         return;
