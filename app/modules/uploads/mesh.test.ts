@@ -134,6 +134,19 @@ describe("PLY and OBJ readers", () => {
     expect(scan(format, text(source)).verdict).toEqual({ ok: false, reason });
   });
 
+  it("reads past a face's texture coordinates, other elements and names in UTF-8", () => {
+    const ply = text(
+      [
+        "ply", "format ascii 1.0", "comment Экспорт Medit", "element vertex 3", "property double x", "property double y", "property double z", "property float nx",
+        "element face 1", "property uchar flags", "property list uchar float texcoord", "property list uchar uint vertex_indices",
+        "element material 1", "property uchar red", "end_header", "0 0 0 1", "30 0 0 1", "0 40 5 1", "7 6 0 0 1 0 0 1 3 0 1 2", "255", "",
+      ].join("\n"),
+    );
+    expect(scan("ply", ply, 3).verdict).toEqual({ ok: true, format: "ascii", triangles: 1 });
+    const obj = text("o Верхняя челюсть\ng Зубы\nv 0 0 0\nv 30 0 0\nv 0 40 5\nf 1/1/1 2/2/1 3/3/1\n");
+    expect(scan("obj", obj, 2).verdict).toEqual({ ok: true, format: "ascii", triangles: 1 });
+  });
+
   it("reads a binary ply cut short as truncated", () => {
     const bytes = binaryPly(true);
     expect(scan("ply", bytes.subarray(0, bytes.length - 3)).verdict).toEqual({ ok: false, reason: "truncated" });
