@@ -132,9 +132,11 @@ test("PLY and OBJ on the aligners' step: refused in the doctor's words, or accep
     const row = page.locator('tbody tr:has(input[name="ids"])').filter({ hasText: name });
     await row.getByRole("button", { name: `Загрузить ${name} на FTP` }).click();
     await expect(page.getByRole("status").filter({ hasText: "Файл успешно отправлен на FTP" })).toBeVisible();
+    // Sent: off the pending list (the previous file's notice may still be showing).
+    await expect(row).toHaveCount(0);
     const sent = rows.find((entry) => entry.original_name === name)!;
+    await expect.poll(() => findUnder(path.join(dataDir, "ftp"), path.posix.basename(sent.file_path)), { message: `${name} on the file server` }).not.toBeNull();
     const file = findUnder(path.join(dataDir, "ftp"), path.posix.basename(sent.file_path));
-    expect(file, `${name} on the file server`).not.toBeNull();
     const stl = readStl(fs.readFileSync(file!));
     expect(stl.size).toBe(84 + 50 * triangles);
     expect(stl.triangles).toBe(triangles);
