@@ -48,6 +48,11 @@ export interface FileInfo {
    * the order — not billed, checked, labelled or sent — until the step is un-skipped.
    */
   setAside?: boolean;
+  /**
+   * The file as the doctor sent it when it was a PLY or OBJ (ADR 102): kept under its own key;
+   * `storagePath` is then the binary STL made from it, what the factory, staff and the packer read.
+   */
+  source?: { storagePath: string; format: "ply" | "obj" };
 }
 type Json<T> = ColumnType<T, string, string>;
 

@@ -101,6 +101,8 @@ export async function loadStatistics(db: DB): Promise<DashboardStatistics> {
 }
 
 export interface DashboardFile {
+  /** The original of a PLY or OBJ (ADR 102); `url` is then the STL made from it. */
+  sourceUrl?: string;
   name: string;
   url: string;
   size: number;
@@ -368,6 +370,8 @@ export async function listOrderFiles(db: DB, orderId: string): Promise<PatientFi
           : filesOf(patient, type).map((file) => ({
               name: file.originalName,
               url: file.url,
+              // The PLY or OBJ as the doctor sent it, beside the STL the factory gets (ADR 102).
+              ...(file.source ? { sourceUrl: `/files/orders/${file.source.storagePath}` } : {}),
               size: Number(file.size) || 0,
               scan: (file as RecordedFile).scan ?? null,
               storagePath: file.storagePath,

@@ -42,6 +42,8 @@ function binaryStl(triangles: number, claimed = triangles): Buffer {
 
 /** A real model from the corpus written by other software (tests/fixtures/stl/README). */
 const corpusFile = (name: string) => fs.readFileSync(path.join(import.meta.dirname, "../../fixtures/stl", name));
+/** A PLY or OBJ another program wrote (tests/fixtures/mesh/README). */
+const meshCorpusFile = (name: string) => fs.readFileSync(path.join(import.meta.dirname, "../../fixtures/mesh", name));
 
 /** A 48 × 48 PNG of noise, encoded as PNG files are (signature, IHDR, deflated IDAT, IEND): an image, not a mesh. */
 function pngImage(): Buffer {
@@ -284,6 +286,13 @@ describe("bad input over HTTP", () => {
     { name: "a real model cut short, English", as: WIZ_EN, setup: setStep(wizardEnId, 5), send: upload([{ name: "files", filename: "gearwheel.stl", content: corpusFile("derived_gearwheel.cut-short.bin.stl") }]), status: 302, message: "the file is cut short", files: true },
     { name: "a PNG image renamed .stl", as: WIZ, setup: setStep(wizardId, 5), send: upload([{ name: "files", filename: "photo.stl", content: pngImage() }]), status: 302, message: "содержимое файла не является STL-моделью", files: true },
     { name: "empty .stl", as: WIZ, setup: setStep(wizardId, 5), send: upload([{ name: "files", filename: "empty.stl", content: "" }]), status: 302, message: /файл пустой|Ни один из выбранных файлов/, files: true },
+    { name: "a PLY point cloud (vertices, no faces)", as: WIZ, setup: setStep(wizardId, 5), send: upload([{ name: "files", filename: "cloud.ply", content: "ply\nformat ascii 1.0\nelement vertex 2\nproperty float x\nproperty float y\nproperty float z\nend_header\n0 0 0\n1 1 1\n" }]), status: 302, message: "в файле только точки — нет поверхности", files: true },
+    { name: "an OBJ point cloud, English", as: WIZ_EN, setup: setStep(wizardEnId, 5), send: upload([{ name: "files", filename: "cloud.obj", content: "v 0 0 0\nv 1 1 1\n" }]), status: 302, message: "the file holds only points", files: true },
+    { name: "an empty PLY (no vertices, no faces)", as: WIZ, setup: setStep(wizardId, 5), send: upload([{ name: "files", filename: "empty.ply", content: "ply\nformat binary_little_endian 1.0\nelement vertex 0\nproperty float x\nproperty float y\nproperty float z\nelement face 0\nproperty list uchar int vertex_indices\nend_header\n" }]), status: 302, message: "файл пустой", files: true },
+    { name: "an OBJ whose face points past its vertices", as: WIZ, setup: setStep(wizardId, 5), send: upload([{ name: "files", filename: "plan.obj", content: "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 4\n" }]), status: 302, message: "грани ссылаются на вершины, которых в нём нет", files: true },
+    { name: "a PNG image renamed .ply", as: WIZ, setup: setStep(wizardId, 5), send: upload([{ name: "files", filename: "photo.ply", content: pngImage() }]), status: 302, message: "не читается как модель PLY или OBJ", files: true },
+    { name: "a real binary PLY cut short", as: WIZ, setup: setStep(wizardId, 5), send: upload([{ name: "files", filename: "gearwheel.ply", content: meshCorpusFile("assimp_gearwheel.bin.ply").subarray(0, 100_000) }]), status: 302, message: "файл обрезан", files: true },
+    { name: "a PLY header with a line PLY does not have", as: WIZ, setup: setStep(wizardId, 5), send: upload([{ name: "files", filename: "odd.ply", content: "ply\nformat ascii 1.0\nelement vertex 1\nproperty float x\n<script>alert(1)</script>\nend_header\n0\n" }]), status: 302, message: "не читается как модель PLY или OBJ", files: true },
     { name: "wrong extension", as: WIZ, setup: setStep(wizardId, 5), send: upload([{ name: "files", filename: "photo.png", content: Buffer.from([0x89, 0x50, 0x4e, 0x47]) }]), status: 302, message: "Разрешены только файлы .stl", files: true },
     { name: "a .txt renamed .stl, English", as: WIZ_EN, setup: setStep(wizardEnId, 5), send: upload([{ name: "files", filename: "notes.stl", content: "plain text\n" }]), status: 302, message: "not an STL model", files: true },
     { name: "path traversal ../../etc/passwd.stl (not STL)", as: WIZ, setup: setStep(wizardId, 5), send: upload([{ name: "files", filename: "../../etc/passwd.stl", content: "root:x:0:0\n" }]), status: 302, message: "содержимое файла не является STL-моделью", files: true },
