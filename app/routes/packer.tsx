@@ -172,7 +172,14 @@ export default function PackerPage() {
                   <span className="muted">{t("packer.noPatients")}</span>
                 )}
               </p>
-              {order.canPack ? (
+              {order.canPack && order.hasBags ? (
+                // Every bag is scanned on the order's page before "Упаковано" (ADR 103).
+                <p className="pk-packed-form">
+                  <a className="button button-small" href={`/packer/order/${order.id}`} aria-label={t("packer.order.openLabel", { number: order.number })}>
+                    {t("packer.order.open")}
+                  </a>
+                </p>
+              ) : order.canPack ? (
                 <form method="post" action={`/packer/packed/${order.id}`} className="pk-packed-form">
                   <input type="hidden" name="back" value={back} />
                   <button type="submit" className="button button-small" aria-label={t("packer.packed.buttonLabel", { number: order.number })}>
