@@ -1,5 +1,7 @@
 import { type ActionFunctionArgs, data, type LoaderFunctionArgs, redirect } from "@remix-run/node";
 import { z } from "zod";
+import * as zm from "zod/mini";
+import { readQuery, word } from "~/modules/http/request/list-query";
 import { requirePacker } from "~/modules/auth/guards.server";
 import { getDb } from "~/modules/db/db.server";
 import { textAnswer } from "~/modules/http/answers/answers.server";
@@ -25,6 +27,9 @@ import { markPacked, packingsOf } from "./packing.server";
  */
 
 const NO_STORE = { "Cache-Control": "no-store" };
+
+/** `?ok=` names the bag just accepted, to say which one; anything else there says nothing. */
+const pageQuery = zm.object({ ok: word });
 
 export const scanSchema = z.object({
   intent: z.enum(["scan", "pack"]),
@@ -54,7 +59,7 @@ export async function loadPackerOrderPage({ request, params, context }: LoaderFu
   const t = await getRequestTranslator(request, context);
   const [bags, packings] = await Promise.all([bagsOf(db, order), packingsOf(db, [order.id])]);
   const describe = (bag: ScannedBag) => `${t(`packer.kinds.${bag.kind}`)} · ${factsText(t, { jaw: bag.jaw, step: bag.step === null ? null : Number(bag.step) })} · ${bag.patientName}`;
-  const okCode = new URL(request.url).searchParams.get("ok");
+  const okCode = readQuery(request, pageQuery).ok;
   const last = okCode ? bags.find((bag) => bag.code === okCode && bag.scanned) : undefined;
   const packing = packings[0] ?? null;
   return data(
