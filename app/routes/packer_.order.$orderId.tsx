@@ -127,7 +127,7 @@ export default function PackerOrderPage() {
                   {t(`packer.order.packRefused.${refusedPack.reason}`)}
                 </p>
               ) : null}
-              <p className="pk-scan-ok">{t("packer.order.allScanned")}</p>
+              {total > 0 ? <p className="pk-scan-ok">{t("packer.order.allScanned")}</p> : null}
             </>
           )}
           <button type="submit" className="button" aria-label={t("packer.packed.buttonLabel", { number: page.number })}>
