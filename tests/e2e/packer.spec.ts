@@ -121,7 +121,9 @@ test("bag labels print one 80×80 mm page per step and jaw, and one A4 page each
   await expect(labels.first().locator(".bag-jaw")).toHaveText(/^(ВЧ|НЧ)$/);
   // Steps read from file names, padded to two digits (which orders have numbered files depends on the data).
   for (const step of await page.locator(".bag-step").allTextContents()) expect(step).toMatch(/^Шаг \d{2,}$/);
-  await expect(labels.first().locator('svg[role="img"]')).toHaveAttribute("aria-label", /^QR-код: [0-9a-f]{4}\/[0-9a-f]{4}_\d+$/);
+  // Each bag's QR code carries its digit-only bag code, printed under it in groups (ADR 103).
+  await expect(labels.first().locator('svg[role="img"]')).toHaveAttribute("aria-label", /^QR-код: \d{19}$/);
+  await expect(labels.first().locator(".bag-code")).toHaveText(/^\d{10} \d{3} \d{2} \d{3} \d$/);
 
   const own = await page.pdf({ preferCSSPageSize: true, printBackground: true });
   fs.writeFileSync(testInfo.outputPath("bag-labels.pdf"), own);
