@@ -19,6 +19,24 @@ async function printedCodes(page: import("@playwright/test").Page, orderId: stri
 
 test("the packer scans three bags, a bag of another order is refused, «Упаковано» waits for every bag or a reason", async ({ page }, testInfo) => {
   const js = testInfo.project.use.javaScriptEnabled !== false;
+  // The sounds the page makes, recorded by a stand-in for the Web Audio API: "type:frequency" per tone.
+  await page.addInitScript(() => {
+    const sounds: string[] = [];
+    Object.assign(window, { sounds });
+    class Context {
+      currentTime = 0;
+      destination = {};
+      createOscillator() {
+        const tone = { type: "", frequency: { value: 0 }, connect() {}, start: () => sounds.push(`${tone.type}:${tone.frequency.value}`), stop() {} };
+        return tone;
+      }
+      createGain() {
+        return { gain: { value: 0 }, connect() {} };
+      }
+    }
+    Object.assign(window, { AudioContext: Context });
+  });
+  const sounds = () => page.evaluate(() => (window as unknown as { sounds: string[] }).sounds);
   await signIn(page);
   // Orders to pack with bags: the last one here, and another for the stranger's bag (another spec packs the first).
   const cards = page.locator(".pk-card").filter({ has: page.getByRole("link", { name: /^Сканировать пакеты: заказ / }) });
@@ -53,7 +71,9 @@ test("the packer scans three bags, a bag of another order is refused, «Упак
     await expect(page.getByLabel("Код пакета")).toBeFocused();
   }
   await expect(page.locator(".pk-bag-scanned")).toHaveCount(3);
+  // With JavaScript the form posts in place (the address stays) and each tick beeps.
   if (js) await expect(page).toHaveURL(new RegExp(`/packer/order/${id}$`));
+  if (js) expect(await sounds()).toEqual(["sine:1200", "sine:1200", "sine:1200"]);
 
   // Another order's bag: refused loudly, nothing ticked.
   await page.getByLabel("Код пакета").pressSequentially(strangerBag!.replace(/ /g, ""));
@@ -62,6 +82,8 @@ test("the packer scans three bags, a bag of another order is refused, «Упак
   await expect(page.locator(".pk-scan-refused").first()).toHaveCSS("background-color", "rgb(255, 225, 225)");
   await expect(page.locator(".pk-bag-scanned")).toHaveCount(3);
   await expect(progress).toHaveText(`Отсканировано 3 из ${codes.length}`);
+  // …and buzzes, low and long, for the refusal.
+  if (js) expect((await sounds()).at(-1)).toBe("square:180");
   const stored = await e2eQuery<{ n: number }>("select count(*)::int as n from bag_scans where order_id = $1", [id]);
   expect(stored[0]!.n).toBe(3);
   expect((await e2eQuery<{ n: number }>("select count(*)::int as n from bag_scans where order_id = $1", [otherId]))[0]!.n).toBe(0);
