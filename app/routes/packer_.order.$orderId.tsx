@@ -3,6 +3,7 @@ import { useActionData, useLoaderData } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { useTranslation } from "~/components/i18n/i18n-context";
 import { LABEL_WINDOW } from "~/components/packer/print-soon";
+import { labelUrls } from "~/modules/packer/label-urls";
 import { ScanInPlace } from "~/components/packer/scan-in-place";
 import { dateTimeFormat } from "~/modules/i18n/intl";
 import packerStyles from "~/styles/packer.css";
@@ -49,11 +50,11 @@ export default function PackerOrderPage() {
       </p>
       <p className="pk-actions">
         {/* The one print window of the station (ADR 068). */}
-        <a className="button button-small" href={`/packer/box/${page.id}`} target={LABEL_WINDOW}>
+        <a className="button button-small" href={labelUrls(page.labelFormat, page.id).box} target={LABEL_WINDOW}>
           {t("packer.labels.box")}
         </a>
         {total > 0 ? (
-          <a className="button button-small" href={`/packer/bags/${page.id}`} target={LABEL_WINDOW}>
+          <a className="button button-small" href={labelUrls(page.labelFormat, page.id).bags} target={LABEL_WINDOW}>
             {t("packer.labels.bags")}
           </a>
         ) : null}

@@ -15,6 +15,7 @@ import { groupedBagCode } from "./bag-code";
 import { type ScanRefusal, type ScannedBag, bagsOf, scanBag } from "./bag-scans.server";
 import { factsText } from "./facts-text";
 import { TO_PACK } from "./filter";
+import { readLabelFormat } from "./label-format.server";
 import { getPackerOrder, type PackerOrder } from "./packer.server";
 import { markPacked, packingsOf } from "./packing.server";
 
@@ -67,6 +68,7 @@ export async function loadPackerOrderPage({ request, params, context }: LoaderFu
       title: t("packer.order.title", { number: order.number }),
       id: order.id,
       number: order.number,
+      labelFormat: await readLabelFormat(request),
       client: order.client,
       address: order.address,
       statusKey: statusLabelKey(order.status),
