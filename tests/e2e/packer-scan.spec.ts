@@ -1,5 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { signInPacker as signIn } from "./journeys";
+import { pdfPages } from "./packer-support";
 import { e2eQuery } from "./support";
 
 /**
@@ -105,4 +106,31 @@ test("the packer scans three bags, a bag of another order is refused, «Упак
   await expect(page.locator(".toast-success")).toContainText(`Заказ ${number} отмечен упакованным`);
   const [mark] = await e2eQuery<{ missing_bags: number; missing_reason: string }>("select missing_bags, missing_reason from order_packings where order_id = $1", [id]);
   expect(mark).toEqual({ missing_bags: missing, missing_reason: "Остальные пакеты в переделке" });
+});
+
+test("a workstation that chose PDF labels opens them from the card, each bag label 80 × 80 mm and the box label A4", async ({ page }) => {
+  await signIn(page);
+  const card = page.locator(".pk-card").filter({ has: page.getByRole("link", { name: "Этикетки на пакеты" }) }).last();
+  const id = (await card.getAttribute("id"))!.slice(2);
+  await page.getByLabel("Этикетки на этом компьютере").selectOption("pdf");
+  await page.getByRole("button", { name: "Запомнить" }).click();
+  await expect(page.getByLabel("Этикетки на этом компьютере")).toHaveValue("pdf");
+  // Remembered: a new visit to the list still links the PDFs, in the one label window.
+  await page.goto("/packer");
+  const bags = page.locator(`#o-${id}`).getByRole("link", { name: "Этикетки на пакеты" });
+  await expect(bags).toHaveAttribute("href", `/packer/pdf/bags/${id}`);
+  await expect(bags).toHaveAttribute("target", "label-print");
+  const labels = await page.request.get(`/packer/pdf/bags/${id}`);
+  expect(labels.headers()["content-type"]).toBe("application/pdf");
+  const bagPages = pdfPages(await labels.body());
+  const printed = await page.locator(`#o-${id} .pk-patients .pk-file`).count();
+  expect(bagPages.pages).toBe(printed);
+  for (const size of bagPages.sizes) expect(size.map((side) => Math.round(side * 100) / 100)).toEqual([226.77, 226.77]);
+  const box = pdfPages(await (await page.request.get(`/packer/pdf/box/${id}`)).body());
+  expect(box.sizes.length).toBeGreaterThanOrEqual(1);
+  for (const size of box.sizes) expect(size).toEqual([595.28, 841.89]);
+  // Back to the HTML labels for the other journeys of this browser's station.
+  await page.getByLabel("Этикетки на этом компьютере").selectOption("html");
+  await page.getByRole("button", { name: "Запомнить" }).click();
+  await expect(page.locator(`#o-${id}`).getByRole("link", { name: "Этикетки на пакеты" })).toHaveAttribute("href", `/packer/bags/${id}`);
 });

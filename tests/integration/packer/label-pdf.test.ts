@@ -13,7 +13,7 @@ const MM = 72 / 25.4;
 
 /** Each page's size (from its MediaBox, in points) and its text, read back by PDF.js. */
 async function readPdf(bytes: ArrayBuffer): Promise<Array<{ size: [number, number]; text: string }>> {
-  const pdf = await getDocument({ data: new Uint8Array(bytes), useSystemFonts: false, isEvalSupported: false }).promise;
+  const pdf = await getDocument({ data: new Uint8Array(bytes), useSystemFonts: false }).promise;
   const pages = [];
   for (let number = 1; number <= pdf.numPages; number++) {
     const page = await pdf.getPage(number);

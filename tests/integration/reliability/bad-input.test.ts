@@ -599,6 +599,15 @@ describe("bad input over HTTP", () => {
     { name: "the page of a forged order", as: PACKER, send: get(`/packer/order/${FORGED_UUID}`), status: 404 },
   ]);
 
+  add("POST /packer/labels (the workstation's label format)", [
+    { name: "a format we do not make", as: PACKER, send: post("/packer/labels", { format: "docx" }), status: 400, message: "Некорректный запрос" },
+    { name: "SQL as a format", as: PACKER, send: post("/packer/labels", { format: SQLI }), status: 400, message: "Некорректный запрос" },
+    { name: "no format", as: PACKER, send: post("/packer/labels", {}), status: 400, message: "Некорректный запрос" },
+    { name: "a crafted way back stays on the list", as: PACKER, send: post("/packer/labels", { format: "pdf", back: "//evil.example/x" }), status: 302 },
+    { name: "PDF labels of a forged order", as: PACKER, send: get(`/packer/pdf/bags/${FORGED_UUID}`), status: 404 },
+    { name: "PDF box label of a non-UUID order", as: PACKER, send: get(`/packer/pdf/box/${NOT_UUID}`), status: 404 },
+  ]);
+
   add("POST /packer/logo", [
     { name: "non-UUID order", as: PACKER, send: multipart(`/packer/logo?order=${NOT_UUID}`, [{ name: "logo", filename: "logo.png", content: "x" }]), status: 404, files: true },
     { name: "forged order", as: PACKER, send: multipart(`/packer/logo?order=${FORGED_UUID}`, [{ name: "logo", filename: "logo.png", content: "x" }]), status: 404, files: true },
