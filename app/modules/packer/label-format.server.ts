@@ -1,4 +1,5 @@
-import { type ActionFunctionArgs, redirect } from "@remix-run/node";
+import { type ActionFunctionArgs, type AppLoadContext, redirect } from "@remix-run/node";
+import { getBrowserChoices } from "~/modules/http/request/request-context.server";
 import { z } from "zod";
 import { requirePacker } from "~/modules/auth/guards.server";
 import { badRequest } from "~/modules/http/answers/request.server";
@@ -14,9 +15,8 @@ import { LABEL_FORMATS, type LabelFormat } from "./label-urls";
  */
 
 
-export async function readLabelFormat(request: Request): Promise<LabelFormat> {
-  const value: unknown = await cookies.packerLabels().parse(request.headers.get("Cookie"));
-  return value === "pdf" ? "pdf" : "html";
+export async function readLabelFormat(request: Request, context: AppLoadContext): Promise<LabelFormat> {
+  return (await getBrowserChoices(request, context)).packerLabels;
 }
 
 export const labelFormatSchema = z.object({

@@ -12,8 +12,12 @@ import { QR_QUIET_ZONE, qrMatrix } from "./qr.server";
  */
 
 const require = createRequire(import.meta.url);
-const font = (file: string) => require.resolve(`dejavu-fonts-ttf/ttf/${file}`);
-const FONTS = { regular: "DejaVuSans.ttf", bold: "DejaVuSans-Bold.ttf", mono: "DejaVuSansMono-Bold.ttf" } as const;
+// Resolved lazily, by their literal names, from the font package.
+const FONTS = {
+  regular: () => require.resolve("dejavu-fonts-ttf/ttf/DejaVuSans.ttf"),
+  bold: () => require.resolve("dejavu-fonts-ttf/ttf/DejaVuSans-Bold.ttf"),
+  mono: () => require.resolve("dejavu-fonts-ttf/ttf/DejaVuSansMono-Bold.ttf"),
+} as const;
 
 const MM = 72 / 25.4;
 /** The bag label's page: 80 × 80 mm, in points. */
@@ -25,7 +29,7 @@ type Translate = (key: string, values?: Record<string, string | number>) => stri
 
 function newDocument(title: string, size: [number, number]) {
   const doc = new PDFDocument({ size, margin: 0, autoFirstPage: false, info: { Title: title, Creator: "aligner packing station" }, lang: "ru" });
-  for (const [name, file] of Object.entries(FONTS)) doc.registerFont(name, font(file));
+  for (const [name, file] of Object.entries(FONTS)) doc.registerFont(name, file());
   return doc;
 }
 

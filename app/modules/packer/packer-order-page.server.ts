@@ -68,7 +68,7 @@ export async function loadPackerOrderPage({ request, params, context }: LoaderFu
       title: t("packer.order.title", { number: order.number }),
       id: order.id,
       number: order.number,
-      labelFormat: await readLabelFormat(request),
+      labelFormat: await readLabelFormat(request, context),
       client: order.client,
       address: order.address,
       statusKey: statusLabelKey(order.status),

@@ -18,7 +18,7 @@ export async function loadPackerPage({ request, context }: LoaderFunctionArgs) {
   const title = t("gate.packerTitle");
   if (!(await isPacker(request, context))) return data({ gate: true as const, title }, { headers: NO_STORE });
   const filter = parsePackerFilter(request);
-  const labelFormat = await readLabelFormat(request);
+  const labelFormat = await readLabelFormat(request, context);
   const db = await getDb();
   // An old `?page=N` address goes to its page's cursor first (ADR 091), walked by the orders' rows alone.
   const moved = await oldPageRedirect(new URL(request.url), filter, PACKER_CURSOR_CASTS, (after) => packerListPage(db, { ...filter, after, before: null }));
