@@ -99,8 +99,9 @@ export default function PackerOrderPage() {
             {page.bags.map((bag, index) => (
               <li key={index} className={bag.scanned ? "pk-bag pk-bag-scanned" : "pk-bag"}>
                 <span className="pk-tick">{bag.scanned ? t("packer.order.scanned") : t("packer.order.notScanned")}</span> {bag.text}{" "}
+                {/* No bag code here: a code is read off the bag itself, never typed from this list. */}
                 <span className="muted small">
-                  · {bag.folder} · {bag.file} · <code>{bag.code}</code>
+                  · {bag.folder} · {bag.file}
                 </span>
               </li>
             ))}

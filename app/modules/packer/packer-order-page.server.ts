@@ -11,7 +11,6 @@ import { badRequest } from "~/modules/http/answers/request.server";
 import { getClientAddress, getLocale, getRequestTranslator } from "~/modules/http/request/request-context.server";
 import { logger } from "~/modules/log/logger.server";
 import { statusLabelKey } from "~/modules/orders/status";
-import { groupedBagCode } from "./bag-code";
 import { type ScanRefusal, type ScannedBag, bagsOf, scanBag } from "./bag-scans.server";
 import { factsText } from "./facts-text";
 import { TO_PACK } from "./filter";
@@ -74,7 +73,7 @@ export async function loadPackerOrderPage({ request, params, context }: LoaderFu
       statusKey: statusLabelKey(order.status),
       packedAt: packing?.at ?? null,
       canPack: TO_PACK.includes(order.status) && !packing,
-      bags: bags.map((bag) => ({ text: describe(bag), folder: bag.folderName, file: bag.fileName, code: groupedBagCode(bag.code), scanned: bag.scanned })),
+      bags: bags.map((bag) => ({ text: describe(bag), folder: bag.folderName, file: bag.fileName, scanned: bag.scanned })),
       scanned: bags.filter((bag) => bag.scanned).length,
       last: last ? describe(last) : null,
     },
