@@ -60,6 +60,8 @@ describe("the packer's order page: every bag scanned", () => {
     expect(first.match(/○ не отсканирован/g)).toHaveLength(5);
 
     const matrixUpper = bagCode(order.id, { patient: 1, kind: "matrix", jaw: "upper", step: null });
+    // The page never shows the codes: they are read off the bags.
+    expect(first).not.toContain(matrixUpper.slice(0, 10));
     const alignerLower = bagCode(order.id, { patient: 1, kind: "aligners", jaw: "lower", step: 1 });
     // A scanner types the code and Enter; a person may type the printed groups.
     const accepted = await post(packer, order.id, { intent: "scan", code: matrixUpper });
