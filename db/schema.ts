@@ -234,6 +234,8 @@ export interface OrdersPatientsTable {
   matrix_file_count: ColumnType<number, never, never>;
   aligner_file_count: ColumnType<number, never, never>;
   retainer_file_count: ColumnType<number, never, never>;
+  /** The order's e-mail, kept by the database from the order (ADR 098): the cabinet's search index keys a clinic's patients by it. */
+  order_email: ColumnType<string | null, never, never>;
   skip_matrix: Generated<boolean>;
   skip_aligners: Generated<boolean>;
   skip_retainers: Generated<boolean>;

@@ -1,4 +1,3 @@
-import { Fragment } from "react";
 import { ListPager } from "~/components/lists/list-pager";
 import type { ActionFunctionArgs, HeadersFunction, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
@@ -7,7 +6,8 @@ import { PasswordGate } from "~/components/password-gate";
 import { useTranslation } from "~/components/i18n/i18n-context";
 import { isShortSearch } from "~/modules/orders/search-length";
 import { statusLabelKey } from "~/modules/orders/status";
-import { factsText, LABEL_KINDS } from "~/modules/packer/bag-labels";
+import { LABEL_KINDS } from "~/modules/packer/bag-labels";
+import { CardFiles } from "~/components/packer/card-files";
 import { filterQuery, PACKER_VIEWS, PACKER_PAGE_SIZE } from "~/modules/packer/filter";
 import { LABEL_WINDOW } from "~/components/packer/print-soon";
 import { dateTimeFormat } from "~/modules/i18n/intl";
@@ -132,7 +132,6 @@ export default function PackerPage() {
               </div>
               <p>
                 <b>{order.client ?? t("packer.card.noClient")}</b>
-                {order.email ? <span className="muted"> · {order.email}</span> : null}
                 <br />
                 {order.address ?? <span className="muted">{t("packer.card.noAddress")}</span>}
               </p>
@@ -143,22 +142,7 @@ export default function PackerPage() {
                   {order.patients.map((patient) => (
                     <li key={patient.folder}>
                       <b>{patient.name}</b> <code>{patient.folder}</code>
-                      {LABEL_KINDS.map((kind) =>
-                        patient.files[kind].length > 0 ? (
-                          <p key={kind}>
-                            <i>{t(`packer.kinds.${kind}`)}:</i>{" "}
-                            {patient.files[kind].map((file, index) => (
-                              <Fragment key={index}>
-                                {index > 0 ? " " : null}
-                                <span className="pk-file">
-                                  {file.name} <span className={file.guessed ? "pk-facts pk-guessed" : "pk-facts"}>({file.guessed ? `${factsText(t, file)} · ${t("packer.card.guessed")}` : factsText(t, file)})</span>
-                                  {index < patient.files[kind].length - 1 ? "," : null}
-                                </span>
-                              </Fragment>
-                            ))}
-                          </p>
-                        ) : null,
-                      )}
+                      {LABEL_KINDS.map((kind) => (patient.files[kind].length > 0 ? <CardFiles key={kind} kindLabel={t(`packer.kinds.${kind}`)} files={patient.files[kind]} /> : null))}
                       {LABEL_KINDS.every((kind) => patient.files[kind].length === 0) ? <p className="muted">{t("packer.card.noFiles")}</p> : null}
                     </li>
                   ))}

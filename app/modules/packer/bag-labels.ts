@@ -12,7 +12,7 @@ export { detectJaw, detectStep, type Jaw };
  * unit-tested on real-world file names without a server.
  */
 
-export { factsText, formatStep } from "./facts-text";
+export { formatStep } from "./facts-text";
 
 export interface StepPair<F> {
   step: number | null;

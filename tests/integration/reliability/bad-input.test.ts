@@ -223,7 +223,8 @@ describe("bad input over HTTP", () => {
   const wizardId = () => wizardOrder.id;
   const wizardEnId = () => wizardEnOrder.id;
   // A step keeps what its form carries even when refused: its texts, and step 3's consent (ADR 087).
-  const draftFields = { orders: ["email", "phone", "full_name", "address", "delivery_comment", "data_consent_at", "updated_at"] };
+  // A patient carries its order's e-mail for the cabinet's search (ADR 098): it follows the draft's.
+  const draftFields = { orders: ["email", "phone", "full_name", "address", "delivery_comment", "data_consent_at", "updated_at"], orders_patients: ["order_email"] };
 
   add("POST /order step 2 (contacts)", [
     { name: "missing e-mail and phone", as: WIZ, setup: setStep(wizardId, 2), send: post("/order", { intent: "next" }), status: 400, message: "Пожалуйста, укажите номер телефона", mayChange: draftFields },
