@@ -193,6 +193,17 @@ export interface OrderPackingsTable {
   actor: string;
   from_status: OrderStatus;
   to_status: OrderStatus | null;
+  /** Bags not scanned when it was packed (ADR 103), and the packer's reason then. */
+  missing_bags: Generated<number>;
+  missing_reason: string | null;
+  created_at: CreatedAt;
+}
+/** Each accepted scan of a bag's code on an order (ADR 103). */
+export interface BagScansTable {
+  id: Generated<string>;
+  order_id: string;
+  code: string;
+  actor: string;
   created_at: CreatedAt;
 }
 /** Staff's corrections of a file's declared jaw and step (ADR 058): the order's history of its files. */
@@ -584,6 +595,7 @@ export interface Database {
   order_status_history: OrderStatusHistoryTable;
   order_file_corrections: OrderFileCorrectionsTable;
   order_packings: OrderPackingsTable;
+  bag_scans: BagScansTable;
   orders_patients: OrdersPatientsTable;
   payments: PaymentsTable;
   payment_events: PaymentEventsTable;

@@ -14,6 +14,7 @@ import { dateTimeFormat } from "~/modules/i18n/intl";
 import packerStyles from "~/styles/packer.css";
 import { loadPackerPage, packerPageAction } from "~/modules/packer/packer-page.server";
 import { refusalHeaders } from "~/modules/http/answers/route-headers";
+import { LABEL_FORMATS, labelUrls } from "~/modules/packer/label-urls";
 
 /**
  * The packer station (staff-partner-packer §2 "/packer"): a password gate, then the non-draft orders
@@ -50,7 +51,7 @@ export default function PackerPage() {
   const { t, i18n } = useTranslation();
   if (loaded.gate) return <PasswordGate titleKey="gate.packerTitle" reply={actionData} redirectTo={params.get("redirectTo") ?? "/packer"} />;
 
-  const { filter, orders, statuses, hasMore, cursors, loadFailed } = loaded;
+  const { filter, orders, statuses, hasMore, cursors, loadFailed, labelFormat } = loaded;
   const back = filterQuery(filter);
   const packedAt = (iso: string) => dateTimeFormat(i18n.language === "ru" ? "ru-RU" : i18n.language, { dateStyle: "short", timeStyle: "short" }).format(new Date(iso));
   return (
@@ -80,6 +81,23 @@ export default function PackerPage() {
             {t("packer.search.submit")}
           </button>
           {filter.q || filter.status ? <a href={`/packer${filterQuery({ ...filter, q: "", status: null }, 1)}`}>{t("packer.search.reset")}</a> : null}
+        </form>
+        {/* HTML labels or the server's PDFs, remembered by this workstation (ADR 103). */}
+        <form method="post" action="/packer/labels" className="pk-search">
+          <input type="hidden" name="back" value={back} />
+          <label>
+            <span>{t("packer.labels.format")}</span>
+            <select name="format" defaultValue={labelFormat}>
+              {LABEL_FORMATS.map((format) => (
+                <option key={format} value={format}>
+                  {t(`packer.labels.formats.${format}`)}
+                </option>
+              ))}
+            </select>
+          </label>
+          <button type="submit" className="button button-small button-secondary">
+            {t("packer.labels.save")}
+          </button>
         </form>
         <form method="post" action="/packer/logout">
           <button type="submit" className="link-button">
@@ -145,18 +163,25 @@ export default function PackerPage() {
               )}
               <p className="pk-actions">
                 {/* Every label opens in the one named print window, reused: windows never pile up on a shared PC (ADR 068). */}
-                <a className="button button-small" href={`/packer/box/${order.id}`} target={LABEL_WINDOW}>
+                <a className="button button-small" href={labelUrls(labelFormat, order.id).box} target={LABEL_WINDOW}>
                   {t("packer.labels.box")}
                 </a>
                 {order.patients.length > 0 ? (
-                  <a className="button button-small" href={`/packer/bags/${order.id}`} target={LABEL_WINDOW}>
+                  <a className="button button-small" href={labelUrls(labelFormat, order.id).bags} target={LABEL_WINDOW}>
                     {t("packer.labels.bags")}
                   </a>
                 ) : (
                   <span className="muted">{t("packer.noPatients")}</span>
                 )}
               </p>
-              {order.canPack ? (
+              {order.canPack && order.hasBags ? (
+                // Every bag is scanned on the order's page before "Упаковано" (ADR 103).
+                <p className="pk-packed-form">
+                  <a className="button button-small" href={`/packer/order/${order.id}`} aria-label={t("packer.order.openLabel", { number: order.number })}>
+                    {t("packer.order.open")}
+                  </a>
+                </p>
+              ) : order.canPack ? (
                 <form method="post" action={`/packer/packed/${order.id}`} className="pk-packed-form">
                   <input type="hidden" name="back" value={back} />
                   <button type="submit" className="button button-small" aria-label={t("packer.packed.buttonLabel", { number: order.number })}>

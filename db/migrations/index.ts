@@ -20,6 +20,7 @@ import * as roleChanges from "./2026-12-03T1100_role_changes";
 import * as retentionAndMailOutbox from "./2026-12-03T1600_retention_and_mail_outbox";
 import * as listKit from "./2026-12-03T0900_list_kit";
 import * as packingMarks from "./2026-12-03T1000_packing_marks";
+import * as bagScans from "./2026-12-08T2000_bag_scans";
 import * as afterPayment from "./2026-12-03T1200_after_payment";
 import * as erasureRequests from "./2026-12-04T0900_erasure_requests";
 import * as invoices from "./2026-12-04T1000_invoices";
@@ -68,4 +69,5 @@ export const migrations: Record<string, Migration> = {
   "2026-12-08T1300_queue_due_state": queueDueState,
   "2026-12-08T1400_internal_client_comment": internalClientComment,
   "2026-12-08T1600_patient_name_search": patientNameSearch,
+  "2026-12-08T2000_bag_scans": bagScans,
 };

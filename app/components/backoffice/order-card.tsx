@@ -156,6 +156,8 @@ function HistoryLine({ item, back, statusUrl, carriers, when }: { item: HistoryI
     return (
       <li>
         <time dateTime={item.entry.at}>{when(item.entry.at)}</time> {t("bo.orders.packed")}
+        {/* Packed with bags not scanned (ADR 103): how many, and the packer's reason, as text. */}
+        {item.entry.missingBags > 0 ? <span className="bo-packed-missing"> · {t("bo.orders.packedMissing", { count: String(item.entry.missingBags), reason: item.entry.reason ?? "" })}</span> : null}
         <span className="muted"> · {actorText(t, item.entry.actor)}</span>
       </li>
     );

@@ -297,7 +297,7 @@ async function cardsOf(db: DB, orders: ReadonlyArray<CardColumns & CardRecords>)
         ),
         fileCorrections: fileCorrections.filter((entry) => entry.orderId === order.id),
         // The packer's "Упаковано" is part of the order's history too (ADR 068).
-        packing: order.packing ? { orderId: order.id, at: new Date(order.packing.created_at).toISOString(), actor: order.packing.actor, from: order.packing.from_status, to: order.packing.to_status } : null,
+        packing: order.packing ? { orderId: order.id, at: new Date(order.packing.created_at).toISOString(), actor: order.packing.actor, from: order.packing.from_status, to: order.packing.to_status, missingBags: order.packing.missing_bags, reason: order.packing.missing_reason } : null,
         everPaid: order.ever_paid,
         transferInvoice: order.transfer_invoice,
       })),

@@ -11,6 +11,7 @@ import { startStripeDouble, type StripeDouble, stripeAppEnv } from "../../suppor
 import { startYooKassaDouble, type YooKassaDouble, yooKassaAppEnv } from "../../support/yookassa-double";
 import { rendered, signedInAs } from "../backoffice/support";
 import { SECRETS, type TestApp, startApp } from "../../support/app";
+import { bagCode } from "~/modules/packer/bag-code";
 
 /**
  * The bad-input catalogue (issue "Proof under pressure", item 7): every form and resource route
@@ -93,6 +94,7 @@ const TABLES = [
   "partner_affiliates",
   "partner_payouts",
   "translations",
+  "bag_scans",
 ] as const;
 type Table = (typeof TABLES)[number];
 
@@ -598,6 +600,34 @@ describe("bad input over HTTP", () => {
     { name: "huge page number", as: PACKER, send: get("/packer?page=99999999999999999999"), status: 200 },
     { name: "non-UUID bag labels", as: PACKER, send: get(`/packer/bags/${NOT_UUID}`), status: 404 },
     { name: "forged box label", as: PACKER, send: get(`/packer/box/${FORGED_UUID}`), status: 404 },
+  ]);
+
+  // The packer's scan field (ADR 103): anything typed that is not a bag of this order is refused in place, nothing ticked.
+  const scan = (orderId: string, code: string) => post(`/packer/order/${orderId}`, { intent: "scan", code });
+  add("POST /packer/order/:orderId (scan)", [
+    { name: "a code that is not ours", as: PACKER, send: (b) => scan(paidOrder.id, "12345")(b), status: 422, message: "Это не код нашего пакета" },
+    { name: "a folder path, as the old QR codes carried", as: PACKER, send: (b) => scan(paidOrder.id, "ab12cd/ab12cd_1")(b), status: 422, message: "Это не код нашего пакета" },
+    { name: "SQL as a code", as: PACKER, send: (b) => scan(paidOrder.id, SQLI)(b), status: 422, message: "Это не код нашего пакета" },
+    { name: "script as a code (refused, never echoed)", as: PACKER, send: (b) => scan(paidOrder.id, XSS)(b), status: 422, message: "Это не код нашего пакета" },
+    { name: "NUL in a code", as: PACKER, send: (b) => scan(paidOrder.id, "\u0000")(b), status: 422, message: "Это не код нашего пакета" },
+    { name: "a huge paste", as: PACKER, send: (b) => scan(paidOrder.id, "7".repeat(100_000))(b), status: [413, 422] },
+    { name: "nothing typed", as: PACKER, send: (b) => scan(paidOrder.id, "")(b), status: 422, message: "Код не введён" },
+    { name: "a bag of another order", as: PACKER, send: (b) => scan(paidOrder.id, bagCode(FORGED_UUID, { patient: 1, kind: "aligners", jaw: "upper", step: 1 }))(b), status: 422, message: "Пакет другого заказа" },
+    { name: "a bag this order does not have", as: PACKER, send: (b) => scan(paidOrder.id, bagCode(paidOrder.id, { patient: 7, kind: "aligners", jaw: "upper", step: 1 }))(b), status: 422, message: "Такого пакета нет в этом заказе" },
+    { name: "an unknown intent", as: PACKER, send: (b) => post(`/packer/order/${paidOrder.id}`, { intent: "explode", code: "1" })(b), status: 400, message: "Некорректный запрос" },
+    { name: "a reason longer than 500 characters", as: PACKER, send: (b) => post(`/packer/order/${paidOrder.id}`, { intent: "pack", reason: "я".repeat(501) })(b), status: 422, message: "Причина длиннее 500 символов" },
+    { name: "non-UUID order", as: PACKER, send: scan(NOT_UUID, "1"), status: 404 },
+    { name: "forged order", as: PACKER, send: scan(FORGED_UUID, "1"), status: 404 },
+    { name: "the page of a forged order", as: PACKER, send: get(`/packer/order/${FORGED_UUID}`), status: 404 },
+  ]);
+
+  add("POST /packer/labels (the workstation's label format)", [
+    { name: "a format we do not make", as: PACKER, send: post("/packer/labels", { format: "docx" }), status: 400, message: "Некорректный запрос" },
+    { name: "SQL as a format", as: PACKER, send: post("/packer/labels", { format: SQLI }), status: 400, message: "Некорректный запрос" },
+    { name: "no format", as: PACKER, send: post("/packer/labels", {}), status: 400, message: "Некорректный запрос" },
+    { name: "a crafted way back stays on the list", as: PACKER, send: post("/packer/labels", { format: "pdf", back: "//evil.example/x" }), status: 302 },
+    { name: "PDF labels of a forged order", as: PACKER, send: get(`/packer/pdf/bags/${FORGED_UUID}`), status: 404 },
+    { name: "PDF box label of a non-UUID order", as: PACKER, send: get(`/packer/pdf/box/${NOT_UUID}`), status: 404 },
   ]);
 
   add("POST /packer/logo", [
