@@ -31,6 +31,7 @@ import * as keptConsent from "./2026-12-07T0910_kept_consent";
 import * as patientFileCounts from "./2026-12-08T1200_patient_file_counts";
 import * as queueDueState from "./2026-12-08T1300_queue_due_state";
 import * as internalClientComment from "./2026-12-08T1400_internal_client_comment";
+import * as orderMessages from "./2026-12-08T2200_order_messages";
 
 /** Every migration, by its frozen name. Listed statically so bundlers and tsx need no directory scan. */
 export const migrations: Record<string, Migration> = {
@@ -66,4 +67,5 @@ export const migrations: Record<string, Migration> = {
   "2026-12-08T1200_patient_file_counts": patientFileCounts,
   "2026-12-08T1300_queue_due_state": queueDueState,
   "2026-12-08T1400_internal_client_comment": internalClientComment,
+  "2026-12-08T2200_order_messages": orderMessages,
 };
