@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MESSAGES_PER_HOUR } from "~/modules/messages/thread";
 import { postMessage } from "~/modules/messages/thread.server";
 import { type TestApp, startApp } from "../../support/app";
-import { buildOrderIn } from "../../support/builders";
+import { buildOrderIn, buildPatient } from "../../support/builders";
 import { type Browser, follow, rendered, signedInAs, toastOf } from "../backoffice/support";
 
 /**
@@ -24,6 +24,8 @@ describe("an order's thread", () => {
     app = await startApp();
     const db = app.database.db;
     orderId = (await buildOrderIn(db, "paid", { email })).id;
+    // The work list hides orders without patients unless asked.
+    await buildPatient(db, orderId);
     otherOrderId = (await buildOrderIn(db, "paid", { email: "other-thread@clinic.ru" })).id;
     manager = await signedInAs(app, db, `lab-${Date.now()}@aligner.test`, ["manager"]);
     doctor = await signedInAs(app, db, email);
@@ -63,6 +65,29 @@ describe("an order's thread", () => {
     const replied = await manager.request(boThread(), { form: { intent: "message", body: "Спасибо, берём в работу." } });
     expect(replied.status).toBe(302);
     expect(await state()).toMatchObject({ waiting_on: null, waiting_since: null });
+  });
+
+  it("lists the orders that wait for the lab in the work list's tab, counted, the longest-waiting first, with their unread messages", async () => {
+    const waitingCount = async () => {
+      const html = await (await manager.request("/backoffice?status=waiting")).text();
+      const tab = /href="[^"]*status=waiting[^"]*"[^>]*>Ждут ответа<span class="bo-tab-count"> (\d+)<\/span>/.exec(html);
+      return { count: tab ? Number(tab[1]) : null, html };
+    };
+    expect((await waitingCount()).count).toBe(0);
+    const older = (await buildOrderIn(app.database.db, "processing", { email })).id;
+    await buildPatient(app.database.db, older);
+    await doctor.request(cabinet(older), { form: { intent: "message", body: "Первый вопрос" } });
+    await doctor.request(cabinet(), { form: { intent: "message", body: "Второй вопрос" } });
+    const { count, html } = await waitingCount();
+    expect(count).toBe(2);
+    const first = html.indexOf(older.slice(0, 8));
+    const second = html.indexOf(orderId.slice(0, 8));
+    expect(first).toBeGreaterThan(-1);
+    expect(second).toBeGreaterThan(first);
+    expect(rendered(html)).toContain("новых сообщений: 1");
+    await manager.request(boThread(older), { form: { intent: "message", body: "Отвечаем." } });
+    await manager.request(boThread(), { form: { intent: "message", body: "Отвечаем тоже." } });
+    expect((await waitingCount()).count).toBe(0);
   });
 
   it("ends the lab's wait when staff resolve the clinic's message", async () => {
