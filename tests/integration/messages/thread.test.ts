@@ -46,6 +46,17 @@ describe("an order's thread", () => {
     expect(toastOf(await follow(manager, asked))).toEqual(["Сообщение отправлено"]);
     expect(await state()).toMatchObject({ waiting_on: "clinic", clinic_unread: 1 });
 
+    // The cabinet's tab counts it and lists it, with the unread message on its card.
+    const answerTab = async (path = "/cabinet") => {
+      const html = await (await doctor.request(path)).text();
+      return { count: Number(/>Нужен ваш ответ<span class="tab-count">(\d+)<\/span>/.exec(html)?.[1] ?? "NaN"), html: rendered(html) };
+    };
+    expect((await answerTab()).count).toBe(1);
+    const listed = await answerTab("/cabinet?answer=1");
+    expect(listed.html).toContain(`/cabinet/orders/${orderId}`);
+    expect(listed.html).toContain("новых сообщений: 1");
+    expect(listed.html).not.toContain(`/cabinet/orders/${otherOrderId}`);
+
     const page = rendered(await (await doctor.request(cabinet())).text());
     expect(page).toContain("Верхняя челюсть на шаге 3 — это точно верх?");
     expect(page).toContain("Лаборатория ждёт вашего ответа.");
@@ -56,6 +67,7 @@ describe("an order's thread", () => {
     const after = await follow(doctor, answered);
     expect(after).toContain('<a href="https://example.com/scan" target="_blank" rel="noopener noreferrer nofollow">https://example.com/scan</a>');
     expect(await state()).toMatchObject({ waiting_on: "lab", lab_unread: 1 });
+    expect((await answerTab()).count).toBe(0);
 
     const staffPage = rendered(await (await manager.request(boThread())).text());
     expect(staffPage).toContain("Да, верх.");
