@@ -52,6 +52,16 @@ test("staff ask on a paid order, the doctor answers in the cabinet, and the wait
   // The doctor reads the question in the cabinet, never the note, and answers.
   await followMailedLink(page, row!.email);
   await expect(page).toHaveURL(new RegExp(`/cabinet/orders/${orderId}$`));
+  // The cabinet's tab "Нужен ваш ответ" counts it and leads to it.
+  await page.goto("/cabinet");
+  const answerTab = page.locator(".cabinet-tabs").getByRole("link", { name: /Нужен ваш ответ/ });
+  await expect(answerTab.locator(".tab-count")).toHaveText("1");
+  await answerTab.click();
+  // The mailed link opened the order's page already: its message is read, the wait stays.
+  const listed = page.locator(`.order-card a[href="/cabinet/orders/${orderId}"]`);
+  await expect(listed).toHaveCount(1);
+  await checkPage(page, testInfo, "cabinet tab \"Нужен ваш ответ\"");
+  await listed.click();
   await expect(page.getByText("На шаге 3 открытый край — пришлёте скан заново?")).toBeVisible();
   await expect(page.getByText("Лаборатория ждёт вашего ответа.")).toBeVisible();
   expect(await page.content()).not.toContain("Секрет лаборатории");
@@ -63,8 +73,14 @@ test("staff ask on a paid order, the doctor answers in the cabinet, and the wait
   await expect(page.getByText("Лаборатория ждёт вашего ответа.")).toHaveCount(0);
   expect(await waitingOn(orderId)).toBe("lab");
 
+  // Staff's work list counts the order under "Ждут ответа"; its row says what is unread.
+  const waitingTab = async () => staff.locator(".bo-status-tabs").getByRole("link", { name: /Ждут ответа/ }).locator(".bo-tab-count");
+  await staff.goto("/backoffice?status=waiting");
+  await expect(await waitingTab()).toHaveText(" 1");
+  await checkPage(staff, testInfo, "work list tab \"Ждут ответа\"");
+  await staff.getByRole("link", { name: "новых сообщений: 1" }).first().click();
+
   // Staff see the answer and that the order waits for them; their reply ends the wait.
-  await staff.reload();
   await expect(staff.getByText("Да, пришлём сегодня.")).toBeVisible();
   await expect(staff.getByText("Ждёт ответа лаборатории")).toBeVisible();
   await staff.getByLabel("Сообщение клинике").fill("Спасибо, ждём.");
@@ -73,6 +89,8 @@ test("staff ask on a paid order, the doctor answers in the cabinet, and the wait
   await expect(staff.getByText("Сообщение отправлено")).toBeVisible();
   await expect(staff.getByText("Ждёт ответа лаборатории")).toHaveCount(0);
   expect(await waitingOn(orderId)).toBeNull();
+  await staff.goto("/backoffice?status=waiting");
+  await expect(await waitingTab()).toHaveText(" 0");
 });
 
 test("every document kept above is valid HTML (Nu HTML Checker)", async ({ baseURL: _baseURL }, testInfo) => {
