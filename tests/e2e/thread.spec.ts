@@ -93,6 +93,35 @@ test("staff ask on a paid order, the doctor answers in the cabinet, and the wait
   await expect(await waitingTab()).toHaveText(" 0");
 });
 
+test("with JavaScript, a message typed offline is sent once when the connection is back, and new messages appear without a reload", async ({ page, browser, javaScriptEnabled }) => {
+  test.skip(!javaScriptEnabled, "sending in place and polling need JavaScript; without it the form posts as above");
+  test.setTimeout(180_000);
+  const orderId = await paidOrder(page);
+  const [row] = await e2eQuery<{ email: string }>("select email from orders where id = $1", [orderId]);
+  const staff = await staffPage(browser, true);
+  await staff.goto(`/backoffice/orders/${orderId}/thread`);
+  await expect(staff.getByText("Сообщений пока нет.")).toBeVisible();
+
+  // The doctor keeps the order's page open.
+  await followMailedLink(page, row!.email);
+  await expect(page).toHaveURL(new RegExp(`/cabinet/orders/${orderId}$`));
+
+  // Staff lose the connection while sending: the page keeps the text, and sends it once when it is back.
+  await staff.context().setOffline(true);
+  await staff.getByLabel("Сообщение клинике").fill("Сообщение без связи: уточните шаг 4");
+  await staff.getByRole("button", { name: "Отправить" }).click();
+  await expect(staff.getByRole("alert").filter({ hasText: /связ/i })).toBeVisible();
+  await expect(staff.getByLabel("Сообщение клинике")).toHaveValue("Сообщение без связи: уточните шаг 4");
+  await staff.context().setOffline(false);
+  await expect(staff.getByText("Сообщение отправлено")).toBeVisible({ timeout: 30_000 });
+  await expect(staff.getByLabel("Сообщение клинике")).toHaveValue("");
+  const stored = await e2eQuery<{ n: number }>("select count(*)::int as n from order_messages where order_id = $1 and body = $2", [orderId, "Сообщение без связи: уточните шаг 4"]);
+  expect(stored[0]!.n).toBe(1);
+
+  // The doctor's open page shows it without a reload.
+  await expect(page.getByText("Сообщение без связи: уточните шаг 4")).toBeVisible({ timeout: 20_000 });
+});
+
 test("every document kept above is valid HTML (Nu HTML Checker)", async ({ baseURL: _baseURL }, testInfo) => {
   expect(validateKeptDocuments(testInfo), "Nu HTML Checker errors").toEqual([]);
 });

@@ -1,5 +1,6 @@
 import { getFormProps, useForm } from "@conform-to/react";
 import { Form, useNavigation } from "@remix-run/react";
+import { useEffect, useRef } from "react";
 import type { SubmissionResult } from "@conform-to/react";
 import { Field } from "~/components/field";
 import { useTranslation } from "~/components/i18n/i18n-context";
@@ -7,6 +8,7 @@ import { dateTimeFormat } from "~/modules/i18n/intl";
 import { MESSAGE_MAX, textParts } from "~/modules/messages/thread";
 import { useBrowserCheck } from "~/modules/validation/browser";
 import { replyFor } from "~/modules/validation/reply";
+import { useThreadPolling } from "./use-thread-polling";
 
 /**
  * An order's thread (ADR 104), the same on both sides: the messages oldest first, each with its
@@ -58,6 +60,7 @@ function useWhen() {
 export function ThreadMessages({ messages, viewer, staff }: { messages: ThreadMessageView[]; viewer: "clinic" | "lab"; staff?: string[] }) {
   const { t } = useTranslation();
   const when = useWhen();
+  useThreadPolling(messages.at(-1)?.id ?? null);
   if (messages.length === 0) return <p className="muted">{t("thread.empty")}</p>;
   const authorOf = (message: ThreadMessageView) =>
     viewer === "clinic" ? (message.side === "clinic" ? t("thread.you") : t("thread.lab")) : message.side === "clinic" ? t("thread.bo.clinic", { email: message.author }) : message.author;
@@ -123,12 +126,25 @@ function MessageTools({ message, staff }: { message: ThreadMessageView; staff: s
  */
 export function ThreadForm({ intent, reply, label, submit, asks }: { intent: "message" | "note"; reply: Reply | undefined; label: string; submit: string; asks?: boolean }) {
   const { t } = useTranslation();
-  const busy = useNavigation().state === "submitting";
+  const navigation = useNavigation();
+  const busy = navigation.state === "submitting";
   const own = replyFor(reply, { intent });
+  // With JavaScript the message is sent in place: once its post is answered without a refusal, the
+  // box is emptied for the next one (a refusal keeps what was typed, with its message).
+  const element = useRef<HTMLFormElement>(null);
+  const sending = useRef(false);
+  const mine = navigation.formData?.get("intent") === intent;
+  useEffect(() => {
+    if (mine) sending.current = true;
+    else if (navigation.state === "idle" && sending.current) {
+      sending.current = false;
+      if (!own) element.current?.reset();
+    }
+  }, [mine, navigation.state, own]);
   const { onValidate, warm } = useBrowserCheck(threadForms, (forms) => (intent === "note" ? forms.labNoteSchema : asks ? forms.labMessageSchema : forms.clinicMessageSchema));
   const [form, fields] = useForm({ id: `thread-${intent}`, lastResult: own, onValidate, defaultValue: asks ? { asks: "on" } : undefined });
   return (
-    <Form method="post" className={`stack thread-form thread-form-${intent}`} {...getFormProps(form)} onFocus={warm}>
+    <Form method="post" ref={element} className={`stack thread-form thread-form-${intent}`} {...getFormProps(form)} onFocus={warm}>
       <input type="hidden" name="intent" value={intent} />
       <Field field={fields.body} id={`thread-${intent}-body`} label={label} hint="thread.hint" hintValues={{ max: String(MESSAGE_MAX) }} errorValues={{ max: String(MESSAGE_MAX) }} multiline required control={{ rows: 4 }} />
       {asks ? <Field field={fields.asks} id={`thread-${intent}-asks`} label="thread.bo.asks" type="checkbox" /> : null}
