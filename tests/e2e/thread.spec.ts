@@ -105,6 +105,10 @@ test("with JavaScript, a message typed offline is sent once when the connection 
   // The doctor keeps the order's page open.
   await followMailedLink(page, row!.email);
   await expect(page).toHaveURL(new RegExp(`/cabinet/orders/${orderId}$`));
+  // What the doctor types is kept in the tab: a reload brings it back.
+  await page.getByLabel("Сообщение лаборатории").fill("Черновик врача");
+  await page.reload();
+  await expect(page.getByLabel("Сообщение лаборатории")).toHaveValue("Черновик врача");
 
   // Staff lose the connection while sending: the page keeps the text, and sends it once when it is back.
   await staff.context().setOffline(true);

@@ -1,5 +1,5 @@
 import { getFormProps, useForm } from "@conform-to/react";
-import { Form, useNavigation } from "@remix-run/react";
+import { Form, useLocation, useNavigation } from "@remix-run/react";
 import { useEffect, useRef } from "react";
 import type { SubmissionResult } from "@conform-to/react";
 import { Field } from "~/components/field";
@@ -134,17 +134,30 @@ export function ThreadForm({ intent, reply, label, submit, asks }: { intent: "me
   const element = useRef<HTMLFormElement>(null);
   const sending = useRef(false);
   const mine = navigation.formData?.get("intent") === intent;
+  // What was typed is kept in this tab's storage until it is sent, so a reload or a lost page brings it back.
+  const draftKey = `thread-draft:${useLocation().pathname}:${intent}`;
+  useEffect(() => {
+    const box = element.current?.elements.namedItem("body");
+    const kept = readDraft(draftKey);
+    if (box instanceof HTMLTextAreaElement && !box.value && kept) box.value = kept;
+  }, [draftKey]);
   useEffect(() => {
     if (mine) sending.current = true;
     else if (navigation.state === "idle" && sending.current) {
       sending.current = false;
-      if (!own) element.current?.reset();
+      if (!own) {
+        element.current?.reset();
+        writeDraft(draftKey, "");
+      }
     }
-  }, [mine, navigation.state, own]);
+  }, [mine, navigation.state, own, draftKey]);
+  const keep = (event: { target: EventTarget }) => {
+    if (event.target instanceof HTMLTextAreaElement && event.target.name === "body") writeDraft(draftKey, event.target.value);
+  };
   const { onValidate, warm } = useBrowserCheck(threadForms, (forms) => (intent === "note" ? forms.labNoteSchema : asks ? forms.labMessageSchema : forms.clinicMessageSchema));
   const [form, fields] = useForm({ id: `thread-${intent}`, lastResult: own, onValidate, defaultValue: asks ? { asks: "on" } : undefined });
   return (
-    <Form method="post" ref={element} className={`stack thread-form thread-form-${intent}`} {...getFormProps(form)} onFocus={warm}>
+    <Form method="post" ref={element} className={`stack thread-form thread-form-${intent}`} {...getFormProps(form)} onFocus={warm} onInput={keep}>
       <input type="hidden" name="intent" value={intent} />
       <Field field={fields.body} id={`thread-${intent}-body`} label={label} hint="thread.hint" hintValues={{ max: String(MESSAGE_MAX) }} errorValues={{ max: String(MESSAGE_MAX) }} multiline required control={{ rows: 4 }} />
       {asks ? <Field field={fields.asks} id={`thread-${intent}-asks`} label="thread.bo.asks" type="checkbox" /> : null}
@@ -155,4 +168,22 @@ export function ThreadForm({ intent, reply, label, submit, asks }: { intent: "me
       </div>
     </Form>
   );
+}
+
+/** This tab's kept text of a thread's form; storage may be off or full, and then nothing is kept. */
+function readDraft(key: string): string | null {
+  try {
+    return window.sessionStorage.getItem(key);
+  } catch {
+    return null;
+  }
+}
+
+function writeDraft(key: string, text: string) {
+  try {
+    if (text) window.sessionStorage.setItem(key, text);
+    else window.sessionStorage.removeItem(key);
+  } catch {
+    // Nothing kept: the page still holds what was typed.
+  }
 }
