@@ -30,6 +30,7 @@ import { Kysely, PostgresDialect, sql } from "kysely";
 import pg from "pg";
 import { type DB, openDatabase } from "../app/modules/db/db.server";
 import { encodeCursor } from "../app/modules/http/request/list-query";
+import { keysetTimestamp } from "../app/modules/db/keyset.server";
 import { migrateToLatest } from "../db/migrator";
 import { type AppServer, browserFetch } from "../tests/support/app-server";
 import { clientSessionCookie, gateCookie, SECRETS, startBenchApp } from "./lib/app-fixture";
@@ -174,19 +175,21 @@ async function side(size: ScaleSize, url: string, counts: ScaleCounts): Promise<
     one<Record<string, string | number>>(`select ${select} from ${from} order by ${order} offset least(${499 * pageSize - 1}, greatest((select count(*) from ${from}) - 1, 0)) limit 1`);
   const withPatients = `orders where exists (select 1 from orders_patients p where p.order_id = orders.id)`;
   const statusRank = `(case orders.status when 'draft' then 0 when 'pending' then 1 when 'paid' then 2 when 'processing' then 3 when 'shipped' then 4 when 'completed' then 5 else 6 end)`;
-  const work = await atRow("created_at::text as at, id", `${withPatients} and status in ('paid','processing')`, "created_at desc, id desc", 10);
-  const all = await atRow("created_at::text as at, id", withPatients, "created_at desc, id desc", 10);
+  // Times as the pages' own links carry them (the keyset encoding, ADR 091): the same SQL the lists select.
+  const at = keysetTimestamp(sql.raw("created_at")).compile(db).sql;
+  const work = await atRow(`${at} as at, id`, `${withPatients} and status in ('paid','processing')`, "created_at desc, id desc", 10);
+  const all = await atRow(`${at} as at, id`, withPatients, "created_at desc, id desc", 10);
   const byTotal = await atRow("coalesce(total_cost, 0)::bigint as total, id", withPatients, "coalesce(total_cost, 0) desc, id desc", 10);
-  const byStatus = await atRow(`${statusRank} as rank, created_at::text as at, id`, withPatients, `${statusRank} asc, created_at asc, id asc`, 10);
+  const byStatus = await atRow(`${statusRank} as rank, ${at} as at, id`, withPatients, `${statusRank} asc, created_at asc, id asc`, 10);
   const queueOrder = await atRow("id", "orders where status <> 'draft' and exists (select 1 from ftp_uploads_queue q where q.order_id = orders.id and q.status = 'completed')", "created_at desc, id desc", 20);
-  const cabinet = await atRow("created_at::text as at, id", `orders where email = '${SCALE_PEOPLE.bigClinicEmail}' and status <> 'draft'`, "created_at desc, id desc", 20);
+  const cabinet = await atRow(`${at} as at, id`, `orders where email = '${SCALE_PEOPLE.bigClinicEmail}' and status <> 'draft'`, "created_at desc, id desc", 20);
   const late = {
     workDate: encodeCursor([String(work.at), String(work.id)]),
     allDate: encodeCursor([String(all.at), String(all.id)]),
     allTotal: encodeCursor([Number(byTotal.total), String(byTotal.id)]),
     allStatus: encodeCursor([Number(byStatus.rank), String(byStatus.at), String(byStatus.id)]),
     queueOrder: String(queueOrder.id),
-    cabinet: `${cabinet.at}_${cabinet.id}`,
+    cabinet: encodeCursor([String(cabinet.at), String(cabinet.id)]),
   };
   return {
     size,

@@ -48,6 +48,11 @@ export interface FileInfo {
    * the order — not billed, checked, labelled or sent — until the step is un-skipped.
    */
   setAside?: boolean;
+  /**
+   * The file as the doctor sent it when it was a PLY or OBJ (ADR 102): kept under its own key;
+   * `storagePath` is then the binary STL made from it, what the factory, staff and the packer read.
+   */
+  source?: { storagePath: string; format: "ply" | "obj" };
 }
 type Json<T> = ColumnType<T, string, string>;
 
@@ -188,6 +193,17 @@ export interface OrderPackingsTable {
   actor: string;
   from_status: OrderStatus;
   to_status: OrderStatus | null;
+  /** Bags not scanned when it was packed (ADR 103), and the packer's reason then. */
+  missing_bags: Generated<number>;
+  missing_reason: string | null;
+  created_at: CreatedAt;
+}
+/** Each accepted scan of a bag's code on an order (ADR 103). */
+export interface BagScansTable {
+  id: Generated<string>;
+  order_id: string;
+  code: string;
+  actor: string;
   created_at: CreatedAt;
 }
 /** Staff's corrections of a file's declared jaw and step (ADR 058): the order's history of its files. */
@@ -223,6 +239,8 @@ export interface OrdersPatientsTable {
   matrix_file_count: ColumnType<number, never, never>;
   aligner_file_count: ColumnType<number, never, never>;
   retainer_file_count: ColumnType<number, never, never>;
+  /** The order's e-mail, kept by the database from the order (ADR 098): the cabinet's search index keys a clinic's patients by it. */
+  order_email: ColumnType<string | null, never, never>;
   skip_matrix: Generated<boolean>;
   skip_aligners: Generated<boolean>;
   skip_retainers: Generated<boolean>;
@@ -604,6 +622,7 @@ export interface Database {
   order_status_history: OrderStatusHistoryTable;
   order_file_corrections: OrderFileCorrectionsTable;
   order_packings: OrderPackingsTable;
+  bag_scans: BagScansTable;
   orders_patients: OrdersPatientsTable;
   payments: PaymentsTable;
   payment_events: PaymentEventsTable;

@@ -6,6 +6,7 @@ import type {
 import {
   Form,
   Link,
+  useActionData,
   useLoaderData,
   useLocation,
   useNavigation,
@@ -18,6 +19,7 @@ import {
   loadDashboardPage,
 } from "~/modules/backoffice/dashboard-page.server";
 import { OrderCard } from "~/components/backoffice/order-card";
+import { RefusedElsewhere } from "~/components/backoffice/order-card-actions";
 import { PlainNavigation } from "~/components/lists/plain-navigation";
 import { StatisticsCards } from "~/components/backoffice/statistics-cards";
 import { OrdersTable } from "~/components/backoffice/orders-table";
@@ -75,7 +77,7 @@ export default function BackofficeOrders() {
   // The orders on this page: cards, or rows in the table view.
   const shown = filter.view === "table" ? rows.length : orders.length;
   const busy = useNavigation().state === "submitting";
-  const back = `${location.pathname}${location.search}`;
+  const back = `${location.pathname}${location.search.replace(/^\?index(&|$)/, "?").replace(/\?$/, "")}`;
   const filtered = Boolean(
     filter.search ||
       filter.showEmpty ||
@@ -103,9 +105,14 @@ export default function BackofficeOrders() {
   // "21–30 из 240 · страниц: 24": the tab's orders (without a search, which the tabs do not count).
   const total = counts && !filter.search ? counts[filter.tab] : null;
   // The view and statistics buttons post here and come back to this very list.
-  const choiceAction = `/backoffice?index${
-    location.search ? `&${location.search.slice(1)}` : ""
-  }`;
+  // (After a refused status change the address is that post's, which names the index route already.)
+  const listQuery = new URLSearchParams(location.search);
+  listQuery.delete("index");
+  const choiceAction = `/backoffice?index${listQuery.size ? `&${listQuery}` : ""}`;
+  // A card's status change posts here too, and a refusal comes back to its card (ADR 105).
+  const statusAction = choiceAction;
+  const answered = useActionData<typeof action>();
+  const refused = answered && "statusReply" in answered ? answered.statusReply : undefined;
 
   return (
     <section className="bo-page bo-dashboard">
@@ -117,9 +124,7 @@ export default function BackofficeOrders() {
         </nav>
         <Form
           method="post"
-          action={`/backoffice?index${
-            location.search ? `&${location.search.slice(1)}` : ""
-          }`}
+          action={choiceAction}
         >
           <button
             type="submit"
@@ -258,6 +263,8 @@ export default function BackofficeOrders() {
       <div id="orders-list" tabIndex={-1} className="bo-orders-list">
       {ordersFailure ? <SectionError failure={ordersFailure} /> : null}
       {patientsFailure ? <SectionError failure={patientsFailure} /> : null}
+      {/* A change of an order this page does not show (gone from the list, or a forged id): said above the list. */}
+      {refused && !orders.some((order) => order.id === refused.orderId) ? <RefusedElsewhere reply={refused.reply} /> : null}
       {ordersFailure ? null : shown === 0 ? (
         <p className="empty">
           {filtered || filter.tab !== "all"
@@ -284,6 +291,8 @@ export default function BackofficeOrders() {
               statusForms={statusForms}
               timeZone={timeZone}
               compact
+              statusAction={statusAction}
+              statusReply={refused?.orderId === order.id ? refused.reply : undefined}
             />
           ))}
         </PlainNavigation>

@@ -4,7 +4,7 @@ import { useEffect, useRef, useState } from "react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { EntryRow } from "~/components/ftp/queue-entry-row";
 import { useAutoRefresh } from "~/components/ftp/use-auto-refresh";
-import { QUEUE_REFRESH_MS, queueFiltersSearch, STATUS_FILTERS, TYPE_FILTERS } from "~/modules/ftp/queue";
+import { QUEUE_REFRESH_MS, queueFiltersSearch, queueStatusLabelKey, STATUS_FILTERS, TYPE_FILTERS } from "~/modules/ftp/queue";
 import { loadQueuePage, queuePageAction } from "~/modules/ftp/queue-page.server";
 import { useTranslation } from "~/components/i18n/i18n-context";
 import { dateTimeFormat, numberFormat } from "~/modules/i18n/intl";
@@ -31,7 +31,9 @@ export default function BackofficeFtp() {
   useAutoRefresh(QUEUE_REFRESH_MS);
 
   const search = queueFiltersSearch(filters);
-  const pageLink = (cursor: { after?: string; before?: string }) => queueFiltersSearch({ ...filters, after: cursor.after ?? null, before: cursor.before ?? null }) || "?";
+  const pageLink = (cursor: { after?: string; before?: string }) => queueFiltersSearch({ ...filters, open: null, after: cursor.after ?? null, before: cursor.before ?? null }) || "?";
+  // Opening a folded order lists all its files on this page; folding it again is the page without it (ADR 098).
+  const openLink = (id: string | null) => `${location.pathname}${queueFiltersSearch({ ...filters, open: id })}${id ? `#ftp-order-${id}` : ""}`;
   const busyIntent = navigation.state === "submitting" ? String(navigation.formData?.get("intent") ?? "") : "";
   const locale = i18n.language === "ru" ? "ru-RU" : i18n.language;
   const time = (iso: string) => dateTimeFormat(locale, { dateStyle: "short", timeStyle: "medium" }).format(new Date(iso));
@@ -129,13 +131,28 @@ export default function BackofficeFtp() {
                       <span className="ftp-order-code">{t("ftp.order.heading", { code: group.code })}</span>
                       <span className={`badge badge-${group.status}`}>{t(`ftp.orderStatus.${group.status}`)}</span>
                       <span>{group.clinic ?? group.email ?? t("ftp.order.noClinic")}</span>
-                      <span className="muted small">{t("ftp.order.files", { count: group.entries.length })}</span>
+                      <span className="muted small">{t("ftp.order.files", { count: group.files })}</span>
+                      <span className="muted small ftp-order-counts">{group.states.map(([status, count]) => `${t(queueStatusLabelKey(status))}: ${count}`).join(" · ")}</span>
                       {group.paid ? null : <span className="muted small">{t("ftp.waitingForPayment")}</span>}
                     </th>
                   </tr>
                   {group.entries.map((entry) => (
                     <EntryRow key={entry.id} entry={entry} orderPaid={group.paid} time={time} sending={busyIntent === `upload:${entry.id}`} />
                   ))}
+                  {filters.open === group.id ? (
+                    <tr className="ftp-folded">
+                      <td colSpan={8}>
+                        <Link to={openLink(null)}>{t("ftp.order.fold")}</Link>
+                      </td>
+                    </tr>
+                  ) : group.open ? null : (
+                    <tr className="ftp-folded">
+                      <td colSpan={8}>
+                        {group.entries.length > 0 ? <span className="muted small">{t("ftp.order.failedShown", { count: group.entries.length })} </span> : null}
+                        <Link to={openLink(group.id)}>{t("ftp.order.showAll", { count: group.files })}</Link>
+                      </td>
+                    </tr>
+                  )}
                 </tbody>
               ))}
             </table>

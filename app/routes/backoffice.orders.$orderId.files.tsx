@@ -49,7 +49,14 @@ export default function OrderFiles() {
                     <ul className="plain-list">
                       {files.map((file) => (
                         <li key={file.url}>
-                          <a href={file.url}>{file.name}</a> <span className="small muted">{formatFileSize(file.size, i18n.language)}</span>
+                          <a href={file.sourceUrl ?? file.url}>{file.name}</a>
+                          {file.sourceUrl ? (
+                            <>
+                              {" "}
+                              (<a href={file.url}>STL</a>)
+                            </>
+                          ) : null}{" "}
+                          <span className="small muted">{formatFileSize(file.size, i18n.language)}</span>
                           {file.scan ? <FileScan scan={file.scan} /> : null}
                           <FileFactsForm action={action} patientId={patient.id} type={type} file={file} />
                         </li>

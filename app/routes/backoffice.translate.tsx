@@ -4,6 +4,7 @@ import { TranslationForm } from "~/components/translations/translation-fields";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { SectionError } from "~/components/section-error";
 import { TranslationsNav } from "~/components/translations/translations-nav";
+import { ListPager } from "~/components/lists/list-pager";
 import { LANGUAGE_NAMES, type Language } from "~/modules/i18n/languages";
 import { useTranslation } from "~/components/i18n/i18n-context";
 import { zonedTimes } from "~/modules/i18n/clock";
@@ -29,7 +30,7 @@ function refusedHere(reply: TranslateReply | undefined): boolean {
 const NEW_ENTRY = { originalText: "", translatedText: "", targetLanguage: "en" };
 
 export default function BackofficeTranslate() {
-  const { query, loadFailed, total, matching, rows } = useLoaderData<typeof loader>();
+  const { query, loadFailed, total, matching, page, pageSize, hasMore, cursors, rows } = useLoaderData<typeof loader>();
   const action = useActionData<typeof action>() as TranslateReply | undefined;
   const navigation = useNavigation();
   const busy = navigation.state === "submitting";
@@ -73,8 +74,8 @@ export default function BackofficeTranslate() {
 
       <p className="translation-counter" aria-live="polite">
         {t("translations.counter", { shown: rows.length, total })}
-        {query && matching > rows.length ? ` · ${t("translations.more", { count: matching - rows.length })}` : null}
       </p>
+      <ListPager page={page} pageSize={pageSize} shown={rows.length} total={matching} hasMore={hasMore} cursors={cursors} summaryOnly />
 
       {loadFailed ? (
         <SectionError
@@ -139,6 +140,7 @@ export default function BackofficeTranslate() {
           })}
         </ul>
       )}
+      <ListPager page={page} pageSize={pageSize} shown={rows.length} total={matching} hasMore={hasMore} cursors={cursors} />
     </section>
   );
 }

@@ -1,4 +1,3 @@
-import { Fragment } from "react";
 import { ListPager } from "~/components/lists/list-pager";
 import type { ActionFunctionArgs, HeadersFunction, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
@@ -7,13 +6,15 @@ import { PasswordGate } from "~/components/password-gate";
 import { useTranslation } from "~/components/i18n/i18n-context";
 import { isShortSearch } from "~/modules/orders/search-length";
 import { statusLabelKey } from "~/modules/orders/status";
-import { factsText, LABEL_KINDS } from "~/modules/packer/bag-labels";
+import { LABEL_KINDS } from "~/modules/packer/bag-labels";
+import { CardFiles } from "~/components/packer/card-files";
 import { filterQuery, PACKER_VIEWS, PACKER_PAGE_SIZE } from "~/modules/packer/filter";
 import { LABEL_WINDOW } from "~/components/packer/print-soon";
 import { dateTimeFormat } from "~/modules/i18n/intl";
 import packerStyles from "~/styles/packer.css";
 import { loadPackerPage, packerPageAction } from "~/modules/packer/packer-page.server";
 import { refusalHeaders } from "~/modules/http/answers/route-headers";
+import { LABEL_FORMATS, labelUrls } from "~/modules/packer/label-urls";
 
 /**
  * The packer station (staff-partner-packer §2 "/packer"): a password gate, then the non-draft orders
@@ -50,7 +51,7 @@ export default function PackerPage() {
   const { t, i18n } = useTranslation();
   if (loaded.gate) return <PasswordGate titleKey="gate.packerTitle" reply={actionData} redirectTo={params.get("redirectTo") ?? "/packer"} />;
 
-  const { filter, orders, statuses, hasMore, cursors, loadFailed } = loaded;
+  const { filter, orders, statuses, hasMore, cursors, loadFailed, labelFormat } = loaded;
   const back = filterQuery(filter);
   const packedAt = (iso: string) => dateTimeFormat(i18n.language === "ru" ? "ru-RU" : i18n.language, { dateStyle: "short", timeStyle: "short" }).format(new Date(iso));
   return (
@@ -80,6 +81,23 @@ export default function PackerPage() {
             {t("packer.search.submit")}
           </button>
           {filter.q || filter.status ? <a href={`/packer${filterQuery({ ...filter, q: "", status: null }, 1)}`}>{t("packer.search.reset")}</a> : null}
+        </form>
+        {/* HTML labels or the server's PDFs, remembered by this workstation (ADR 103). */}
+        <form method="post" action="/packer/labels" className="pk-search">
+          <input type="hidden" name="back" value={back} />
+          <label>
+            <span>{t("packer.labels.format")}</span>
+            <select name="format" defaultValue={labelFormat}>
+              {LABEL_FORMATS.map((format) => (
+                <option key={format} value={format}>
+                  {t(`packer.labels.formats.${format}`)}
+                </option>
+              ))}
+            </select>
+          </label>
+          <button type="submit" className="button button-small button-secondary">
+            {t("packer.labels.save")}
+          </button>
         </form>
         <form method="post" action="/packer/logout">
           <button type="submit" className="link-button">
@@ -114,7 +132,6 @@ export default function PackerPage() {
               </div>
               <p>
                 <b>{order.client ?? t("packer.card.noClient")}</b>
-                {order.email ? <span className="muted"> · {order.email}</span> : null}
                 <br />
                 {order.address ?? <span className="muted">{t("packer.card.noAddress")}</span>}
               </p>
@@ -125,22 +142,7 @@ export default function PackerPage() {
                   {order.patients.map((patient) => (
                     <li key={patient.folder}>
                       <b>{patient.name}</b> <code>{patient.folder}</code>
-                      {LABEL_KINDS.map((kind) =>
-                        patient.files[kind].length > 0 ? (
-                          <p key={kind}>
-                            <i>{t(`packer.kinds.${kind}`)}:</i>{" "}
-                            {patient.files[kind].map((file, index) => (
-                              <Fragment key={index}>
-                                {index > 0 ? " " : null}
-                                <span className="pk-file">
-                                  {file.name} <span className={file.guessed ? "pk-facts pk-guessed" : "pk-facts"}>({file.guessed ? `${factsText(t, file)} · ${t("packer.card.guessed")}` : factsText(t, file)})</span>
-                                  {index < patient.files[kind].length - 1 ? "," : null}
-                                </span>
-                              </Fragment>
-                            ))}
-                          </p>
-                        ) : null,
-                      )}
+                      {LABEL_KINDS.map((kind) => (patient.files[kind].length > 0 ? <CardFiles key={kind} kindLabel={t(`packer.kinds.${kind}`)} files={patient.files[kind]} /> : null))}
                       {LABEL_KINDS.every((kind) => patient.files[kind].length === 0) ? <p className="muted">{t("packer.card.noFiles")}</p> : null}
                     </li>
                   ))}
@@ -161,18 +163,25 @@ export default function PackerPage() {
               )}
               <p className="pk-actions">
                 {/* Every label opens in the one named print window, reused: windows never pile up on a shared PC (ADR 068). */}
-                <a className="button button-small" href={`/packer/box/${order.id}`} target={LABEL_WINDOW}>
+                <a className="button button-small" href={labelUrls(labelFormat, order.id).box} target={LABEL_WINDOW}>
                   {t("packer.labels.box")}
                 </a>
                 {order.patients.length > 0 ? (
-                  <a className="button button-small" href={`/packer/bags/${order.id}`} target={LABEL_WINDOW}>
+                  <a className="button button-small" href={labelUrls(labelFormat, order.id).bags} target={LABEL_WINDOW}>
                     {t("packer.labels.bags")}
                   </a>
                 ) : (
                   <span className="muted">{t("packer.noPatients")}</span>
                 )}
               </p>
-              {order.canPack ? (
+              {order.canPack && order.hasBags ? (
+                // Every bag is scanned on the order's page before "Упаковано" (ADR 103).
+                <p className="pk-packed-form">
+                  <a className="button button-small" href={`/packer/order/${order.id}`} aria-label={t("packer.order.openLabel", { number: order.number })}>
+                    {t("packer.order.open")}
+                  </a>
+                </p>
+              ) : order.canPack ? (
                 <form method="post" action={`/packer/packed/${order.id}`} className="pk-packed-form">
                   <input type="hidden" name="back" value={back} />
                   <button type="submit" className="button button-small" aria-label={t("packer.packed.buttonLabel", { number: order.number })}>

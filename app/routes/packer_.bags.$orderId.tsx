@@ -8,7 +8,7 @@ import { loadBagLabelsPage } from "~/modules/packer/bag-labels-page.server";
 
 /**
  * Bag labels (staff-partner-packer §9): one 80×80 mm label per step and jaw, each with a QR code of
- * the order code and patient folder. A patient's QR code is drawn once and reused by every label.
+ * the bag's code (ADR 103), printed under it too; the patient's folder path is printed as text.
  */
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: packerStyles }];
@@ -58,13 +58,16 @@ export default function BagLabels() {
                 </div>
                 <div className="bag-patient">{label.patientName}</div>
                 <div className="bag-main">
-                  <svg role="img" aria-label={t("packer.bags.qr", { text: codes[label.code]!.text })}>
-                    <use href={`#qr${label.code}`} />
-                  </svg>
+                  <div className="bag-qr">
+                    <svg role="img" aria-label={t("packer.bags.qr", { text: codes[label.code]!.text })}>
+                      <use href={`#qr${label.code}`} />
+                    </svg>
+                    <div className="bag-code">{label.grouped}</div>
+                  </div>
                   <div>
                     <div className="bag-jaw">{t(`packer.jaw.${label.jaw}`)}</div>
                     {label.step ? <div className="bag-step">{t("packer.bags.step", { step: label.step })}</div> : null}
-                    <div className="bag-file">{label.folderName}</div>
+                    <div className="bag-file">{label.folderPath}</div>
                     <div className="bag-file">{label.fileName}</div>
                   </div>
                 </div>

@@ -20,6 +20,7 @@ import * as roleChanges from "./2026-12-03T1100_role_changes";
 import * as retentionAndMailOutbox from "./2026-12-03T1600_retention_and_mail_outbox";
 import * as listKit from "./2026-12-03T0900_list_kit";
 import * as packingMarks from "./2026-12-03T1000_packing_marks";
+import * as bagScans from "./2026-12-08T2000_bag_scans";
 import * as afterPayment from "./2026-12-03T1200_after_payment";
 import * as erasureRequests from "./2026-12-04T0900_erasure_requests";
 import * as invoices from "./2026-12-04T1000_invoices";
@@ -31,6 +32,7 @@ import * as keptConsent from "./2026-12-07T0910_kept_consent";
 import * as patientFileCounts from "./2026-12-08T1200_patient_file_counts";
 import * as queueDueState from "./2026-12-08T1300_queue_due_state";
 import * as internalClientComment from "./2026-12-08T1400_internal_client_comment";
+import * as patientNameSearch from "./2026-12-08T1600_patient_name_search";
 import * as orderMessages from "./2026-12-08T2200_order_messages";
 
 /** Every migration, by its frozen name. Listed statically so bundlers and tsx need no directory scan. */
@@ -67,5 +69,7 @@ export const migrations: Record<string, Migration> = {
   "2026-12-08T1200_patient_file_counts": patientFileCounts,
   "2026-12-08T1300_queue_due_state": queueDueState,
   "2026-12-08T1400_internal_client_comment": internalClientComment,
+  "2026-12-08T1600_patient_name_search": patientNameSearch,
+  "2026-12-08T2000_bag_scans": bagScans,
   "2026-12-08T2200_order_messages": orderMessages,
 };

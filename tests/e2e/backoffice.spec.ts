@@ -256,6 +256,27 @@ if (embedded) {
       await expect(page).toHaveURL(new RegExp(`/backoffice\\?(.*&)?q=${tracked.number}`));
     });
 
+    test("a refused status change comes back in its card's form with the typed tracking number and why (ADR 105)", async ({ page }) => {
+      await signIn(page, app.url, PASSWORD);
+      const order = await pick("status = 'processing'");
+      await filterOrders(page, { q: order.number });
+      const card = orderCard(page, order.number);
+      await card.getByText("Отправлен…").click();
+      await card.getByLabel("Трек-номер").fill("RA555000111RU");
+      // Meanwhile a colleague cancels it.
+      await sql.query("update orders set status = 'cancelled' where id = $1", [order.id]);
+      try {
+        await card.getByRole("button", { name: "Отметить отправку" }).click();
+        const refused = orderCard(page, order.number);
+        await expect(refused.getByRole("alert")).toHaveText("Такой переход статуса не разрешён");
+        await expect(refused.getByLabel("Трек-номер")).toHaveValue("RA555000111RU");
+        await expect(refused.getByLabel("Трек-номер")).toHaveAttribute("aria-invalid", "true");
+        await expect(refused.locator(".badge").first()).toHaveText("Отменен");
+      } finally {
+        await sql.query("update orders set status = 'processing' where id = $1", [order.id]);
+      }
+    });
+
     test("staff's edges: a skip link to the orders, transfers and unpacked orders told, actors and times in Russian and Moscow's zone, the clinic, «Выйти»", async ({ page, javaScriptEnabled }) => {
       test.setTimeout(120_000);
       const mismatches: string[] = [];

@@ -255,6 +255,13 @@ test("the packer, its cards and its labels", async ({ page }, testInfo) => {
     await page.goto(url);
     await checkPage(page, testInfo, url.replace(id, ":id"));
   }
+  // The order's scan page (ADR 103), as it opens and with a scan refused loudly.
+  await page.goto(`/packer/order/${id}`);
+  await checkPage(page, testInfo, "/packer/order/:id", { languages: true });
+  await page.getByLabel("Код пакета").fill("12345");
+  await page.getByLabel("Код пакета").press("Enter");
+  await expect(page.locator(".pk-scan-refused")).toContainText("Это не код нашего пакета");
+  await checkPage(page, testInfo, "/packer/order/:id, a scan refused");
 });
 
 test("every document kept above is valid HTML (Nu HTML Checker)", async ({ baseURL: _baseURL }, testInfo) => {

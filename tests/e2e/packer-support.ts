@@ -1,10 +1,12 @@
 import fs from "node:fs";
 import path from "node:path";
+import { dataDir } from "./support";
 
 /** The packer password of the server under test: fixed for PostgreSQL runs, generated for `npm start`. */
 export function packerPassword(): string {
   if (process.env.E2E_TARGET !== "embedded") return "e2e-packer-password";
-  const secrets = JSON.parse(fs.readFileSync(path.resolve("tests/.tmp/embedded-data/secrets.json"), "utf8"));
+  // The run's own data folder (E2E_RUN), as the back-office password is read.
+  const secrets = JSON.parse(fs.readFileSync(path.join(dataDir, "secrets.json"), "utf8"));
   return secrets.PACKER_PASSWORD;
 }
 

@@ -1,7 +1,5 @@
-import type { OrderStatus } from "~db/schema";
 import type { DashboardOrder } from "~/modules/backoffice/dashboard.server";
 import type { Carrier } from "~/modules/config/carriers";
-import { isJump } from "~/modules/orders/status";
 import { actorText } from "~/modules/orders/actor-text";
 import { useTranslation } from "~/components/i18n/i18n-context";
 import { zonedTimes } from "~/modules/i18n/clock";
@@ -11,16 +9,15 @@ import { factsText } from "~/modules/packer/facts-text";
 import { readablePhone } from "~/modules/validation/phone";
 import { ListForm, ListLink } from "~/components/lists/plain-navigation";
 import { type HistoryItem, historyOf } from "~/modules/backoffice/order-history";
-import { DeleteLink, TrackingLine } from "./order-card-parts";
+import { TrackingLine } from "./order-card-parts";
+import { OrderActions } from "./order-card-actions";
+import type { FormReply } from "~/modules/http/forms/submission.server";
 import { PatientLines, PatientsTable } from "./order-card-patients";
 
 /**
  * An order card of the orders dashboard: the order's facts, its patients with how many files of each
  * kind and a link to them on the order's files page, history, and staff's actions on it.
  */
-
-const COMPLETABLE: readonly OrderStatus[] = ["paid", "processing", "shipped"];
-const CANCELLABLE: readonly OrderStatus[] = ["draft", "pending", "paid", "processing"];
 
 interface OrderCardProps {
   order: DashboardOrder;
@@ -35,9 +32,13 @@ interface OrderCardProps {
   timeZone: StaffTimeZone;
   /** On the dashboard: patients one line each; the order's own page has them as a table. */
   compact?: boolean;
+  /** Where its status forms post when the page answers them in place (ADR 105); else the status route. */
+  statusAction?: string;
+  /** The page's reply to this card's refused status change: what was typed and why. */
+  statusReply?: FormReply;
 }
 
-export function OrderCard({ order, back, number, canPaymentLink, canTracker, statusForms, timeZone, compact = false }: OrderCardProps) {
+export function OrderCard({ order, back, number, canPaymentLink, canTracker, statusForms, timeZone, compact = false, statusAction, statusReply }: OrderCardProps) {
   const { t, i18n } = useTranslation();
   // In the market's zone, said as such: the same rendered by the server and in the browser.
   const when = zonedTimes(t, i18n.language, timeZone);
@@ -148,96 +149,7 @@ export function OrderCard({ order, back, number, canPaymentLink, canTracker, sta
         </details>
       )}
 
-      <div className="bo-order-actions">
-        {order.status !== "draft" && statusForms.confirmJumps && isJump(order.status, "completed") && COMPLETABLE.includes(order.status) ? (
-          // Where the lab asks for it, completing an order that was not shipped asks first (ADR 062).
-          <details className="bo-confirm">
-            <summary className="button button-small">{t("bo.orders.actions.complete")}</summary>
-            <ListForm action={statusUrl} className="bo-confirm-body">
-              <input type="hidden" name="back" value={back} />
-              <input type="hidden" name="to" value="completed" />
-              <input type="hidden" name="confirm" value="yes" />
-              <p className="small">{t("bo.orders.jumpQuestion", { to: t("orderStatus.completed"), skipped: t("orderStatus.shipped") })}</p>
-              <button type="submit" className="button button-small">
-                {t("bo.orders.jumpYes")}
-              </button>
-            </ListForm>
-          </details>
-        ) : order.status !== "draft" ? (
-          <ListForm action={statusUrl}>
-            <input type="hidden" name="back" value={back} />
-            <input type="hidden" name="to" value="completed" />
-            <button type="submit" className="button button-small" disabled={!COMPLETABLE.includes(order.status)}>
-              {t("bo.orders.actions.complete")}
-            </button>
-          </ListForm>
-        ) : null}
-        {order.status === "paid" ? (
-          <ListForm action={statusUrl}>
-            <input type="hidden" name="back" value={back} />
-            <input type="hidden" name="to" value="processing" />
-            <button type="submit" className="button button-secondary button-small">
-              {t("bo.orders.actions.processing")}
-            </button>
-          </ListForm>
-        ) : null}
-        {order.status === "processing" ? (
-          <details className="bo-confirm">
-            <summary className="button button-secondary button-small">{t("bo.orders.actions.shipped")}</summary>
-            <ListForm action={statusUrl} className="bo-confirm-body">
-              <input type="hidden" name="back" value={back} />
-              <input type="hidden" name="to" value="shipped" />
-              {/* Not packed yet (no packer's "Упаковано"): the form asks before the parcel is marked sent. */}
-              {order.packing ? null : <p className="small bo-unpacked-question">{t("bo.orders.unpackedQuestion")}</p>}
-              <label htmlFor={`carrier-${order.id}`}>{t("bo.orders.carrier")}</label>
-              <select id={`carrier-${order.id}`} name="carrier" defaultValue={statusForms.carriers[0]?.id}>
-                {statusForms.carriers.map((carrier) => (
-                  <option key={carrier.id} value={carrier.id}>
-                    {carrier.trackingUrl ? carrier.name : t("bo.orders.carrierOther")}
-                  </option>
-                ))}
-              </select>
-              <label htmlFor={`tracking-${order.id}`}>{t("bo.orders.trackingNumber")}</label>
-              <input id={`tracking-${order.id}`} type="text" name="trackingNumber" required autoComplete="off" />
-              <button type="submit" className="button button-small">
-                {t("bo.orders.actions.ship")}
-              </button>
-            </ListForm>
-          </details>
-        ) : null}
-        {canPaymentLink ? (
-          <ListForm action="/backoffice?index">
-            <input type="hidden" name="orderId" value={order.id} />
-            <button type="submit" name="intent" value="payment_link" className="button button-secondary button-small">
-              {t("payments.backoffice.createLink")}
-            </button>
-          </ListForm>
-        ) : null}
-        {canTracker ? (
-          <ListLink to={`/backoffice/orders/${order.id}/tracker?back=${encodeURIComponent(back)}`} className="button button-secondary button-small">
-            {t("bo.tracker.action")}
-          </ListLink>
-        ) : null}
-        {CANCELLABLE.includes(order.status) ? (
-          <details className="bo-confirm">
-            <summary className="button button-secondary button-small">{t("bo.orders.actions.cancel")}</summary>
-            <ListForm action={statusUrl} className="bo-confirm-body">
-              <input type="hidden" name="back" value={back} />
-              <input type="hidden" name="to" value="cancelled" />
-              {/* This form is the confirmation of the cancel. */}
-              <input type="hidden" name="confirm" value="yes" />
-              <label htmlFor={`note-${order.id}`}>
-                {order.status === "paid" || order.status === "processing" ? t("bo.orders.noteRequired") : t("bo.orders.noteOptional")}
-              </label>
-              <textarea id={`note-${order.id}`} name="note" rows={2} required={order.status === "paid" || order.status === "processing"} />
-              <button type="submit" className="button button-small bo-danger">
-                {t("bo.orders.actions.cancelYes")}
-              </button>
-            </ListForm>
-          </details>
-        ) : null}
-        {order.deletable ? <DeleteLink orderId={order.id} back={back} /> : null}
-      </div>
+      <OrderActions order={order} back={back} statusForms={statusForms} canPaymentLink={canPaymentLink} canTracker={canTracker} statusAction={statusAction} reply={statusReply} />
     </article>
   );
 }
@@ -249,6 +161,8 @@ function HistoryLine({ item, back, statusUrl, carriers, when }: { item: HistoryI
     return (
       <li>
         <time dateTime={item.entry.at}>{when(item.entry.at)}</time> {t("bo.orders.packed")}
+        {/* Packed with bags not scanned (ADR 103): how many, and the packer's reason, as text. */}
+        {item.entry.missingBags > 0 ? <span className="bo-packed-missing"> · {t("bo.orders.packedMissing", { count: String(item.entry.missingBags), reason: item.entry.reason ?? "" })}</span> : null}
         <span className="muted"> · {actorText(t, item.entry.actor)}</span>
       </li>
     );

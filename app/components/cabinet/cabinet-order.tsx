@@ -103,7 +103,20 @@ export function CabinetOrder({ data, reply }: { data: Data; reply?: CabinetOrder
                     : group.files.map((file, index) => (
                         <span key={file.url}>
                           {index ? ", " : null}
-                          {order.filesRemoved ? file.name : <a href={file.url}>{file.name}</a>}
+                          {order.filesRemoved ? (
+                            file.name
+                          ) : (
+                            <>
+                              {/* A PLY or OBJ as sent, and the STL made from it (ADR 102). */}
+                              <a href={file.sourceUrl ?? file.url}>{file.name}</a>
+                              {file.sourceUrl ? (
+                                <>
+                                  {" "}
+                                  (<a href={file.url}>STL</a>)
+                                </>
+                              ) : null}
+                            </>
+                          )}
                         </span>
                       ))}
                 </li>

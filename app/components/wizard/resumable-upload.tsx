@@ -3,7 +3,7 @@ import { useCallback, useEffect, useState, useSyncExternalStore } from "react";
 import type { ToastMessage } from "~/components/toast";
 import { useTranslation } from "~/components/i18n/i18n-context";
 import { formatFileSize } from "~/modules/i18n/file-size";
-import { isFileType } from "~/modules/uploads/file-names";
+import { hasMeshExtension, isFileType } from "~/modules/uploads/file-names";
 import { fileListSaveFailure } from "~/modules/uploads/save-failure";
 import type { UploadReply, UploadTarget } from "./tus-upload.client";
 
@@ -71,9 +71,14 @@ const PARALLEL = 2;
 const HIDE_AFTER_MS = 1500;
 let nextId = 1;
 
-/** The content check's first look, before sending a byte (uploads/stl.ts; the server decides); loaded with the first file chosen. */
-async function precheck(file: File): Promise<"ok" | "truncated" | "not_stl" | "empty"> {
+/**
+ * The content check's first look, before sending a byte (uploads/stl.ts; the server decides); loaded with the first file chosen.
+ * A PLY must start with "ply"; an OBJ is text the server reads whole (ADR 102).
+ */
+async function precheck(file: File): Promise<"ok" | "truncated" | "not_stl" | "not_mesh" | "empty"> {
   if (!file.size) return "empty";
+  if (/\.ply$/i.test(file.name)) return /^ply\s$/.test(new TextDecoder("latin1").decode(await file.slice(0, 4).arrayBuffer())) ? "ok" : "not_mesh";
+  if (/\.obj$/i.test(file.name)) return "ok";
   // Offline before it arrived: the file goes as chosen, and the server's check decides.
   const reader = await import("~/modules/uploads/stl").catch(() => null);
   if (!reader) return "ok";
@@ -96,7 +101,7 @@ export function useResumableUploads(target: UploadTarget | null, notify: Notify)
       const accepted: Array<{ file: File; item: UploadItem }> = [];
       for (const file of files) {
         let verdict: Awaited<ReturnType<typeof precheck>>;
-        if (!/\.stl$/i.test(file.name)) refused.format++;
+        if (!hasMeshExtension(file.name)) refused.format++;
         else if (file.size > MAX_BYTES) refused.size++;
         else if ((verdict = await precheck(file)) !== "ok") lines.push({ key: "wizard.upload.fileFailed", values: { name: file.name, causeKey: `wizard.upload.causes.${verdict}` } });
         else accepted.push({ file, item: { id: nextId++, name: file.name, size: file.size, sent: 0, wire: 0, held: 0, stage: "waiting", target: to, file } });

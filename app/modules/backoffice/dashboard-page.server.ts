@@ -20,6 +20,7 @@ import {
 } from "~/modules/http/forms/submission.server";
 import { dashboardSchema } from "./order-forms.server";
 import { tabOrder } from "./dashboard-tabs";
+import { statusChangeOnPage, type StatusReplyAnswer } from "./status-change.server";
 import type { Submission } from "@conform-to/react";
 import type * as z from "zod/mini";
 import {
@@ -241,16 +242,19 @@ async function unknownIntent({ back }: DashboardIntentArgs) {
   });
 }
 
-const DASHBOARD_INTENTS: Record<
-  string,
-  (args: DashboardIntentArgs) => Promise<Response>
-> = {
+/** A card's status change (ADR 105): made, back to this page; refused, the card's form shows why with what was typed. */
+async function changeStatus({ staff, submission, back }: DashboardIntentArgs) {
+  return statusChangeOnPage(submission, intentValue(submission, "status"), staff.actorLabel, back);
+}
+
+const DASHBOARD_INTENTS: Record<string, (args: DashboardIntentArgs) => Promise<Response | StatusReplyAnswer>> = {
   refresh_payments: refreshPayments,
   payment_link: createPaymentLink,
   show_cards: rememberChoice({ ordersView: "cards" }),
   show_table: rememberChoice({ ordersView: "table" }),
   fold_statistics: rememberChoice({ statisticsFolded: true }),
   unfold_statistics: rememberChoice({ statisticsFolded: false }),
+  status: changeStatus,
 };
 
 export async function dashboardPageAction({ request, context }: ActionFunctionArgs) {

@@ -101,6 +101,8 @@ export async function loadStatistics(db: DB): Promise<DashboardStatistics> {
 }
 
 export interface DashboardFile {
+  /** The original of a PLY or OBJ (ADR 102); `url` is then the STL made from it. */
+  sourceUrl?: string;
   name: string;
   url: string;
   size: number;
@@ -305,7 +307,7 @@ async function cardsOf(db: DB, orders: ReadonlyArray<CardColumns & CardRecords>)
         ),
         fileCorrections: fileCorrections.filter((entry) => entry.orderId === order.id),
         // The packer's "Упаковано" is part of the order's history too (ADR 068).
-        packing: order.packing ? { orderId: order.id, at: new Date(order.packing.created_at).toISOString(), actor: order.packing.actor, from: order.packing.from_status, to: order.packing.to_status } : null,
+        packing: order.packing ? { orderId: order.id, at: new Date(order.packing.created_at).toISOString(), actor: order.packing.actor, from: order.packing.from_status, to: order.packing.to_status, missingBags: order.packing.missing_bags, reason: order.packing.missing_reason } : null,
         everPaid: order.ever_paid,
         transferInvoice: order.transfer_invoice,
         unread: order.lab_unread ?? 0,
@@ -380,6 +382,8 @@ export async function listOrderFiles(db: DB, orderId: string): Promise<PatientFi
           : filesOf(patient, type).map((file) => ({
               name: file.originalName,
               url: file.url,
+              // The PLY or OBJ as the doctor sent it, beside the STL the factory gets (ADR 102).
+              ...(file.source ? { sourceUrl: `/files/orders/${file.source.storagePath}` } : {}),
               size: Number(file.size) || 0,
               scan: (file as RecordedFile).scan ?? null,
               storagePath: file.storagePath,

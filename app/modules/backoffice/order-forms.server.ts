@@ -48,4 +48,6 @@ export const dashboardSchema = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("show_table") }),
   z.object({ intent: z.literal("fold_statistics") }),
   z.object({ intent: z.literal("unfold_statistics") }),
+  // A card's status change, answered in place when refused (ADR 105).
+  z.extend(statusChangeSchema, { intent: z.literal("status"), orderId: z._default(z.string(), "") }),
 ]);

@@ -27,7 +27,8 @@ function staffValues(scan: ScanSummary, warning: ScanWarning): Record<string, nu
 /** What staff read about a stored file: the reader's facts, then each warning with its numbers. */
 export function staffScanNotes(scan: ScanSummary): { facts: ScanNote[]; notes: ScanNote[] } {
   const facts: ScanNote[] = [
-    { key: `bo.orders.files.scan.${scan.format}`, values: {} },
+    // A PLY or OBJ says what the doctor sent and that the factory gets an STL (ADR 102).
+    { key: `bo.orders.files.scan.${scan.source ? `${scan.format}_${scan.source}` : scan.format}`, values: {} },
     { key: "bo.orders.files.scan.triangles", values: { count: scan.triangles } },
   ];
   if (scan.size) facts.push({ key: "bo.orders.files.scan.size", values: { ...scan.size } });

@@ -53,7 +53,16 @@ export async function knowledgeOf(db: DB, orderIds: string[]): Promise<Knowledge
     for (const row of queueRows) queue.set(row.file_path, row.status);
     for (const row of patientRows) {
       const files = listed.get(row.order_id) ?? [];
-      for (const type of FILE_TYPES) for (const file of storedFilesOf(row, type)) files.push({ key: file.storagePath, size: Number(file.size) || 0 });
+      for (const type of FILE_TYPES)
+        for (const file of storedFilesOf(row, type)) {
+          files.push({ key: file.storagePath, size: Number(file.size) || 0 });
+          // A PLY or OBJ kept beside its STL (ADR 102) is listed with it and goes as its STL goes.
+          if (file.source) {
+            files.push({ key: file.source.storagePath, size: Number(file.size) || 0 });
+            const status = queue.get(file.storagePath);
+            if (status) queue.set(file.source.storagePath, status);
+          }
+        }
       listed.set(row.order_id, files);
     }
   }

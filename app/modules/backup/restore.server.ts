@@ -166,9 +166,9 @@ export async function restoreBackup(target: { database: AppConfig["database"]; s
     if (target.database.kind === "postgres") {
       await run("pg_restore", ["--no-owner", "--no-privileges", "--exit-on-error", `--dbname=${target.database.url}`, databaseFile]);
     } else {
-      const [{ PGlite }, { pg_trgm }] = await Promise.all([import("@electric-sql/pglite"), import("@electric-sql/pglite/contrib/pg_trgm")]);
+      const [{ PGlite }, { pg_trgm }, { btree_gin }] = await Promise.all([import("@electric-sql/pglite"), import("@electric-sql/pglite/contrib/pg_trgm"), import("@electric-sql/pglite/contrib/btree_gin")]);
       const blob = new Blob([await fsp.readFile(databaseFile)]);
-      const restored = await PGlite.create(target.database.dir, { loadDataDir: blob, extensions: { pg_trgm } });
+      const restored = await PGlite.create(target.database.dir, { loadDataDir: blob, extensions: { pg_trgm, btree_gin } });
       await restored.close();
     }
     return { manifest, files: manifest.files.length, bytes, ms: Date.now() - started };

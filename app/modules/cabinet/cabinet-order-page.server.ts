@@ -91,7 +91,7 @@ export async function loadCabinetOrderPage({ request, context, params }: LoaderF
     patients: patients.map((patient) => ({
       id: patient.id,
       name: patient.patient_name,
-      files: (["matrix", "aligners", "retainer"] as const).map((type) => ({ type, files: filesOf(patient as Parameters<typeof filesOf>[0], type).map((file) => ({ name: file.originalName, url: file.url, size: file.size })) })),
+      files: (["matrix", "aligners", "retainer"] as const).map((type) => ({ type, files: filesOf(patient as Parameters<typeof filesOf>[0], type).map((file) => ({ name: file.originalName, url: file.url, size: file.size, ...(file.source ? { sourceUrl: `/files/orders/${file.source.storagePath}` } : {}) })) })),
     })),
     payments: payments.map((payment) => ({
       id: String(payment.id),

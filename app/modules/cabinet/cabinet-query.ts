@@ -1,5 +1,5 @@
 import * as z from "zod/mini";
-import { flag, listQuerySchema, oneOf, readQuery } from "~/modules/http/request/list-query";
+import { decodeCursor, encodeCursor, flag, listQuerySchema, oneOf, readQuery } from "~/modules/http/request/list-query";
 import { CABINET_STATUSES, type OrderStatus } from "~/modules/orders/status";
 
 /** The cabinet's list query (ADR 070): tabs, sort and the page's start, on the list kit (ADR 067). */
@@ -11,7 +11,7 @@ export const CABINET_TABS = ["all", ...CABINET_STATUSES] as const;
 export const CABINET_SORTS = ["newest", "oldest"] as const;
 export type CabinetSort = (typeof CABINET_SORTS)[number];
 
-/** Where a page of the list starts: the last order shown, as the database wrote its time (microseconds kept). */
+/** Where a page of the list starts: the last order shown, its time as the database wrote it (microseconds kept). */
 export interface CabinetCursor {
   createdAt: string;
   id: string;
@@ -26,11 +26,22 @@ export interface CabinetQuery {
   answer: boolean;
 }
 
+/** The keyset encoding's time (ADR 091): UTC to the microsecond, as `keysetTimestamp` writes it. */
+const KEYSET_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
+/** The form links written before it carried (`time_id`, the time as PostgreSQL prints it): still read, so a kept link keeps its page. */
 const CURSOR_TIME = /^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}(\.\d{1,6})?([+-]\d{2}(:?\d{2})?|Z)$/;
 
-/** A page's start as the cabinet's links write it (`time_id`), or null for anything else. */
+/**
+ * A page's start as the cabinet's links write it — the list kit's cursor of the order's time and id
+ * (ADR 091, 098) — or as they wrote it before (`time_id`); null for anything else.
+ */
 function cabinetCursor(value: unknown): CabinetCursor | null {
   if (typeof value !== "string" || value.length > 100) return null;
+  const encoded = decodeCursor(value);
+  if (encoded) {
+    const [createdAt, id] = encoded;
+    return encoded.length === 2 && typeof createdAt === "string" && KEYSET_TIME.test(createdAt) && isCalendarDate(createdAt.slice(0, 10)) && typeof id === "string" && UUID.test(id) ? { createdAt, id } : null;
+  }
   const [createdAt = "", id = ""] = value.split("_");
   return CURSOR_TIME.test(createdAt) && isCalendarDate(createdAt.slice(0, 10)) && UUID.test(id) ? { createdAt, id } : null;
 }
@@ -57,5 +68,6 @@ function isCalendarDate(text: string): boolean {
   return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
 }
 
-export const cursorParam = (cursor: CabinetCursor) => `${cursor.createdAt}_${cursor.id}`;
+/** The `after=` of a page's "next" link: the list kit's cursor (ADR 091). */
+export const cursorParam = (cursor: CabinetCursor) => encodeCursor([cursor.createdAt, cursor.id]);
 

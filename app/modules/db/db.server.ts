@@ -89,13 +89,14 @@ export async function openDatabase(target: AppConfig["database"], options: { poo
     watchPool(pool);
     return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   }
-  const [{ PGlite }, { PGliteDialect }, { pg_trgm }] = await Promise.all([
+  const [{ PGlite }, { PGliteDialect }, { pg_trgm }, { btree_gin }] = await Promise.all([
     import("@electric-sql/pglite"),
     import("kysely-pglite-dialect"),
-    // Trigram indexes serve the searches (ADR 042); the migration creates the extension.
+    // Trigram indexes serve the searches (ADR 042), one keyed by a clinic's e-mail (btree_gin, ADR 098); the migrations create the extensions.
     import("@electric-sql/pglite/contrib/pg_trgm"),
+    import("@electric-sql/pglite/contrib/btree_gin"),
   ]);
-  const pglite = await PGlite.create(target.dir, { parsers: { [INT8_OID]: (value: string) => Number(value) }, extensions: { pg_trgm } });
+  const pglite = await PGlite.create(target.dir, { parsers: { [INT8_OID]: (value: string) => Number(value) }, extensions: { pg_trgm, btree_gin } });
   const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
   embedded.set(db, pglite);
   return db;

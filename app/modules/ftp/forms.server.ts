@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { parseQueueFilters, queueFiltersSearch } from "./queue";
+import { parseQueueView, queueFiltersSearch } from "./queue";
 
 /** The forms of /backoffice/ftp, parsed with conform on the server (the only check that counts; ADR 053). */
 
@@ -22,10 +22,10 @@ export const queueActionSchema = z.object({
   intent,
   /** Selected rows (bulk delete); unknown values are dropped rather than failing the form. */
   ids: z.array(z.string()).default([]).transform((ids) => [...new Set(ids.filter((id) => uuid.safeParse(id).success).map((id) => id.toLowerCase()))]),
-  /** The list's query string, to come back to the same filters and page. */
+  /** The list's query string, to come back to the same filters, page and opened order. */
   back: z
     .string()
     .optional()
-    .transform((search) => queueFiltersSearch(parseQueueFilters(new URLSearchParams(search?.startsWith("?") ? search.slice(1) : ""))) ),
+    .transform((search) => queueFiltersSearch(parseQueueView(new URLSearchParams(search?.startsWith("?") ? search.slice(1) : ""))) ),
 });
 

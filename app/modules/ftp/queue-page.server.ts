@@ -10,7 +10,7 @@ import { isPaid } from "~/modules/orders/status";
 import { type FileStorage, getStorage } from "~/modules/storage/storage.server";
 import { getFileServer, type ProductionFileServer } from "./file-server.server";
 import { queueActionSchema } from "./forms.server";
-import { describeQueueError, parseQueueFilters } from "./queue";
+import { describeQueueError, parseQueueView } from "./queue";
 import { entrySendable } from "~/modules/orders/production-queue.server";
 import { deleteEntries, listQueueByOrder } from "./queue.server";
 import { processQueue, sendEntryNow } from "./transfer.server";
@@ -19,12 +19,13 @@ import { processQueue, sendEntryNow } from "./transfer.server";
 /** "Process queue" claims new files for this long; files in flight may take the grace period on top. */
 const PROCESS_BUDGET_MS = 20_000;
 const PROCESS_GRACE_MS = 20_000;
+const QUEUE_STATES = ["pending", "uploading", "failed", "completed"] as const;
 
 
 export async function loadQueuePage({ request, context }: LoaderFunctionArgs) {
   await requireStaff(request, context);
   const t = await getRequestTranslator(request, context);
-  const filters = parseQueueFilters(request);
+  const filters = parseQueueView(request);
   const { groups, entries, orders, previous, next } = await listQueueByOrder(await getDb(), filters);
   const { maxAttempts } = getConfig().queue;
   return {
@@ -42,7 +43,10 @@ export async function loadQueuePage({ request, context }: LoaderFunctionArgs) {
       paid: isPaid(group.status),
       clinic: group.clinic,
       email: group.email,
-      createdAt: group.createdAt.toISOString(),
+      /** The order's files in the filter, and how many in each state (in the order a file goes through them). */
+      files: Object.values(group.counts).reduce((sum, n) => sum + (n ?? 0), 0),
+      states: QUEUE_STATES.flatMap((state) => (group.counts[state] ? [[state, group.counts[state]] as const] : [])),
+      open: group.open,
       entries: group.entries.map((row) => {
         const released = row.released_at !== null;
         return {
@@ -60,7 +64,6 @@ export async function loadQueuePage({ request, context }: LoaderFunctionArgs) {
           lastAttemptAt: row.last_attempt_at?.toISOString() ?? null,
           nextAttemptAt: row.status === "failed" ? row.next_attempt_at.toISOString() : null,
           completedAt: row.completed_at?.toISOString() ?? null,
-          createdAt: row.created_at.toISOString(),
           released,
           removed: row.removed_at !== null,
           /** "Загрузить" only where it applies (ADR 068): not delivered, not being sent, and due (paid, or released before). */

@@ -2,7 +2,7 @@ import { type Selectable, sql } from "kysely";
 import type { DB } from "~/modules/db/db.server";
 import { type ClaimedEntry, type QueueLimits, queueOrderPage } from "~/modules/orders/production-queue.server";
 import type { Database as DatabaseTables, OrderStatus, QueueStatus } from "~db/schema";
-import { QUEUE_COUNT_CAP, QUEUE_ORDER_COUNT_CAP, QUEUE_ORDERS_PER_PAGE, STATUSES_OF_FILTER, type QueueFilters } from "./queue";
+import { QUEUE_COUNT_CAP, QUEUE_FILES_OPEN, QUEUE_ORDER_COUNT_CAP, QUEUE_ORDERS_PER_PAGE, STATUSES_OF_FILTER, type QueueView } from "./queue";
 
 /**
  * The production file server queue in the database (DESIGN §4.15–4.16). Every state change is one
@@ -135,7 +135,7 @@ export async function failInterruptedExhausted(db: DB, maxAttempts: number): Pro
   return Number(result.numUpdatedRows);
 }
 
-/** An order of the back-office list with the entries of the filter beneath it (ADR 068). */
+/** An order of the back-office list with the entries of the filter beneath it (ADR 068), folded when it has many (ADR 098). */
 export interface QueueOrderGroup {
   id: string;
   code: string;
@@ -143,31 +143,68 @@ export interface QueueOrderGroup {
   clinic: string | null;
   email: string | null;
   createdAt: Date;
+  /** The order's files in the filter, by state. */
+  counts: Partial<Record<QueueStatus, number>>;
+  /** Whether every file of the filter is listed; folded, only the failed ones are, or none. */
+  open: boolean;
   entries: QueueViewRow[];
 }
 
 type QueueViewRow = Selectable<DatabaseTables["ftp_uploads_view"]>;
 
 /**
+ * Which orders of a page list all their files (ADR 098): the opened order, and any order with at
+ * most QUEUE_FILES_OPEN of the view's files. A larger order is folded: its counts by state, and its
+ * failed files — the ones staff act on — listed still, the first QUEUE_FILES_OPEN of them. A page
+ * lists at most QUEUE_ORDERS_PER_PAGE × QUEUE_FILES_OPEN files, whatever the queue holds.
+ */
+export function foldQueueOrders(orders: readonly { id: string; counts: Partial<Record<QueueStatus, number>> }[], opened: string | null) {
+  return orders.map(({ id, counts }) => {
+    const files = Object.values(counts).reduce((sum, n) => sum + (n ?? 0), 0);
+    const open = id === opened || files <= QUEUE_FILES_OPEN;
+    return { id, open, failedShown: open ? 0 : Math.min(counts.failed ?? 0, QUEUE_FILES_OPEN) };
+  });
+}
+
+/**
  * One page of the back-office list by order (ADR 068): the orders that have entries in the filter,
  * newest first, drafts left out, paged by keyset on the order (the order data's `queueOrderPage`);
- * then the filter's entries of those orders only, each order's in upload order. The entries and
+ * then each order's files of the filter counted by state (orders' entries by ftp_uploads_queue_order_status_idx)
+ * and the files the page lists (`foldQueueOrders`), each order's in upload order. The entries and
  * orders of the filter are counted up to QUEUE_COUNT_CAP and QUEUE_ORDER_COUNT_CAP (`capped` says there are more).
  */
-export async function listQueueByOrder(db: DB, filters: QueueFilters) {
-  const statuses = STATUSES_OF_FILTER[filters.status];
+export async function listQueueByOrder(db: DB, view: QueueView) {
+  const statuses = STATUSES_OF_FILTER[view.status];
   const { orders, more, backwards, cursor, entryCount, orderCount } = await queueOrderPage(
     db,
-    { statuses, type: filters.type, after: filters.after, before: filters.before },
+    { statuses, type: view.type, after: view.after, before: view.before },
     { perPage: QUEUE_ORDERS_PER_PAGE, entryCap: QUEUE_COUNT_CAP, orderCap: QUEUE_ORDER_COUNT_CAP },
   );
-  const entriesOf = (ids: string[]) => {
-    // A file set aside by the doctor's skip is not in the order (ADR 087): the list is the factory's work.
-    let entries = db.selectFrom("ftp_uploads_view").selectAll().where("order_id", "in", ids).where("status", "in", statuses).where("set_aside_at", "is", null);
-    if (filters.type !== "all") entries = entries.where("file_type", "=", filters.type);
-    return entries.orderBy("created_at").orderBy("id").execute();
-  };
-  const rows = orders.length ? await entriesOf(orders.map((order) => order.id)) : [];
+  const ids = orders.map((order) => order.id);
+  // A file set aside by the doctor's skip is not in the order (ADR 087): the list is the factory's work.
+  let counting = db.selectFrom("ftp_uploads_queue").where("order_id", "in", ids).where("status", "in", statuses).where("set_aside_at", "is", null);
+  if (view.type !== "all") counting = counting.where("file_type", "=", view.type);
+  const counted = ids.length ? await counting.select(["order_id", "status", (eb) => eb.fn.countAll<number>().as("n")]).groupBy(["order_id", "status"]).execute() : [];
+  const countsOf = new Map<string, Partial<Record<QueueStatus, number>>>(ids.map((id) => [id, {}]));
+  for (const row of counted) countsOf.get(row.order_id)![row.status] = Number(row.n);
+
+  const folds = foldQueueOrders(ids.map((id) => ({ id, counts: countsOf.get(id)! })), view.open);
+  const whole = folds.filter((fold) => fold.open).map((fold) => fold.id);
+  const withFailed = folds.filter((fold) => fold.failedShown > 0).map((fold) => fold.id);
+  // A folded order's first failed files, each order's by its entries' index (order_id, status).
+  const failedIds = withFailed.length
+    ? (
+        await sql<{ id: string }>`select f.id from (values ${sql.join(withFailed.map((id) => sql`(${id}::uuid)`))}) as o(id) cross join lateral (
+            select q.id from ftp_uploads_queue q
+             where q.order_id = o.id and q.status = 'failed' and q.set_aside_at is null ${view.type === "all" ? sql`` : sql`and q.file_type = ${view.type}`}
+             order by q.created_at, q.id limit ${QUEUE_FILES_OPEN}) f`.execute(db)
+      ).rows.map((row) => row.id)
+    : [];
+  let listing = db.selectFrom("ftp_uploads_view").selectAll().where("status", "in", statuses).where("set_aside_at", "is", null);
+  if (view.type !== "all") listing = listing.where("file_type", "=", view.type);
+  listing = listing.where((eb) => eb.or([...(whole.length ? [eb("order_id", "in", whole)] : []), ...(failedIds.length ? [eb("id", "in", failedIds)] : [])]));
+  const rows = whole.length || failedIds.length ? await listing.orderBy("created_at").orderBy("id").execute() : [];
+  const openOf = new Map(folds.map((fold) => [fold.id, fold.open]));
   return {
     groups: orders.map(
       (order): QueueOrderGroup => ({
@@ -177,6 +214,8 @@ export async function listQueueByOrder(db: DB, filters: QueueFilters) {
         clinic: order.full_name,
         email: order.email,
         createdAt: order.created_at,
+        counts: countsOf.get(order.id)!,
+        open: openOf.get(order.id)!,
         entries: rows.filter((row) => row.order_id === order.id),
       }),
     ),

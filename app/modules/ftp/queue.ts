@@ -14,6 +14,8 @@ export const QUEUE_ORDERS_PER_PAGE = 20;
 export const QUEUE_COUNT_CAP = 10_000;
 /** …and its orders up to this many. */
 export const QUEUE_ORDER_COUNT_CAP = 1_000;
+/** An order with at most this many of the filter's files lists them all; a larger one is folded: its counts by state, and its failed files if no more than this (ADR 098). */
+export const QUEUE_FILES_OPEN = 10;
 /** The page refreshes itself this often while visible (JavaScript only). */
 export const QUEUE_REFRESH_MS = 5_000;
 
@@ -49,20 +51,31 @@ const orderCursor = z.pipe(
  * The page's address through the list kit (ADR 067): the kit's status, its own file type and
  * order cursors; anything unknown falls back to the defaults (pending, all types, the first page).
  */
-const queueQuery = listQuerySchema({ statuses: STATUS_FILTERS, defaultStatus: "pending" }, { type: oneOf(TYPE_FILTERS, "all"), after: orderCursor, before: orderCursor });
+const queueQuery = listQuerySchema({ statuses: STATUS_FILTERS, defaultStatus: "pending" }, { type: oneOf(TYPE_FILTERS, "all"), after: orderCursor, before: orderCursor, open: orderCursor });
 
 export function parseQueueFilters(source: Request | URL | URLSearchParams): QueueFilters {
   const { status, type, after, before } = readQuery(source, queueQuery);
   return { status: status ?? "pending", type, after, before };
 }
 
-/** The query string of a filter state, leaving out defaults ("" for the default view). */
-export function queueFiltersSearch(filters: QueueFilters): string {
+/** What the page shows: its filters, and the order of the page whose files are all listed, folded or not (ADR 098). */
+export interface QueueView extends QueueFilters {
+  open: string | null;
+}
+
+export function parseQueueView(source: Request | URL | URLSearchParams): QueueView {
+  const { open } = readQuery(source, queueQuery);
+  return { ...parseQueueFilters(source), open };
+}
+
+/** The query string of a filter state (and its opened order), leaving out defaults ("" for the default view). */
+export function queueFiltersSearch(filters: QueueFilters & { open?: string | null }): string {
   const params = new URLSearchParams();
   if (filters.status !== "pending") params.set("status", filters.status);
   if (filters.type !== "all") params.set("type", filters.type);
   if (filters.after) params.set("after", filters.after);
   else if (filters.before) params.set("before", filters.before);
+  if (filters.open) params.set("open", filters.open);
   const search = params.toString();
   return search ? `?${search}` : "";
 }

@@ -180,9 +180,11 @@ export function exportClientData(db: DB, storage: FileStorage, email: string, op
         const files = (info: FileInfo[], kind: FileKind): ExportedFile[] =>
           info.map((file) => {
             const fits = options.withFiles && queuedBytes + file.size <= FILES_IN_ARCHIVE_MAX;
-            const path = fits ? `files/${file.storagePath}` : null;
+            // The file as the doctor sent it: a PLY or OBJ rather than the STL made from it (ADR 102).
+            const key = file.source?.storagePath ?? file.storagePath;
+            const path = fits ? `files/${key}` : null;
             if (path) {
-              queued.push({ key: file.storagePath, path });
+              queued.push({ key, path });
               queuedBytes += file.size;
             }
             return { kind, name: file.originalName, size: file.size, jaw: file.jaw ?? null, step: file.stepNumber ?? null, uploadedAt: file.uploadedAt ?? null, url: file.url, inArchive: path };

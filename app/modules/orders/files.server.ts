@@ -86,6 +86,8 @@ export interface StoredUpload {
   uploadKey?: string;
   /** The jaw and step already declared (a file copied from a past order, ADR 071); otherwise prefilled from the name. */
   declared?: Pick<FileInfo, "jaw" | "stepNumber" | "confirmed">;
+  /** A PLY or OBJ kept as sent (ADR 102); `key` is the binary STL made from it. */
+  source?: { key: string; format: "ply" | "obj" };
 }
 
 /** A file of a patient's list, with what the upload step adds to the spec's fields. */
@@ -131,6 +133,7 @@ export async function appendFiles(db: DB, order: Pick<Order, "id" | "code">, pat
       triangles: upload.triangles,
       uploadedAt: now.toISOString(),
       ...(upload.scan ? { scan: upload.scan } : {}),
+      ...(upload.source ? { source: { storagePath: upload.source.key, format: upload.source.format } } : {}),
       ...(upload.uploadKey ? { uploadKey: upload.uploadKey } : {}),
       ...(upload.declared ?? prefilledDeclaration(upload.originalName, type)),
       ...(declined ? { setAside: true } : {}),

@@ -75,14 +75,14 @@ export interface OrderSearchOptions {
 export const COMMON_MATCHES = 2_000;
 
 /**
- * The ids a trigram search matches, or null when there are more than COMMON_MATCHES. The query sits
+ * The ids a trigram search matches, or null when there are more than `common` (COMMON_MATCHES). The query sits
  * in a MATERIALIZED CTE, planned for all its rows (so by its trigram index, never a sequential scan
  * hoping to stop early) and read only as far as the limit.
  */
-async function fewMatches(db: Kysely<Database>, matches: Compilable & Expression<unknown>): Promise<string[] | null> {
-  const found = await sql<{ id: string }>`with found as materialized (${matches}) select id from found limit ${COMMON_MATCHES + 1}`.execute(db);
+export async function fewMatches(db: Kysely<Database>, matches: Compilable & Expression<unknown>, common = COMMON_MATCHES): Promise<string[] | null> {
+  const found = await sql<{ id: string }>`with found as materialized (${matches}) select id from found limit ${common + 1}`.execute(db);
   // Counted before an order's several matching patients become one id.
-  return found.rows.length > COMMON_MATCHES ? null : [...new Set(found.rows.map((row) => row.id))];
+  return found.rows.length > common ? null : [...new Set(found.rows.map((row) => row.id))];
 }
 
 /**

@@ -9,6 +9,8 @@ export type ScanWarning = "too_small" | "too_large" | "degenerate" | "open_mesh"
 
 export interface ScanSummary {
   format: StlFormat;
+  /** The format the doctor sent when it was not STL (ADR 102): the checks read its triangles, the factory gets a binary STL of them. */
+  source?: "ply" | "obj";
   triangles: number;
   /** Size of the bounding box, millimetres, rounded to 0.1; null when no corner had finite coordinates. */
   size: { x: number; y: number; z: number } | null;

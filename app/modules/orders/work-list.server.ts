@@ -117,7 +117,7 @@ export const workListCursorCasts = (sort: WorkListSort): readonly KeysetCast[] =
 export type HistoryRecord = Pick<Selectable<OrderStatusHistoryTable>, "id" | "from_status" | "to_status" | "actor" | "note" | "tracking_number" | "carrier" | "undoes"> & { created_at: string };
 
 /** The packer's mark of an order, read with the page's rows. */
-export type PackingRecord = Pick<Selectable<OrderPackingsTable>, "actor" | "from_status" | "to_status"> & { created_at: string };
+export type PackingRecord = Pick<Selectable<OrderPackingsTable>, "actor" | "from_status" | "to_status" | "missing_reason"> & { created_at: string; missing_bags: number };
 
 const ISO_MS = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
 
@@ -128,7 +128,7 @@ const ISO_MS = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
 const cardExtras = [
   sql<boolean>`exists (select 1 from payments where payments.order_id = orders.id and payments.status = 'succeeded')`.as("ever_paid"),
   sql<HistoryRecord[]>`coalesce((select jsonb_agg(jsonb_build_object('id', h.id::text, 'from_status', h.from_status, 'to_status', h.to_status, 'actor', h.actor, 'note', h.note, 'tracking_number', h.tracking_number, 'carrier', h.carrier, 'undoes', h.undoes::text, 'created_at', to_char(h.created_at at time zone 'UTC', ${sql.raw(ISO_MS)})) order by h.created_at, h.id) from order_status_history h where h.order_id = orders.id), '[]'::jsonb)`.as("history"),
-  sql<PackingRecord | null>`(select jsonb_build_object('actor', k.actor, 'from_status', k.from_status, 'to_status', k.to_status, 'created_at', to_char(k.created_at at time zone 'UTC', ${sql.raw(ISO_MS)})) from order_packings k where k.order_id = orders.id)`.as("packing"),
+  sql<PackingRecord | null>`(select jsonb_build_object('actor', k.actor, 'from_status', k.from_status, 'to_status', k.to_status, 'missing_bags', k.missing_bags, 'missing_reason', k.missing_reason, 'created_at', to_char(k.created_at at time zone 'UTC', ${sql.raw(ISO_MS)})) from order_packings k where k.order_id = orders.id)`.as("packing"),
 ];
 
 /**

@@ -1,6 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { getDb } from "~/modules/db/db.server";
 import { buildBagLabels, type LabelFile } from "~/modules/packer/bag-labels";
+import { groupedBagCode } from "~/modules/packer/bag-code";
 import { getPackerOrder, type PackerFile } from "~/modules/packer/packer.server";
 import { QR_QUIET_ZONE, qrPath } from "~/modules/packer/qr.server";
 import { getRequestTranslator } from "~/modules/http/request/request-context.server";
@@ -22,7 +23,8 @@ export async function loadBagLabelsPage({ request, params, context }: LoaderFunc
       files: { matrix: labelFiles(patient.files.matrix), aligners: labelFiles(patient.files.aligners), retainer: labelFiles(patient.files.retainer) },
     })),
   );
-  const codes = [...new Set(labels.map((label) => label.qrText))];
+  // Each bag's QR code carries its bag code (ADR 103); a code printed twice (a second file for one step and jaw) is drawn once.
+  const codes = [...new Set(labels.map((label) => label.code))];
   return {
     title: t("packer.bags.title", { number: order.number }),
     hasPatients: order.patients.length > 0,
@@ -32,6 +34,6 @@ export async function loadBagLabelsPage({ request, params, context }: LoaderFunc
       const side = size + 2 * QR_QUIET_ZONE;
       return { text, path, side, origin: -QR_QUIET_ZONE };
     }),
-    labels: labels.map(({ qrText, ...label }) => ({ ...label, code: codes.indexOf(qrText) })),
+    labels: labels.map(({ code, ...label }) => ({ ...label, grouped: groupedBagCode(code), code: codes.indexOf(code) })),
   };
 }

@@ -1,5 +1,6 @@
+import { bagCode } from "./bag-code";
 import { describe, expect, it } from "vitest";
-import { bagQrText, buildBagLabels, comparePatientFolders, detectJaw, detectStep, formatStep, pairByStep, sortPatients } from "./bag-labels";
+import { bagFolderPath, buildBagLabels, comparePatientFolders, detectJaw, detectStep, formatStep, pairByStep, sortPatients } from "./bag-labels";
 
 describe("detectJaw", () => {
   it.each([
@@ -141,7 +142,7 @@ describe("patients in folder order", () => {
 });
 
 describe("buildBagLabels", () => {
-  const order = { number: "AB12", code: "ab12" };
+  const order = { id: "ab12cdef-0000-4000-8000-000000000000", number: "AB12", code: "ab12" };
 
   it("makes one label per step and jaw, patients in folder order, matrix then aligners then retainers", () => {
     const labels = buildBagLabels(order, [
@@ -178,8 +179,12 @@ describe("buildBagLabels", () => {
       jaw: "upper",
       step: null,
       fileName: "Верхняя челюсть.stl",
-      qrText: "ab12/ab12_1",
+      folderPath: "ab12/ab12_1",
+      code: bagCode(order.id, { patient: 1, kind: "matrix", jaw: "upper", step: null }),
     });
+    // Each label's code names its patient's place, kind, jaw and step: all 8 differ.
+    expect(new Set(labels.map((label) => label.code)).size).toBe(8);
+    expect(labels[7]!.code).toBe(bagCode(order.id, { patient: 2, kind: "aligners", jaw: "lower", step: 1 }));
   });
 
   it("has no labels without patients or files", () => {
@@ -187,7 +192,7 @@ describe("buildBagLabels", () => {
     expect(buildBagLabels(order, [{ patientName: "Без файлов", folderName: "ab12_1", files: { matrix: [], aligners: [], retainer: [] } }])).toEqual([]);
   });
 
-  it("puts the order code and patient folder in the QR text", () => {
-    expect(bagQrText("ab12", "ab12_3")).toBe("ab12/ab12_3");
+  it("prints the patient folder's path on the production file server", () => {
+    expect(bagFolderPath("ab12", "ab12_3")).toBe("ab12/ab12_3");
   });
 });

@@ -2,6 +2,7 @@ import type { FileType } from "~db/schema";
 import { detectJaw, detectStep, type Jaw } from "~/modules/orders/jaw-and-step";
 import { declaredOrGuessed } from "~/modules/orders/declaration";
 import { formatStep } from "./facts-text";
+import { bagCode } from "./bag-code";
 
 export { detectJaw, detectStep, type Jaw };
 
@@ -11,7 +12,7 @@ export { detectJaw, detectStep, type Jaw };
  * unit-tested on real-world file names without a server.
  */
 
-export { factsText, formatStep } from "./facts-text";
+export { formatStep } from "./facts-text";
 
 export interface StepPair<F> {
   step: number | null;
@@ -87,17 +88,19 @@ export interface BagLabel {
   /** "01"; null when the file name carries no step number. */
   step: string | null;
   fileName: string;
-  /** What the label's QR code carries: the order code and the patient folder. */
-  qrText: string;
+  /** The patient folder's path on the production file server, printed as text. */
+  folderPath: string;
+  /** The bag's code (ADR 103): what the label's QR code carries and the packer scans. */
+  code: string;
 }
 
-/** What a bag's QR code carries: the path of the patient's folder on the production file server. */
-export const bagQrText = (orderCode: string, folderName: string) => `${orderCode}/${folderName}`;
+/** The path of the patient's folder on the production file server. */
+export const bagFolderPath = (orderCode: string, folderName: string) => `${orderCode}/${folderName}`;
 
 /** Every bag label of an order, patients in folder order, then matrix, aligners, retainers, steps ascending, upper before lower. */
-export function buildBagLabels(order: { number: string; code: string }, patients: readonly LabelPatient[]): BagLabel[] {
+export function buildBagLabels(order: { id: string; number: string; code: string }, patients: readonly LabelPatient[]): BagLabel[] {
   const labels: BagLabel[] = [];
-  for (const patient of sortPatients(patients)) {
+  for (const [place, patient] of sortPatients(patients).entries()) {
     for (const kind of LABEL_KINDS) {
       for (const pair of pairByStep(patient.files[kind], labelFileName, jawAndStepOf)) {
         for (const jaw of ["upper", "lower"] as const) {
@@ -112,7 +115,8 @@ export function buildBagLabels(order: { number: string; code: string }, patients
             jaw,
             step: pair.step === null ? null : formatStep(pair.step),
             fileName,
-            qrText: bagQrText(order.code, patient.folderName),
+            folderPath: bagFolderPath(order.code, patient.folderName),
+            code: bagCode(order.id, { patient: place + 1, kind, jaw, step: pair.step }),
           });
         }
       }

@@ -9,6 +9,7 @@ import { PACKER_STATUSES, parsePackerFilter } from "~/modules/packer/filter";
 import { DEFAULT_LOGO_URL, listPackerOrders, logoUrls, packerListPage } from "~/modules/packer/packer.server";
 import { logger } from "~/modules/log/logger.server";
 import { getRequestTranslator } from "~/modules/http/request/request-context.server";
+import { readLabelFormat } from "./label-format.server";
 
 const NO_STORE = { "Cache-Control": "no-store" };
 
@@ -17,6 +18,7 @@ export async function loadPackerPage({ request, context }: LoaderFunctionArgs) {
   const title = t("gate.packerTitle");
   if (!(await isPacker(request, context))) return data({ gate: true as const, title }, { headers: NO_STORE });
   const filter = parsePackerFilter(request);
+  const labelFormat = await readLabelFormat(request, context);
   const db = await getDb();
   // An old `?page=N` address goes to its page's cursor first (ADR 091), walked by the orders' rows alone.
   const moved = await oldPageRedirect(new URL(request.url), filter, PACKER_CURSOR_CASTS, (after) => packerListPage(db, { ...filter, after, before: null }));
@@ -29,6 +31,7 @@ export async function loadPackerPage({ request, context }: LoaderFunctionArgs) {
         gate: false as const,
         title,
         filter,
+        labelFormat,
         statuses: PACKER_STATUSES,
         hasMore,
         cursors,
@@ -39,7 +42,7 @@ export async function loadPackerPage({ request, context }: LoaderFunctionArgs) {
     );
   } catch (cause) {
     logger.error("packer: orders could not be read:", cause);
-    return data({ gate: false as const, title, filter, statuses: PACKER_STATUSES, hasMore: false, cursors: { next: null, previous: null }, loadFailed: true, orders: [] }, { status: 503, headers: NO_STORE });
+    return data({ gate: false as const, title, filter, labelFormat, statuses: PACKER_STATUSES, hasMore: false, cursors: { next: null, previous: null }, loadFailed: true, orders: [] }, { status: 503, headers: NO_STORE });
   }
 }
 

@@ -4,7 +4,7 @@ import { packerOrder, packerOrderPage, packerPatients } from "~/modules/orders/p
 import { shortOrderNumber } from "~/modules/orders/orders.server";
 import { getStorage } from "~/modules/storage/storage.server";
 import { filesOf } from "~/modules/orders/files.server";
-import { comparePatientFolders } from "./bag-labels";
+import { comparePatientFolders, LABEL_KINDS } from "./bag-labels";
 import { declaredOrGuessed, type FileFacts } from "~/modules/orders/declaration";
 import { type PackerFilter, TO_PACK, PACKER_PAGE_SIZE } from "./filter";
 import { packingsOf } from "./packing.server";
@@ -60,10 +60,14 @@ async function patientsOf(db: DB, orderIds: string[]): Promise<Map<string, Packe
   return byOrder;
 }
 
+const hasBagFiles = (patients: PackerPatient[]) => patients.some((patient) => LABEL_KINDS.some((kind) => patient.files[kind].length > 0));
+
 /** An order of the packer's list: when it was marked packed, and whether it can be (ADR 068). */
 export interface PackerListOrder extends PackerOrder {
   packedAt: string | null;
   canPack: boolean;
+  /** Its labels print bags, to be scanned on the order's page before "Упаковано" (ADR 103). */
+  hasBags: boolean;
 }
 
 type OrderRow = { id: string; code: string; status: OrderStatus; full_name: string | null; email: string | null; address: string | null };
@@ -84,7 +88,7 @@ export async function listPackerOrders(db: DB, filter: PackerFilter): Promise<{ 
   const [patients, packings] = await Promise.all([patientsOf(db, ids), packingsOf(db, ids)]);
   const packedAt = new Map(packings.map((packing) => [packing.orderId, packing.at]));
   return {
-    orders: page.map((row) => ({ ...toPackerOrder(row, patients.get(row.id) ?? []), packedAt: packedAt.get(row.id) ?? null, canPack: TO_PACK.includes(row.status) && !packedAt.has(row.id) })),
+    orders: page.map((row) => ({ ...toPackerOrder(row, patients.get(row.id) ?? []), packedAt: packedAt.get(row.id) ?? null, canPack: TO_PACK.includes(row.status) && !packedAt.has(row.id), hasBags: hasBagFiles(patients.get(row.id) ?? []) })),
     hasMore,
     cursors,
   };

@@ -11,6 +11,8 @@ import { logger } from "~/modules/log/logger.server";
 import { statusLabelKey } from "~/modules/orders/status";
 import { packerListUrl } from "./filter";
 import { markPacked } from "./packing.server";
+import { getPackerOrder } from "./packer.server";
+import { unscannedCount } from "./bag-scans.server";
 
 /** "Упаковано" from an order card (ADR 068): `POST /packer/packed/:orderId` with the list's query to come back to. */
 
@@ -29,13 +31,18 @@ export async function packedPageAction({ request, params, context }: ActionFunct
   const back = packerListUrl(submission.value.back?.replace(/^\?/, "") ?? null);
   let result;
   try {
+    const db = await getDb();
+    const order = await getPackerOrder(db, orderId);
+    // The list's button gives no reason: it packs only an order whose bags are all scanned (ADR 103).
+    const missing = order ? await unscannedCount(db, order) : 0;
     // The packer's station shares one password: it is recorded by the address it packs from.
-    result = await markPacked(await getDb(), orderId, { kind: "staff", label: `packer (${getClientAddress(context)})` });
+    result = await markPacked(db, orderId, { kind: "staff", label: `packer (${getClientAddress(context)})` }, { missing });
   } catch (error) {
     logger.error("packer: the packing mark failed:", error);
     return redirectWithToast(back, { type: "error", title: "packer.toasts.error", description: "packer.packed.failed" });
   }
   if (!result.ok && result.reason === "not_found") throw await textAnswer((await getLocale(request, context)).language, 404);
+  if (!result.ok && result.reason === "unscanned") return redirectWithToast(back, { type: "error", title: "packer.toasts.error", description: "packer.packed.unscanned", values: { count: result.missing } });
   if (!result.ok) return redirectWithToast(back, { type: "error", title: "packer.toasts.error", description: `packer.packed.${result.reason === "not_due" ? "notDue" : "already"}` });
   return redirectWithToast(back, {
     type: "success",

@@ -1,5 +1,7 @@
 import { sql } from "kysely";
 import type { DB } from "~/modules/db/db.server";
+import { type KeysetKey, keysetPlan } from "~/modules/db/keyset.server";
+import type { Cursor } from "~/modules/http/request/list-query";
 import type { Language } from "~/modules/i18n/languages";
 
 /**
@@ -8,7 +10,8 @@ import type { Language } from "~/modules/i18n/languages";
  * other instances drop their cached overrides.
  */
 
-export const LIST_LIMIT = 500;
+/** Overrides on one page of the editor (ADR 098): each row carries its edit and delete forms (about 3.5 KB), so a page of 500 was 1.5 MB. */
+export const TRANSLATIONS_PAGE_SIZE = 30;
 
 export interface TranslationRecord {
   id: string;
@@ -27,12 +30,28 @@ export interface TranslationInput {
 
 const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
 
+/** A page of the editor's list as the address asks for it: the search, and the keyset cursor of the pager's links (ADR 091). */
+export interface TranslationsPageQuery {
+  query: string;
+  after: Cursor | null;
+  before: Cursor | null;
+}
+
+/** Most recently changed first, ties by id. */
+const TRANSLATION_KEYS: KeysetKey[] = [
+  { expr: sql`updated_at`, cast: "timestamptz", descending: true },
+  { expr: sql`id`, cast: "uuid", descending: false },
+];
+
 /**
- * Newest first. The search matches the original, the translation and both language codes,
- * case-insensitively (staff-partner-packer §5).
+ * One page of overrides, most recently changed first, from the pager's cursor (ADR 098): the search
+ * matches the original, the translation and both language codes, case-insensitively
+ * (staff-partner-packer §5). `total` counts every override and `matching` those the search finds —
+ * a lab keeps a few thousand at most, so both are exact.
  */
-export async function searchTranslations(db: DB, query: string): Promise<{ rows: TranslationRecord[]; total: number; matching: number }> {
+export async function searchTranslations(db: DB, { query, after, before }: TranslationsPageQuery, pageSize = TRANSLATIONS_PAGE_SIZE) {
   const text = query.trim();
+  const plan = keysetPlan(TRANSLATION_KEYS, after, before);
   let select = db.selectFrom("translations");
   if (text) {
     const pattern = likePattern(text);
@@ -40,25 +59,28 @@ export async function searchTranslations(db: DB, query: string): Promise<{ rows:
       eb.or([eb("original_text", "ilike", pattern), eb("translated_text", "ilike", pattern), eb("source_language", "ilike", pattern), eb("target_language", "ilike", pattern)]),
     );
   }
-  const [rows, total, matching] = await Promise.all([
-    select
-      .select(["id", "original_text", "translated_text", "source_language", "target_language", "updated_at"])
-      .orderBy("updated_at", "desc")
-      .orderBy("id")
-      .limit(LIST_LIMIT)
-      .execute(),
+  let rows = select.select(["id", "original_text", "translated_text", "source_language", "target_language", "updated_at"]).select(plan.select);
+  if (plan.past) rows = rows.where(plan.past);
+  for (const [key, direction] of plan.order) rows = rows.orderBy(key, direction);
+  const [read, total, matching] = await Promise.all([
+    rows.limit(pageSize + 1).execute(),
     db.selectFrom("translations").select(sql<number>`count(*)::int`.as("n")).executeTakeFirstOrThrow(),
     select.select(sql<number>`count(*)::int`.as("n")).executeTakeFirstOrThrow(),
   ]);
+  const page = plan.page(read, pageSize);
   return {
-    rows: rows.map((row) => ({
-      id: row.id,
-      originalText: row.original_text,
-      translatedText: row.translated_text,
-      sourceLanguage: row.source_language,
-      targetLanguage: row.target_language,
-      updatedAt: row.updated_at,
-    })),
+    rows: page.rows.map(
+      (row): TranslationRecord => ({
+        id: row.id,
+        originalText: row.original_text,
+        translatedText: row.translated_text,
+        sourceLanguage: row.source_language,
+        targetLanguage: row.target_language,
+        updatedAt: row.updated_at,
+      }),
+    ),
+    hasMore: page.hasMore,
+    cursors: page.cursors,
     total: Number(total.n),
     matching: Number(matching.n),
   };

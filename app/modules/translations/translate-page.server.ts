@@ -11,7 +11,7 @@ import { NAMESPACE, resources } from "~/modules/i18n/resources.server";
 import type { Messages } from "~/modules/i18n/translate";
 import { DUPLICATE, NOT_FOUND, translatePageSchema } from "./forms";
 import { invalidateTranslationCache, textTranslator } from "./overrides.server";
-import { addTranslation, deleteTranslation, searchTranslations, updateTranslation } from "./repository.server";
+import { addTranslation, deleteTranslation, searchTranslations, TRANSLATIONS_PAGE_SIZE, updateTranslation } from "./repository.server";
 import { logger } from "~/modules/log/logger.server";
 
 /** The back office's translations page (DESIGN §4.23): the list, and adding, changing and deleting an override. */
@@ -24,7 +24,7 @@ function interfaceTextCounts(tree: Messages, counts = new Map<string, number>())
   return counts;
 }
 
-/** The overrides list's address (ADR 067): the kit's search text. */
+/** The overrides list's address (ADR 067): the kit's search text, page and keyset cursor (ADR 098). */
 const overridesQuery = listQuerySchema();
 
 function listUrl(query: string) {
@@ -34,16 +34,21 @@ function listUrl(query: string) {
 export async function loadTranslatePage({ request, context }: LoaderFunctionArgs) {
   await requireStaff(request, context);
   const t = await textTranslator((await getLocale(request, context)).language);
-  const { q: query } = readQuery(request, overridesQuery);
+  const { q: query, page, after, before } = readQuery(request, overridesQuery);
   const counts = interfaceTextCounts(resources.ru[NAMESPACE]);
   try {
-    const { rows, total, matching } = await searchTranslations(await getDb(), query);
+    const { rows, total, matching, hasMore, cursors } = await searchTranslations(await getDb(), { query, after, before });
     return {
       title: t("translations.title"),
       query,
       loadFailed: false,
       total,
       matching,
+      // Without a cursor the list starts at its first page, whatever number the address names.
+      page: after || before ? page : 1,
+      pageSize: TRANSLATIONS_PAGE_SIZE,
+      hasMore,
+      cursors,
       rows: rows.map((row) => ({
         ...row,
         updatedAt: row.updatedAt.toISOString(),
@@ -58,6 +63,10 @@ export async function loadTranslatePage({ request, context }: LoaderFunctionArgs
       loadFailed: true,
       total: 0,
       matching: 0,
+      page: 1,
+      pageSize: TRANSLATIONS_PAGE_SIZE,
+      hasMore: false,
+      cursors: { next: null, previous: null },
       rows: [],
     };
   }

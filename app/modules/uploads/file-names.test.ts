@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { assertValidKey } from "~/modules/storage/keys";
 import {
-  hasStlExtension,
+  hasMeshExtension,
   isFileType,
   MAX_STORED_BASE_LENGTH,
   StorageKeyError,
@@ -58,7 +58,12 @@ describe("storedFileName", () => {
 
   it("lower-cases the extension and adds .stl to a name without it", () => {
     expect(storedFileName("SCAN.STL", now)).toBe(`SCAN_${ts}.stl`);
-    expect(storedFileName("scan.obj", now)).toBe(`scan.obj_${ts}.stl`);
+    expect(storedFileName("scan.3mf", now)).toBe(`scan.3mf_${ts}.stl`);
+  });
+
+  it("names the STL made from a PLY or OBJ after it", () => {
+    expect(storedFileName("Верх.PLY", now)).toBe(`Verkh_${ts}.stl`);
+    expect(storedFileName("plan.obj", now)).toBe(`plan_${ts}.stl`);
   });
 
   it("trims a long base to 80 characters", () => {
@@ -82,15 +87,18 @@ describe("storedFileName", () => {
   });
 });
 
-describe("hasStlExtension", () => {
-  it("accepts .stl in any case only at the end", () => {
-    expect(hasStlExtension("a.stl")).toBe(true);
-    expect(hasStlExtension("Шаг.STL")).toBe(true);
-    expect(hasStlExtension("a.StL")).toBe(true);
-    expect(hasStlExtension("a.stl.txt")).toBe(false);
-    expect(hasStlExtension("stl")).toBe(false);
-    expect(hasStlExtension("a.stl ")).toBe(false);
-    expect(hasStlExtension("a_stl")).toBe(false);
+describe("hasMeshExtension", () => {
+  it("accepts .stl, .ply and .obj in any case, only at the end", () => {
+    expect(hasMeshExtension("a.stl")).toBe(true);
+    expect(hasMeshExtension("Шаг.STL")).toBe(true);
+    expect(hasMeshExtension("a.StL")).toBe(true);
+    expect(hasMeshExtension("a.stl.txt")).toBe(false);
+    expect(hasMeshExtension("stl")).toBe(false);
+    expect(hasMeshExtension("a.stl ")).toBe(false);
+    expect(hasMeshExtension("a_stl")).toBe(false);
+    expect(hasMeshExtension("scan.PLY")).toBe(true);
+    expect(hasMeshExtension("plan.obj")).toBe(true);
+    expect(hasMeshExtension("plan.obj.zip")).toBe(false);
   });
 });
 

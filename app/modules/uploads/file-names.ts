@@ -47,23 +47,32 @@ export function transliterate(text: string): string {
   return out;
 }
 
-/** Whether the name ends in `.stl`, in any case. */
-export function hasStlExtension(name: string): boolean {
-  return /\.stl$/i.test(name);
+/** Whether the name ends in an extension the wizard takes: `.stl`, `.ply` or `.obj`, in any case (ADR 102). */
+export function hasMeshExtension(name: string): boolean {
+  return /\.(stl|ply|obj)$/i.test(name);
+}
+
+/**
+ * Where the file a doctor sent as PLY or OBJ is kept (ADR 102): beside the binary STL made from it,
+ * under the same name with its own extension (`…_1700000000000.stl` → `…_1700000000000.ply`).
+ */
+export function sourceKeyOf(stlKey: string, format: "ply" | "obj"): string {
+  return stlKey.replace(/\.stl$/, `.${format}`);
 }
 
 /**
  * The name a file is stored under: the original's last path segment, transliterated, every
  * character other than ASCII letters, digits, dot and hyphen turned into `_` (runs collapsed, no
  * leading/trailing dots or underscores, no `..`), at most 80 characters, then `_{ms timestamp}.stl`.
- * "Шаг 01 верх.STL" → "Shag_01_verkh_1700000000000.stl". A name without `.stl` keeps its whole
- * text as the base; a name with nothing usable left becomes "file".
+ * "Шаг 01 верх.STL" → "Shag_01_verkh_1700000000000.stl"; "scan.ply" → "scan_1700000000000.stl" (the
+ * STL made from it, ADR 102). A name without `.stl`, `.ply` or `.obj` keeps its whole text as the
+ * base; a name with nothing usable left becomes "file".
  */
 export function storedFileName(originalName: string, now: Date): string {
   const time = now.getTime();
   if (!Number.isFinite(time)) throw new RangeError("storedFileName: invalid date");
   const lastSegment = originalName.split(/[/\\]/).pop() ?? "";
-  const withoutExtension = hasStlExtension(lastSegment) ? lastSegment.slice(0, -4) : lastSegment;
+  const withoutExtension = hasMeshExtension(lastSegment) ? lastSegment.slice(0, -4) : lastSegment;
   const base = transliterate(withoutExtension)
     .normalize("NFKD")
     .replace(/\p{M}/gu, "") // "é" → "e" once the accent is a separate mark

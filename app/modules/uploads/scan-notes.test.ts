@@ -77,6 +77,17 @@ describe("a file's scan notes, as staff read them", () => {
     expect(staffScanNotes({ ...scan, size: null }).facts.map((fact) => fact.key)).not.toContain("bo.orders.files.scan.size");
   });
 
+  it("names a PLY or OBJ the doctor sent, in every language (ADR 102)", () => {
+    const sources = [{ format: "binary", source: "ply" }, { format: "ascii", source: "ply" }, { format: "ascii", source: "obj" }] as const;
+    expect(sources.map((kind) => staffScanNotes({ ...scan, ...kind }).facts[0]!.key)).toEqual(["bo.orders.files.scan.binary_ply", "bo.orders.files.scan.ascii_ply", "bo.orders.files.scan.ascii_obj"]);
+    for (const language of LANGUAGES) {
+      const missing: string[] = [];
+      const t = createTranslator(resources[language].common, (key) => missing.push(key), language);
+      for (const kind of sources) expect(t(staffScanNotes({ ...scan, ...kind }).facts[0]!.key)).toMatch(/STL/);
+      expect(missing, language).toEqual([]);
+    }
+  });
+
   it("gives each warning the numbers behind it", () => {
     expect(staffScanNotes(scan).notes).toEqual([
       { key: "bo.orders.files.scan.warnings.too_small", values: { largest: 12.5 } },

@@ -1,4 +1,5 @@
 import { createStlInspector, STL_BINARY_HEADER_BYTES, STL_BINARY_TRIANGLE_BYTES, STL_MAX_PLAUSIBLE_TRIANGLES, type StlVerdict } from "./stl";
+import { createMeshReader, type MeshFormat } from "./mesh";
 import type { ScanSummary, ScanWarning, StlFormat } from "~/modules/orders/recorded-scan";
 
 /**
@@ -52,13 +53,13 @@ const float32 = new Float32Array(1);
 const float32Bits = new Uint32Array(float32.buffer);
 
 /** The bits of `value` stored as float32 (how a binary STL holds it). */
-function bitsOf(value: number): number {
+export function bitsOf(value: number): number {
   float32[0] = value;
   return float32Bits[0];
 }
 
 /** Mixes three 32-bit words into one well-spread 32-bit hash (murmur3-style finaliser). */
-function hash3(a: number, b: number, c: number): number {
+export function hash3(a: number, b: number, c: number): number {
   let h = Math.imul(a ^ 0x9e3779b9, 0x85ebca6b);
   h ^= h >>> 13;
   h = Math.imul(h ^ b, 0xc2b2ae35);
@@ -82,7 +83,7 @@ function max3(a: number, b: number, c: number): number {
  * Geometry of one candidate reading of the file (binary or ASCII). It runs once per triangle on
  * every upload (two million times for 100 MiB), so it works on plain numbers, not arrays.
  */
-class Geometry {
+export class Geometry {
   degenerate = 0;
   badTriangles = 0;
   private minX = Infinity;
@@ -157,6 +158,17 @@ class Geometry {
     if (this.badTriangles > 0 || !(this.minX <= this.maxX)) return false;
     const extent = Math.max(-this.minX, this.maxX, -this.minY, this.maxY, -this.minZ, this.maxZ);
     return extent <= PLAUSIBLE_COORDINATE;
+  }
+
+  /**
+   * Adds a triangle from its nine float32 corner values (the PLY and OBJ readers, mesh.ts), the
+   * corners identified by their bits as a binary STL of it would identify them.
+   */
+  addCorners(values: ArrayLike<number>): void {
+    const { corners, cornerHashes } = this;
+    for (let index = 0; index < 9; index++) corners[index] = values[index]!;
+    for (let index = 0; index < 3; index++) cornerHashes[index] = hash3(bitsOf(corners[index * 3]!), bitsOf(corners[index * 3 + 1]!), bitsOf(corners[index * 3 + 2]!));
+    this.add();
   }
 
   /** `triangles`: the content check's count (ASCII counts facets, not corners). */
@@ -369,6 +381,31 @@ export function createStlScanner(): StlScanner {
       const byCount = binaryByHeaderCount(inspector.bytes, binary);
       if (!byCount?.verdict.ok) return refused(byCount?.verdict ?? verdict);
       return { ...byCount, bounds: binary.geometry.bounds() };
+    },
+  };
+}
+
+/**
+ * The content check and the scan of a file of any format the wizard takes (ADR 102): an STL by
+ * createStlScanner, a PLY or OBJ by its reader (mesh.ts), whose triangles go through the same checks.
+ */
+export function createMeshScanner(format: MeshFormat): StlScanner {
+  if (format === "stl") return createStlScanner();
+  const geometry = new Geometry();
+  const reader = createMeshReader(format, (corners) => geometry.addCorners(corners));
+  let bytes = 0;
+  return {
+    get bytes() {
+      return bytes;
+    },
+    update(chunk) {
+      bytes += chunk.length;
+      reader.update(chunk);
+    },
+    finish() {
+      const verdict = reader.finish();
+      if (!verdict.ok) return { verdict, scan: null, bounds: null };
+      return { verdict, scan: { ...geometry.summary(verdict.format, verdict.triangles), source: format }, bounds: geometry.bounds() };
     },
   };
 }

@@ -26,8 +26,11 @@ export type StlVerdict =
     }
   | {
       ok: false;
-      /** `truncated`: a binary file cut short (fewer bytes than its header's triangle count needs; scan.ts decides). */
-      reason: "empty" | "not_stl" | "truncated";
+      /**
+       * `truncated`: a binary file cut short (fewer bytes than its header's triangle count needs; scan.ts decides).
+       * `points_only`, `bad_index`: a PLY or OBJ with vertices and no faces, or a face naming a vertex it does not have (mesh.ts).
+       */
+      reason: "empty" | "not_stl" | "truncated" | "points_only" | "bad_index";
     };
 
 export interface StlInspector {

@@ -10,13 +10,14 @@ import { appendFiles, orderFileUsage, recordedUpload } from "~/modules/orders/fi
 import { listPatients } from "~/modules/orders/patients.server";
 import { clinicRoom } from "~/modules/orders/order-senders.server";
 import { OrderFrozenError } from "~/modules/orders/drafts.server";
-import { isFileType, storageKey, storedFileName } from "./file-names";
+import { isFileType, sourceKeyOf, storageKey, storedFileName } from "./file-names";
+import { type MeshFormat, meshFormatOf, refusalOf } from "./mesh";
+import { SOURCE_CONTENT_TYPES, storeConvertedStl } from "./mesh-store.server";
 import { discardUnrecorded } from "./unrecorded.server";
-import { createStlScanner, type ScanSummary } from "./scan";
+import { createMeshScanner, type ScanSummary } from "./scan";
 import { GZIP_CHUNK_BYTES, GZIP_ENCODING } from "./gzip-members";
 import { PACKED_ENCODING } from "./stl-pack";
 import { CompressedUploadError, inflateMembers } from "./gzip-members.server";
-import { STL_CONTENT_TYPE } from "./upload-handler.server";
 import { logger } from "~/modules/log/logger.server";
 import { countUploadBytes } from "~/modules/metrics/count.server";
 
@@ -44,7 +45,7 @@ export interface UploadMetadata {
 export type FinishReply = { ok: true; file: { name: string; path: string; size: number; triangles: number; scan: ScanSummary | null } } | { ok: false; error: UploadRefusal; fileType?: FileType };
 
 /** "save": the database refused to record a complete file in its list ("Ошибка сохранения", customer side §8). */
-export type UploadRefusal = "format" | "size" | "not_stl" | "truncated" | "empty" | "quota" | "clinic_quota" | "too_many" | "rate_limited" | "daily_limit" | "frozen" | "no_patient" | "skipped" | "gone" | "save" | "damaged" | "mismatch";
+export type UploadRefusal = "format" | "size" | "not_stl" | "truncated" | "empty" | "points_only" | "bad_index" | "not_mesh" | "quota" | "clinic_quota" | "too_many" | "rate_limited" | "daily_limit" | "frozen" | "no_patient" | "skipped" | "gone" | "save" | "damaged" | "mismatch";
 
 /** A refusal in the shape @tus/server sends back: the status and a JSON body the page reads. */
 export class Refusal {
@@ -114,13 +115,20 @@ export async function finishUpload(deps: TusDeps, upload: Upload): Promise<Finis
   // Checked again now that it is complete: other uploads of the clinic may have finished meanwhile (ADR 082).
   if (size > (await clinicRoom(db, order.started_by))) return refuse("clinic_quota");
 
+  const named = meshFormatOf(meta.filename);
+  if (!named) return refuse("format", 415);
+  const format: MeshFormat = named;
+  // A PLY or OBJ is stored as sent beside the binary STL made from it, which `key` names (ADR 102).
+  const sourceOf = (stlKey: string) => (format === "stl" ? stlKey : sourceKeyOf(stlKey, format));
   let key = storageKey(order.id, patient.folder_name, meta.type, storedFileName(meta.filename, new Date()));
   // Never overwrite a file another upload stored in the same millisecond under the same name.
-  while (await storage.head("orders", key)) key = storageKey(order.id, patient.folder_name, meta.type, storedFileName(meta.filename, new Date(Date.now() + 1)));
+  while ((await storage.head("orders", key)) || (format !== "stl" && (await storage.head("orders", sourceOf(key))))) key = storageKey(order.id, patient.folder_name, meta.type, storedFileName(meta.filename, new Date(Date.now() + 1)));
+  const sourceKey = sourceOf(key);
+  const keys = format === "stl" ? [key] : [sourceKey, key];
 
   // The whole upload has arrived: its bytes as they came over the wire (compressed ones compressed).
   countUploadBytes(meta.compressed ? (meta.compressed.packed ? "packed" : "gzip") : "plain", upload.offset);
-  const scanner = createStlScanner();
+  const scanner = createMeshScanner(format);
   let refused: UploadRefusal | null = null;
   const source = await deps.datastore.read(upload.id);
   // Parts that are gone by now (another request finished this upload a moment ago, after a dropped
@@ -148,15 +156,15 @@ export async function finishUpload(deps: TusDeps, upload: Upload): Promise<Finis
     const { verdict } = scanner.finish();
     // Failing before the end of the body makes the put fail: a refused file is never stored.
     if (!verdict.ok) {
-      refused = verdict.reason;
-      throw new Error(`not an STL file (${verdict.reason})`);
+      refused = refusalOf(format, verdict.reason);
+      throw new Error(`not a model file (${verdict.reason})`);
     }
   }
   const body = Readable.from(checked(), { objectMode: false, highWaterMark: 64 * 1024 });
   try {
-    await storage.put("orders", key, body, { contentType: STL_CONTENT_TYPE, contentLength: size });
+    await storage.put("orders", sourceKey, body, { contentType: SOURCE_CONTENT_TYPES[format], contentLength: size });
     if (sourceFailed) {
-      await storage.delete("orders", [key], { unrecorded: true }).catch(() => undefined);
+      await storage.delete("orders", [sourceKey], { unrecorded: true }).catch(() => undefined);
       throw sourceFailed;
     }
   } catch (error) {
@@ -169,13 +177,22 @@ export async function finishUpload(deps: TusDeps, upload: Upload): Promise<Finis
 
   const { verdict, scan } = scanner.finish();
   const triangles = verdict.ok ? verdict.triangles : 0;
+  if (format !== "stl") {
+    try {
+      await storeConvertedStl(storage, "orders", sourceKey, key, format, triangles);
+    } catch (error) {
+      await storage.delete("orders", keys, { unrecorded: true }).catch(() => undefined);
+      throw error; // storage trouble: the parts stay, the browser asks again (uploads.finish)
+    }
+  }
+  const kept = format === "stl" ? {} : { source: { key: sourceKey, format } };
   let outcome: "recorded" | "duplicate";
   try {
     // Started before a confirmed skip of its step, it lands set aside (ADR 087).
     const startedAt = upload.creation_date ? new Date(upload.creation_date) : new Date();
-    outcome = await appendFiles(db, order, patient, meta.type, [{ originalName: meta.filename, key, size, triangles, scan, uploadKey: meta.uploadKey }], startedAt);
+    outcome = await appendFiles(db, order, patient, meta.type, [{ originalName: meta.filename, key, size, triangles, scan, uploadKey: meta.uploadKey, ...kept }], startedAt);
   } catch (error) {
-    await discardUnrecorded(db, storage, order.id, [key], error);
+    await discardUnrecorded(db, storage, order.id, keys, error);
     if (error instanceof OrderFrozenError) return refuse("frozen", 409);
     if (isDatabaseUnavailable(error)) throw error; // an outage: the parts stay, the browser asks again
     // A refused statement: said as the plain form says it, and nothing is kept (the file is chosen again).
@@ -183,7 +200,7 @@ export async function finishUpload(deps: TusDeps, upload: Upload): Promise<Finis
     return refuse("save", 500);
   }
   if (outcome === "duplicate") {
-    await storage.delete("orders", [key], { unrecorded: true }).catch(() => undefined);
+    await storage.delete("orders", keys, { unrecorded: true }).catch(() => undefined);
     const recorded = await recordedUpload(db, patient.id, meta.type, [meta.uploadKey]);
     await drop();
     return { ok: true, file: { name: meta.filename, path: recorded?.storagePath ?? key, size, triangles, scan: recorded?.scan ?? scan } };

@@ -15,7 +15,7 @@ import { chargeAnnouncedFile, meteredRequest, uploadAllowanceOf, UploadVolumeExc
 import { orderFileUsage, type RecordedFile, storedFilesOf } from "~/modules/orders/files.server";
 import { listPatients } from "~/modules/orders/patients.server";
 import { clinicOfOrder, clinicRoom } from "~/modules/orders/order-senders.server";
-import { hasStlExtension } from "./file-names";
+import { hasMeshExtension } from "./file-names";
 import { maxCompressedBytes } from "./gzip-members";
 import { openableOrder, uploadViewerOf, type UploadViewer } from "./tus-access.server";
 import { fileSizeOf, type FinishReply, finishUpload, type ReadableDataStore, readMetadata, Refusal, type TusDeps } from "./tus-finish.server";
@@ -31,7 +31,7 @@ import type { Language } from "~/modules/i18n/languages";
  * Resumable uploads (issue 4, ADR 017): the tus protocol at /uploads/tus, parts kept by
  * `@tus/file-store` (folder storage) or `@tus/s3-store` (S3) until the file is complete. Every
  * request is checked like the plain form (the order must be one this browser may open, the
- * patient of that order, `.stl`, ≤ 100 MiB declared — and so actual — size, the order's caps); the
+ * patient of that order, `.stl`, `.ply` or `.obj`, ≤ 100 MiB declared — and so actual — size, the order's caps); the
  * bytes of every PATCH count against the sender's upload volume as they arrive (ADR 039); a complete upload is content-checked and scanned while it is copied to its
  * storage key, then recorded through `appendFiles`, the finishing step of the plain path too
  * (tus-finish.server.ts).
@@ -74,7 +74,7 @@ export function createDataStore(config: Pick<AppConfig, "storage" | "buckets">, 
 async function checkNewUpload(db: DB, request: Request, upload: Upload): Promise<void> {
   const meta = readMetadata(upload.metadata);
   if (!meta) throw new Refusal("gone", 400);
-  if (!hasStlExtension(meta.filename)) throw new Refusal("format", 415);
+  if (!hasMeshExtension(meta.filename)) throw new Refusal("format", 415);
   // A plain upload declares its length up front; a compressed one announces its file's size and defers the length.
   const size = fileSizeOf(meta, upload);
   if (size === undefined) throw new Refusal("size", 411);

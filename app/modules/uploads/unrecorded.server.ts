@@ -25,7 +25,7 @@ export async function discardUnrecorded(db: DB, storage: FileStorage, orderId: s
     keys,
     recorded: async () => {
       const patients = await listPatients(db, orderId);
-      return new Set(patients.flatMap((patient) => FILE_TYPES.flatMap((type) => storedFilesOf(patient, type).map((file) => file.storagePath))));
+      return new Set(patients.flatMap((patient) => FILE_TYPES.flatMap((type) => storedFilesOf(patient, type).flatMap((file) => [file.storagePath, ...(file.source ? [file.source.storagePath] : [])]))));
     },
     remove: (unrecorded) => storage.delete("orders", unrecorded, { unrecorded: true }),
   });

@@ -313,7 +313,7 @@ describe("createStlUploadHandler", () => {
           filename: "photo.png",
           content: () => fillerChunks(3 * MiB),
         },
-        { name: "files", filename: "scan.obj", content: "v 0 0 0\n" },
+        { name: "files", filename: "scan.3mf", content: "v 0 0 0\n" },
         { name: "files", filename: "ok.stl", content: binaryStl(1) },
       ]),
       { storage: spy },
@@ -321,7 +321,7 @@ describe("createStlUploadHandler", () => {
     await parsing;
     expect(handler.results()).toEqual([
       { ok: false, originalName: "photo.png", error: "format" },
-      { ok: false, originalName: "scan.obj", error: "format" },
+      { ok: false, originalName: "scan.3mf", error: "format" },
       expect.objectContaining({ ok: true, originalName: "ok.stl" }),
     ]);
     expect(calls).toEqual([`head order_${ORDER}/ivanov_1/aligners/ok_${NOW}.stl`, `put order_${ORDER}/ivanov_1/aligners/ok_${NOW}.stl`]);
@@ -616,5 +616,48 @@ describe("createStlUploadHandler", () => {
   it("refuses an oversized text field", async () => {
     const { parsing } = upload(multipartRequest([{ name: "orderId", value: "x".repeat(70_000) }]));
     await expect(parsing).rejects.toThrow(MultipartFieldTooLargeError);
+  });
+});
+
+describe("PLY and OBJ (ADR 102)", () => {
+  const quadObj = "o Plate\nv 0 0 0\nv 30 0 0\nv 30 40 0\nv 0 40 0\nv 0 0 25\nf 1 2 3 4\nf -5 -4 -1\n";
+  const asciiPly = "ply\nformat ascii 1.0\nelement vertex 3\nproperty float x\nproperty float y\nproperty float z\nproperty uchar red\nelement face 1\nproperty list uchar int vertex_indices\nend_header\n0 0 0 9\n30 0 0 9\n0 40 25 9\n3 0 1 2\n";
+
+  it("keeps the original as sent and stores the binary STL made from it beside it", async () => {
+    const { handler, parsing } = upload(
+      multipartRequest([
+        { name: "files", filename: "Верх.obj", content: quadObj },
+        { name: "files", filename: "scan.PLY", content: asciiPly },
+      ]),
+    );
+    await parsing;
+    const [obj, ply] = handler.results();
+    expect(obj).toMatchObject({ ok: true, originalName: "Верх.obj", triangles: 3, size: quadObj.length, key: keyFor("Верх.obj", new Date(NOW)), source: { key: keyFor("Verkh", new Date(NOW)).replace(/\.stl$/, ".obj"), format: "obj" } });
+    expect(ply).toMatchObject({ ok: true, triangles: 1, source: { format: "ply" } });
+    expect(obj!.ok && obj!.scan).toMatchObject({ source: "obj", size: { x: 30, y: 40, z: 25 } });
+    const prefix = `order_${ORDER}/ivanov_1/aligners`;
+    expect((await filesUnder(dir)).filter((name) => !name.startsWith(".meta/"))).toEqual([
+      `orders/${prefix}/Verkh_${NOW}.obj`,
+      `orders/${prefix}/Verkh_${NOW}.stl`,
+      `orders/${prefix}/scan_${NOW + 1000}.ply`,
+      `orders/${prefix}/scan_${NOW + 1000}.stl`,
+    ]);
+    const original = await storage.get("orders", obj!.ok ? obj!.source!.key : "");
+    expect((await bytesOf(original!.body)).toString()).toBe(quadObj);
+    const stl = await storage.get("orders", obj!.ok ? obj!.key : "");
+    const bytes = await bytesOf(stl!.body);
+    expect(bytes.length).toBe(84 + 50 * 3);
+    expect(bytes.readUInt32LE(80)).toBe(3);
+  });
+
+  it.each([
+    ["a point cloud", "cloud.ply", "ply\nformat ascii 1.0\nelement vertex 2\nproperty float x\nproperty float y\nproperty float z\nend_header\n0 0 0\n1 1 1\n", "points_only"],
+    ["an empty PLY", "empty.ply", "ply\nformat ascii 1.0\nelement vertex 0\nproperty float x\nproperty float y\nproperty float z\nelement face 0\nproperty list uchar int vertex_indices\nend_header\n", "empty"],
+    ["an OBJ with an index past its vertices", "plan.obj", "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 9\n", "bad_index"],
+  ])("refuses %s and stores nothing", async (_, filename, content, error) => {
+    const { handler, parsing } = upload(multipartRequest([{ name: "files", filename, content }]));
+    await parsing;
+    expect(handler.results()).toEqual([{ ok: false, originalName: filename, error }]);
+    expect(await filesUnder(dir)).toEqual([]);
   });
 });

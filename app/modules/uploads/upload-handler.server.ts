@@ -1,14 +1,16 @@
 import type { UploadHandler, UploadHandlerPart } from "@remix-run/node";
 import { Readable } from "node:stream";
 import type { BucketName, FileStorage } from "~/modules/storage/storage.server";
-import { hasStlExtension } from "./file-names";
+import { sourceKeyOf } from "./file-names";
+import { type MeshFormat, meshFormatOf, refusalOf } from "./mesh";
+import { SOURCE_CONTENT_TYPES, storeConvertedStl } from "./mesh-store.server";
 import { MAX_MULTIPART_FIELD_BYTES, MultipartFieldTooLargeError } from "./multipart.server";
-import { createStlScanner, type ScanSummary } from "./scan";
+import { createMeshScanner, type ScanSummary } from "./scan";
 import type { StlFormat, StlVerdict } from "./stl";
 import { countUploadBytes, countUploadRefusal } from "~/modules/metrics/count.server";
 
 /**
- * A streaming upload handler for STL files (DESIGN §4.12) to use with
+ * A streaming upload handler for STL, PLY and OBJ files (DESIGN §4.12, ADR 102) to use with
  * `parseMultipartFormData(request, handler)` (./multipart.server). Remix's own handlers do not fit
  * (STACK-NOTES): the memory one keeps the whole part in RAM, the file one ignores back-pressure.
  *
@@ -39,13 +41,12 @@ import { countUploadBytes, countUploadRefusal } from "~/modules/metrics/count.se
  */
 
 export const MAX_STL_FILE_BYTES = 104_857_600; // 100 MiB
-export const STL_CONTENT_TYPE = "model/stl";
 /** Text fields are ids and small choices; anything bigger is an abusive request. */
 export const MAX_FIELD_BYTES = MAX_MULTIPART_FIELD_BYTES;
 /** How much of a file may wait between the request and storage (Readable buffer). */
 const BODY_HIGH_WATER_MARK = 64 * 1024;
 
-export type UploadErrorCode = "format" | "size" | "not_stl" | "truncated" | "empty" | "too_many" | "storage";
+export type UploadErrorCode = "format" | "size" | "not_stl" | "truncated" | "empty" | "points_only" | "bad_index" | "not_mesh" | "too_many" | "storage";
 
 export type UploadResult =
   | {
@@ -60,6 +61,8 @@ export type UploadResult =
       scan: ScanSummary | null;
       /** ISO time the stored name's timestamp was taken from (FileInfo.uploadedAt). */
       uploadedAt: string;
+      /** A PLY or OBJ (ADR 102): kept as sent under this key; `key` is the binary STL made from it. */
+      source?: { key: string; format: "ply" | "obj" };
     }
   | { ok: false; originalName: string; error: UploadErrorCode; message?: string };
 
@@ -103,7 +106,7 @@ export interface StlUploadHandler {
 
 /** Why the body stream of a file was cut; it fails the put so nothing is stored. */
 class FileRefused extends Error {
-  constructor(public readonly code: "size" | "not_stl" | "truncated" | "empty") {
+  constructor(public readonly code: "size" | ReturnType<typeof refusalOf>) {
     super(`Upload refused: ${code}`);
     this.name = "FileRefused";
   }
@@ -221,19 +224,24 @@ export function createStlUploadHandler(options: StlUploadHandlerOptions): StlUpl
       return message === undefined ? { ok: false, originalName, error } : { ok: false, originalName, error, message };
     };
 
-    if (!hasStlExtension(originalName)) return refuse("format");
+    const named = meshFormatOf(originalName);
+    if (!named) return refuse("format");
+    const format: MeshFormat = named;
     if (maxFiles !== undefined && stored >= maxFiles) return refuse("too_many");
 
     const uploadedAt = nextTimestamp();
     const key = await keyFor(originalName, uploadedAt); // a throw aborts the whole parse
+    // A PLY or OBJ is stored as sent beside the STL made from it (ADR 102); an STL is its own.
+    const sourceKey = format === "stl" ? key : sourceKeyOf(key, format);
+    const keys = format === "stl" ? [key] : [sourceKey, key];
     try {
       // Never overwrite (and, on failure, never delete) an object this upload did not write.
-      if (await storage.head(bucket, key)) return refuse("storage", `An object already exists at ${key}`);
+      for (const each of keys) if (await storage.head(bucket, each)) return refuse("storage", `An object already exists at ${each}`);
     } catch (error) {
       return refuse("storage", errorMessage(error));
     }
 
-    const scanner = createStlScanner();
+    const scanner = createMeshScanner(format);
     let received = 0;
     let verdict: StlVerdict | undefined;
     let scan: ScanSummary | null = null;
@@ -252,7 +260,7 @@ export function createStlUploadHandler(options: StlUploadHandlerOptions): StlUpl
       }
       ({ verdict, scan } = scanner.finish());
       // Failing before the end of the body makes the put fail, so a non-STL is never stored.
-      if (!verdict.ok) throw (refusal = new FileRefused(verdict.reason));
+      if (!verdict.ok) throw (refusal = new FileRefused(refusalOf(format, verdict.reason)));
     }
 
     // Non-object mode with a byte high-water mark: the generator (and so the request) is read only
@@ -261,11 +269,18 @@ export function createStlUploadHandler(options: StlUploadHandlerOptions): StlUpl
     let putError: unknown;
     let size = 0;
     try {
-      ({ size } = await storage.put(bucket, key, stream, { contentType: STL_CONTENT_TYPE }));
+      ({ size } = await storage.put(bucket, sourceKey, stream, { contentType: SOURCE_CONTENT_TYPES[format] }));
     } catch (error) {
       putError = error;
     } finally {
       stream.destroy();
+    }
+    if (putError === undefined && verdict?.ok && size === received && format !== "stl") {
+      try {
+        await storeConvertedStl(storage, bucket, sourceKey, key, format, verdict.triangles);
+      } catch (error) {
+        putError = error;
+      }
     }
     countUploadBytes("plain", received);
 
@@ -283,11 +298,12 @@ export function createStlUploadHandler(options: StlUploadHandlerOptions): StlUpl
         format: verdict.format,
         scan,
         uploadedAt: uploadedAt.toISOString(),
+        ...(format === "stl" ? {} : { source: { key: sourceKey, format } }),
       };
     }
 
     // A failed put stores nothing by contract; delete anyway so no storage bug leaves a half file.
-    await storage.delete(bucket, [key], { unrecorded: true }).catch(() => undefined);
+    await storage.delete(bucket, keys, { unrecorded: true }).catch(() => undefined);
     if (reader.failure) throw reader.failure.error; // the request itself broke: stop parsing
     if (overQuota) throw overQuota;
     if (refusal) return refuse(refusal.code);
@@ -311,7 +327,7 @@ export function createStlUploadHandler(options: StlUploadHandlerOptions): StlUpl
     results: () => [...results],
     fields: () => new Map(fields),
     async discardStored() {
-      const keys = results.flatMap((result) => (result.ok ? [result.key] : []));
+      const keys = results.flatMap((result) => (result.ok ? [result.key, ...(result.source ? [result.source.key] : [])] : []));
       if (keys.length > 0) await storage.delete(bucket, keys, { unrecorded: true });
     },
   };

@@ -14,7 +14,7 @@ import type { Actor } from "~/modules/orders/status";
 import { type OrderSender, unpaidBytesStartedBy } from "~/modules/orders/order-senders.server";
 import type { FileStorage } from "~/modules/storage/storage.server";
 import { chargeStoredCopies, type UploadAllowance } from "~/modules/uploads/upload-quota.server";
-import { storageKey, storedFileName } from "~/modules/uploads/file-names";
+import { sourceKeyOf, storageKey, storedFileName } from "~/modules/uploads/file-names";
 import { AGAIN_PLANS, type AgainKind, chosenFilesProblem, type OfferedFile, openingStep, withinOrderCap } from "./again";
 
 /**
@@ -37,7 +37,7 @@ export async function againSource(db: DB, clinicEmail: string, orderId: string, 
   return clientOrderPatient(db, clinicEmail, orderId, patientId);
 }
 
-export type ReusableFile = OfferedFile & Pick<RecordedFile, "originalName" | "jaw" | "stepNumber" | "confirmed" | "triangles" | "scan">;
+export type ReusableFile = OfferedFile & Pick<RecordedFile, "originalName" | "jaw" | "stepNumber" | "confirmed" | "triangles" | "scan" | "source">;
 
 /** The patient's files that a new order may reuse, in list order; none once the order's files were removed from storage (ADR 063). */
 export function reusableFiles({ order, patient }: AgainSource): ReusableFile[] {
@@ -53,6 +53,7 @@ export function reusableFiles({ order, patient }: AgainSource): ReusableFile[] {
       confirmed: file.confirmed,
       triangles: file.triangles,
       scan: file.scan,
+      source: file.source,
     })),
   );
 }
@@ -160,7 +161,16 @@ export async function startOrderAgain(db: DB, storage: FileStorage, source: Agai
         const result = await storage.copy("orders", file.storagePath, key);
         if (!result) throw new SourceGone();
         copied.push(key);
-        uploads.push({ originalName: file.originalName, key, size: result.size, triangles: file.triangles ?? 0, scan: file.scan ?? null, declared: keptDeclaration(file, into) });
+        // A PLY or OBJ goes with the STL made from it, under the new name (ADR 102); its size is the file the doctor sent.
+        let kept: { size: number; source?: StoredUpload["source"] } = { size: result.size };
+        if (file.source) {
+          const sourceKey = sourceKeyOf(key, file.source.format);
+          const original = await storage.copy("orders", file.source.storagePath, sourceKey);
+          if (!original) throw new SourceGone();
+          copied.push(sourceKey);
+          kept = { size: original.size, source: { key: sourceKey, format: file.source.format } };
+        }
+        uploads.push({ originalName: file.originalName, key, ...kept, triangles: file.triangles ?? 0, scan: file.scan ?? null, declared: keptDeclaration(file, into) });
       }
       // Recorded as uploads are: the queue entry to the file server, and so the order's file cap.
       await appendFiles(db, order, patient, into, uploads);

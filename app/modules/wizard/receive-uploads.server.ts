@@ -108,6 +108,7 @@ export async function receiveUploads(request: Request, context: AppLoadContext, 
           size: s.size,
           triangles: s.triangles,
           scan: s.scan,
+          ...(s.source ? { source: s.source } : {}),
         })),
       );
     } catch (error) {
@@ -115,7 +116,7 @@ export async function receiveUploads(request: Request, context: AppLoadContext, 
         db,
         getStorage(),
         order.id,
-        stored.map((s) => s.key),
+        stored.flatMap((s) => [s.key, ...(s.source ? [s.source.key] : [])]),
         error,
       );
       if (error instanceof OrderFrozenError) return redirectWithToast("/order", frozenToast);

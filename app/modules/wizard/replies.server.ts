@@ -65,7 +65,7 @@ export function toastFromUploads(results: UploadResult[]): Toast | null {
   if (format) lines.push({ key: "wizard.upload.formatError", values: { count: format } });
   if (size) lines.push({ key: "wizard.upload.sizeError", values: { count: size } });
   for (const result of results) {
-    if (!result.ok && (result.error === "not_stl" || result.error === "truncated" || result.error === "empty" || result.error === "storage" || result.error === "too_many")) {
+    if (!result.ok && result.error !== "format" && result.error !== "size") {
       lines.push({ key: "wizard.upload.fileFailed", values: { name: result.originalName, causeKey: `wizard.upload.causes.${result.error}` } });
     }
   }

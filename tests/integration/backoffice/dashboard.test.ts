@@ -216,9 +216,13 @@ describe("the orders dashboard", () => {
       ),
       order.id
     );
-    expect(html).toContain("В работе → Отправлен");
-    expect(html).toContain("Трек-номер: RA123456789RU");
+    // The card keeps the latest change and links to the whole history on the order's page (ADR 100).
     expect(html).toContain("Отправлен → Завершен");
+    expect(html).toContain(`href="/backoffice/orders/${order.id}#history"`);
+    const orderPage = rendered(await (await staff.request(`/backoffice/orders/${order.id}`)).text());
+    expect(orderPage).toContain("В работе → Отправлен");
+    expect(orderPage).toContain("Трек-номер: RA123456789RU");
+    expect(orderPage).toContain("Отправлен → Завершен");
   });
 
   it("counts each patient's files on the card, and lists them with their links on the order's files page", async () => {

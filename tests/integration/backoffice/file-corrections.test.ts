@@ -142,14 +142,16 @@ describe("declared jaw and step for staff and packers", () => {
     const labels = [...html.matchAll(/<section class="bag-label"[^>]*>([\s\S]*?)<\/section>/g)].map((match) => textOf(match[1]!));
     const number = order.id.slice(0, 4).toUpperCase();
     const folder = patient.folder_name;
+    // Each label's bag code, printed under its QR code (ADR 103).
+    const codes = [...html.matchAll(/<div class="bag-code">([^<]+)<\/div>/g)].map((match) => match[1]!);
     expect(labels).toEqual([
-      `Элайнеры ${number} Заявленная З. ВЧ Шаг 01 ${folder} Шаг 01 верх.stl`,
+      `Элайнеры ${number} Заявленная З. ${codes[0]} ВЧ Шаг 01 ${order.code}/${folder} Шаг 01 верх.stl`,
       // Named "Шаг 01", corrected by staff to step 2.
-      `Элайнеры ${number} Заявленная З. НЧ Шаг 02 ${folder} Шаг 01 низ.stl`,
+      `Элайнеры ${number} Заявленная З. ${codes[1]} НЧ Шаг 02 ${order.code}/${folder} Шаг 01 низ.stl`,
       // Named with neither jaw nor step: printed as the doctor declared it.
-      `Элайнеры ${number} Заявленная З. НЧ Шаг 03 ${folder} scan_final.stl`,
+      `Элайнеры ${number} Заявленная З. ${codes[2]} НЧ Шаг 03 ${order.code}/${folder} scan_final.stl`,
       // Recorded before declarations (the guess said upper), corrected by staff to the lower jaw.
-      `Ретейнеры ${number} Заявленная З. НЧ ${folder} retainer_old.stl`,
+      `Ретейнеры ${number} Заявленная З. ${codes[3]} НЧ ${order.code}/${folder} retainer_old.stl`,
     ]);
   });
 });

@@ -130,7 +130,7 @@ describe("staff's edges", () => {
     await buildPatient(t.db, unpacked.id);
     const packed = await buildOrderIn(t.db, "paid");
     await buildPatient(t.db, packed.id);
-    expect((await markPacked(t.db, packed.id, { kind: "staff", label: "packer (10.0.0.7)" })).ok).toBe(true);
+    expect((await markPacked(t.db, packed.id, { kind: "staff", label: "packer (10.0.0.7)" }, { missing: 0 })).ok).toBe(true);
     const gate = await gatePassed(app);
     const html = rendered(await (await gate.request("/backoffice?status=processing")).text());
     const shipForm = (id: string) => {

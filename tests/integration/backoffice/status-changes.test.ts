@@ -143,6 +143,27 @@ describe("status changes staff can trust", () => {
     await post(order.id, { to: "completed" });
     expect((await stateOf(order.id)).status).toBe("completed");
   });
+  it("answers a card's refused change on the dashboard itself: its form open with the typed tracking number and why, the order unchanged; a made one goes back to the same list", async () => {
+    const order = await paidOrder();
+    await post(order.id, { to: "processing" });
+    const onDashboard = (form: Record<string, string>) => staff.request(`/backoffice?index&tab=all&q=${order.id.slice(0, 8)}`, { form: { intent: "status", orderId: order.id, ...form } });
+    // Someone else cancelled it a moment ago; this staff member's number was typed on the old card.
+    await post(order.id, { to: "cancelled", confirm: "yes", note: "Клиника отказалась" });
+    const refused = await onDashboard({ to: "shipped", carrier: "russian_post", trackingNumber: "RA123456789RU" });
+    expect(refused.status).toBe(400);
+    const html = rendered(await refused.text());
+    const card = html.slice(html.indexOf(`aria-labelledby="order-${order.id}"`));
+    const shipForm = card.slice(card.indexOf('<details class="bo-confirm" open'), card.indexOf("</details>", card.indexOf('<details class="bo-confirm" open')));
+    expect(shipForm).toMatch(/<input[^>]*name="trackingNumber"[^>]*aria-invalid="true"[^>]*value="RA123456789RU"|<input[^>]*name="trackingNumber"[^>]*value="RA123456789RU"[^>]*aria-invalid="true"/);
+    expect(textOf(shipForm)).toContain("Такой переход статуса не разрешён");
+    expect(await stateOf(order.id)).toMatchObject({ status: "cancelled", tracking_number: null });
+
+    const other = await paidOrder();
+    const made = await staff.request(`/backoffice?index&tab=all&q=${other.id.slice(0, 8)}`, { form: { intent: "status", orderId: other.id, to: "processing" } });
+    expect(made.status).toBe(302);
+    expect(made.headers.get("Location")).toBe(`/backoffice?tab=all&q=${other.id.slice(0, 8)}`);
+    expect((await stateOf(other.id)).status).toBe("processing");
+  });
 });
 
 describe("where the lab asks for it (CONFIRM_STATUS_JUMPS=true)", () => {

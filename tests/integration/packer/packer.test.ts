@@ -7,6 +7,7 @@ import { browserFetch } from "../../support/app-server";
 import { buildOrder, buildOrderIn } from "../../support/builders";
 import { addPatient, patientFiles } from "./fixtures";
 import { SECRETS, startApp, type TestApp } from "../../support/app";
+import { bagCode, groupedBagCode } from "~/modules/packer/bag-code";
 
 const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52]);
 const SVG = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><rect width="10" height="10"/><script>alert(1)</script></svg>';
@@ -147,8 +148,10 @@ describe("the packer station over HTTP", () => {
       expect(folders).toEqual([`${paid.code}_1`, `${paid.code}_2`, `${paid.code}_10`]);
       // Each file with the jaw and step its labels print; these were recorded before declarations (ADR 058), so guessed from the name.
       const files = card.replace(/<!-- -->/g, "").replace(/<[^>]+>/g, "");
+      // A few files are listed by name; more fold into each jaw's steps, with how many are read from their names (ADR 098).
       expect(files).toContain("Элайнеры: Шаг 01 верх.stl (ВЧ, шаг 01 · по имени файла), Шаг 01 низ.stl (НЧ, шаг 01 · по имени файла)");
-      expect(files).toContain("Subsetup1_Upper.stl (ВЧ, шаг 01 · по имени файла), Subsetup1_Lower.stl (НЧ, шаг 01 · по имени файла)");
+      expect(files).toContain("Элайнеры: 6 файлов — ВЧ: шаги 01–03; НЧ: шаги 01–03 (по имени файла: 6)");
+      expect(files).not.toContain("Subsetup1_Upper.stl");
       expect(files).toContain("Матрица: Верхняя челюсть.stl (ВЧ · по имени файла), Нижняя челюсть.stl (НЧ · по имени файла)");
       expect(card).toContain("Верхняя челюсть.stl");
       expect(card).toContain("Ретейнер верх.stl");
@@ -277,7 +280,7 @@ describe("the packer station over HTTP", () => {
       expect(plain).toContain('<img src="/packer-logo.svg"');
     });
 
-    it("prints one 80×80 mm bag label per step and jaw, with a QR code of the order code and patient folder", async () => {
+    it("prints one 80×80 mm bag label per step and jaw, with a QR code of its bag code and the patient folder's path", async () => {
       const html = markup(await (await packer.request(`/packer/bags/${paid.id}`)).text());
       expect(html).toContain("@page{size:80mm 80mm;margin:0}");
       const labels = [...html.matchAll(/<section class="bag-label"[^>]*>([\s\S]*?)<\/section>/g)].map((match) => match[1]!);
@@ -285,17 +288,20 @@ describe("the packer station over HTTP", () => {
       expect(labels).toHaveLength(5 + 9 + 7);
       const text = (label: string) => label.replace(/<!-- -->/g, "").replace(/<[^>]+>/g, " ").replace(/\s+/g, " ").trim();
       const number = paid.id.slice(0, 4).toUpperCase();
-      expect(text(labels[0]!)).toBe(`Матрица ${number} Первый П. ВЧ ${paid.code}_1 Верхняя челюсть.stl`);
-      expect(text(labels[2]!)).toBe(`Элайнеры ${number} Первый П. ВЧ Шаг 01 ${paid.code}_1 Шаг 01 верх.stl`);
-      expect(text(labels[3]!)).toBe(`Элайнеры ${number} Первый П. НЧ Шаг 01 ${paid.code}_1 Шаг 01 низ.stl`);
-      expect(text(labels[4]!)).toBe(`Ретейнеры ${number} Первый П. ВЧ ${paid.code}_1 Ретейнер верх.stl`);
-      expect(text(labels[7]!)).toBe(`Элайнеры ${number} Второй В. ВЧ Шаг 01 ${paid.code}_2 Subsetup1_Upper.stl`);
-      expect(text(labels[12]!)).toBe(`Элайнеры ${number} Второй В. НЧ Шаг 03 ${paid.code}_2 Subsetup3_Lower.stl`);
-      expect(text(labels[14]!)).toContain(`Десятый Д. ВЧ ${paid.code}_10`);
-      // One QR symbol per patient, used by each of its labels.
-      expect(html.match(/<symbol /g)).toHaveLength(3);
-      expect(labels[0]).toContain(`aria-label="QR-код: ${paid.code}/${paid.code}_1"`);
+      const grouped = (label: string) => /<div class="bag-code">([^<]+)<\/div>/.exec(label)![1]!;
+      expect(text(labels[0]!)).toBe(`Матрица ${number} Первый П. ${grouped(labels[0]!)} ВЧ ${paid.code}/${paid.code}_1 Верхняя челюсть.stl`);
+      expect(text(labels[2]!)).toBe(`Элайнеры ${number} Первый П. ${grouped(labels[2]!)} ВЧ Шаг 01 ${paid.code}/${paid.code}_1 Шаг 01 верх.stl`);
+      expect(text(labels[3]!)).toBe(`Элайнеры ${number} Первый П. ${grouped(labels[3]!)} НЧ Шаг 01 ${paid.code}/${paid.code}_1 Шаг 01 низ.stl`);
+      expect(text(labels[4]!)).toBe(`Ретейнеры ${number} Первый П. ${grouped(labels[4]!)} ВЧ ${paid.code}/${paid.code}_1 Ретейнер верх.stl`);
+      expect(text(labels[7]!)).toBe(`Элайнеры ${number} Второй В. ${grouped(labels[7]!)} ВЧ Шаг 01 ${paid.code}/${paid.code}_2 Subsetup1_Upper.stl`);
+      expect(text(labels[12]!)).toBe(`Элайнеры ${number} Второй В. ${grouped(labels[12]!)} НЧ Шаг 03 ${paid.code}/${paid.code}_2 Subsetup3_Lower.stl`);
+      expect(text(labels[14]!)).toContain(`Десятый Д. ${grouped(labels[14]!)} ВЧ ${paid.code}/${paid.code}_10`);
+      // One QR symbol per bag, carrying its bag code (ADR 103), printed under it in groups too.
+      expect(html.match(/<symbol /g)).toHaveLength(21);
+      const code = bagCode(paid.id, { patient: 1, kind: "matrix", jaw: "upper", step: null });
+      expect(labels[0]).toContain(`aria-label="QR-код: ${code}"`);
       expect(labels[0]).toContain('<use href="#qr0">');
+      expect(labels[0]).toContain(`<div class="bag-code">${groupedBagCode(code)}</div>`);
       expect(html).toMatch(/<script nonce="[A-Za-z0-9+/=]+">addEventListener\("afterprint",function\(\)\{if\(window\.name==="label-print"\)window\.close\(\)\}\);setTimeout\(function\(\)\{window\.print\(\)\},300\)<\/script>/);
     });
 
@@ -340,7 +346,9 @@ describe("the packer station over HTTP", () => {
       expect(all).not.toContain(draft.id);
       // Every order to pack has its "Упаковано"; an order of another status has none.
       const allHtml = markup(await (await packer.request("/packer?view=all")).text());
-      expect(allHtml).toContain(`action="/packer/packed/${paid.id}"`);
+      // An order with bags is packed from its page, once they are scanned (ADR 103).
+      expect(allHtml).toContain(`href="/packer/order/${paid.id}"`);
+      expect(allHtml).not.toContain(`action="/packer/packed/${paid.id}"`);
       expect(allHtml).not.toContain(`action="/packer/packed/${completed.id}"`);
       await t.db.deleteFrom("orders").where("id", "in", [pending.id, completed.id]).execute();
     });

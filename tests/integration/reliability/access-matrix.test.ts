@@ -296,6 +296,18 @@ const MATRIX: Record<string, Row> = {
   "/packer/packed/:orderId": { url: (f) => `/packer/packed/${f.paidVictim.id}`, form: () => ({ back: "" }),
     get:                               "→/packer →/packer  →/packer  →/packer  →/packer  →/packer  →/packer  →/packer",
     post:                              "→/packer →/packer  →/packer  →/packer  →/packer* →/packer  →/packer  →/packer" },
+  // The packer's order page (ADR 103): a scan of a code that is not ours is refused and changes nothing.
+  "/packer/order/:orderId": { url: (f) => `/packer/order/${f.paidVictim.id}`, form: () => ({ intent: "scan", code: "1234567890" }),
+    get:                               "→packer? →packer?  →packer?  →packer?  200       →packer?  →packer?  →packer?",
+    post:                              "→/packer →/packer  →/packer  →/packer  422       →/packer  →/packer  →/packer" },
+  // Labels as PDF and the workstation's label format (ADR 103).
+  "/packer/pdf/bags/:orderId": { url: (f) => `/packer/pdf/bags/${f.orderA.id}`,
+    get:                               "→packer? →packer?  →packer?  →packer?  200       →packer?  →packer?  →packer?" },
+  "/packer/pdf/box/:orderId": { url: (f) => `/packer/pdf/box/${f.orderA.id}`,
+    get:                               "→packer? →packer?  →packer?  →packer?  200       →packer?  →packer?  →packer?" },
+  "/packer/labels": { form: () => ({ format: "pdf", back: "" }),
+    get:                               "→/packer →/packer  →/packer  →/packer  →/packer  →/packer  →/packer  →/packer",
+    post:                              "→/packer →/packer  →/packer  →/packer  →/packer  →/packer  →/packer  →/packer" },
   "/packer/logos/:folder": { url: (f) => `/packer/logos/${logoFolder(f.orderA.email!)}`,
     get:                               "403      403       403       403       200       403       403       403" },
   "/packer/logout": { fresh: true, form: () => ({}),

@@ -11,6 +11,7 @@ import { startStripeDouble, type StripeDouble, stripeAppEnv } from "../../suppor
 import { startYooKassaDouble, type YooKassaDouble, yooKassaAppEnv } from "../../support/yookassa-double";
 import { rendered, signedInAs } from "../backoffice/support";
 import { SECRETS, type TestApp, startApp } from "../../support/app";
+import { bagCode } from "~/modules/packer/bag-code";
 
 /**
  * The bad-input catalogue (issue "Proof under pressure", item 7): every form and resource route
@@ -42,6 +43,8 @@ function binaryStl(triangles: number, claimed = triangles): Buffer {
 
 /** A real model from the corpus written by other software (tests/fixtures/stl/README). */
 const corpusFile = (name: string) => fs.readFileSync(path.join(import.meta.dirname, "../../fixtures/stl", name));
+/** A PLY or OBJ another program wrote (tests/fixtures/mesh/README). */
+const meshCorpusFile = (name: string) => fs.readFileSync(path.join(import.meta.dirname, "../../fixtures/mesh", name));
 
 /** A 48 × 48 PNG of noise, encoded as PNG files are (signature, IHDR, deflated IDAT, IEND): an image, not a mesh. */
 function pngImage(): Buffer {
@@ -91,6 +94,7 @@ const TABLES = [
   "partner_affiliates",
   "partner_payouts",
   "translations",
+  "bag_scans",
   "order_messages",
   "order_threads",
 ] as const;
@@ -223,7 +227,8 @@ describe("bad input over HTTP", () => {
   const wizardId = () => wizardOrder.id;
   const wizardEnId = () => wizardEnOrder.id;
   // A step keeps what its form carries even when refused: its texts, and step 3's consent (ADR 087).
-  const draftFields = { orders: ["email", "phone", "full_name", "address", "delivery_comment", "data_consent_at", "updated_at"] };
+  // A patient carries its order's e-mail for the cabinet's search (ADR 098): it follows the draft's.
+  const draftFields = { orders: ["email", "phone", "full_name", "address", "delivery_comment", "data_consent_at", "updated_at"], orders_patients: ["order_email"] };
 
   add("POST /order step 2 (contacts)", [
     { name: "missing e-mail and phone", as: WIZ, setup: setStep(wizardId, 2), send: post("/order", { intent: "next" }), status: 400, message: "Пожалуйста, укажите номер телефона", mayChange: draftFields },
@@ -285,6 +290,13 @@ describe("bad input over HTTP", () => {
     { name: "a real model cut short, English", as: WIZ_EN, setup: setStep(wizardEnId, 5), send: upload([{ name: "files", filename: "gearwheel.stl", content: corpusFile("derived_gearwheel.cut-short.bin.stl") }]), status: 302, message: "the file is cut short", files: true },
     { name: "a PNG image renamed .stl", as: WIZ, setup: setStep(wizardId, 5), send: upload([{ name: "files", filename: "photo.stl", content: pngImage() }]), status: 302, message: "содержимое файла не является STL-моделью", files: true },
     { name: "empty .stl", as: WIZ, setup: setStep(wizardId, 5), send: upload([{ name: "files", filename: "empty.stl", content: "" }]), status: 302, message: /файл пустой|Ни один из выбранных файлов/, files: true },
+    { name: "a PLY point cloud (vertices, no faces)", as: WIZ, setup: setStep(wizardId, 5), send: upload([{ name: "files", filename: "cloud.ply", content: "ply\nformat ascii 1.0\nelement vertex 2\nproperty float x\nproperty float y\nproperty float z\nend_header\n0 0 0\n1 1 1\n" }]), status: 302, message: "в файле только точки — нет поверхности", files: true },
+    { name: "an OBJ point cloud, English", as: WIZ_EN, setup: setStep(wizardEnId, 5), send: upload([{ name: "files", filename: "cloud.obj", content: "v 0 0 0\nv 1 1 1\n" }]), status: 302, message: "the file holds only points", files: true },
+    { name: "an empty PLY (no vertices, no faces)", as: WIZ, setup: setStep(wizardId, 5), send: upload([{ name: "files", filename: "empty.ply", content: "ply\nformat binary_little_endian 1.0\nelement vertex 0\nproperty float x\nproperty float y\nproperty float z\nelement face 0\nproperty list uchar int vertex_indices\nend_header\n" }]), status: 302, message: "файл пустой", files: true },
+    { name: "an OBJ whose face points past its vertices", as: WIZ, setup: setStep(wizardId, 5), send: upload([{ name: "files", filename: "plan.obj", content: "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 4\n" }]), status: 302, message: "грани ссылаются на вершины, которых в нём нет", files: true },
+    { name: "a PNG image renamed .ply", as: WIZ, setup: setStep(wizardId, 5), send: upload([{ name: "files", filename: "photo.ply", content: pngImage() }]), status: 302, message: "не читается как модель PLY или OBJ", files: true },
+    { name: "a real binary PLY cut short", as: WIZ, setup: setStep(wizardId, 5), send: upload([{ name: "files", filename: "gearwheel.ply", content: meshCorpusFile("assimp_gearwheel.bin.ply").subarray(0, 100_000) }]), status: 302, message: "файл обрезан", files: true },
+    { name: "a PLY header with a line PLY does not have", as: WIZ, setup: setStep(wizardId, 5), send: upload([{ name: "files", filename: "odd.ply", content: "ply\nformat ascii 1.0\nelement vertex 1\nproperty float x\n<script>alert(1)</script>\nend_header\n0\n" }]), status: 302, message: "не читается как модель PLY или OBJ", files: true },
     { name: "wrong extension", as: WIZ, setup: setStep(wizardId, 5), send: upload([{ name: "files", filename: "photo.png", content: Buffer.from([0x89, 0x50, 0x4e, 0x47]) }]), status: 302, message: "Разрешены только файлы .stl", files: true },
     { name: "a .txt renamed .stl, English", as: WIZ_EN, setup: setStep(wizardEnId, 5), send: upload([{ name: "files", filename: "notes.stl", content: "plain text\n" }]), status: 302, message: "not an STL model", files: true },
     { name: "path traversal ../../etc/passwd.stl (not STL)", as: WIZ, setup: setStep(wizardId, 5), send: upload([{ name: "files", filename: "../../etc/passwd.stl", content: "root:x:0:0\n" }]), status: 302, message: "содержимое файла не является STL-моделью", files: true },
@@ -414,6 +426,18 @@ describe("bad input over HTTP", () => {
     { name: "text/plain instead of a form", as: STAFF, send: (b) => textPlain(`/backoffice/orders/${paidOrder.id}/status`, "to=cancelled&note=x")(b), status: 400, message: "Некорректный запрос" },
     { name: "open redirect in back", as: STAFF, send: (b) => post(`/backoffice/orders/${paidOrder.id}/status`, { to: "refunded", back: "https://evil.example/" })(b), status: 302, message: "Такой переход статуса не разрешён" },
     { name: "a return address beyond Latin-1", as: STAFF, send: (b) => post(`/backoffice/orders/${paidOrder.id}/status`, { to: "processing", back: "/backoffice?q=\u0100" })(b), status: 400, message: "Некорректный запрос" },
+  ]);
+
+  // A card's status change posted to the dashboard itself: a refusal is the page again (400) with the card's form holding what was typed (ADR 105).
+  const onDashboard = (form: Record<string, string>) => post(`/backoffice?index&tab=all&q=${encodeURIComponent(form.orderId!.slice(0, 8))}`, { intent: "status", ...form });
+  add("POST /backoffice (a card's status change)", [
+    { name: "ship a paid order: not allowed, the tracking number kept", as: STAFF, send: (b) => onDashboard({ orderId: paidOrder.id, to: "shipped", carrier: "russian_post", trackingNumber: "RA123456789RU" })(b), status: 400, message: "Такой переход статуса не разрешён", invalid: "trackingNumber", kept: "RA123456789RU" },
+    { name: "cancel without a note", as: STAFF, send: (b) => onDashboard({ orderId: paidOrder.id, to: "cancelled", confirm: "yes", note: "" })(b), status: 400, message: "Укажите причину отмены" },
+    { name: "1001-character cancel note: refused, not cut, kept", as: STAFF, send: (b) => onDashboard({ orderId: paidOrder.id, to: "cancelled", confirm: "yes", note: "н".repeat(1001) })(b), status: 400, message: "Слишком длинный текст — сократите его", invalid: "note", kept: "н".repeat(1001) },
+    { name: "script in the tracking number is shown back escaped", as: STAFF, send: (b) => onDashboard({ orderId: paidOrder.id, to: "shipped", trackingNumber: XSS })(b), status: 400, message: "Такой переход статуса не разрешён", inert: XSS },
+    { name: "forged order id", as: STAFF, send: onDashboard({ orderId: FORGED_UUID, to: "processing" }), status: 400, message: "Заказ не найден" },
+    { name: "non-UUID order id", as: STAFF, send: onDashboard({ orderId: SQLI, to: "processing" }), status: 400, message: "Заказ не найден" },
+    { name: "unknown status, English", as: () => browsers.staffEn, send: (b) => onDashboard({ orderId: paidOrder.id, to: "refunded" })(b), status: 400, message: "This status change is not allowed" },
   ]);
 
   add("POST /backoffice/erasures", [
@@ -617,6 +641,34 @@ describe("bad input over HTTP", () => {
     { name: "huge page number", as: PACKER, send: get("/packer?page=99999999999999999999"), status: 200 },
     { name: "non-UUID bag labels", as: PACKER, send: get(`/packer/bags/${NOT_UUID}`), status: 404 },
     { name: "forged box label", as: PACKER, send: get(`/packer/box/${FORGED_UUID}`), status: 404 },
+  ]);
+
+  // The packer's scan field (ADR 103): anything typed that is not a bag of this order is refused in place, nothing ticked.
+  const scan = (orderId: string, code: string) => post(`/packer/order/${orderId}`, { intent: "scan", code });
+  add("POST /packer/order/:orderId (scan)", [
+    { name: "a code that is not ours", as: PACKER, send: (b) => scan(paidOrder.id, "12345")(b), status: 422, message: "Это не код нашего пакета" },
+    { name: "a folder path, as the old QR codes carried", as: PACKER, send: (b) => scan(paidOrder.id, "ab12cd/ab12cd_1")(b), status: 422, message: "Это не код нашего пакета" },
+    { name: "SQL as a code", as: PACKER, send: (b) => scan(paidOrder.id, SQLI)(b), status: 422, message: "Это не код нашего пакета" },
+    { name: "script as a code (refused, never echoed)", as: PACKER, send: (b) => scan(paidOrder.id, XSS)(b), status: 422, message: "Это не код нашего пакета" },
+    { name: "NUL in a code", as: PACKER, send: (b) => scan(paidOrder.id, "\u0000")(b), status: 422, message: "Это не код нашего пакета" },
+    { name: "a huge paste", as: PACKER, send: (b) => scan(paidOrder.id, "7".repeat(100_000))(b), status: [413, 422] },
+    { name: "nothing typed", as: PACKER, send: (b) => scan(paidOrder.id, "")(b), status: 422, message: "Код не введён" },
+    { name: "a bag of another order", as: PACKER, send: (b) => scan(paidOrder.id, bagCode(FORGED_UUID, { patient: 1, kind: "aligners", jaw: "upper", step: 1 }))(b), status: 422, message: "Пакет другого заказа" },
+    { name: "a bag this order does not have", as: PACKER, send: (b) => scan(paidOrder.id, bagCode(paidOrder.id, { patient: 7, kind: "aligners", jaw: "upper", step: 1 }))(b), status: 422, message: "Такого пакета нет в этом заказе" },
+    { name: "an unknown intent", as: PACKER, send: (b) => post(`/packer/order/${paidOrder.id}`, { intent: "explode", code: "1" })(b), status: 400, message: "Некорректный запрос" },
+    { name: "a reason longer than 500 characters", as: PACKER, send: (b) => post(`/packer/order/${paidOrder.id}`, { intent: "pack", reason: "я".repeat(501) })(b), status: 422, message: "Причина длиннее 500 символов" },
+    { name: "non-UUID order", as: PACKER, send: scan(NOT_UUID, "1"), status: 404 },
+    { name: "forged order", as: PACKER, send: scan(FORGED_UUID, "1"), status: 404 },
+    { name: "the page of a forged order", as: PACKER, send: get(`/packer/order/${FORGED_UUID}`), status: 404 },
+  ]);
+
+  add("POST /packer/labels (the workstation's label format)", [
+    { name: "a format we do not make", as: PACKER, send: post("/packer/labels", { format: "docx" }), status: 400, message: "Некорректный запрос" },
+    { name: "SQL as a format", as: PACKER, send: post("/packer/labels", { format: SQLI }), status: 400, message: "Некорректный запрос" },
+    { name: "no format", as: PACKER, send: post("/packer/labels", {}), status: 400, message: "Некорректный запрос" },
+    { name: "a crafted way back stays on the list", as: PACKER, send: post("/packer/labels", { format: "pdf", back: "//evil.example/x" }), status: 302 },
+    { name: "PDF labels of a forged order", as: PACKER, send: get(`/packer/pdf/bags/${FORGED_UUID}`), status: 404 },
+    { name: "PDF box label of a non-UUID order", as: PACKER, send: get(`/packer/pdf/box/${NOT_UUID}`), status: 404 },
   ]);
 
   add("POST /packer/logo", [

@@ -494,7 +494,7 @@ describe("failures shown where they happen", () => {
         const { browser } = await draftAt(5);
         const html = await follow(browser, await upload(browser, "notes.txt", Buffer.from("hello")));
         expect(toastOf(html)?.map(decode)).toEqual(
-          ru ? ["Ошибка формата", "1 файл имеет недопустимый формат. Разрешены только файлы .stl"] : ["Format error", "1 file has an invalid format. Only .stl files are allowed"],
+          ru ? ["Ошибка формата", "1 файл имеет недопустимый формат. Разрешены только файлы .stl, .ply или .obj"] : ["Format error", "1 file has an invalid format. Only .stl, .ply or .obj files are allowed"],
         );
       });
 

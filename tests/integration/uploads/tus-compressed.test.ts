@@ -117,6 +117,35 @@ describe("compressed resumable uploads", () => {
     expect(sha256(fs.readFileSync(path.join(sftp.root, delivered[0]!)))).toBe(sha256(file));
   });
 
+  it("sends a binary PLY with the page's packing encoding (as gzip members), keeps it byte for byte and delivers the binary STL made from it (ADR 102)", async () => {
+    const browser = browserFetch(app);
+    const { order, patient } = await toMatrixStep(t, browser);
+    const file = fs.readFileSync(path.resolve("tests/fixtures/mesh/assimp_gearwheel.bin.ply"));
+    const result = await tusUpload({ base: app.url, cookie: browser.jar.header(), origin: app.url, file, compressed: true, packed: true, metadata: { filename: "Зубы верх.ply", orderId: order.id, patientId: patient.id, type: "matrix" } });
+    expect(result.ok).toBe(true);
+    expect(result.body.file).toMatchObject({ name: "Зубы верх.ply", size: file.length, triangles: 2444, scan: { source: "ply", format: "binary", boundaryEdges: 0 } });
+
+    const [recorded] = await matrixFiles(patient.id);
+    expect(recorded).toMatchObject({ originalName: "Зубы верх.ply", size: file.length, source: { format: "ply" } });
+    expect(recorded!.storagePath).toMatch(/^order_.*\/Zuby_verkh_\d+\.stl$/);
+    expect(recorded!.source.storagePath).toBe(recorded!.storagePath.replace(/\.stl$/, ".ply"));
+    const original = await s3Client().send(new GetObjectCommand({ Bucket: "orders", Key: recorded!.source.storagePath }));
+    expect(sha256(Buffer.from(await original.Body!.transformToByteArray()))).toBe(sha256(file));
+
+    await walkOrderTo(t.db, order.id, "paid");
+    const before = new Set(filesBelow(sftp.root));
+    const summary = await processQueue(
+      { db: t.db, storage: createStorage({ storage: s3.storage, buckets: { orders: "orders", logos: "logos" } }), fileServer: createFileServer({ fileServer: sftp.fileServer }), log: () => undefined },
+      { leaseSeconds: 30, maxAttempts: 3, concurrency: 2, retryBaseMs: 300 },
+    );
+    expect(summary).toMatchObject({ completed: 1, failed: 0 });
+    const delivered = filesBelow(sftp.root).filter((name) => !before.has(name));
+    expect(delivered).toHaveLength(1);
+    expect(delivered[0]).toMatch(/\.stl$/);
+    const stl = fs.readFileSync(path.join(sftp.root, delivered[0]!));
+    expect([stl.length, stl.readUInt32LE(80)]).toEqual([84 + 50 * 2444, 2444]);
+  });
+
   it("refuses a member stream that is not the announced file, keeps nothing and leaves the order as it was", async () => {
     const browser = browserFetch(app);
     const { order, patient } = await toMatrixStep(t, browser);

@@ -107,8 +107,11 @@ describe("resumable uploads (tus) with folder storage", () => {
     const { order, patient } = await toMatrixStep(t, browser);
     const meta = { orderId: order.id, patientId: patient.id, type: "matrix" };
 
-    const notStlName = await upload(browser, binaryStl(3), { ...meta, filename: "model.obj" });
-    expect([notStlName.ok, notStlName.status, notStlName.body]).toEqual([false, 415, { ok: false, error: "format", message: "разрешены только файлы .stl" }]);
+    const notStlName = await upload(browser, binaryStl(3), { ...meta, filename: "model.3mf" });
+    expect([notStlName.ok, notStlName.status, notStlName.body]).toEqual([false, 415, { ok: false, error: "format", message: "разрешены только файлы .stl, .ply или .obj" }]);
+    // An STL named .obj is read as the OBJ its name says (ADR 102), and is not one.
+    const stlAsObj = await upload(browser, binaryStl(3), { ...meta, filename: "model.obj" });
+    expect([stlAsObj.ok, stlAsObj.status, stlAsObj.body]).toEqual([false, 422, { ok: false, error: "not_mesh", message: "содержимое файла не читается как модель PLY или OBJ — файл повреждён или это другой формат" }]);
 
     const tooLarge = await tusUpload({ base: app.url, cookie: browser.jar.header(), origin: app.url, file: Buffer.alloc(16), metadata: { ...meta, filename: "big.stl" } as never, retryDelays: null, onStart: (u) => (u.options.uploadSize = 100 * MiB + 1) });
     expect([tooLarge.ok, tooLarge.status]).toEqual([false, 413]);

@@ -56,7 +56,7 @@ export function UploadStep({
             id="field-files"
             type="file"
             name="files"
-            accept=".stl,.STL"
+            accept=".stl,.STL,.ply,.PLY,.obj,.OBJ"
             multiple
             onChange={(event) => {
               onFilesChosen?.(Boolean(event.currentTarget.files?.length));

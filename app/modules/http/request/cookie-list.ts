@@ -27,6 +27,8 @@ export const COOKIE_LIST = {
   /** Password gates: bound to a hash of the current password. */
   backofficeGate: { name: "bo_gate", maxAge: 14 * DAY },
   packerGate: { name: "packer_gate", maxAge: 14 * DAY },
+  /** The packing station's label format, HTML or PDF (ADR 103): remembered per workstation. */
+  packerLabels: { name: "packer_labels", maxAge: 365 * DAY, path: "/packer" },
   /** The errors of the back-office's last file deletion, shown once after the redirect. */
   backofficeFilesResult: { name: "bo_files_result", maxAge: 120, path: "/backoffice/files" },
   /** Referral attribution: on the international market only after the visitor allowed it. */

@@ -72,6 +72,8 @@ export interface BrowserChoices {
   cookieConsent: boolean;
   /** The partner whose link this browser opened (ADR 044). */
   partnerCode: string | null;
+  /** The packing station's label format (ADR 103): PDF when this workstation chose it, else HTML. */
+  packerLabels: "html" | "pdf";
 }
 
 const viewers = new WeakMap<object, Promise<Viewer>>();
@@ -114,15 +116,21 @@ export function getLocale(request: Request, context?: AppLoadContext): Promise<L
   });
 }
 
-/** The browser's kept choices (no database): its language, cookie consent and partner code. */
+/** The browser's kept choices (no database): its language, cookie consent, partner code and packing station's label format. */
 export function getBrowserChoices(request: Request, context?: AppLoadContext): Promise<BrowserChoices> {
   return once(choices, request, context, async () => {
     const header = request.headers.get("Cookie");
-    const [language, consent, partner] = await Promise.all([cookies.language().parse(header), cookies.cookieConsent().parse(header), cookies.partnerCode().parse(header)]);
+    const [language, consent, partner, labels] = await Promise.all([
+      cookies.language().parse(header),
+      cookies.cookieConsent().parse(header),
+      cookies.partnerCode().parse(header),
+      cookies.packerLabels().parse(header),
+    ]);
     return {
       savedLanguage: typeof language === "string" ? language : null,
       cookieConsent: Boolean(consent),
       partnerCode: typeof partner === "string" ? partner : null,
+      packerLabels: labels === "pdf" ? "pdf" : "html",
     };
   });
 }
