@@ -34,6 +34,8 @@ const FEATURE_FOLDERS = [
   "packer",
   "partners",
   "notifications",
+  // An order's thread between the clinic and the lab (ADR 104).
+  "messages",
   "ftp",
   "metrics",
   "backup",

@@ -584,6 +584,33 @@ export interface InvoicesTable {
   payment_id: string | null;
 }
 
+/** A message of an order's thread between the clinic and the lab, or a note for the lab only (ADR 104). */
+export interface OrderMessagesTable {
+  id: Generated<string>;
+  order_id: string;
+  author_side: "clinic" | "lab";
+  /** The clinic's address or the staff member's label, as order history records them. */
+  author: string;
+  body: string;
+  /** A note for the lab only: never read by anything the clinic sees. */
+  lab_only: Generated<boolean>;
+  /** A lab message that asks the clinic something: the order waits for the clinic's answer. */
+  asks: Generated<boolean>;
+  assigned_to: string | null;
+  resolved_at: Timestamp | null;
+  resolved_by: string | null;
+  created_at: CreatedAt;
+}
+/** Who an order's thread waits for and what each side has not opened, kept as messages are written (ADR 104). */
+export interface OrderThreadsTable {
+  order_id: string;
+  waiting_on: "clinic" | "lab" | null;
+  waiting_since: Timestamp | null;
+  clinic_unread: Generated<number>;
+  lab_unread: Generated<number>;
+  last_message_at: Generated<Date>;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -619,6 +646,8 @@ export interface Database {
   storage_trash: StorageTrashTable;
   erasure_requests: ErasureRequestsTable;
   invoices: InvoicesTable;
+  order_messages: OrderMessagesTable;
+  order_threads: OrderThreadsTable;
 }
 
 export type Order = Selectable<OrdersTable>;

@@ -97,6 +97,8 @@ export default function BackofficeOrders() {
   const tabLabel = (tab: DashboardTab) =>
     tab === "work"
       ? t("bo.orders.tabWork")
+      : tab === "waiting"
+      ? t("bo.orders.tabWaiting")
       : tab === "all"
       ? t("bo.orders.tabAll")
       : t(`orderStatus.${tab}`);

@@ -8,7 +8,7 @@ export const meta: MetaFunction<typeof loader> = () => [{ name: "robots", conten
 
 /**
  * The order's own page (ADR 069): its header and tabs — the overview (everything its dashboard card
- * shows), its files, the tracker and deletion — each tab a child route at its old address.
+ * shows), its thread with the clinic (ADR 104), its files, the tracker and deletion — each tab a child route at its old address.
  */
 export async function loader(args: LoaderFunctionArgs) {
   return loadOrderLayout(args);
@@ -33,6 +33,7 @@ export default function OrderLayout() {
         <NavLink to={base} end>
           {t("bo.orders.page.overview")}
         </NavLink>
+        <NavLink to={`${base}/thread`}>{t("bo.orders.page.thread")}</NavLink>
         <NavLink to={`${base}/files?back=${back}`}>{t("bo.orders.page.files")}</NavLink>
         <NavLink to={`${base}/tracker?back=${back}`}>{t("bo.orders.page.tracker")}</NavLink>
         <NavLink to={`${base}/delete?back=${encodeURIComponent("/backoffice")}`}>{t("bo.orders.page.delete")}</NavLink>

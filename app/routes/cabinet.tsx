@@ -52,20 +52,27 @@ export default function Cabinet() {
         <ul>
           {CABINET_TABS.map((tab) => {
             const count = data.counts?.[tab];
-            const current = (data.status ?? "all") === tab;
+            const current = !data.answer && (data.status ?? "all") === tab;
             return (
               <li key={tab}>
-                <Link to={listLink({ status: tab === "all" ? null : tab, after: null })} aria-current={current ? "page" : undefined} className={current ? "tab tab-current" : "tab"}>
+                <Link to={listLink({ status: tab === "all" ? null : tab, after: null, answer: null })} aria-current={current ? "page" : undefined} className={current ? "tab tab-current" : "tab"}>
                   {tab === "all" ? t("cabinet.allStatuses") : t(`orderStatus.${tab}`)}
                   {count === undefined ? null : <span className="tab-count">{count > data.countCap ? `${data.countCap}+` : count}</span>}
                 </Link>
               </li>
             );
           })}
+          {/* The orders whose thread waits for the clinic (ADR 104). */}
+          <li>
+            <Link to={listLink({ answer: "1", status: null, after: null })} aria-current={data.answer ? "page" : undefined} className={data.answer ? "tab tab-current" : "tab"}>
+              {t("thread.cabinet.tab")}
+              {data.answerCount === null ? null : <span className="tab-count">{data.answerCount > data.countCap ? `${data.countCap}+` : data.answerCount}</span>}
+            </Link>
+          </li>
         </ul>
       </nav>
 
-      <FilterBar keep={{ status: data.status }} search={{ id: "cabinet-q", value: data.search, label: t("cabinet.search") }} applyLabel={t("cabinet.apply")}>
+      <FilterBar keep={{ status: data.status, answer: data.answer ? "1" : null }} search={{ id: "cabinet-q", value: data.search, label: t("cabinet.search") }} applyLabel={t("cabinet.apply")}>
         <label htmlFor="cabinet-sort" className="visually-hidden">
           {t("cabinet.sort.label")}
         </label>

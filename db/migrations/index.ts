@@ -33,6 +33,7 @@ import * as patientFileCounts from "./2026-12-08T1200_patient_file_counts";
 import * as queueDueState from "./2026-12-08T1300_queue_due_state";
 import * as internalClientComment from "./2026-12-08T1400_internal_client_comment";
 import * as patientNameSearch from "./2026-12-08T1600_patient_name_search";
+import * as orderMessages from "./2026-12-08T2200_order_messages";
 
 /** Every migration, by its frozen name. Listed statically so bundlers and tsx need no directory scan. */
 export const migrations: Record<string, Migration> = {
@@ -70,4 +71,5 @@ export const migrations: Record<string, Migration> = {
   "2026-12-08T1400_internal_client_comment": internalClientComment,
   "2026-12-08T1600_patient_name_search": patientNameSearch,
   "2026-12-08T2000_bag_scans": bagScans,
+  "2026-12-08T2200_order_messages": orderMessages,
 };

@@ -56,6 +56,11 @@ export function OrderCard({ order, back, number, canPaymentLink, canTracker, sta
         </h2>
         <span className={`badge badge-${order.status}`}>{t(`orderStatus.${order.status}`)}</span>
         {order.transferInvoice ? <span className="badge badge-transfer">{t("bo.orders.transferAwaited", { number: order.transferInvoice })}</span> : null}
+        {order.unread > 0 ? (
+          <ListLink to={`/backoffice/orders/${order.id}/thread`} className="badge badge-unread">
+            {t("thread.unread", { count: order.unread })}
+          </ListLink>
+        ) : null}
       </header>
       <p className="small muted">
         <time dateTime={order.createdAt}>{when(order.createdAt)}</time>

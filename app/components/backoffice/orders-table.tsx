@@ -71,6 +71,14 @@ export function OrdersTable({
                 <Link to={`/backoffice/orders/${order.id}`}>
                   {order.number}
                 </Link>
+                {order.unread > 0 ? (
+                  <>
+                    {" "}
+                    <Link to={`/backoffice/orders/${order.id}/thread`} className="badge badge-unread">
+                      {t("thread.unread", { count: order.unread })}
+                    </Link>
+                  </>
+                ) : null}
               </th>
               <td>{date(order.createdAt)}</td>
               <td>{order.clinic || "—"}</td>

@@ -7,6 +7,7 @@ import type { CabinetOrderReply, loadCabinetOrderPage } from "~/modules/cabinet/
 import { OrderInvoices } from "./order-invoices";
 import { OpenInvoiceNote } from "~/components/payments/open-invoice-note";
 import { PaymentReceiptNote } from "./payment-receipt";
+import { ThreadForm, ThreadMessages } from "~/components/thread/order-thread";
 
 type Data = SerializeFrom<typeof loadCabinetOrderPage>;
 type Tracking = NonNullable<Data["order"]["tracking"]>;
@@ -150,6 +151,17 @@ export function CabinetOrder({ data, reply }: { data: Data; reply?: CabinetOrder
       </section>
 
       <OrderInvoices data={data} reply={reply} />
+
+      <section className="card" aria-labelledby="order-thread" id="thread">
+        <h2 id="order-thread">{t("thread.title")}</h2>
+        {data.thread.waitingOnClinic ? (
+          <p className="note" role="status">
+            {t("thread.cabinet.yourAnswer")}
+          </p>
+        ) : null}
+        <ThreadMessages messages={data.thread.messages} viewer="clinic" />
+        <ThreadForm intent="message" reply={reply} label="thread.cabinet.messageLabel" submit="thread.send" />
+      </section>
     </article>
   );
 }

@@ -17,6 +17,14 @@ export function OrderCard({ order, locale }: { order: CabinetOrder; locale: stri
       <div className="order-card-head">
         <h2>
           <Link to={cabinetOrderPath(order.id)}>{t("cabinet.orderNumber", { number: order.number })}</Link>
+          {order.unread > 0 ? (
+            <>
+              {" "}
+              <Link to={`${cabinetOrderPath(order.id)}#thread`} className="badge badge-unread">
+                {t("thread.unread", { count: order.unread })}
+              </Link>
+            </>
+          ) : null}
           <span className="muted small">
             {" "}
             ·{" "}

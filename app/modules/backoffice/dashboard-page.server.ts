@@ -19,6 +19,7 @@ import {
   submittedIntent,
 } from "~/modules/http/forms/submission.server";
 import { dashboardSchema } from "./order-forms.server";
+import { tabOrder } from "./dashboard-tabs";
 import { statusChangeOnPage, type StatusReplyAnswer } from "./status-change.server";
 import type { Submission } from "@conform-to/react";
 import type * as z from "zod/mini";
@@ -66,7 +67,7 @@ export async function loadDashboardPage({ request, context }: LoaderFunctionArgs
   const remembered = sectionData(preferences, DEFAULT_PREFERENCES);
   const filter = parseDashboardFilter(request, remembered.ordersView);
   // An old `?page=N` address goes to its page's cursor first (ADR 091), walked by the table's rows (lighter than the cards).
-  const moved = await oldPageRedirect(new URL(request.url), filter, workListCursorCasts(filter.sort), (after) => listDashboardOrders(db, { ...filter, view: "table", after, before: null }));
+  const moved = await oldPageRedirect(new URL(request.url), filter, workListCursorCasts(tabOrder(filter.tab, filter.sort, filter.dir).sort), (after) => listDashboardOrders(db, { ...filter, view: "table", after, before: null }));
   if (moved) throw moved;
   // Each part of the page loads on its own: a failing query shows its message in place (ADR 026).
   // Folded statistics are not even read.

@@ -9,16 +9,22 @@ import {
 
 /** The dashboard's tabs (ADR 066): what needs staff (paid and in work), each status, and every order (the specification's view). */
 export const WORK_STATUSES: readonly OrderStatus[] = ["paid", "processing"];
-export type DashboardTab = "work" | "all" | OrderStatus;
+/** "Ждут ответа" (ADR 104): orders whose thread waits for the lab, in any status, the longest-waiting first. */
+export type DashboardTab = "work" | "waiting" | "all" | OrderStatus;
 export const DASHBOARD_TABS: readonly DashboardTab[] = [
   "work",
+  "waiting",
   ...ORDER_STATUSES,
   "all",
 ];
 
 /** The statuses a tab shows, or null for every status. */
 export const tabStatuses = (tab: DashboardTab): readonly OrderStatus[] | null =>
-  tab === "all" ? null : tab === "work" ? WORK_STATUSES : [tab];
+  tab === "all" || tab === "waiting" ? null : tab === "work" ? WORK_STATUSES : [tab];
+
+/** The order a tab's page is read in: "Ждут ответа" always the longest-waiting first; the others as chosen. */
+export const tabOrder = (tab: DashboardTab, sort: DashboardSort, dir: "asc" | "desc") =>
+  tab === "waiting" ? { sort: "waiting" as const, dir: "asc" as const } : { sort, dir };
 
 /** The table's sorts (ADR 067), each with its first direction: newest, largest, and the statuses in their own order. */
 export const DASHBOARD_SORTS = {

@@ -1,14 +1,14 @@
 import type { Selectable } from "kysely";
 import type { Currency, CutType, FileType, MaterialType, MatrixType, OrdersTable, OrderStatus, OrderStatusHistoryTable } from "~db/schema";
 import type { DB } from "~/modules/db/db.server";
-import { DASHBOARD_TABS, type DashboardSort, type DashboardTab, type OrdersView, readDashboardQuery, tabStatuses } from "./dashboard-tabs";
+import { DASHBOARD_TABS, type DashboardSort, type DashboardTab, type OrdersView, readDashboardQuery, tabOrder, tabStatuses } from "./dashboard-tabs";
 import type { Cursor, ListMarket, SortDirection } from "~/modules/http/request/list-query";
 import { isPaid, ORDER_STATUSES, UNDO_WINDOW_MINUTES, UNDOABLE_TARGETS } from "~/modules/orders/status";
 import { codeSpaceUsage } from "~/modules/orders/order-codes";
 import { heldCodesQuery } from "~/modules/orders/order-codes.server";
 import { type FileCorrectionEntry, fileCorrectionsOf, filesOf, type RecordedFile } from "~/modules/orders/files.server";
 import { listPatients } from "~/modules/orders/patients.server";
-import { countWorkListTabs, type HistoryRecord, paidOrderWindows, type PackingRecord, patientCardsOf, workListPage } from "~/modules/orders/work-list.server";
+import { countWaitingOnLab, countWorkListTabs, type HistoryRecord, paidOrderWindows, type PackingRecord, patientCardsOf, workListPage } from "~/modules/orders/work-list.server";
 import type { PackingEntry } from "~/modules/packer/packing.server";
 import { type DashboardHistoryEntry, type FoldedHistory, foldHistory } from "./order-history";
 
@@ -176,7 +176,10 @@ const workListFilter = (filter: DashboardFilter) => ({ from: filter.from, to: fi
  * each counted up to `COUNT_CAP`: one small query per tab, each reading at most that many entries.
  */
 export async function countDashboardTabs(db: DB, filter: DashboardFilter): Promise<Record<DashboardTab, number>> {
-  return countWorkListTabs(db, workListFilter(filter), DASHBOARD_TABS.map((tab) => [tab, tabStatuses(tab)] as const), COUNT_CAP);
+  const byStatus = DASHBOARD_TABS.filter((tab) => tab !== "waiting").map((tab) => [tab, tabStatuses(tab)] as const);
+  // "Ждут ответа" counts by the threads' own rows (ADR 104), beside the status counts.
+  const [counts, waiting] = await Promise.all([countWorkListTabs(db, workListFilter(filter), byStatus, COUNT_CAP), countWaitingOnLab(db, workListFilter(filter), COUNT_CAP)]);
+  return { ...counts, waiting };
 }
 
 /** The columns of an order that its card shows (the work list's row, or the whole order on its page). */
@@ -205,6 +208,8 @@ interface CardRecords {
   history: HistoryRecord[];
   packing: PackingRecord | null;
   ever_paid: boolean;
+  /** The clinic's messages the lab has not opened (ADR 104); null without a thread. */
+  lab_unread: number | null;
 }
 
 /** What a card shows beside the order's own columns, read for the orders on the page. */
@@ -217,6 +222,8 @@ export interface CardDetails {
   everPaid: boolean;
   /** The number of the unpaid invoice a pending order waits to be paid by bank transfer (ADR 072), or null. */
   transferInvoice: string | null;
+  /** The clinic's messages the lab has not opened (ADR 104). */
+  unread: number;
 }
 
 /** One order as its card shows it, on the dashboard and on the order's own page. */
@@ -239,6 +246,7 @@ export function cardOf(order: CardColumns, details: CardDetails) {
     paidAt: order.paid_at ? order.paid_at.toISOString() : null,
     /** Waits for a bank transfer against this invoice, not for a card (ADR 072). */
     transferInvoice: details.transferInvoice,
+    unread: details.unread,
     /** Never paid: deletion allowed (DESIGN §4.7). */
     deletable: !isPaid(order.status) && order.paid_at === null && !details.everPaid,
     patients: details.patients,
@@ -266,6 +274,8 @@ export interface DashboardRow {
   /** The clinic: the company its latest invoice names, else the account's e-mail (not the delivery's recipient). */
   clinic: string | null;
   transferInvoice: string | null;
+  /** The clinic's messages the lab has not opened (ADR 104). */
+  unread: number;
 }
 
 /**
@@ -300,6 +310,7 @@ async function cardsOf(db: DB, orders: ReadonlyArray<CardColumns & CardRecords>)
         packing: order.packing ? { orderId: order.id, at: new Date(order.packing.created_at).toISOString(), actor: order.packing.actor, from: order.packing.from_status, to: order.packing.to_status, missingBags: order.packing.missing_bags, reason: order.packing.missing_reason } : null,
         everPaid: order.ever_paid,
         transferInvoice: order.transfer_invoice,
+        unread: order.lab_unread ?? 0,
       })),
     ),
   };
@@ -315,7 +326,7 @@ export async function listDashboardOrders(
 ): Promise<{ hasMore: boolean; cursors: { next: string | null; previous: string | null }; patientsFailure: SectionFailure | null; cards: DashboardOrder[]; rows: DashboardRow[] }> {
   const { orders, hasMore, cursors } = await workListPage(
     db,
-    { ...workListFilter(filter), statuses: tabStatuses(filter.tab), search: filter.search, sort: filter.sort, dir: filter.dir, page: filter.page, after: filter.after, before: filter.before },
+    { ...workListFilter(filter), statuses: tabStatuses(filter.tab), waitingOnLab: filter.tab === "waiting", search: filter.search, ...tabOrder(filter.tab, filter.sort, filter.dir), page: filter.page, after: filter.after, before: filter.before },
     DASHBOARD_PAGE_SIZE,
     { cards: filter.view === "cards" },
   );
@@ -331,10 +342,11 @@ export async function listDashboardOrders(
       paidAt: order.paid_at ? order.paid_at.toISOString() : null,
       patientCount: order.patient_count ?? 0, // always read without `cards`
       ...{ clinic: order.invoice_company || order.email || order.full_name, transferInvoice: order.transfer_invoice },
+      unread: order.lab_unread ?? 0,
     }));
     return { hasMore, cursors, patientsFailure: null, cards: [], rows };
   }
-  return { hasMore, cursors, ...(await cardsOf(db, orders.map((order) => ({ ...order, history: order.history ?? [], packing: order.packing ?? null, ever_paid: order.ever_paid ?? false })))), rows: [] };
+  return { hasMore, cursors, ...(await cardsOf(db, orders.map((order) => ({ ...order, history: order.history ?? [], packing: order.packing ?? null, ever_paid: order.ever_paid ?? false, lab_unread: order.lab_unread })))), rows: [] };
 }
 
 /** A patient's card: its choices and how many files of each kind (null: skipped). */

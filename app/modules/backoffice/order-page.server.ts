@@ -15,6 +15,7 @@ import { loadSection, sectionData, sectionFailure } from "~/modules/http/answers
 import { packingsOf } from "~/modules/packer/packing.server";
 import { fileCorrectionsOf } from "~/modules/orders/files.server";
 import { patientCardsOf } from "~/modules/orders/work-list.server";
+import { threadState } from "~/modules/messages/thread.server";
 import { findOrder, orderHistory, shortOrderNumber } from "~/modules/orders/orders.server";
 import { isPaid } from "~/modules/orders/status";
 import { canHavePaymentLink } from "~/modules/payments/payment-links.server";
@@ -54,6 +55,7 @@ async function orderCard(db: DB, orderId: string, staff: Staff) {
     fileCorrections: sectionData(correctionsSection, []),
     packing: packings[0] ?? null,
     everPaid: payments.some((payment) => payment.status === "succeeded"),
+    unread: (await threadState(db, orderId)).labUnread,
     transferInvoice: order.status === "pending" ? (invoices.filter((invoice) => invoice.paid_at === null).map((invoice) => String(invoice.number)).pop() ?? null) : null,
   });
   // What paid the order, for the attempts it made unnecessary: one left open reads so, not "Ожидает оплаты".

@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs, ActionFunctionArgs } from "@remix-run/node";
 import type { Submission } from "@conform-to/react";
-import type * as z from "zod/mini";
+import * as z from "zod/mini";
 import type { OrderStatus } from "~db/schema";
 import { requireUser } from "~/modules/auth/guards.server";
 import type { SessionUser } from "~/modules/auth/session.server";
@@ -16,15 +16,21 @@ import { invoiceSummary, lastBuyerOf, openInvoiceNote, orderInvoices, requestInv
 import { cabinetInvoicePath, cabinetOrderPath } from "~/modules/orders/cabinet-links";
 import { clientOrder, clientOrderPage, markParcelReceived } from "~/modules/orders/client-order.server";
 import { filesOf } from "~/modules/orders/files.server";
-import { cabinetOrderSchema } from "~/modules/orders/forms";
+import { invoiceRequestSchema, parcelReceivedSchema } from "~/modules/orders/forms";
+import { clinicMessageSchema, MESSAGE_TOO_MANY } from "~/modules/messages/thread";
+import { markThreadRead, postMessage, readThread } from "~/modules/messages/thread.server";
 import { findOrder, isUuid, longOrderNumber } from "~/modules/orders/orders.server";
 import { canPay } from "~/modules/orders/status";
 
 /**
  * The order's own page in the cabinet (ADR 070): its timeline, its patients and files, its payments
  * with their receipts, the parcel and "received", its bank-transfer invoices (ADR 072). Only the
- * signed-in client whose address the order bears (`clientOrder`): anyone else gets 404.
+ * signed-in client whose address the order bears (`clientOrder`): anyone else gets 404. Its thread
+ * with the lab (ADR 104): the messages without the lab's notes, and a form to write.
  */
+
+/** The page's forms, by intent: the order's own (orders/forms.ts) and the thread's message. */
+const cabinetOrderSchema = z.discriminatedUnion("intent", [parcelReceivedSchema, invoiceRequestSchema, clinicMessageSchema]);
 
 const notFound = () => new Response("Not found", { status: 404 });
 
@@ -39,6 +45,9 @@ export async function loadCabinetOrderPage({ request, context, params }: LoaderF
   // are read by the order's id, and thrown away with it when the order is not this clinic's).
   const [order, orderInvoiceRows] = await Promise.all([clientOrderPage(db, user.email, orderId), orderId && isUuid(orderId) ? orderInvoices(db, orderId) : []]);
   if (!order) throw notFound();
+  // Read only once the order is known to be this clinic's; the clinic's side never holds a lab note.
+  const thread = await readThread(db, order.id, "clinic");
+  if (thread.state.clinicUnread > 0) await markThreadRead(db, order.id, "clinic");
   const t = await getRequestTranslator(request, context);
   const carriers = getConfig().carriers;
   const offered = invoiceOffered(order);
@@ -102,6 +111,7 @@ export async function loadCabinetOrderPage({ request, context, params }: LoaderF
       ...invoiceSummary(invoice),
       href: cabinetInvoicePath(order.id, invoice.id),
     })),
+    thread: { messages: thread.messages, waitingOnClinic: thread.state.waitingOn === "clinic" },
   };
 }
 
@@ -136,7 +146,16 @@ async function invoice({ db, order, submission }: CabinetOrderIntentArgs) {
   return redirectWithToast(cabinetInvoicePath(order.id, made.invoiceId), { type: "success", title: made.reused ? "cabinet.invoice.reused" : "cabinet.invoice.made" });
 }
 
-const CABINET_ORDER_INTENTS = { received: parcelReceived, invoice };
+/** The clinic writes to the lab (ADR 104); too many in the hour is said at the field with the text kept. */
+async function message({ db, user, order, submission }: CabinetOrderIntentArgs) {
+  const form = intentValue(submission, "message");
+  if (!form) return refused(submission);
+  const posted = await postMessage(db, { orderId: order.id, side: "clinic", author: user.email, body: form.body });
+  if (!posted.ok) return refused(submission, undefined, 429, { body: [MESSAGE_TOO_MANY] });
+  return redirectWithToast(`${cabinetOrderPath(order.id)}#message-${posted.id}`, { type: "success", title: "thread.toast.sent" });
+}
+
+const CABINET_ORDER_INTENTS = { received: parcelReceived, invoice, message };
 
 export type CabinetOrderReply = FormReply;
 

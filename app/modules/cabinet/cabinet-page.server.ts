@@ -7,7 +7,7 @@ import { readSubmission } from "~/modules/http/forms/submission.server";
 import { loadSection, sectionData, sectionFailure } from "~/modules/http/answers/section.server";
 import { redirectWithToast } from "~/modules/http/answers/toast.server";
 import type { PaidDocument } from "~/modules/payments/payments.server";
-import { CABINET_PAGE_SIZE as PAGE_SIZE, countCabinetTabs, listCabinetOrders, type PaymentDocumentRow } from "~/modules/orders/cabinet-orders.server";
+import { CABINET_PAGE_SIZE as PAGE_SIZE, countAwaitingClinic, countCabinetTabs, listCabinetOrders, type PaymentDocumentRow } from "~/modules/orders/cabinet-orders.server";
 import { longOrderNumber } from "~/modules/orders/orders.server";
 import { channelSchema } from "~/modules/orders/forms";
 import { canPay } from "~/modules/orders/status";
@@ -29,12 +29,13 @@ export async function loadCabinetPage({ request, context }: LoaderFunctionArgs) 
 
   // The orders load on their own: when they cannot, the list says so in place and the rest of the
   // cabinet (channel, new order, search) still works (ADR 026). The channel and the tabs' counts load beside them.
-  const [loaded, tabs] = await Promise.all([
+  const [loaded, tabs, awaiting] = await Promise.all([
     loadSection("cabinet: loading orders", { title: "failures.ordersLoadTitle", message: "failures.ordersLoadText" }, async () => {
       const rows = await listCabinetOrders(db, user.email, query);
       return { rows, orders: rows.slice(0, PAGE_SIZE) };
     }),
     countCabinetTabs(db, user.email, CABINET_TABS, CABINET_COUNT_CAP).catch(() => null),
+    countAwaitingClinic(db, user.email, CABINET_COUNT_CAP).catch(() => null),
   ]);
   const { rows, orders } = sectionData(loaded, { rows: [], orders: [] });
   // Without the counts the channel is read alone: the form shows the client's own choice either way.
@@ -53,6 +54,9 @@ export async function loadCabinetPage({ request, context }: LoaderFunctionArgs) 
     sort: query.sort,
     /** Each tab's orders up to the cap; null when they could not be counted (the tabs stay, without numbers). */
     counts: tabs?.counts ?? null,
+    /** "Нужен ваш ответ" (ADR 104): whether the list shows it, and its count (null when it could not be counted). */
+    answer: query.answer,
+    answerCount: awaiting,
     countCap: CABINET_COUNT_CAP,
     isFirstPage: query.after === null,
     next: rows.length > PAGE_SIZE && last ? cursorParam({ createdAt: last.cursor_time, id: last.id }) : null,
@@ -70,6 +74,7 @@ export async function loadCabinetPage({ request, context }: LoaderFunctionArgs) 
         ? { number: order.tracking_number, carrier: carrierName(getConfig().carriers, order.carrier), link: trackingLink(getConfig().carriers, order.carrier, order.tracking_number) }
         : null,
       received: order.parcel_received_at?.toISOString() ?? null,
+      unread: order.unread ?? 0,
       canPay: canPay(order.status, order.total_cost === null ? null : Number(order.total_cost)),
       // The payment document: amount paid and, for a clinic that asked for an invoice, its VAT number.
       paid: paidDocument(order.payment),

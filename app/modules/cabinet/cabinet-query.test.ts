@@ -8,7 +8,12 @@ describe("the cabinet's query", () => {
   it("reads a tab, a sort and the page's start the database wrote, and gives them back as a link", () => {
     const after = { createdAt: "2026-12-03T10:00:00.123456Z", id: ID };
     const query = read(new URLSearchParams({ status: "shipped", sort: "oldest", q: " Петров ", after: cursorParam(after) }).toString());
-    expect(query).toEqual({ search: "Петров", status: "shipped", sort: "oldest", after });
+    expect(query).toEqual({ search: "Петров", status: "shipped", sort: "oldest", after, answer: false });
+  });
+
+  it("reads the tab \"Нужен ваш ответ\" as answer=1 only", () => {
+    expect(read("answer=1").answer).toBe(true);
+    for (const bad of ["answer=yes", "answer=", "answer=1%27", ""]) expect(read(bad).answer, bad).toBe(false);
   });
 
   it("still reads a link written before the keyset encoding (the time as PostgreSQL printed it, then the id)", () => {

@@ -1,5 +1,5 @@
 import * as z from "zod/mini";
-import { decodeCursor, encodeCursor, listQuerySchema, oneOf, readQuery } from "~/modules/http/request/list-query";
+import { decodeCursor, encodeCursor, flag, listQuerySchema, oneOf, readQuery } from "~/modules/http/request/list-query";
 import { CABINET_STATUSES, type OrderStatus } from "~/modules/orders/status";
 
 /** The cabinet's list query (ADR 070): tabs, sort and the page's start, on the list kit (ADR 067). */
@@ -22,6 +22,8 @@ export interface CabinetQuery {
   status: OrderStatus | null;
   sort: CabinetSort;
   after: CabinetCursor | null;
+  /** "Нужен ваш ответ" (ADR 104): only the orders whose thread waits for the clinic. */
+  answer: boolean;
 }
 
 /** The keyset encoding's time (ADR 091): UTC to the microsecond, as `keysetTimestamp` writes it. */
@@ -51,12 +53,12 @@ function cabinetCursor(value: unknown): CabinetCursor | null {
  */
 export const cabinetQuery = listQuerySchema(
   { statuses: CABINET_STATUSES },
-  { sort: oneOf(CABINET_SORTS, "newest"), after: z.pipe(z.unknown(), z.transform(cabinetCursor)) },
+  { sort: oneOf(CABINET_SORTS, "newest"), after: z.pipe(z.unknown(), z.transform(cabinetCursor)), answer: flag },
 );
 
 export function readCabinetQuery(source: Request | URL): CabinetQuery {
-  const { q: search, status, sort, after } = readQuery(source, cabinetQuery);
-  return { search, status, sort, after };
+  const { q: search, status, sort, after, answer } = readQuery(source, cabinetQuery);
+  return { search, status, sort, after, answer };
 }
 
 /** "2026-02-30" is not a day: the database would refuse it with an error rather than a page. */

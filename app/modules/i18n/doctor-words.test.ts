@@ -26,6 +26,7 @@ const DOCTOR_AREAS = [
   "auth", "cabinet", "notifications", "toasts", "pagination", "lists", "orderStatus",
   "wizard", "uploads", "payments", "sandbox", "paymentResult", "thankyou",
   "errors", "connection", "answers", "failures", "partners", "orderAgain", "ordersInBrowser",
+  "thread",
 ] as const;
 
 /** Areas only staff read: the back office and its gate, the transfer queue, translations, the packer. */
@@ -44,6 +45,7 @@ const STAFF_KEYS_IN_DOCTOR_AREAS: Array<[prefix: string, reason: string]> = [
   ["orderStatus.draft", "staff's name of the status; the cabinet hides drafts (customer side §2) and the wizard shows no badge for one"],
   ["partners.backoffice.", "the back office's partner pages"],
   ["payments.backoffice.", "the back office's payment pages"],
+  ["thread.bo.", "the back office's thread tab: staff's own words for notes, questions, assignments"],
 ];
 
 /**

@@ -51,6 +51,17 @@ export interface ClientOrderQuery {
   sort: "newest" | "oldest";
   /** The last order shown, as the database wrote its time (microseconds kept). */
   after: { createdAt: string; id: string } | null;
+  /** Only the orders whose thread waits for the clinic's answer (ADR 104). */
+  answer?: boolean;
+}
+
+/** The thread's own row waits for the clinic (ADR 104): one probe of order_threads by its key. */
+const awaitsClinic = sql<boolean>`exists (select 1 from order_threads t where t.order_id = orders.id and t.waiting_on = 'clinic')`;
+
+/** How many of the client's orders wait for its answer (ADR 104), up to `cap + 1`: the client's orders by their index, each probed once. */
+export async function countAwaitingClinic(db: DB, email: string, cap: number): Promise<number> {
+  const capped = clientOrders(db, email, null).where(awaitsClinic).select(sql<number>`1`.as("one")).limit(plannedCount(cap + 1));
+  return Number((await db.selectFrom(capped.as("capped")).select(sql<number>`count(*)::int`.as("count")).executeTakeFirstOrThrow()).count);
 }
 
 type OrdersBuilder = ExpressionBuilder<Database, "orders">;
@@ -149,8 +160,11 @@ export async function listCabinetOrders(db: DB, email: string, query: ClientOrde
     "orders.parcel_received_at",
     // The order's patients and its payment document ride along (ADR 070): one round trip for the page's orders.
     sql<CabinetPatient[]>`coalesce((select jsonb_agg(jsonb_build_object('id', p.id, 'patient_name', p.patient_name, 'matrix', ${fileNames("matrix_files_info")}, 'aligners', ${fileNames("aligner_files_info")}, 'retainers', ${fileNames("retainer_files_info")}) order by p.created_at, p.id) from orders_patients p where p.order_id = orders.id), '[]'::jsonb)`.as("patients"),
+    // The lab's messages the clinic has not opened (ADR 104).
+    sql<number | null>`(select t.clinic_unread from order_threads t where t.order_id = orders.id)`.as("unread"),
     sql<PaymentDocumentRow | null>`(select jsonb_build_object('amount', pm.amount, 'currency', pm.currency, 'customer_vat_number', pm.customer_vat_number, 'customer_business_name', pm.customer_business_name, 'receipt', pm.receipt) from payments pm where pm.order_id = orders.id and pm.status = 'succeeded' order by pm.updated_at desc limit 1)`.as("payment"),
   ]);
+  if (query.answer) rows = rows.where(awaitsClinic);
   if (query.search) rows = rows.where(await clinicSearch(db, email, query.search));
   const newest = query.sort === "newest";
   if (query.after) {

@@ -53,6 +53,8 @@ export interface ExportedOrder {
   parcelReceivedAt: string | null;
   patients: Array<{ name: string; comment: string | null; files: ExportedFile[] }>;
   history: Array<{ from: string | null; to: string; at: string }>;
+  /** The order's thread with the lab (ADR 104), without the lab's own notes. */
+  messages: Array<{ from: "clinic" | "lab"; at: string; text: string }>;
   payments: Array<{ provider: string; status: string; amount: number; currency: string; createdAt: string; invoiceId: string | null; receiptUrl: string | null }>;
 }
 
@@ -102,13 +104,15 @@ async function orderBatch(db: DB, email: string, after: { createdAt: string; id:
   if (after) query = query.where(sql<boolean>`(orders.created_at, orders.id) > (${after.createdAt}::timestamptz, ${after.id}::uuid)`);
   const orders = await query.orderBy("created_at").orderBy("id").limit(EXPORT_BATCH).execute();
   const ids = orders.map((order) => order.id);
-  if (ids.length === 0) return { orders, patients: [], history: [], payments: [] };
-  const [patients, history, payments] = await Promise.all([
+  if (ids.length === 0) return { orders, patients: [], history: [], payments: [], messages: [] };
+  const [patients, history, payments, messages] = await Promise.all([
     db.selectFrom("orders_patients").selectAll().where("order_id", "in", ids).orderBy("created_at").orderBy("id").execute(),
     db.selectFrom("order_status_history").select(["order_id", "from_status", "to_status", "created_at"]).where("order_id", "in", ids).orderBy("created_at").orderBy("id").execute(),
     db.selectFrom("payments").select(["order_id", "provider", "status", "amount", "currency", "created_at", "invoice_id", "receipt"]).where("order_id", "in", ids).orderBy("created_at").execute(),
+    // The clinic's correspondence with the lab; a lab note is never the clinic's to receive.
+    db.selectFrom("order_messages").select(["order_id", "author_side", "body", "created_at"]).where("order_id", "in", ids).where("lab_only", "=", false).orderBy("order_id").orderBy("id").execute(),
   ]);
-  return { orders, patients, history, payments };
+  return { orders, patients, history, payments, messages };
 }
 
 /** The clinic's account as the service keeps it. */
@@ -206,6 +210,7 @@ export function exportClientData(db: DB, storage: FileStorage, email: string, op
               files: [...files(patient.matrix_files_info, "matrix"), ...files(patient.aligner_files_info, "aligner"), ...files(patient.retainer_files_info, "retainer")],
             })),
           history: batch.history.filter((change) => change.order_id === order.id).map((change) => ({ from: change.from_status, to: change.to_status, at: iso(change.created_at)! })),
+          messages: batch.messages.filter((message) => message.order_id === order.id).map((message) => ({ from: message.author_side, at: iso(message.created_at)!, text: message.body })),
           payments: batch.payments
             .filter((payment) => payment.order_id === order.id)
             .map((payment) => ({ provider: payment.provider, status: payment.status, amount: Number(payment.amount), currency: payment.currency, createdAt: iso(payment.created_at)!, invoiceId: payment.invoice_id, receiptUrl: payment.receipt?.url ?? null })),

@@ -22,9 +22,6 @@ export const invoiceRequestSchema = z.object({
   inn: innField({ required: "cabinet.invoice.errors.innRequired", shape: "cabinet.invoice.errors.innShape", checksum: "cabinet.invoice.errors.innChecksum" }),
 });
 
-/** The cabinet's order page's forms, by intent. */
-export const cabinetOrderSchema = z.discriminatedUnion("intent", [parcelReceivedSchema, invoiceRequestSchema]);
-
 /** The cabinet's erasure page (ADR 079): asking needs the box that says what erasure means; withdrawing needs nothing. */
 export const ERASURE_CONFIRM_REQUIRED = "cabinet.erasure.confirmRequired";
 export const erasureSchema = z.discriminatedUnion("intent", [

@@ -109,6 +109,9 @@ export function anonymiseOrderRows(db: DB, ids: string[], email: string | null):
     await trx.deleteFrom("ftp_uploads_queue").where("order_id", "in", ids).execute();
     await trx.deleteFrom("order_file_corrections").where("order_id", "in", ids).execute();
     await trx.updateTable("order_status_history").set({ note: null }).where("order_id", "in", ids).where("note", "is not", null).execute();
+    // The order's thread (ADR 104) is personal correspondence: its messages, notes and state go with the data.
+    await trx.deleteFrom("order_messages").where("order_id", "in", ids).execute();
+    await trx.deleteFrom("order_threads").where("order_id", "in", ids).execute();
     // An invoice never paid is no accounting record, and its buyer may be a person (an entrepreneur): it goes (ADR 072).
     await trx.deleteFrom("invoices").where("order_id", "in", ids).where("paid_at", "is", null).execute();
     const result = await trx

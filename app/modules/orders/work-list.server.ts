@@ -24,9 +24,12 @@ export interface WorkListFilter {
   market: ListMarket | null;
   /** Orders without patients are hidden unless asked for. */
   showEmpty: boolean;
+  /** Only the orders whose thread waits for the lab (ADR 104). */
+  waitingOnLab?: boolean;
 }
 
-export type WorkListSort = "date" | "total" | "status";
+/** "waiting": the longest-waiting first, by the thread's row (ADR 104). */
+export type WorkListSort = "date" | "total" | "status" | "waiting";
 
 export interface WorkListPageQuery extends WorkListFilter {
   /** Order number (its first characters), client name, e-mail or phone; a search lists newest first. */
@@ -48,6 +51,8 @@ function ordersWhere(db: DB, filter: WorkListFilter) {
   if (filter.to) query = query.where("orders.created_at", "<", endOfDay(filter.to));
   if (filter.market) query = query.where("orders.market", "=", filter.market);
   if (!filter.showEmpty) query = query.where((eb) => eb.exists(eb.selectFrom("orders_patients").select("id").whereRef("orders_patients.order_id", "=", "orders.id")));
+  // The thread's own row, by its partial index: never the messages (ADR 104).
+  if (filter.waitingOnLab) query = query.where((eb) => eb.exists(eb.selectFrom("order_threads").select("order_threads.order_id").whereRef("order_threads.order_id", "=", "orders.id").where("order_threads.waiting_on", "=", "lab")));
   return query;
 }
 
@@ -63,6 +68,13 @@ export async function countWorkListTabs<Tab extends string>(
   const rows = await statusCountsQuery(db, counted, ordersWhere(db, { ...filter, statuses: null }), cap).execute();
   const counts = new Map(rows.map((row) => [row.status, Number(row.count)]));
   return Object.fromEntries(tabs.map(([tab, statuses]) => [tab, tabCount(counts, statusesOf(statuses), cap)])) as Record<Tab, number>;
+}
+
+/** How many orders wait for the lab's answer under the filter (ADR 104), counted up to `cap + 1`. */
+export async function countWaitingOnLab(db: DB, filter: Omit<WorkListFilter, "statuses" | "waitingOnLab">, cap: number): Promise<number> {
+  const capped = ordersWhere(db, { ...filter, statuses: null, waitingOnLab: true }).select(sql<number>`1`.as("one")).limit(plannedCount(cap + 1));
+  const row = await db.selectFrom(capped.as("capped")).select(sql<number>`count(*)::int`.as("count")).executeTakeFirstOrThrow();
+  return Number(row.count);
 }
 
 /** The paid orders of the last `days` ("current") and the `days` before ("previous"), counted and summed per currency. */
@@ -84,6 +96,8 @@ export function paidOrderWindows(db: DB, days: number) {
 /** The statuses in their own order (the index `orders_status_rank_idx` has the same expression). */
 const STATUS_RANK = sql<number>`(case orders.status when 'draft' then 0 when 'pending' then 1 when 'paid' then 2 when 'processing' then 3 when 'shipped' then 4 when 'completed' then 5 else 6 end)`;
 const TOTAL_KEY = sql<number>`coalesce(orders.total_cost, 0)`;
+/** Since when the order's thread waits (one probe of `order_threads` by its key). */
+const WAITING_KEY = sql<string>`(select t.waiting_since from order_threads t where t.order_id = orders.id)`;
 
 /**
  * Each sort's keyset (ADR 067, 091): the expressions a page is ordered by, the id last so no two rows
@@ -93,6 +107,7 @@ const KEYSETS: Record<WorkListSort, { keys: RawBuilder<unknown>[]; casts: Keyset
   date: { keys: [sql`orders.created_at`, sql`orders.id`], casts: ["timestamptz", "uuid"] },
   total: { keys: [TOTAL_KEY, sql`orders.id`], casts: ["bigint", "uuid"] },
   status: { keys: [STATUS_RANK, sql`orders.created_at`, sql`orders.id`], casts: ["int", "timestamptz", "uuid"] },
+  waiting: { keys: [WAITING_KEY, sql`orders.id`], casts: ["timestamptz", "uuid"] },
 };
 
 /** How a cursor of the sort holds its values: an address whose cursor is not of them is an old `?page=N` one (ADR 091). */
@@ -163,6 +178,8 @@ export async function workListPage(db: DB, query: WorkListPageQuery, pageSize: n
       "parcel_received_by",
     ])
     .select([keysetTimestamp(sql`orders.created_at`).as("created_key"), TOTAL_KEY.as("total_key"), STATUS_RANK.as("status_rank"), awaitedTransfer])
+    // The thread's row (ADR 104): what the lab has not read, and since when the order waits for it.
+    .select([sql<number | null>`(select t.lab_unread from order_threads t where t.order_id = orders.id)`.as("lab_unread"), keysetTimestamp(WAITING_KEY).as("waiting_key")])
     // The table's one figure from another table, read for the page's rows only; the cards read their patients whole.
     .$if(!cards, (rows) => rows.select([sql<number>`(select count(*)::int from orders_patients where orders_patients.order_id = orders.id)`.as("patient_count"), invoiceCompany]))
     .$if(cards, (rows) => rows.select(cardExtras));
@@ -173,7 +190,15 @@ export async function workListPage(db: DB, query: WorkListPageQuery, pageSize: n
   const more = read.length > pageSize;
   const rows = backwards ? read.slice(0, pageSize).reverse() : read;
   const cursorOf = (row: (typeof read)[number]) =>
-    encodeCursor(query.sort === "date" ? [row.created_key, row.id] : query.sort === "total" ? [Number(row.total_key), row.id] : [Number(row.status_rank), row.created_key, row.id]);
+    encodeCursor(
+      query.sort === "date"
+        ? [row.created_key, row.id]
+        : query.sort === "total"
+          ? [Number(row.total_key), row.id]
+          : query.sort === "waiting"
+            ? [row.waiting_key, row.id]
+            : [Number(row.status_rank), row.created_key, row.id],
+    );
   const orders = rows.slice(0, pageSize);
   return {
     orders,

@@ -184,12 +184,14 @@ describe("after the payment", () => {
     });
 
     const cardIds = (html: string) => [...html.matchAll(/href="\/cabinet\/orders\/([0-9a-f-]{36})"/g)].map((match) => match[1]!);
-    const tabCounts = (html: string) => Object.fromEntries([...html.matchAll(/href="\/cabinet\??(?:status=(\w+))?[^"]*"[^>]*>[^<]*<span class="tab-count">(\d+)<\/span>/g)].map((match) => [match[1] ?? "all", Number(match[2])]));
+    // "Нужен ваш ответ" (answer=1, ADR 104) is a tab too.
+    const tabCounts = (html: string) =>
+      Object.fromEntries([...html.matchAll(/href="\/cabinet\??(?:status=(\w+)|(answer)=1)?[^"]*"[^>]*>[^<]*<span class="tab-count">(\d+)<\/span>/g)].map((match) => [match[1] ?? match[2] ?? "all", Number(match[3])]));
 
     it("counts in each tab exactly the orders it lists, never a draft or another clinic's", async () => {
       const first = await (await doctor.request("/cabinet")).text();
       const counts = tabCounts(first);
-      expect(counts).toEqual({ all: 30, pending: 2, paid: 3, processing: 1, shipped: 2, completed: 21, cancelled: 1 });
+      expect(counts).toEqual({ all: 30, pending: 2, paid: 3, processing: 1, shipped: 2, completed: 21, cancelled: 1, answer: 0 });
       for (const [status, expected] of Object.entries(ids)) {
         const listed: string[] = [];
         let next: string | null = `/cabinet?status=${status}`;

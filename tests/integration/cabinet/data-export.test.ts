@@ -1,5 +1,6 @@
 import { unzipSync } from "fflate";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { postMessage } from "~/modules/messages/thread.server";
 import type { ExportedOrder } from "~/modules/orders/data-export.server";
 import { browserFetch } from "../../support/app-server";
 import { buildOrderIn, buildPatient, buildPayment } from "../../support/builders";
@@ -29,6 +30,7 @@ describe("a clinic's data export", () => {
   const email = `export-${Date.now()}@clinic.ru`;
   const model = binaryStl(6, 7);
   let orderId: string;
+  let paidId: string;
 
   beforeAll(async () => {
     app = await startApp();
@@ -53,6 +55,11 @@ describe("a clinic's data export", () => {
     // Each paid order's card payment; the other clinic's must not travel with this clinic's data.
     await buildPayment(app.database.db, paid);
     await buildPayment(app.database.db, other, { amount: 990000 });
+    // The paid order's thread (ADR 104): a question, the answer, and a note for the lab only.
+    await postMessage(app.database.db, { orderId: paid.id, side: "lab", author: "lab@aligner.test", body: "Какой шаг верхний?", asks: true });
+    await postMessage(app.database.db, { orderId: paid.id, side: "clinic", author: email, body: "Шаг 2." });
+    await postMessage(app.database.db, { orderId: paid.id, side: "lab", author: "lab@aligner.test", body: "Заметка лаборатории для экспорта", labOnly: true });
+    paidId = paid.id;
   });
   afterAll(async () => {
     await app?.close();
@@ -95,6 +102,17 @@ describe("a clinic's data export", () => {
     const [file] = archive.orders.find((order) => order.id === orderId)!.patients[0]!.files;
     expect(file).toMatchObject({ kind: "matrix", name: "orlov-upper.stl", size: model.length, inArchive: null });
     expect(file!.url).toMatch(new RegExp(`^/files/orders/order_${orderId}/`));
+  });
+
+  it("holds the order's messages with the lab, never a lab note", async () => {
+    const { archive } = await download("");
+    const paid = archive.orders.find((order) => order.id === paidId)!;
+    expect(paid.messages.map((message) => [message.from, message.text])).toEqual([
+      ["lab", "Какой шаг верхний?"],
+      ["clinic", "Шаг 2."],
+    ]);
+    expect(JSON.stringify(archive)).not.toContain("Заметка лаборатории для экспорта");
+    expect(JSON.stringify(archive)).not.toContain("lab@aligner.test");
   });
 
   it("carries the stored models byte for byte when asked", async () => {

@@ -6,6 +6,7 @@ import { DEFAULT_RETENTION } from "~/modules/config/retention";
 import { runHousekeeping } from "~/modules/jobs/scheduled.server";
 import { appendFiles } from "~/modules/orders/files.server";
 import { changeOrderStatus } from "~/modules/orders/orders.server";
+import { postMessage } from "~/modules/messages/thread.server";
 import { createStorage, type FileStorage } from "~/modules/storage/storage.server";
 import { storageKey } from "~/modules/uploads/file-names";
 import { type TestApp, startApp } from "../../support/app";
@@ -45,6 +46,9 @@ describe("a clinic's erasure request", () => {
       .insertInto("payments")
       .values({ order_id: completed.id, order_code: completed.code, provider: "sandbox", amount: 1250000, currency: "rub", status: "succeeded", idempotence_key: `erase-${completed.id}`, lines: JSON.stringify([{ description: "Элайнеры", quantity: 2, price: 625000 }]), customer_business_name: "ООО Улыбка" })
       .execute();
+    // The completed order's thread (ADR 104): it goes with the clinic's personal data.
+    await postMessage(db, { orderId: completed.id, side: "clinic", author: email, body: "Пациент Орлов, верх" });
+    await postMessage(db, { orderId: completed.id, side: "lab", author: "lab@aligner.test", body: "Заметка", labOnly: true });
     orders.processing = (await buildOrderIn(db, "processing", { email })).id;
     orders.other = (await buildOrderIn(db, "completed", { email: "another-clinic@clinic.ru" })).id;
     // Their status mails went long ago (an erasure waits for a mail of the last day).
@@ -115,6 +119,8 @@ describe("a clinic's erasure request", () => {
     const patient = await db.selectFrom("orders_patients").select(["patient_name", "aligner_files_info"]).where("order_id", "=", orders.completed!).executeTakeFirstOrThrow();
     expect(patient.patient_name).toBe("—");
     expect(JSON.stringify(patient.aligner_files_info)).not.toContain("Орлов");
+    expect(await db.selectFrom("order_messages").select("id").where("order_id", "=", orders.completed!).execute()).toEqual([]);
+    expect(await db.selectFrom("order_threads").select("order_id").where("order_id", "=", orders.completed!).execute()).toEqual([]);
     expect(await storage.list("orders", modelKey)).toEqual([]);
     const payment = await db.selectFrom("payments").select(["lines", "customer_business_name", "amount"]).where("order_id", "=", orders.completed!).executeTakeFirstOrThrow();
     expect(payment).toMatchObject({ lines: [{ description: "Элайнеры", quantity: 2, price: 625000 }], customer_business_name: "ООО Улыбка", amount: 1250000 });

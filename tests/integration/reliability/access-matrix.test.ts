@@ -268,6 +268,10 @@ const MATRIX: Record<string, Row> = {
   "/backoffice/orders/:orderId/tracker": { url: (f) => `/backoffice/orders/${f.orderB.id}/tracker`, form: () => ({ back: "/backoffice" }),
     get:                               "→gate    →gate     →gate     →gate     →gate     200       200       200",
     post:                              "→gate    →gate     →gate     →gate     →gate     →/backoffice/orders/ →/backoffice/orders/ →/backoffice/orders/" },
+  // An order's thread with the clinic and the lab's notes (ADR 104): staff only, whoever's order it is; a note is stored.
+  "/backoffice/orders/:orderId/thread": { url: (f) => `/backoffice/orders/${f.orderA.id}/thread`, form: () => ({ intent: "note", body: "Проверить срез" }),
+    get:                               "→gate    →gate     →gate     →gate     →gate     200       200       200",
+    post:                              "→gate    →gate     →gate     →gate     →gate     →/backoffice/orders/* →/backoffice/orders/* →/backoffice/orders/*" },
   // An order's files: staff only, whoever's order it is; staff correct a file's jaw and step there (ADR 058).
   "/backoffice/orders/:orderId/files": { url: (f) => `/backoffice/orders/${f.orderA.id}/files`,
     form: (f) => ({ patientId: f.patientA.id, type: "aligners", path: f.fileUrlA.replace("/files/orders/", ""), jaw: "lower", step: "1" }),

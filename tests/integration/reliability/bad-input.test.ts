@@ -95,6 +95,8 @@ const TABLES = [
   "partner_payouts",
   "translations",
   "bag_scans",
+  "order_messages",
+  "order_threads",
 ] as const;
 type Table = (typeof TABLES)[number];
 
@@ -559,6 +561,45 @@ describe("bad input over HTTP", () => {
   add("POST /backoffice/orders/:id/tracker", [
     { name: "forged order", as: STAFF, send: post(`/backoffice/orders/${FORGED_UUID}/tracker`, {}), status: 404 },
     { name: "non-UUID order", as: STAFF, send: post(`/backoffice/orders/${NOT_UUID}/tracker`, {}), status: 404 },
+  ]);
+
+  // An order's thread (ADR 104): the clinic writes on its own order's page, staff on the order's thread tab.
+  const CABINET_ORDER = () => `/cabinet/orders/${filedOrder.id}`;
+  const THREAD = () => `/backoffice/orders/${filedOrder.id}/thread`;
+  add("POST /cabinet/orders/:orderId (thread message)", [
+    { name: "empty message", as: CLINIC, send: (b) => post(CABINET_ORDER(), { intent: "message", body: "   " })(b), status: 400, message: "Напишите сообщение", invalid: "body" },
+    { name: "empty message, English", as: () => browsers.clinicEn, send: (b) => post(CABINET_ORDER(), { intent: "message", body: "" })(b), status: 400, message: "Write a message", invalid: "body" },
+    { name: "10 000-character message: refused, kept in the field, not cut", as: CLINIC, send: (b) => post(CABINET_ORDER(), { intent: "message", body: LONG })(b), status: 400, message: "Сообщение длиннее 4000 знаков — сократите его", invalid: "body", kept: LONG },
+    { name: "NUL in the message", as: CLINIC, send: (b) => post(CABINET_ORDER(), { intent: "message", body: "Вопрос\u0000" })(b), status: 400, message: "Поле содержит недопустимые символы", invalid: "body" },
+    { name: "right-to-left override in the message", as: CLINIC, send: (b) => post(CABINET_ORDER(), { intent: "message", body: CONTROL.rtl })(b), status: 400, message: "Поле содержит недопустимые символы", invalid: "body" },
+    {
+      name: "script in a message is stored as text and shown escaped",
+      as: CLINIC,
+      send: (b) => post(CABINET_ORDER(), { intent: "message", body: XSS_IMG })(b),
+      status: 302,
+      message: "Сообщение отправлено",
+      inert: XSS_IMG,
+      mayChange: { order_messages: ["*"], order_threads: ["*"] },
+      check: async () => {
+        await t.db.deleteFrom("order_messages").where("order_id", "=", filedOrder.id).execute();
+        await t.db.deleteFrom("order_threads").where("order_id", "=", filedOrder.id).execute();
+      },
+    },
+    { name: "another clinic's order", as: CLINIC, send: (b) => post(`/cabinet/orders/${otherOrder.id}`, { intent: "message", body: "Чужой заказ" })(b), status: 404, message: "Страница не найдена" },
+    { name: "a forged order id", as: CLINIC, send: post(`/cabinet/orders/${FORGED_UUID}`, { intent: "message", body: "Подделка" }), status: 404, message: "Страница не найдена" },
+    { name: "a non-UUID order id", as: CLINIC, send: post(`/cabinet/orders/${encodeURIComponent(SQLI)}`, { intent: "message", body: "Подделка" }), status: 404, message: "Страница не найдена" },
+    { name: "a lab note sent by the clinic", as: CLINIC, send: (b) => post(CABINET_ORDER(), { intent: "note", body: "Заметка" })(b), status: 400 },
+  ]);
+  add("POST /backoffice/orders/:id/thread", [
+    { name: "empty message", as: STAFF, send: (b) => post(THREAD(), { intent: "message", body: "" })(b), status: 400, message: "Напишите сообщение", invalid: "body" },
+    { name: "10 000-character message: refused, kept in the field, not cut", as: STAFF, send: (b) => post(THREAD(), { intent: "message", body: LONG })(b), status: 400, message: "Сообщение длиннее 4000 знаков — сократите его", invalid: "body", kept: LONG },
+    { name: "10 000-character note", as: STAFF, send: (b) => post(THREAD(), { intent: "note", body: LONG })(b), status: 400, message: "Сообщение длиннее 4000 знаков — сократите его" },
+    { name: "resolve a forged message", as: STAFF, send: (b) => post(THREAD(), { intent: "resolve", message: "999999999" })(b), status: 302, message: "Такого сообщения у заказа нет" },
+    { name: "resolve with SQL as the id", as: STAFF, send: (b) => post(THREAD(), { intent: "resolve", message: SQLI })(b), status: 400 },
+    { name: "assign to someone not on the staff", as: STAFF, send: (b) => post(THREAD(), { intent: "assign", message: "1", assignee: "filed@clinic.ru" })(b), status: 302, message: "Назначить можно только сотрудника" },
+    { name: "forged order", as: STAFF, send: post(`/backoffice/orders/${FORGED_UUID}/thread`, { intent: "message", body: "Подделка" }), status: 404 },
+    { name: "non-UUID order", as: STAFF, send: post(`/backoffice/orders/${NOT_UUID}/thread`, { intent: "message", body: "Подделка" }), status: 404 },
+    { name: "unknown intent", as: STAFF, send: (b) => post(THREAD(), { intent: "purge" })(b), status: 400 },
   ]);
 
   add("payment pages", [
