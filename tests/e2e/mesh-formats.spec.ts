@@ -47,7 +47,7 @@ const good = [
 const bad = [
   { name: "mesh-cloud-upper-04.ply", text: "ply\nformat ascii 1.0\nelement vertex 3\nproperty float x\nproperty float y\nproperty float z\nend_header\n0 0 0\n1 0 0\n0 1 0\n", says: "в файле только точки — нет поверхности" },
   { name: "mesh-empty-upper-05.ply", text: "ply\nformat binary_little_endian 1.0\nelement vertex 0\nproperty float x\nproperty float y\nproperty float z\nelement face 0\nproperty list uchar int vertex_indices\nend_header\n", says: "файл пустой" },
-  { name: "mesh-index-upper-06.obj", text: "v 0 0 0\nv 10 0 0\nv 0 10 0\nf 1 2 4\n", says: "файл повреждён: грани ссылаются на вершины, которых в нём нет" },
+  { name: "mesh-index-upper-06.obj", text: "v 0 0 0\nv 10 0 0\nv 0 10 0\nf 1 2 4\n", says: "файл повреждён: поверхность ссылается на точки, которых в файле нет" },
 ];
 
 /** The triangle count and corner box of a binary STL. */
