@@ -346,6 +346,8 @@ export interface FtpUploadsQueueTable {
   completed_at: Timestamp | null;
   /** Its order is in the paid set or staff released it: kept by the database's triggers (ADR 092), never written by the code. */
   due: Generated<boolean>;
+  /** Its order is a draft (ADR 106): kept by the database, so the back-office queue reads only placed orders' entries. */
+  of_draft: Generated<boolean>;
 }
 export interface FtpUploadsView {
   id: string;

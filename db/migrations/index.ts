@@ -34,6 +34,7 @@ import * as queueDueState from "./2026-12-08T1300_queue_due_state";
 import * as internalClientComment from "./2026-12-08T1400_internal_client_comment";
 import * as patientNameSearch from "./2026-12-08T1600_patient_name_search";
 import * as orderMessages from "./2026-12-08T2200_order_messages";
+import * as queueOfDraft from "./2026-12-08T2300_queue_of_draft";
 
 /** Every migration, by its frozen name. Listed statically so bundlers and tsx need no directory scan. */
 export const migrations: Record<string, Migration> = {
@@ -72,4 +73,5 @@ export const migrations: Record<string, Migration> = {
   "2026-12-08T1600_patient_name_search": patientNameSearch,
   "2026-12-08T2000_bag_scans": bagScans,
   "2026-12-08T2200_order_messages": orderMessages,
+  "2026-12-08T2300_queue_of_draft": queueOfDraft,
 };

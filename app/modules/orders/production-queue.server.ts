@@ -117,6 +117,28 @@ export interface QueueOrderLimits {
   orderCap: number;
 }
 
+/** The filter's entries of placed orders (not drafts, not set aside), as ftp_uploads_queue_placed_idx holds them. */
+function placedEntries(db: DB, filter: Pick<QueueOrderFilter, "type">, status: QueueStatus | readonly QueueStatus[]) {
+  let entries = db.selectFrom("ftp_uploads_queue as q").where("q.set_aside_at", "is", null).where("q.of_draft", "=", false);
+  entries = typeof status === "string" ? entries.where("q.status", "=", status) : entries.where("q.status", "in", status);
+  if (filter.type !== "all") entries = entries.where("q.file_type", "=", filter.type);
+  return entries;
+}
+
+/**
+ * How many placed orders have entries in the filter, up to `limit`: each state's orders read in the
+ * index's order and stopped at the limit (a state is one range of the index, its orders distinct as
+ * they come), the states' sets joined without repeats. At most `limit` × states index entries.
+ */
+async function countPlacedOrders(db: DB, filter: QueueOrderFilter, limit: number) {
+  // Each state's part a subquery of its own: its order and limit are its own, not the union's.
+  const parts = filter.statuses.map((status) => db.selectFrom(placedEntries(db, filter, status).select("q.order_id").distinct().orderBy("q.order_id").limit(limit).as("part")).select("part.order_id"));
+  const [first, ...rest] = parts;
+  if (!first) return { n: 0 };
+  const union = rest.reduce((all, part) => all.union(part), first);
+  return db.selectFrom(union.as("u")).select(sql<number>`count(*)::int`.as("n")).executeTakeFirstOrThrow();
+}
+
 /**
  * The orders of one page of the back-office queue list by order (ADR 068): the orders that have
  * entries in the filter, newest first, drafts left out (their files are not due: they go only after
@@ -126,7 +148,7 @@ export interface QueueOrderLimits {
 export async function queueOrderPage(db: DB, filter: QueueOrderFilter, limits: QueueOrderLimits) {
   const statuses = [...filter.statuses];
   const hasEntries = (eb: ExpressionBuilder<Database, "orders">) => {
-    let entries = eb.selectFrom("ftp_uploads_queue as q").select(sql<number>`1`.as("one")).whereRef("q.order_id", "=", "orders.id").where("q.status", "in", statuses).where("q.set_aside_at", "is", null);
+    let entries = eb.selectFrom("ftp_uploads_queue as q").select(sql<number>`1`.as("one")).whereRef("q.order_id", "=", "orders.id").where("q.status", "in", statuses).where("q.set_aside_at", "is", null).where("q.of_draft", "=", false);
     if (filter.type !== "all") entries = entries.where("q.file_type", "=", filter.type);
     return eb.exists(entries);
   };
@@ -142,18 +164,10 @@ export async function queueOrderPage(db: DB, filter: QueueOrderFilter, limits: Q
   const direction = backwards ? "asc" : "desc";
   const [found, entriesCounted, ordersCounted] = await Promise.all([
     page.orderBy("orders.created_at", direction).orderBy("orders.id", direction).limit(limits.perPage + 1).execute(),
-    (() => {
-      let entries = db
-        .selectFrom("ftp_uploads_queue as q")
-        .innerJoin("orders as o", "o.id", "q.order_id")
-        .select(sql<number>`1`.as("one"))
-        .where("q.status", "in", statuses)
-        .where("q.set_aside_at", "is", null)
-        .where("o.status", "!=", "draft");
-      if (filter.type !== "all") entries = entries.where("q.file_type", "=", filter.type);
-      return db.selectFrom(entries.limit(limits.entryCap + 1).as("capped")).select(sql<number>`count(*)::int`.as("n")).executeTakeFirstOrThrow();
-    })(),
-    db.selectFrom(ordersOfFilter().select(sql<number>`1`.as("one")).limit(limits.orderCap + 1).as("capped")).select(sql<number>`count(*)::int`.as("n")).executeTakeFirstOrThrow(),
+    // The filter's entries and orders, counted up to their caps from the placed orders' index
+    // (ftp_uploads_queue_placed_idx, ADR 106): never the drafts' uploads, never a join of the orders.
+    db.selectFrom(placedEntries(db, filter, filter.statuses).select(sql<number>`1`.as("one")).limit(limits.entryCap + 1).as("capped")).select(sql<number>`count(*)::int`.as("n")).executeTakeFirstOrThrow(),
+    countPlacedOrders(db, filter, limits.orderCap + 1),
   ]);
   const more = found.length > limits.perPage;
   const orders = found.slice(0, limits.perPage);
