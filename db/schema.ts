@@ -522,6 +522,12 @@ export interface HousekeepingLeaseTable {
 export type StorageTrashReason = "order_missing" | "unlisted" | "cancelled" | "abandoned_draft" | "delivered";
 
 /** Objects of the `orders` bucket the walk found to be garbage (DESIGN §4.18), re-checked before deleting. */
+/** The trash's totals, kept by statement triggers on storage_trash (ADR 106): one row, id 1. */
+export interface StorageTrashTotals {
+  id: number;
+  files: number;
+  bytes: number;
+}
 export interface StorageTrashTable {
   key: string;
   /** The key's first segment (its order folder). */
@@ -646,6 +652,7 @@ export interface Database {
   housekeeping_lease: HousekeepingLeaseTable;
   staff_preferences: StaffPreferencesTable;
   storage_trash: StorageTrashTable;
+  storage_trash_totals: StorageTrashTotals;
   erasure_requests: ErasureRequestsTable;
   invoices: InvoicesTable;
   order_messages: OrderMessagesTable;

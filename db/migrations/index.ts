@@ -35,6 +35,7 @@ import * as internalClientComment from "./2026-12-08T1400_internal_client_commen
 import * as patientNameSearch from "./2026-12-08T1600_patient_name_search";
 import * as orderMessages from "./2026-12-08T2200_order_messages";
 import * as queueOfDraft from "./2026-12-08T2300_queue_of_draft";
+import * as storageTrashTotals from "./2026-12-08T2310_storage_trash_totals";
 
 /** Every migration, by its frozen name. Listed statically so bundlers and tsx need no directory scan. */
 export const migrations: Record<string, Migration> = {
@@ -74,4 +75,5 @@ export const migrations: Record<string, Migration> = {
   "2026-12-08T2000_bag_scans": bagScans,
   "2026-12-08T2200_order_messages": orderMessages,
   "2026-12-08T2300_queue_of_draft": queueOfDraft,
+  "2026-12-08T2310_storage_trash_totals": storageTrashTotals,
 };

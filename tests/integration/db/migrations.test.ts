@@ -12,9 +12,9 @@ async function tableNames(db: DB) {
 }
 
 const EXPECTED = [
-  "bag_scans", "client_settings", "client_summaries", "erasure_requests", "ftp_uploads_queue", "ftp_uploads_view", "housekeeping_lease", "invoices", "order_codes", "order_file_corrections", "order_packings", "order_status_history", "orders",
+  "bag_scans", "client_settings", "client_summaries", "erasure_requests", "ftp_uploads_queue", "ftp_uploads_view", "housekeeping_lease", "invoices", "order_codes", "order_file_corrections", "order_messages", "order_packings", "order_status_history", "order_threads", "orders",
   "orders_patients", "partner_affiliate_order_stats", "partner_affiliates", "partner_balance_summary", "partner_codes",
-  "partner_payouts", "payment_events", "payments", "rate_limits", "request_replays", "role_changes", "sessions", "sign_in_tokens", "staff_preferences", "storage_trash", "storage_walk", "translations", "translations_version", "user_roles", "users",
+  "partner_payouts", "payment_events", "payments", "rate_limits", "request_replays", "role_changes", "sessions", "sign_in_tokens", "staff_preferences", "storage_trash", "storage_trash_totals", "storage_walk", "translations", "translations_version", "user_roles", "users",
 ];
 
 describe.each([
