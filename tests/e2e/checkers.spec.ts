@@ -258,6 +258,8 @@ test("the packer, its cards and its labels", async ({ page }, testInfo) => {
   // The order's scan page (ADR 103), as it opens and with a scan refused loudly.
   await page.goto(`/packer/order/${id}`);
   await checkPage(page, testInfo, "/packer/order/:id", { languages: true });
+  // The languages' check leaves the page in its last language: the scan is made on the Russian page.
+  await page.goto(`/packer/order/${id}`);
   await page.getByLabel("Код пакета").fill("12345");
   await page.getByLabel("Код пакета").press("Enter");
   await expect(page.locator(".pk-scan-refused")).toContainText("Это не код нашего пакета");

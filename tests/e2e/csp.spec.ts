@@ -92,9 +92,9 @@ test("every back-office page, a payment link and the packer's labels break no po
   test.setTimeout(90_000);
   const seen = await watch(page);
   await signInBackoffice(page);
-  // An order's own back-office pages (the dashboard's forms name them).
-  const action = await page.locator("form[action^='/backoffice/orders/']").first().getAttribute("action");
-  const order = /^\/backoffice\/orders\/[^/]+/.exec(action ?? "")?.[0];
+  // An order's own back-office pages (each card's number links to its page).
+  const href = await page.locator("article.bo-order h2 a[href^='/backoffice/orders/']").first().getAttribute("href");
+  const order = /^\/backoffice\/orders\/[^/#?]+/.exec(href ?? "")?.[0];
   expect(order, "an order on the dashboard").toBeTruthy();
   for (const path of ["/backoffice/clients", "/backoffice/files", "/backoffice/ftp", "/backoffice/translate", "/backoffice/affiliates", "/backoffice/roles", "/backoffice/test", "/send-test", `${order}/tracker`, `${order}/delete`, "/backoffice?view=table", "/backoffice?status=all"])
     await visit(page, path);

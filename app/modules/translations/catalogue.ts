@@ -36,6 +36,7 @@ export const PLACES: ReadonlyArray<readonly [prefix: string, places: readonly Pl
   ["bo.stats", ["/backoffice"]],
   ["bo.codes", ["/backoffice"]],
   ["bo.orders", ["/backoffice", "/backoffice/orders/…"]],
+  ["thread", ["/cabinet/orders/…", "/cabinet"]],
   ["bo", ["staff"]],
   ["shell", ["everywhere"]],
   ["header", ["everywhere"]],
