@@ -9,6 +9,7 @@ import { MESSAGE_MAX, textParts } from "~/modules/messages/thread";
 import { useBrowserCheck } from "~/modules/validation/browser";
 import { replyFor } from "~/modules/validation/reply";
 import { useThreadPolling } from "./use-thread-polling";
+import type { ThreadMessage } from "~/modules/messages/thread.server";
 
 /**
  * An order's thread (ADR 104), the same on both sides: the messages oldest first, each with its
@@ -17,18 +18,8 @@ import { useThreadPolling } from "./use-thread-polling";
  * and the forms, plain posts that work without JavaScript.
  */
 
-export interface ThreadMessageView {
-  id: string;
-  side: "clinic" | "lab";
-  author: string;
-  body: string;
-  labOnly: boolean;
-  asks: boolean;
-  assignedTo: string | null;
-  resolvedAt: string | null;
-  resolvedBy: string | null;
-  at: string;
-}
+/** A message as the page shows it: the thread module's own shape (dates already strings). */
+export type ThreadMessageView = ThreadMessage;
 
 type Reply = SubmissionResult<string[]>;
 
